@@ -1,0 +1,254 @@
+"""The match (partida): tantos, juegos, vacas, the rotating mano, mus corrido, undo and history.
+
+State is never stored twice: it is the replay of the hand records, so undo is dropping the last
+record and a history loaded from JSON is checked hand by hand as it is replayed::
+
+    >>> p = Partida("ludoteka-4", ["Ana", "Luis", "Eva", "Iker"])
+    >>> r = p.registrar(["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"])
+    >>> p.tantos, p.mano
+    ((4, 4), 1)
+    >>> p.deshacer().marcador, p.tantos
+    ((4, 4), (0, 0))
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from scoring.rules import PerfilError, Reglas, perfil
+from scoring.tanteo import RegistroError, RegistroMano, ResultadoTanteo, tantear
+
+FORMATO: Final = "musmesa-partida"
+VERSION: Final = 1
+
+
+class PartidaError(ValueError):
+    """An action the match does not allow (a hand after the end, a wrong mano, bad history)."""
+
+
+def amarracos(tantos: int) -> tuple[int, int]:
+    """Tantos as players keep them: amarracos of five and loose piedras.
+
+    >>> amarracos(23)
+    (4, 3)
+    """
+    return divmod(tantos, 5)
+
+
+@dataclass(frozen=True)
+class Estado:
+    """The scoreboard after some hands."""
+
+    tantos: tuple[int, int] = (0, 0)
+    juegos: tuple[int, int] = (0, 0)
+    vacas: tuple[int, int] = (0, 0)
+    mano: int = 0
+    mus_corrido: bool = True
+    ganador: int | None = None
+    aviso: str = ""  # what the last hand ended: "", "juego", "vaca" or "partida"
+
+
+class Partida:
+    """A partida between pareja 0 (seats 0 and 2) and pareja 1 (seats 1 and 3)."""
+
+    def __init__(
+        self,
+        reglas: str | Mapping[str, Any] | Reglas | None = None,
+        jugadores: Sequence[str] | None = None,
+        mano: int = 0,
+    ) -> None:
+        try:
+            self.reglas = perfil(reglas)
+        except PerfilError as exc:
+            raise PartidaError(str(exc)) from None
+        names = tuple(jugadores) if jugadores else tuple(f"asiento {i}" for i in range(4))
+        if len(names) != 4 or not all(isinstance(n, str) and n.strip() for n in names):
+            raise PartidaError("una partida necesita cuatro nombres, uno por asiento")
+        if len(set(names)) != 4:
+            raise PartidaError("los cuatro jugadores deben tener nombres distintos")
+        if mano not in (0, 1, 2, 3):
+            raise PartidaError(f"mano debe ser un asiento de 0 a 3, no {mano!r}")
+        self.jugadores: tuple[str, ...] = tuple(n.strip() for n in names)
+        self.mano_inicial = mano
+        self._manos: list[ResultadoTanteo] = []
+        self._estados: list[Estado] = [Estado(mano=mano, mus_corrido=self.reglas.mus_corrido != "no")]
+
+    # -- state -------------------------------------------------------------------------------
+    @property
+    def estado(self) -> Estado:
+        return self._estados[-1]
+
+    @property
+    def tantos(self) -> tuple[int, int]:
+        return self.estado.tantos
+
+    @property
+    def juegos(self) -> tuple[int, int]:
+        return self.estado.juegos
+
+    @property
+    def vacas(self) -> tuple[int, int]:
+        return self.estado.vacas
+
+    @property
+    def mano(self) -> int:
+        """Seat that is mano for the next hand (for a mus corrido hand: where it starts)."""
+        return self.estado.mano
+
+    @property
+    def terminada(self) -> bool:
+        return self.estado.ganador is not None
+
+    @property
+    def ganador(self) -> int | None:
+        return self.estado.ganador
+
+    @property
+    def historial(self) -> tuple[ResultadoTanteo, ...]:
+        return tuple(self._manos)
+
+    def nombre_pareja(self, pareja: int) -> str:
+        return f"{self.jugadores[pareja]} y {self.jugadores[pareja + 2]}"
+
+    # -- actions -----------------------------------------------------------------------------
+    def registro(
+        self,
+        manos: Sequence[str],
+        lances: Mapping[str, Any] | None = None,
+        mano: int | None = None,
+        declaraciones: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The hand record (``mus tanteo`` format) for the next hand, without scoring it."""
+        if self.terminada:
+            raise PartidaError(f"la partida ya terminó: ganó {self.nombre_pareja(self.ganador)}")
+        seat = self._mano_para(mano)
+        record: dict[str, Any] = {
+            "reglas": self._reglas_json(),
+            "mano": seat,
+            "manos": list(manos),
+            "marcador": list(self.tantos),
+            "lances": dict(lances or {}),
+            "jugadores": list(self.jugadores),
+        }
+        if declaraciones:
+            record["declaraciones"] = dict(declaraciones)
+        return record
+
+    def registrar(
+        self,
+        manos: Sequence[str],
+        lances: Mapping[str, Any] | None = None,
+        mano: int | None = None,
+        declaraciones: Mapping[str, Any] | None = None,
+    ) -> ResultadoTanteo:
+        """Score the next hand and add it to the partida.
+
+        ``mano`` may differ from :attr:`mano` only in a mus corrido hand, where the mano passes
+        on each time all four ask for mus (seed 001; seed 002 gives it to whoever cuts the mus).
+        Raises PartidaError or RegistroError (both ValueError) and changes nothing on error.
+        """
+        record = self.registro(manos, lances, mano, declaraciones)
+        result = tantear(record)
+        self._manos.append(result)
+        self._estados.append(self._siguiente(self.estado, result))
+        return result
+
+    def deshacer(self) -> ResultadoTanteo:
+        """Undo the last hand and return it."""
+        if not self._manos:
+            raise PartidaError("no hay ninguna mano que deshacer")
+        self._estados.pop()
+        return self._manos.pop()
+
+    def _mano_para(self, mano: int | None) -> int:
+        if mano is None or mano == self.mano:
+            return self.mano
+        if mano not in (0, 1, 2, 3) or isinstance(mano, bool):
+            raise PartidaError(f"mano debe ser un asiento de 0 a 3, no {mano!r}")
+        if not self.estado.mus_corrido:
+            raise PartidaError(
+                f"le toca ser mano al asiento {self.mano} ({self.jugadores[self.mano]}); "
+                "solo con mus corrido puede ser otro"
+            )
+        return mano
+
+    def _siguiente(self, prev: Estado, result: ResultadoTanteo) -> Estado:
+        next_mano = (result.registro.mano + 1) % 4
+        if not result.fin:
+            return Estado(result.marcador, prev.juegos, prev.vacas, next_mano, False, None, "")
+        p = result.fin["ganador"]
+        juegos = _inc(prev.juegos, p)
+        vacas, aviso = prev.vacas, "juego"
+        if juegos[p] >= self.reglas.juegos_por_vaca:
+            vacas, juegos, aviso = _inc(prev.vacas, p), (0, 0), "vaca"
+        ganador = p if vacas[p] >= self.reglas.vacas_por_partida else None
+        corrido = self.reglas.mus_corrido == "juego"
+        return Estado((0, 0), juegos, vacas, next_mano, corrido, ganador,
+                      "partida" if ganador is not None else aviso)
+
+    # -- persistence -------------------------------------------------------------------------
+    def _reglas_json(self) -> Any:
+        base = perfil(self.reglas.nombre) if _is_builtin(self.reglas.nombre) else None
+        if base == self.reglas:
+            return self.reglas.nombre
+        return {k: v for k, v in self.reglas.to_dict().items() if k != "fuente"} | {
+            "base": "general"}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "formato": FORMATO,
+            "version": VERSION,
+            "reglas": self._reglas_json(),
+            "jugadores": list(self.jugadores),
+            "mano_inicial": self.mano_inicial,
+            "manos": [_hand_entry(r.registro) for r in self._manos],
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Partida:
+        if not isinstance(data, Mapping) or data.get("formato") != FORMATO:
+            raise PartidaError(f"no es una partida de musmesa (falta formato={FORMATO!r})")
+        if data.get("version") != VERSION:
+            raise PartidaError(f"versión de partida no soportada: {data.get('version')!r}")
+        partida = cls(data.get("reglas"), data.get("jugadores"), data.get("mano_inicial", 0))
+        for i, entry in enumerate(data.get("manos", [])):
+            try:
+                partida.registrar(entry["manos"], entry.get("lances"), entry.get("mano"),
+                                  entry.get("declaraciones"))
+            except (KeyError, TypeError, RegistroError, PartidaError) as exc:
+                raise PartidaError(f"mano {i + 1} del historial: {exc}") from None
+        return partida
+
+    @classmethod
+    def from_json(cls, text: str) -> Partida:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise PartidaError(f"JSON inválido: {exc}") from None
+        return cls.from_dict(data)
+
+
+def _inc(pair: tuple[int, int], p: int) -> tuple[int, int]:
+    return (pair[0] + 1, pair[1]) if p == 0 else (pair[0], pair[1] + 1)
+
+
+def _is_builtin(name: str) -> bool:
+    try:
+        perfil(name)
+    except PerfilError:
+        return False
+    return True
+
+
+def _hand_entry(reg: RegistroMano) -> dict[str, Any]:
+    entry = {"mano": reg.mano, "manos": [str(h) for h in reg.manos],
+             "lances": {k: v.to_json() for k, v in reg.lances.items()}}
+    if reg.declaraciones:
+        entry["declaraciones"] = dict(reg.declaraciones)
+    return entry

@@ -1,0 +1,496 @@
+"""The tanteo of one hand: who scores what, in which order, and why.
+
+The order follows seed 000 (Título VI art. 1) and seed 001 ("Puntuación"):
+
+1. While betting, a refused envite scores at once for the pareja whose bet was refused, in lance
+   order. An accepted órdago ends the juego at once for the pareja that wins that lance.
+2. Then the count runs lance by lance (grande, chica, pares, juego or punto) and stops as soon
+   as a pareja reaches the tantos of the juego.
+
+A hand record is a plain mapping (the ``mus tanteo`` JSON)::
+
+    >>> r = tantear({"mano": 0, "manos": ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]})
+    >>> r.por_lance["grande"], r.marcador
+    ([0, 1], (3, 6))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from scoring.cards import Hand, NotationError, check_distinct, parse_hand
+from scoring.jugadas import Jugada, cuarto_lance, evaluar, ganador_de, se_apuesta, tienen
+from scoring.rules import PerfilError, Reglas, perfil
+
+APUESTA_LANCES: Final = ("grande", "chica", "pares", "juego", "punto")
+NOMBRES_LANCE: Final = {
+    "grande": "Grande", "chica": "Chica", "pares": "Pares", "juego": "Juego", "punto": "Punto",
+}
+
+
+class RegistroError(ValueError):
+    """A hand record that cannot be scored; the message names the problem in one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lance:
+    """What happened in one lance: ``paso``, ``quiero`` (an envite of ``tantos`` accepted),
+    ``no_quiero`` (pareja ``gana``'s last bet refused, ``tantos`` taken at once) or ``ordago``
+    (an accepted órdago)."""
+
+    tipo: str = "paso"
+    tantos: int = 0
+    gana: int | None = None
+
+    @classmethod
+    def parse(cls, lance: str, value: Any) -> Lance:
+        if value == "paso" or value is None:
+            return cls()
+        if not isinstance(value, Mapping):
+            raise RegistroError(f"lance {lance}: resultado inválido {value!r}")
+        keys = set(value)
+        if keys == {"quiero"}:
+            return cls("quiero", _int_at_least(lance, "quiero", value["quiero"], 2))
+        if keys == {"no_quiero", "gana"}:
+            gana = value["gana"]
+            if gana not in (0, 1) or isinstance(gana, bool):
+                raise RegistroError(f"lance {lance}: 'gana' debe ser la pareja 0 o 1, no {gana!r}")
+            return cls("no_quiero", _int_at_least(lance, "no_quiero", value["no_quiero"], 1), gana)
+        if keys == {"ordago"}:
+            if value["ordago"] != "quiero":
+                raise RegistroError(
+                    f"lance {lance}: un órdago no querido se escribe "
+                    '{"no_quiero": N, "gana": P}'
+                )
+            return cls("ordago")
+        raise RegistroError(f"lance {lance}: resultado inválido {dict(value)!r}")
+
+    def to_json(self) -> Any:
+        if self.tipo == "paso":
+            return "paso"
+        if self.tipo == "quiero":
+            return {"quiero": self.tantos}
+        if self.tipo == "no_quiero":
+            return {"no_quiero": self.tantos, "gana": self.gana}
+        return {"ordago": "quiero"}
+
+
+def _int_at_least(lance: str, key: str, value: Any, low: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise RegistroError(f"lance {lance}: {key} debe ser un entero >= {low}, no {value!r}")
+    return value
+
+
+PASO: Final = Lance()
+
+
+@dataclass(frozen=True, slots=True)
+class Correccion:
+    """A change a penalty (a false declaration, seeds 000 Títulos VIII-X and 002) makes to one lance.
+
+    ganador: pareja that wins the lance by the penalty (None: decided by the cards).
+    anulados: seats whose jugada does not count in that lance (no bonus, not compared).
+    negada: tantos "de negada" given to ``ganador`` as their own apunte.
+    envites_validos: False voids the accepted envites of that lance (it is scored en paso).
+    razon: plain Spanish, with the article.
+    """
+
+    lance: str
+    ganador: int | None = None
+    anulados: frozenset[int] = frozenset()
+    negada: int = 0
+    envites_validos: bool = True
+    razon: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Apunte:
+    """Tantos a pareja takes, in which lance, and why (plain Spanish)."""
+
+    pareja: int
+    tantos: int
+    lance: str
+    razon: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pareja": self.pareja, "tantos": self.tantos, "lance": self.lance,
+                "razon": self.razon}
+
+
+@dataclass(frozen=True)
+class RegistroMano:
+    """A validated hand record: the four hands in speaking order, the mano, the scoreboard before
+    the hand and the outcome of each lance (missing lances were played en paso)."""
+
+    manos: tuple[Hand, Hand, Hand, Hand]
+    mano: int = 0
+    reglas: Reglas = field(default_factory=perfil)
+    marcador: tuple[int, int] = (0, 0)
+    lances: Mapping[str, Lance] = field(default_factory=dict)
+    jugadores: tuple[str, str, str, str] | None = None
+    declaraciones: Mapping[str, Any] | None = None
+
+    @classmethod
+    def from_dict(cls, data: Any) -> RegistroMano:
+        if not isinstance(data, Mapping):
+            raise RegistroError("un registro de mano debe ser un objeto JSON")
+        unknown = sorted(set(data) - _RECORD_KEYS)
+        if unknown:
+            raise RegistroError(f"campo desconocido en el registro: {', '.join(unknown)}")
+        try:
+            reglas = perfil(data.get("reglas"))
+        except PerfilError as exc:
+            raise RegistroError(str(exc)) from None
+        manos = _parse_manos(data.get("manos"))
+        mano = data.get("mano", 0)
+        if mano not in (0, 1, 2, 3) or isinstance(mano, bool):
+            raise RegistroError(f"mano debe ser un asiento de 0 a 3, no {mano!r}")
+        marcador = _parse_marcador(data.get("marcador", [0, 0]), reglas)
+        lances = _parse_lances(data.get("lances", {}))
+        return cls(manos, mano, reglas, marcador, lances, _parse_jugadores(data.get("jugadores")),
+                   _parse_declaraciones(data.get("declaraciones")))
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "reglas": self.reglas.nombre if self.reglas.nombre in _PERFIL_NAMES else
+            {k: v for k, v in self.reglas.to_dict().items() if k != "fuente"},
+            "mano": self.mano,
+            "manos": [str(h) for h in self.manos],
+            "marcador": list(self.marcador),
+            "lances": {k: v.to_json() for k, v in self.lances.items()},
+        }
+        if self.jugadores:
+            out["jugadores"] = list(self.jugadores)
+        if self.declaraciones:
+            out["declaraciones"] = dict(self.declaraciones)
+        return out
+
+    def nombre(self, seat: int) -> str:
+        return self.jugadores[seat] if self.jugadores else f"asiento {seat}"
+
+    def nombre_pareja(self, pareja: int) -> str:
+        if self.jugadores:
+            return f"{self.jugadores[pareja]} y {self.jugadores[pareja + 2]}"
+        return f"pareja {pareja}"
+
+
+_RECORD_KEYS: Final = frozenset(
+    {"reglas", "mano", "manos", "marcador", "lances", "jugadores", "declaraciones"}
+)
+_PERFIL_NAMES: Final = frozenset({"general", "segovia", "cuellar", "euskadi", "ludoteka-4",
+                                  "ludoteka-8"})
+
+
+def _parse_manos(value: Any) -> tuple[Hand, Hand, Hand, Hand]:
+    if not isinstance(value, Sequence) or isinstance(value, str) or len(value) != 4:
+        raise RegistroError("manos debe ser una lista de 4 manos, una por asiento")
+    try:
+        hands = tuple(parse_hand(text) for text in value)
+        check_distinct(hands)
+    except NotationError as exc:
+        raise RegistroError(str(exc)) from None
+    return hands  # type: ignore[return-value]
+
+
+def _parse_marcador(value: Any, reglas: Reglas) -> tuple[int, int]:
+    ok = isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 2
+    if not ok or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value):
+        raise RegistroError(f"marcador debe ser [tantos pareja 0, tantos pareja 1], no {value!r}")
+    if max(value) >= reglas.tantos:
+        raise RegistroError(
+            f"marcador {list(value)}: una pareja ya tiene {reglas.tantos} tantos, el juego acabó"
+        )
+    return value[0], value[1]
+
+
+def _parse_lances(value: Any) -> dict[str, Lance]:
+    if not isinstance(value, Mapping):
+        raise RegistroError("lances debe ser un objeto {lance: resultado}")
+    unknown = sorted(set(value) - set(APUESTA_LANCES))
+    if unknown:
+        raise RegistroError(f"lance desconocido: {', '.join(unknown)}")
+    if "juego" in value and "punto" in value:
+        raise RegistroError("el cuarto lance es juego o punto, no los dos")
+    return {k: Lance.parse(k, v) for k, v in value.items()}
+
+
+def _parse_jugadores(value: Any) -> tuple[str, str, str, str] | None:
+    if value is None:
+        return None
+    if (not isinstance(value, Sequence) or isinstance(value, str) or len(value) != 4
+            or not all(isinstance(v, str) and v.strip() for v in value)):
+        raise RegistroError("jugadores debe ser una lista de 4 nombres, uno por asiento")
+    return tuple(v.strip() for v in value)  # type: ignore[return-value]
+
+
+def _parse_declaraciones(value: Any) -> Mapping[str, Any] | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise RegistroError("declaraciones debe ser un objeto")
+    return dict(value)
+
+
+@dataclass
+class ResultadoTanteo:
+    """The tanteo of one hand. ``por_lance`` counts only tantos scored before the juego ended."""
+
+    registro: RegistroMano
+    jugadas: tuple[Jugada, ...]
+    orden: tuple[str, ...]
+    ganadores: dict[str, int | None]
+    apuestas: dict[str, bool]
+    por_lance: dict[str, list[int]]
+    marcador: tuple[int, int]
+    fin: dict[str, Any] | None
+    detalle: list[Apunte]
+
+    def to_json(self) -> dict[str, Any]:
+        reg = self.registro
+        return {
+            "reglas": reg.reglas.nombre,
+            "mano": reg.mano,
+            "manos": [str(h) for h in reg.manos],
+            "marcador_antes": list(reg.marcador),
+            "lances_jugados": list(self.orden),
+            "apuestas": self.apuestas,
+            "ganadores": self.ganadores,
+            "jugadas": [_jugada_json(j) for j in self.jugadas],
+            "por_lance": self.por_lance,
+            "marcador": list(self.marcador),
+            "fin": self.fin,
+            "detalle": [a.to_json() for a in self.detalle],
+        }
+
+    def resumen(self, lance: str) -> str:
+        """All reasons of one lance in one line, e.g. 'Pares: duples de reyes de Ana (3), ...'."""
+        parts = [a.razon for a in self.detalle if a.lance == lance]
+        return "; ".join(parts) if parts else f"{NOMBRES_LANCE[lance]}: nada"
+
+    def texto(self) -> str:
+        reg = self.registro
+        lines = [f"Reglas: {reg.reglas.nombre} ({reg.reglas.reyes} reyes, "
+                 f"{reg.reglas.tantos} tantos). Mano: {reg.nombre(reg.mano)}."]
+        for seat, hand in enumerate(reg.manos):
+            lines.append(f"  {reg.nombre(seat)} (pareja {seat % 2}): {hand}")
+        for lance in self.orden:
+            a, b = self.por_lance[lance]
+            lines.append(f"{NOMBRES_LANCE[lance]:<7} {a:>3} {b:>3}   {self.resumen(lance)}")
+        lines.append(f"Marcador: {reg.nombre_pareja(0)} {self.marcador[0]}, "
+                     f"{reg.nombre_pareja(1)} {self.marcador[1]}")
+        if self.fin:
+            how = "por órdago" if self.fin["por"] == "ordago" else "a los tantos"
+            lines.append(f"Fin del juego: gana {reg.nombre_pareja(self.fin['ganador'])} ({how})")
+        return "\n".join(lines)
+
+
+def _jugada_json(j: Jugada) -> dict[str, Any]:
+    return {
+        "pares": j.pares.describe() if j.pares else None,
+        "juego": j.valor if j.juego else None,
+        "punto": j.valor,
+        "real": j.real,
+    }
+
+
+class _Cuenta:
+    """Running scoreboard of one hand; stops taking tantos once a pareja reaches the target."""
+
+    def __init__(self, reg: RegistroMano, orden: Sequence[str]) -> None:
+        self.target = reg.reglas.tantos
+        self.score = list(reg.marcador)
+        self.por_lance = {lance: [0, 0] for lance in orden}
+        self.detalle: list[Apunte] = []
+        self.fin: dict[str, Any] | None = None
+
+    def add(self, pareja: int, tantos: int, lance: str, razon: str) -> None:
+        if self.fin or tantos <= 0:
+            return
+        self.score[pareja] += tantos
+        self.por_lance[lance][pareja] += tantos
+        self.detalle.append(Apunte(pareja, tantos, lance, razon))
+        if self.score[pareja] >= self.target:
+            self.fin = {"ganador": pareja, "por": "tantos"}
+
+
+def tantear(
+    record: Mapping[str, Any] | RegistroMano, correcciones: Sequence[Correccion] = ()
+) -> ResultadoTanteo:
+    """Score one hand. Raises RegistroError on a record that cannot be scored.
+
+    ``correcciones`` apply penalties from false declarations (see Correccion); when the record
+    carries ``declaraciones`` they are computed by scoring.declaraciones.
+    """
+    reg = record if isinstance(record, RegistroMano) else RegistroMano.from_dict(record)
+    jugadas = tuple(evaluar(h, reg.reglas) for h in reg.manos)
+    cuarto = cuarto_lance(jugadas)
+    orden = ("grande", "chica", "pares", cuarto)
+    lances = _lances_en_orden(reg, jugadas, orden)
+    if reg.declaraciones and not correcciones:
+        correcciones = _correcciones_de(reg)
+    por_lance_corr = {c.lance: c for c in correcciones}
+    ganadores = {lance: _ganador(lance, jugadas, reg.mano, por_lance_corr.get(lance))
+                 for lance in orden}
+    cuenta = _Cuenta(reg, orden)
+    _apuestas(cuenta, reg, lances, ganadores, orden)
+    if not cuenta.fin:
+        for lance in orden:
+            _contar(cuenta, reg, jugadas, lance, lances[lance], ganadores[lance],
+                    por_lance_corr.get(lance))
+    return ResultadoTanteo(
+        registro=reg, jugadas=jugadas, orden=orden,
+        ganadores=ganadores,
+        apuestas={lance: se_apuesta(lance, jugadas) for lance in orden},
+        por_lance=cuenta.por_lance, marcador=(cuenta.score[0], cuenta.score[1]),
+        fin=cuenta.fin, detalle=cuenta.detalle,
+    )
+
+
+def _correcciones_de(reg: RegistroMano) -> Sequence[Correccion]:
+    try:
+        from scoring.declaraciones import correcciones
+    except ImportError:  # the declarations module is optional for the core engine
+        raise RegistroError("este registro trae declaraciones y no hay módulo para juzgarlas") from None
+    try:
+        return correcciones(reg.declaraciones, reg.manos, reg.reglas, reg.mano)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise RegistroError(f"declaraciones: {exc}") from None
+
+
+def _lances_en_orden(
+    reg: RegistroMano, jugadas: Sequence[Jugada], orden: Sequence[str]
+) -> dict[str, Lance]:
+    """Map the record's lances onto the lances actually played and check they could be bet."""
+    given = dict(reg.lances)
+    fourth = given.pop("juego", None) or given.pop("punto", None) or PASO
+    given[orden[3]] = fourth
+    lances = {lance: given.get(lance, PASO) for lance in orden}
+    ordago_en = None
+    for lance in orden:
+        outcome = lances[lance]
+        if outcome.tipo == "paso":
+            continue
+        if ordago_en:
+            raise RegistroError(
+                f"lance {lance}: no puede haber apuestas después del órdago querido a {ordago_en}"
+            )
+        if not se_apuesta(lance, jugadas):
+            holders = tienen(lance, jugadas)
+            quien = "ninguna pareja" if not any(holders) else f"solo la pareja {holders.index(True)}"
+            raise RegistroError(
+                f"lance {lance}: no se pudo apostar ({quien} tiene {lance}), debe ser 'paso'"
+            )
+        if outcome.tipo == "ordago":
+            ordago_en = lance
+    return lances
+
+
+def _ganador(
+    lance: str, jugadas: Sequence[Jugada], mano: int, corr: Correccion | None
+) -> int | None:
+    """Winning seat; with a correction that forces a pareja, the pareja's seat nearer the mano."""
+    if corr and corr.ganador is not None:
+        seats = [s for s in ((mano + i) % 4 for i in range(4)) if s % 2 == corr.ganador]
+        holders = [s for s in seats if s not in corr.anulados and jugadas[s].clave(lance)]
+        return (holders or seats)[0]
+    if corr and corr.anulados:
+        masked = [None if s in corr.anulados else j for s, j in enumerate(jugadas)]
+        return _ganador_masked(lance, masked, mano)
+    return ganador_de(lance, jugadas, mano)
+
+
+def _ganador_masked(lance: str, jugadas: Sequence[Jugada | None], mano: int) -> int | None:
+    best_seat, best_key = None, None
+    for step in range(4):
+        seat = (mano + step) % 4
+        j = jugadas[seat]
+        key = j.clave(lance) if j else None
+        if key is not None and (best_key is None or key > best_key):
+            best_seat, best_key = seat, key
+    return best_seat
+
+
+def _apuestas(
+    cuenta: _Cuenta, reg: RegistroMano, lances: Mapping[str, Lance],
+    ganadores: Mapping[str, int | None], orden: Sequence[str],
+) -> None:
+    """Betting phase: refused envites score at once; an accepted órdago ends the juego."""
+    for lance in orden:
+        outcome = lances[lance]
+        name = NOMBRES_LANCE[lance]
+        if outcome.tipo == "no_quiero" and not _deje_al_final(reg, lance, outcome):
+            p = outcome.gana
+            cuenta.add(p, outcome.tantos, lance,
+                       f"{name}: no quiso {reg.nombre_pareja(1 - p)}, "
+                       f"{outcome.tantos} para {reg.nombre_pareja(p)}")
+        elif outcome.tipo == "ordago" and not cuenta.fin:
+            seat = ganadores[lance]
+            assert seat is not None  # a bettable lance always has a winner
+            p = seat % 2
+            falta = cuenta.target - cuenta.score[p]
+            cuenta.add(p, falta, lance,
+                       f"{name}: órdago querido, gana {reg.nombre(seat)} "
+                       f"({_desc(reg, lance, seat)}) y con él el juego")
+            cuenta.fin = {"ganador": p, "por": "ordago"}
+        if cuenta.fin:
+            return
+
+
+def _deje_al_final(reg: RegistroMano, lance: str, outcome: Lance) -> bool:
+    return reg.reglas.deje == "al_final" and lance in ("pares", "juego") and outcome.tantos == 1
+
+
+def _desc(reg: RegistroMano, lance: str, seat: int) -> str:
+    return evaluar(reg.manos[seat], reg.reglas).describe(lance)
+
+
+def _contar(
+    cuenta: _Cuenta, reg: RegistroMano, jugadas: Sequence[Jugada], lance: str,
+    outcome: Lance, seat: int | None, corr: Correccion | None,
+) -> None:
+    """The count of one lance at the end of the hand."""
+    name = NOMBRES_LANCE[lance]
+    if corr and not corr.envites_validos and outcome.tipo == "quiero":
+        outcome = PASO
+    if corr and corr.ganador is not None and corr.negada:
+        cuenta.add(corr.ganador, corr.negada, lance, f"{name}: {corr.razon} ({corr.negada})")
+    if seat is None:
+        return  # nobody holds pares or juego: the lance is not played
+    if outcome.tipo == "no_quiero":
+        p = outcome.gana
+        if _deje_al_final(reg, lance, outcome):
+            cuenta.add(p, 1, lance, f"{name}: deje, no quiso {reg.nombre_pareja(1 - p)} (1)")
+        if lance == "punto":  # seed 003: the refusing pareja cannot take the punto either
+            cuenta.add(p, 1, lance, f"Punto: 1 por el punto para {reg.nombre_pareja(p)}, "
+                                    "que envidó y no se lo quisieron")
+        _bonus(cuenta, reg, jugadas, lance, p, corr)
+        return
+    p = seat % 2
+    who = f"{reg.nombre(seat)} ({jugadas[seat].describe(lance)})"
+    if outcome.tipo == "quiero":
+        cuenta.add(p, outcome.tantos, lance,
+                   f"{name}: envite de {outcome.tantos} querido, gana {who} ({outcome.tantos})")
+    elif lance in ("grande", "chica", "punto"):
+        cuenta.add(p, 1, lance, f"{name} en paso: gana {who} (1)")
+    if lance == "punto" and outcome.tipo == "quiero":
+        cuenta.add(p, 1, lance, f"Punto: 1 más por ganar el punto, {who}")
+    _bonus(cuenta, reg, jugadas, lance, p, corr)
+
+
+def _bonus(
+    cuenta: _Cuenta, reg: RegistroMano, jugadas: Sequence[Jugada], lance: str, pareja: int,
+    corr: Correccion | None,
+) -> None:
+    """Pares and juego are worth their jugada to each player of the pareja who holds it."""
+    if lance not in ("pares", "juego"):
+        return
+    anulados = corr.anulados if corr else frozenset()
+    for step in range(4):
+        seat = (reg.mano + step) % 4
+        bonus = jugadas[seat].bonus(lance)
+        if seat % 2 == pareja and bonus and seat not in anulados:
+            cuenta.add(pareja, bonus, lance,
+                       f"{NOMBRES_LANCE[lance]}: {jugadas[seat].describe(lance)} "
+                       f"de {reg.nombre(seat)} ({bonus})")
