@@ -66,6 +66,9 @@ class Card:
         ...
         scoring.cards.NotationError: carta '8o': el rango 8 no existe en la baraja de 40 cartas
         """
+        card = _BY_TEXT.get(text)
+        if card is not None:  # fast path: canonical or upper-case text, no spaces
+            return card
         token = text.strip()
         match = _CARD_RE.match(token)
         if not match:
@@ -90,6 +93,7 @@ class Card:
 # The deck in a fixed order: suit by suit (oros, copas, espadas, bastos), rank ascending.
 DECK: Final[tuple[Card, ...]] = tuple(Card(r, s) for s in SUITS for r in RANKS)
 CARD_IDS: Final[tuple[str, ...]] = tuple(str(c) for c in DECK)
+_BY_TEXT: Final[dict[str, Card]] = {t: c for c in DECK for t in (str(c), str(c).upper())}
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +110,8 @@ class Hand:
     def __post_init__(self) -> None:
         if len(self.cards) != HAND_SIZE:
             raise NotationError(f"una mano tiene {HAND_SIZE} cartas, no {len(self.cards)}")
-        dupes = {str(c) for c in self.cards if self.cards.count(c) > 1}
-        if dupes:
+        if len(set(self.cards)) != HAND_SIZE:
+            dupes = {str(c) for c in self.cards if self.cards.count(c) > 1}
             raise NotationError(f"carta repetida en la mano: {', '.join(sorted(dupes))}")
 
     def __iter__(self) -> Iterator[Card]:
@@ -150,6 +154,9 @@ def parse_hand(text: str) -> Hand:
 
 def check_distinct(hands: Iterable[Hand]) -> None:
     """Raise if any card appears in more than one hand (a deck holds each card once)."""
+    hands = list(hands)
+    if len({c for h in hands for c in h.cards}) == HAND_SIZE * len(hands):
+        return
     seen: dict[Card, int] = {}
     for seat, hand in enumerate(hands):
         for card in hand:

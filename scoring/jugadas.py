@@ -164,8 +164,13 @@ class Jugada:
 
 
 def evaluar(hand: Hand, reglas: Reglas) -> Jugada:
-    ranks = rangos(hand, reglas)
-    return Jugada(hand, ranks, _pares_de(ranks), valor_juego(hand, reglas), es_real(hand, reglas))
+    """Evaluate a hand once for every lance."""
+    tabla = reglas.tabla
+    a, b, c, d = (tabla[card] for card in hand.cards)
+    ranks = tuple(sorted((a[0], b[0], c[0], d[0]), reverse=True))
+    valor = a[1] + b[1] + c[1] + d[1]
+    real = valor == 31 and reglas.real != "no" and es_real(hand, reglas)
+    return Jugada(hand, ranks, _pares_de(ranks), valor, real)
 
 
 def ganador_de(lance: str, jugadas: Sequence[Jugada], mano: int) -> int | None:

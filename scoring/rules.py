@@ -21,11 +21,11 @@ from __future__ import annotations
 import dataclasses
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from scoring.cards import Card
+from scoring.cards import DECK, Card
 
 REAL_OPCIONES: Final = ("no", "cualquier_figura", "sota_oros")
 DEJE_OPCIONES: Final = ("no", "al_final")
@@ -71,6 +71,8 @@ class Reglas:
     mus_corrido: str = "partida"
     senas: str = "segovia"
     fuente: str = ""
+    # card -> (effective rank, juego value), derived once: evaluation is the hot path.
+    tabla: dict[Card, tuple[int, int]] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if self.reyes not in (4, 8):
@@ -87,6 +89,8 @@ class Reglas:
         _check_choice("mus_corrido", self.mus_corrido, MUS_CORRIDO_OPCIONES)
         if not isinstance(self.senas, str) or not self.senas:
             raise PerfilError("senas debe nombrar un conjunto de señas")
+        ranks = _RANGO[self.reyes == 8, self.ases == 8]
+        object.__setattr__(self, "tabla", {c: (ranks[c.rank], _VALOR[ranks[c.rank]]) for c in DECK})
 
     def rango(self, card: Card) -> int:
         """Effective rank: with 8 reyes a three is a king (12), with 8 ases a two is an ace (1).
@@ -94,14 +98,14 @@ class Reglas:
         >>> perfil("general").rango(Card(3, "o")), perfil("ludoteka-4").rango(Card(3, "o"))
         (12, 3)
         """
-        return _RANGO[self.reyes == 8, self.ases == 8][card.rank]
+        return self.tabla[card][0]
 
     def valor(self, card: Card) -> int:
         """Value for juego and punto: figures (and threes with 8 reyes) count 10."""
-        return _VALOR[self.rango(card)]
+        return self.tabla[card][1]
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        return {f: getattr(self, f) for f in _FIELDS_ORDER}
 
 
 def _rank_map(kings8: bool, aces8: bool) -> dict[int, int]:
@@ -160,7 +164,8 @@ PERFILES: Final[dict[str, Reglas]] = {
     ),
 }
 DEFAULT: Final = "general"
-_FIELDS: Final = frozenset(f.name for f in dataclasses.fields(Reglas))
+_FIELDS_ORDER: Final = tuple(f.name for f in dataclasses.fields(Reglas) if f.init)
+_FIELDS: Final = frozenset(_FIELDS_ORDER)
 
 
 def perfil(spec: str | Mapping[str, Any] | Reglas | None = None) -> Reglas:

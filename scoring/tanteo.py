@@ -334,7 +334,7 @@ def tantear(
     ganadores = {lance: _ganador(lance, jugadas, reg.mano, por_lance_corr.get(lance))
                  for lance in orden}
     cuenta = _Cuenta(reg, orden)
-    _apuestas(cuenta, reg, lances, ganadores, orden)
+    _apuestas(cuenta, reg, jugadas, lances, ganadores, orden)
     if not cuenta.fin:
         for lance in orden:
             _contar(cuenta, reg, jugadas, lance, lances[lance], ganadores[lance],
@@ -413,7 +413,7 @@ def _ganador_masked(lance: str, jugadas: Sequence[Jugada | None], mano: int) -> 
 
 
 def _apuestas(
-    cuenta: _Cuenta, reg: RegistroMano, lances: Mapping[str, Lance],
+    cuenta: _Cuenta, reg: RegistroMano, jugadas: Sequence[Jugada], lances: Mapping[str, Lance],
     ganadores: Mapping[str, int | None], orden: Sequence[str],
 ) -> None:
     """Betting phase: refused envites score at once; an accepted órdago ends the juego."""
@@ -432,7 +432,7 @@ def _apuestas(
             falta = cuenta.target - cuenta.score[p]
             cuenta.add(p, falta, lance,
                        f"{name}: órdago querido, gana {reg.nombre(seat)} "
-                       f"({_desc(reg, lance, seat)}) y con él el juego")
+                       f"({jugadas[seat].describe(lance)}) y con él el juego")
             cuenta.fin = {"ganador": p, "por": "ordago"}
         if cuenta.fin:
             return
@@ -440,10 +440,6 @@ def _apuestas(
 
 def _deje_al_final(reg: RegistroMano, lance: str, outcome: Lance) -> bool:
     return reg.reglas.deje == "al_final" and lance in ("pares", "juego") and outcome.tantos == 1
-
-
-def _desc(reg: RegistroMano, lance: str, seat: int) -> str:
-    return evaluar(reg.manos[seat], reg.reglas).describe(lance)
 
 
 def _contar(

@@ -1,0 +1,22 @@
+# The two commands in README.md. Both set up everything they need first.
+XVFB = xvfb-run -a -s "-screen 0 1280x800x24"
+
+.PHONY: demo test setup lint bench
+
+# Set up (card reading + rules) and run the main job on the bundled example photo.
+demo:
+	./scripts/setup.sh vision
+	.venv/bin/mus mano examples/mesa.jpg --mano 0 --lances examples/lances.json
+
+# Set up everything (apt + pip) and run the whole test suite, the Kivy tests in a real window under Xvfb.
+test:
+	./scripts/setup.sh all
+	.venv/bin/ruff check .
+	$(XVFB) .venv/bin/python -m pytest
+
+lint:
+	.venv/bin/ruff check .
+
+# Benchmarks: run on demand, never part of the pass/fail of CI.
+bench:
+	.venv/bin/python -m pytest -m benchmark -p no:randomly tests/
