@@ -1,0 +1,163 @@
+"""Rule profiles (issue 2 §2 "Rule sets as data"): built-ins, overrides, TOML loading."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from scoring.cards import Card
+from scoring.rules import PERFILES, PerfilError, Reglas, cargar_perfil, perfil
+
+# What each source says, read from the seeds (not from the engine).
+EXPECTED = {
+    # seed 003 §4.6: "cuatro juegos de cuarenta tantos"; issue 2: general is 8 reyes, 40 tantos.
+    "general": {"reyes": 8, "tantos": 40},
+    # seed 000 Segovia: "Se juega a 4 juegos de 40 tantos siempre. Se juega sin deje. No vale la real".
+    "segovia": {"tantos": 40, "juegos_por_vaca": 4, "deje": "no", "real": "no"},
+    # seed 000 Cuéllar: "VALE LA 31 REAL (con tres sietes y cualquier figura) ... a 30 tantos ... 4 juegos".
+    "cuellar": {"tantos": 30, "juegos_por_vaca": 4, "real": "cualquier_figura"},
+    # seed 002: 40 harri (8 hamarreko), Basque señas.
+    "euskadi": {"tantos": 40, "senas": "euskadi"},
+    # seed 001: "Mus a 4 Reyes ... a 30 puntos, y vence la pareja que logra 2 juegos".
+    "ludoteka-4": {"reyes": 4, "tantos": 30, "juegos_por_vaca": 2, "vacas_por_partida": 1},
+    # seed 001: "Mus a 8 Reyes Por Parejas ... a 40 puntos, y vence la pareja que logra 2 juegos".
+    "ludoteka-8": {"reyes": 8, "tantos": 40, "juegos_por_vaca": 2, "vacas_por_partida": 1},
+}
+
+
+def test_builtin_profiles_are_the_sources() -> None:
+    assert set(PERFILES) == set(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_builtin_profile_matches_its_source(name: str) -> None:
+    reglas = perfil(name)
+    assert reglas.nombre == name
+    for field, value in EXPECTED[name].items():
+        assert getattr(reglas, field) == value, field
+    assert reglas.fuente, "every profile documents its source"
+    assert reglas.ases == reglas.reyes  # 8 reyes goes with 8 ases unless set apart
+
+
+def test_default_profile_is_general() -> None:
+    assert perfil() == perfil("general") == perfil(None)
+    assert perfil(perfil("cuellar")) is perfil("cuellar")
+
+
+@pytest.mark.parametrize(
+    ("rank", "r8", "r4", "v8", "v4"),
+    # seed 001: with 8 reyes "los treses son reyes ... los doses son ases" a todos los efectos;
+    # seed 003 §2: figures (and threes) are worth 10, aces (and twos) 1.
+    [(3, 12, 3, 10, 3), (2, 1, 2, 1, 2), (12, 12, 12, 10, 10), (11, 11, 11, 10, 10), (10, 10, 10, 10, 10),
+     (1, 1, 1, 1, 1), (7, 7, 7, 7, 7), (4, 4, 4, 4, 4)],
+)
+def test_rango_and_valor_with_4_and_8_reyes(rank: int, r8: int, r4: int, v8: int, v4: int) -> None:
+    card = Card(rank, "e")
+    assert perfil("general").rango(card) == r8
+    assert perfil("ludoteka-4").rango(card) == r4
+    assert perfil("general").valor(card) == v8
+    assert perfil("ludoteka-4").valor(card) == v4
+
+
+def test_ases_can_be_set_apart_from_reyes() -> None:
+    # seed 000: "A cuatro u 8 reyes, a 4 u 8 ases" are separate choices.
+    reglas = perfil({"base": "general", "ases": 4})
+    assert reglas.rango(Card(3, "o")) == 12 and reglas.rango(Card(2, "o")) == 2
+
+
+def test_overrides_change_only_what_they_name() -> None:
+    reglas = perfil({"base": "ludoteka-8", "reyes": 4, "tantos": 30})
+    base = perfil("ludoteka-8")
+    assert (reglas.reyes, reglas.ases, reglas.tantos) == (4, 4, 30)
+    assert reglas.juegos_por_vaca == base.juegos_por_vaca
+    assert reglas.nombre != "ludoteka-8"  # an edited profile must not pass for the built-in
+
+
+def test_overrides_default_base_is_general() -> None:
+    reglas = perfil({"tantos": 30})
+    assert reglas.reyes == 8 and reglas.tantos == 30
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "murcia",
+        {"base": "murcia"},
+        {"base": "general", "reyez": 4},  # unknown option
+        {"reyes": 6},
+        {"ases": 2},
+        {"tantos": "40"},
+        {"tantos": 0},
+        {"tantos": True},
+        {"juegos_por_vaca": 0},
+        {"vacas_por_partida": -1},
+        {"real": "si"},
+        {"deje": "yes"},
+        {"mus_corrido": "siempre"},
+        {"senas": ""},
+        12,
+        ["general"],
+    ],
+)
+def test_bad_profile_spec_raises_perfil_error(spec: object) -> None:
+    with pytest.raises(PerfilError) as info:
+        perfil(spec)  # type: ignore[arg-type]
+    assert "\n" not in str(info.value)
+
+
+def test_unknown_option_is_named() -> None:
+    with pytest.raises(PerfilError, match="reyez"):
+        perfil({"base": "general", "reyez": 4})
+
+
+def test_reglas_is_frozen() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        perfil("general").tantos = 30  # type: ignore[misc]
+
+
+def test_reglas_constructor_validates() -> None:
+    with pytest.raises(PerfilError):
+        Reglas(reyes=5)
+
+
+def test_toml_profile_loads_with_base_and_overrides(tmp_path: Path) -> None:
+    path = tmp_path / "mi_bar.toml"
+    path.write_text('base = "cuellar"\nreyes = 4\ndeje = "al_final"\n', encoding="utf-8")
+    reglas = cargar_perfil(path)
+    assert reglas.nombre == "mi_bar"  # named after the file unless it says otherwise
+    assert (reglas.reyes, reglas.ases, reglas.tantos, reglas.real, reglas.deje) == (
+        4, 4, 30, "cualquier_figura", "al_final")
+
+
+def test_toml_profile_without_base_starts_from_general(tmp_path: Path) -> None:
+    path = tmp_path / "casa.toml"
+    path.write_text('nombre = "casa"\ntantos = 30\n', encoding="utf-8")
+    reglas = cargar_perfil(str(path))
+    assert (reglas.nombre, reglas.reyes, reglas.tantos) == ("casa", 8, 30)
+
+
+@pytest.mark.parametrize(
+    ("content", "named"),
+    [
+        ("tantos = \n", "mal.toml"),  # TOML syntax error
+        ('base = "murcia"\n', "murcia"),
+        ("reyes = 5\n", "reyes"),
+        ("colores = 3\n", "colores"),  # unknown option
+        (b"\xff\xfe", "mal.toml"),  # not UTF-8
+    ],
+)
+def test_bad_toml_profile_raises_naming_the_problem(tmp_path: Path, content: str | bytes, named: str) -> None:
+    path = tmp_path / "mal.toml"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    with pytest.raises(PerfilError, match=named):
+        cargar_perfil(path)
+
+
+def test_missing_toml_file_raises_perfil_error(tmp_path: Path) -> None:
+    with pytest.raises(PerfilError, match="no_existe"):
+        cargar_perfil(tmp_path / "no_existe.toml")
