@@ -1,0 +1,84 @@
+"""`mus app`: open the table app (Kivy); `--demo --capturas DIR` plays a scripted partida.
+
+Kivy is imported only inside run(), after the window size is configured, so `mus app --help`
+works without Kivy and a missing display gives a clear message instead of an SDL traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--datos", metavar="CARPETA",
+                        help="carpeta de datos (por defecto $MUSMESA_DATA o la del usuario)")
+    parser.add_argument("--demo", action="store_true",
+                        help="juega una partida de ejemplo a través de la interfaz real")
+    parser.add_argument("--capturas", metavar="DIR",
+                        help="con --demo: guarda una captura de cada pantalla en DIR y sale")
+    parser.add_argument("--tamano", default="1280x800", metavar="ANCHOxALTO",
+                        help="tamaño de la ventana (por defecto 1280x800, tableta apaisada)")
+
+
+def _size(text: str) -> tuple[int, int] | None:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        return None
+    return (w, h) if 320 <= w <= 8000 and 240 <= h <= 8000 else None
+
+
+def _fail(msg: str) -> int:
+    print(f"mus app: {msg}", file=sys.stderr)
+    return 2
+
+
+def configure_kivy(width: int, height: int) -> None:
+    """Window settings; must run before kivy.core.window is imported."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    from kivy.config import Config
+
+    Config.set("kivy", "log_level", os.environ.get("MUSMESA_LOG", "warning"))
+    Config.set("graphics", "width", str(width))
+    Config.set("graphics", "height", str(height))
+    Config.set("input", "mouse", "mouse,disable_multitouch")
+    Config.set("kivy", "exit_on_escape", "0")
+
+
+def run(args: argparse.Namespace) -> int:
+    size = _size(args.tamano)
+    if size is None:
+        return _fail(f"tamaño no válido {args.tamano!r}: usa por ejemplo 1280x800")
+    if args.capturas and not args.demo:
+        return _fail("--capturas solo tiene sentido con --demo")
+    capturas = None
+    if args.capturas:
+        capturas = Path(args.capturas)
+        try:
+            capturas.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return _fail(f"no se puede crear la carpeta de capturas {capturas}: {exc.strerror}")
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
+                                                  or os.environ.get("WAYLAND_DISPLAY")):
+        return _fail("no hay pantalla (DISPLAY vacío); en un servidor usa "
+                     "xvfb-run -a -s '-screen 0 1280x800x24' mus app ...")
+    datos = args.datos
+    if args.demo and not datos:
+        datos = tempfile.mkdtemp(prefix="musmesa-demo-")  # the demo never touches real data
+    try:
+        configure_kivy(*size)
+        from app.main import MusApp
+    except ImportError as exc:
+        return _fail(f"falta Kivy ({exc}); instala el extra: pip install 'musmesa[app]'")
+    demo = None
+    if args.demo:
+        from app.demo import Demo
+
+        demo = Demo(capturas)
+    app = MusApp(datos=datos, demo=demo)
+    app.run()
+    return demo.estado if demo is not None else 0

@@ -1,0 +1,1 @@
+"""Screen logic in plain Python: the tests drive these classes without a window."""

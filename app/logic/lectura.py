@@ -1,0 +1,142 @@
+"""Card reading for the app: run vision/ lazily, hold the result, apply one-tap corrections.
+
+vision/ is optional: if it (or its model) is missing, :func:`leer_foto` raises LecturaError
+with a message for the screen, and the manual path (the 40-card grid) still works.
+
+    >>> lec = Lectura.desde_json({"cartas": [{"carta": "12o", "confianza": 0.4,
+    ...     "caja": [0, 0, 10, 10]}], "asientos": None, "avisos": ["1 carta"]})
+    >>> lec.cartas[0].dudosa, lec.manos()
+    (True, None)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import numpy as np
+
+from scoring.cards import Card, NotationError
+
+UMBRAL_DUDOSA: Final = 0.6  # below this the chip turns orange and asks for a look
+SEAT_COLOURS_BGR: Final = ((60, 200, 255), (80, 80, 230), (230, 160, 60), (120, 220, 120))
+
+
+class LecturaError(RuntimeError):
+    """Reading failed or is unavailable; the message is for the user."""
+
+
+@dataclass
+class CartaLeida:
+    carta: str
+    confianza: float
+    caja: tuple[float, float, float, float]
+    dudosa: bool = False
+    corregida_de: str | None = None
+
+
+@dataclass
+class Lectura:
+    cartas: list[CartaLeida]
+    asientos: list[list[int]] | None  # per seat, indices into cartas
+    avisos: list[str] = field(default_factory=list)
+
+    @classmethod
+    def desde_json(cls, data: dict[str, Any]) -> Lectura:
+        """From `mus leer --json` output (one image)."""
+        cartas = []
+        for c in data.get("cartas", []):
+            conf = float(c.get("confianza", 1.0))
+            low = bool(c.get("dudosa", c.get("baja_confianza", conf < UMBRAL_DUDOSA)))
+            cartas.append(CartaLeida(str(Card.parse(c["carta"])), conf,
+                                     tuple(float(v) for v in c.get("caja", (0, 0, 0, 0))), low))
+        asientos = None
+        seats = data.get("asientos")
+        if seats:
+            asientos = _indices(cartas, seats)
+        return cls(cartas, asientos, list(data.get("avisos", [])))
+
+    @classmethod
+    def desde_detecciones(cls, det: Any) -> Lectura:
+        """From vision.read_cards' CardDetections (its JSON form is the contract)."""
+        for name in ("to_json", "to_dict", "as_json"):
+            fn = getattr(det, name, None)
+            if callable(fn):
+                data = fn()
+                if isinstance(data, str):
+                    import json
+
+                    data = json.loads(data)
+                return cls.desde_json(data)
+        if isinstance(det, dict):
+            return cls.desde_json(det)
+        raise LecturaError("formato de lectura desconocido")
+
+    def manos(self) -> list[str] | None:
+        """The four hands as text in seat order, or None when seats are unknown."""
+        if self.asientos is None:
+            return None
+        return [" ".join(self.cartas[i].carta for i in seat) for seat in self.asientos]
+
+    def usadas(self, salvo: int | None = None) -> set[str]:
+        return {c.carta for i, c in enumerate(self.cartas) if i != salvo}
+
+    def corregir(self, indice: int, nueva: str) -> tuple[str, str]:
+        """Replace one card (the deck holds each card once); returns (before, after)."""
+        nueva = str(Card.parse(nueva))
+        c = self.cartas[indice]
+        if nueva in self.usadas(salvo=indice):
+            raise LecturaError(f"la carta {nueva} ya está en la mesa")
+        antes = c.carta
+        if c.corregida_de is None:
+            c.corregida_de = antes
+        c.carta, c.dudosa, c.confianza = nueva, False, 1.0
+        return antes, nueva
+
+    def dibujar(self, image_bgr: np.ndarray) -> np.ndarray:
+        """The photo with each card's box and id, coloured by seat (grey: no seat)."""
+        import cv2
+
+        out = image_bgr.copy()
+        seat_of = {}
+        for s, idxs in enumerate(self.asientos or []):
+            for i in idxs:
+                seat_of[i] = s
+        scale = max(out.shape[:2]) / 1000
+        for i, c in enumerate(self.cartas):
+            colour = SEAT_COLOURS_BGR[seat_of[i]] if i in seat_of else (200, 200, 200)
+            if c.dudosa:
+                colour = (0, 140, 255)
+            x1, y1, x2, y2 = (int(v) for v in c.caja)
+            cv2.rectangle(out, (x1, y1), (x2, y2), colour, max(2, int(3 * scale)))
+            cv2.putText(out, c.carta, (x1, max(0, y1 - int(6 * scale))),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.9 * scale, colour, max(2, int(2 * scale)))
+        return out
+
+
+def _indices(cartas: list[CartaLeida], seats: list[list[str]]) -> list[list[int]]:
+    pos = {c.carta: i for i, c in enumerate(cartas)}
+    out = []
+    for seat in seats:
+        try:
+            out.append([pos[str(Card.parse(cid))] for cid in seat])
+        except (KeyError, NotationError):
+            raise LecturaError(f"asiento con una carta que no está en la lista: {seat}") from None
+    return out
+
+
+def leer_foto(image_bgr: np.ndarray) -> Lectura:
+    """Run the card reader; every failure becomes a LecturaError with a readable message."""
+    try:
+        from vision import read_cards
+    except ImportError as exc:
+        raise LecturaError(f"la lectura de cartas no está disponible ({exc}); "
+                           "escribe las cartas a mano") from None
+    try:
+        det = read_cards(image_bgr)
+    except Exception as exc:  # a model file missing or broken must not crash the app
+        raise LecturaError(f"no se pudo leer la foto: {exc}") from None
+    lec = Lectura.desde_detecciones(det)
+    if not lec.cartas:
+        raise LecturaError("no se ve ninguna carta en la foto")
+    return lec

@@ -1,0 +1,171 @@
+"""Entering one hand: the four hands (optional until the tanteo) and what happened per lance.
+
+The lance outcomes use the hand-record format of `mus tanteo` (issue 2, section 3)::
+
+    >>> e = EntradaMano(mano=0, reglas="general")
+    >>> e.poner_cartas(["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"])
+    >>> e.envite("pares", 5)
+    >>> e.no_quiero("chica", gana=1)
+    >>> e.lances() == {"chica": {"no_quiero": 1, "gana": 1}, "pares": {"quiero": 5}}
+    True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from scoring.cards import NotationError, check_distinct, parse_hand
+from scoring.jugadas import cuarto_lance, evaluar, se_apuesta, tienen
+from scoring.rules import perfil
+
+LANCES: Final = ("grande", "chica", "pares", "juego")
+# Quick amounts offered for an accepted envite (2 is the opening bet; "envido").
+IMPORTES: Final = (2, 3, 4, 5, 6, 8, 10, 15, 20)
+
+Resultado = str | dict[str, Any]
+
+
+class EntradaError(ValueError):
+    """An outcome that cannot be recorded; the message says why in Spanish."""
+
+
+@dataclass
+class EstadoLance:
+    """What the screen shows for one lance row."""
+
+    lance: str  # grande, chica, pares, juego or punto
+    apostable: bool
+    motivo: str  # why it is not bet on, or ""
+    resultado: Resultado
+
+
+@dataclass
+class EntradaMano:
+    mano: int
+    reglas: str | dict = "general"
+    cartas: list[str | None] = field(default_factory=lambda: [None] * 4)
+    parejas: tuple[str, str] = ("pareja 1", "pareja 2")  # display names, for the reasons
+    _res: dict[str, Resultado] = field(default_factory=dict)
+
+    # -- cards ----------------------------------------------------------------------------
+    def poner_cartas(self, manos: list[str]) -> None:
+        """Set all four hands (validated: 4 cards each, no card twice)."""
+        if len(manos) != 4:
+            raise EntradaError(f"se esperan 4 manos, no {len(manos)}")
+        hands = [parse_hand(m) for m in manos]
+        check_distinct(hands)
+        self.cartas = [str(h) for h in hands]
+        self._quitar_imposibles()
+
+    def poner_mano(self, asiento: int, texto: str | None) -> None:
+        self.cartas[asiento] = str(parse_hand(texto)) if texto else None
+        if self.cartas_completas():
+            check_distinct([parse_hand(c) for c in self.cartas])  # type: ignore[arg-type]
+            self._quitar_imposibles()
+
+    def cartas_completas(self) -> bool:
+        return all(self.cartas)
+
+    def cartas_usadas(self, salvo: int | None = None) -> set[str]:
+        used: set[str] = set()
+        for seat, text in enumerate(self.cartas):
+            if text and seat != salvo:
+                used.update(text.split())
+        return used
+
+    def _jugadas(self) -> list | None:
+        if not self.cartas_completas():
+            return None
+        reglas = perfil(self.reglas)
+        return [evaluar(parse_hand(c), reglas) for c in self.cartas]  # type: ignore[arg-type]
+
+    # -- lances ---------------------------------------------------------------------------
+    def estado(self) -> list[EstadoLance]:
+        """The four lance rows; pares/juego that cannot be bet are marked with the reason."""
+        jugadas = self._jugadas()
+        rows = []
+        for lance in LANCES:
+            nombre, ok, motivo = lance, True, ""
+            if jugadas is not None and lance == "juego":
+                nombre = cuarto_lance(jugadas)
+            if jugadas is not None and nombre in ("pares", "juego"):
+                ok = se_apuesta(nombre, jugadas)
+                if not ok:
+                    motivo = _motivo(nombre, tienen(nombre, jugadas), self.parejas)
+            rows.append(EstadoLance(nombre, ok, motivo, self._res.get(lance, "paso")))
+        return rows
+
+    def _check(self, lance: str) -> None:
+        if lance == "punto":
+            lance = "juego"
+        if lance not in LANCES:
+            raise EntradaError(f"lance desconocido: {lance!r}")
+        for row in self.estado():
+            if (row.lance == lance or (lance == "juego" and row.lance == "punto")) \
+                    and not row.apostable:
+                raise EntradaError(f"{row.lance}: no se apuesta ({row.motivo})")
+
+    def _key(self, lance: str) -> str:
+        return "juego" if lance == "punto" else lance
+
+    def paso(self, lance: str) -> None:
+        self._res.pop(self._key(lance), None)
+
+    def envite(self, lance: str, tantos: int) -> None:
+        self._check(lance)
+        if not isinstance(tantos, int) or tantos < 2:
+            raise EntradaError("un envite querido vale al menos 2 tantos")
+        self._res[self._key(lance)] = {"quiero": tantos}
+
+    def no_quiero(self, lance: str, gana: int, tantos: int = 1) -> None:
+        self._check(lance)
+        if gana not in (0, 1):
+            raise EntradaError("la pareja que gana es 0 o 1")
+        if tantos < 1:
+            raise EntradaError("un envite no querido vale al menos 1 tanto")
+        self._res[self._key(lance)] = {"no_quiero": tantos, "gana": gana}
+
+    def ordago(self, lance: str) -> None:
+        """Órdago querido (a refused órdago is a no_quiero: use :meth:`no_quiero`)."""
+        self._check(lance)
+        self._res[self._key(lance)] = {"ordago": "quiero"}
+
+    def resultado(self, lance: str) -> Resultado:
+        return self._res.get(self._key(lance), "paso")
+
+    def _quitar_imposibles(self) -> None:
+        """Once the cards are known, forget bets on lances that cannot be bet."""
+        for row in self.estado():
+            if not row.apostable:
+                self._res.pop(self._key(row.lance), None)
+
+    def lances(self) -> dict[str, Resultado]:
+        """Non-paso outcomes, keyed as the cards decide (juego or punto)."""
+        names = {self._key(r.lance): r.lance for r in self.estado()}
+        return {names[k]: v for k, v in self._res.items() if k in names}
+
+    def registro(self, marcador: list[int] | tuple[int, int]) -> dict[str, Any]:
+        """The hand record for scoring/ (`mus tanteo` format)."""
+        if not self.cartas_completas():
+            faltan = [str(i) for i, c in enumerate(self.cartas) if not c]
+            raise EntradaError(f"faltan las cartas de los asientos {', '.join(faltan)}")
+        return {"reglas": self.reglas, "mano": self.mano, "manos": list(self.cartas),
+                "marcador": list(marcador), "lances": self.lances()}
+
+
+def _motivo(lance: str, tiene: tuple[bool, bool], parejas: tuple[str, str]) -> str:
+    jugada = "pares" if lance == "pares" else "juego"
+    if not any(tiene):
+        return f"nadie tiene {jugada}"
+    quien = parejas[0] if tiene[0] else parejas[1]
+    return f"solo {quien} tiene {jugada}"
+
+
+def validar_mano_texto(texto: str) -> str | None:
+    """None if the text is a valid hand, else the Spanish error message."""
+    try:
+        parse_hand(texto)
+    except NotationError as exc:
+        return str(exc)
+    return None

@@ -1,0 +1,181 @@
+"""The partida being played: scoring/'s Partida plus storage, one transaction per hand.
+
+The stored hand records are the source of truth: on start the partida is rebuilt by
+replaying them, so a kill at any moment loses at most the hand being entered.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.logic.mano import EntradaMano
+from app.storage import Almacen
+from scoring.partida import Partida, amarracos
+from scoring.rules import perfil
+
+
+@dataclass
+class VistaPareja:
+    nombre: str
+    tantos: int
+    amarracos: int
+    piedras: int
+    juegos: int
+    vacas: int
+
+
+@dataclass
+class VistaMarcador:
+    """Everything the Marcador screen shows, as plain values."""
+
+    parejas: tuple[VistaPareja, VistaPareja]
+    jugadores: list[str]
+    mano: int
+    reglas: str
+    tantos_juego: int
+    juegos_por_vaca: int
+    vacas_por_partida: int
+    numero_mano: int
+    ultimas: list[str] = field(default_factory=list)
+    terminada: bool = False
+    ganador: int | None = None
+
+
+def nombre_pareja(jugadores: list[str], pareja: int) -> str:
+    return f"{jugadores[pareja]} y {jugadores[pareja + 2]}"
+
+
+class ControlPartida:
+    """Owns the current Partida and writes every change through the Almacen."""
+
+    def __init__(self, almacen: Almacen) -> None:
+        self.almacen = almacen
+        self.partida_id: int | None = None
+        self.partida: Partida | None = None
+        self.info: dict[str, Any] = {}
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def nueva(self, reglas: str | dict, jugadores: list[str], mano: int) -> None:
+        names = [n.strip() for n in jugadores]
+        if len(names) != 4 or not all(names):
+            raise ValueError("escribe los cuatro nombres")
+        if len(set(names)) != 4:
+            raise ValueError("los cuatro nombres deben ser distintos")
+        partida = Partida(perfil(reglas), jugadores=names, mano=mano)  # validates first
+        pid = self.almacen.nueva_partida(reglas, names, mano)
+        self.partida_id, self.partida = pid, partida
+        self.info = self.almacen.partida(pid) or {}
+
+    def reanudar(self, partida_id: int | None = None) -> bool:
+        """Rebuild the open (or given) partida from its stored hands; False if none."""
+        info = (self.almacen.partida(partida_id) if partida_id is not None
+                else self.almacen.partida_abierta())
+        if not info:
+            return False
+        partida = Partida(perfil(info["reglas"]), jugadores=info["jugadores"],
+                          mano=info["mano_inicial"])
+        for m in self.almacen.manos(info["id"]):
+            reg = m["registro"]
+            partida.registrar(reg["manos"], reg.get("lances", {}), mano=reg["mano"])
+        self.partida_id, self.partida, self.info = info["id"], partida, info
+        return True
+
+    @property
+    def activa(self) -> bool:
+        return self.partida is not None
+
+    def _p(self) -> Partida:
+        if self.partida is None:
+            raise RuntimeError("no hay partida en juego")
+        return self.partida
+
+    # -- hands ----------------------------------------------------------------------------
+    def entrada(self) -> EntradaMano:
+        p = self._p()
+        jug = self.info["jugadores"]
+        return EntradaMano(mano=p.mano, reglas=self.info["reglas"],
+                           parejas=(nombre_pareja(jug, 0), nombre_pareja(jug, 1)))
+
+    def registro(self, entrada: EntradaMano) -> dict[str, Any]:
+        """The hand record in `mus tanteo` format (what is stored and exported)."""
+        if not entrada.cartas_completas():
+            entrada.registro([0, 0])  # raises EntradaError naming the missing seats
+        return self._p().registro(list(entrada.cartas), entrada.lances(), mano=entrada.mano)
+
+    def previsualizar(self, entrada: EntradaMano) -> tuple[Any, list[str]]:
+        """The tanteo the hand would give, and the announcements, without storing anything."""
+        p = self._p()
+        trial = copy.deepcopy(p)
+        return self._registrar(trial, entrada)
+
+    def confirmar(self, entrada: EntradaMano, origen: str = "manual") -> tuple[Any, list[str]]:
+        """Score the hand for real and store it in one transaction (before touching memory)."""
+        p = self._p()
+        trial = copy.deepcopy(p)
+        res, avisos = self._registrar(trial, entrada)
+        self.almacen.guardar_mano(self.partida_id or 0, self.registro(entrada), res.to_json(),
+                                  origen, terminada=trial.terminada, ganador=trial.ganador)
+        self.partida = trial
+        return res, avisos
+
+    def _registrar(self, p: Partida, entrada: EntradaMano) -> tuple[Any, list[str]]:
+        if not entrada.cartas_completas():
+            entrada.registro([0, 0])  # raises EntradaError naming the missing seats
+        res = p.registrar(list(entrada.cartas), entrada.lances(), mano=entrada.mano)
+        return res, _avisos(p, res)
+
+    def deshacer(self) -> bool:
+        p = self._p()
+        if not p.historial:
+            return False
+        self.almacen.deshacer_mano(self.partida_id or 0)
+        p.deshacer()
+        return True
+
+    # -- view -----------------------------------------------------------------------------
+    def vista(self) -> VistaMarcador:
+        p = self._p()
+        jug = self.info["jugadores"]
+        reglas = perfil(self.info["reglas"])
+        parejas = []
+        for k in (0, 1):
+            am, pi = amarracos(p.tantos[k])
+            parejas.append(VistaPareja(nombre_pareja(jug, k), p.tantos[k], am, pi,
+                                       p.juegos[k], p.vacas[k]))
+        manos = self.almacen.manos(self.partida_id or 0)
+        return VistaMarcador(
+            parejas=(parejas[0], parejas[1]), jugadores=list(jug), mano=p.mano,
+            reglas=reglas.nombre, tantos_juego=reglas.tantos,
+            juegos_por_vaca=reglas.juegos_por_vaca, vacas_por_partida=reglas.vacas_por_partida,
+            numero_mano=len(manos) + 1, ultimas=_ultimas(manos, jug),
+            terminada=bool(p.terminada), ganador=p.ganador,
+        )
+
+
+def _avisos(p: Partida, res: Any) -> list[str]:
+    """The end of a juego, vaca or partida, announced in Spanish (the screen translates)."""
+    if not res.fin:
+        return []
+    name = p.nombre_pareja(res.fin["ganador"])
+    aviso = p.estado.aviso
+    out = [f"¡Juego para {name}!"]
+    if res.fin.get("por") == "ordago":
+        out[0] = f"¡Órdago! Juego para {name}"
+    if aviso in ("vaca", "partida") and p.reglas.vacas_por_partida > 1:
+        out.append(f"¡Vaca para {name}!")
+    if aviso == "partida":
+        out.append(f"¡Partida para {name}!")
+    return out
+
+
+def _ultimas(manos: list[dict], jugadores: list[str], n: int = 5) -> list[str]:
+    out = []
+    for m in manos[-n:][::-1]:
+        tan = m["tanteo"]
+        pts = [sum(v[i] for v in tan.get("por_lance", {}).values()) for i in (0, 1)]
+        mano = jugadores[m["registro"]["mano"]]
+        fin = " · fin del juego" if tan.get("fin") else ""
+        out.append(f"{m['n']}. mano {mano}: +{pts[0]} / +{pts[1]}{fin}")
+    return out

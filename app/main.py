@@ -1,0 +1,129 @@
+"""The Kivy app: one ScreenManager, one screen per .kv file, logic in app.logic.
+
+Only this module and app.screens import Kivy; vision/ and gestures/ are imported lazily by
+the screens that need them, so the marcador works without those extras.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from app import i18n
+from app.logic.partida import ControlPartida
+from app.storage import Almacen, StorageError, abrir_o_memoria
+
+KV_DIR = Path(__file__).resolve().parent / "kv"
+SCREENS = ("nueva", "marcador", "mano", "cartas", "tanteo", "senas", "arbitro", "ajustes")
+
+
+class Raiz(FloatLayout):
+    """Screens plus the message banner on top of them."""
+
+
+class MusApp(App):
+    lang = StringProperty("es")
+    aviso = StringProperty("")
+    aviso_error = BooleanProperty(False)
+    perfil = StringProperty("general")
+    camara = StringProperty("0")
+    carpeta = StringProperty("")
+    # Cards read by the camera for the hand being entered: 4 strings or [].
+    cartas_leidas = ListProperty([])
+    ctl = ObjectProperty(None, allownone=True)
+
+    def __init__(self, datos: str | None = None, demo: Any = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.title = "musmesa"
+        self._datos = datos
+        self.demo = demo
+        self.almacen: Almacen | None = None
+        self.entrada = None  # EntradaMano being entered
+        self.resultado = None  # (ResultadoTanteo, avisos) preview
+        self.origen_mano = "manual"  # or "camara": stored with the hand
+        self._aviso_ev = None
+
+    # -- i18n -----------------------------------------------------------------------------
+    def t(self, texto: str, _lang: str | None = None) -> str:
+        """Translate; kv passes app.lang so the text updates when the language changes."""
+        return i18n.t(texto, self.lang)
+
+    # -- build ----------------------------------------------------------------------------
+    def build(self) -> Raiz:
+        Window.clearcolor = (0.07, 0.24, 0.15, 1)
+        Builder.load_file(str(KV_DIR / "common.kv"))
+        import app.screens as screens
+
+        self._abrir_datos(self._datos)  # before the first screen's on_pre_enter
+        sm = ScreenManager(transition=NoTransition())
+        for name in SCREENS:
+            Builder.load_file(str(KV_DIR / f"{name}.kv"))
+            sm.add_widget(screens.CLASSES[name](name=name))
+        root = Raiz()
+        root.add_widget(sm, index=1)
+        self.sm = sm
+        return root
+
+    def on_start(self) -> None:
+        if self.ctl.reanudar():
+            self.ir("marcador")
+            self.avisar(self.t("Partida reanudada"))
+        else:
+            self.ir("nueva")
+        if self.demo is not None:
+            Clock.schedule_once(lambda dt: self.demo.start(self), 0.5)
+
+    def _abrir_datos(self, carpeta: str | None) -> None:
+        if self.almacen is not None:
+            self.almacen.cerrar()
+        self.almacen, problema = abrir_o_memoria(carpeta)
+        self.carpeta = str(self.almacen.carpeta)
+        self.ctl = ControlPartida(self.almacen)
+        self.lang = self.almacen.ajuste("idioma", self.lang)
+        self.perfil = self.almacen.ajuste("perfil", self.perfil)
+        self.camara = self.almacen.ajuste("camara", self.camara)
+        if problema:
+            self.avisar(problema, error=True)
+
+    def cambiar_datos(self, carpeta: str) -> None:
+        """Switch data folder (Ajustes) and resume whatever is open there."""
+        self._abrir_datos(carpeta)
+        self.ir("marcador" if self.ctl.reanudar() else "nueva")
+
+    def guardar_ajuste(self, clave: str, valor: str) -> None:
+        try:
+            if self.almacen is not None:
+                self.almacen.guardar_ajuste(clave, valor)
+        except StorageError as exc:
+            self.avisar(str(exc), error=True)
+
+    # -- navigation and messages ----------------------------------------------------------
+    def ir(self, name: str) -> None:
+        self.sm.current = name
+
+    def avisar(self, texto: str, error: bool = False, segundos: float = 6) -> None:
+        self.aviso, self.aviso_error = texto, error
+        if self._aviso_ev is not None:
+            self._aviso_ev.cancel()
+        if not error:
+            self._aviso_ev = Clock.schedule_once(lambda dt: self.cerrar_aviso(), segundos)
+
+    def cerrar_aviso(self) -> None:
+        self.aviso = ""
+
+    def on_stop(self) -> None:
+        for screen in self.sm.screens:
+            stop = getattr(screen, "parar", None)
+            if stop:
+                stop()
+        if self.almacen is not None:
+            self.almacen.cerrar()
+

@@ -1,0 +1,70 @@
+"""Ajustes: rule profile, language, camera index, data folder, export."""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import StringProperty
+from kivy.uix.screenmanager import Screen
+
+from app.i18n import IDIOMAS
+from app.screens.widgets import Opcion
+from app.storage import StorageError
+from scoring.rules import PERFILES
+
+
+class AjustesScreen(Screen):
+    info = StringProperty("")
+
+    def on_pre_enter(self, *_: object) -> None:
+        app = App.get_running_app()
+        self._grupo(self.ids.perfiles, list(PERFILES), app.perfil, "aj_perfil", self.perfil)
+        self._grupo(self.ids.idiomas, list(IDIOMAS), app.lang, "aj_idioma", self.idioma,
+                    labels=IDIOMAS)
+        self._grupo(self.ids.camaras, ["0", "1", "2"], app.camara, "aj_camara", self.camara)
+        self.ids.carpeta.text = app.carpeta
+        n = len(app.almacen.partidas()) if app.almacen else 0
+        self.info = f"{app.t('Partidas guardadas')}: {n}\n{app.t('Base de datos')}: " \
+                    f"{app.carpeta}/musmesa.sqlite3"
+
+    def _grupo(self, box: object, values: list[str], current: str, group: str, action: object,
+               labels: dict[str, str] | None = None) -> None:
+        box.clear_widgets()
+        for v in values:
+            b = Opcion(text=(labels or {}).get(v, v), group=group,
+                       state="down" if v == current else "normal")
+            b.valor = v
+            b.bind(on_release=lambda w, v=v: action(v))
+            box.add_widget(b)
+
+    def perfil(self, name: str) -> None:
+        app = App.get_running_app()
+        app.perfil = name
+        app.guardar_ajuste("perfil", name)
+
+    def idioma(self, code: str) -> None:
+        app = App.get_running_app()
+        app.lang = code
+        app.guardar_ajuste("idioma", code)
+        self.on_pre_enter()
+
+    def camara(self, index: str) -> None:
+        app = App.get_running_app()
+        app.camara = index
+        app.guardar_ajuste("camara", index)
+
+    def cambiar_carpeta(self) -> None:
+        app = App.get_running_app()
+        app.cambiar_datos(self.ids.carpeta.text.strip())
+
+    def exportar(self) -> None:
+        app = App.get_running_app()
+        try:
+            pj, pc = app.almacen.escribir_export(app.ctl.partida_id)
+        except StorageError as exc:
+            app.avisar(str(exc), error=True)
+            return
+        app.avisar(f"{app.t('Exportado')}: {pj} · {pc.name}")
+
+    def volver(self) -> None:
+        app = App.get_running_app()
+        app.ir("marcador" if app.ctl.activa else "nueva")

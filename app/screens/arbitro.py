@@ -1,0 +1,262 @@
+"""Árbitro: referee mode. One watched player, phase marks, señas log, findings, JSON report."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.image import Image
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+
+from app.camera import Camara, Fuente, FuenteError, Preview, a_textura
+from app.logic.arbitro import FASES_BOTON, SesionArbitro
+from app.logic.senas import describir_evento
+from app.screens.senas import crear_reconocedor, dibujar_marcas
+from app.screens.widgets import Opcion, SelectorCartas
+from app.storage import StorageError
+
+NOMBRES_FASE = {"reparto": "Reparto", "mus": "Mus", "descarte": "Descarte", "lances": "Lances"}
+
+
+class ArbitroScreen(Screen):
+    estado = StringProperty("")
+    perfil = StringProperty("general")
+    cartas = StringProperty("")
+    hallazgos = StringProperty("")
+    en_vivo = BooleanProperty(False)
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.preview: Preview | None = None
+        self.reconocedor: Any = None
+        self.sesion: SesionArbitro | None = None
+        self.t = 0.0
+        self.frame: Any = None
+        self.vistos = 0
+        self.fase_botones: dict[str, Opcion] = {}
+        self.selector: SelectorCartas | None = None
+        self._pendientes: list[str] = []
+
+    def on_pre_enter(self, *_: object) -> None:
+        app = App.get_running_app()
+        activa = app.ctl.activa
+        reglas = app.ctl.info.get("reglas") if activa else app.perfil
+        self.perfil = reglas if isinstance(reglas, str) else "general"
+        jug = list(app.ctl.info["jugadores"]) if activa else [f"Asiento {i + 1}" for i in range(4)]
+        if self.sesion is None or self.sesion.jugadores != jug:
+            primera = activa and not app.almacen.manos(app.ctl.partida_id)
+            self.sesion = SesionArbitro(self.perfil, jug, primera_mano=bool(primera))
+            self.reconocedor = None
+        if self.preview is None:
+            self.preview = Preview(self.ids.vista, al_frame=self._frame, al_error=self._fallo)
+        self._botones(jug)
+        if not self.cartas:
+            self.cartas = self._cartas_ultima_mano()
+        if not self.estado:
+            self.estado = app.t("Elige a quién vigilar y apunta la cámara a su cara")
+
+    def on_leave(self, *_: object) -> None:
+        self.parar()
+
+    def parar(self) -> None:
+        if self.preview is not None:
+            self.preview.parar()
+        self.en_vivo = False
+
+    def _botones(self, jug: list[str]) -> None:
+        app = App.get_running_app()
+        box = self.ids.jugadores
+        box.clear_widgets()
+        for s, name in enumerate(jug):
+            b = Opcion(text=name, group="arbitro_jugador",
+                       state="down" if s == self.sesion.asiento else "normal")
+            b.bind(on_release=lambda w, s=s: self.vigilar(s))
+            box.add_widget(b)
+        box = self.ids.fases
+        box.clear_widgets()
+        self.fase_botones = {}
+        for fase in FASES_BOTON:
+            b = Opcion(text=app.t(NOMBRES_FASE[fase]), group="arbitro_fase")
+            b.bind(on_release=lambda w, f=fase: self.marcar(f))
+            self.fase_botones[fase] = b
+            box.add_widget(b)
+
+    def _cartas_ultima_mano(self) -> str:
+        app = App.get_running_app()
+        if not app.ctl.activa:
+            return ""
+        manos = app.almacen.manos(app.ctl.partida_id)
+        return manos[-1]["registro"]["manos"][self.sesion.asiento] if manos else ""
+
+    # -- actions --------------------------------------------------------------------------
+    def vigilar(self, asiento: int) -> None:
+        self._guardar(self.sesion.vigilar(asiento))
+        self.cartas = self._cartas_ultima_mano()
+        self.hallazgos = ""
+
+    def marcar(self, fase: str) -> None:
+        self.sesion.marcar(fase, self.t)
+        self._guardar(self.sesion.log[-1])
+        for f, b in self.fase_botones.items():
+            b.state = "down" if f == fase else "normal"
+
+    def nueva_mano(self) -> None:
+        self.sesion.nueva_mano()
+        self._guardar(self.sesion.log[-1])
+        self.ids.registro.clear_widgets()
+        self.hallazgos = ""
+        self.cartas = ""
+        for b in self.fase_botones.values():
+            b.state = "normal"
+
+    def _guardar(self, entrada: dict[str, Any]) -> None:
+        app = App.get_running_app()
+        try:
+            app.almacen.guardar_arbitraje(app.ctl.partida_id, entrada)
+        except StorageError as exc:
+            app.avisar(str(exc), error=True)
+
+    # -- sources --------------------------------------------------------------------------
+    def alternar_camara(self) -> None:
+        if self.en_vivo:
+            self.parar()
+            return
+        app = App.get_running_app()
+        try:
+            self.usar_fuente(Camara(int(app.camara or 0)))
+        except (FuenteError, ValueError) as exc:
+            self.estado = f"{app.t('Sin cámara')}: {exc}"
+            app.avisar(self.estado, error=True)
+
+    def usar_fuente(self, fuente: Fuente) -> bool:
+        app = App.get_running_app()
+        if self.reconocedor is None:
+            try:
+                self.reconocedor = crear_reconocedor(self.perfil)
+            except FuenteError as exc:
+                fuente.cerrar()
+                self.estado = str(exc)
+                app.avisar(str(exc), error=True)
+                return False
+        self.reconocedor.reset()
+        self.vistos = 0
+        self.preview.empezar(fuente)
+        self.en_vivo = True
+        return True
+
+    def _fallo(self, msg: str) -> None:
+        self.en_vivo = False
+        if self.reconocedor is not None:
+            self._nuevos(self.reconocedor.finish()[self.vistos:])
+        self.estado = f"{App.get_running_app().t('Fuente parada')}: {msg}"
+
+    def _frame(self, t: float, frame: Any) -> Any:
+        self.t, self.frame = t, frame
+        try:
+            res = self.reconocedor.process(frame, t)
+        except Exception as exc:  # keep the preview alive; say what failed
+            self.estado = f"{App.get_running_app().t('Error al reconocer')}: {exc}"
+            return None
+        app = App.get_running_app()
+        self.estado = (app.t("Calibrando…") if res.calibrando else
+                       app.t("No se ve ninguna cara") if not res.cara else
+                       f"{app.t('Vigilando a')} {self.sesion.jugadores[self.sesion.asiento]}")
+        self._nuevos(res.eventos)
+        return dibujar_marcas(frame, res)
+
+    def _nuevos(self, eventos: Any) -> None:
+        for ev in eventos:
+            d = ev.to_dict() if hasattr(ev, "to_dict") else dict(ev)
+            self.vistos += 1
+            name, digest = self._miniatura()
+            self.sesion.anotar(d, name, digest)
+            self._guardar(self.sesion.log[-1])
+            self._fila(d)
+
+    def _miniatura(self) -> tuple[str | None, str | None]:
+        """Save a small JPEG of the current frame beside the database; name and sha256."""
+        if self.frame is None:
+            return None, None
+        import cv2
+
+        app = App.get_running_app()
+        small = cv2.resize(self.frame, (160, int(160 * self.frame.shape[0] / self.frame.shape[1])))
+        ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        if not ok:
+            return None, None
+        digest = hashlib.sha256(buf.tobytes()).hexdigest()
+        folder = Path(app.carpeta) / "arbitro"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"{digest[:16]}.jpg").write_bytes(buf.tobytes())
+        except OSError:
+            return None, digest  # the hash still goes in the log
+        self._ultima_miniatura = small
+        return f"arbitro/{digest[:16]}.jpg", digest
+
+    def _fila(self, ev: dict[str, Any]) -> None:
+        row = BoxLayout(size_hint_y=None, height=dp(76), spacing=dp(8))
+        thumb = getattr(self, "_ultima_miniatura", None)
+        img = Image(size_hint_x=None, width=dp(100))
+        if thumb is not None:
+            img.texture = a_textura(thumb)
+        row.add_widget(img)
+        row.add_widget(Label(text=describir_evento(ev), font_size="20sp", halign="left",
+                             text_size=(dp(420), None)))
+        self.ids.registro.add_widget(row, index=0)
+
+    # -- cards and findings ---------------------------------------------------------------
+    def elegir_cartas(self) -> None:
+        app = App.get_running_app()
+        self._pendientes = []
+        name = self.sesion.jugadores[self.sesion.asiento]
+        self.selector = SelectorCartas(f"{app.t('Cartas de')} {name}", self._tocar, set())
+        self.selector.open()
+
+    def _tocar(self, carta: str) -> None:
+        if carta in self._pendientes:
+            self._pendientes.remove(carta)
+        else:
+            self._pendientes.append(carta)
+        if len(self._pendientes) == 4:
+            self.cartas = " ".join(self._pendientes)
+            self.selector.dismiss()
+            return
+        self.selector.bloquear(set(), set(self._pendientes))
+
+    def comprobar(self) -> None:
+        app = App.get_running_app()
+        try:
+            informe = self.sesion.comprobar(self.cartas)
+        except ValueError as exc:
+            app.avisar(str(exc), error=True)
+            return
+        self._guardar(self.sesion.log[-1])
+        if not informe.hallazgos:
+            self.hallazgos = app.t("Sin faltas: las señas son fieles a las cartas.")
+        else:
+            self.hallazgos = "\n".join(f"• {h.razon} [{h.articulo}]" for h in informe.hallazgos)
+
+    def exportar(self) -> None:
+        app = App.get_running_app()
+        folder = Path(app.carpeta) / "export"
+        name = f"arbitro_{app.ctl.partida_id or 'libre'}.json"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_text(json.dumps(self.sesion.exportar(), ensure_ascii=False,
+                                                  indent=1), encoding="utf-8")
+        except OSError as exc:
+            app.avisar(f"{app.t('No se pudo exportar')}: {exc}", error=True)
+            return
+        app.avisar(f"{app.t('Informe exportado')}: {folder / name}")
+
+    def volver(self) -> None:
+        app = App.get_running_app()
+        app.ir("marcador" if app.ctl.activa else "nueva")

@@ -1,0 +1,80 @@
+"""Marcador: tantos as piedras and amarracos, juegos, vacas, the mano, the last hands."""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from app.storage import StorageError
+
+
+def texto_piedras(t: object, amarracos: int, piedras: int) -> str:
+    """'3 amarracos y 2 piedras' (translated word by word)."""
+    parts = []
+    if amarracos:
+        parts.append(f"{amarracos} {t('amarraco' if amarracos == 1 else 'amarracos')}")
+    if piedras or not parts:
+        parts.append(f"{piedras} {t('piedra' if piedras == 1 else 'piedras')}")
+    return f" {t('y')} ".join(parts)
+
+
+class MarcadorScreen(Screen):
+    titulo = StringProperty("")
+    mano = StringProperty("")
+    ultimas = StringProperty("")
+    estado = StringProperty("")
+    terminada = BooleanProperty(False)
+
+    def on_pre_enter(self, *_: object) -> None:
+        self.refrescar()
+
+    def refrescar(self) -> None:
+        app = App.get_running_app()
+        if not app.ctl.activa:
+            return
+        v = app.ctl.vista()
+        t = app.t
+        self.titulo = (f"{t('Marcador')} · {t('mano nº')} {v.numero_mano} · {v.reglas} "
+                       f"({v.tantos_juego} {t('tantos')})")
+        self.mano = v.jugadores[v.mano]
+        self.ultimas = "\n".join(v.ultimas) or t("Aún no hay manos")
+        self.terminada = v.terminada
+        self.estado = (f"{t('Partida para')} {v.parejas[v.ganador].nombre}"
+                       if v.terminada and v.ganador is not None else "")
+        for k, w in ((0, self.ids.p0), (1, self.ids.p1)):
+            p = v.parejas[k]
+            w.nombre, w.tantos, w.de = p.nombre, p.tantos, v.tantos_juego
+            w.amarracos, w.piedras = p.amarracos, p.piedras
+            w.texto_piedras = texto_piedras(t, p.amarracos, p.piedras)
+            w.juegos, w.juegos_total = p.juegos, v.juegos_por_vaca
+            w.vacas, w.vacas_total = p.vacas, v.vacas_por_partida
+
+    def nueva_mano(self) -> None:
+        app = App.get_running_app()
+        if self.terminada:
+            app.ir("nueva")
+            return
+        app.entrada = app.ctl.entrada()
+        app.cartas_leidas = []
+        app.origen_mano = "manual"
+        app.ir("mano")
+
+    def deshacer(self) -> None:
+        app = App.get_running_app()
+        try:
+            done = app.ctl.deshacer()
+        except StorageError as exc:
+            app.avisar(str(exc), error=True)
+            return
+        app.avisar(app.t("Última mano deshecha") if done else app.t("No hay manos que deshacer"))
+        self.refrescar()
+
+    def exportar(self) -> None:
+        app = App.get_running_app()
+        try:
+            pj, pc = app.almacen.escribir_export(app.ctl.partida_id)
+        except StorageError as exc:
+            app.avisar(str(exc), error=True)
+            return
+        app.avisar(f"{app.t('Exportado')}: {pj} · {pc.name}")

@@ -1,0 +1,188 @@
+"""Señas: the trainer (deal, signal, check) and the free mode, fed by gestures/ lazily."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from app.camera import Camara, Fuente, FuenteError, Preview
+from app.logic.senas import Entrenador, describir_evento
+from app.screens.widgets import CartaChip
+
+
+def crear_reconocedor(perfil: str) -> Any:
+    """gestures/ is optional: import it only here; errors become a message."""
+    try:
+        from gestures.recognizer import SenaRecognizer
+    except ImportError as exc:
+        raise FuenteError(f"las señas no están disponibles ({exc}); "
+                          "instala el extra 'gestures' de musmesa") from None
+    try:
+        return SenaRecognizer(perfil=perfil, mirrored=False, calibracion=1.0)
+    except Exception as exc:  # a missing or broken model must not crash the app
+        raise FuenteError(f"no se pudo cargar el reconocedor de señas: {exc}") from None
+
+
+def dibujar_marcas(frame: Any, res: Any) -> Any:
+    """Face landmarks (every 3rd point) and shoulders on a copy of the frame."""
+    import cv2
+
+    out = frame.copy()
+    if res.landmarks is not None:
+        for x, y in res.landmarks[::3]:
+            cv2.circle(out, (int(x), int(y)), 1, (160, 230, 160), -1)
+    if res.hombros is not None:
+        for x, y in res.hombros:
+            cv2.circle(out, (int(x), int(y)), 6, (60, 200, 255), -1)
+    for i, ev in enumerate(res.activos):
+        cv2.putText(out, ev.sena or ev.gesto, (10, 30 + 30 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.9,
+                    (60, 200, 255), 2)
+    return out
+
+
+class SenasScreen(Screen):
+    modo = StringProperty("entrenar")
+    estado = StringProperty("")
+    veredicto = StringProperty("")
+    explicacion = StringProperty("")
+    vistas = StringProperty("")
+    perfil = StringProperty("general")
+    en_vivo = BooleanProperty(False)
+    repartida = BooleanProperty(False)
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.preview: Preview | None = None
+        self.reconocedor: Any = None
+        self.entrenador: Entrenador | None = None
+        self.eventos: list[dict[str, Any]] = []
+        self.desde = 0  # index of the first event of the current attempt
+
+    def on_pre_enter(self, *_: object) -> None:
+        app = App.get_running_app()
+        perfil = (app.ctl.info.get("reglas") if app.ctl.activa else None) or app.perfil
+        self.perfil = perfil if isinstance(perfil, str) else "general"
+        if self.entrenador is None or self.entrenador.perfil != self.perfil:
+            self.entrenador = Entrenador(self.perfil)
+            self.reconocedor = None
+        if self.preview is None:
+            self.preview = Preview(self.ids.vista, al_frame=self._frame, al_error=self._fallo)
+        if not self.estado:
+            self.estado = app.t("Mira a la cámara con la cara neutra para calibrar")
+        self._marcador()
+
+    def on_leave(self, *_: object) -> None:
+        self.parar()
+
+    def parar(self) -> None:
+        if self.preview is not None:
+            self.preview.parar()
+        self.en_vivo = False
+
+    # -- sources --------------------------------------------------------------------------
+    def alternar_camara(self) -> None:
+        if self.en_vivo:
+            self.parar()
+            return
+        app = App.get_running_app()
+        try:
+            self.usar_fuente(Camara(int(app.camara or 0)))
+        except (FuenteError, ValueError) as exc:
+            self.estado = f"{app.t('Sin cámara')}: {exc}"
+            app.avisar(self.estado, error=True)
+
+    def usar_fuente(self, fuente: Fuente) -> bool:
+        """Start recognising from a camera, a video or frames (the demo feeds images)."""
+        app = App.get_running_app()
+        if self.reconocedor is None:
+            try:
+                self.reconocedor = crear_reconocedor(self.perfil)
+            except FuenteError as exc:
+                fuente.cerrar()
+                self.estado = str(exc)
+                app.avisar(str(exc), error=True)
+                return False
+        self.reconocedor.reset()
+        self.eventos, self.desde = [], 0
+        self.preview.empezar(fuente)
+        self.en_vivo = True
+        self.estado = app.t("Calibrando: cara neutra un momento…")
+        return True
+
+    def recalibrar(self) -> None:
+        if self.reconocedor is not None:
+            self.reconocedor.calibrate()
+            self.estado = App.get_running_app().t("Calibrando: cara neutra un momento…")
+
+    def _fallo(self, msg: str) -> None:
+        app = App.get_running_app()
+        self.en_vivo = False
+        if self.reconocedor is not None:
+            self._nuevos(self.reconocedor.finish()[len(self.eventos):])
+        self.estado = f"{app.t('Fuente parada')}: {msg}"
+
+    def _frame(self, t: float, frame: Any) -> Any:
+        try:
+            res = self.reconocedor.process(frame, t)
+        except Exception as exc:  # keep the preview alive; say what failed
+            self.estado = f"{App.get_running_app().t('Error al reconocer')}: {exc}"
+            return None
+        app = App.get_running_app()
+        if res.calibrando:
+            self.estado = app.t("Calibrando: cara neutra un momento…")
+        elif not res.cara:
+            self.estado = app.t("No se ve ninguna cara")
+        else:
+            self.estado = app.t("Haz tus señas")
+        self._nuevos(res.eventos)
+        return dibujar_marcas(frame, res)
+
+    def _nuevos(self, eventos: Any) -> None:
+        for ev in eventos:
+            self.eventos.append(ev.to_dict() if hasattr(ev, "to_dict") else dict(ev))
+        self.vistas = "\n".join(describir_evento(e) for e in self.eventos[-8:][::-1])
+
+    # -- trainer --------------------------------------------------------------------------
+    def repartir(self) -> None:
+        mano = self.entrenador.repartir()
+        self._mostrar_mano(mano)
+
+    def poner_mano(self, texto: str) -> None:
+        self.entrenador.poner_mano(texto)
+        self._mostrar_mano(texto)
+
+    def _mostrar_mano(self, mano: str) -> None:
+        app = App.get_running_app()
+        box = self.ids.mano
+        box.clear_widgets()
+        for cid in mano.split():
+            box.add_widget(CartaChip(carta=cid))
+        self.repartida = True
+        self.desde = len(self.eventos)
+        self.veredicto = ""
+        self.explicacion = app.t("Haz las señas de esta mano y pulsa Comprobar")
+
+    def comprobar(self) -> None:
+        app = App.get_running_app()
+        intento = self.entrenador.comprobar(self.eventos[self.desde:])
+        self.veredicto = app.t("¡Bien!") if intento.correcto else app.t("No del todo")
+        debia = "; ".join(intento.debia) or app.t("ninguna seña (no hay jugada con seña)")
+        lines = [f"{app.t('Debías señar')}: {debia}"]
+        lines += intento.hallazgos[:3]
+        self.explicacion = "\n".join(lines)
+        self.desde = len(self.eventos)
+        self._marcador()
+
+    def _marcador(self) -> None:
+        e = self.entrenador
+        if e is not None and e.intentos:
+            app = App.get_running_app()
+            self.veredicto = (self.veredicto.split("  ·")[0] +
+                              f"  · {e.aciertos} {app.t('de')} {e.intentos}")
+
+    def volver(self) -> None:
+        app = App.get_running_app()
+        app.ir("marcador" if app.ctl.activa else "nueva")
