@@ -1,0 +1,160 @@
+"""`mus arbitro`: check a player's señas against their cards, or say which señas a hand allows.
+
+    mus arbitro --cartas "12o 12c 3e 1b" [--perfil NAME] [--json]
+        the señas the hand entitles, the complete one, and the forbidden ones, with articles
+    mus arbitro --senas EVENTS.json --cartas "12o 12c 3e 1b" [--perfil NAME] [--fase F]
+                [--primera-mano] [--json]
+        the findings about the señas in EVENTS.json (the output of `mus senas --json`, optionally
+        with the referee's phase marks "fases": [{"fase": "reparto", "inicio": 0.0}, ...])
+    mus arbitro --verificar LOG.json [--sello S] [--clave-archivo F]
+        whether a referee log's hash chain is intact (exit 1 if it was altered)
+
+``--cartas-json FILE`` (or ``-``) takes the cards from JSON instead, e.g. the output of the
+card reader: a hand string, a list of four card ids, or an object with a ``cartas`` field.
+Bad input exits with status 2 and a one-line message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from scoring.arbitro import comprobar_senas, senas_permitidas
+from scoring.cards import NotationError, parse_hand
+from scoring.cli import fail
+from scoring.registro import verificar
+from scoring.rules import Reglas, cargar_perfil, perfil
+from scoring.senas import FASES
+
+
+class _Entrada(ValueError):
+    """Bad command-line input (a file that cannot be read, malformed JSON)."""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--senas", metavar="EVENTS.json",
+                        help="eventos de señas (salida de `mus senas --json`), o '-' para stdin")
+    cards = parser.add_mutually_exclusive_group()
+    cards.add_argument("--cartas", metavar="MANO", help='las cuatro cartas, p. ej. "12o 12c 3e 1b"')
+    cards.add_argument("--cartas-json", metavar="FILE",
+                       help="las cartas en JSON (texto, lista de 4 o objeto con 'cartas')")
+    parser.add_argument("--perfil", default="general",
+                        help="perfil de reglas (general, segovia, euskadi...) o archivo .toml")
+    parser.add_argument("--conjunto", help="conjunto de señas, si no es el del perfil")
+    parser.add_argument("--fase", choices=FASES,
+                        help="fase de todas las señas, si el archivo no trae marcas de fase")
+    parser.add_argument("--primera-mano", action="store_true",
+                        help="primera mano de la partida (sin señas hasta cortar el mus)")
+    parser.add_argument("--confianza-min", type=float, default=0.0,
+                        help="ignora eventos con menos confianza (0-1)")
+    parser.add_argument("--verificar", metavar="LOG.json", help="verifica un registro del árbitro")
+    parser.add_argument("--sello", help="sello escrito en el acta, para --verificar")
+    parser.add_argument("--clave-archivo", metavar="F", help="clave HMAC del registro, para --verificar")
+    parser.add_argument("--json", action="store_true", help="salida en JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.verificar:
+            return _verificar(args)
+        return _arbitrar(args)
+    except (_Entrada, ValueError) as exc:  # NotationError, PerfilError, SenasError included
+        return fail(_una_linea(exc), args.json)
+
+
+def _una_linea(exc: Exception) -> str:
+    return " ".join(str(exc).split())
+
+
+def _arbitrar(args: argparse.Namespace) -> int:
+    if not (args.cartas or args.cartas_json):
+        raise _Entrada("falta --cartas (o --cartas-json): las cuatro cartas del jugador")
+    if not 0.0 <= args.confianza_min <= 1.0:
+        raise _Entrada(f"--confianza-min debe estar entre 0 y 1, no {args.confianza_min}")
+    reglas = _reglas(args.perfil)
+    hand = parse_hand(args.cartas) if args.cartas else _cartas_json(_leer_json(args.cartas_json))
+    if not args.senas:
+        result: Any = senas_permitidas(hand, reglas, args.conjunto)
+    else:
+        data = _leer_json(args.senas)
+        eventos, fases, primera = _eventos(data, args.senas)
+        result = comprobar_senas(eventos, hand, reglas, args.fase or fases,
+                                 primera_mano=args.primera_mano or primera,
+                                 conjunto=args.conjunto, confianza_min=args.confianza_min)
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+    else:
+        print(result.texto())
+    return 0
+
+
+def _reglas(spec: str) -> Reglas:
+    if spec.endswith(".toml"):
+        return cargar_perfil(spec)
+    return perfil(spec)
+
+
+def _leer_json(path: str) -> Any:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise _Entrada(f"no se puede leer {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise _Entrada(f"{path} no es texto UTF-8") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _Entrada(f"JSON inválido en {path}: {exc.msg} (línea {exc.lineno})") from None
+
+
+def _eventos(data: Any, path: str) -> tuple[list[Any], Any, bool]:
+    """Events, phase marks and the first-hand flag from `mus senas --json` output or a list."""
+    if isinstance(data, list):
+        return data, None, False
+    if not isinstance(data, dict) or not isinstance(data.get("eventos"), list):
+        raise _Entrada(f"{path}: se espera un objeto con 'eventos' (salida de `mus senas --json`)")
+    primera = data.get("primera_mano", False)
+    if not isinstance(primera, bool):
+        raise _Entrada(f"{path}: primera_mano debe ser true o false")
+    return data["eventos"], data.get("fases"), primera
+
+
+def _cartas_json(data: Any) -> Any:
+    if isinstance(data, dict):
+        if "cartas" not in data:
+            raise _Entrada("el JSON de cartas debe traer un campo 'cartas'")
+        data = data["cartas"]
+    if isinstance(data, list):
+        ids = [c.get("carta") if isinstance(c, dict) else c for c in data]
+        if not all(isinstance(c, str) for c in ids):
+            raise _Entrada("las cartas deben ser textos como '12o'")
+        data = " ".join(ids)
+    if not isinstance(data, str):
+        raise _Entrada("las cartas deben ser un texto como \"12o 12c 3e 1b\" o una lista")
+    try:
+        return parse_hand(data)
+    except NotationError as exc:
+        raise _Entrada(f"cartas leídas: {exc}") from None
+
+
+def _verificar(args: argparse.Namespace) -> int:
+    data = _leer_json(args.verificar)
+    clave = None
+    if args.clave_archivo:
+        try:
+            clave = Path(args.clave_archivo).read_bytes().strip()
+        except OSError as exc:
+            raise _Entrada(f"no se puede leer {args.clave_archivo}: {exc.strerror}") from None
+    check = verificar(data, clave, args.sello)
+    if args.json:
+        print(json.dumps({"valido": check.valido, "entrada": check.entrada,
+                          "motivo": check.motivo, "sello": check.sello}, ensure_ascii=False))
+    elif check:
+        print(f"Registro íntegro: {len(data['entradas'])} entradas, sello {check.sello}")
+    else:
+        where = "" if check.entrada is None else f" en la entrada {check.entrada}"
+        print(f"Registro ALTERADO{where}: {check.motivo}")
+    return 0 if check else 1
