@@ -1,0 +1,458 @@
+"""The tanteo of one hand (issue 2 §2-3), with worked examples derived by hand from the seeds.
+
+Seeds: 000 = Segovia normas + reglamento (Título VI "Cómo tantearse"), 001 = Ludoteka
+("Puntuación"), 003 = encyclopedia (§4.6 envites, §4.7 "Tantos por cada jugada", §3.8 "Tantearse").
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from scoring.tanteo import RegistroError, RegistroMano, ResultadoTanteo, tantear
+
+# Hands C (general profile, 8 reyes), worked out by hand:
+#   seat 0 "12o 12c 11o 11c": duples de reyes y caballos (3), 40 (juego, 2); grande 12 12 11 11
+#   seat 1 "7o 7c 7e 1o":     medias de sietes (2), 22 (no juego); chica 1 7 7 7
+#   seat 2 "4o 4c 5o 6o":     pareja de cuatros (1), 19 (no juego); chica 4 4 5 6
+#   seat 3 "10o 10c 6c 5c":   pareja de sotas (1), 31 (juego, 3)
+# Grande: seat 0 (pareja 0). Chica: seat 1 (pareja 1), its ace beats every other lowest card.
+# Pares: both parejas hold pares, seat 0's duples win. Juego: both hold juego (40 vs 31), 31 wins.
+C = ["12o 12c 11o 11c", "7o 7c 7e 1o", "4o 4c 5o 6o", "10o 10c 6c 5c"]
+# Hands A: nobody has pares nor juego, so punto is played.
+#   sums 16, 17, 18, 25; grande: seat 3 (10 6 5 4); chica: seat 0 (1 4 5 6); punto: seat 3.
+A = ["1o 4o 5o 6o", "1c 4c 5c 7c", "1e 4e 6e 7e", "10o 4b 5b 6b"]
+# Hands D: like A, but seat 1 holds a pareja de sietes (19): only pareja 1 has pares.
+D = ["1o 4o 5o 6o", "1c 4c 7b 7c", "1e 4e 6e 7e", "10o 4b 5b 6b"]
+# Hands E: only seat 0 has juego (31, pareja de reyes): pareja 0 alone holds pares and juego.
+#   grande: seat 0; chica: seat 3 (1 4 5 6 beats 1 11 12 12).
+E = ["12o 12c 11o 1o", "4o 5o 6o 7o", "4c 5c 6c 7c", "4e 5e 6e 1c"]
+NAMES = ["Ana", "Luis", "Eva", "Iker"]
+
+
+def tanteo(manos: list[str], **record: Any) -> ResultadoTanteo:
+    return tantear({"manos": manos, **record})
+
+
+def totals(result: ResultadoTanteo) -> dict[str, list[int]]:
+    return {k: list(v) for k, v in result.por_lance.items()}
+
+
+# -- en paso -----------------------------------------------------------------------------------------
+
+def test_all_en_paso_with_pares_and_juego() -> None:
+    # seed 003 §4.7: grande/chica en paso 1; pares 3 (duples) + 1 (pareja) for pareja 0;
+    # juego 3 for the 31 of seat 3.
+    r = tanteo(C)
+    assert totals(r) == {"grande": [1, 0], "chica": [0, 1], "pares": [4, 0], "juego": [0, 3]}
+    assert r.marcador == (5, 4)
+    assert r.fin is None
+
+
+def test_all_en_paso_punto() -> None:
+    # seed 003 §4.4: nobody has juego, punto is played; "el punto, si se jugara, vale una piedra".
+    r = tanteo(A)
+    assert totals(r) == {"grande": [0, 1], "chica": [1, 0], "pares": [0, 0], "punto": [0, 1]}
+    assert r.marcador == (1, 2)
+    assert not [a for a in r.detalle if a.lance == "pares"]  # nobody with pares: not played
+
+
+def test_marcador_before_is_added() -> None:
+    r = tanteo(C, marcador=[10, 20])
+    assert r.marcador == (15, 24)
+
+
+@pytest.mark.parametrize("mano", range(4))
+def test_no_ties_means_the_mano_does_not_matter(mano: int) -> None:
+    # Hands C hold no equal jugadas in any lance, so every mano gives the same 5-4.
+    assert tanteo(C, mano=mano).marcador == (5, 4)
+
+
+@pytest.mark.parametrize(("mano", "winner"), [(0, 0), (1, 1), (2, 0), (3, 0)])
+def test_juego_tie_goes_to_the_mano_in_the_tanteo(mano: int, winner: int) -> None:
+    # Seats 0 and 1 both hold 31 (12 11 10 1 / 12 11 10 1); seats 2, 3 no juego, no pares,
+    # and seat 2's chica / grande do not matter here. Seed 001: "vence el primer jugador según
+    # el orden de la mano". 31 is worth 3 (seed 003 §4.7).
+    manos = ["12o 11o 10o 1o", "12c 11c 10c 1c", "4o 5o 6o 7o", "4c 5c 6c 7e"]
+    r = tanteo(manos, mano=mano)
+    expected = [0, 0]
+    expected[winner] = 3
+    assert r.por_lance["juego"] == expected
+
+
+# -- accepted envites ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("lances", "expected"),
+    [
+        # seed 001: "Si se aceptó una apuesta, la pareja ganadora suma el valor de la apuesta"
+        # (instead of the 1 en paso).
+        ({"grande": {"quiero": 3}}, {"grande": [3, 0], "chica": [0, 1], "pares": [4, 0], "juego": [0, 3]}),
+        ({"chica": {"quiero": 2}}, {"grande": [1, 0], "chica": [0, 2], "pares": [4, 0], "juego": [0, 3]}),
+        # pares: the envite plus each player's pares of the winning pareja (seed 003 §3.8).
+        ({"pares": {"quiero": 5}}, {"grande": [1, 0], "chica": [0, 1], "pares": [9, 0], "juego": [0, 3]}),
+        # juego: the envite plus the 31 (3) of seat 3; seat 1 has no juego, no bonus.
+        ({"juego": {"quiero": 10}}, {"grande": [1, 0], "chica": [0, 1], "pares": [4, 0], "juego": [0, 13]}),
+    ],
+)
+def test_accepted_envite(lances: dict, expected: dict) -> None:
+    assert totals(tanteo(C, lances=lances)) == expected
+
+
+def test_accepted_envite_at_punto_adds_the_punto() -> None:
+    # seed 003 §4.7 / issue 2: punto 1 on top of any envite: 4 + 1 for seat 3's 25.
+    r = tanteo(A, lances={"punto": {"quiero": 4}})
+    assert r.por_lance["punto"] == [0, 5]
+
+
+def test_fourth_lance_may_be_written_juego_or_punto() -> None:
+    # issue 2 §3: "The fourth lance may be written juego or punto: the cards decide".
+    as_juego = tanteo(A, lances={"juego": {"quiero": 4}})
+    as_punto = tanteo(A, lances={"punto": {"quiero": 4}})
+    assert totals(as_juego) == totals(as_punto)
+    assert "juego" not in as_juego.por_lance
+    both_c = tanteo(C, lances={"punto": {"quiero": 10}})
+    assert both_c.por_lance["juego"] == [0, 13]
+
+
+# -- refused envites -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("lances", "expected"),
+    [
+        # seed 001: refused opening bet: 1 at once; "es irrelevante quién tiene la mejor jugada".
+        ({"grande": {"no_quiero": 1, "gana": 1}},
+         {"grande": [0, 1], "chica": [0, 1], "pares": [4, 0], "juego": [0, 3]}),
+        # refused raise: what stood accepted before (here 4).
+        ({"chica": {"no_quiero": 4, "gana": 0}}, {"grande": [1, 0], "chica": [4, 0], "pares": [4, 0], "juego": [0, 3]}),
+        # pares refused by pareja 0: it takes no bonus; pareja 1 (that bet) takes its own:
+        # 1 + medias (2) + pareja de sotas (1). Seed 003 §4.7 "no podrá apuntarse los tantos".
+        ({"pares": {"no_quiero": 1, "gana": 1}}, {"grande": [1, 0], "chica": [0, 1], "pares": [0, 4], "juego": [0, 3]}),
+        ({"pares": {"no_quiero": 3, "gana": 0}}, {"grande": [1, 0], "chica": [0, 1], "pares": [7, 0], "juego": [0, 3]}),
+        # juego refused by pareja 1: pareja 0 takes 1 and its own 40 (2); the 31 of seat 3 is lost.
+        ({"juego": {"no_quiero": 1, "gana": 0}}, {"grande": [1, 0], "chica": [0, 1], "pares": [4, 0], "juego": [3, 0]}),
+        ({"juego": {"no_quiero": 2, "gana": 1}}, {"grande": [1, 0], "chica": [0, 1], "pares": [4, 0], "juego": [0, 5]}),
+    ],
+)
+def test_refused_envite(lances: dict, expected: dict) -> None:
+    assert totals(tanteo(C, lances=lances)) == expected
+
+
+def test_refused_envite_at_punto_gives_the_punto_to_who_bet() -> None:
+    # seed 003 §4.7: the refusing pareja cannot take the jugada "lo mismo ocurrirá con ... el
+    # punto": pareja 0 bet with 16 and pareja 1 (25) refused: 1 + 1 for pareja 0.
+    r = tanteo(A, lances={"punto": {"no_quiero": 1, "gana": 0}})
+    assert r.por_lance["punto"] == [2, 0]
+
+
+def test_refused_bets_are_scored_in_lance_order_during_the_betting() -> None:
+    # seed 001 "se contabiliza de manera inmediata"; seed 000 VI art. 1. At 38-38 pareja 1's
+    # refused grande (2) reaches 40 before pareja 0's refused pares (2) is even counted.
+    r = tanteo(C, marcador=[38, 38], lances={
+        "grande": {"no_quiero": 2, "gana": 1}, "pares": {"no_quiero": 2, "gana": 0}})
+    assert r.fin == {"ganador": 1, "por": "tantos"}
+    assert r.marcador == (38, 40)
+    assert totals(r) == {"grande": [0, 2], "chica": [0, 0], "pares": [0, 0], "juego": [0, 0]}
+
+
+def test_refused_bet_reaching_the_target_beats_the_count_of_earlier_lances() -> None:
+    # At 39-39 grande en paso would give pareja 0 its 40th tanto in the count, but pareja 1's
+    # refused juego bet is scored at once, during the betting (seed 001, seed 000 VI art. 1).
+    r = tanteo(C, marcador=[39, 39], lances={"juego": {"no_quiero": 1, "gana": 1}})
+    assert r.fin == {"ganador": 1, "por": "tantos"}
+    assert r.marcador == (39, 40)
+    assert totals(r) == {"grande": [0, 0], "chica": [0, 0], "pares": [0, 0], "juego": [0, 1]}
+
+
+# -- the count stops at the target ---------------------------------------------------------------
+
+def test_count_stops_when_a_pareja_reaches_the_target() -> None:
+    # seed 001: "En cuanto una de las parejas alcanza los 30 ó 40 tantos ... el resultado de los
+    # lances posteriores no se tiene en cuenta". 0-39: grande 1 to pareja 0, chica 1 to pareja 1 = 40.
+    r = tanteo(C, marcador=[0, 39])
+    assert r.fin == {"ganador": 1, "por": "tantos"}
+    assert r.marcador == (1, 40)
+    assert totals(r) == {"grande": [1, 0], "chica": [0, 1], "pares": [0, 0], "juego": [0, 0]}
+
+
+def test_count_stops_inside_pares() -> None:
+    # 38-0: grande 39, chica (pareja 1), then the duples (3) take pareja 0 past 40 at pares;
+    # seat 3's 31 at juego is never counted.
+    r = tanteo(C, marcador=[38, 0])
+    assert r.fin == {"ganador": 0, "por": "tantos"}
+    assert r.marcador[0] >= 40 and r.marcador[1] == 1
+    assert r.por_lance["juego"] == [0, 0]
+
+
+@pytest.mark.parametrize(("tantos", "fin"), [(30, True), (40, False)])
+def test_target_30_or_40_tantos(tantos: int, fin: bool) -> None:
+    # seed 001: "juegos ... a 30 ó 40 tantos". From 26-0, pareja 0 makes 1 + 4 = 5 -> 31.
+    r = tanteo(C, marcador=[26, 0], reglas={"base": "general", "tantos": tantos})
+    assert (r.fin is not None) is fin
+    if fin:
+        assert r.fin == {"ganador": 0, "por": "tantos"}
+        assert r.por_lance["juego"] == [0, 0]
+    else:
+        assert r.marcador == (31, 4)
+
+
+def test_cuellar_plays_to_30() -> None:
+    r = tanteo(C, marcador=[26, 0], reglas="cuellar")
+    assert r.fin == {"ganador": 0, "por": "tantos"}
+
+
+# -- órdago ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("lance", "ganador"),
+    [("grande", 0), ("chica", 1), ("pares", 0), ("juego", 1)],
+)
+def test_accepted_ordago_ends_the_juego_for_the_lance_winner(lance: str, ganador: int) -> None:
+    # seed 003 §4.6: "la pareja que gana el órdago habrá conseguido ese juego".
+    r = tanteo(C, marcador=[12, 30], lances={lance: {"ordago": "quiero"}})
+    assert r.fin == {"ganador": ganador, "por": "ordago"}
+    assert r.marcador[ganador] >= 40
+    assert r.marcador[1 - ganador] == [12, 30][1 - ganador]
+    # Nothing else of the hand is counted (seed 001: "ignorando ... las apuestas realizadas").
+    for other, points in r.por_lance.items():
+        if other != lance:
+            assert points == [0, 0], other
+
+
+def test_accepted_ordago_ignores_accepted_envites_of_the_same_hand() -> None:
+    r = tanteo(C, lances={"grande": {"quiero": 5}, "pares": {"ordago": "quiero"}})
+    assert r.fin == {"ganador": 0, "por": "ordago"}
+    assert r.por_lance["grande"] == [0, 0]
+
+
+def test_refused_bet_before_the_ordago_is_still_scored() -> None:
+    r = tanteo(C, marcador=[0, 10], lances={"grande": {"no_quiero": 1, "gana": 1},
+                                            "juego": {"ordago": "quiero"}})
+    assert r.fin == {"ganador": 1, "por": "ordago"}
+    assert r.por_lance["grande"] == [0, 1]
+
+
+def test_issue_example_record() -> None:
+    # issue 2 §3's example, general profile, worked by hand: chica refused (1 to pareja 1, at once);
+    # juego: seat 0's 31 beats seat 1's 37 (three kings and a seven), órdago won by pareja 0.
+    r = tantear({"reglas": "general", "mano": 0,
+                 "manos": ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"],
+                 "marcador": [0, 0],
+                 "lances": {"grande": "paso", "chica": {"no_quiero": 1, "gana": 1},
+                            "pares": {"quiero": 5}, "juego": {"ordago": "quiero"}}})
+    assert r.fin == {"ganador": 0, "por": "ordago"}
+    assert r.por_lance["chica"] == [0, 1]
+    assert r.por_lance["pares"] == [0, 0] and r.por_lance["grande"] == [0, 0]
+    assert r.marcador[1] == 1 and r.marcador[0] >= 40
+
+
+def test_issue_example_with_4_reyes_cannot_bet_juego() -> None:
+    # With 4 reyes seat 1 holds 3+3+3+7 = 16: only pareja 0 (seat 0's 31) has juego.
+    with pytest.raises(RegistroError, match="juego"):
+        tantear({"reglas": {"base": "general", "reyes": 4},
+                 "manos": ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"],
+                 "lances": {"juego": {"ordago": "quiero"}}})
+
+
+# -- only one pareja (or none) holds the jugada --------------------------------------------------
+
+def test_only_one_pareja_with_pares_takes_its_bonus_without_betting() -> None:
+    # seed 001: "Si los dos jugadores de alguna de las dos parejas no tienen jugada, no se abre el
+    # turno de apuestas"; seed 003 §4.7 "se apuntará los tantos la que tenga mejor los pares".
+    r = tanteo(D)
+    assert r.por_lance["pares"] == [0, 1]
+
+
+def test_only_one_pareja_with_juego_takes_its_bonus_without_betting() -> None:
+    r = tanteo(E)
+    assert totals(r) == {"grande": [1, 0], "chica": [0, 1], "pares": [1, 0], "juego": [3, 0]}
+
+
+@pytest.mark.parametrize("outcome", [{"quiero": 2}, {"no_quiero": 1, "gana": 0}, {"ordago": "quiero"}])
+@pytest.mark.parametrize(
+    ("manos", "lance"),
+    # E "punto": seat 0 holds juego, so the fourth lance written "punto" is juego (issue 2 §3).
+    [(D, "pares"), (E, "pares"), (E, "juego"), (A, "pares"), (E, "punto")],
+)
+def test_bet_on_a_lance_that_could_not_be_bet_is_an_error(manos: list[str], lance: str, outcome: dict) -> None:
+    with pytest.raises(RegistroError) as info:
+        tanteo(manos, lances={lance: outcome})
+    message = str(info.value)
+    assert "\n" not in message
+    assert ("pares" if lance == "pares" else "juego") in message
+
+
+# -- deje -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("deje", "ganador"), [("no", 1), ("al_final", 0)])
+def test_deje_al_final_takes_the_refused_opening_piedra_in_the_count(deje: str, ganador: int) -> None:
+    # seed 003 vocabulario: "Deje. Es la piedra que se lleva al final una pareja cuando los
+    # contrarios no aceptan un envite inicial ... sólo ... en los pares y en el juego".
+    # At 39-39 without deje pareja 1's refused pares bet is scored at once and wins; with deje it
+    # waits for the count, where pareja 0's grande en paso comes first.
+    r = tanteo(C, marcador=[39, 39], reglas={"base": "general", "deje": deje},
+               lances={"pares": {"no_quiero": 1, "gana": 1}})
+    assert r.fin == {"ganador": ganador, "por": "tantos"}
+
+
+def test_deje_is_still_counted_for_the_betting_pareja() -> None:
+    r = tanteo(C, reglas={"base": "general", "deje": "al_final"},
+               lances={"pares": {"no_quiero": 1, "gana": 1}})
+    assert r.por_lance["pares"] == [0, 4]  # the deje (1) + medias (2) + pareja (1)
+
+
+def test_deje_does_not_delay_a_refused_raise_or_grande() -> None:
+    reglas = {"base": "general", "deje": "al_final"}
+    raise_ = tanteo(C, marcador=[39, 38], reglas=reglas, lances={"pares": {"no_quiero": 2, "gana": 1}})
+    assert raise_.fin == {"ganador": 1, "por": "tantos"}
+    grande = tanteo(C, marcador=[38, 39], reglas=reglas, lances={"chica": {"no_quiero": 1, "gana": 1}})
+    assert grande.fin == {"ganador": 1, "por": "tantos"}
+    assert grande.por_lance["grande"] == [0, 0]
+
+
+# -- 4 vs 8 reyes in a full tanteo -----------------------------------------------------------------
+
+def test_ludoteka_4_issue_hands_en_paso() -> None:
+    # 4 reyes (seed 001): seat 0 12 12 11 1 (pareja de reyes, 31); seat 1 3 3 3 7 (medias de
+    # treses, 16); seat 2 4 5 6 7 (22); seat 3 1 2 1 4 (pareja de ases, 8).
+    # Grande seat 0; chica seat 3 (1 1 2 4); pares: medias win, 2 + pareja de ases 1;
+    # juego: only seat 0 (3).
+    r = tanteo(["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"], reglas="ludoteka-4")
+    assert totals(r) == {"grande": [1, 0], "chica": [0, 1], "pares": [0, 3], "juego": [3, 0]}
+
+
+def test_ludoteka_8_issue_hands_en_paso() -> None:
+    # 8 reyes: seat 1 is three kings and a seven (medias de reyes, 37); seat 3 is three aces and
+    # a four (medias de ases, 7). Grande seat 1; chica seat 3; pares: 2 + 2 to pareja 1;
+    # juego: seat 0's 31 beats 37: 3 to pareja 0.
+    r = tanteo(["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"], reglas="ludoteka-8")
+    assert totals(r) == {"grande": [0, 1], "chica": [0, 1], "pares": [0, 4], "juego": [3, 0]}
+
+
+def test_31_real_in_the_tanteo() -> None:
+    # Cuéllar (seed 000): seat 1, mano, holds a plain 31; seat 2 the 31 real wins juego (3).
+    manos = ["1o 4o 5o 6o", "12o 12c 11c 1c", "7o 7c 7e 11o", "4c 5c 6c 1e"]
+    assert tanteo(manos, mano=1, reglas="cuellar").por_lance["juego"] == [3, 0]
+    assert tanteo(manos, mano=1, reglas="segovia").por_lance["juego"] == [0, 3]
+
+
+# -- reasons ---------------------------------------------------------------------------------------
+
+def test_every_apunte_has_a_spanish_reason_naming_lance_jugada_and_player() -> None:
+    r = tanteo(C, jugadores=NAMES, lances={"pares": {"quiero": 5}, "juego": {"no_quiero": 1, "gana": 0}})
+    assert sum(a.tantos for a in r.detalle) == sum(map(sum, r.por_lance.values()))
+    lance_names = {"grande": "Grande", "chica": "Chica", "pares": "Pares", "juego": "Juego", "punto": "Punto"}
+    for a in r.detalle:
+        assert a.razon.startswith(lance_names[a.lance]), a
+        assert any(name in a.razon for name in NAMES), a
+        assert a.tantos > 0
+    pares_reasons = " | ".join(a.razon for a in r.detalle if a.lance == "pares")
+    assert "duples de reyes y caballos" in pares_reasons and "Ana" in pares_reasons
+    assert "pareja de cuatros" in pares_reasons and "Eva" in pares_reasons
+    juego_reasons = " | ".join(a.razon for a in r.detalle if a.lance == "juego")
+    assert "40" in juego_reasons and "Ana" in juego_reasons
+
+
+def test_reasons_without_names_use_seats() -> None:
+    r = tanteo(C)
+    assert all(a.razon.strip() for a in r.detalle)
+
+
+def test_to_json_has_the_contract_keys() -> None:
+    r = tanteo(C, jugadores=NAMES)
+    out = json.loads(json.dumps(r.to_json()))
+    assert {"por_lance", "marcador", "fin", "detalle"} <= set(out)
+    assert out["marcador"] == [5, 4] and out["fin"] is None
+    assert set(out["por_lance"]) == {"grande", "chica", "pares", "juego"}
+    assert all({"pareja", "tantos", "lance", "razon"} <= set(d) for d in out["detalle"])
+
+
+def test_text_output_shows_the_breakdown() -> None:
+    text = tanteo(C, jugadores=NAMES).texto()
+    assert "Ana" in text and "Marcador" in text and "Pares" in text
+
+
+def test_registro_mano_is_accepted_directly() -> None:
+    reg = RegistroMano.from_dict({"manos": C, "mano": 2})
+    assert tantear(reg).marcador == tanteo(C, mano=2).marcador
+
+
+# -- bad records ------------------------------------------------------------------------------------
+
+BAD_RECORDS = {
+    "not-an-object": ["12o 12c 11o 11c"],
+    "unknown-key": {"manos": C, "color": "rojo"},
+    "unknown-profile": {"manos": C, "reglas": "murcia"},
+    "bad-override": {"manos": C, "reglas": {"base": "general", "reyes": 6}},
+    "no-manos": {},
+    "three-manos": {"manos": C[:3]},
+    "manos-string": {"manos": "12o 12c 11o 11c"},
+    "bad-card": {"manos": ["12o 12c 11o 8c", *C[1:]]},
+    "bad-suit": {"manos": ["12o 12c 11o 11x", *C[1:]]},
+    "three-cards": {"manos": ["12o 12c 11o", *C[1:]]},
+    "dup-in-hand": {"manos": ["12o 12o 11o 11c", *C[1:]]},
+    "dup-across-hands": {"manos": [C[0], "7o 7c 7e 12o", *C[2:]]},
+    "mano-4": {"manos": C, "mano": 4},
+    "mano-str": {"manos": C, "mano": "0"},
+    "mano-bool": {"manos": C, "mano": True},
+    "mano-float": {"manos": C, "mano": 1.0},
+    "marcador-negative": {"manos": C, "marcador": [-1, 0]},
+    "marcador-three": {"manos": C, "marcador": [0, 0, 0]},
+    "marcador-over": {"manos": C, "marcador": [40, 0]},
+    "lances-list": {"manos": C, "lances": ["paso"]},
+    "unknown-lance": {"manos": C, "lances": {"mus": "paso"}},
+    "juego-and-punto": {"manos": C, "lances": {"juego": "paso", "punto": "paso"}},
+    "outcome-str": {"manos": C, "lances": {"grande": "envido"}},
+    "quiero-1": {"manos": C, "lances": {"grande": {"quiero": 1}}},
+    "quiero-str": {"manos": C, "lances": {"grande": {"quiero": "2"}}},
+    "quiero-extra": {"manos": C, "lances": {"grande": {"quiero": 2, "gana": 0}}},
+    "no-quiero-0": {"manos": C, "lances": {"grande": {"no_quiero": 0, "gana": 0}}},
+    "no-gana": {"manos": C, "lances": {"grande": {"no_quiero": 1}}},
+    "gana-2": {"manos": C, "lances": {"grande": {"no_quiero": 1, "gana": 2}}},
+    "gana-float": {"manos": C, "lances": {"grande": {"no_quiero": 1, "gana": 1.0}}},
+    "ordago-no": {"manos": C, "lances": {"grande": {"ordago": "no_quiero"}}},
+    "bet-after-ordago": {"manos": C, "lances": {"grande": {"ordago": "quiero"}, "chica": {"quiero": 2}}},
+    "refused-after-ordago": {"manos": C, "lances": {"chica": {"ordago": "quiero"},
+                                                   "juego": {"no_quiero": 1, "gana": 0}}},
+    "ordago-after-ordago": {"manos": C, "lances": {"grande": {"ordago": "quiero"},
+                                                  "pares": {"ordago": "quiero"}}},
+    "jugadores-three": {"manos": C, "jugadores": ["Ana", "Luis", "Eva"]},
+    "jugadores-blank": {"manos": C, "jugadores": ["Ana", "", "Eva", "Iker"]},
+}
+# Bugs reported to the lead (/tmp/scoring_bugs.md); remove the mark when fixed.
+_FLOAT_BUG = pytest.mark.xfail(strict=True, raises=TypeError,
+                               reason="bug B1: a float seat/pareja (JSON 1.0) passes the check and crashes")
+_XFAIL = {"mano-float": _FLOAT_BUG, "gana-float": _FLOAT_BUG}
+
+
+@pytest.mark.parametrize(
+    "record",
+    [pytest.param(v, id=k, marks=_XFAIL.get(k, ())) for k, v in BAD_RECORDS.items()],
+)
+def test_registro_invalido(record: Any) -> None:
+    with pytest.raises(RegistroError) as info:
+        tantear(record)
+    message = str(info.value)
+    assert message and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("record", "named"),
+    [
+        ({"manos": ["12o 12c 11o 8c", *C[1:]]}, "8c"),
+        ({"manos": [C[0], "7o 7c 7e 12o", *C[2:]]}, "12o"),
+        ({"manos": C, "reglas": "murcia"}, "murcia"),
+        ({"manos": C, "color": "rojo"}, "color"),
+        ({"manos": C, "lances": {"mus": "paso"}}, "mus"),
+        ({"manos": C, "lances": {"grande": {"ordago": "quiero"}, "chica": {"quiero": 2}}}, "órdago"),
+    ],
+)
+def test_error_message_names_the_problem(record: dict, named: str) -> None:
+    with pytest.raises(RegistroError, match=named):
+        tantear(record)
+
+
+def test_missing_lances_and_null_are_paso() -> None:
+    assert tanteo(C, lances={"grande": None, "chica": "paso"}).marcador == tanteo(C).marcador
