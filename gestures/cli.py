@@ -1,0 +1,248 @@
+"""`mus senas`: recognise señas in a video, a live camera or still images.
+
+    mus senas partida.mp4
+    mus senas --json --perfil euskadi partida.mp4
+    mus senas --camara 0            # live window until q (where a screen exists)
+    mus senas cara1.jpg cara2.jpg   # per-image gesture scores
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from gestures.types import Evento
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("fuentes", nargs="*", metavar="VIDEO|IMAGEN",
+                        help="un vídeo, o una o varias imágenes")
+    parser.add_argument("--camara", type=int, metavar="N", help="usar la cámara N (0, 1...)")
+    parser.add_argument("--json", action="store_true", help="salida JSON")
+    parser.add_argument("--perfil", metavar="NOMBRE",
+                        help="perfil de reglas cuyo juego de señas da el significado "
+                             "(general, segovia, euskadi...)")
+    parser.add_argument("--espejo", action="store_true",
+                        help="las imágenes vienen en espejo (vista previa de selfi): "
+                             "cambia izquierdo/derecho")
+    parser.add_argument("--sin-hombros", action="store_true",
+                        help="no buscar los hombros (más rápido; sin señas de hombros)")
+    parser.add_argument("--calibracion", type=float, default=2.0, metavar="S",
+                        help="segundos de cara neutra al principio (por defecto 2)")
+    parser.add_argument("--sin-ventana", action="store_true",
+                        help="con --camara, no abrir ventana")
+    parser.add_argument("--modelo-cara", metavar="TASK", help="otro face_landmarker.task")
+    parser.add_argument("--modelo-pose", metavar="TASK", help="otro pose_landmarker.task")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        return 130
+    except _Fail as exc:
+        print(f"mus senas: {exc}", file=sys.stderr)
+        return exc.status
+
+
+class _Fail(Exception):
+    def __init__(self, message: str, status: int = 2) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.camara is None and not args.fuentes:
+        raise _Fail("indica un vídeo, imágenes o --camara N")
+    if args.camara is not None and args.fuentes:
+        raise _Fail("usa --camara o ficheros, no ambos")
+    if args.calibracion < 0:
+        raise _Fail("--calibracion no puede ser negativa")
+    _check_perfil(args.perfil)
+    if args.camara is not None:
+        return _stream(args, camera=args.camara)
+    paths = [Path(p) for p in args.fuentes]
+    for p in paths:
+        if not p.is_file():
+            raise _Fail(f"no existe el fichero {p}")
+    if len(paths) == 1 and paths[0].suffix.lower() not in IMAGE_SUFFIXES:
+        return _stream(args, video=paths[0])
+    not_images = [str(p) for p in paths if p.suffix.lower() not in IMAGE_SUFFIXES]
+    if not_images:
+        raise _Fail(f"un vídeo cada vez; estos no son imágenes: {', '.join(not_images)}")
+    return _images(args, paths)
+
+
+def _check_perfil(name: str | None) -> None:
+    if name is None:
+        return
+    from scoring.rules import PerfilError, perfil
+
+    try:
+        perfil(name)
+    except PerfilError as exc:
+        raise _Fail(str(exc)) from exc
+
+
+def _recognizer(args: argparse.Namespace):
+    from gestures.models import ModelError
+    from gestures.recognizer import SenaRecognizer
+
+    try:
+        return SenaRecognizer(args.perfil or "general", mirrored=args.espejo,
+                              pose=not args.sin_hombros, calibracion=args.calibracion,
+                              face_model=args.modelo_cara, pose_model=args.modelo_pose)
+    except ModelError as exc:
+        raise _Fail(str(exc)) from exc
+
+
+# --- video and camera ---------------------------------------------------------------------
+
+def _stream(args: argparse.Namespace, video: Path | None = None,
+            camera: int | None = None) -> int:
+    from gestures.sources import CameraSource, SourceError, VideoSource
+
+    try:
+        source = VideoSource(video) if video is not None else CameraSource(int(camera or 0))
+    except SourceError as exc:
+        raise _Fail(str(exc)) from exc
+    rec = _recognizer(args)
+    show = camera is not None and not args.sin_ventana and _has_display()
+    seen_face = False
+    interrupted = False
+    printed: set[tuple[str, float]] = set()
+    try:
+        for res in _frames(rec, source, show):
+            seen_face = seen_face or res.cara
+            if not args.json:  # text mode prints each seña as it ends
+                for ev in res.eventos:
+                    print(_line(ev), flush=True)
+                    printed.add((ev.gesto, ev.inicio))
+    except KeyboardInterrupt:
+        interrupted = True
+    eventos = rec.finish()
+    name = str(video) if video is not None else f"camara:{camera}"
+    _report(args, name, eventos, printed)
+    problem = getattr(source, "error", None)
+    if problem:
+        print(f"mus senas: {problem}; se conservan los eventos anteriores", file=sys.stderr)
+        return 1
+    if not seen_face:
+        print("mus senas: no se vio ninguna cara en toda la fuente", file=sys.stderr)
+        return 1
+    return 130 if interrupted else 0
+
+
+def _frames(rec, source: Iterable[tuple[float, np.ndarray]], show: bool):
+    last: str | None = None
+    window = "mus senas (q para salir)"
+    for t, frame in source:
+        res = rec.process(frame, t)
+        if res.eventos:
+            ev = res.eventos[-1]
+            last = f"{ev.gesto}: {ev.sena}" if ev.sena else ev.gesto
+        if show and not _show(window, frame, res, last):
+            break
+        yield res
+    if show:
+        import cv2
+
+        cv2.destroyAllWindows()
+
+
+def _show(window: str, frame: np.ndarray, res, last: str | None) -> bool:
+    """Draw and display; False when the user quits (q, Esc or window closed)."""
+    import cv2
+
+    from gestures.draw import draw_landmarks, draw_status
+
+    view = draw_landmarks(frame.copy(), res)
+    view = cv2.flip(view, 1)  # a mirror preview feels natural; sides are computed unflipped
+    draw_status(view, res, last)
+    cv2.imshow(window, view)
+    key = cv2.waitKey(1) & 0xFF
+    if key in (ord("q"), 27):
+        return False
+    try:
+        return cv2.getWindowProperty(window, cv2.WND_PROP_VISIBLE) >= 1
+    except cv2.error:
+        return True
+
+
+def _has_display() -> bool:
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def _line(ev: Evento) -> str:
+    lado = f" ({ev.lado})" if ev.lado else ""
+    sena = f"  {ev.sena}" if ev.sena else ""
+    return f"{ev.inicio:7.2f}-{ev.fin:7.2f}  {ev.gesto}{lado}  {ev.confianza:.2f}{sena}"
+
+
+def _report(args: argparse.Namespace, name: str, eventos: Sequence[Evento],
+            printed: set[tuple[str, float]]) -> None:
+    if args.json:
+        print(json.dumps({"fuente": name, "eventos": [e.to_dict() for e in eventos]},
+                         ensure_ascii=False, indent=2))
+        return
+    for ev in eventos:  # the ones still held when the stream ended
+        if (ev.gesto, ev.inicio) not in printed:
+            print(_line(ev))
+    print(f"fuente: {name}: {len(eventos)} gestos reconocidos")
+
+
+# --- still images ---------------------------------------------------------------------------
+
+def _images(args: argparse.Namespace, paths: Sequence[Path]) -> int:
+    import cv2
+
+    rec = _recognizer(args)
+    out = []
+    for p in paths:
+        frame = cv2.imread(str(p), cv2.IMREAD_COLOR)
+        if frame is None:
+            out.append({"imagen": str(p), "cara": False, "error": "no es una imagen legible"})
+            continue
+        cara, scores, lados = rec.score_image(frame)
+        item: dict[str, object] = {"imagen": str(p), "cara": cara,
+                                   "gestos": {g: round(s, 2) for g, s in scores.items()}}
+        sided = {g: lado for g, lado in lados.items() if lado and scores.get(g, 0) > 0}
+        if sided:
+            item["lados"] = sided
+        out.append(item)
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    else:
+        for item in out:
+            print(_image_line(item))
+    bad = [i for i in out if "error" in i]
+    for i in bad:
+        print(f"mus senas: {i['imagen']}: {i['error']}", file=sys.stderr)
+    if len(bad) == len(out):
+        return 2
+    faceless = [str(i["imagen"]) for i in out if "error" not in i and not i["cara"]]
+    if faceless:
+        print(f"mus senas: sin cara en {', '.join(faceless)}", file=sys.stderr)
+    return 1 if len(faceless) + len(bad) == len(out) else 0
+
+
+def _image_line(item: dict) -> str:  # type: ignore[type-arg]
+    if "error" in item:
+        return f"{item['imagen']}: {item['error']}"
+    if not item["cara"]:
+        return f"{item['imagen']}: sin cara"
+    strong = sorted(((s, g) for g, s in item["gestos"].items() if s >= 0.5), reverse=True)
+    lados = item.get("lados", {})
+    found = ", ".join(f"{g}{' (' + lados[g] + ')' if g in lados else ''} {s:.2f}"
+                      for s, g in strong)
+    return f"{item['imagen']}: {found or 'ningún gesto'}"

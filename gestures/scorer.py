@@ -1,0 +1,244 @@
+"""Per-frame gesture scores (0..1) from features, relative to the person's neutral baseline.
+
+Plain Python, no MediaPipe: feed it :mod:`gestures.features` dicts. Each gesture combines a
+blendshape cue (what MediaPipe's model was trained to see) with a geometric cue from the
+landmarks (what survives when blendshapes are weak), both as *changes from the neutral face*,
+so a person's resting squint, thin lips or smile do not count. ``score = max(cues) * gates``;
+gates stop a cue in a context where it means something else (open mouth, head turned...).
+
+Every threshold lives in :class:`Umbrales`; docs/senas.md explains each one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields, replace
+
+import numpy as np
+
+from gestures.features import Features
+from gestures.types import GESTOS
+
+# sided features: image-left (_a) and image-right (_b); MediaPipe names blendshapes after the
+# person's own side, which in an unmirrored image is the opposite image side.
+BLINK = {"a": "eyeBlinkRight", "b": "eyeBlinkLeft"}
+
+
+def ramp(x: float, lo: float, hi: float) -> float:
+    """0 at ``lo``, 1 at ``hi``, linear between (either order)."""
+    if hi == lo:
+        return float(x >= hi)
+    return float(np.clip((x - lo) / (hi - lo), 0.0, 1.0))
+
+
+@dataclass(frozen=True)
+class Umbrales:
+    """Thresholds of the per-frame scores: each cue maps (lo, hi) of its change to 0..1."""
+
+    eye_closed_geom: tuple[float, float] = (0.18, 0.45)  # 1 - EAR/neutral EAR
+    eye_closed_blend: tuple[float, float] = (0.15, 0.45)  # eyeBlink increase
+    other_eye_open: tuple[float, float] = (0.55, 0.25)  # closure of the eye that stays open
+    brow_geom: tuple[float, float] = (0.025, 0.065)  # brow height increase, IOD
+    brow_blend: tuple[float, float] = (0.12, 0.35)  # browInnerUp/browOuterUp increase
+    pucker_geom: tuple[float, float] = (0.955, 0.90)  # mouth width / neutral width
+    pucker_blend: tuple[float, float] = (0.15, 0.45)  # mouthPucker/mouthFunnel increase
+    smile_drop: tuple[float, float] = (0.2, 0.45)  # a smile fading also narrows the mouth
+    lips_side_geom: tuple[float, float] = (0.02, 0.045)  # lip centre shift, IOD
+    lips_side_blend: tuple[float, float] = (0.1, 0.3)  # mouthLeft/mouthRight increase
+    lips_open: tuple[float, float] = (0.12, 0.06)  # lip gap increase, IOD: closed-lips gate
+    bite_geom: tuple[float, float] = (0.7, 0.45)  # lower lip height / neutral
+    bite_blend: tuple[float, float] = (0.15, 0.45)  # mouthRollLower increase
+    bite_colour: tuple[float, float] = (0.6, 0.3)  # red part of the lower lip / neutral
+    bite_teeth: tuple[float, float] = (0.03, 0.10)  # teeth-coloured part of the lower lip, rise
+    min_lip_red: float = 0.25  # neutral lower lip this red at least, or no colour cue
+    tongue_area: tuple[float, float] = (0.015, 0.05)  # tongue-coloured area outside the lips
+    tongue_red: tuple[float, float] = (0.03, 0.07)  # all tongue-coloured area near the mouth
+    tongue_side: tuple[float, float] = (0.6, 1.0)  # |tongue offset| in mouth half-widths
+    shoulder: tuple[float, float] = (0.035, 0.08)  # shoulder rise, shoulder widths
+    head_turn: tuple[float, float] = (25.0, 15.0)  # yaw/pitch change, degrees: gate
+    min_face_px: float = 30.0  # below this IOD the tongue colour test is not trusted
+
+
+@dataclass
+class Baseline:
+    """Neutral reference of one person: median of each feature over the calibration frames."""
+
+    values: dict[str, float] = field(default_factory=dict)
+    frames: int = 0
+
+    @staticmethod
+    def from_frames(feats: Iterable[Features]) -> Baseline:
+        rows = [f for f in feats if f]
+        keys = set().union(*rows) if rows else set()
+        values = {k: float(np.median([r[k] for r in rows if k in r])) for k in keys}
+        return Baseline(values, len(rows))
+
+    def get(self, key: str, default: float = 0.0) -> float:
+        return self.values.get(key, DEFAULT_NEUTRAL.get(key, default))
+
+    def blend(self, new: Features, weight: float) -> None:
+        """Drift towards ``new`` (slow re-calibration while the face is at rest)."""
+        for k, v in new.items():
+            old = self.values.get(k, v)
+            self.values[k] = old + weight * (v - old)
+
+
+# Typical neutral values, used only when a person was never calibrated (single images).
+DEFAULT_NEUTRAL: dict[str, float] = {
+    "ear_a": 0.30, "ear_b": 0.30, "brow_h": 0.23, "mouth_w": 0.62, "lip_gap": 0.02,
+    "lower_lip": 0.10, "upper_lip": 0.08, "corner_a_x": -0.31, "corner_b_x": 0.31, "lips_x": 0.0,
+    "tongue_area": 0.0, "red_total": 0.01, "lower_lip_red": 0.6, "lower_lip_teeth": 0.02,
+    "eyeBlinkLeft": 0.05, "eyeBlinkRight": 0.05, "browInnerUp": 0.05,
+    "browOuterUpLeft": 0.05, "browOuterUpRight": 0.05, "mouthPucker": 0.02, "mouthFunnel": 0.01,
+    "mouthRollLower": 0.02, "mouthLeft": 0.01, "mouthRight": 0.01, "mouthSmileLeft": 0.1,
+    "mouthSmileRight": 0.1, "jawOpen": 0.02, "yaw": 0.0, "pitch": 0.0,
+}
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Scores of one frame: gesture -> 0..1, and gesture -> image side ("a"/"b") if sided."""
+
+    valores: dict[str, float]
+    lados: dict[str, str]
+
+    @staticmethod
+    def zero() -> Scores:
+        return Scores(dict.fromkeys(GESTOS, 0.0), {})
+
+
+class Scorer:
+    """Features + baseline -> :class:`Scores`."""
+
+    def __init__(self, umbrales: Umbrales | None = None) -> None:
+        self.u = umbrales or Umbrales()
+
+    def score(self, f: Features, base: Baseline) -> Scores:
+        if not f:
+            return Scores.zero()
+        vals: dict[str, float] = {}
+        lados: dict[str, str] = {}
+        head = self._head_gate(f, base)
+        self._eyes(f, base, vals, lados)
+        vals["cejas_arriba"] = self._brows(f, base)
+        closed = ramp(f["lip_gap"] - base.get("lip_gap"), *self.u.lips_open)
+        tongue, side = self._tongue(f, base)
+        vals["lengua_lado"] = tongue * ramp(abs(side), *self.u.tongue_side)
+        vals["lengua_fuera"] = tongue - vals["lengua_lado"]
+        if side:
+            lados["lengua_lado"] = "a" if side < 0 else "b"
+        no_tongue = 1.0 - tongue
+        vals["morro"] = self._pucker(f, base) * closed * no_tongue
+        lips, lside = self._lips_side(f, base)
+        vals["labios_lado"] = lips * closed * no_tongue
+        if lside:
+            lados["labios_lado"] = lside
+        vals["labio_mordido"] = self._bite(f, base) * no_tongue
+        for g in list(vals):
+            vals[g] *= head
+        self._shoulders(f, base, vals, lados)
+        lados = {g: side for g, side in lados.items() if vals.get(g, 0.0) > 0}
+        return Scores({g: round(vals.get(g, 0.0), 4) for g in GESTOS}, lados)
+
+    # --- cues ---------------------------------------------------------------------------
+
+    def _head_gate(self, f: Features, base: Baseline) -> float:
+        turn = max(abs(f["yaw"] - base.get("yaw")), abs(f["pitch"] - base.get("pitch")))
+        return ramp(turn, *self.u.head_turn)
+
+    def _closure(self, f: Features, base: Baseline, side: str) -> float:
+        ear0 = max(base.get(f"ear_{side}"), 1e-3)
+        geom = ramp(1.0 - f[f"ear_{side}"] / ear0, *self.u.eye_closed_geom)
+        key = BLINK[side]
+        blend = ramp(f[key] - base.get(key), *self.u.eye_closed_blend)
+        return max(geom, blend)
+
+    def _eyes(self, f: Features, base: Baseline, vals: dict[str, float],
+              lados: dict[str, str]) -> None:
+        ca, cb = self._closure(f, base, "a"), self._closure(f, base, "b")
+        vals["ojos_cerrados"] = min(ca, cb)
+        # the open eye's raw closure, not its 0..1 score: a half-closed eye is not open
+        raw = {s: 1.0 - f[f"ear_{s}"] / max(base.get(f"ear_{s}"), 1e-3) for s in "ab"}
+        shut, other = ("a", "b") if ca >= cb else ("b", "a")
+        vals["guino"] = min(max(ca, cb), ramp(raw[other], *self.u.other_eye_open))
+        lados["guino"] = shut
+
+    def _brows(self, f: Features, base: Baseline) -> float:
+        geom = ramp(f["brow_h"] - base.get("brow_h"), *self.u.brow_geom)
+        keys = ("browInnerUp", "browOuterUpLeft", "browOuterUpRight")
+        rise = np.mean([f[k] - base.get(k) for k in keys])
+        return max(geom, ramp(float(rise), *self.u.brow_blend))
+
+    def _pucker(self, f: Features, base: Baseline) -> float:
+        ratio = f["mouth_w"] / max(base.get("mouth_w"), 1e-3)
+        geom = ramp(ratio, *self.u.pucker_geom)
+        smile_drop = base.get("mouthSmileLeft") + base.get("mouthSmileRight") - (
+            f["mouthSmileLeft"] + f["mouthSmileRight"])
+        geom *= 1.0 - ramp(smile_drop / 2, *self.u.smile_drop)
+        rise = max(f[k] - base.get(k) for k in ("mouthPucker", "mouthFunnel"))
+        return max(geom, ramp(rise, *self.u.pucker_blend))
+
+    def _lips_side(self, f: Features, base: Baseline) -> tuple[float, str | None]:
+        shift = f["lips_x"] - base.get("lips_x")
+        corners = (f["corner_a_x"] - base.get("corner_a_x"), f["corner_b_x"] - base.get("corner_b_x"))
+        # both corners must go the same way: a one-sided smile moves only one
+        if np.sign(corners[0]) != np.sign(corners[1]) and min(map(abs, corners)) > 0.01:
+            shift = 0.0
+        geom = ramp(abs(shift), *self.u.lips_side_geom)
+        # mouthRight = towards the person's right = image left (unmirrored)
+        to_a = f["mouthRight"] - base.get("mouthRight")
+        to_b = f["mouthLeft"] - base.get("mouthLeft")
+        blend = ramp(max(to_a, to_b), *self.u.lips_side_blend)
+        if max(geom, blend) == 0:
+            return 0.0, None
+        side = ("a" if shift < 0 else "b") if geom >= blend else ("a" if to_a > to_b else "b")
+        return max(geom, blend), side
+
+    def _bite(self, f: Features, base: Baseline) -> float:
+        ratio = f["lower_lip"] / max(base.get("lower_lip"), 1e-3)
+        geom = ramp(ratio, *self.u.bite_geom)
+        # a lip that thins because the mouth opens wide is stretched, not bitten
+        geom *= ramp(f["lip_gap"] - base.get("lip_gap"), *self.u.lips_open)
+        blend = ramp(f["mouthRollLower"] - base.get("mouthRollLower"), *self.u.bite_blend)
+        colour = 0.0
+        red0 = base.get("lower_lip_red")
+        if "lower_lip_red" in f and red0 >= self.u.min_lip_red:
+            # the lip's red gives way to teeth resting on it
+            teeth = ramp(f["lower_lip_teeth"] - base.get("lower_lip_teeth"), *self.u.bite_teeth)
+            colour = ramp(f["lower_lip_red"] / red0, *self.u.bite_colour) * (0.6 + 0.4 * teeth)
+        return max(geom, blend, colour)
+
+    def _tongue(self, f: Features, base: Baseline) -> tuple[float, float]:
+        if "tongue_area" not in f or f.get("scale_px", 0.0) < self.u.min_face_px:
+            return 0.0, 0.0
+        score = max(ramp(f["tongue_area"] - base.get("tongue_area"), *self.u.tongue_area),
+                    ramp(f["red_total"] - base.get("red_total"), *self.u.tongue_red))
+        return score, (f["tongue_dx"] if score > 0 else 0.0)
+
+    def _shoulders(self, f: Features, base: Baseline, vals: dict[str, float],
+                   lados: dict[str, str]) -> None:
+        vals["hombros_arriba"] = vals["hombro_arriba"] = 0.0
+        if "sh_y_a" not in f or "sh_y_a" not in base.values:
+            return
+        width0 = max(base.get("sh_width_px"), 1.0)
+        up = {}
+        for s in "ab":
+            # rise in the image and rise against the mouth must agree: nodding the head moves
+            # only the mouth, leaning or the camera moving moves both together
+            image_rise = (base.get(f"sh_y_{s}") - f[f"sh_y_{s}"]) / width0
+            rel0 = (base.get(f"sh_y_{s}") - base.get("mouth_y_px")) / width0
+            rel = (f[f"sh_y_{s}"] - f["mouth_y_px"]) / max(f["sh_width_px"], 1.0)
+            up[s] = ramp(min(image_rise, rel0 - rel), *self.u.shoulder)
+        low, high = min(up.values()), max(up.values())
+        vals["hombros_arriba"] = low
+        vals["hombro_arriba"] = high * (1.0 - low)
+        lados["hombro_arriba"] = "a" if up["a"] >= up["b"] else "b"
+
+
+def with_overrides(u: Umbrales, overrides: Mapping[str, tuple[float, float] | float]) -> Umbrales:
+    """Copy of ``u`` with some thresholds changed (unknown names raise KeyError)."""
+    names = {f.name for f in fields(u)}
+    unknown = set(overrides) - names
+    if unknown:
+        raise KeyError(f"umbrales desconocidos: {sorted(unknown)}")
+    return replace(u, **overrides)  # type: ignore[arg-type]
