@@ -9,8 +9,9 @@
     mus arbitro --verificar LOG.json [--sello S] [--clave-archivo F]
         whether a referee log's hash chain is intact (exit 1 if it was altered)
 
-``--cartas-json FILE`` (or ``-``) takes the cards from JSON instead, e.g. the output of the
-card reader: a hand string, a list of four card ids, or an object with a ``cartas`` field.
+``--cartas-json FILE`` (or ``-``) takes the cards from JSON instead: the output of
+`mus leer --json PHOTO` (its ``cartas``, four detections of the watched player's cards, or with
+``--asiento N`` the seat's ids from ``asientos``), a hand string or a list of four card ids.
 Bad input exits with status 2 and a one-line message, never a traceback.
 """
 
@@ -41,6 +42,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     cards.add_argument("--cartas", metavar="MANO", help='las cuatro cartas, p. ej. "12o 12c 3e 1b"')
     cards.add_argument("--cartas-json", metavar="FILE",
                        help="las cartas en JSON (texto, lista de 4 o objeto con 'cartas')")
+    parser.add_argument("--asiento", type=int, choices=range(4),
+                        help="con --cartas-json de una foto de la mesa: el asiento del jugador")
     parser.add_argument("--perfil", default="general",
                         help="perfil de reglas (general, segovia, euskadi...) o archivo .toml")
     parser.add_argument("--conjunto", help="conjunto de señas, si no es el del perfil")
@@ -75,7 +78,8 @@ def _arbitrar(args: argparse.Namespace) -> int:
     if not 0.0 <= args.confianza_min <= 1.0:
         raise _Entrada(f"--confianza-min debe estar entre 0 y 1, no {args.confianza_min}")
     reglas = _reglas(args.perfil)
-    hand = parse_hand(args.cartas) if args.cartas else _cartas_json(_leer_json(args.cartas_json))
+    hand = (parse_hand(args.cartas) if args.cartas
+            else _cartas_json(_leer_json(args.cartas_json), args.asiento))
     if not args.senas:
         result: Any = senas_permitidas(hand, reglas, args.conjunto)
     else:
@@ -122,11 +126,12 @@ def _eventos(data: Any, path: str) -> tuple[list[Any], Any, bool]:
     return data["eventos"], data.get("fases"), primera
 
 
-def _cartas_json(data: Any) -> Any:
+def _cartas_json(data: Any, asiento: int | None) -> Any:
+    """Four cards from `mus leer --json` output (one image), a list of ids or a hand string."""
+    if isinstance(data, list) and len(data) == 1 and isinstance(data[0], dict):
+        data = data[0]  # `mus leer` on one image inside an array
     if isinstance(data, dict):
-        if "cartas" not in data:
-            raise _Entrada("el JSON de cartas debe traer un campo 'cartas'")
-        data = data["cartas"]
+        data = _de_foto(data, asiento)
     if isinstance(data, list):
         ids = [c.get("carta") if isinstance(c, dict) else c for c in data]
         if not all(isinstance(c, str) for c in ids):
@@ -138,6 +143,21 @@ def _cartas_json(data: Any) -> Any:
         return parse_hand(data)
     except NotationError as exc:
         raise _Entrada(f"cartas leídas: {exc}") from None
+
+
+def _de_foto(data: dict[str, Any], asiento: int | None) -> Any:
+    if asiento is not None:
+        seats = data.get("asientos")
+        if not isinstance(seats, list) or len(seats) != 4:
+            raise _Entrada("--asiento: la lectura no trae los cuatro asientos ('asientos')")
+        return seats[asiento]
+    if "cartas" not in data:
+        raise _Entrada("el JSON de cartas debe traer un campo 'cartas'")
+    cards = data["cartas"]
+    if isinstance(cards, list) and len(cards) != 4:
+        raise _Entrada(f"la foto tiene {len(cards)} cartas; para una foto de la mesa usa "
+                       "--asiento N")
+    return cards
 
 
 def _verificar(args: argparse.Namespace) -> int:

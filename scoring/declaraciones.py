@@ -291,7 +291,8 @@ def _parejas(fs: Sequence[Falta], out: list[Correccion], lance: str) -> list[int
     seats = frozenset(f.asiento for f in fs if f.tipo == "oculta")
     out.append(Correccion(lance, None, seats, 0, True,
                           f"errores de declaración de las dos parejas en {lance}: no hay "
-                          "sanción, sólo se anulan las jugadas ocultadas (lectura de musmesa)"))
+                          "sanción, sólo se anulan las jugadas ocultadas (Títulos VIII-X y "
+                          "seed 002 sólo prevén un infractor; lectura de musmesa)"))
     return []
 
 

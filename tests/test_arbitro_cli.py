@@ -1,0 +1,150 @@
+"""`mus arbitro` end to end on the fixtures in tests/data/arbitro (hand-written in the formats of
+`mus senas --json` and `mus leer --json`; each says so in its "_nota")."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data" / "arbitro"
+
+
+def mus(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["arbitro", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def hallazgos(out: str) -> list[tuple[str, str]]:
+    return [(h["tipo"], h["articulo"].split(" (")[0]) for h in json.loads(out)["hallazgos"]]
+
+
+def test_findings_of_a_recorded_hand(capsys) -> None:
+    code, out, _ = mus(capsys, "--senas", str(DATA / "segovia_faltas.json"),
+                       "--cartas", "4o 4c 4e 12b", "--perfil", "segovia", "--json")
+    assert code == 0
+    assert hallazgos(out) == [
+        ("momento", "Título VII, art. 6"),   # a seña while dealing
+        ("momento", "Título VII, art. 2"),   # medias de cuatros before the grande ended
+        ("falsa", "Título VII, art. 3"),     # a wink (31) with 22
+        ("falsa", "Título VII, art. 3"),     # both shoulders (30) with 22
+    ]
+    data = json.loads(out)
+    assert data["correcto"] is False and data["completas"] == ["medias"]
+    assert [s["comprobable"] for s in data["senas"]] == [False, True, True, True]
+
+
+def test_clean_hand_with_a_discard(capsys) -> None:
+    # the «dos ases» before the discard is not judged against the final cards (Título VII,
+    # art. 7, example of the discard)
+    code, out, _ = mus(capsys, "--senas", str(DATA / "segovia_limpia.json"),
+                       "--cartas", "12o 12c 1e 10b", "--perfil", "segovia")
+    assert code == 0
+    assert "Sin faltas" in out
+    assert "antes del último reparto" in out
+
+
+def test_basque_sequence_and_a_sena_outside_the_list(capsys) -> None:
+    code, out, _ = mus(capsys, "--senas", str(DATA / "euskadi_cuatro_reyes.json"),
+                       "--cartas", "12o 12c 12e 12b", "--perfil", "euskadi", "--fase", "chica",
+                       "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert [s["significado"] for s in data["senas"]] == ["cuatro reyes", None]
+    assert [h["tipo"] for h in data["hallazgos"]] == ["no_reglamentada"]
+    assert data["hallazgos"][0]["articulo"].startswith("Keinuak")
+
+
+def test_first_hand_flag_in_the_file(capsys) -> None:
+    code, out, _ = mus(capsys, "--senas", str(DATA / "primera_mano.json"),
+                       "--cartas", "12o 12c 1e 1b", "--perfil", "segovia", "--json")
+    assert code == 0
+    assert hallazgos(out) == [("momento", "Título VII, art. 4; Título II, art. 16")]
+
+
+def test_cards_from_the_card_reader(capsys) -> None:
+    code, out, _ = mus(capsys, "--senas", str(DATA / "segovia_faltas.json"),
+                       "--cartas-json", str(DATA / "foto_jugador.json"), "--perfil", "segovia",
+                       "--json")
+    assert code == 0 and json.loads(out)["cartas"] == "4o 4c 4e 12b"
+    code, out, _ = mus(capsys, "--cartas-json", str(DATA / "foto_mesa.json"), "--asiento", "1",
+                       "--perfil", "euskadi", "--json")
+    assert code == 0 and json.loads(out)["completas"] == ["cuatro_reyes"]
+
+
+def test_trainer_mode_without_events(capsys) -> None:
+    code, out, _ = mus(capsys, "--cartas", "12o 12c 1e 1b", "--perfil", "segovia")
+    assert code == 0
+    assert "Seña completa: duples (cejas arriba)" in out
+    assert "Título VII, art. 7" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "mensaje"),
+    [
+        (["--senas", "/no/existe.json", "--cartas", "12o 12c 1e 1b"], "no se puede leer"),
+        (["--cartas", "12o 12c 1e"], "tiene 3 cartas"),
+        (["--cartas", "12o 12c 1e 9b"], "rango 9"),
+        (["--cartas", "12o 12c 1e 1b", "--perfil", "murcia"], "perfil desconocido"),
+        (["--cartas", "12o 12c 1e 1b", "--conjunto", "murcia"], "señas desconocido"),
+        (["--senas", str(DATA / "foto_jugador.json"), "--cartas", "12o 12c 1e 1b"], "'eventos'"),
+        (["--cartas-json", str(DATA / "foto_mesa.json")], "--asiento"),
+        (["--cartas-json", str(DATA / "foto_jugador.json"), "--asiento", "2"], "asientos"),
+        (["--senas", str(DATA / "segovia_faltas.json")], "falta --cartas"),
+        (["--verificar", str(DATA / "foto_jugador.json")], None),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(capsys, argv: list[str], mensaje: str | None) -> None:
+    code, out, err = mus(capsys, *argv, "--json")
+    if mensaje is None:  # a file that is not a log: the verification fails, status 1
+        assert code == 1 and json.loads(out)["valido"] is False
+        return
+    assert code == 2
+    assert mensaje in err and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+    assert mensaje in json.loads(out)["error"]
+
+
+def test_bad_json_file(capsys, tmp_path) -> None:
+    bad = tmp_path / "ev.json"
+    bad.write_text("{eventos: ", encoding="utf-8")
+    code, _, err = mus(capsys, "--senas", str(bad), "--cartas", "12o 12c 1e 1b")
+    assert code == 2 and "JSON inválido" in err
+    bad.write_text(json.dumps({"eventos": [{"gesto": "nariz", "inicio": 1}]}), encoding="utf-8")
+    code, _, err = mus(capsys, "--senas", str(bad), "--cartas", "12o 12c 1e 1b")
+    assert code == 2 and "gesto desconocido 'nariz'" in err
+
+
+def test_verify_the_recorded_referee_log(capsys, tmp_path) -> None:
+    log = DATA / "registro_partida.json"
+    data = json.loads(log.read_text(encoding="utf-8"))
+    code, out, _ = mus(capsys, "--verificar", str(log), "--sello", data["sello"][:16])
+    assert code == 0 and "íntegro" in out
+    data["entradas"][5]["datos"]["gesto"] = "morro"
+    tampered = tmp_path / "alterado.json"
+    tampered.write_text(json.dumps(data), encoding="utf-8")
+    code, out, _ = mus(capsys, "--verificar", str(tampered))
+    assert code == 1 and "ALTERADO en la entrada 5" in out
+
+
+def test_subprocess_end_to_end() -> None:
+    """The real command line, as a user runs it."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "app.cli", "arbitro", "--senas", str(DATA / "segovia_faltas.json"),
+         "--cartas", "4o 4c 4e 12b", "--perfil", "segovia"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "FALSA (infraccion): dice treinta y una y la mano tiene 22 al punto" in proc.stdout
+    proc = subprocess.run(
+        [sys.executable, "-m", "app.cli", "arbitro", "--cartas", "12o 12c 1e"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
