@@ -40,6 +40,7 @@ def _fail(msg: str) -> int:
 def configure_kivy(width: int, height: int) -> None:
     """Window settings; must run before kivy.core.window is imported."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # no xclip/xsel probing on Linux
     from kivy.config import Config
 
     Config.set("kivy", "log_level", os.environ.get("MUSMESA_LOG", "warning"))

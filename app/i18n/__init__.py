@@ -90,5 +90,10 @@ def traductor(idioma: str) -> Catalogo:
     return _cache[idioma]
 
 
+def N_(texto: str) -> str:
+    """Mark a constant for extraction (gettext's no-op); translate it later with t()."""
+    return texto
+
+
 def t(texto: str, idioma: str = "es") -> str:
     return traductor(idioma).traducir(texto)

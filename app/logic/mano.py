@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from app.i18n import N_
 from scoring.cards import NotationError, check_distinct, parse_hand
 from scoring.jugadas import cuarto_lance, evaluar, se_apuesta, tienen
 from scoring.rules import perfil
@@ -36,8 +37,9 @@ class EstadoLance:
 
     lance: str  # grande, chica, pares, juego or punto
     apostable: bool
-    motivo: str  # why it is not bet on, or ""
+    motivo: str  # why it is not bet on, or "" (Spanish)
     resultado: Resultado
+    plantilla: tuple[str, ...] = ()  # (template, *args) of motivo, for translation
 
 
 @dataclass
@@ -86,14 +88,15 @@ class EntradaMano:
         jugadas = self._jugadas()
         rows = []
         for lance in LANCES:
-            nombre, ok, motivo = lance, True, ""
+            nombre, ok, motivo, plantilla = lance, True, "", ()
             if jugadas is not None and lance == "juego":
                 nombre = cuarto_lance(jugadas)
             if jugadas is not None and nombre in ("pares", "juego"):
                 ok = se_apuesta(nombre, jugadas)
                 if not ok:
-                    motivo = _motivo(nombre, tienen(nombre, jugadas), self.parejas)
-            rows.append(EstadoLance(nombre, ok, motivo, self._res.get(lance, "paso")))
+                    plantilla = _motivo(nombre, tienen(nombre, jugadas), self.parejas)
+                    motivo = plantilla[0].format(*plantilla[1:])
+            rows.append(EstadoLance(nombre, ok, motivo, self._res.get(lance, "paso"), plantilla))
         return rows
 
     def _check(self, lance: str) -> None:
@@ -154,12 +157,14 @@ class EntradaMano:
                 "marcador": list(marcador), "lances": self.lances()}
 
 
-def _motivo(lance: str, tiene: tuple[bool, bool], parejas: tuple[str, str]) -> str:
-    jugada = "pares" if lance == "pares" else "juego"
+def _motivo(lance: str, tiene: tuple[bool, bool], parejas: tuple[str, str]) -> tuple[str, ...]:
+    """Why pares or juego is not bet on, as a translatable template and its arguments."""
     if not any(tiene):
-        return f"nadie tiene {jugada}"
+        return (N_("Nadie tiene pares"),) if lance == "pares" else (N_("Nadie tiene juego"),)
     quien = parejas[0] if tiene[0] else parejas[1]
-    return f"solo {quien} tiene {jugada}"
+    if lance == "pares":
+        return N_("Solo {0} tiene pares"), quien
+    return N_("Solo {0} tiene juego"), quien
 
 
 def validar_mano_texto(texto: str) -> str | None:

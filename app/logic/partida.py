@@ -10,6 +10,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.i18n import N_
 from app.logic.mano import EntradaMano
 from app.storage import Almacen
 from scoring.partida import Partida, amarracos
@@ -104,13 +105,13 @@ class ControlPartida:
             entrada.registro([0, 0])  # raises EntradaError naming the missing seats
         return self._p().registro(list(entrada.cartas), entrada.lances(), mano=entrada.mano)
 
-    def previsualizar(self, entrada: EntradaMano) -> tuple[Any, list[str]]:
+    def previsualizar(self, entrada: EntradaMano) -> tuple[Any, list[tuple[str, str]]]:
         """The tanteo the hand would give, and the announcements, without storing anything."""
         p = self._p()
         trial = copy.deepcopy(p)
         return self._registrar(trial, entrada)
 
-    def confirmar(self, entrada: EntradaMano, origen: str = "manual") -> tuple[Any, list[str]]:
+    def confirmar(self, entrada: EntradaMano, origen: str = "manual") -> tuple[Any, list[tuple[str, str]]]:
         """Score the hand for real and store it in one transaction (before touching memory)."""
         p = self._p()
         trial = copy.deepcopy(p)
@@ -120,7 +121,7 @@ class ControlPartida:
         self.partida = trial
         return res, avisos
 
-    def _registrar(self, p: Partida, entrada: EntradaMano) -> tuple[Any, list[str]]:
+    def _registrar(self, p: Partida, entrada: EntradaMano) -> tuple[Any, list[tuple[str, str]]]:
         if not entrada.cartas_completas():
             entrada.registro([0, 0])  # raises EntradaError naming the missing seats
         res = p.registrar(list(entrada.cartas), entrada.lances(), mano=entrada.mano)
@@ -154,19 +155,19 @@ class ControlPartida:
         )
 
 
-def _avisos(p: Partida, res: Any) -> list[str]:
-    """The end of a juego, vaca or partida, announced in Spanish (the screen translates)."""
+def _avisos(p: Partida, res: Any) -> list[tuple[str, str]]:
+    """The end of a juego, vaca or partida: (Spanish template, pareja name) for the screen
+    to translate and format."""
     if not res.fin:
         return []
     name = p.nombre_pareja(res.fin["ganador"])
     aviso = p.estado.aviso
-    out = [f"¡Juego para {name}!"]
-    if res.fin.get("por") == "ordago":
-        out[0] = f"¡Órdago! Juego para {name}"
+    out = [(N_("¡Órdago! Juego para {0}") if res.fin.get("por") == "ordago"
+            else N_("¡Juego para {0}!"), name)]
     if aviso in ("vaca", "partida") and p.reglas.vacas_por_partida > 1:
-        out.append(f"¡Vaca para {name}!")
+        out.append((N_("¡Vaca para {0}!"), name))
     if aviso == "partida":
-        out.append(f"¡Partida para {name}!")
+        out.append((N_("¡Partida para {0}!"), name))
     return out
 
 

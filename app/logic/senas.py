@@ -28,11 +28,11 @@ NOMBRES_GESTO = {
 
 
 def describir_evento(ev: dict[str, Any]) -> str:
-    """'3.4 s  guiño (izquierdo) → treinta y una'."""
+    """'3.4 s  guiño (izquierdo): treinta y una'."""
     name = NOMBRES_GESTO.get(ev["gesto"], ev["gesto"])
     lado = f" ({ev['lado']})" if ev.get("lado") else ""
     sena = ev.get("sena") or "sin significado"
-    return f"{ev.get('inicio', 0):.1f} s  {name}{lado} → {sena}"
+    return f"{ev.get('inicio', 0):.1f} s  {name}{lado}: {sena}"
 
 
 @dataclass

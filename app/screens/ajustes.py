@@ -22,6 +22,7 @@ class AjustesScreen(Screen):
                     labels=IDIOMAS)
         self._grupo(self.ids.camaras, ["0", "1", "2"], app.camara, "aj_camara", self.camara)
         self.ids.carpeta.text = app.carpeta
+        self.ids.exportar.disabled = not app.ctl.activa
         n = len(app.almacen.partidas()) if app.almacen else 0
         self.info = f"{app.t('Partidas guardadas')}: {n}\n{app.t('Base de datos')}: " \
                     f"{app.carpeta}/musmesa.sqlite3"

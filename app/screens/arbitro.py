@@ -16,13 +16,15 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from app.camera import Camara, Fuente, FuenteError, Preview, a_textura
+from app.i18n import N_
 from app.logic.arbitro import FASES_BOTON, SesionArbitro
 from app.logic.senas import describir_evento
-from app.screens.senas import crear_reconocedor, dibujar_marcas
+from app.screens.senas import clave, crear_reconocedor, dibujar_marcas
 from app.screens.widgets import Opcion, SelectorCartas
 from app.storage import StorageError
 
-NOMBRES_FASE = {"reparto": "Reparto", "mus": "Mus", "descarte": "Descarte", "lances": "Lances"}
+NOMBRES_FASE = {"reparto": N_("Reparto"), "mus": N_("Mus"), "descarte": N_("Descarte"),
+                "lances": N_("Lances")}
 
 
 class ArbitroScreen(Screen):
@@ -154,7 +156,7 @@ class ArbitroScreen(Screen):
     def _fallo(self, msg: str) -> None:
         self.en_vivo = False
         if self.reconocedor is not None:
-            self._nuevos(self.reconocedor.finish()[self.vistos:])
+            self._nuevos(self.reconocedor.finish())  # what was still held; repeats skipped
         self.estado = f"{App.get_running_app().t('Fuente parada')}: {msg}"
 
     def _frame(self, t: float, frame: Any) -> Any:
@@ -174,6 +176,8 @@ class ArbitroScreen(Screen):
     def _nuevos(self, eventos: Any) -> None:
         for ev in eventos:
             d = ev.to_dict() if hasattr(ev, "to_dict") else dict(ev)
+            if any(clave(d) == clave(e) for e in self.sesion.eventos):
+                continue
             self.vistos += 1
             name, digest = self._miniatura()
             self.sesion.anotar(d, name, digest)
@@ -208,8 +212,9 @@ class ArbitroScreen(Screen):
         if thumb is not None:
             img.texture = a_textura(thumb)
         row.add_widget(img)
-        row.add_widget(Label(text=describir_evento(ev), font_size="20sp", halign="left",
-                             text_size=(dp(420), None)))
+        text = Label(text=describir_evento(ev), font_size="20sp", halign="left", valign="middle")
+        text.bind(size=lambda w, s: setattr(w, "text_size", s))
+        row.add_widget(text)
         self.ids.registro.add_widget(row, index=0)
 
     # -- cards and findings ---------------------------------------------------------------

@@ -41,8 +41,7 @@ class CartasScreen(Screen):
         if self.preview is None:
             self.preview = Preview(self.ids.vista, al_error=self._fallo_camara)
         if self.lectura is None:
-            self.estado = app.t("Pon las cartas boca arriba delante de cada jugador "
-                                "y captura, o abre una foto")
+            self.estado = app.t("Cartas boca arriba delante de cada jugador: captura o abre una foto")
         self.dibujar()
 
     def on_leave(self, *_: object) -> None:
@@ -180,7 +179,8 @@ class CartasScreen(Screen):
         app = App.get_running_app()
         actual = self.lectura.cartas[indice].carta
         self.selector = SelectorCartas(
-            f"{app.t('Corregir')} {actual} →", lambda c: self._poner(indice, c),
+            f"{app.t('Corregir')} {actual}: {app.t('elige la carta buena')}",
+            lambda c: self._poner(indice, c),
             self.lectura.usadas(salvo=indice), marcadas={actual})
         self.selector.open()
 

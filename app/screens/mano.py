@@ -9,6 +9,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
+from app.i18n import N_
 from app.logic.mano import IMPORTES, EntradaError, EntradaMano
 from app.screens.widgets import CartaChip, Opcion, SelectorCartas
 from app.storage import StorageError
@@ -16,10 +17,10 @@ from scoring.cards import NotationError
 from scoring.tanteo import RegistroError
 
 MODOS = ("paso", "envite", "no_quiero", "ordago")
-TITULOS = {"grande": "Grande", "chica": "Chica", "pares": "Pares", "juego": "Juego",
-           "punto": "Punto"}
-ETIQUETAS = {"paso": "Paso", "envite": "Envite querido", "no_quiero": "No quiero",
-             "ordago": "Órdago querido"}
+TITULOS = {"grande": N_("Grande"), "chica": N_("Chica"), "pares": N_("Pares"),
+           "juego": N_("Juego"), "punto": N_("Punto")}
+ETIQUETAS = {"paso": N_("Paso"), "envite": N_("Envite querido"), "no_quiero": N_("No quiero"),
+             "ordago": N_("Órdago querido")}
 
 
 class FilaLance(BoxLayout):
@@ -184,7 +185,8 @@ class ManoScreen(Screen):
         self.motivos = {}
         for estado in self.entrada.estado():
             key = "juego" if estado.lance == "punto" else estado.lance
-            self.motivos[key] = app.t(estado.motivo) if estado.motivo else ""
+            self.motivos[key] = (app.t(estado.plantilla[0]).format(*estado.plantilla[1:])
+                                 if estado.plantilla else "")
             fila = FilaLance(self, lance=key, titulo=app.t(TITULOS[estado.lance]),
                              apostable=estado.apostable)
             self._cargar(fila, estado.resultado)

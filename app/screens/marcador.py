@@ -13,9 +13,9 @@ def texto_piedras(t: object, amarracos: int, piedras: int) -> str:
     """'3 amarracos y 2 piedras' (translated word by word)."""
     parts = []
     if amarracos:
-        parts.append(f"{amarracos} {t('amarraco' if amarracos == 1 else 'amarracos')}")
+        parts.append(f"{amarracos} {t('amarraco') if amarracos == 1 else t('amarracos')}")
     if piedras or not parts:
-        parts.append(f"{piedras} {t('piedra' if piedras == 1 else 'piedras')}")
+        parts.append(f"{piedras} {t('piedra') if piedras == 1 else t('piedras')}")
     return f" {t('y')} ".join(parts)
 
 

@@ -26,6 +26,11 @@ def crear_reconocedor(perfil: str) -> Any:
         raise FuenteError(f"no se pudo cargar el reconocedor de señas: {exc}") from None
 
 
+def clave(ev: dict[str, Any]) -> tuple[str, float]:
+    """Identity of an event (the recognizer may report it again at finish())."""
+    return ev["gesto"], round(float(ev.get("inicio", 0.0)), 2)
+
+
 def dibujar_marcas(frame: Any, res: Any) -> Any:
     """Face landmarks (every 3rd point) and shoulders on a copy of the frame."""
     import cv2
@@ -121,7 +126,7 @@ class SenasScreen(Screen):
         app = App.get_running_app()
         self.en_vivo = False
         if self.reconocedor is not None:
-            self._nuevos(self.reconocedor.finish()[len(self.eventos):])
+            self._nuevos(self.reconocedor.finish())  # what was still held; repeats skipped
         self.estado = f"{app.t('Fuente parada')}: {msg}"
 
     def _frame(self, t: float, frame: Any) -> Any:
@@ -142,7 +147,10 @@ class SenasScreen(Screen):
 
     def _nuevos(self, eventos: Any) -> None:
         for ev in eventos:
-            self.eventos.append(ev.to_dict() if hasattr(ev, "to_dict") else dict(ev))
+            d = ev.to_dict() if hasattr(ev, "to_dict") else dict(ev)
+            if any(clave(d) == clave(e) for e in self.eventos):
+                continue
+            self.eventos.append(d)
         self.vistas = "\n".join(describir_evento(e) for e in self.eventos[-8:][::-1])
 
     # -- trainer --------------------------------------------------------------------------

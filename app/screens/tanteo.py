@@ -28,7 +28,7 @@ class TanteoScreen(Screen):
         self.titulo = f"{app.t('Tanteo')} · {app.t('es mano')}: {reg.nombre(reg.mano)}"
         self._tabla(app, res, parejas)
         self.marcador = (f"{parejas[0]}  {res.marcador[0]}  —  {res.marcador[1]}  {parejas[1]}")
-        self.anuncio = "\n".join(app.t(a) if not a.startswith("¡") else a for a in avisos)
+        self.anuncio = "\n".join(app.t(tpl).format(arg) for tpl, arg in avisos)
         if res.fin and not avisos:
             self.anuncio = app.t("Fin del juego")
         lines = [f"+{a.tantos}  {parejas[a.pareja]}:  {a.razon}" for a in res.detalle]
@@ -60,4 +60,4 @@ class TanteoScreen(Screen):
         app.entrada, app.resultado = None, None
         app.ir("marcador")
         if avisos:
-            app.avisar("  ".join(avisos))
+            app.avisar("  ".join(app.t(tpl).format(arg) for tpl, arg in avisos))
