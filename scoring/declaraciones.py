@@ -22,11 +22,22 @@ lance, which ``tantear`` applies::
     >>> pares, punto = correcciones({"pares": [True, True, True, None]}, manos,
     ...                             perfil("segovia"), 0)  # seat 2 said "sí" with no pares
     >>> pares.lance, pares.ganador, pares.anulados, pares.envites_validos
-    ('pares', None, frozenset({2}), True)
+    ('pares', None, frozenset({2}), False)
     >>> punto.lance, punto.ganador, punto.negada, punto.razon[-21:]
     ('punto', 1, 1, '(Título VIII, art. 4)')
 
-Where a regulation leaves a case open musmesa's reading is written in ``razon`` and below.
+Where a regulation leaves a case open musmesa's reading is written in ``razon`` and here:
+
+- "Mano del lance" / "mano del oponente" with 31 (VIII.4, IX.2) and "treinta de mano" (X.1): a
+  seat of the pareja holds 31 (30) and speaks before both opponents, counting from the mano.
+- VIII.1 sends to art. 4 («ver Punto 4»): hiding pares also loses the juego or punto, except
+  when the pareja is mano with four kings (VIII.1's own exception covers both).
+- Título III art. 3 («pérdida de todos los tantos que pudieran corresponder en la jugada»)
+  is the general rule; the specific articles of Títulos VIII-X are applied instead.
+- Both parejas erring in the same lance: no pareja is punished, false jugadas are annulled.
+- Basque «eta enbidoa jotzen badu» (and he bets): the record does not say who bet, so any
+  envite on the lance counts. The «utzia» the Basque text gives the opponents is not modelled.
+- Penalties that depend on accepted envites read ``lances``; without it every lance is en paso.
 """
 
 from __future__ import annotations
@@ -310,8 +321,8 @@ def _seg_pares(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
                            f"son de la pareja {otra} más un tanto de negada (Título VIII, art. 1)")]
     wins = ctx.ganador("pares", liars)
     accepted = ctx.aceptado("pares")
-    if wins == pareja:
-        return [Correccion("pares", None, liars, 0, not accepted,
+    if wins == pareja:  # voiding is a no-op en paso, so it does not depend on ``lances``
+        return [Correccion("pares", None, liars, 0, False,
                            f"{_quien(liars)} cantó pares sin tenerlos; gana su compañero, "
                            "pero sólo el valor de sus pares, en paso (Título VIII, arts. 2 y 3)")]
     return [Correccion("pares", otra, liars, 0 if accepted else 1, True,

@@ -65,7 +65,7 @@ def test_viii_1_exception_mano_with_four_kings() -> None:
     ("manos", "lances", "esperado", "cita"),
     [
         # the liar's partner (reyes) beats the innocent (ases): «sólo el valor de sus pares»
-        (PARES, None, (None, frozenset({2}), 0, True), "VIII.2 en paso, pierde el inocente"),
+        (PARES, None, (None, frozenset({2}), 0, False), "VIII.2 en paso, pierde el inocente"),
         (PARES, {"pares": {"quiero": 5}}, (None, frozenset({2}), 0, False),
          "VIII.2 con envites: sólo el valor de sus pares en paso"),
         (PARES, {"pares": {"ordago": "quiero"}}, (None, frozenset({2}), 0, False),
