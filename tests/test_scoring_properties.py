@@ -1,0 +1,314 @@
+"""Property-based tests of the tanteo (issue 2 §4), with hypothesis.
+
+Records are drawn with 16 distinct cards and valid outcomes for the lances that can be bet. Which
+lances can be bet, and a small reference count used as an oracle, are written here again from the
+rules texts (seeds 001 "Puntuación", 003 §4.7 and §3.8, 000 Título VI), not taken from scoring/.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring.cards import CARD_IDS, Card
+from scoring.rules import PERFILES, Reglas, perfil
+from scoring.tanteo import ResultadoTanteo, tantear
+
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+LANCES = ("grande", "chica", "pares", "juego", "punto")
+PROFILES: list[Any] = [
+    *sorted(PERFILES),
+    {"base": "general", "deje": "al_final"},
+    {"base": "cuellar", "real": "sota_oros"},
+    {"base": "ludoteka-8", "tantos": 30},
+    {"base": "general", "ases": 4},
+    {"base": "ludoteka-4", "real": "cualquier_figura"},
+]
+# seed 001: "31, 32, 40, 37, 36, 35, 34 y 33", best first.
+ORDEN_JUEGO = (31, 32, 40, 37, 36, 35, 34, 33)
+
+
+# -- a reference reading of the rules -------------------------------------------------------------
+
+def rank(card: Card, reglas: Reglas) -> int:
+    """seed 001: with 8 reyes the threes are kings and the twos aces, "a todos los efectos"."""
+    if card.rank == 3 and reglas.reyes == 8:
+        return 12
+    if card.rank == 2 and reglas.ases == 8:
+        return 1
+    return card.rank
+
+
+def value(hand: list[Card], reglas: Reglas) -> int:
+    return sum(min(rank(c, reglas), 10) for c in hand)
+
+
+def pares_key(hand: list[Card], reglas: Reglas) -> tuple[int, ...] | None:
+    counts = Counter(rank(c, reglas) for c in hand)
+    if 4 in counts.values():
+        (r,) = counts
+        return (3, r, r)  # four of a kind is duples
+    if 3 in counts.values():
+        return (2, *(r for r, n in counts.items() if n == 3))
+    pairs = sorted((r for r, n in counts.items() if n == 2), reverse=True)
+    if len(pairs) == 2:
+        return (3, *pairs)
+    return (1, pairs[0]) if pairs else None
+
+
+def is_real(hand: list[Card], reglas: Reglas) -> bool:
+    sevens = [c for c in hand if c.rank == 7]
+    if reglas.real == "no" or len(sevens) != 3:
+        return False
+    (other,) = (c for c in hand if c.rank != 7)
+    if reglas.real == "sota_oros":
+        return other == Card(10, "o")
+    return rank(other, reglas) >= 10
+
+
+def key(lance: str, hand: list[Card], reglas: Reglas) -> tuple | None:
+    ranks = sorted((rank(c, reglas) for c in hand), reverse=True)
+    if lance == "grande":
+        return tuple(ranks)
+    if lance == "chica":
+        return tuple(-r for r in reversed(ranks))
+    if lance == "pares":
+        return pares_key(hand, reglas)
+    v = value(hand, reglas)
+    if lance == "juego":
+        return (-ORDEN_JUEGO.index(v), is_real(hand, reglas)) if v >= 31 else None
+    return (v,)
+
+
+def bonus(lance: str, hand: list[Card], reglas: Reglas) -> int:
+    if lance == "pares":
+        k = pares_key(hand, reglas)
+        return k[0] if k else 0  # pareja 1, medias 2, duples 3
+    v = value(hand, reglas)
+    return (3 if v == 31 else 2) if v >= 31 else 0
+
+
+def winner(lance: str, hands: list[list[Card]], mano: int, reglas: Reglas) -> int | None:
+    best, best_key = None, None
+    for step in range(4):  # ties: the seat nearer the mano
+        seat = (mano + step) % 4
+        k = key(lance, hands[seat], reglas)
+        if k is not None and (best_key is None or k > best_key):
+            best, best_key = seat, k
+    return best
+
+
+def holders(lance: str, hands: list[list[Card]], reglas: Reglas) -> tuple[bool, bool]:
+    has = [key(lance, h, reglas) is not None for h in hands]
+    return has[0] or has[2], has[1] or has[3]
+
+
+def fourth(hands: list[list[Card]], reglas: Reglas) -> str:
+    return "juego" if any(value(h, reglas) >= 31 for h in hands) else "punto"
+
+
+def can_bet(lance: str, hands: list[list[Card]], reglas: Reglas) -> bool:
+    return lance not in ("pares", "juego") or all(holders(lance, hands, reglas))
+
+
+def reference(record: dict[str, Any]) -> tuple[dict[str, list[int]], tuple[int, int], dict | None]:
+    """The tanteo as the seeds describe it: refused bets and an accepted órdago at once, in lance
+    order; then the count, lance by lance, stopping as soon as a pareja reaches the target."""
+    reglas = perfil(record["reglas"])
+    hands = [[Card.parse(t) for t in m.split()] for m in record["manos"]]
+    mano, target = record["mano"], reglas.tantos
+    order = ("grande", "chica", "pares", fourth(hands, reglas))
+    given = dict(record["lances"])
+    outcomes = {lance: given.get(lance, "paso") for lance in order[:3]}
+    outcomes[order[3]] = given.get("juego", given.get("punto", "paso"))
+    score = list(record["marcador"])
+    por = {lance: [0, 0] for lance in order}
+    fin: dict | None = None
+
+    def add(p: int, n: int, lance: str) -> None:
+        nonlocal fin
+        if fin is None and n > 0:
+            score[p] += n
+            por[lance][p] += n
+            if score[p] >= target:
+                fin = {"ganador": p, "por": "tantos"}
+
+    def deje(lance: str, o: Any) -> bool:  # seed 003: the deje is taken at the end, pares/juego only
+        return reglas.deje == "al_final" and lance in ("pares", "juego") and o["no_quiero"] == 1
+
+    for lance in order:
+        o = outcomes[lance]
+        if isinstance(o, dict) and "no_quiero" in o and not deje(lance, o):
+            add(o["gana"], o["no_quiero"], lance)
+        elif isinstance(o, dict) and "ordago" in o and fin is None:
+            p = winner(lance, hands, mano, reglas) % 2
+            add(p, target - score[p], lance)
+            fin = {"ganador": p, "por": "ordago"}
+    for lance in order:
+        o, seat = outcomes[lance], winner(lance, hands, mano, reglas)
+        if seat is None:
+            continue  # nobody holds pares (or juego): the lance is not played
+        refused = isinstance(o, dict) and "no_quiero" in o
+        p = o["gana"] if refused else seat % 2
+        if refused and deje(lance, o):
+            add(p, 1, lance)
+        if isinstance(o, dict) and "quiero" in o:
+            add(p, o["quiero"], lance)
+        elif o == "paso" and lance in ("grande", "chica"):
+            add(p, 1, lance)
+        if lance == "punto":
+            add(p, 1, lance)
+        if lance in ("pares", "juego"):
+            for step in range(4):
+                s = (mano + step) % 4
+                if s % 2 == p:
+                    add(p, bonus(lance, hands[s], reglas), lance)
+    return por, (score[0], score[1]), fin
+
+
+# -- strategies -----------------------------------------------------------------------------------
+
+def outcome(draw: st.DrawFn) -> Any:
+    kind = draw(st.sampled_from(["paso", "paso", "quiero", "no_quiero", "no_quiero", "ordago"]))
+    if kind == "quiero":
+        return {"quiero": draw(st.integers(2, 45))}
+    if kind == "no_quiero":
+        return {"no_quiero": draw(st.sampled_from([1, 1, 2, 3, 5, 10])), "gana": draw(st.integers(0, 1))}
+    if kind == "ordago":
+        return {"ordago": "quiero"}
+    return "paso"
+
+
+@st.composite
+def records(draw: st.DrawFn, profiles: list[Any] | None = None) -> dict[str, Any]:
+    spec = draw(st.sampled_from(profiles or PROFILES))
+    reglas = perfil(spec)
+    ids = draw(st.permutations(CARD_IDS))[:16]
+    manos = [" ".join(ids[i:i + 4]) for i in range(0, 16, 4)]
+    hands = [[Card.parse(t) for t in m.split()] for m in manos]
+    marcador = [draw(st.integers(0, reglas.tantos - 1)) for _ in range(2)]
+    lances: dict[str, Any] = {}
+    for lance in ("grande", "chica", "pares", fourth(hands, reglas)):
+        if not can_bet(lance, hands, reglas):
+            continue
+        o = outcome(draw)
+        if o != "paso":
+            lances[lance] = o
+        if o == {"ordago": "quiero"}:
+            break  # no bet after an accepted órdago
+    return {"reglas": spec, "mano": draw(st.integers(0, 3)), "manos": manos, "marcador": marcador,
+            "lances": lances}
+
+
+def scores(r: ResultadoTanteo) -> tuple:
+    return ({k: list(v) for k, v in r.por_lance.items()}, tuple(r.marcador), r.fin)
+
+
+def mirror(r: ResultadoTanteo) -> tuple:
+    fin = None if r.fin is None else {**r.fin, "ganador": 1 - r.fin["ganador"]}
+    return ({k: [v[1], v[0]] for k, v in r.por_lance.items()}, (r.marcador[1], r.marcador[0]), fin)
+
+
+# -- properties -----------------------------------------------------------------------------------
+
+@SETTINGS
+@given(records())
+def test_engine_agrees_with_the_reference_reading(record: dict[str, Any]) -> None:
+    assert scores(tantear(record)) == reference(record)
+
+
+@SETTINGS
+@given(records())
+def test_rotating_seats_and_mano_swaps_the_parejas(record: dict[str, Any]) -> None:
+    m = record["manos"]
+    rotated = {
+        **record,
+        "manos": [m[3], m[0], m[1], m[2]],  # seat s moves to seat s + 1
+        "mano": (record["mano"] + 1) % 4,
+        "marcador": record["marcador"][::-1],
+        "lances": {k: ({**v, "gana": 1 - v["gana"]} if isinstance(v, dict) and "gana" in v else v)
+                   for k, v in record["lances"].items()},
+    }
+    assert scores(tantear(rotated)) == mirror(tantear(record))
+
+
+@SETTINGS
+@given(records(), st.randoms(use_true_random=False))
+def test_order_of_cards_within_a_hand_never_matters(record: dict[str, Any], rnd: Any) -> None:
+    shuffled = []
+    for text in record["manos"]:
+        cards = text.split()
+        rnd.shuffle(cards)
+        shuffled.append(" ".join(cards))
+    assert scores(tantear({**record, "manos": shuffled})) == scores(tantear(record))
+
+
+EIGHT_REYES = [p for p in PROFILES if perfil(p).reyes == 8 and perfil(p).ases == 8]
+
+
+@SETTINGS
+@given(records(EIGHT_REYES))
+def test_with_8_reyes_threes_are_kings_and_twos_aces(record: dict[str, Any]) -> None:
+    # seed 001: "los treses son reyes ... los doses son ases", a todos los efectos.
+    used = {c for m in record["manos"] for c in m.split()}
+    free = {12: [f"12{s}" for s in "oceb" if f"12{s}" not in used],
+            1: [f"1{s}" for s in "oceb" if f"1{s}" not in used]}
+    replaced = []
+    for text in record["manos"]:
+        cards = []
+        for c in text.split():
+            card = Card.parse(c)
+            target = {3: 12, 2: 1}.get(card.rank)
+            cards.append(free[target].pop() if target and free[target] else c)
+        replaced.append(" ".join(cards))
+    assert scores(tantear({**record, "manos": replaced})) == scores(tantear(record))
+
+
+@SETTINGS
+@given(records())
+def test_points_only_for_jugadas_a_pareja_holds(record: dict[str, Any]) -> None:
+    r = tantear(record)
+    reglas = r.registro.reglas
+    hands = [[Card.parse(t) for t in m.split()] for m in record["manos"]]
+    given_lances = record["lances"]
+    for lance in ("pares", "juego"):
+        if lance not in r.por_lance:
+            continue
+        held = holders(lance, hands, reglas)
+        o = given_lances.get(lance, "paso")
+        for p in (0, 1):
+            if not held[p]:
+                # a pareja without the jugada: no betting possible, so nothing at all
+                assert r.por_lance[lance][p] == 0
+            if isinstance(o, dict) and o.get("gana") == 1 - p:
+                assert r.por_lance[lance][p] == 0  # it refused the envite: no bonus
+            if not (isinstance(o, dict) and "ordago" in o):
+                own = sum(bonus(lance, hands[s], reglas) for s in (p, p + 2))
+                bet = o.get("quiero", o.get("no_quiero", 0)) if isinstance(o, dict) else 0
+                assert r.por_lance[lance][p] <= bet + own
+    # and each bonus apunte names a player of the pareja that takes it
+    names = {0: ("asiento 0", "asiento 2"), 1: ("asiento 1", "asiento 3")}
+    for a in r.detalle:
+        if a.lance in ("pares", "juego"):
+            assert any(n in a.razon for n in names[a.pareja]) or "no quiso" in a.razon or "deje" in a.razon
+
+
+@SETTINGS
+@given(records())
+def test_tantos_never_negative_and_marcador_is_the_sum(record: dict[str, Any]) -> None:
+    r = tantear(record)
+    assert all(a.tantos > 0 for a in r.detalle)
+    assert all(v >= 0 for pair in r.por_lance.values() for v in pair)
+    for p in (0, 1):
+        assert r.marcador[p] == record["marcador"][p] + sum(v[p] for v in r.por_lance.values())
+        assert sum(a.tantos for a in r.detalle if a.pareja == p) == r.marcador[p] - record["marcador"][p]
+    target = r.registro.reglas.tantos
+    if r.fin is None:
+        assert max(r.marcador) < target
+    else:
+        assert r.marcador[r.fin["ganador"]] >= target
+        assert r.marcador[1 - r.fin["ganador"]] < target
+    assert all(a.razon.strip() and a.lance in r.por_lance for a in r.detalle)
