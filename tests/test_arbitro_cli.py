@@ -148,3 +148,40 @@ def test_subprocess_end_to_end() -> None:
         [sys.executable, "-m", "app.cli", "arbitro", "--cartas", "12o 12c 1e"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_recorded_recognizer_events(capsys) -> None:
+    """Events recorded from gestures/' recognizer on the synthetic astronaut clip (see _nota),
+    judged against a hand of duples de sotas y ases: the wink (31) and the medias are false
+    (Título VII art. 3), dos ases is a seña of inferiores (art. 7), duples is right."""
+    code, out, _ = mus(capsys, "--senas", str(DATA / "grabado_astronauta.json"),
+                       "--cartas-json", str(DATA / "foto_duples.json"), "--perfil", "segovia",
+                       "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert [s["sena"] for s in data["senas"]] == ["treinta_y_una", "duples", "dos_ases", "medias"]
+    assert hallazgos(out) == [("falsa", "Título VII, art. 3"), ("inferior", "Título VII, art. 7"),
+                              ("falsa", "Título VII, art. 3")]
+
+
+@pytest.mark.slow
+def test_live_recognizer_into_the_referee(tmp_path) -> None:
+    """The whole chain: `mus senas --json` on the synthetic clip, then `mus arbitro` on it."""
+    pytest.importorskip("mediapipe")
+    clip = ROOT / "tests" / "data" / "gestures" / "astronaut_senas.mp4"
+    if not clip.exists():
+        pytest.skip("no synthetic clip")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    senas = subprocess.run([sys.executable, "-m", "app.cli", "senas", "--json", "--perfil",
+                            "segovia", str(clip)], cwd=ROOT, env=env, capture_output=True,
+                           text=True, timeout=600, check=False)
+    assert senas.returncode == 0, senas.stderr[-2000:]
+    events = tmp_path / "eventos.json"
+    events.write_text(senas.stdout, encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "app.cli", "arbitro", "--senas", str(events),
+                           "--cartas", "1o 1c 10e 10b", "--perfil", "segovia", "--fase", "chica",
+                           "--json"], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    tipos = [h["tipo"] for h in json.loads(proc.stdout)["hallazgos"]]
+    assert tipos.count("falsa") >= 1 and "inferior" in tipos
