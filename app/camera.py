@@ -86,15 +86,21 @@ class Video(Fuente):
         if not Path(path).is_file():
             raise FuenteError(f"no existe el vídeo {path}")
         self.cap = cv2.VideoCapture(str(path))
-        if not self.cap.isOpened():
+        ok, first = self.cap.read() if self.cap.isOpened() else (False, None)
+        if not ok or first is None:
+            self.cap.release()
             raise FuenteError(f"{Path(path).name} no es un vídeo que se pueda leer")
+        self._first: np.ndarray | None = first
         self.fps = self.cap.get(cv2.CAP_PROP_FPS) or 25.0
         self.n = 0
         self.error = ""
 
     def leer(self) -> tuple[float, np.ndarray] | None:
-        ok, frame = self.cap.read()
-        if not ok:
+        if self._first is not None:
+            ok, frame, self._first = True, self._first, None
+        else:
+            ok, frame = self.cap.read()
+        if not ok or frame is None:
             self.error = "fin del vídeo"
             return None
         self.n += 1

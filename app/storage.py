@@ -130,16 +130,20 @@ class Almacen:
     def _tx(self) -> Iterator[sqlite3.Connection]:
         try:
             self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self.conn
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
+            yield self.conn
             self.conn.execute("COMMIT")
         except (OSError, sqlite3.Error) as exc:
+            self._rollback()
+            raise _explain(exc, self.carpeta) from None
+        except BaseException:
+            self._rollback()
+            raise
+
+    def _rollback(self) -> None:
+        # SQLite may already have rolled back by itself (SQLITE_FULL does).
+        if self.conn.in_transaction:
             with contextlib.suppress(sqlite3.Error):
                 self.conn.execute("ROLLBACK")
-            raise _explain(exc, self.carpeta) from None
 
     # -- partidas -------------------------------------------------------------------------
     def nueva_partida(self, reglas: str | dict, jugadores: list[str], mano: int) -> int:

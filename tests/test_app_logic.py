@@ -1,0 +1,298 @@
+"""App logic without a window: storage, hand entry, partida control, reading, trainer,
+referee log, translations, frame sources and the `mus app` command's argument errors."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app import i18n
+from app.camera import Fotogramas, FuenteError, Video, cargar_imagen
+from app.i18n.extraer import extraer
+from app.logic.arbitro import GENESIS, SesionArbitro, verificar
+from app.logic.lectura import Lectura, LecturaError
+from app.logic.mano import EntradaError, EntradaMano
+from app.logic.partida import ControlPartida
+from app.logic.senas import Entrenador
+from app.storage import Almacen, StorageError, abrir_o_memoria, default_data_dir
+from scoring.tanteo import tantear
+
+JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]
+# Issue 2's example hand: both parejas hold pares and juego, so every lance can be bet.
+MANOS = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
+# Only seat 1 (pareja 1) holds pares; nobody has juego (punto is played).
+SOLO_P1_PARES = ["1o 4c 5e 6b", "7o 7c 2e 4b", "1c 5c 6e 10b", "2o 4e 5b 6o"]
+
+
+@pytest.fixture
+def almacen(tmp_path: Path) -> Almacen:
+    s = Almacen.abrir(tmp_path / "datos")
+    yield s
+    s.cerrar()
+
+
+@pytest.fixture
+def ctl(almacen: Almacen) -> ControlPartida:
+    c = ControlPartida(almacen)
+    c.nueva("general", JUGADORES, mano=0)
+    return c
+
+
+def _entrada(ctl: ControlPartida, manos: list[str] = MANOS) -> EntradaMano:
+    e = ctl.entrada()
+    e.poner_cartas(manos)
+    return e
+
+
+# -- storage ---------------------------------------------------------------------------------
+
+def test_storage_uses_wal_and_env_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MUSMESA_DATA", str(tmp_path / "env"))
+    assert default_data_dir() == tmp_path / "env"
+    s = Almacen.abrir()
+    assert s.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert (tmp_path / "env" / "musmesa.sqlite3").exists()
+    s.cerrar()
+
+
+def test_unusable_folder_gives_clear_error_and_memory_fallback(tmp_path: Path) -> None:
+    blocker = tmp_path / "fichero"
+    blocker.write_text("no soy una carpeta")
+    with pytest.raises(StorageError, match="No se puede guardar"):
+        Almacen.abrir(blocker / "datos")
+    s, msg = abrir_o_memoria(blocker / "datos")
+    assert "no se guardará" in msg
+    pid = s.nueva_partida("general", JUGADORES, 0)  # the app still keeps score
+    assert s.partida(pid)["jugadores"] == JUGADORES
+
+
+def test_full_disk_loses_nothing_already_stored(ctl: ControlPartida) -> None:
+    ctl.confirmar(_entrada(ctl))
+    db = ctl.almacen.conn
+    pages = db.execute("PRAGMA page_count").fetchone()[0]
+    db.execute(f"PRAGMA max_page_count={pages}")  # SQLITE_FULL once the pages are used up
+    with pytest.raises(StorageError, match="disco está lleno"):
+        for _ in range(500):
+            ctl.almacen.guardar_correccion(ctl.partida_id, 0, "1o", "x" * 300)
+    stored = len(ctl.almacen.manos(ctl.partida_id))
+    with pytest.raises(StorageError, match="disco está lleno"):
+        for _ in range(20):  # the hands' own page fills after a few more
+            before, mano = ctl.partida.tantos, ctl.partida.mano
+            ctl.confirmar(_entrada(ctl, ["5o 6o 7c 4e", "12e 11c 10o 2b", "1c 6c 7e 5b",
+                                         "12b 10c 4o 3b"]))
+            stored += 1
+    assert (ctl.partida.tantos, ctl.partida.mano) == (before, mano)  # memory untouched
+    assert len(ctl.almacen.manos(ctl.partida_id)) == stored
+    fresh = ControlPartida(Almacen.abrir(ctl.almacen.carpeta))
+    assert fresh.reanudar() and fresh.partida.tantos == before
+
+
+def test_export_json_is_tanteo_input_and_csv_has_rows(ctl: ControlPartida, tmp_path: Path) -> None:
+    ctl.confirmar(_entrada(ctl))
+    pj, pc = ctl.almacen.escribir_export(ctl.partida_id, tmp_path / "exp")
+    records = json.loads(pj.read_text(encoding="utf-8"))
+    assert len(records) == 1
+    assert list(tantear(records[0]).marcador) == list(ctl.partida.tantos)
+    lines = pc.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("mano,mano_asiento") and len(lines) == 2
+
+
+# -- hand entry ------------------------------------------------------------------------------
+
+def test_lances_that_cannot_be_bet_are_skipped_once_cards_are_known() -> None:
+    e = EntradaMano(mano=0, parejas=("Ana y Carlos", "Bea y Dani"))
+    e.envite("pares", 3)  # cards unknown: allowed for now
+    e.poner_cartas(SOLO_P1_PARES)
+    estado = {row.lance: row for row in e.estado()}
+    assert set(estado) == {"grande", "chica", "pares", "punto"}
+    assert not estado["pares"].apostable and estado["pares"].motivo == "Solo Bea y Dani tiene pares"
+    assert estado["punto"].apostable
+    assert e.lances() == {}  # the pares bet was dropped
+    with pytest.raises(EntradaError, match="no se apuesta"):
+        e.envite("pares", 2)
+    e.no_quiero("punto", gana=1)
+    assert e.lances() == {"punto": {"no_quiero": 1, "gana": 1}}
+
+
+def test_entry_rejects_bad_cards_and_amounts() -> None:
+    e = EntradaMano(mano=0)
+    with pytest.raises(ValueError):
+        e.poner_cartas(["12o 12c 11e 1b", "12o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"])
+    with pytest.raises(EntradaError):
+        e.envite("grande", 1)
+    with pytest.raises(EntradaError, match="faltan las cartas"):
+        e.registro([0, 0])
+
+
+# -- partida control -------------------------------------------------------------------------
+
+def test_confirm_stores_hand_and_resume_rebuilds_state(ctl: ControlPartida, tmp_path: Path) -> None:
+    e = _entrada(ctl)
+    e.no_quiero("chica", gana=1)
+    e.envite("pares", 5)
+    preview, _ = ctl.previsualizar(e)
+    assert ctl.partida.tantos == (0, 0) and not ctl.almacen.manos(ctl.partida_id)
+    res, _ = ctl.confirmar(e)
+    assert res.marcador == preview.marcador
+    assert ctl.partida.tantos == res.marcador and ctl.partida.mano == 1
+    # Reopen the database from scratch, as after a kill.
+    fresh = ControlPartida(Almacen.abrir(ctl.almacen.carpeta))
+    assert fresh.reanudar()
+    assert fresh.partida.tantos == res.marcador and fresh.partida.mano == 1
+    assert fresh.vista().ultimas[0].startswith("1. mano Ana")
+
+
+def test_undo_marks_hand_and_restores(ctl: ControlPartida) -> None:
+    ctl.confirmar(_entrada(ctl))
+    assert ctl.deshacer()
+    assert ctl.partida.tantos == (0, 0)
+    assert ctl.almacen.manos(ctl.partida_id) == []
+    assert not ctl.deshacer()
+
+
+def test_ordago_announces_end_of_juego(ctl: ControlPartida) -> None:
+    e = _entrada(ctl)
+    e.ordago("grande")
+    res, avisos = ctl.confirmar(e)
+    assert res.fin == {"ganador": 1, "por": "ordago"}  # seat 1's three threes are kings
+    assert avisos == [("¡Órdago! Juego para {0}", "Bea y Dani")]
+    v = ctl.vista()
+    assert v.parejas[1].juegos == 1 and v.parejas[1].tantos == 0
+
+
+def test_names_must_be_four_and_distinct(almacen: Almacen) -> None:
+    c = ControlPartida(almacen)
+    with pytest.raises(ValueError, match="distintos"):
+        c.nueva("general", ["Ana", "Ana", "Bea", "Dani"], 0)
+    with pytest.raises(ValueError):
+        c.nueva("general", ["Ana", "", "Bea", "Dani"], 0)
+    assert almacen.partidas() == []
+
+
+# -- card reading ----------------------------------------------------------------------------
+
+def _lectura() -> Lectura:
+    cards = [c for hand in MANOS for c in hand.split()]
+    data = {"cartas": [{"carta": c, "confianza": 0.3 if i == 5 else 0.95,
+                        "caja": [10 * i, 10, 10 * i + 8, 30]} for i, c in enumerate(cards)],
+            "asientos": [h.split() for h in MANOS], "avisos": []}
+    return Lectura.desde_json(data)
+
+
+def test_reading_groups_seats_and_corrects_one_card() -> None:
+    lec = _lectura()
+    assert lec.manos() == MANOS
+    assert [c.dudosa for c in lec.cartas].count(True) == 1
+    with pytest.raises(LecturaError, match="ya está en la mesa"):
+        lec.corregir(5, "12o")
+    assert lec.corregir(5, "2b") == ("3c", "2b")
+    assert lec.manos()[1] == "3o 2b 3e 7b" and not lec.cartas[5].dudosa
+    drawn = lec.dibujar(np.zeros((60, 200, 3), np.uint8))
+    assert drawn.shape == (60, 200, 3) and drawn.any()
+
+
+# -- trainer and referee ---------------------------------------------------------------------
+
+GUINO = {"gesto": "guino", "lado": "derecho", "inicio": 2.1, "fin": 2.8, "confianza": 1.0}
+LABIO = {"gesto": "labio_mordido", "lado": None, "inicio": 4.0, "fin": 4.8, "confianza": 1.0}
+
+
+def test_trainer_needs_the_complete_senas() -> None:
+    e = Entrenador("segovia", semilla=1)
+    e.poner_mano("12o 12c 7e 4b")  # pareja de reyes and 31
+    assert any("treinta y una" in s for s in e.que_senar())
+    assert e.comprobar([GUINO, LABIO]).correcto
+    assert not e.comprobar([GUINO]).correcto  # dos reyes missing: incomplete
+    assert not e.comprobar([]).correcto
+    assert (e.aciertos, e.intentos) == (1, 3)
+
+
+def test_referee_log_is_hash_chained_and_tamper_evident() -> None:
+    s = SesionArbitro("segovia", JUGADORES, asiento=1)
+    s.vigilar(1)
+    s.marcar("reparto", 0.0)
+    s.marcar("lances", 1.0)
+    s.anotar(GUINO)
+    informe = s.comprobar("1c 4c 5o 6b")
+    assert not informe.correcto  # a wink for 31 with 16 al punto is a false seña
+    log = s.exportar()["entradas"]
+    assert log[0]["prev"] == GENESIS and verificar(log) is None
+    log[2]["evento" if "evento" in log[2] else "t"] = 9.9
+    assert verificar(log) == 2
+
+
+# -- translations ----------------------------------------------------------------------------
+
+def test_po_reader_and_catalogues() -> None:
+    cat = i18n.Catalogo.from_po_text('msgid "A"\nmsgstr ""\n"B"\n\nmsgid "C"\nmsgstr ""\n')
+    assert cat.traducir("A") == "B" and cat.traducir("C") == "C"
+    with pytest.raises(i18n.PoError, match=":2:"):
+        i18n.parse_po('msgid "A"\nbasura\n')
+    ids = extraer()
+    es = i18n.parse_po((i18n.CARPETA / "es.po").read_text(encoding="utf-8"))
+    en = i18n.parse_po((i18n.CARPETA / "en.po").read_text(encoding="utf-8"))
+    assert set(ids) <= set(es), "run python -m app.i18n.extraer"
+    assert not [m for m in ids if not en.get(m)], "untranslated English strings"
+    assert i18n.t("Nueva mano", "en") == "New hand" and i18n.t("Nueva mano", "xx") == "Nueva mano"
+
+
+# -- frame sources ---------------------------------------------------------------------------
+
+def test_sources_fail_with_clear_messages(tmp_path: Path) -> None:
+    bad = tmp_path / "foto.jpg"
+    bad.write_bytes(b"not an image")
+    with pytest.raises(FuenteError, match="no existe"):
+        cargar_imagen(tmp_path / "nada.jpg")
+    with pytest.raises(FuenteError, match="no es una imagen"):
+        cargar_imagen(bad)
+    with pytest.raises(FuenteError):
+        Video(bad)
+    src = Fotogramas([np.zeros((4, 4, 3), np.uint8)] * 2, intervalo=0.5)
+    assert src.leer()[0] == 0.0 and src.leer()[0] == 0.5
+    assert src.leer() is None and src.error
+
+
+def test_bundled_senas_clip_is_a_readable_video() -> None:
+    v = Video(Path("app/assets/senas_demo.mp4"))
+    n = 0
+    while v.leer() is not None:
+        n += 1
+    assert n > 40
+
+
+# -- command line ----------------------------------------------------------------------------
+
+def _args(**kw: object) -> argparse.Namespace:
+    from app import launcher
+
+    p = argparse.ArgumentParser()
+    launcher.configure(p)
+    ns = p.parse_args([])
+    for k, v in kw.items():
+        setattr(ns, k, v)
+    return ns
+
+
+def test_launcher_bad_input_exits_2(capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from app import launcher
+
+    assert launcher.run(_args(tamano="grande")) == 2
+    assert launcher.run(_args(capturas="/tmp/x")) == 2
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert launcher.run(_args()) == 2
+    err = capsys.readouterr().err
+    assert "tamaño no válido" in err and "--demo" in err and "xvfb-run" in err
+
+
+def test_sqlite_file_is_readable_by_plain_sqlite(ctl: ControlPartida) -> None:
+    ctl.confirmar(_entrada(ctl))
+    db = sqlite3.connect(ctl.almacen.carpeta / "musmesa.sqlite3")
+    (registro,) = db.execute("SELECT registro FROM manos").fetchone()
+    assert json.loads(registro)["manos"] == MANOS
