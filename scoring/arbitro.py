@@ -12,6 +12,20 @@ Everything here is pure and immutable. The seña set comes from the rule profile
     ...                           "12o 12c 3e 5b", "segovia", "grande")
     >>> [(h.tipo, h.articulo) for h in informe][0]
     ('inferior', 'Título VII, art. 7 («Nunca se podrán pasar señas de inferiores»)')
+
+The API in short (for the app's referee and trainer screens):
+
+- ``senas_permitidas(mano, perfil) -> SenasPermitidas``: ``.completas`` (what to signal),
+  ``.permitidas``, ``.prohibidas`` (Juicio: sena, estado, razon, articulo, gravedad, fases),
+  ``.libres``, ``.texto()``, ``.to_json()``.
+- ``comprobar_senas(eventos, cartas, perfil, fase, primera_mano=False) -> Informe``: iterate
+  it for the ``Hallazgo`` findings (tipo, articulo, razon, gravedad, eventos, inicio, sena);
+  ``.vistas`` are the señas read from the events, ``.correcto``, ``.texto()``, ``.to_json()``.
+- ``fase`` is one phase name for every event, or the referee's taps as
+  ``[{"fase": "reparto", "inicio": 0.0}, {"fase": "mus", "inicio": 4.1}, ...]`` with the same
+  clock as the events; an event's own ``"fase"`` wins. Phases: scoring.senas.FASES.
+- Señas made before the last dealing (``reparto``/``descarte``) are shown but not judged
+  against the final cards (the hand changed); moments are always judged.
 """
 
 from __future__ import annotations
@@ -22,7 +36,8 @@ from typing import Any, Final
 
 from scoring.cards import Hand, parse_hand
 from scoring.jugadas import Jugada, evaluar
-from scoring.rules import Reglas, perfil
+from scoring.rules import Reglas
+from scoring.rules import perfil as _perfil
 from scoring.senas import (
     FASES,
     TIPOS_PARES,
@@ -139,7 +154,7 @@ def _como(sena: Sena) -> str:
 
 def resolver_reglas(spec: Reglas | str | Mapping[str, Any] | None) -> Reglas:
     """A profile name, an overrides mapping or Reglas (see scoring.rules.perfil)."""
-    return perfil(spec)
+    return _perfil(spec)
 
 
 def _conjunto(reglas: Reglas, conjunto: ConjuntoSenas | str | None) -> ConjuntoSenas:
@@ -202,7 +217,7 @@ def _nivel(jugada: Jugada) -> int:
 
 def senas_permitidas(
     mano: Hand | str,
-    perfil_: Reglas | str | Mapping[str, Any] | None = None,
+    perfil: Reglas | str | Mapping[str, Any] | None = None,
     conjunto: ConjuntoSenas | str | None = None,
 ) -> SenasPermitidas:
     """Judge every seña of the profile's set for a hand of four cards.
@@ -213,7 +228,7 @@ def senas_permitidas(
     >>> [(j.sena.id, j.estado) for j in sp.juicios if j.sena.lance == "pares"][1:4]
     [('dos_ases', 'inferior'), ('medias_ases', 'completa'), ('medias', 'insuficiente')]
     """
-    reglas = resolver_reglas(perfil_)
+    reglas = resolver_reglas(perfil)
     cs = _conjunto(reglas, conjunto)
     hand = _mano(mano)
     jugada = evaluar(hand, reglas)
@@ -413,7 +428,7 @@ Fases = str | Sequence[Mapping[str, Any] | tuple[str, float]] | None
 def comprobar_senas(
     eventos: Sequence[Mapping[str, Any]],
     cartas: Hand | str,
-    perfil_: Reglas | str | Mapping[str, Any] | None = None,
+    perfil: Reglas | str | Mapping[str, Any] | None = None,
     fase: Fases = None,
     *,
     primera_mano: bool = False,
@@ -430,7 +445,7 @@ def comprobar_senas(
     primera_mano: the partida's first hand (no señas until the mus is cut).
     confianza_min: events less confident than this are ignored.
     """
-    reglas = resolver_reglas(perfil_)
+    reglas = resolver_reglas(perfil)
     cs = _conjunto(reglas, conjunto)
     permitidas = senas_permitidas(cartas, reglas, cs)
     evs = _eventos(eventos, confianza_min)
