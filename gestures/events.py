@@ -27,7 +27,8 @@ class Tiempos:
     entrar: float = 0.6
     salir: float = 0.35
     minimo: float = 0.3
-    hueco: float = 0.12
+    hueco: float = 0.12  # at most this long below ``salir`` inside a gesture...
+    hueco_frames: int = 1  # ...and at most this many frames (speech flickers for longer)
     enfriar: float = 0.3
 
 
@@ -60,6 +61,7 @@ class _Track:
     lado: str | None = None
     suma: float = 0.0
     n: int = 0
+    bajos: int = 0  # consecutive frames below salir
     confirmado: bool = False
     libre_desde: float = float("-inf")  # end of cooldown
 
@@ -108,21 +110,22 @@ class EventDetector:
         cfg = self.tiempos.get(g, Tiempos())
         if tr.inicio is None:
             if s >= cfg.entrar and t >= tr.libre_desde:
-                tr.inicio, tr.ultimo, tr.lado, tr.suma, tr.n = t, t, lado, s, 1
+                tr.inicio, tr.ultimo, tr.lado, tr.suma, tr.n, tr.bajos = t, t, lado, s, 1, 0
             return None
         if s >= cfg.salir and (lado == tr.lado or lado is None or tr.lado is None):
-            tr.ultimo, tr.suma, tr.n = t, tr.suma + s, tr.n + 1
+            tr.ultimo, tr.suma, tr.n, tr.bajos = t, tr.suma + s, tr.n + 1, 0
             if not tr.confirmado and t - tr.inicio >= cfg.minimo:
                 tr.confirmado = True
             return None
-        if t - tr.ultimo <= cfg.hueco and lado == tr.lado:
+        tr.bajos += 1
+        if t - tr.ultimo <= cfg.hueco and tr.bajos <= cfg.hueco_frames and lado in (None, tr.lado):
             return None  # a dropped or noisy frame inside a held gesture
         ev = self._close(g, tr, tr.ultimo) if tr.confirmado else None
         tr.inicio, tr.confirmado = None, False
         if ev is not None:
             tr.libre_desde = ev.fin + cfg.enfriar
         elif s >= cfg.entrar and lado != tr.lado:
-            tr.inicio, tr.ultimo, tr.lado, tr.suma, tr.n = t, t, lado, s, 1  # side switched
+            tr.inicio, tr.ultimo, tr.lado, tr.suma, tr.n, tr.bajos = t, t, lado, s, 1, 0  # new side
         return ev
 
     def _release(self, ended: list[Evento], t: float) -> list[Evento]:

@@ -11,7 +11,7 @@ camera the image-left eye is the player's right eye.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -33,6 +33,7 @@ class Warp:
     centers: np.ndarray  # (n, 2) destination points
     disp: np.ndarray  # (n, 2)
     sigma: float
+    _cache: dict = field(default_factory=dict, compare=False, repr=False)  # type: ignore[type-arg]
 
     @staticmethod
     def through(src: np.ndarray, dst: np.ndarray, anchors: np.ndarray, sigma: float) -> Warp:
@@ -43,21 +44,31 @@ class Warp:
     def apply(self, image: Frame, alpha: float = 1.0) -> Frame:
         if alpha == 0:
             return image.copy()
-        h, w = image.shape[:2]
-        x0, y0 = np.maximum(self.centers.min(0) - 4 * self.sigma, 0).astype(int)
-        x1, y1 = np.minimum(self.centers.max(0) + 4 * self.sigma, [w, h]).astype(int)
-        ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
-        grid = np.stack([xs.ravel(), ys.ravel()], 1).astype(np.float64)
-        d2 = ((grid[:, None, :] - self.centers[None, :, :]) ** 2).sum(-1)
-        weights = np.exp(-d2 / (2 * self.sigma**2))
-        # the constant term is a "still" background weight: fades the field out far away
-        field = (weights @ self.disp) / (weights.sum(1, keepdims=True) + 0.05) * alpha
-        map_x = (xs - field[:, 0].reshape(xs.shape)).astype(np.float32)
-        map_y = (ys - field[:, 1].reshape(xs.shape)).astype(np.float32)
+        (x0, y0, x1, y1), xs, ys, disp = self._field(image.shape[:2])
+        map_x = (xs - disp[..., 0] * alpha).astype(np.float32)
+        map_y = (ys - disp[..., 1] * alpha).astype(np.float32)
         out = image.copy()
         out[y0:y1, x0:x1] = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR,
                                       borderMode=cv2.BORDER_REFLECT)
         return out
+
+    def _field(self, shape: tuple[int, ...]) -> tuple[tuple[int, int, int, int], np.ndarray,
+                                                     np.ndarray, np.ndarray]:
+        """Displacement at alpha 1 over the affected box, computed once per image size."""
+        key = (int(shape[0]), int(shape[1]))
+        if key not in self._cache:
+            h, w = key
+            x0, y0 = np.maximum(self.centers.min(0) - 4 * self.sigma, 0).astype(int)
+            x1, y1 = np.minimum(self.centers.max(0) + 4 * self.sigma, [w, h]).astype(int)
+            ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+            grid = np.stack([xs.ravel(), ys.ravel()], 1).astype(np.float64)
+            d2 = ((grid[:, None, :] - self.centers[None, :, :]) ** 2).sum(-1)
+            weights = np.exp(-d2 / (2 * self.sigma**2))
+            # the constant is a "still" background weight: the field fades out far away
+            disp = (weights @ self.disp) / (weights.sum(1, keepdims=True) + 0.05)
+            self._cache[key] = ((int(x0), int(y0), int(x1), int(y1)), xs, ys,
+                                disp.reshape(*xs.shape, 2))
+        return self._cache[key]
 
 
 def _iod(face: np.ndarray) -> float:

@@ -1,0 +1,135 @@
+"""The temporal event detector on synthetic score sequences (no MediaPipe, no images)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gestures.events import TIEMPOS, EventDetector
+from gestures.types import GESTOS
+
+FPS = 25
+
+
+def run(score: Callable[[float], dict[str, float]], seconds: float,
+        lados: Callable[[float], dict[str, str]] | None = None) -> EventDetector:
+    det = EventDetector()
+    for i in range(int(seconds * FPS)):
+        t = i / FPS
+        det.update(t, score(t), lados(t) if lados else {})
+    det.finish(seconds)
+    return det
+
+
+def pulse(gesto: str, start: float, end: float, level: float = 0.9):
+    return lambda t: {gesto: level if start <= t < end else 0.0}
+
+
+def test_wink_held_briefly_is_one_event_with_its_side():
+    det = run(pulse("guino", 1.0, 1.4), 3.0, lambda t: {"guino": "b"})
+    assert [(e.gesto, e.lado) for e in det.eventos] == [("guino", "b")]
+    ev = det.eventos[0]
+    assert ev.inicio == pytest.approx(1.0) and ev.fin == pytest.approx(1.4 - 1 / FPS)
+    assert ev.confianza == pytest.approx(0.9)
+
+
+def test_a_blink_is_not_ojos_cerrados_but_a_long_closure_is():
+    blink = run(pulse("ojos_cerrados", 1.0, 1.3), 3.0)
+    assert blink.eventos == []
+    closed = run(pulse("ojos_cerrados", 1.0, 2.0), 3.0)
+    assert [e.gesto for e in closed.eventos] == ["ojos_cerrados"]
+
+
+@pytest.mark.parametrize("gesto", [g for g in GESTOS if TIEMPOS[g].minimo >= 0.3])
+def test_shorter_than_the_minimum_never_fires(gesto):
+    short = TIEMPOS[gesto].minimo - 2 / FPS
+    assert run(pulse(gesto, 1.0, 1.0 + short), 3.0).eventos == []
+
+
+def test_hysteresis_keeps_one_event_through_a_dip_and_a_dropped_frame():
+    def score(t: float) -> dict[str, float]:
+        if not 1.0 <= t < 2.0:
+            return {"cejas_arriba": 0.0}
+        if 1.40 <= t < 1.44:  # one frame lost (no face): below salir
+            return {"cejas_arriba": 0.0}
+        return {"cejas_arriba": 0.45 if t >= 1.6 else 0.9}  # sagging, above salir
+    det = run(score, 3.0)
+    assert len(det.eventos) == 1
+    assert det.eventos[0].fin == pytest.approx(2.0 - 1 / FPS)
+
+
+def test_flicker_around_the_threshold_does_not_fire():
+    # speech-like: 0.1 s up, 0.1 s down, never long enough for a mouth seña
+    det = run(lambda t: {"morro": 0.9 if int(t * 10) % 2 else 0.0}, 4.0)
+    assert det.eventos == []
+
+
+def test_cooldown_merges_nothing_but_delays_the_next_start():
+    det = run(lambda t: {"morro": 0.9 if (1.0 <= t < 1.6 or 1.7 <= t < 2.5) else 0.0}, 3.0)
+    # the second burst starts inside the cooldown, so it is counted from its end only
+    assert len(det.eventos) == 2
+    assert det.eventos[1].inicio >= det.eventos[0].fin + TIEMPOS["morro"].enfriar
+
+
+def test_side_switch_splits_the_event():
+    det = run(lambda t: {"labios_lado": 0.9 if 1.0 <= t < 2.6 else 0.0}, 3.5,
+              lambda t: {"labios_lado": "a" if t < 1.8 else "b"})
+    assert [(e.gesto, e.lado) for e in det.eventos] == [("labios_lado", "a"), ("labios_lado", "b")]
+
+
+def test_one_shoulder_then_both_reports_only_both():
+    def score(t: float) -> dict[str, float]:
+        return {"hombro_arriba": 0.9 if 1.0 <= t < 1.5 else 0.0,
+                "hombros_arriba": 0.9 if 1.5 <= t < 2.3 else 0.0}
+    det = run(score, 3.5, lambda t: {"hombro_arriba": "a"})
+    assert [e.gesto for e in det.eventos] == ["hombros_arriba"]
+
+
+def test_one_shoulder_alone_is_reported_after_a_short_wait():
+    det = EventDetector()
+    ended_at = None
+    for i in range(int(3.0 * FPS)):
+        t = i / FPS
+        out = det.update(t, {"hombro_arriba": 0.9 if 1.0 <= t < 1.6 else 0.0},
+                         {"hombro_arriba": "b"})
+        if out and ended_at is None:
+            ended_at = t
+    assert [(e.gesto, e.lado) for e in det.eventos] == [("hombro_arriba", "b")]
+    assert ended_at is not None and ended_at < 2.2
+
+
+def test_activos_reports_a_confirmed_gesture_before_it_ends():
+    det = EventDetector()
+    seen = []
+    for i in range(int(2.0 * FPS)):
+        t = i / FPS
+        det.update(t, {"cejas_arriba": 0.9 if t >= 1.0 else 0.0})
+        seen += [(round(t, 2), e.gesto) for e in det.activos(t)]
+    assert seen and seen[0][0] == pytest.approx(1.0 + TIEMPOS["cejas_arriba"].minimo, abs=0.05)
+    assert det.eventos == []
+    assert [e.gesto for e in det.finish(2.0)] == ["cejas_arriba"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0.0, 0.59), min_size=1, max_size=120))
+def test_scores_below_the_entry_threshold_never_fire(levels):
+    det = EventDetector()
+    for i, s in enumerate(levels):
+        det.update(i / FPS, dict.fromkeys(GESTOS, s))
+    assert det.finish(len(levels) / FPS) == [] and det.eventos == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=1, max_size=150))
+def test_events_last_at_least_their_minimum_and_never_overlap(levels):
+    det = EventDetector()
+    for i, s in enumerate(levels):
+        det.update(i / FPS, {"cejas_arriba": s})
+    det.finish(len(levels) / FPS)
+    evs = det.eventos
+    assert all(e.fin - e.inicio >= TIEMPOS["cejas_arriba"].minimo - 1e-9 for e in evs)
+    assert all(a.fin < b.inicio for a, b in itertools.pairwise(evs))

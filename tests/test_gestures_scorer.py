@@ -1,0 +1,148 @@
+"""The per-frame scorer on hand-made feature dicts (no MediaPipe): baseline-relative cues,
+gates, sides."""
+
+from __future__ import annotations
+
+import pytest
+
+from gestures.scorer import DEFAULT_NEUTRAL, Baseline, Scorer, Umbrales, ramp, with_overrides
+from gestures.types import GESTOS, lado_jugador
+
+NEUTRAL = {
+    **DEFAULT_NEUTRAL, "scale_px": 80.0, "roll": 0.0, "upper_lip": 0.08, "mouth_y": 0.9,
+    "mouthRollUpper": 0.0, "eyeSquintLeft": 0.1, "eyeSquintRight": 0.1, "mouthPressLeft": 0.0,
+    "mouthPressRight": 0.0, "tongue_fill": 0.0, "tongue_dx": 0.0, "tongue_dy": 0.0,
+    "sh_width_px": 200.0, "sh_y_a": 400.0, "sh_y_b": 400.0, "mouth_y_px": 250.0,
+}
+
+
+def score(**changes: float) -> dict[str, float]:
+    base = Baseline(dict(NEUTRAL))
+    return Scorer().score({**NEUTRAL, **changes}, base).valores
+
+
+def fired(**changes: float) -> set[str]:
+    return {g for g, s in score(**changes).items() if s >= 0.6}
+
+
+def test_neutral_scores_zero_everywhere():
+    assert set(score()) == set(GESTOS)
+    assert max(score().values()) == 0.0
+
+
+def test_no_face_scores_zero():
+    assert max(Scorer().score({}, Baseline(dict(NEUTRAL))).valores.values()) == 0.0
+
+
+def test_wink_needs_the_other_eye_open():
+    assert fired(ear_a=0.08) == {"guino"}
+    both = fired(ear_a=0.08, ear_b=0.08)
+    assert both == {"ojos_cerrados"}
+
+
+def test_wink_side_is_the_closed_eye_and_blendshape_names_are_the_persons_side():
+    s = Scorer().score({**NEUTRAL, "ear_b": 0.08}, Baseline(dict(NEUTRAL)))
+    assert s.lados["guino"] == "b"
+    # MediaPipe's eyeBlinkRight is the person's right eye = image left when unmirrored
+    s = Scorer().score({**NEUTRAL, "eyeBlinkRight": 0.8}, Baseline(dict(NEUTRAL)))
+    assert s.valores["guino"] >= 0.6 and s.lados["guino"] == "a"
+
+
+def test_thresholds_are_relative_to_the_persons_neutral_face():
+    # someone whose eyes rest narrow (EAR 0.2) is not winking at EAR 0.18
+    narrow = {**NEUTRAL, "ear_a": 0.2, "ear_b": 0.2}
+    s = Scorer().score({**narrow, "ear_a": 0.18}, Baseline(dict(narrow)))
+    assert s.valores["guino"] < 0.6
+    # against the typical neutral face the same frame would look like a wink
+    assert Scorer().score({**narrow, "ear_a": 0.08}, Baseline(dict(narrow))).valores["guino"] >= 0.6
+
+
+def test_brows_by_geometry_or_blendshapes():
+    assert fired(brow_h=NEUTRAL["brow_h"] + 0.08) == {"cejas_arriba"}
+    assert fired(browInnerUp=0.6, browOuterUpLeft=0.5, browOuterUpRight=0.5) == {"cejas_arriba"}
+
+
+def test_pucker_needs_closed_lips_and_is_not_a_fading_smile():
+    narrow = NEUTRAL["mouth_w"] * 0.85
+    assert fired(mouth_w=narrow) == {"morro"}
+    assert "morro" not in fired(mouth_w=narrow, lip_gap=NEUTRAL["lip_gap"] + 0.2)
+    smiling = {**NEUTRAL, "mouthSmileLeft": 0.9, "mouthSmileRight": 0.9}
+    s = Scorer().score({**smiling, "mouth_w": narrow, "mouthSmileLeft": 0.1,
+                        "mouthSmileRight": 0.1}, Baseline(dict(smiling)))
+    assert s.valores["morro"] < 0.6
+
+
+def test_lips_to_one_side_and_a_one_sided_smile():
+    s = Scorer().score({**NEUTRAL, "lips_x": 0.06, "corner_a_x": NEUTRAL["corner_a_x"] + 0.05,
+                        "corner_b_x": NEUTRAL["corner_b_x"] + 0.05}, Baseline(dict(NEUTRAL)))
+    assert s.valores["labios_lado"] >= 0.6 and s.lados["labios_lado"] == "b"
+    # corners moving apart (one up-and-out) is a smirk, not lips moved aside
+    smirk = score(lips_x=0.06, corner_a_x=NEUTRAL["corner_a_x"] - 0.05,
+                  corner_b_x=NEUTRAL["corner_b_x"] + 0.05)
+    assert smirk["labios_lado"] < 0.6
+
+
+def test_bite_by_lip_colour_and_not_with_the_tongue_out():
+    assert fired(lower_lip_red=0.1, lower_lip_teeth=0.2) == {"labio_mordido"}
+    assert "labio_mordido" not in fired(lower_lip_red=0.1, lower_lip_teeth=0.2, red_total=0.2)
+
+
+def test_pale_lips_disable_the_colour_cue():
+    pale = {**NEUTRAL, "lower_lip_red": 0.1}
+    s = Scorer().score({**pale, "lower_lip_red": 0.0, "lower_lip_teeth": 0.3},
+                       Baseline(dict(pale)))
+    assert s.valores["labio_mordido"] == 0.0
+
+
+def test_tongue_straight_or_to_a_side():
+    assert fired(tongue_area=0.08, tongue_dx=0.1) == {"lengua_fuera"}
+    s = Scorer().score({**NEUTRAL, "tongue_area": 0.08, "tongue_dx": -1.4},
+                       Baseline(dict(NEUTRAL)))
+    assert s.valores["lengua_lado"] >= 0.6 and s.lados["lengua_lado"] == "a"
+    assert s.valores["lengua_fuera"] < 0.35
+
+
+def test_tongue_is_ignored_on_a_tiny_face():
+    assert "lengua_fuera" not in fired(tongue_area=0.08, scale_px=12.0)
+
+
+def test_a_turned_head_silences_face_gestures():
+    assert fired(ear_a=0.08, yaw=30.0) == set()
+    assert fired(ear_a=0.08, yaw=10.0) == {"guino"}
+
+
+def test_shoulders_must_rise_in_the_image_and_against_the_face():
+    up = 0.1 * NEUTRAL["sh_width_px"]
+    assert fired(sh_y_a=400 - up, sh_y_b=400 - up) == {"hombros_arriba"}
+    s = Scorer().score({**NEUTRAL, "sh_y_b": 400 - up}, Baseline(dict(NEUTRAL)))
+    assert s.valores["hombro_arriba"] >= 0.6 and s.lados["hombro_arriba"] == "b"
+    # nodding: the mouth comes down towards still shoulders
+    assert fired(mouth_y_px=250 + up) == set()
+    # the whole person (or the camera) moves: both rise together with the face
+    assert fired(sh_y_a=400 - up, sh_y_b=400 - up, mouth_y_px=250 - up) == set()
+
+
+def test_shoulders_need_a_calibrated_baseline():
+    base = Baseline({k: v for k, v in NEUTRAL.items() if not k.startswith("sh_")})
+    s = Scorer().score({**NEUTRAL, "sh_y_a": 300.0, "sh_y_b": 300.0}, base)
+    assert s.valores["hombros_arriba"] == 0.0
+
+
+def test_baseline_is_a_median_robust_to_a_blink_during_calibration():
+    frames = [dict(NEUTRAL) for _ in range(9)] + [{**NEUTRAL, "ear_a": 0.05, "ear_b": 0.05}]
+    assert Baseline.from_frames(frames).values["ear_a"] == pytest.approx(NEUTRAL["ear_a"])
+
+
+def test_ramp_and_overrides():
+    assert ramp(0.5, 0.0, 1.0) == 0.5 and ramp(2.0, 1.0, 0.0) == 0.0
+    u = with_overrides(Umbrales(), {"shoulder": (0.01, 0.02)})
+    assert u.shoulder == (0.01, 0.02)
+    with pytest.raises(KeyError):
+        with_overrides(Umbrales(), {"nope": 1.0})
+
+
+@pytest.mark.parametrize(("side", "mirrored", "expected"), [
+    ("a", False, "derecho"), ("b", False, "izquierdo"),
+    ("a", True, "izquierdo"), ("b", True, "derecho"), (None, False, None)])
+def test_player_side(side, mirrored, expected):
+    assert lado_jugador(side, mirrored) == expected
