@@ -64,12 +64,17 @@ class Partida:
             self.reglas = perfil(reglas)
         except PerfilError as exc:
             raise PartidaError(str(exc)) from None
-        names = tuple(jugadores) if jugadores else tuple(f"asiento {i}" for i in range(4))
+        if jugadores is None:
+            names: tuple[Any, ...] = tuple(f"asiento {i}" for i in range(4))
+        elif isinstance(jugadores, Sequence) and not isinstance(jugadores, str):
+            names = tuple(jugadores)
+        else:
+            raise PartidaError("jugadores debe ser una lista de cuatro nombres")
         if len(names) != 4 or not all(isinstance(n, str) and n.strip() for n in names):
             raise PartidaError("una partida necesita cuatro nombres, uno por asiento")
-        if len(set(names)) != 4:
+        if len({n.strip() for n in names}) != 4:
             raise PartidaError("los cuatro jugadores deben tener nombres distintos")
-        if mano not in (0, 1, 2, 3):
+        if type(mano) is not int or mano not in (0, 1, 2, 3):
             raise PartidaError(f"mano debe ser un asiento de 0 a 3, no {mano!r}")
         self.jugadores: tuple[str, ...] = tuple(n.strip() for n in names)
         self.mano_inicial = mano
@@ -166,7 +171,7 @@ class Partida:
     def _mano_para(self, mano: int | None) -> int:
         if mano is None or mano == self.mano:
             return self.mano
-        if mano not in (0, 1, 2, 3) or isinstance(mano, bool):
+        if type(mano) is not int or mano not in (0, 1, 2, 3):
             raise PartidaError(f"mano debe ser un asiento de 0 a 3, no {mano!r}")
         if not self.estado.mus_corrido:
             raise PartidaError(
@@ -217,7 +222,12 @@ class Partida:
         if data.get("version") != VERSION:
             raise PartidaError(f"versión de partida no soportada: {data.get('version')!r}")
         partida = cls(data.get("reglas"), data.get("jugadores"), data.get("mano_inicial", 0))
-        for i, entry in enumerate(data.get("manos", [])):
+        manos = data.get("manos", [])
+        if not isinstance(manos, list):
+            raise PartidaError("el historial de manos debe ser una lista")
+        for i, entry in enumerate(manos):
+            if not isinstance(entry, Mapping):
+                raise PartidaError(f"mano {i + 1} del historial: debe ser un objeto")
             try:
                 partida.registrar(entry["manos"], entry.get("lances"), entry.get("mano"),
                                   entry.get("declaraciones"))

@@ -55,7 +55,7 @@ class Lance:
             return cls("quiero", _int_at_least(lance, "quiero", value["quiero"], 2))
         if keys == {"no_quiero", "gana"}:
             gana = value["gana"]
-            if gana not in (0, 1) or isinstance(gana, bool):
+            if type(gana) is not int or gana not in (0, 1):
                 raise RegistroError(f"lance {lance}: 'gana' debe ser la pareja 0 o 1, no {gana!r}")
             return cls("no_quiero", _int_at_least(lance, "no_quiero", value["no_quiero"], 1), gana)
         if keys == {"ordago"}:
@@ -145,7 +145,7 @@ class RegistroMano:
             raise RegistroError(str(exc)) from None
         manos = _parse_manos(data.get("manos"))
         mano = data.get("mano", 0)
-        if mano not in (0, 1, 2, 3) or isinstance(mano, bool):
+        if type(mano) is not int or mano not in (0, 1, 2, 3):
             raise RegistroError(f"mano debe ser un asiento de 0 a 3, no {mano!r}")
         marcador = _parse_marcador(data.get("marcador", [0, 0]), reglas)
         lances = _parse_lances(data.get("lances", {}))
