@@ -7,6 +7,8 @@ threes) so that the values can be checked by hand.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -304,3 +306,21 @@ def test_corrections_are_well_formed(manos, pares, juego, mano, reglas, lances) 
     # a truthful table changes nothing
     truth = faltas({"pares": [None] * 4}, manos, reglas)
     assert truth == []
+
+
+def test_mus_tanteo_shows_the_penalty_in_detalle(tmp_path, capsys) -> None:
+    from app.cli import main
+
+    record = {"reglas": SEG, "mano": 0, "manos": PARES,
+              "declaraciones": {"pares": [False, True, False, False]}}
+    path = tmp_path / "mano.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["tanteo", "--json", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    razones = [d["razon"] for d in out["detalle"] if d["lance"] == "pares"]
+    assert any("Título VIII, art. 1" in r for r in razones)
+    assert out["marcador"] == [1, 5]
+    record["declaraciones"] = {"pares": [False, True, 7, False]}
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["tanteo", "--json", str(path)]) == 2
+    assert "declaraciones.pares[2]" in capsys.readouterr().err
