@@ -1,0 +1,154 @@
+"""`mus senas` end to end: a synthetic clip from a real face, images, and every failure mode.
+
+tests/data/gestures/astronaut_senas.mp4 is synthetic (see make_clips.py there): the astronaut
+portrait with warped señas at known times, listed in astronaut_senas.json.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from skimage import data
+
+from app.cli import main
+from gestures import sources
+from gestures import synthetic as S
+from gestures.models import shared_landmarkers
+
+DATA = Path(__file__).parent / "data" / "gestures"
+CLIP = DATA / "astronaut_senas.mp4"
+KEYS = {"gesto", "lado", "inicio", "fin", "confianza", "sena"}
+
+
+def neutral() -> np.ndarray:
+    return cv2.resize(data.astronaut()[:384], (640, 480))[:, :, ::-1].copy()
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(["senas", *argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return status, out, err
+
+
+def test_clip_events_match_what_was_made(capsys):
+    status, out, _ = run_cli(capsys, "--json", "--sin-hombros", "--perfil", "segovia", str(CLIP))
+    assert status == 0
+    doc = json.loads(out)
+    assert doc["fuente"] == str(CLIP)
+    truth = json.loads((DATA / "astronaut_senas.json").read_text())
+    got = doc["eventos"]
+    assert all(set(e) == KEYS for e in got)
+    assert [(e["gesto"], e["lado"]) for e in got] == [(t["gesto"], t["lado"]) for t in truth]
+    for e, t in zip(got, truth, strict=True):
+        assert abs(e["inicio"] - t["inicio"]) <= 0.25 and abs(e["fin"] - t["fin"]) <= 0.3
+        assert 0.6 <= e["confianza"] <= 1.0
+    assert [e["sena"] for e in got] == ["treinta y una", "duples", "dos ases", "medias"]
+
+
+def test_clip_text_output_lists_each_sena(capsys):
+    status, out, _ = run_cli(capsys, "--sin-hombros", str(CLIP))
+    assert status == 0
+    lines = out.strip().splitlines()
+    assert len(lines) == 5 and "4 gestos" in lines[-1]
+    assert "guino (izquierdo)" in lines[0] and "labios_lado (derecho)" in lines[3]
+
+
+def test_images_give_scores_per_image(capsys, tmp_path):
+    img = neutral()
+    face = shared_landmarkers("image", pose=False).detect(img[:, :, ::-1].copy()).face
+    paths = [tmp_path / "neutra.png", tmp_path / "guino.png"]
+    cv2.imwrite(str(paths[0]), img)
+    cv2.imwrite(str(paths[1]), S.close_eye(img, face, "b"))
+    status, out, _ = run_cli(capsys, "--json", *map(str, paths))
+    assert status == 0
+    items = json.loads(out)
+    assert [i["imagen"] for i in items] == list(map(str, paths))
+    assert all(i["cara"] and len(i["gestos"]) == 10 for i in items)
+    assert max(items[0]["gestos"].values()) < 0.5
+    assert items[1]["gestos"]["guino"] >= 0.6 and items[1]["lados"]["guino"] == "izquierdo"
+
+
+def test_image_without_a_face_is_said_clearly(capsys, tmp_path):
+    path = tmp_path / "cafe.png"
+    cv2.imwrite(str(path), data.coffee()[:, :, ::-1])
+    status, out, err = run_cli(capsys, str(path))
+    assert status == 1
+    assert "sin cara" in out and "sin cara" in err
+
+
+def test_video_without_a_face_keeps_going_and_says_so(capsys, tmp_path):
+    path = tmp_path / "mesa.mp4"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), 10, (320, 240))
+    for _ in range(8):
+        writer.write(cv2.resize(data.coffee()[:, :, ::-1], (320, 240)))
+    writer.release()
+    status, out, err = run_cli(capsys, "--json", "--sin-hombros", str(path))
+    assert status == 1
+    assert json.loads(out)["eventos"] == []
+    assert "ninguna cara" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["no_existe.mp4"],
+    ["--camara", "0", "x.mp4"],
+    [],
+    ["--perfil", "marte", "x.png"],
+])
+def test_bad_arguments_exit_2_with_one_line(capsys, argv):
+    status, _, err = run_cli(capsys, *argv)
+    assert status == 2
+    assert err.startswith("mus senas:") or err.startswith("mus")
+
+
+def test_a_file_that_is_not_a_video(capsys, tmp_path):
+    fake = tmp_path / "partida.mp4"
+    fake.write_text("esto no es un vídeo\n")
+    status, _, err = run_cli(capsys, str(fake))
+    assert status == 2 and "no es un vídeo" in err
+
+
+def test_missing_model_override(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("MUSMESA_FACE_MODEL", str(tmp_path / "nada.task"))
+    status, _, err = run_cli(capsys, "--sin-hombros", str(CLIP))
+    assert status == 2 and "no existe el modelo" in err
+
+
+def test_camera_that_cannot_open(capsys, monkeypatch):
+    class NoCamera:
+        def __init__(self, index: int) -> None:
+            raise sources.SourceError(f"no se pudo abrir la cámara {index}")
+
+    monkeypatch.setattr(sources, "CameraSource", NoCamera)
+    status, _, err = run_cli(capsys, "--camara", "3")
+    assert status == 2 and "cámara 3" in err
+
+
+def test_camera_vanishing_mid_stream_keeps_the_events(capsys, monkeypatch):
+    img = neutral()
+    face = shared_landmarkers("image", pose=False).detect(img[:, :, ::-1].copy()).face
+    frames = list(S.sequence(img, lambda im, a: S.close_eye(im, face, "a", a), 10,
+                             before=1.3, ramp=0.1, hold=0.5, after=0.4))
+
+    class DyingCamera:
+        """Gives a wink, then stops sending frames (a USB camera unplugged)."""
+
+        def __init__(self, index: int) -> None:
+            self.error: str | None = None
+
+        def __iter__(self):
+            yield from frames
+            self.error = "la cámara 0 dejó de enviar imágenes"
+
+    monkeypatch.setattr(sources, "CameraSource", DyingCamera)
+    status, out, err = run_cli(capsys, "--json", "--sin-ventana", "--sin-hombros",
+                               "--calibracion", "1", "--camara", "0")
+    assert status == 1
+    assert "dejó de enviar" in err
+    doc = json.loads(out)
+    assert doc["fuente"] == "camara:0"
+    assert [(e["gesto"], e["lado"]) for e in doc["eventos"]] == [("guino", "derecho")]
