@@ -6,6 +6,9 @@
                 [--primera-mano] [--json]
         the findings about the señas in EVENTS.json (the output of `mus senas --json`, optionally
         with the referee's phase marks "fases": [{"fase": "reparto", "inicio": 0.0}, ...])
+    mus arbitro --listar [--perfil NAME | --conjunto NAME]
+        the profile's seña set: each seña with its gestures and article, the forbidden
+        moments, and where the sources disagree
     mus arbitro --verificar LOG.json [--sello S] [--clave-archivo F]
         whether a referee log's hash chain is intact (exit 1 if it was altered)
 
@@ -28,7 +31,7 @@ from scoring.cards import NotationError, parse_hand
 from scoring.cli import fail
 from scoring.registro import verificar
 from scoring.rules import Reglas, cargar_perfil, perfil
-from scoring.senas import FASES
+from scoring.senas import FASES, ConjuntoSenas, conjunto_senas
 
 
 class _Entrada(ValueError):
@@ -53,6 +56,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="primera mano de la partida (sin señas hasta cortar el mus)")
     parser.add_argument("--confianza-min", type=float, default=0.0,
                         help="ignora eventos con menos confianza (0-1)")
+    parser.add_argument("--listar", action="store_true",
+                        help="muestra el conjunto de señas del perfil y sus desacuerdos")
     parser.add_argument("--verificar", metavar="LOG.json", help="verifica un registro del árbitro")
     parser.add_argument("--sello", help="sello escrito en el acta, para --verificar")
     parser.add_argument("--clave-archivo", metavar="F", help="clave HMAC del registro, para --verificar")
@@ -63,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.verificar:
             return _verificar(args)
+        if args.listar:
+            return _listar(args)
         return _arbitrar(args)
     except (_Entrada, ValueError) as exc:  # NotationError, PerfilError, SenasError included
         return fail(_una_linea(exc), args.json)
@@ -158,6 +165,38 @@ def _de_foto(data: dict[str, Any], asiento: int | None) -> Any:
         raise _Entrada(f"la foto tiene {len(cards)} cartas; para una foto de la mesa usa "
                        "--asiento N")
     return cards
+
+
+def _listar(args: argparse.Namespace) -> int:
+    cs = conjunto_senas(args.conjunto or _reglas(args.perfil).senas)
+    if args.json:
+        print(json.dumps(_conjunto_json(cs), ensure_ascii=False, indent=2))
+        return 0
+    lines = [f"Señas «{cs.nombre}»: {cs.titulo}", f"Fuente: {cs.fuente}"]
+    for s in cs.senas:
+        when = f" (sólo en fase {', '.join(s.fases)})" if s.fases else ""
+        lines.append(f"  {' + '.join(s.gestos):<28} {s.significado}{when} [{s.articulo}]")
+    lines.extend(f"Prohibido en {', '.join(p.fases)}"
+                 f"{' (primera mano)' if p.solo_primera_mano else ''}: {p.texto} [{p.articulo}]"
+                 for p in cs.prohibido)
+    for d in cs.desacuerdos:
+        lines.append(f"Desacuerdo: {d.tema}\n  elegido: {d.eleccion}\n  otra lectura: "
+                     f"{d.alternativa}\n  fuentes: {d.fuentes}")
+    print("\n".join(lines))
+    return 0
+
+
+def _conjunto_json(cs: ConjuntoSenas) -> dict[str, Any]:
+    return {
+        "nombre": cs.nombre, "titulo": cs.titulo, "fuente": cs.fuente, "ciego": cs.ciego,
+        "senas": [{"id": s.id, "significado": s.significado, "gestos": list(s.gestos),
+                   "lance": s.lance, "fases": list(s.fases), "articulo": s.articulo}
+                  for s in cs.senas],
+        "prohibido": [{"fases": list(p.fases), "solo_primera_mano": p.solo_primera_mano,
+                       "articulo": p.articulo, "texto": p.texto} for p in cs.prohibido],
+        "desacuerdos": [{"tema": d.tema, "eleccion": d.eleccion, "alternativa": d.alternativa,
+                         "fuentes": d.fuentes} for d in cs.desacuerdos],
+    }
 
 
 def _verificar(args: argparse.Namespace) -> int:

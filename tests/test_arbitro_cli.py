@@ -185,3 +185,14 @@ def test_live_recognizer_into_the_referee(tmp_path) -> None:
     assert proc.returncode == 0, proc.stderr
     tipos = [h["tipo"] for h in json.loads(proc.stdout)["hallazgos"]]
     assert tipos.count("falsa") >= 1 and "inferior" in tipos
+
+
+def test_list_the_sena_set_and_its_disagreements(capsys) -> None:
+    code, out, _ = mus(capsys, "--listar", "--perfil", "cuellar")
+    assert code == 0
+    assert "Señas «segovia»" in out and "Desacuerdo: ciego con pares" in out
+    code, out, _ = mus(capsys, "--listar", "--conjunto", "euskadi", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["nombre"] == "euskadi"
+    assert ["labio_mordido", "labio_mordido"] in [s["gestos"] for s in data["senas"]]
+    assert data["prohibido"] == [] and data["desacuerdos"]

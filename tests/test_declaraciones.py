@@ -303,9 +303,36 @@ def test_corrections_are_well_formed(manos, pares, juego, mano, reglas, lances) 
         # a penalty never takes tantos from the pareja that made no mistake
         if len(culprits) == 1 and c.ganador is not None and c.ganador in culprits:
             assert not c.negada
-    # a truthful table changes nothing
-    truth = faltas({"pares": [None] * 4}, manos, reglas)
-    assert truth == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(hands4, st.integers(0, 3), st.sampled_from((SEG, EUS)))
+def test_a_truthful_table_changes_nothing(manos, mano, reglas) -> None:
+    from scoring.cards import parse_hand
+    from scoring.jugadas import evaluar
+    from scoring.rules import perfil
+
+    jugadas = [evaluar(parse_hand(m), perfil(reglas)) for m in manos]
+    decl = {"pares": [j.pares is not None for j in jugadas], "juego": [j.juego for j in jugadas]}
+    assert faltas(decl, manos, reglas) == []
+    assert correcciones(decl, manos, reglas, mano, {"pares": {"quiero": 2}}) == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(hands4, decls, decls, st.integers(0, 3), st.sampled_from((SEG, EUS)),
+       st.sampled_from((None, {"pares": {"quiero": 2}}, {"juego": {"quiero": 3}})))
+def test_rotating_the_table_rotates_the_penalties(manos, pares, juego, mano, reglas, lances) -> None:
+    """Seats and mano moved one place: the same penalties, for the other pareja."""
+    decl = {"pares": pares, "juego": juego}
+    turn = lambda xs: [xs[3], *xs[:3]]  # seat s becomes seat s + 1  # noqa: E731
+    base = correcciones(decl, manos, reglas, mano, lances)
+    moved = correcciones({"pares": turn(pares), "juego": turn(juego)}, turn(manos), reglas,
+                         (mano + 1) % 4, lances)
+    assert [(c.lance, c.negada, c.envites_validos) for c in base] == [
+        (c.lance, c.negada, c.envites_validos) for c in moved]
+    for a, b in zip(base, moved, strict=True):
+        assert b.ganador == (None if a.ganador is None else 1 - a.ganador)
+        assert b.anulados == frozenset((s + 1) % 4 for s in a.anulados)
 
 
 def test_mus_tanteo_shows_the_penalty_in_detalle(tmp_path, capsys) -> None:
