@@ -303,6 +303,10 @@ def _juzgar_ciego(sena: Sena, jugada: Jugada, cs: ConjuntoSenas, con_sena: bool)
     if cs.ciego == "sin_pares_ni_29_30_ni_juego":
         bad = jugada.pares is not None or jugada.valor >= 29
         why = f"la mano tiene {describir(jugada)}" if bad else "ni pares, ni 29, 30 ni juego"
+    elif cs.ciego == "nada":
+        bad = con_sena or jugada.pares is not None or jugada.juego
+        why = (f"la mano tiene {describir(jugada)}" if bad else
+               f"no tiene nada: ni pares, ni juego, ni seña ({describir(jugada)})")
     else:
         bad = con_sena
         why = ("la mano tiene una jugada con seña" if bad else

@@ -37,7 +37,9 @@ FASES: Final[tuple[str, ...]] = (
 )
 LANCES_SENA: Final = ("pares", "juego", "ciego")
 TIPOS_PARES: Final = {"pareja": 1, "medias": 2, "duples": 3}
-REGLAS_CIEGO: Final = ("sin_pares_ni_29_30_ni_juego", "sin_jugada_con_sena")
+# When ciego may be signalled: the Segovia regulation's list; "no jugada with a seña in this
+# set" (Segovia's normas); "nothing": no pares, no juego and no seña (the encyclopedia).
+REGLAS_CIEGO: Final = ("sin_pares_ni_29_30_ni_juego", "sin_jugada_con_sena", "nada")
 DATA_DIR: Final = Path(__file__).parent / "data" / "senas"
 _NAME_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
 

@@ -95,6 +95,11 @@ def test_complete_sena(mano: str, perfil: object, esperadas: list[str], cita: st
          "Normas generales de Segovia"),
         ("12o 12c 10e 4b", {"base": "segovia", "senas": "segovia-normas"}, "ciego", "falsa",
          "Normas generales de Segovia"),
+        # seed 003 §4.5: «cerrar los ojos (no tener nada o ciego)»
+        ("4o 4c 10e 11b", {"base": "general", "senas": "enciclopedia"}, "ciego", "falsa", "§4.5"),
+        ("10o 11c 12e 4b", {"base": "general", "senas": "enciclopedia"}, "ciego", "falsa", "§4.5"),
+        ("10o 11c 5e 4b", {"base": "general", "senas": "enciclopedia"}, "ciego", "permitida",
+         "§4.5"),
         # Basque: no article forbids it, so it is a warning citing the seña's meaning.
         ("12o 12c 12e 12b", "euskadi", "dos_reyes", "inferior", "Keinuak"),
         ("12o 12c 12e 12b", "euskadi", "duples", "insuficiente", "Keinuak"),
