@@ -181,7 +181,7 @@ def _cuenta(jugada: Jugada, rango: int) -> int:
 
 
 def es_cierta(sena: Sena, jugada: Jugada) -> bool:
-    """Whether the hand holds what the seña claims (ciego: see ciego_permitido)."""
+    """Whether the hand holds what the seña claims (ciego claims nothing: see _juzgar_ciego)."""
     if sena.lance == "pares":
         return _pares_cierta(sena, jugada)
     if sena.lance == "juego":
@@ -311,7 +311,8 @@ def _juzgar_ciego(sena: Sena, jugada: Jugada, cs: ConjuntoSenas, con_sena: bool)
         bad = con_sena
         why = ("la mano tiene una jugada con seña" if bad else
                "ninguna jugada con seña en esta lista") + f" ({describir(jugada)})"
-    return Juicio(sena, "falsa" if bad else "permitida", why, art, "infraccion" if bad else "")
+    gravedad = ("infraccion" if cs.veraz_articulo else "aviso") if bad else ""
+    return Juicio(sena, "falsa" if bad else "permitida", why, art, gravedad)
 
 
 _CONDICIONES: Final = {
