@@ -111,10 +111,10 @@ def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
     assert status == 2 and "nada.json" in err and "error" in json.loads(out)
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason="bug B1: JSON 1.0 as the mano crashes with TypeError")
 def test_float_mano_exit_2(capsys: pytest.CaptureFixture[str], write_json: Callable[..., Path]) -> None:
-    status, _, _ = run(capsys, "--json", str(write_json({**GOOD, "mano": 1.0})))
-    assert status == 2
+    # bug B1, fixed: JSON 1.0 as the mano used to crash with a TypeError traceback.
+    status, out, err = run(capsys, "--json", str(write_json({**GOOD, "mano": 1.0})))
+    assert status == 2 and "mano" in json.loads(out)["error"] and err.count("\n") == 1
 
 
 def _mus() -> list[str]:

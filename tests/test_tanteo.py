@@ -421,10 +421,9 @@ BAD_RECORDS = {
     "jugadores-three": {"manos": C, "jugadores": ["Ana", "Luis", "Eva"]},
     "jugadores-blank": {"manos": C, "jugadores": ["Ana", "", "Eva", "Iker"]},
 }
-# Bugs reported to the lead (/tmp/scoring_bugs.md); remove the mark when fixed.
-_FLOAT_BUG = pytest.mark.xfail(strict=True, raises=TypeError,
-                               reason="bug B1: a float seat/pareja (JSON 1.0) passes the check and crashes")
-_XFAIL = {"mano-float": _FLOAT_BUG, "gana-float": _FLOAT_BUG}
+# Bugs reported to the lead (/tmp/scoring_bugs.md): mark xfail(strict=True) until fixed.
+# B1 (a float seat or pareja, JSON 1.0, crashed with TypeError) is fixed: mano-float, gana-float.
+_XFAIL: dict[str, pytest.MarkDecorator] = {}
 
 
 @pytest.mark.parametrize(
