@@ -279,12 +279,13 @@ def _cuatro(jugada: Jugada, rango: int) -> bool:
 
 def _segovia(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
     out: list[Correccion] = []
-    pares = [f for f in fs if f.lance == "pares"]
+    dichas = [f for f in fs if f.tipo != "ensenada"]
+    pares = [f for f in dichas if f.lance == "pares"]
     for pareja in _parejas(pares, out, "pares"):
         mias = [f for f in pares if f.pareja == pareja]
         out.extend(_seg_pares(mias, pareja, ctx))
         out.extend(_seg_pares_en_juego(mias, pareja, ctx))
-    juego = [f for f in fs if f.lance == "juego"]
+    juego = [f for f in dichas if f.lance == "juego"]
     for pareja in _parejas(juego, out, ctx.cuarto):
         mias = [f for f in juego if f.pareja == pareja]
         out.extend(_seg_juego(mias, pareja, ctx) if ctx.cuarto == "juego"
@@ -429,7 +430,7 @@ def _ensenadas(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
 def _euskadi(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
     out: list[Correccion] = []
     for lance in LANCES_DECLARADOS:
-        mine = [f for f in fs if f.lance == lance]
+        mine = [f for f in fs if f.lance == lance and f.tipo != "ensenada"]
         judged = lance if lance == "pares" else ctx.cuarto
         for pareja in _parejas(mine, out, judged):
             out.extend(_eus(lance, judged, [f for f in mine if f.pareja == pareja], pareja, ctx))
