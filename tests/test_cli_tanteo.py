@@ -117,6 +117,13 @@ def test_float_mano_exit_2(capsys: pytest.CaptureFixture[str], write_json: Calla
     assert status == 2 and "mano" in json.loads(out)["error"] and err.count("\n") == 1
 
 
+@pytest.mark.xfail(strict=True, raises=RecursionError,
+                   reason="bug B4: deeply nested JSON escapes as a RecursionError traceback")
+def test_deeply_nested_json_exit_2(capsys: pytest.CaptureFixture[str], write_json: Callable[..., Path]) -> None:
+    status, out, _ = run(capsys, "--json", str(write_json("[" * 100_000 + "]" * 100_000)))
+    assert status == 2 and "error" in json.loads(out)
+
+
 def _mus() -> list[str]:
     script = Path(sys.executable).with_name("mus")
     return [str(script)] if script.exists() else [sys.executable, "-m", "app.cli"]

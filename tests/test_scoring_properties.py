@@ -7,6 +7,7 @@ rules texts (seeds 001 "Puntuación", 003 §4.7 and §3.8, 000 Título VI), not 
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 
 from scoring.cards import CARD_IDS, Card
 from scoring.rules import PERFILES, Reglas, perfil
-from scoring.tanteo import ResultadoTanteo, tantear
+from scoring.tanteo import RegistroMano, ResultadoTanteo, tantear
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LANCES = ("grande", "chica", "pares", "juego", "punto")
@@ -312,3 +313,10 @@ def test_tantos_never_negative_and_marcador_is_the_sum(record: dict[str, Any]) -
         assert r.marcador[r.fin["ganador"]] >= target
         assert r.marcador[1 - r.fin["ganador"]] < target
     assert all(a.razon.strip() and a.lance in r.por_lance for a in r.detalle)
+
+
+@SETTINGS
+@given(records())
+def test_hand_record_round_trips_through_to_dict(record: dict[str, Any]) -> None:
+    again = RegistroMano.from_dict(json.loads(json.dumps(RegistroMano.from_dict(record).to_dict())))
+    assert scores(tantear(again)) == scores(tantear(record))
