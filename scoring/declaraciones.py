@@ -146,6 +146,8 @@ _ART_SEG: Final = {
 }
 _ART_EUS: Final = "seed 002, «Araudia» («Pareak bai / Jokoa bai»)"
 _ART_ENSENAR: Final = "Título V, art. 11 y Título VI, art. 9"
+_ART_ENSENAR_EUS: Final = ("seed 002, «Araudia» («Kartak ezin dira erakutsi jokoa amaitu arte»; "
+                           "el texto no da sanción)")
 
 
 def faltas(
@@ -173,7 +175,8 @@ def faltas(
             art = _ART_EUS if regimen == "euskadi" else _ART_SEG[judged, tipo]
             out.append(Falta(seat, lance, tipo, said, real, art))
     for seat, lance in decl["ensenadas"]:
-        out.append(Falta(seat, lance, "ensenada", None, True, _ART_ENSENAR))
+        art = _ART_ENSENAR_EUS if regimen == "euskadi" else _ART_ENSENAR
+        out.append(Falta(seat, lance, "ensenada", None, True, art))
     return out
 
 
@@ -404,10 +407,12 @@ def _seg_punto(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
 
 
 def _ensenadas(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
-    """Cards shown during the lances: the other pareja wins that lance with a tanto de negada,
-    unless the culprits are mano with four kings, four aces, 31 or 30 (then in paso).
-    Título V art. 11 and Título VI art. 9 agree on this; they disagree only on whether the
-    partner is bound to the same (which the record's lances already reflect)."""
+    """Cards shown during the lances, Segovia: with no accepted envite on that lance the other
+    pareja wins it with a tanto de negada, unless the culprits are mano with four kings, four
+    aces, 31 or 30 (then they win it in paso). Título V art. 11 and Título VI art. 9 agree on
+    that; they disagree on whether the partner is bound to the same (the record's lances
+    already say what was accepted) and V.11 also gives the lance with negada when envites were
+    accepted, where VI.9 says nothing: musmesa follows VI.9 and lets the cards decide."""
     out = []
     for f in fs:
         lance = ctx.cuarto if f.lance in ("juego", "punto") else f.lance
@@ -419,11 +424,12 @@ def _ensenadas(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
                                   "cartas; su pareja es mano con cuatro reyes, cuatro ases, 31 o "
                                   f"30 y gana en paso ({_ART_ENSENAR})"))
             continue
-        out.append(Correccion(lance, 1 - f.pareja, frozenset(), 0 if ctx.aceptado(lance) else 1,
-                              True, f"{_quien({f.asiento})} enseñó las "
-                              f"cartas; la pareja {1 - f.pareja} gana el lance"
-                              + ("" if ctx.aceptado(lance) else " con un tanto de negada")
-                              + f" ({_ART_ENSENAR})"))
+        if ctx.aceptado(lance):
+            continue  # VI.9 only rules «si no hubiera envites queridos»: the cards decide
+        out.append(Correccion(lance, 1 - f.pareja, frozenset(), 1, True,
+                              f"{_quien({f.asiento})} enseñó las cartas; la pareja "
+                              f"{1 - f.pareja} gana el lance con un tanto de negada "
+                              f"({_ART_ENSENAR})"))
     return out
 
 
@@ -434,7 +440,7 @@ def _euskadi(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
         judged = lance if lance == "pares" else ctx.cuarto
         for pareja in _parejas(mine, out, judged):
             out.extend(_eus(lance, judged, [f for f in mine if f.pareja == pareja], pareja, ctx))
-    out.extend(_ensenadas([f for f in fs if f.tipo == "ensenada"], ctx))
+    # «Kartak ezin dira erakutsi jokoa amaitu arte»: forbidden, but with no penalty given.
     return out
 
 

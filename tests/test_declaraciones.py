@@ -168,9 +168,16 @@ def test_cards_shown_during_the_lances() -> None:
     cs = por_lance(correcciones({"ensenadas": [{"asiento": 1, "lance": "pares"}]}, PARES, SEG, 0))
     assert list(cs) == ["pares"]
     assert resumen(cs["pares"]) == (0, frozenset(), 1, True)
-    cs = por_lance(correcciones({"ensenadas": [{"asiento": 0, "lance": "juego"}]}, PARES, EUS, 0))
+    cs = por_lance(correcciones({"ensenadas": [{"asiento": 0, "lance": "juego"}]}, PARES, SEG, 0))
     assert list(cs) == ["punto"]  # nobody holds juego: the punto was being played
     assert resumen(cs["punto"]) == (1, frozenset(), 1, True)
+    # VI.9 rules only «si no hubiera envites queridos»; with one the cards decide
+    assert correcciones({"ensenadas": [{"asiento": 1, "lance": "pares"}]}, PARES, SEG, 0,
+                        {"pares": {"quiero": 2}}) == []
+    # the Basque text forbids showing cards but gives no penalty
+    ensenada = {"ensenadas": [{"asiento": 1, "lance": "pares"}]}
+    assert correcciones(ensenada, PARES, EUS, 0) == []
+    assert faltas(ensenada, PARES, EUS)[0].articulo.startswith("seed 002")
     # «excepto que los contrarios sean mano y tengan ... treinta y una ...»: in paso
     manos = ["4o 5c 6e 7b", "12o 11c 10e 1b", "4c 5o 6b 7c", "5b 6o 7o 1o"]
     cs = por_lance(correcciones({"ensenadas": [{"asiento": 1, "lance": "grande"}]}, manos, SEG, 1))
