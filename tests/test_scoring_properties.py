@@ -320,3 +320,17 @@ def test_tantos_never_negative_and_marcador_is_the_sum(record: dict[str, Any]) -
 def test_hand_record_round_trips_through_to_dict(record: dict[str, Any]) -> None:
     again = RegistroMano.from_dict(json.loads(json.dumps(RegistroMano.from_dict(record).to_dict())))
     assert scores(tantear(again)) == scores(tantear(record))
+
+
+NAMES = ["Ana", "Luis", "Eva", "Iker"]
+TITLES = {"grande": "Grande", "chica": "Chica", "pares": "Pares", "juego": "Juego", "punto": "Punto"}
+
+
+@SETTINGS
+@given(records())
+def test_every_reason_names_its_lance_and_a_player(record: dict[str, Any]) -> None:
+    r = tantear({**record, "jugadores": NAMES})
+    for a in r.detalle:
+        assert a.razon.startswith(TITLES[a.lance]), a
+        assert any(name in a.razon for name in NAMES), a
+        assert "asiento" not in a.razon and "pareja 0" not in a.razon and "pareja 1" not in a.razon, a
