@@ -18,7 +18,7 @@ from scoring.cards import CARD_IDS, Card
 from scoring.rules import PERFILES, Reglas, perfil
 from scoring.tanteo import RegistroMano, ResultadoTanteo, tantear
 
-SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LANCES = ("grande", "chica", "pares", "juego", "punto")
 PROFILES: list[Any] = [
     *sorted(PERFILES),
