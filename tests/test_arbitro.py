@@ -361,3 +361,20 @@ def test_every_finding_names_an_article(
 
 def sp_estado(mano: Hand, perfil: object, sena_id: str) -> str:
     return senas_permitidas(mano, perfil).juicio(sena_id).estado
+
+
+@settings(max_examples=300, deadline=None)
+@given(manos, perfiles, st.sampled_from(("pares", "juego")))
+def test_with_a_free_combination_one_sena_is_enough(mano: Hand, perfil: object, lance: str) -> None:
+    """Título VII art. 7: duples con juego, duples con treinta, tres reyes con cualquier juego:
+    «se podrá pasar cualquiera de las señas»; otherwise leaving one out is incomplete."""
+    sp = senas_permitidas(mano, perfil)
+    if not (sp.completas_de("pares") and sp.completas_de("juego")):
+        return
+    eventos = [e for e in _pasar(sp) if _lance_de(sp, e["gesto"]) == lance]
+    tipos_ = [h.tipo for h in comprobar_senas(eventos, mano, perfil)]
+    assert ("incompleta" in tipos_) == (not sp.libres)
+
+
+def _lance_de(sp, gesto: str) -> str:
+    return next(j.sena.lance for j in sp.completas if gesto in j.sena.gestos)
