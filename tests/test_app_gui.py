@@ -1,0 +1,316 @@
+"""The real app in a real window: simulated touches, assertions on the marcador and the database.
+
+Run headless with:
+    xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python -m pytest tests/test_app_gui.py
+Skipped (with the reason) where there is no display.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))  # before Kivy loads
+
+pytest.importorskip("kivy")
+pytestmark = [
+    pytest.mark.gui,
+    pytest.mark.skipif(not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")),
+                       reason="no display: run under xvfb-run -a -s '-screen 0 1280x800x24'"),
+]
+
+ROOT = Path(__file__).resolve().parents[1]
+JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]
+MANOS = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
+SOLO_P1_PARES = ["1o 4c 5e 6b", "7o 7c 2e 4b", "1c 5c 6e 10b", "2o 4e 5b 6o"]
+
+
+def frames(n: int = 3) -> None:
+    from kivy.base import EventLoop
+
+    for _ in range(n):
+        EventLoop.idle()
+
+
+def tap(widget: Any) -> None:
+    from app.demo import tocar
+
+    tocar(widget)
+    frames(3)
+
+
+@pytest.fixture(scope="module")
+def kapp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from app.launcher import configure_kivy
+
+    configure_kivy(1280, 800)
+    from app.main import MusApp
+
+    app = MusApp(datos=str(tmp_path_factory.mktemp("datos")))
+    app._run_prepare()  # build and open the window without blocking in the main loop
+    frames(10)
+    yield app
+    app.stop()
+    frames(2)
+
+
+@pytest.fixture
+def app(kapp: Any, tmp_path: Path) -> Any:
+    """The app on a fresh, empty data folder, in Spanish, on the Nueva partida screen."""
+    kapp.cerrar_aviso()
+    kapp.lang = "es"
+    kapp.cambiar_datos(str(tmp_path / "datos"))
+    frames(5)
+    assert kapp.sm.current == "nueva"
+    return kapp
+
+
+def start_partida(app: Any, mano: int = 0) -> None:
+    nueva = app.sm.get_screen("nueva")
+    nueva.poner_nombres(JUGADORES)
+    tap(nueva.ids[f"m{mano}"])
+    tap(nueva.ids.empezar)
+    assert app.sm.current == "marcador"
+
+
+def enter_cards(app: Any, manos: list[str]) -> None:
+    mano = app.sm.get_screen("mano")
+    tap(mano.ids.escribir)
+    for text in manos:
+        for card in text.split():
+            tap(mano.selector.chips[card])
+    frames(5)
+    assert app.entrada.cartas == manos
+
+
+def test_hand_by_touch_updates_marcador_and_database(app: Any) -> None:
+    from scoring.tanteo import tantear
+
+    start_partida(app, mano=1)
+    marcador = app.sm.get_screen("marcador")
+    tap(marcador.ids.nueva_mano)
+    assert app.sm.current == "mano"
+    enter_cards(app, MANOS)
+    mano = app.sm.get_screen("mano")
+    tap(mano.filas["chica"].opcion["no_quiero"])  # 4 taps for the lances of this hand
+    tap(mano.filas["chica"].chips["g1"])
+    tap(mano.filas["pares"].opcion["envite"])
+    tap(mano.filas["pares"].chips["i5"])
+    tap(mano.ids.tantear)
+    assert app.sm.current == "tanteo"
+    tap(app.sm.get_screen("tanteo").ids.confirmar)
+    assert app.sm.current == "marcador"
+
+    lances = {"chica": {"no_quiero": 1, "gana": 1}, "pares": {"quiero": 5}}
+    expected = tantear({"mano": 1, "manos": MANOS, "lances": lances})
+    assert (marcador.ids.p0.tantos, marcador.ids.p1.tantos) == expected.marcador
+    assert marcador.mano == "Carlos"  # the mano moved on to the next seat
+    stored = app.almacen.manos(app.ctl.partida_id)
+    assert len(stored) == 1 and stored[0]["registro"]["lances"] == lances
+    assert stored[0]["registro"]["mano"] == 1
+
+    tap(marcador.ids.deshacer)
+    assert (marcador.ids.p0.tantos, marcador.ids.p1.tantos) == (0, 0)
+    assert app.almacen.manos(app.ctl.partida_id) == []
+
+
+def test_lance_that_cannot_be_bet_ignores_taps(app: Any) -> None:
+    start_partida(app)
+    tap(app.sm.get_screen("marcador").ids.nueva_mano)
+    enter_cards(app, SOLO_P1_PARES)
+    fila = app.sm.get_screen("mano").filas["pares"]
+    assert fila.opcion["envite"].disabled
+    tap(fila.opcion["envite"])
+    assert app.entrada.lances() == {}
+    assert "Bea y Dani" in app.sm.get_screen("mano").motivos["pares"]
+
+
+def test_full_disk_keeps_the_hand_on_screen(app: Any) -> None:
+    start_partida(app)
+    tap(app.sm.get_screen("marcador").ids.nueva_mano)
+    enter_cards(app, MANOS)
+    tap(app.sm.get_screen("mano").ids.tantear)
+    db = app.almacen.conn
+    pages = db.execute("PRAGMA page_count").fetchone()[0]
+    db.execute(f"PRAGMA max_page_count={pages}")
+    for _ in range(200):  # use up the free space of the hands' page
+        try:
+            app.almacen.guardar_mano(app.ctl.partida_id + 1000, {"x": "y" * 500}, {})
+        except Exception:
+            break
+    tap(app.sm.get_screen("tanteo").ids.confirmar)
+    assert app.sm.current == "tanteo" and app.aviso_error and "lleno" in app.aviso
+    assert app.entrada is not None and app.entrada.cartas == MANOS  # nothing lost
+    assert app.ctl.partida.tantos == (0, 0)
+    db.execute("PRAGMA max_page_count=1073741823")
+    tap(app.sm.get_screen("tanteo").ids.confirmar)
+    assert app.sm.current == "marcador"
+    assert len(app.almacen.manos(app.ctl.partida_id)) == 1
+
+
+def test_bad_photo_and_camera_loss_show_messages(app: Any, tmp_path: Path) -> None:
+    from app.camera import Fuente
+
+    start_partida(app)
+    tap(app.sm.get_screen("marcador").ids.nueva_mano)
+    tap(app.sm.get_screen("mano").ids.leer)
+    cartas = app.sm.get_screen("cartas")
+    assert app.sm.current == "cartas"
+    bad = tmp_path / "mesa.jpg"
+    bad.write_bytes(b"esto no es una foto")
+    assert not cartas.cargar_foto(bad)
+    assert app.aviso_error and "no es una imagen" in app.aviso
+    assert not cartas.listas and app.sm.current == "cartas"
+
+    class Desenchufada(Fuente):  # a camera that stops answering after two frames
+        def __init__(self) -> None:
+            self.n, self.error = 0, ""
+
+        def leer(self) -> tuple[float, np.ndarray] | None:
+            self.n += 1
+            if self.n > 2:
+                self.error = "la cámara 0 dejó de responder (¿desconectada?)"
+                return None
+            return self.n / 10, np.full((48, 64, 3), 90, np.uint8)
+
+    cartas.preview.empezar(Desenchufada())
+    cartas.en_vivo = True
+    deadline = time.monotonic() + 10
+    while cartas.en_vivo and time.monotonic() < deadline:
+        frames(2)
+    assert not cartas.en_vivo and "desconectada" in cartas.estado
+    tap(cartas.ids.volver)
+    assert app.sm.current == "mano"
+
+
+def test_reading_the_example_photo(app: Any) -> None:
+    from app.demo import foto_ejemplo
+
+    photo = foto_ejemplo()
+    if photo is None:
+        pytest.skip("no example photo in examples/ yet")
+    pytest.importorskip("onnxruntime")
+    start_partida(app)
+    tap(app.sm.get_screen("marcador").ids.nueva_mano)
+    tap(app.sm.get_screen("mano").ids.leer)
+    cartas = app.sm.get_screen("cartas")
+    if not cartas.cargar_foto(photo):
+        pytest.fail(f"the example photo could not be read: {app.aviso}")
+    assert len(cartas.chips) == 16 and cartas.listas
+    i = 0
+    tap(cartas.chips[i])
+    tap(cartas.selector.chips[cartas.lectura.cartas[i].carta])  # confirm the card
+    assert app.almacen.correcciones(app.ctl.partida_id)
+    tap(cartas.ids.usar)
+    assert app.sm.current == "mano" and app.entrada.cartas_completas()
+
+
+def test_language_switch_retranslates(app: Any) -> None:
+    start_partida(app)
+    marcador = app.sm.get_screen("marcador")
+    tap(marcador.ids.ajustes)
+    ajustes = app.sm.get_screen("ajustes")
+    english = next(b for b in ajustes.ids.idiomas.children if b.valor == "en")
+    tap(english)
+    tap(ajustes.ids.volver)
+    assert app.sm.current == "marcador" and marcador.ids.nueva_mano.text == "New hand"
+    assert app.almacen.ajuste("idioma") == "en"
+
+
+DRIVER = textwrap.dedent('''
+    import sys
+    from pathlib import Path
+    from app.launcher import configure_kivy
+    configure_kivy(1280, 800)
+    from app.demo import MANO_1, MANO_2, Demo, tocar
+    from app.main import MusApp
+
+    class Guion(Demo):
+        def guion(self):
+            yield 0.5
+            nueva = self.pantalla("nueva")
+            nueva.poner_nombres(["Ana", "Bea", "Carlos", "Dani"])
+            tocar(nueva.ids.empezar)
+            yield 0.3
+            marcador, mano = self.pantalla("marcador"), self.pantalla("mano")
+            for manos in (MANO_1, MANO_2):
+                tocar(marcador.ids.nueva_mano)
+                yield 0.3
+                yield from self.tocar_cartas(manos)
+                yield 0.2
+                tocar(mano.ids.tantear)
+                yield 0.3
+                tocar(self.pantalla("tanteo").ids.confirmar)
+                yield 0.3
+            tocar(marcador.ids.nueva_mano)  # a third hand, half entered when the kill comes
+            yield 0.3
+            tocar(mano.ids.escribir)
+            yield 0.3
+            for card in ("1o", "2o", "3o"):
+                tocar(mano.selector.chips[card])
+                yield 0.05
+            Path(sys.argv[2]).write_text("listo")
+            while True:
+                yield 1.0
+
+    MusApp(datos=sys.argv[1], demo=Guion(None)).run()
+''')
+
+
+def test_kill_mid_partida_and_resume(app: Any, tmp_path: Path) -> None:
+    from app.demo import MANO_1, MANO_2
+    from scoring.partida import Partida
+
+    datos, listo = tmp_path / "kill", tmp_path / "listo"
+    script = tmp_path / "driver.py"
+    script.write_text(DRIVER, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_HOME": str(tmp_path / "kivy")}
+    proc = subprocess.Popen([sys.executable, str(script), str(datos), str(listo)], cwd=ROOT,
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while not listo.exists():
+            assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+            assert time.monotonic() < deadline, "the driven app never got to the third hand"
+            time.sleep(0.2)
+        os.kill(proc.pid, signal.SIGKILL)  # no clean shutdown, mid-hand
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stderr.close()
+
+    expected = Partida("general", JUGADORES, 0)  # both hands were played en paso
+    for manos in (MANO_1, MANO_2):
+        expected.registrar(manos, {})
+    app.cambiar_datos(str(datos))
+    frames(5)
+    assert app.sm.current == "marcador"
+    marcador = app.sm.get_screen("marcador")
+    assert (marcador.ids.p0.tantos, marcador.ids.p1.tantos) == expected.tantos
+    assert marcador.mano == JUGADORES[expected.mano]
+    assert len(app.almacen.manos(app.ctl.partida_id)) == 2  # the half-entered hand is lost
+
+
+@pytest.mark.slow
+def test_demo_writes_a_screenshot_of_every_screen(tmp_path: Path) -> None:
+    caps = tmp_path / "capturas"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_HOME": str(tmp_path / "kivy")}
+    done = subprocess.run([sys.executable, "-m", "app.cli", "app", "--demo", "--capturas",
+                           str(caps)], cwd=ROOT, env=env, capture_output=True, timeout=600)
+    assert done.returncode == 0, done.stderr.decode()[-3000:]
+    names = sorted(p.name for p in caps.glob("*.png"))
+    for screen in ("nueva_partida", "marcador", "mano", "tanteo", "leer_cartas", "senas",
+                   "arbitro", "ajustes"):
+        assert any(screen in n for n in names), (screen, names)
