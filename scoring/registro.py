@@ -31,8 +31,8 @@ from typing import Any, Final
 
 FORMATO: Final = "musmesa-arbitro/1"
 GENESIS: Final = "0" * 64
-TIPOS: Final = ("inicio", "mano", "fase", "sena", "cartas", "informe", "declaraciones", "nota",
-                "cierre")
+TIPOS: Final = ("inicio", "vigilar", "mano", "fase", "sena", "cartas", "informe",
+                "declaraciones", "nota", "cierre")
 
 
 class RegistroError(ValueError):
@@ -101,10 +101,12 @@ class Verificacion:
 class RegistroArbitro:
     """An append-only referee log. Entries are immutable; only ``anotar`` adds to the log.
 
-    Entry types (TIPOS): ``inicio`` (the partida: reglas, jugadores, who is watched), ``mano``
-    (a new hand), ``fase`` (a phase mark), ``sena`` (a seña seen: jugador, gesto, sena,
-    confianza, miniatura and its sha256), ``cartas`` (revealed cards), ``informe`` (the
-    findings of scoring.arbitro), ``declaraciones``, ``nota`` (free text) and ``cierre``.
+    Entry types (TIPOS) and the ``datos`` the app is expected to put in them:
+    ``inicio`` (the partida: reglas, jugadores), ``vigilar`` (asiento, jugador watched),
+    ``mano`` (numero, mano), ``fase`` (fase; ``t`` is the tap time), ``sena`` (the event as
+    `mus senas` writes it plus jugador, and miniatura with ``huella_archivo`` of the
+    thumbnail), ``cartas`` (jugador, cartas), ``informe`` (jugador and ``Informe.to_json()``),
+    ``declaraciones``, ``nota`` (texto) and ``cierre`` (written by ``cerrar``).
     """
 
     def __init__(self, clave: bytes | None = None) -> None:
