@@ -140,6 +140,7 @@ def _cartas_json(data: Any, asiento: int | None) -> Any:
     if isinstance(data, dict):
         data = _de_foto(data, asiento)
     if isinstance(data, list):
+        _avisar_dudosas(data)
         ids = [c.get("carta") if isinstance(c, dict) else c for c in data]
         if not all(isinstance(c, str) for c in ids):
             raise _Entrada("las cartas deben ser textos como '12o'")
@@ -150,6 +151,15 @@ def _cartas_json(data: Any, asiento: int | None) -> Any:
         return parse_hand(data)
     except NotationError as exc:
         raise _Entrada(f"cartas leídas: {exc}") from None
+
+
+def _avisar_dudosas(cards: list[Any]) -> None:
+    """The card reader flags low-confidence cards: the referee should look at them."""
+    for c in cards:
+        if isinstance(c, dict) and c.get("dudosa"):
+            alt = f" (¿o {c['alternativa']}?)" if c.get("alternativa") else ""
+            print(f"mus arbitro: aviso: la carta {c.get('carta')} se leyó con poca "
+                  f"confianza{alt}; compruébala", file=sys.stderr)
 
 
 def _de_foto(data: dict[str, Any], asiento: int | None) -> Any:

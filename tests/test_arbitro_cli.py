@@ -196,3 +196,12 @@ def test_list_the_sena_set_and_its_disagreements(capsys) -> None:
     assert code == 0 and data["nombre"] == "euskadi"
     assert ["labio_mordido", "labio_mordido"] in [s["gestos"] for s in data["senas"]]
     assert data["prohibido"] == [] and data["desacuerdos"]
+
+
+def test_doubtful_card_from_the_reader_is_flagged(capsys, tmp_path) -> None:
+    data = json.loads((DATA / "foto_jugador.json").read_text(encoding="utf-8"))
+    data["cartas"][3].update({"dudosa": True, "alternativa": "11b"})
+    path = tmp_path / "foto.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, _, err = mus(capsys, "--cartas-json", str(path), "--perfil", "segovia")
+    assert code == 0 and "la carta 12b se leyó con poca confianza (¿o 11b?)" in err
