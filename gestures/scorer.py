@@ -35,8 +35,11 @@ def ramp(x: float, lo: float, hi: float) -> float:
 class Umbrales:
     """Thresholds of the per-frame scores: each cue maps (lo, hi) of its change to 0..1."""
 
-    eye_closed_geom: tuple[float, float] = (0.18, 0.45)  # 1 - EAR/neutral EAR
-    eye_closed_blend: tuple[float, float] = (0.15, 0.45)  # eyeBlink increase
+    eye_closed_geom: tuple[float, float] = (0.25, 0.5)  # 1 - EAR/neutral EAR (wink)
+    eye_closed_blend: tuple[float, float] = (0.15, 0.45)  # eyeBlink increase (wink)
+    # both eyes: stricter, since looking down at the cards lowers both lids part of the way
+    eyes_closed_geom: tuple[float, float] = (0.4, 0.62)
+    eyes_closed_blend: tuple[float, float] = (0.45, 0.7)
     other_eye_open: tuple[float, float] = (0.55, 0.25)  # closure of the eye that stays open
     brow_geom: tuple[float, float] = (0.025, 0.065)  # brow height increase, IOD
     brow_blend: tuple[float, float] = (0.12, 0.35)  # browInnerUp/browOuterUp increase
@@ -53,6 +56,7 @@ class Umbrales:
     min_lip_red: float = 0.25  # neutral lower lip this red at least, or no colour cue
     tongue_area: tuple[float, float] = (0.015, 0.05)  # tongue-coloured area outside the lips
     tongue_red: tuple[float, float] = (0.03, 0.07)  # all tongue-coloured area near the mouth
+    tongue_fill: tuple[float, float] = (0.3, 0.5)  # share of the mouth opening that is tongue
     tongue_side: tuple[float, float] = (0.6, 1.0)  # |tongue offset| in mouth half-widths
     shoulder: tuple[float, float] = (0.035, 0.08)  # shoulder rise, shoulder widths
     head_turn: tuple[float, float] = (25.0, 15.0)  # yaw/pitch change, degrees: gate
@@ -146,17 +150,19 @@ class Scorer:
         turn = max(abs(f["yaw"] - base.get("yaw")), abs(f["pitch"] - base.get("pitch")))
         return ramp(turn, *self.u.head_turn)
 
-    def _closure(self, f: Features, base: Baseline, side: str) -> float:
+    def _closure(self, f: Features, base: Baseline, side: str, both: bool = False) -> float:
         ear0 = max(base.get(f"ear_{side}"), 1e-3)
-        geom = ramp(1.0 - f[f"ear_{side}"] / ear0, *self.u.eye_closed_geom)
+        geom_t, blend_t = ((self.u.eyes_closed_geom, self.u.eyes_closed_blend) if both
+                           else (self.u.eye_closed_geom, self.u.eye_closed_blend))
+        geom = ramp(1.0 - f[f"ear_{side}"] / ear0, *geom_t)
         key = BLINK[side]
-        blend = ramp(f[key] - base.get(key), *self.u.eye_closed_blend)
-        return max(geom, blend)
+        return max(geom, ramp(f[key] - base.get(key), *blend_t))
 
     def _eyes(self, f: Features, base: Baseline, vals: dict[str, float],
               lados: dict[str, str]) -> None:
         ca, cb = self._closure(f, base, "a"), self._closure(f, base, "b")
-        vals["ojos_cerrados"] = min(ca, cb)
+        vals["ojos_cerrados"] = min(self._closure(f, base, "a", True),
+                                    self._closure(f, base, "b", True))
         # the open eye's raw closure, not its 0..1 score: a half-closed eye is not open
         raw = {s: 1.0 - f[f"ear_{s}"] / max(base.get(f"ear_{s}"), 1e-3) for s in "ab"}
         shut, other = ("a", "b") if ca >= cb else ("b", "a")
@@ -211,8 +217,13 @@ class Scorer:
     def _tongue(self, f: Features, base: Baseline) -> tuple[float, float]:
         if "tongue_area" not in f or f.get("scale_px", 0.0) < self.u.min_face_px:
             return 0.0, 0.0
-        score = max(ramp(f["tongue_area"] - base.get("tongue_area"), *self.u.tongue_area),
-                    ramp(f["red_total"] - base.get("red_total"), *self.u.tongue_red))
+        outside = ramp(f["tongue_area"] - base.get("tongue_area"), *self.u.tongue_area)
+        # more red near the mouth counts only if it reaches past the lips or fills the
+        # opening: a tongue lying in a talking mouth shares it with teeth and shadow
+        reach = max(ramp(f["tongue_area"] - base.get("tongue_area"), 0.005, 0.015),
+                    ramp(f.get("tongue_fill", 0.0), *self.u.tongue_fill))
+        red = ramp(f["red_total"] - base.get("red_total"), *self.u.tongue_red) * reach
+        score = max(outside, red)
         return score, (f["tongue_dx"] if score > 0 else 0.0)
 
     def _shoulders(self, f: Features, base: Baseline, vals: dict[str, float],

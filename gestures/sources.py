@@ -62,7 +62,7 @@ class CameraSource:
         self.index = index
         self.error: str | None = None
         self.max_failures = max_failures
-        self._cap = cv2.VideoCapture(index)
+        self._cap = _quiet_open(index)
         if not self._cap.isOpened():
             self._cap.release()
             raise SourceError(f"no se pudo abrir la cámara {index}")
@@ -86,6 +86,20 @@ class CameraSource:
                 yield time.monotonic() - start, frame
         finally:
             self._cap.release()
+
+
+def _quiet_open(index: int) -> cv2.VideoCapture:
+    """Open a camera without OpenCV's backend-by-backend warnings on stderr."""
+    log = getattr(cv2, "utils", None)
+    logging = getattr(log, "logging", None)
+    if logging is None:
+        return cv2.VideoCapture(index)
+    previous = logging.getLogLevel()
+    logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+    try:
+        return cv2.VideoCapture(index)
+    finally:
+        logging.setLogLevel(previous)
 
 
 class ImageListSource:

@@ -83,29 +83,44 @@ def _ring(face: np.ndarray, idx: tuple[int, ...], scale: float) -> np.ndarray:
 
 
 def close_eye(image: Frame, face: np.ndarray, side: str, alpha: float = 1.0) -> Frame:
-    """Close the image-``side`` eye: lid skin inpainted over the opening, lashes drawn.
+    """Close the image-``side`` eye: lid skin painted over the opening, lashes drawn.
 
-    ``alpha`` < 1 leaves part of the opening (the upper lid halfway down).
+    The lid colour is the person's own skin just above the eye; ``alpha`` < 1 lowers the
+    upper lid only part of the way.
     """
     if alpha <= 0:
         return image.copy()
     upper, lower = (L.UPPER_LID_A, L.LOWER_LID_A) if side == "a" else (L.UPPER_LID_B, L.LOWER_LID_B)
+    iod = _iod(face)
     up = face[list(upper), :2]
-    low = np.array([face[list(lower), :2][np.argmin(np.abs(face[list(lower), 0] - p[0]))]
-                    for p in up])
-    lid = up + (low - up) * min(alpha, 1.0) * 0.9  # where the upper lid edge ends up
+    low_all = face[list(lower), :2]
+    low = np.array([low_all[np.argmin(np.abs(low_all[:, 0] - p[0]))] for p in up])
+    lid = up + (low - up) * min(alpha, 1.0) * 0.92  # where the upper lid edge ends up
     corners = face[[L.EYE_OUTER_A, L.EYE_INNER_A] if side == "a"
                    else [L.EYE_OUTER_B, L.EYE_INNER_B], :2]
     covered = np.vstack([corners[:1], up, corners[1:], lid[::-1]])
     mask = np.zeros(image.shape[:2], np.uint8)
     cv2.fillPoly(mask, [np.round(covered).astype(np.int32)], 255)
-    mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
-    out = cv2.inpaint(image, mask, 3, cv2.INPAINT_TELEA)
+    grow = max(3, int(round(iod * 0.05)) | 1)
+    mask = cv2.dilate(mask, np.ones((grow, grow), np.uint8))
+    # lid skin: a band between the eye and the brow
+    above = up - [0, 0.12 * iod]
+    h, w = image.shape[:2]
+    samples = [image[int(np.clip(y, 0, h - 1)), int(np.clip(x, 0, w - 1))] for x, y in above]
+    skin = np.median(np.array(samples, np.float64), 0)
+    eye_pixels = image[mask > 0].reshape(-1, 3).astype(np.float64)
+    dark = np.percentile(eye_pixels, 5, axis=0) if len(eye_pixels) else np.array([40.0, 30, 30])
+    painted = image.astype(np.float64).copy()
+    painted[mask > 0] = skin
+    # feather the edge and keep a little of the original texture (shading)
+    soft = cv2.GaussianBlur(mask.astype(np.float64) / 255, (0, 0), max(1.0, iod * 0.015))[..., None]
+    texture = cv2.GaussianBlur(image, (0, 0), max(1.0, iod * 0.03)).astype(np.float64)
+    lid_img = 0.8 * painted + 0.2 * texture
+    out = (image * (1 - soft) + lid_img * soft).clip(0, 255).astype(np.uint8)
     lashes = np.vstack([corners[:1], lid, corners[1:]])
     order = np.argsort(lashes[:, 0])
-    dark = np.percentile(image[mask > 0].reshape(-1, 3), 10, axis=0) if mask.any() else (40, 30, 30)
     cv2.polylines(out, [np.round(lashes[order]).astype(np.int32)], False,
-                  tuple(float(v) for v in dark), max(1, int(_iod(face) * 0.02)), cv2.LINE_AA)
+                  tuple(float(v) for v in dark), max(1, int(round(iod * 0.02))), cv2.LINE_AA)
     return out
 
 

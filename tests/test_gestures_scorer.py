@@ -84,7 +84,8 @@ def test_lips_to_one_side_and_a_one_sided_smile():
 
 def test_bite_by_lip_colour_and_not_with_the_tongue_out():
     assert fired(lower_lip_red=0.1, lower_lip_teeth=0.2) == {"labio_mordido"}
-    assert "labio_mordido" not in fired(lower_lip_red=0.1, lower_lip_teeth=0.2, red_total=0.2)
+    assert "labio_mordido" not in fired(lower_lip_red=0.1, lower_lip_teeth=0.2, red_total=0.2,
+                                        tongue_area=0.05)
 
 
 def test_pale_lips_disable_the_colour_cue():
@@ -100,6 +101,11 @@ def test_tongue_straight_or_to_a_side():
                        Baseline(dict(NEUTRAL)))
     assert s.valores["lengua_lado"] >= 0.6 and s.lados["lengua_lado"] == "a"
     assert s.valores["lengua_fuera"] < 0.35
+
+
+def test_red_inside_a_talking_mouth_is_not_a_tongue_out():
+    assert "lengua_fuera" not in fired(red_total=0.12, tongue_fill=0.2, lip_gap=0.2)
+    assert "lengua_fuera" in fired(red_total=0.12, tongue_fill=0.6, lip_gap=0.2)
 
 
 def test_tongue_is_ignored_on_a_tiny_face():

@@ -1,0 +1,105 @@
+"""Benchmark of seña recognition (not a test): speed per frame and delay to an event.
+
+    PYTHONPATH=. .venv/bin/python benchmarks/bench_gestures.py [--frames 60] [--fps 25]
+
+1. Median milliseconds per 640x480 frame: FaceLandmarker alone (IMAGE and VIDEO mode),
+   FaceLandmarker + PoseLandmarker, and the whole SenaRecognizer.process (landmarkers,
+   features incl. the tongue colour test, scores, events).
+2. Delay from a gesture's start to its event, on synthetic señas made from the astronaut
+   portrait (gestures.synthetic) at ``--fps``: when the gesture shows up in
+   ``FrameResult.activos`` (confirmed, still held) and when its finished event comes out,
+   counted from the start / the end of the gesture. Timestamps are the stream's, so the
+   figures are the algorithm's (hysteresis, minimum duration), not this CPU's speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import cv2
+import numpy as np
+from skimage import data
+
+from gestures import synthetic as S
+from gestures.models import Landmarkers
+from gestures.recognizer import SenaRecognizer
+
+GESTURES = {  # recipe -> gesture id
+    "guino_b": "guino", "ojos_cerrados": "ojos_cerrados", "cejas_arriba": "cejas_arriba",
+    "morro": "morro", "labios_lado_a": "labios_lado", "labio_mordido": "labio_mordido",
+    "lengua_fuera": "lengua_fuera", "lengua_lado_b": "lengua_lado",
+    "hombros_arriba": "hombros_arriba", "hombro_arriba_a": "hombro_arriba",
+}
+
+
+def frame640() -> np.ndarray:
+    return cv2.resize(data.astronaut()[:384], (640, 480))[:, :, ::-1].copy()
+
+
+def median_ms(fn, n: int) -> float:  # noqa: ANN001
+    fn(0)  # warm-up
+    times = []
+    for i in range(1, n + 1):
+        t0 = time.perf_counter()
+        fn(i)
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
+def speed(n: int) -> dict[str, float]:
+    bgr = frame640()
+    rgb = bgr[:, :, ::-1].copy()
+    out = {}
+    for mode in ("image", "video"):
+        face = Landmarkers(mode, pose=False)
+        out[f"face ({mode})"] = median_ms(lambda i, f=face: f.detect(rgb, i / 25), n)
+        both = Landmarkers(mode, pose=True)
+        out[f"face+pose ({mode})"] = median_ms(lambda i, b=both: b.detect(rgb, i / 25), n)
+        face.close()
+        both.close()
+    rec = SenaRecognizer("general", pose=True, calibracion=0.0)
+    out["SenaRecognizer.process, face+pose"] = median_ms(lambda i: rec.process(bgr, i / 25), n)
+    rec = SenaRecognizer("general", pose=False, calibracion=0.0)
+    out["SenaRecognizer.process, face only"] = median_ms(lambda i: rec.process(bgr, i / 25), n)
+    return out
+
+
+def delays(fps: float) -> dict[str, tuple[float | None, float | None]]:
+    img = frame640()
+    obs = Landmarkers("image", pose=True).detect(img[:, :, ::-1].copy())
+    recipes = S.recipes(img, obs.face, obs.pose)
+    start, ramp, hold = 1.2, 0.1, 0.8
+    out: dict[str, tuple[float | None, float | None]] = {}
+    for recipe, gesto in GESTURES.items():
+        rec = SenaRecognizer(pose=gesto.startswith("hombro"), calibracion=1.0)
+        confirmed = ended = None
+        for t, frame in S.sequence(img, recipes[recipe], fps, before=start, ramp=ramp,
+                                   hold=hold, after=0.8):
+            res = rec.process(frame, t)
+            if confirmed is None and any(e.gesto == gesto for e in res.activos):
+                confirmed = t - start
+            if ended is None and any(e.gesto == gesto for e in res.eventos):
+                ended = t - (start + 2 * ramp + hold)
+        out[gesto] = (confirmed, ended)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=60)
+    parser.add_argument("--fps", type=float, default=25.0)
+    args = parser.parse_args()
+    print("| what (640x480 frame) | median ms |\n| --- | --- |")
+    for name, ms in speed(args.frames).items():
+        print(f"| {name} | {ms:.1f} |")
+    print(f"\n| gesture ({args.fps:g} fps) | start -> confirmed (s) | end -> event (s) |")
+    print("| --- | --- | --- |")
+    for gesto, (c, e) in delays(args.fps).items():
+        fmt = lambda v: "missed" if v is None else f"{v:.2f}"  # noqa: E731
+        print(f"| {gesto} | {fmt(c)} | {fmt(e)} |")
+
+
+if __name__ == "__main__":
+    main()
