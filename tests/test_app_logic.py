@@ -14,7 +14,7 @@ import pytest
 from app import i18n
 from app.camera import Fotogramas, FuenteError, Video, cargar_imagen
 from app.i18n.extraer import extraer
-from app.logic.arbitro import GENESIS, SesionArbitro, verificar
+from app.logic.arbitro import SesionArbitro, verificar
 from app.logic.lectura import Lectura, LecturaError
 from app.logic.mano import EntradaError, EntradaMano
 from app.logic.partida import ControlPartida
@@ -212,18 +212,24 @@ def test_trainer_needs_the_complete_senas() -> None:
     assert (e.aciertos, e.intentos) == (1, 3)
 
 
-def test_referee_log_is_hash_chained_and_tamper_evident() -> None:
-    s = SesionArbitro("segovia", JUGADORES, asiento=1)
+def test_referee_log_is_hash_chained_tamper_evident_and_resumable() -> None:
+    s = SesionArbitro("segovia", JUGADORES)
     s.vigilar(1)
     s.marcar("reparto", 0.0)
     s.marcar("lances", 1.0)
     s.anotar(GUINO)
-    informe = s.comprobar("1c 4c 5o 6b")
+    data = s.exportar()
+    # Resuming from the stored entries keeps the watched seat, the marks and the señas.
+    again = SesionArbitro("segovia", JUGADORES, entradas=data["entradas"])
+    assert (again.asiento, len(again.marcas), again.eventos) == (1, 2, [GUINO])
+    informe = again.comprobar("1c 4c 5o 6b")
     assert not informe.correcto  # a wink for 31 with 16 al punto is a false seña
-    log = s.exportar()["entradas"]
-    assert log[0]["prev"] == GENESIS and verificar(log) is None
-    log[2]["evento" if "evento" in log[2] else "t"] = 9.9
-    assert verificar(log) == 2
+    assert verificar(again.exportar()).valido
+    data["entradas"][4]["datos"]["gesto"] = "morro"  # someone edits the report
+    check = verificar(data)
+    assert not check.valido and check.entrada == 4
+    with pytest.raises(ValueError):
+        SesionArbitro("segovia", JUGADORES, entradas=data["entradas"])
 
 
 # -- translations ----------------------------------------------------------------------------

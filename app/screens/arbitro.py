@@ -39,6 +39,7 @@ class ArbitroScreen(Screen):
         self.preview: Preview | None = None
         self.reconocedor: Any = None
         self.sesion: SesionArbitro | None = None
+        self._pid: tuple[str, int | None] | None = None
         self.t = 0.0
         self.frame: Any = None
         self.vistos = 0
@@ -52,9 +53,9 @@ class ArbitroScreen(Screen):
         reglas = app.ctl.info.get("reglas") if activa else app.perfil
         self.perfil = reglas if isinstance(reglas, str) else "general"
         jug = list(app.ctl.info["jugadores"]) if activa else [f"Asiento {i + 1}" for i in range(4)]
-        if self.sesion is None or self.sesion.jugadores != jug:
-            primera = activa and not app.almacen.manos(app.ctl.partida_id)
-            self.sesion = SesionArbitro(self.perfil, jug, primera_mano=bool(primera))
+        if self.sesion is None or self._pid != (app.carpeta, app.ctl.partida_id):
+            self._pid = (app.carpeta, app.ctl.partida_id)
+            self.sesion = self._sesion(app, jug)
             self.reconocedor = None
         if self.preview is None:
             self.preview = Preview(self.ids.vista, al_frame=self._frame, al_error=self._fallo)
@@ -90,6 +91,21 @@ class ArbitroScreen(Screen):
             self.fase_botones[fase] = b
             box.add_widget(b)
 
+    def _sesion(self, app: App, jug: list[str]) -> SesionArbitro:
+        """Continue the partida's stored referee log (it survives a kill), or start one."""
+        primera = app.ctl.activa and not app.almacen.manos(app.ctl.partida_id)
+        stored = app.almacen.arbitraje(app.ctl.partida_id)
+        try:
+            sesion = SesionArbitro(self.perfil, jug, primera_mano=bool(primera),
+                                   entradas=stored or None)
+        except ValueError as exc:  # a tampered or damaged stored log: say so, start afresh
+            app.avisar(f"{app.t('Registro de árbitro dañado')}: {exc}", error=True)
+            sesion = SesionArbitro(self.perfil, jug, primera_mano=bool(primera))
+            stored = []
+        if not stored:
+            self._guardar(sesion.ultima)
+        return sesion
+
     def _cartas_ultima_mano(self) -> str:
         app = App.get_running_app()
         if not app.ctl.activa:
@@ -99,19 +115,20 @@ class ArbitroScreen(Screen):
 
     # -- actions --------------------------------------------------------------------------
     def vigilar(self, asiento: int) -> None:
-        self._guardar(self.sesion.vigilar(asiento))
+        self.sesion.vigilar(asiento)
+        self._guardar(self.sesion.ultima)
         self.cartas = self._cartas_ultima_mano()
         self.hallazgos = ""
 
     def marcar(self, fase: str) -> None:
         self.sesion.marcar(fase, self.t)
-        self._guardar(self.sesion.log[-1])
+        self._guardar(self.sesion.ultima)
         for f, b in self.fase_botones.items():
             b.state = "down" if f == fase else "normal"
 
     def nueva_mano(self) -> None:
         self.sesion.nueva_mano()
-        self._guardar(self.sesion.log[-1])
+        self._guardar(self.sesion.ultima)
         self.ids.registro.clear_widgets()
         self.hallazgos = ""
         self.cartas = ""
@@ -181,7 +198,7 @@ class ArbitroScreen(Screen):
             self.vistos += 1
             name, digest = self._miniatura()
             self.sesion.anotar(d, name, digest)
-            self._guardar(self.sesion.log[-1])
+            self._guardar(self.sesion.ultima)
             self._fila(d)
 
     def _miniatura(self) -> tuple[str | None, str | None]:
@@ -243,7 +260,8 @@ class ArbitroScreen(Screen):
         except ValueError as exc:
             app.avisar(str(exc), error=True)
             return
-        self._guardar(self.sesion.log[-1])
+        for entrada in self.sesion.exportar()["entradas"][-2:]:  # cartas and informe
+            self._guardar(entrada)
         if not informe.hallazgos:
             self.hallazgos = app.t("Sin faltas: las señas son fieles a las cartas.")
         else:
