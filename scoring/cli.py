@@ -42,6 +42,8 @@ def _load(path: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"JSON inválido en {path}: {exc.msg} (línea {exc.lineno})") from None
+    except RecursionError:
+        raise InputError(f"JSON inválido en {path}: anidado demasiado profundo") from None
 
 
 def _read(path: str) -> str:

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from scoring.cards import Hand, NotationError, check_distinct, parse_hand
 from scoring.jugadas import Jugada, cuarto_lance, evaluar, ganador_de, se_apuesta, tienen
-from scoring.rules import PerfilError, Reglas, perfil
+from scoring.rules import PERFILES, PerfilError, Reglas, perfil
 
 APUESTA_LANCES: Final = ("grande", "chica", "pares", "juego", "punto")
 NOMBRES_LANCE: Final = {
@@ -154,8 +154,8 @@ class RegistroMano:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "reglas": self.reglas.nombre if self.reglas.nombre in _PERFIL_NAMES else
-            {k: v for k, v in self.reglas.to_dict().items() if k != "fuente"},
+            "reglas": self.reglas.nombre if PERFILES.get(self.reglas.nombre) == self.reglas else
+            {k: v for k, v in self.reglas.to_dict().items() if k != "fuente"} | {"base": "general"},
             "mano": self.mano,
             "manos": [str(h) for h in self.manos],
             "marcador": list(self.marcador),
@@ -179,8 +179,6 @@ class RegistroMano:
 _RECORD_KEYS: Final = frozenset(
     {"reglas", "mano", "manos", "marcador", "lances", "jugadores", "declaraciones"}
 )
-_PERFIL_NAMES: Final = frozenset({"general", "segovia", "cuellar", "euskadi", "ludoteka-4",
-                                  "ludoteka-8"})
 
 
 def _parse_manos(value: Any) -> tuple[Hand, Hand, Hand, Hand]:
@@ -246,6 +244,7 @@ class ResultadoTanteo:
     marcador: tuple[int, int]
     fin: dict[str, Any] | None
     detalle: list[Apunte]
+    notas: list[str] = field(default_factory=list)  # penalties applied (declaraciones)
 
     def to_json(self) -> dict[str, Any]:
         reg = self.registro
@@ -262,6 +261,7 @@ class ResultadoTanteo:
             "marcador": list(self.marcador),
             "fin": self.fin,
             "detalle": [a.to_json() for a in self.detalle],
+            "notas": self.notas,
         }
 
     def resumen(self, lance: str) -> str:
@@ -278,6 +278,7 @@ class ResultadoTanteo:
         for lance in self.orden:
             a, b = self.por_lance[lance]
             lines.append(f"{NOMBRES_LANCE[lance]:<7} {a:>3} {b:>3}   {self.resumen(lance)}")
+        lines.extend(f"Nota: {nota}" for nota in self.notas)
         lines.append(f"Marcador: {reg.nombre_pareja(0)} {self.marcador[0]}, "
                      f"{reg.nombre_pareja(1)} {self.marcador[1]}")
         if self.fin:
@@ -325,16 +326,15 @@ def tantear(
     """
     reg = record if isinstance(record, RegistroMano) else RegistroMano.from_dict(record)
     jugadas = tuple(evaluar(h, reg.reglas) for h in reg.manos)
-    cuarto = cuarto_lance(jugadas)
-    orden = ("grande", "chica", "pares", cuarto)
-    lances = _lances_en_orden(reg, jugadas, orden)
     if reg.declaraciones and not correcciones:
         correcciones = _correcciones_de(reg)
     por_lance_corr = {c.lance: c for c in correcciones}
+    orden = ("grande", "chica", "pares", _cuarto(jugadas, por_lance_corr.get("juego")))
+    lances = _lances_en_orden(reg, jugadas, orden)
     ganadores = {lance: _ganador(lance, jugadas, reg.mano, por_lance_corr.get(lance))
                  for lance in orden}
     cuenta = _Cuenta(reg, orden)
-    _apuestas(cuenta, reg, jugadas, lances, ganadores, orden)
+    _apuestas(cuenta, reg, jugadas, lances, ganadores, orden, por_lance_corr)
     if not cuenta.fin:
         for lance in orden:
             _contar(cuenta, reg, jugadas, lance, lances[lance], ganadores[lance],
@@ -345,7 +345,19 @@ def tantear(
         apuestas={lance: se_apuesta(lance, jugadas) for lance in orden},
         por_lance=cuenta.por_lance, marcador=(cuenta.score[0], cuenta.score[1]),
         fin=cuenta.fin, detalle=cuenta.detalle,
+        notas=[f"{NOMBRES_LANCE[c.lance]}: {c.razon}" for c in correcciones
+               if c.razon and c.lance in orden],
     )
+
+
+def _cuarto(jugadas: Sequence[Jugada], corr: Correccion | None) -> str:
+    """Juego or punto; a juego nobody may count (seed 000 Título X art. 2) leaves the punto."""
+    cuarto = cuarto_lance(jugadas)
+    if cuarto == "juego" and corr and corr.ganador is None:
+        holders = {s for s, j in enumerate(jugadas) if j.juego}
+        if holders <= corr.anulados:
+            return "punto"
+    return cuarto
 
 
 def _correcciones_de(reg: RegistroMano) -> Sequence[Correccion]:
@@ -354,7 +366,7 @@ def _correcciones_de(reg: RegistroMano) -> Sequence[Correccion]:
     except ImportError:  # the declarations module is optional for the core engine
         raise RegistroError("este registro trae declaraciones y no hay módulo para juzgarlas") from None
     try:
-        return correcciones(reg.declaraciones, reg.manos, reg.reglas, reg.mano)
+        return correcciones(reg.declaraciones, reg.manos, reg.reglas, reg.mano, reg.lances)
     except (ValueError, KeyError, TypeError) as exc:
         raise RegistroError(f"declaraciones: {exc}") from None
 
@@ -376,7 +388,7 @@ def _lances_en_orden(
             raise RegistroError(
                 f"lance {lance}: no puede haber apuestas después del órdago querido a {ordago_en}"
             )
-        if not se_apuesta(lance, jugadas):
+        if not se_apuesta(lance, jugadas) and not _abierto_por_declaraciones(reg, lance):
             holders = tienen(lance, jugadas)
             quien = "ninguna pareja" if not any(holders) else f"solo la pareja {holders.index(True)}"
             raise RegistroError(
@@ -385,6 +397,17 @@ def _lances_en_orden(
         if outcome.tipo == "ordago":
             ordago_en = lance
     return lances
+
+
+def _abierto_por_declaraciones(reg: RegistroMano, lance: str) -> bool:
+    """A false «pares sí» / «juego sí» can open the betting the cards alone would not."""
+    if not reg.declaraciones or lance not in ("pares", "juego"):
+        return False
+    from scoring.declaraciones import parejas_declaradas
+    try:
+        return all(parejas_declaradas(reg.declaraciones, reg.manos, reg.reglas, lance))
+    except ValueError as exc:
+        raise RegistroError(f"declaraciones: {exc}") from None
 
 
 def _ganador(
@@ -415,6 +438,7 @@ def _ganador_masked(lance: str, jugadas: Sequence[Jugada | None], mano: int) -> 
 def _apuestas(
     cuenta: _Cuenta, reg: RegistroMano, jugadas: Sequence[Jugada], lances: Mapping[str, Lance],
     ganadores: Mapping[str, int | None], orden: Sequence[str],
+    corrs: Mapping[str, Correccion] | None = None,
 ) -> None:
     """Betting phase: refused envites score at once; an accepted órdago ends the juego."""
     for lance in orden:
@@ -425,7 +449,7 @@ def _apuestas(
             cuenta.add(p, outcome.tantos, lance,
                        f"{name}: no quiso {reg.nombre_pareja(1 - p)}, "
                        f"{outcome.tantos} para {reg.nombre_pareja(p)}")
-        elif outcome.tipo == "ordago" and not cuenta.fin:
+        elif outcome.tipo == "ordago" and not cuenta.fin and _valido(corrs, lance):
             seat = ganadores[lance]
             assert seat is not None  # a bettable lance always has a winner
             p = seat % 2
@@ -438,6 +462,11 @@ def _apuestas(
             return
 
 
+def _valido(corrs: Mapping[str, Correccion] | None, lance: str) -> bool:
+    corr = (corrs or {}).get(lance)
+    return corr is None or corr.envites_validos
+
+
 def _deje_al_final(reg: RegistroMano, lance: str, outcome: Lance) -> bool:
     return reg.reglas.deje == "al_final" and lance in ("pares", "juego") and outcome.tantos == 1
 
@@ -448,7 +477,7 @@ def _contar(
 ) -> None:
     """The count of one lance at the end of the hand."""
     name = NOMBRES_LANCE[lance]
-    if corr and not corr.envites_validos and outcome.tipo == "quiero":
+    if corr and not corr.envites_validos and outcome.tipo in ("quiero", "ordago"):
         outcome = PASO
     if corr and corr.ganador is not None and corr.negada:
         cuenta.add(corr.ganador, corr.negada, lance, f"{name}: {corr.razon} ({corr.negada})")

@@ -367,10 +367,8 @@ def test_mus_tanteo_shows_the_penalty_in_detalle(tmp_path, capsys) -> None:
 # These need scoring/tanteo.py to pass the record's lances to correcciones(), to accept bets
 # that a false «sí» opened (parejas_declaradas) and to void an órdago whose correction says
 # envites_validos=False. The patch is in the helper's report; once applied they pass.
-NEEDS_TANTEO = pytest.mark.xfail(reason="tanteo.py wiring of lances/órdago pending", strict=False)
 
 
-@NEEDS_TANTEO
 def test_tanteo_viii_3_void_ordago() -> None:
     # «el compañero responde del órdago si tiene pares y pierde, y si ganara se los apuntara
     # en paso»: seat 2 lied, seat 0's reyes beat seat 1's ases, so no órdago: pares en paso.
@@ -381,7 +379,6 @@ def test_tanteo_viii_3_void_ordago() -> None:
     assert result.por_lance["pares"] == [1, 0]
 
 
-@NEEDS_TANTEO
 def test_tanteo_a_false_si_opens_the_betting() -> None:
     # seat 1 said «pares sí» without pares: the envite of 5 was bet and accepted; the innocent
     # pareja 0 wins it (VIII.2: «si la pareja que jugó correctamente gana es válido»).
