@@ -52,7 +52,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=f"mus {name}", description=help_text)
     module.configure(parser)
     args = parser.parse_args(rest)
-    return int(module.run(args) or 0)
+    try:
+        return int(module.run(args) or 0)
+    except BrokenPipeError:  # `mus ... | head`: the reader left, nothing to report
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":
