@@ -117,9 +117,8 @@ def test_float_mano_exit_2(capsys: pytest.CaptureFixture[str], write_json: Calla
     assert status == 2 and "mano" in json.loads(out)["error"] and err.count("\n") == 1
 
 
-@pytest.mark.xfail(strict=True, raises=RecursionError,
-                   reason="bug B4: deeply nested JSON escapes as a RecursionError traceback")
 def test_deeply_nested_json_exit_2(capsys: pytest.CaptureFixture[str], write_json: Callable[..., Path]) -> None:
+    # bug B4, fixed: this escaped as a RecursionError traceback.
     status, out, _ = run(capsys, "--json", str(write_json("[" * 100_000 + "]" * 100_000)))
     assert status == 2 and "error" in json.loads(out)
 
@@ -138,3 +137,10 @@ def test_installed_mus_command(write_json: Callable[..., Path]) -> None:
     assert bad.returncode == 2
     assert bad.stderr.count("\n") == 1 and "8c" in bad.stderr
     assert "8c" in json.loads(bad.stdout)["error"]
+
+
+def test_missing_file_argument_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["tanteo"])
+    assert info.value.code == 2
+    assert "FILE" in capsys.readouterr().err

@@ -377,11 +377,10 @@ def test_text_output_shows_the_breakdown() -> None:
     assert "Ana" in text and "Marcador" in text and "Pares" in text
 
 
-@pytest.mark.xfail(strict=True, reason="bug B3: RegistroMano.to_dict writes only the name of a profile whose "
-                   "nombre is a built-in name, dropping its overrides")
 def test_registro_to_dict_keeps_a_custom_profile_named_like_a_builtin(tmp_path: Path) -> None:
     # A user's TOML profile named after their town: segovia.toml with 4 reyes (cargar_perfil names
     # the profile after the file). Written out and read back, the record must score the same.
+    # (bug B3, fixed: to_dict wrote only "segovia" and the record came back with 8 reyes.)
     path = tmp_path / "segovia.toml"
     path.write_text('base = "general"\nreyes = 4\n', encoding="utf-8")
     hands = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
