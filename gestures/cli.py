@@ -12,12 +12,16 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from gestures.types import Evento
+from gestures.types import Evento, FrameResult
+
+if TYPE_CHECKING:
+    from gestures.recognizer import SenaRecognizer
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 
@@ -92,7 +96,7 @@ def _check_perfil(name: str | None) -> None:
         raise _Fail(str(exc)) from exc
 
 
-def _recognizer(args: argparse.Namespace):
+def _recognizer(args: argparse.Namespace) -> SenaRecognizer:
     from gestures.models import ModelError
     from gestures.recognizer import SenaRecognizer
 
@@ -141,7 +145,8 @@ def _stream(args: argparse.Namespace, video: Path | None = None,
     return 130 if interrupted else 0
 
 
-def _frames(rec, source: Iterable[tuple[float, np.ndarray]], show: bool):
+def _frames(rec: SenaRecognizer, source: Iterable[tuple[float, np.ndarray]],
+            show: bool) -> Iterator[FrameResult]:
     last: str | None = None
     window = "mus senas (q para salir)"
     for t, frame in source:
@@ -158,7 +163,7 @@ def _frames(rec, source: Iterable[tuple[float, np.ndarray]], show: bool):
         cv2.destroyAllWindows()
 
 
-def _show(window: str, frame: np.ndarray, res, last: str | None) -> bool:
+def _show(window: str, frame: np.ndarray, res: FrameResult, last: str | None) -> bool:
     """Draw and display; False when the user quits (q, Esc or window closed)."""
     import cv2
 

@@ -18,7 +18,8 @@ from gestures.models import Observation
 
 Features = dict[str, float]
 
-BLENDSHAPES = ("eyeBlinkLeft", "eyeBlinkRight", "eyeLookDownLeft", "eyeLookDownRight", "eyeSquintLeft", "eyeSquintRight",
+BLENDSHAPES = ("eyeBlinkLeft", "eyeBlinkRight", "eyeLookDownLeft", "eyeLookDownRight",
+               "eyeSquintLeft", "eyeSquintRight",
                "browInnerUp", "browOuterUpLeft", "browOuterUpRight", "mouthPucker",
                "mouthFunnel", "mouthRollLower", "mouthRollUpper", "mouthLeft", "mouthRight",
                "jawOpen", "mouthSmileLeft", "mouthSmileRight", "mouthPressLeft",

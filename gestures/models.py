@@ -10,7 +10,9 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import sys
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -24,6 +26,27 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 FACE_ENV = "MUSMESA_FACE_MODEL"
 POSE_ENV = "MUSMESA_POSE_MODEL"
+
+
+@contextlib.contextmanager
+def quiet_native_stderr() -> Iterator[None]:
+    """Silence C++ logging (absl, LiteRT) that bypasses Python: MediaPipe prints a dozen
+    INFO/WARNING lines on model load, first inference and close. fd 2 goes to /dev/null
+    for the duration; Python's own stderr is flushed first."""
+    try:
+        fd = sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # pytest capture or no real stderr
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(fd)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), fd)
+            yield
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
 
 
 class ModelError(RuntimeError):
@@ -83,19 +106,23 @@ class Landmarkers:
         self.mode = mode
         running = vision.RunningMode.VIDEO if mode == "video" else vision.RunningMode.IMAGE
         face_path = model_path("face", face_model)
+        pose_path = model_path("pose", pose_model) if pose else None
+        self._pose = None
         try:
-            self._face = vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
-                base_options=BaseOptions(model_asset_path=str(face_path)),
-                running_mode=running, num_faces=1, output_face_blendshapes=True,
-                output_facial_transformation_matrixes=True))
-            self._pose = None
-            if pose:
-                self._pose = vision.PoseLandmarker.create_from_options(
-                    vision.PoseLandmarkerOptions(
-                        base_options=BaseOptions(model_asset_path=str(model_path("pose", pose_model))),
-                        running_mode=running, num_poses=1))
+            with quiet_native_stderr():
+                self._face = vision.FaceLandmarker.create_from_options(
+                    vision.FaceLandmarkerOptions(
+                        base_options=BaseOptions(model_asset_path=str(face_path)),
+                        running_mode=running, num_faces=1, output_face_blendshapes=True,
+                        output_facial_transformation_matrixes=True))
+                if pose_path is not None:
+                    self._pose = vision.PoseLandmarker.create_from_options(
+                        vision.PoseLandmarkerOptions(
+                            base_options=BaseOptions(model_asset_path=str(pose_path)),
+                            running_mode=running, num_poses=1))
         except (RuntimeError, ValueError) as exc:
             raise ModelError(f"no se pudo cargar el modelo: {exc}") from exc
+        self._warm = False
         self._last_ms = -1
         self._lock = threading.Lock()
         _close_before_shutdown(self.close)
@@ -115,7 +142,11 @@ class Landmarkers:
 
         h, w = rgb.shape[:2]
         image = mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(rgb))
-        with self._lock:
+        if self._face is None:
+            raise ModelError("los modelos ya están cerrados")
+        # the first inference logs its delegate choices on stderr
+        quiet = contextlib.nullcontext() if self._warm else quiet_native_stderr()
+        with self._lock, quiet:
             if self.mode == "video":
                 ms = self._timestamp(t)
                 face = self._face.detect_for_video(image, ms)
@@ -123,14 +154,19 @@ class Landmarkers:
             else:
                 face = self._face.detect(image)
                 pose = self._pose.detect(image) if self._pose else None
+            self._warm = True
         return _observation(w, h, face, pose)
 
     def close(self) -> None:
-        for task in (getattr(self, "_face", None), getattr(self, "_pose", None)):
-            if task is not None:
-                with contextlib.suppress(Exception):
-                    task.close()
+        with quiet_native_stderr():
+            for task in (getattr(self, "_face", None), getattr(self, "_pose", None)):
+                if task is not None:
+                    with contextlib.suppress(Exception):
+                        task.close()
         self._face = self._pose = None
+        for key, value in list(_CACHE.items()):
+            if value is self:
+                del _CACHE[key]
 
 
 def _observation(w: int, h: int, face: Any, pose: Any) -> Observation:

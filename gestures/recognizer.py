@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -22,7 +23,10 @@ from gestures.events import EventDetector
 from gestures.features import Features, all_features
 from gestures.models import Landmarkers, Observation, shared_landmarkers
 from gestures.scorer import Baseline, Scorer, Scores, Umbrales
-from gestures.types import Evento, FrameResult, lado_jugador
+from gestures.types import CON_LADO, Evento, FrameResult, lado_jugador
+
+if TYPE_CHECKING:
+    from scoring.senas import ConjuntoSenas
 
 
 class SenaRecognizer:
@@ -40,14 +44,17 @@ class SenaRecognizer:
                  umbrales: Umbrales | None = None, landmarkers: Landmarkers | None = None,
                  face_model: str | os.PathLike[str] | None = None,
                  pose_model: str | os.PathLike[str] | None = None) -> None:
+        # IMAGE mode on purpose: VIDEO mode smooths landmarks over time, which lags and
+        # flattens short señas (a wink came out at a seventh of its size at 10 fps)
         self.landmarkers = landmarkers or shared_landmarkers(
             "image", pose, face_model, pose_model)
+        self._models = (face_model, pose_model)
         self.mirrored = mirrored
         self.scorer = Scorer(umbrales)
         self.calibracion = calibracion
         self.adaptar = adaptar
         self.perfil = perfil
-        self._conjunto = _seña_set(perfil)
+        self._conjunto = _sena_set(perfil)
         self.reset()
 
     def reset(self) -> None:
@@ -128,7 +135,9 @@ class SenaRecognizer:
         Without a calibrated baseline, typical neutral values are used; shoulders need one.
         """
         rgb = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2RGB)
-        obs = shared_landmarkers("image", self.landmarkers.has_pose).detect(rgb)
+        marks = (self.landmarkers if self.landmarkers.mode == "image" else
+                 shared_landmarkers("image", self.landmarkers.has_pose, *self._models))
+        obs = marks.detect(rgb)
         feats = all_features(image_bgr, obs)
         if not feats:
             return False, {}, {}
@@ -139,7 +148,7 @@ class SenaRecognizer:
     # --- meanings -------------------------------------------------------------------------
 
     def _final(self, ev: Evento) -> Evento:
-        return replace(ev, lado=lado_jugador(ev.lado, self.mirrored) if ev.gesto in _SIDED
+        return replace(ev, lado=lado_jugador(ev.lado, self.mirrored) if ev.gesto in CON_LADO
                        else None)
 
     def _provisional(self, ev: Evento) -> Evento:
@@ -156,10 +165,8 @@ class SenaRecognizer:
         return [replace(self._final(e), sena=by_id.get(id(e))) for e in source]
 
 
-_SIDED = frozenset({"lengua_lado", "labios_lado", "guino", "hombro_arriba"})
-
-
-def _seña_set(perfil: str | None):
+def _sena_set(perfil: str | None) -> ConjuntoSenas | None:
+    """The seña set of a rule profile; scoring/ is imported only when a profile is asked."""
     if not perfil:
         return None
     from scoring.rules import perfil as resolve
@@ -168,7 +175,7 @@ def _seña_set(perfil: str | None):
     return conjunto_senas(resolve(perfil).senas)
 
 
-def senas_de(conjunto, eventos: Sequence[Evento]) -> list[str | None]:
+def senas_de(conjunto: ConjuntoSenas | None, eventos: Sequence[Evento]) -> list[str | None]:
     """Meaning of each event in order; gestures far apart in time never form a sequence."""
     if conjunto is None or not eventos:
         return [None] * len(eventos)

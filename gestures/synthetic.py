@@ -101,7 +101,7 @@ def close_eye(image: Frame, face: np.ndarray, side: str, alpha: float = 1.0) -> 
     covered = np.vstack([corners[:1], up, corners[1:], lid[::-1]])
     mask = np.zeros(image.shape[:2], np.uint8)
     cv2.fillPoly(mask, [np.round(covered).astype(np.int32)], 255)
-    grow = max(3, int(round(iod * 0.05)) | 1)
+    grow = max(3, round(iod * 0.05) | 1)
     mask = cv2.dilate(mask, np.ones((grow, grow), np.uint8))
     # lid skin: a band between the eye and the brow
     above = up - [0, 0.12 * iod]
@@ -120,7 +120,7 @@ def close_eye(image: Frame, face: np.ndarray, side: str, alpha: float = 1.0) -> 
     lashes = np.vstack([corners[:1], lid, corners[1:]])
     order = np.argsort(lashes[:, 0])
     cv2.polylines(out, [np.round(lashes[order]).astype(np.int32)], False,
-                  tuple(float(v) for v in dark), max(1, int(round(iod * 0.02))), cv2.LINE_AA)
+                  tuple(float(v) for v in dark), max(1, round(iod * 0.02)), cv2.LINE_AA)
     return out
 
 
