@@ -194,6 +194,8 @@ class Demo:
         yield 0.3
         cartas = self.pantalla("cartas")
         leida = self.foto is not None and cartas.cargar_foto(self.foto)  # the file chooser
+        if self.foto is None:
+            cartas.estado = "Demo: no hay foto de ejemplo en examples/; se escriben a mano"
         yield 0.3
         yield from self.capturar("leer_cartas")
         if leida and cartas.lectura is not None and cartas.chips:
@@ -275,5 +277,7 @@ class Demo:
         yield 0.2
         tocar(aj.ids.volver)
         yield 0.3
+        if app.aviso:
+            tocar(app.root.ids.aviso_ok)
         yield from self.capturar("marcador_en")
         app.lang = "es"

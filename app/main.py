@@ -110,11 +110,12 @@ class MusApp(App):
         self.sm.current = name
 
     def avisar(self, texto: str, error: bool = False, segundos: float = 6) -> None:
+        """Show a message over the screen; errors stay longer (and until OK is tapped)."""
         self.aviso, self.aviso_error = texto, error
         if self._aviso_ev is not None:
             self._aviso_ev.cancel()
-        if not error:
-            self._aviso_ev = Clock.schedule_once(lambda dt: self.cerrar_aviso(), segundos)
+        self._aviso_ev = Clock.schedule_once(lambda dt: self.cerrar_aviso(),
+                                             segundos * (3 if error else 1))
 
     def cerrar_aviso(self) -> None:
         self.aviso = ""

@@ -228,6 +228,49 @@ def test_language_switch_retranslates(app: Any) -> None:
     assert app.almacen.ajuste("idioma") == "en"
 
 
+def _wait(cond: Any, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not cond() and time.monotonic() < deadline:
+        frames(2)
+
+
+def test_senas_trainer_and_referee_on_the_bundled_clip(app: Any) -> None:
+    pytest.importorskip("mediapipe")
+    from app.camera import Video
+    from scoring.registro import FORMATO, verificar
+
+    clip = ROOT / "app" / "assets" / "senas_demo.mp4"  # wink, then bitten lip (synthetic)
+    start_partida(app)
+    tap(app.sm.get_screen("marcador").ids.senas)
+    senas = app.sm.get_screen("senas")
+    senas.poner_mano("12o 12c 7e 4b")  # pareja de reyes and 31: dos reyes + treinta y una
+    assert senas.usar_fuente(Video(clip)), app.aviso
+    _wait(lambda: not senas.en_vivo, 180)
+    assert [e["gesto"] for e in senas.eventos] == ["guino", "labio_mordido"]
+    tap(senas.ids.comprobar)
+    assert senas.veredicto.startswith("¡Bien!")
+    tap(senas.ids.volver)
+
+    tap(app.sm.get_screen("marcador").ids.arbitro)
+    arb = app.sm.get_screen("arbitro")
+    tap(arb.ids.jugadores.children[::-1][1])  # watch Bea
+    tap(arb.fase_botones["reparto"])
+    assert arb.usar_fuente(Video(clip))
+    _wait(lambda: arb.t > 1.0, 60)
+    tap(arb.fase_botones["lances"])
+    _wait(lambda: not arb.en_vivo, 180)
+    tap(arb.ids.elegir_cartas)
+    for card in ("12o", "12c", "7e", "4b"):
+        tap(arb.selector.chips[card])
+    assert arb.cartas == "12o 12c 7e 4b"
+    tap(arb.ids.comprobar)
+    assert arb.hallazgos.startswith("Sin faltas")
+    entradas = app.almacen.arbitraje(app.ctl.partida_id)
+    assert [e["tipo"] for e in entradas].count("sena") == 2
+    assert verificar({"formato": FORMATO, "algoritmo": "sha256", "entradas": entradas,
+                      "sello": entradas[-1]["hash"]}).valido
+
+
 DRIVER = textwrap.dedent('''
     import sys
     from pathlib import Path

@@ -33,6 +33,7 @@ class CartaLeida:
     caja: tuple[float, float, float, float]
     dudosa: bool = False
     corregida_de: str | None = None
+    alternativa: str | None = None  # the reader's runner-up id, offered first when correcting
 
 
 @dataclass
@@ -48,8 +49,10 @@ class Lectura:
         for c in data.get("cartas", []):
             conf = float(c.get("confianza", 1.0))
             low = bool(c.get("dudosa", c.get("baja_confianza", conf < UMBRAL_DUDOSA)))
+            alt = c.get("alternativa")
             cartas.append(CartaLeida(str(Card.parse(c["carta"])), conf,
-                                     tuple(float(v) for v in c.get("caja", (0, 0, 0, 0))), low))
+                                     tuple(float(v) for v in c.get("caja", (0, 0, 0, 0))), low,
+                                     alternativa=str(Card.parse(alt)) if alt else None))
         asientos = None
         seats = data.get("asientos")
         if seats:

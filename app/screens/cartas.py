@@ -141,7 +141,7 @@ class CartasScreen(Screen):
         lec = self.lectura
         self.listas = bool(lec and lec.asientos is not None)
         if lec is None:
-            self.resumen = ""
+            self.resumen = app.t("Aún no hay lectura: las cartas leídas aparecerán aquí por asiento")
             return
         if self.foto is not None:
             self.preview.mostrar(lec.dibujar(self.foto))
@@ -178,10 +178,11 @@ class CartasScreen(Screen):
     def corregir(self, indice: int) -> None:
         app = App.get_running_app()
         actual = self.lectura.cartas[indice].carta
+        alt = self.lectura.cartas[indice].alternativa
         self.selector = SelectorCartas(
             f"{app.t('Corregir')} {actual}: {app.t('elige la carta buena')}",
             lambda c: self._poner(indice, c),
-            self.lectura.usadas(salvo=indice), marcadas={actual})
+            self.lectura.usadas(salvo=indice), marcadas={actual, alt} - {None})
         self.selector.open()
 
     def _poner(self, indice: int, carta: str) -> None:
