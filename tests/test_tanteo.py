@@ -471,3 +471,21 @@ def test_error_message_names_the_problem(record: dict, named: str) -> None:
 
 def test_missing_lances_and_null_are_paso() -> None:
     assert tanteo(C, lances={"grande": None, "chica": "paso"}).marcador == tanteo(C).marcador
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="bug B7: an accepted órdago a pares opened only by false «pares sí» hits an assert")
+def test_ordago_opened_by_false_declarations_with_no_pares_at_all() -> None:
+    # 4 reyes, nobody holds pares; seats 1 and 2 (one per pareja) said «pares sí», so the betting
+    # opened (seed 001: each pareja declares before the lance) and an órdago was accepted. The cards
+    # give the órdago no winner; seed 000 Título VIII arts. 2-3 treat a false «sí». Whatever the
+    # reading, the record must score or be refused with RegistroError, never crash.
+    record = {"reglas": "ludoteka-4", "mano": 3,
+              "manos": ["5e 3b 2b 7b", "5b 3o 7e 2c", "6c 1o 4c 5o", "1b 4o 2e 11e"],
+              "lances": {"pares": {"ordago": "quiero"}},
+              "declaraciones": {"pares": [False, True, True, False]}}
+    try:
+        result = tantear(record)
+    except RegistroError:
+        return
+    assert result.fin is None or result.fin["por"] == "ordago"
