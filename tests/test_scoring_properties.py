@@ -11,12 +11,13 @@ import json
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.cards import CARD_IDS, Card
 from scoring.rules import PERFILES, Reglas, perfil
-from scoring.tanteo import RegistroMano, ResultadoTanteo, tantear
+from scoring.tanteo import RegistroError, RegistroMano, ResultadoTanteo, tantear
 
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LANCES = ("grande", "chica", "pares", "juego", "punto")
@@ -334,3 +335,44 @@ def test_every_reason_names_its_lance_and_a_player(record: dict[str, Any]) -> No
         assert a.razon.startswith(TITLES[a.lance]), a
         assert any(name in a.razon for name in NAMES), a
         assert "asiento" not in a.razon and "pareja 0" not in a.razon and "pareja 1" not in a.razon, a
+
+
+@st.composite
+def records_with_declaraciones(draw: st.DrawFn) -> dict[str, Any]:
+    """Records whose players declared pares/juego (sometimes falsely), with bets on those lances
+    that only a false «sí» could open: the penalties of seeds 000 (Títulos VIII-X) and 002."""
+    record = draw(records())
+    said = st.sampled_from([True, False, None])
+    declaraciones = {lance: draw(st.lists(said, min_size=4, max_size=4))
+                     for lance in ("pares", "juego") if draw(st.booleans())}
+    lances = dict(record["lances"])
+    if draw(st.booleans()) and not any(isinstance(v, dict) and "ordago" in v for v in lances.values()):
+        lances[draw(st.sampled_from(["pares", "juego"]))] = draw(
+            st.sampled_from([{"quiero": 4}, {"no_quiero": 1, "gana": 0}, {"no_quiero": 2, "gana": 1}]))
+    return {**record, "lances": lances, "declaraciones": declaraciones}
+
+
+def _rotate(record: dict[str, Any]) -> dict[str, Any]:
+    m = record["manos"]
+    return {
+        **record,
+        "manos": [m[3], m[0], m[1], m[2]],
+        "mano": (record["mano"] + 1) % 4,
+        "marcador": record["marcador"][::-1],
+        "lances": {k: ({**v, "gana": 1 - v["gana"]} if isinstance(v, dict) and "gana" in v else v)
+                   for k, v in record["lances"].items()},
+        "declaraciones": {k: [v[3], v[0], v[1], v[2]] for k, v in record.get("declaraciones", {}).items()},
+    }
+
+
+@SETTINGS
+@given(records_with_declaraciones())
+def test_rotation_symmetry_holds_with_false_declarations(record: dict[str, Any]) -> None:
+    # A bet the declarations could not open is a RegistroError, for both seatings alike.
+    try:
+        result = tantear(record)
+    except RegistroError:
+        with pytest.raises(RegistroError):
+            tantear(_rotate(record))
+        return
+    assert scores(tantear(_rotate(record))) == mirror(result)
