@@ -15,8 +15,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -38,7 +40,7 @@ def frame640() -> np.ndarray:
     return cv2.resize(data.astronaut()[:384], (640, 480))[:, :, ::-1].copy()
 
 
-def median_ms(fn, n: int) -> float:  # noqa: ANN001
+def median_ms(fn: Callable[[int], object], n: int) -> float:
     fn(0)  # warm-up
     times = []
     for i in range(1, n + 1):
@@ -91,6 +93,8 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=60)
     parser.add_argument("--fps", type=float, default=25.0)
     args = parser.parse_args()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"CPU cores: {os.cpu_count()}, load average at start: {load:.1f}\n")
     print("| what (640x480 frame) | median ms |\n| --- | --- |")
     for name, ms in speed(args.frames).items():
         print(f"| {name} | {ms:.1f} |")

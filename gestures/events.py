@@ -27,9 +27,9 @@ class Tiempos:
     entrar: float = 0.6
     salir: float = 0.35
     minimo: float = 0.3
-    hueco: float = 0.12  # at most this long below ``salir`` inside a gesture...
-    hueco_frames: int = 1  # ...and at most this many frames (speech flickers for longer)
-    enfriar: float = 0.3
+    hueco: float = 0.08  # at most this long below ``salir`` inside a gesture...
+    hueco_frames: int = 2  # ...and at most this many frames (speech flickers for longer)
+    enfriar: float = 0.2
 
 
 # A wink is short but one-eyed; both eyes closed must outlast a blink (0.1-0.4 s);
@@ -38,13 +38,13 @@ TIEMPOS: dict[str, Tiempos] = {
     "guino": Tiempos(minimo=0.15),
     "ojos_cerrados": Tiempos(minimo=0.7),
     "cejas_arriba": Tiempos(minimo=0.3),
-    "morro": Tiempos(minimo=0.35),
-    "labios_lado": Tiempos(minimo=0.35),
-    "labio_mordido": Tiempos(minimo=0.35),
-    "lengua_fuera": Tiempos(minimo=0.3),
-    "lengua_lado": Tiempos(minimo=0.3),
+    "morro": Tiempos(minimo=0.3),
+    "labios_lado": Tiempos(minimo=0.3),
+    "labio_mordido": Tiempos(minimo=0.3),
+    "lengua_fuera": Tiempos(minimo=0.25),
+    "lengua_lado": Tiempos(minimo=0.25),
     "hombros_arriba": Tiempos(minimo=0.3),
-    "hombro_arriba": Tiempos(minimo=0.35),
+    "hombro_arriba": Tiempos(minimo=0.3),
 }
 
 # When both members of a pair are confirmed together, the first one wins: a shrug of both

@@ -12,14 +12,14 @@ The first ``calibracion`` seconds with a face measure the neutral face (nothing 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
-from gestures.events import EventDetector
+from gestures.events import TIEMPOS, EventDetector, Tiempos
 from gestures.features import Features, all_features
 from gestures.models import Landmarkers, Observation, shared_landmarkers
 from gestures.scorer import Baseline, Scorer, Scores, Umbrales
@@ -37,11 +37,15 @@ class SenaRecognizer:
     pose: also run the pose model (needed for the shoulder señas).
     calibracion: seconds of neutral face measured at the start.
     adaptar: let the baseline follow slow drifts (light, posture) while nothing is shown.
+    umbrales, tiempos: per-frame thresholds and per-gesture timing (defaults: Umbrales(),
+        events.TIEMPOS; docs/senas.md explains each).
     """
 
     def __init__(self, perfil: str | None = None, *, mirrored: bool = False, pose: bool = True,
                  calibracion: float = 2.0, adaptar: bool = True,
-                 umbrales: Umbrales | None = None, landmarkers: Landmarkers | None = None,
+                 umbrales: Umbrales | None = None,
+                 tiempos: Mapping[str, Tiempos] | None = None,
+                 landmarkers: Landmarkers | None = None,
                  face_model: str | os.PathLike[str] | None = None,
                  pose_model: str | os.PathLike[str] | None = None) -> None:
         # IMAGE mode on purpose: VIDEO mode smooths landmarks over time, which lags and
@@ -51,6 +55,7 @@ class SenaRecognizer:
         self._models = (face_model, pose_model)
         self.mirrored = mirrored
         self.scorer = Scorer(umbrales)
+        self.tiempos = dict(tiempos) if tiempos is not None else dict(TIEMPOS)
         self.calibracion = calibracion
         self.adaptar = adaptar
         self.perfil = perfil
@@ -62,7 +67,7 @@ class SenaRecognizer:
         self.baseline: Baseline | None = None
         self._calib: list[Features] = []
         self._calib_start: float | None = None
-        self.detector = EventDetector()
+        self.detector = EventDetector(dict(self.tiempos))
         self._t = 0.0
 
     # --- calibration ----------------------------------------------------------------------
