@@ -1,0 +1,105 @@
+"""`mus leer` and `mus mano`: output contract and bad input (exit 2, one line, no traceback)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from vision.reader import CLS_FILE, DET_FILE, models_dir
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE = REPO / "examples" / "mesa.jpg"
+LANCES = REPO / "examples" / "lances.json"
+
+pytestmark = pytest.mark.skipif(not (models_dir() / DET_FILE).is_file()
+                                or not (models_dir() / CLS_FILE).is_file(),
+                                reason="the trained models are not in models/")
+
+
+def mus(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "app.cli", *args], capture_output=True,
+                          text=True, cwd=REPO, timeout=120)
+
+
+def test_leer_json_contract(tmp_path):
+    res = mus("leer", "--json", "--anotar", str(tmp_path), str(EXAMPLE))
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["imagen"] == str(EXAMPLE)
+    assert len(out["cartas"]) == 16
+    for c in out["cartas"]:
+        assert set(c) >= {"carta", "confianza", "caja"} and len(c["caja"]) == 4
+        assert 0 <= c["confianza"] <= 1
+    assert len(out["asientos"]) == 4 and all(len(h) == 4 for h in out["asientos"])
+    assert isinstance(out["avisos"], list)
+    assert (tmp_path / "mesa_anotada.jpg").is_file()
+
+
+def test_leer_several_images_gives_an_array_and_reports_bad_ones(tmp_path):
+    bad = tmp_path / "rota.jpg"
+    bad.write_bytes(b"\xff\xd8 esto no es un jpeg")
+    res = mus("leer", "--json", str(EXAMPLE), str(bad), str(tmp_path / "no_existe.jpg"))
+    assert res.returncode == 2
+    out = json.loads(res.stdout)
+    assert isinstance(out, list) and len(out) == 3
+    assert "cartas" in out[0] and "error" in out[1] and "error" in out[2]
+    assert "Traceback" not in res.stderr
+
+
+@pytest.mark.parametrize("content", [None, b"", b"GIF89a basura"])
+def test_leer_bad_files(tmp_path, content):
+    path = tmp_path / "x.png"
+    if content is not None:
+        path.write_bytes(content)
+    res = mus("leer", str(path))
+    assert res.returncode == 2
+    assert "Traceback" not in res.stderr and res.stderr.count("\n") == 1
+
+
+def test_leer_a_photo_without_cards(tmp_path):
+    import cv2
+    import numpy as np
+
+    from vision.synth import make_background
+
+    path = tmp_path / "mantel.jpg"
+    cv2.imwrite(str(path), make_background(np.random.default_rng(2), "wood", 480, 640))
+    res = mus("leer", str(path))
+    assert res.returncode == 2 and "ninguna carta" in res.stderr
+
+
+def test_mano_runs_the_main_job_on_the_example():
+    truth = json.loads((REPO / "examples" / "mesa.json").read_text())
+    res = mus("mano", str(EXAMPLE), "--mano", "0", "--lances", str(LANCES), "--json")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert set(out) >= {"por_lance", "marcador", "fin", "detalle"}
+    # same result as scoring the true record directly
+    record = {"reglas": "general", "mano": 0, "manos": truth["manos"], "marcador": [0, 0],
+              "lances": json.loads(LANCES.read_text())}
+    expected = subprocess.run([sys.executable, "-m", "app.cli", "tanteo", "--json", "-"],
+                              input=json.dumps(record), capture_output=True, text=True,
+                              cwd=REPO, check=True)
+    assert out["marcador"] == json.loads(expected.stdout)["marcador"]
+
+
+def test_mano_text_output_names_the_seats():
+    res = mus("mano", str(EXAMPLE), "--mano", "2")
+    assert res.returncode == 0, res.stderr
+    assert "asiento 0 (abajo)" in res.stdout and "(mano)" in res.stdout
+
+
+def test_mano_bad_input(tmp_path):
+    res = mus("mano", str(tmp_path / "nada.jpg"), "--mano", "0")
+    assert res.returncode == 2 and "no existe" in res.stderr
+    res = mus("mano", str(EXAMPLE), "--mano", "7")
+    assert res.returncode == 2
+    bad = tmp_path / "lances.json"
+    bad.write_text("{no es json")
+    res = mus("mano", str(EXAMPLE), "--mano", "0", "--lances", str(bad), "--json")
+    assert res.returncode == 2 and "error" in json.loads(res.stdout)
+    assert "Traceback" not in res.stderr

@@ -1,0 +1,80 @@
+"""Seat assignment: four groups of four, in seat order counter-clockwise from the camera side."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.detections import CardDetections
+from vision.seats import assign_seats
+
+
+def _dets(centres, ids=None) -> CardDetections:
+    centres = np.asarray(centres, np.float32)
+    n = len(centres)
+    half = np.float32([20, 30])
+    xyxy = np.concatenate([centres - half, centres + half], 1).astype(np.float32)
+    obb = np.concatenate([centres, np.tile([40, 60, 0], (n, 1))], 1).astype(np.float32)
+    ids = ids or [f"{r}o" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)] + ["1c", "2c", "3c", "4c",
+                                                                          "5c", "6c", "7c", "10c"]
+    one = np.ones(n, np.float32)
+    return CardDetections(xyxy, obb, np.array(ids[:n], object), one, one, one,
+                          np.array(ids[:n], object), np.zeros(n, bool), np.full(n, -1, np.int8))
+
+
+def _table(shift=(0, 0), spread=50.0):
+    groups = {0: (640, 800), 1: (1100, 480), 2: (640, 150), 3: (180, 480)}  # bottom, right, top, left
+    pts, seats = [], []
+    for seat, (gx, gy) in groups.items():
+        horizontal = seat in (0, 2)
+        for j in range(4):
+            off = (j - 1.5) * spread
+            pts.append((gx + (off if horizontal else 0) + shift[0],
+                        gy + (0 if horizontal else off) + shift[1]))
+            seats.append(seat)
+    return pts, seats
+
+
+def test_four_groups_get_seats_bottom_right_top_left():
+    pts, seats = _table()
+    order = np.random.default_rng(0).permutation(16)
+    dets = assign_seats(_dets([pts[i] for i in order]))
+    assert dets.seat.tolist() == [seats[i] for i in order]
+    assert dets.asientos is not None and len(dets.asientos) == 4
+    assert all(len(h) == 4 for h in dets.asientos)
+    assert not dets.avisos
+
+
+def test_seats_follow_the_camera_not_the_absolute_position():
+    """Perspective: the far (top) hand is smaller and the near one larger; seats still hold."""
+    pts, seats = _table()
+    squeezed = [(640 + (x - 640) * (0.6 + 0.4 * y / 800), 200 + 0.7 * y) for x, y in pts]
+    dets = assign_seats(_dets(squeezed))
+    assert dets.seat.tolist() == seats
+
+
+def test_twelve_cards_give_no_seats_and_say_why():
+    pts, _ = _table()
+    dets = assign_seats(_dets(pts[:12]))
+    assert (dets.seat == -1).all() and dets.asientos is None
+    assert any("12 cartas" in a for a in dets.avisos)
+
+
+def test_a_group_of_five_is_reported():
+    pts, _ = _table()
+    pts = list(pts)
+    pts[4] = (640 + 2.5 * 50, 800)  # a right-hand card moved into the bottom group
+    dets = assign_seats(_dets(pts))
+    assert dets.asientos is None
+    assert any("grupo de 5" in a or "juntos" in a for a in dets.avisos)
+
+
+def test_filters_compose():
+    pts, _ = _table()
+    dets = assign_seats(_dets(pts))
+    dets.low_confidence[:3] = True
+    assert len(dets.doubtful()) == 3 and len(dets.confident()) == 13
+    assert len(dets.in_seat(0).confident()) == 1
+    assert dets[dets.seat == 2].ids == dets.in_seat(2).ids
+    j = dets.to_json("x.jpg")
+    assert j["imagen"] == "x.jpg" and len(j["cartas"]) == 16 and j["asientos"] is not None
+    assert sum(1 for c in j["cartas"] if c.get("dudosa")) == 3

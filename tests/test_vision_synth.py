@@ -1,0 +1,91 @@
+"""The synthetic data generator: deterministic, labels that match the picture, all backgrounds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scoring.cards import CARD_IDS
+from vision.decks import DECKS, decks_root, load_deck
+from vision.synth import ALL_BACKGROUNDS, HOLDOUT_BACKGROUNDS, TRAIN_BACKGROUNDS, make_background
+
+pytestmark = pytest.mark.skipif(not (decks_root() / DECKS[0]).is_dir(),
+                                reason="the deck images in ../shared/decks are not here")
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_each_deck_has_the_40_cards(deck):
+    faces = load_deck(deck)
+    assert sorted(faces) == sorted(CARD_IDS)
+    for face in faces.values():
+        assert face.shape[2] == 4 and face.shape[0] == 512
+        assert face[0, 0, 3] == 0 and face[256, face.shape[1] // 2, 3] == 255  # rounded corners
+
+
+def test_holdout_backgrounds_are_never_training_backgrounds():
+    assert not set(TRAIN_BACKGROUNDS) & set(HOLDOUT_BACKGROUNDS)
+
+
+@pytest.mark.parametrize("kind", ALL_BACKGROUNDS)
+def test_every_background_renders(kind):
+    img = make_background(np.random.default_rng(1), kind, 60, 80)
+    assert img.shape == (60, 80, 3) and img.dtype == np.uint8
+    assert img.std() > 0
+
+
+def test_scene_is_a_pure_function_of_its_seed():
+    from vision.synth import render_scene
+
+    a = render_scene(np.random.default_rng(7), size=(320, 240), kind="mesa")
+    b = render_scene(np.random.default_rng(7), size=(320, 240), kind="mesa")
+    assert a.card_ids == b.card_ids
+    assert np.array_equal(a.image, b.image)
+
+
+def test_table_scene_has_four_hands_of_four_distinct_cards():
+    from vision.synth import render_scene
+
+    scene = render_scene(np.random.default_rng(3), size=(640, 480), kind="mesa")
+    assert scene.image.shape == (480, 640, 3)
+    assert len(scene.card_ids) == 16 == len(set(scene.card_ids))
+    assert sorted(scene.seats) == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4
+    assert scene.corners.shape == (16, 4, 2)
+    centres = scene.corners.mean(1)
+    # seat 0 is the hand nearest the camera (bottom of the photo), seat 2 the farthest
+    by_seat = [centres[np.array(scene.seats) == s].mean(0) for s in range(4)]
+    assert by_seat[0][1] > by_seat[2][1]
+    assert by_seat[1][0] > by_seat[3][0]  # seat 1 on the right, seat 3 on the left
+
+
+def test_labels_sit_on_the_cards():
+    """The pixels inside a labelled card differ from the empty table around the layout."""
+    from vision.synth import render_scene, visible_fraction
+
+    scene = render_scene(np.random.default_rng(11), size=(640, 480), kind="mano")
+    assert len(scene.card_ids) == 4
+    vis = visible_fraction(scene)
+    assert (vis > 0).all() and vis[-1] == 1.0  # the last card drawn is fully visible
+    w = scene.image.shape[1]
+    assert (scene.corners[..., 0] > -0.05 * w).all() and (scene.corners[..., 0] < 1.05 * w).all()
+
+
+def test_detector_and_crop_sets_are_written(tmp_path):
+    from vision.dataset import write_crop_set, write_detector_set
+    from vision.geometry import CROP_H, CROP_W
+
+    yaml = write_detector_set(tmp_path / "det", n_train=2, n_val=1, det_size=(320, 240),
+                              render_size=(320, 240), workers=1)
+    text = yaml.read_text()
+    assert "names:" in text and str(tmp_path) in text
+    labels = sorted((tmp_path / "det" / "labels" / "train").glob("*.txt"))
+    assert len(labels) == 2
+    for lab in labels:
+        for line in lab.read_text().splitlines():
+            parts = line.split()
+            assert parts[0] == "0" and len(parts) == 9
+            assert all(0 <= float(v) <= 1 for v in parts[1:])
+    npz = write_crop_set(tmp_path / "crops.npz", n_scenes=2, render_size=(640, 480), workers=1)
+    data = np.load(npz)
+    assert data["x"].shape[1:] == (CROP_H, CROP_W, 3)
+    assert len(data["x"]) == len(data["y"]) > 0
+    assert data["y"].max() < 40

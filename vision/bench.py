@@ -1,0 +1,100 @@
+"""Benchmark (not a test): median milliseconds to read one 1280x960 photo, model loading apart,
+with ONNX Runtime (what ships) versus the same two models run through PyTorch (Ultralytics for
+the detector, torch for the classifier), in one run, and their ratio.
+
+    python -m vision.bench --veces 30 --pesos runs/cartas
+
+``--pesos`` is the training folder (it holds ``detector/weights/best.pt`` and
+``classifier/carta_cls.pt``); without it only ONNX Runtime is measured. Needs the ``train`` extra
+for the PyTorch side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+
+from scoring.cards import CARD_IDS
+from vision.dataset import scene_rng
+from vision.geometry import CROP_H, CROP_W, crop_card
+from vision.reader import CardReader, assign_unique
+from vision.synth import HOLDOUT_BACKGROUNDS, render_scene
+
+
+def _time(fn, images, repeats: int) -> list[float]:
+    fn(images[0])  # warm-up
+    out = []
+    for k in range(repeats):
+        t0 = time.perf_counter()
+        fn(images[k % len(images)])
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def torch_reader(weights_dir: Path, threads: int):
+    """The same pipeline with the PyTorch models (detector via Ultralytics predict)."""
+    os.environ.setdefault("YOLO_OFFLINE", "1")
+    import torch
+    from ultralytics import YOLO
+
+    from vision.classifier_train import CardNet
+
+    torch.set_num_threads(threads)
+    det = YOLO(str(weights_dir / "detector" / "weights" / "best.pt"))
+    cls = CardNet()
+    cls.load_state_dict(torch.load(weights_dir / "classifier" / "carta_cls.pt"))
+    cls.eval()
+
+    def read(image: np.ndarray):
+        res = det.predict(image, imgsz=320, conf=0.35, iou=0.5, device="cpu", verbose=False)[0]
+        obb = res.obb.xywhr.numpy() if res.obb is not None else np.zeros((0, 5), np.float32)
+        if len(obb) == 0:
+            return []
+        crops = np.stack([crop_card(image, b, (CROP_W, CROP_H)) for b in obb])
+        x = torch.from_numpy(crops).permute(0, 3, 1, 2).float() / 255
+        with torch.no_grad():
+            p = (torch.softmax(cls(x), 1) + torch.softmax(cls(x.flip(2, 3)), 1)) / 2
+        labels, _, _ = assign_unique(p.numpy())
+        return [CARD_IDS[i] for i in labels]
+
+    return read
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--veces", type=int, default=30)
+    p.add_argument("--hilos", type=int, default=2)
+    p.add_argument("--pesos", type=Path, default=None)
+    p.add_argument("--out", type=Path, default=None)
+    args = p.parse_args(argv)
+    images = [render_scene(scene_rng(0, "eval", 1000 + i), backgrounds=HOLDOUT_BACKGROUNDS,
+                           size=(1280, 960), kind="mesa").image for i in range(5)]
+    t0 = time.perf_counter()
+    reader = CardReader(threads=args.hilos).load()
+    load_ms = (time.perf_counter() - t0) * 1000
+    onnx_ms = _time(reader.read, images, args.veces)
+    res = {"foto": "1280x960", "hilos": args.hilos, "veces": args.veces,
+           "onnxruntime_carga_ms": round(load_ms, 1),
+           "onnxruntime_mediana_ms": round(statistics.median(onnx_ms), 1)}
+    if args.pesos:
+        read = torch_reader(args.pesos, args.hilos)
+        torch_ms = _time(read, images, args.veces)
+        res["pytorch_mediana_ms"] = round(statistics.median(torch_ms), 1)
+        res["pytorch_entre_onnxruntime"] = round(statistics.median(torch_ms)
+                                                 / statistics.median(onnx_ms), 2)
+    res["carga_media_cpu"] = round(os.getloadavg()[0], 2)
+    print(json.dumps(res, indent=1, ensure_ascii=False))
+    if args.out:
+        args.out.write_text(json.dumps(res, indent=1, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

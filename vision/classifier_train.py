@@ -1,0 +1,189 @@
+"""The 40-class card classifier: a small CNN on rectified 64x96 crops, trained in torch and
+exported to ONNX (inference in :mod:`vision.reader` needs only ONNX Runtime).
+
+The ONNX model takes ``(N, 3, 96, 64)`` float32 BGR in [0, 1] and returns ``(N, 40)`` logits in
+the order of :data:`scoring.cards.CARD_IDS`.
+
+Train and test on different designs (the cross-design check)::
+
+    python -m vision.classifier_train --recortes runs/cartas/crops_train.npz \\
+        --val runs/cartas/crops_val.npz --entrena fournier1878-pd --prueba naipes-libres-basquetteur
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from scoring.cards import CARD_IDS
+
+N_CLASSES = len(CARD_IDS)
+
+
+def _block(cin: int, cout: int, stride: int) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
+                         nn.ReLU(inplace=True))
+
+
+class CardNet(nn.Module):
+    """About 0.5 M parameters, 35 M multiply-adds per crop."""
+
+    def __init__(self, n_classes: int = N_CLASSES) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            _block(3, 32, 2), _block(32, 48, 2), _block(48, 48, 1), _block(48, 96, 2),
+            _block(96, 96, 1), _block(96, 160, 2), _block(160, 160, 1))
+        self.drop = nn.Dropout(0.2)
+        self.head = nn.Linear(160, n_classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = (x - 0.5) / 0.25
+        x = self.features(x)
+        x = x.mean((2, 3))
+        return self.head(self.drop(x))
+
+
+def _augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """Batch augmentation on (N, 3, H, W) floats in [0, 1]."""
+    n = x.shape[0]
+
+    def u(lo: float, hi: float, *shape: int) -> torch.Tensor:
+        return lo + (hi - lo) * torch.rand(n, *shape, generator=gen)
+
+    flip = torch.rand(n, generator=gen) < 0.5  # the card upside down
+    x = torch.where(flip[:, None, None, None], x.flip(2, 3), x)
+    gray = torch.rand(n, generator=gen) < 0.1
+    g = x.mean(1, keepdim=True).expand_as(x)
+    x = torch.where(gray[:, None, None, None], g, x)
+    gain = u(0.8, 1.2, 3, 1, 1) * u(0.6, 1.3, 1, 1, 1)
+    mean = x.mean((1, 2, 3), keepdim=True)
+    x = (x - mean) * u(0.7, 1.3, 1, 1, 1) + mean
+    x = x * gain + u(-0.08, 0.08, 1, 1, 1)
+    x = x.clamp(0, 1) ** u(0.75, 1.35, 1, 1, 1)
+    if torch.rand(1, generator=gen).item() < 0.3:  # blur the whole batch a little
+        k = torch.tensor([1.0, 2.0, 1.0]) / 4
+        kern = (k[:, None] * k[None, :]).expand(3, 1, 3, 3)
+        x = F.conv2d(F.pad(x, (1, 1, 1, 1), mode="replicate"), kern, groups=3)
+    x = x + torch.randn(x.shape, generator=gen) * u(0, 0.04, 1, 1, 1)
+    # small shifts (the detector's boxes are not exact)
+    dx, dy = (int(v) for v in torch.randint(-3, 4, (2,), generator=gen))
+    x = torch.roll(x, (dy, dx), (2, 3))
+    return x.clamp(0, 1)
+
+
+def _to_tensor(x: np.ndarray) -> torch.Tensor:
+    return torch.from_numpy(x).permute(0, 3, 1, 2).float().div_(255)
+
+
+def _load(path: Path, deck: str | None) -> tuple[np.ndarray, np.ndarray]:
+    d = np.load(path)
+    x, y = d["x"], d["y"].astype(np.int64)
+    if deck is not None:
+        decks = [str(v) for v in d["decks"]]
+        keep = d["deck"] == decks.index(deck)
+        x, y = x[keep], y[keep]
+    return x, y
+
+
+@torch.no_grad()
+def evaluate(model: nn.Module, x: np.ndarray, y: np.ndarray, batch: int = 512) -> dict:
+    model.eval()
+    preds = []
+    for i in range(0, len(x), batch):
+        preds.append(model(_to_tensor(x[i:i + batch])).argmax(1).numpy())
+    pred = np.concatenate(preds) if preds else np.zeros(0, np.int64)
+    return {"n": len(y), "acierto": float((pred == y).mean()) if len(y) else math.nan,
+            "pred": pred}
+
+
+def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int = 12,
+                     batch: int = 128, lr: float = 3e-3, threads: int = 2, seed: int = 0,
+                     train_deck: str | None = None, test_deck: str | None = None,
+                     max_minutes: float | None = None) -> dict:
+    """Train CardNet on crops; write ``out/carta_cls.pt`` and ``out/carta_cls.onnx``."""
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    gen = torch.Generator().manual_seed(seed)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    x_train, y_train = _load(train_npz, train_deck)
+    x_val, y_val = _load(val_npz, test_deck)
+    model = CardNet()
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
+    steps = epochs * math.ceil(len(x_train) / batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1),
+                                                pct_start=0.15)
+    history = []
+    start = time.time()
+    rng = np.random.default_rng(seed)
+    for epoch in range(epochs):
+        model.train()
+        order = rng.permutation(len(x_train))
+        total, count = 0.0, 0
+        for i in range(0, len(order), batch):
+            idx = order[i:i + batch]
+            xb = _augment(_to_tensor(x_train[idx]), gen)
+            yb = torch.from_numpy(y_train[idx])
+            loss = F.cross_entropy(model(xb), yb, label_smoothing=0.1)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            if sched.last_epoch < steps - 1:
+                sched.step()
+            total += float(loss) * len(idx)
+            count += len(idx)
+        res = evaluate(model, x_val, y_val)
+        history.append({"epoch": epoch + 1, "loss": total / max(count, 1),
+                        "val_acierto": res["acierto"], "s": time.time() - start})
+        print(f"clasificador epoch {epoch + 1}/{epochs} loss {total / max(count, 1):.3f} "
+              f"val {res['acierto']:.4f} ({time.time() - start:.0f} s)", flush=True)
+        if max_minutes and time.time() - start > max_minutes * 60:
+            break
+    torch.save(model.state_dict(), out / "carta_cls.pt")
+    export_onnx(model, out / "carta_cls.onnx")
+    final = evaluate(model, x_val, y_val)
+    summary = {"n_train": len(y_train), "n_val": len(y_val), "val_acierto": final["acierto"],
+               "train_deck": train_deck, "test_deck": test_deck, "history": history,
+               "s": time.time() - start}
+    (out / "classifier_log.json").write_text(json.dumps(summary, indent=1))
+    return {k: v for k, v in summary.items() if k != "history"}
+
+
+def export_onnx(model: nn.Module, path: Path) -> Path:
+    from vision.geometry import CROP_H, CROP_W
+
+    model.eval()
+    dummy = torch.rand(1, 3, CROP_H, CROP_W)
+    torch.onnx.export(model, (dummy,), str(path), input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17,
+                      dynamo=False)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m vision.classifier_train", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--recortes", type=Path, required=True)
+    p.add_argument("--val", type=Path, required=True)
+    p.add_argument("--out", type=Path, default=Path("runs/clasificador"))
+    p.add_argument("--entrena", default=None, help="train only on this deck design")
+    p.add_argument("--prueba", default=None, help="validate only on this deck design")
+    p.add_argument("--epochs", type=int, default=12)
+    p.add_argument("--hilos", type=int, default=2)
+    args = p.parse_args(argv)
+    res = train_classifier(args.recortes, args.val, args.out, epochs=args.epochs,
+                           threads=args.hilos, train_deck=args.entrena, test_deck=args.prueba)
+    print(json.dumps(res, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

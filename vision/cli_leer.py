@@ -1,0 +1,86 @@
+"""`mus leer [--json] [--anotar DIR] IMAGE...`: read the cards in one or more photos.
+
+For each image: the cards with confidence and box, the four hands in seat order (0 bottom,
+1 right, 2 top, 3 left) when there are four groups of four, and warnings. Bad input (a missing
+or corrupt file, a photo with no cards) gets a one-line message and exit status 2; with
+``--json`` the image's entry is ``{"imagen": ..., "error": ...}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from vision.detections import SEAT_NAMES, CardDetections
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="foto(s) de la mesa")
+    parser.add_argument("--json", action="store_true", help="salida en JSON")
+    parser.add_argument("--anotar", metavar="DIR", type=Path,
+                        help="escribe cada foto con las cartas dibujadas en DIR")
+
+
+class ReadError(Exception):
+    """A photo that cannot be read as a table of cards; the message says why."""
+
+
+def read_one(path: str, anotar: Path | None = None) -> CardDetections:
+    """Read one photo; raise ReadError (clear Spanish message) for bad input or no cards."""
+    from vision.reader import ImageError, load_image, read_cards
+
+    try:
+        image = load_image(path)
+    except ImageError as exc:
+        raise ReadError(str(exc)) from None
+    try:
+        dets = read_cards(image)
+    except FileNotFoundError as exc:
+        raise ReadError(str(exc)) from None
+    if anotar is not None:
+        import cv2
+
+        from vision.draw import annotate
+
+        anotar.mkdir(parents=True, exist_ok=True)
+        target = anotar / (Path(path).stem + "_anotada.jpg")
+        cv2.imwrite(str(target), annotate(image, dets))
+    if len(dets) == 0:
+        raise ReadError(f"{path}: no se ve ninguna carta (¿es una foto de la mesa?)")
+    return dets
+
+
+def _text(path: str, dets: CardDetections) -> str:
+    lines = [f"{path}: {len(dets)} cartas"]
+    if dets.asientos:
+        for s, hand in enumerate(dets.asientos):
+            lines.append(f"  asiento {s} ({SEAT_NAMES[s]}): {' '.join(hand)}")
+    else:
+        lines.append("  cartas: " + " ".join(dets.sorted_by_x().ids))
+    for aviso in dets.avisos:
+        lines.append(f"  aviso: {aviso}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    status = 0
+    results = []
+    for path in args.images:
+        try:
+            dets = read_one(path, args.anotar)
+        except ReadError as exc:
+            print(f"mus leer: {exc}", file=sys.stderr)
+            status = 2
+            results.append({"imagen": path, "error": str(exc)})
+            continue
+        results.append(dets.to_json(path) if args.json else _text(path, dets))
+    if args.json:
+        payload = results if len(args.images) > 1 else results[0]
+        print(json.dumps(payload, ensure_ascii=False, indent=2))
+    else:
+        text = [r for r in results if isinstance(r, str)]
+        if text:
+            print("\n".join(text))
+    return status

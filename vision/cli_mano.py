@@ -1,0 +1,98 @@
+"""`mus mano FOTO --mano K [--lances FILE] [--reglas NAME] [--json]`: the whole main job.
+
+Reads the photo of the table at the end of a hand, gives the four hands to the seats (seat 0 is
+the group of cards nearest the camera, then counter-clockwise), builds the hand record of
+``mus tanteo`` (issue 2, section 3) and prints the tanteo. ``--lances`` is a JSON file with the
+``lances`` object (``{"grande": "paso", "pares": {"quiero": 5}}``), or a partial hand record
+whose ``lances``, ``marcador``, ``reglas`` and ``jugadores`` are used. Without it every lance was
+played en paso.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from vision.detections import SEAT_NAMES
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("foto", metavar="FOTO", help="foto de la mesa con las 16 cartas boca arriba")
+    parser.add_argument("--mano", type=int, required=True, metavar="K",
+                        help="asiento (0-3) del jugador mano; 0 es el grupo más cercano a la cámara")
+    parser.add_argument("--lances", metavar="FILE",
+                        help="JSON con lo que pasó en cada lance (por defecto, todo en paso)")
+    parser.add_argument("--reglas", default=None, metavar="NAME",
+                        help="perfil de reglas (por defecto 'general')")
+    parser.add_argument("--marcador", type=int, nargs=2, default=None, metavar=("P0", "P1"),
+                        help="tantos de cada pareja antes de la mano")
+    parser.add_argument("--json", action="store_true", help="salida en JSON")
+
+
+def _fail(message: str, as_json: bool) -> int:
+    print(f"mus mano: {message}", file=sys.stderr)
+    if as_json:
+        print(json.dumps({"error": message}, ensure_ascii=False))
+    return 2
+
+
+def _load_lances(path: str) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as exc:
+        raise ValueError(f"no se puede leer {path}: {exc.strerror or exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"JSON inválido en {path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: se espera un objeto JSON con los lances")
+    return data if "lances" in data else {"lances": data}
+
+
+def build_record(asientos: list[list[str]], mano: int, extra: dict[str, Any] | None = None,
+                 reglas: str | None = None, marcador: list[int] | None = None) -> dict[str, Any]:
+    """The hand record of `mus tanteo` for four hands read from a photo."""
+    extra = dict(extra or {})
+    record: dict[str, Any] = {
+        "reglas": reglas or extra.get("reglas", "general"),
+        "mano": mano,
+        "manos": [" ".join(hand) for hand in asientos],
+        "marcador": list(marcador) if marcador is not None else extra.get("marcador", [0, 0]),
+        "lances": extra.get("lances", {}),
+    }
+    if "jugadores" in extra:
+        record["jugadores"] = extra["jugadores"]
+    return record
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.cli_leer import ReadError, read_one
+
+    if args.mano not in range(4):
+        return _fail(f"--mano {args.mano}: el asiento mano va de 0 a 3", args.json)
+    try:
+        extra = _load_lances(args.lances) if args.lances else {}
+    except ValueError as exc:
+        return _fail(str(exc), args.json)
+    try:
+        dets = read_one(args.foto)
+    except ReadError as exc:
+        return _fail(str(exc), args.json)
+    asientos = dets.asientos
+    if asientos is None:
+        why = "; ".join(dets.avisos) or "no se han podido asignar los asientos"
+        return _fail(f"{args.foto}: {why}", args.json)
+    for aviso in dets.avisos:
+        print(f"mus mano: aviso: {aviso}", file=sys.stderr)
+    record = build_record(asientos, args.mano, extra, args.reglas, args.marcador)
+    if not args.json:
+        print(f"Cartas leídas en {args.foto}:")
+        for s, hand in enumerate(asientos):
+            mark = "  (mano)" if s == args.mano else ""
+            print(f"  asiento {s} ({SEAT_NAMES[s]}): {' '.join(hand)}{mark}")
+        print()
+    from scoring.cli import print_tanteo
+
+    return print_tanteo(record, args.json)

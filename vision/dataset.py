@@ -1,0 +1,153 @@
+"""Write synthetic data sets to disk: a one-class oriented-box (YOLO-OBB) set for the card
+detector and an array of rectified card crops for the card classifier.
+
+Seeds: scene ``i`` of a split uses ``np.random.default_rng([base_seed, split_code, i])``, so the
+training, validation and evaluation splits never share a scene; validation and evaluation also
+use only :data:`vision.synth.HOLDOUT_BACKGROUNDS`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scoring.cards import CARD_IDS
+from vision.geometry import CROP_H, CROP_W, crop_card, quad_to_obb
+from vision.synth import HOLDOUT_BACKGROUNDS, TRAIN_BACKGROUNDS, render_scene, visible_fraction
+
+SPLIT_CODES = {"train": 1, "val": 2, "eval": 3, "ejemplo": 4}
+MIN_VISIBLE = 0.12  # cards hidden more than this are not labelled as readable crops
+
+
+@dataclass(frozen=True)
+class SceneJob:
+    split: str
+    index: int
+    base_seed: int
+    decks: tuple[str, ...]
+    backgrounds: tuple[str, ...]
+    render_size: tuple[int, int]
+    det_size: tuple[int, int] | None  # write a detector image at this size (None: no)
+    crops_per_card: int  # jittered classifier crops per visible card (0: none)
+    deck_root: str | None
+
+
+def scene_rng(base_seed: int, split: str, index: int) -> np.random.Generator:
+    return np.random.default_rng([base_seed, SPLIT_CODES[split], index])
+
+
+def jitter_obb(rng: np.random.Generator, obb: np.ndarray, amount: float = 1.0) -> np.ndarray:
+    """Perturb a box like a detector would: centre, size and angle."""
+    cx, cy, w, h, a = (float(v) for v in obb)
+    s = max(w, h)
+    return np.float32([cx + rng.normal(0, 0.03 * amount) * s, cy + rng.normal(0, 0.03 * amount) * s,
+                       w * (1 + rng.normal(0, 0.05 * amount)), h * (1 + rng.normal(0, 0.05 * amount)),
+                       a + rng.normal(0, 0.04 * amount)])
+
+
+def _run_job(job: SceneJob) -> dict:
+    rng = scene_rng(job.base_seed, job.split, job.index)
+    scene = render_scene(rng, decks=job.decks, backgrounds=job.backgrounds, size=job.render_size,
+                         deck_root=job.deck_root)
+    out: dict = {"index": job.index, "kind": scene.kind, "deck": scene.deck,
+                 "background": scene.background}
+    if job.det_size is not None:
+        sx = job.det_size[0] / job.render_size[0]
+        sy = job.det_size[1] / job.render_size[1]
+        img = cv2.resize(scene.image, job.det_size, interpolation=cv2.INTER_AREA)
+        out["det_image"] = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 92])[1]
+        lines = []
+        for quad in scene.corners:
+            q = quad * np.float32([sx, sy])
+            q = q / np.float32(job.det_size)
+            q = np.clip(q, 0, 1)
+            lines.append("0 " + " ".join(f"{v:.5f}" for v in q.reshape(-1)))
+        out["det_label"] = "\n".join(lines) + ("\n" if lines else "")
+    if job.crops_per_card and len(scene.card_ids):
+        vis = visible_fraction(scene)
+        crops, labels = [], []
+        for quad, cid, v in zip(scene.corners, scene.card_ids, vis, strict=True):
+            if v < MIN_VISIBLE:
+                continue
+            obb = quad_to_obb(quad)
+            for _ in range(job.crops_per_card):
+                crops.append(crop_card(scene.image, jitter_obb(rng, obb)))
+                labels.append(CARD_IDS.index(cid))
+        out["crops"] = np.stack(crops) if crops else np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
+        out["labels"] = np.array(labels, np.int16)
+    return out
+
+
+def run_jobs(jobs: list[SceneJob], workers: int | None = None):
+    """Yield job results in order, rendering in ``workers`` processes."""
+    workers = workers or min(2, os.cpu_count() or 1)
+    if workers <= 1:
+        yield from map(_run_job, jobs)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        yield from pool.map(_run_job, jobs, chunksize=4)
+
+
+def write_detector_set(out: Path, *, n_train: int, n_val: int, seed: int = 0,
+                       decks: tuple[str, ...] = ("fournier1878-pd", "naipes-libres-basquetteur"),
+                       det_size: tuple[int, int] = (640, 480), render_size: tuple[int, int] = (1280, 960),
+                       crops_per_card: int = 0, workers: int | None = None,
+                       deck_root: str | None = None) -> Path:
+    """Write ``out/images/{train,val}``, ``out/labels/...`` and ``out/data.yaml`` (absolute paths).
+
+    With ``crops_per_card`` > 0 the classifier crops of the training scenes are saved too, in
+    ``out/crops_train.npz`` (arrays ``x`` uint8 (N, 96, 64, 3) BGR, ``y`` class index, ``deck``).
+    """
+    out = Path(out).resolve()
+    meta = []
+    for split, n, bgs in (("train", n_train, TRAIN_BACKGROUNDS), ("val", n_val, HOLDOUT_BACKGROUNDS)):
+        (out / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+        jobs = [SceneJob(split, i, seed, decks, bgs, render_size, det_size,
+                         crops_per_card if split == "train" else 0, deck_root) for i in range(n)]
+        xs, ys, ds = [], [], []
+        for res in run_jobs(jobs, workers):
+            name = f"{split}_{res['index']:06d}"
+            (out / "images" / split / f"{name}.jpg").write_bytes(res["det_image"].tobytes())
+            (out / "labels" / split / f"{name}.txt").write_text(res["det_label"])
+            meta.append({"split": split, "name": name, **{k: res[k] for k in ("kind", "deck",
+                                                                               "background")}})
+            if "crops" in res:
+                xs.append(res["crops"])
+                ys.append(res["labels"])
+                ds.append(np.full(len(res["labels"]), decks.index(res["deck"]), np.int8))
+        if xs:
+            np.savez(out / f"crops_{split}.npz", x=np.concatenate(xs), y=np.concatenate(ys),
+                     deck=np.concatenate(ds), decks=np.array(decks))
+    (out / "data.yaml").write_text(
+        f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n  0: carta\n")
+    (out / "scenes.json").write_text(json.dumps(meta))
+    return out / "data.yaml"
+
+
+def write_crop_set(path: Path, *, n_scenes: int, split: str = "train", seed: int = 0,
+                   decks: tuple[str, ...] = ("fournier1878-pd", "naipes-libres-basquetteur"),
+                   backgrounds: tuple[str, ...] | None = None, crops_per_card: int = 2,
+                   render_size: tuple[int, int] = (1280, 960), workers: int | None = None,
+                   deck_root: str | None = None) -> Path:
+    """Classifier crops from ``n_scenes`` full-resolution scenes, saved as an .npz."""
+    bgs = backgrounds or (TRAIN_BACKGROUNDS if split == "train" else HOLDOUT_BACKGROUNDS)
+    jobs = [SceneJob(split, i, seed, decks, bgs, render_size, None, crops_per_card, deck_root)
+            for i in range(n_scenes)]
+    xs, ys, ds = [], [], []
+    for res in run_jobs(jobs, workers):
+        if "crops" in res:
+            xs.append(res["crops"])
+            ys.append(res["labels"])
+            ds.append(np.full(len(res["labels"]), decks.index(res["deck"]), np.int8))
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, x=np.concatenate(xs), y=np.concatenate(ys), deck=np.concatenate(ds),
+             decks=np.array(decks))
+    return path

@@ -1,0 +1,188 @@
+"""Measure the card reader on synthetic tables it never saw in training.
+
+    python -m vision.evaluate --baraja fournier1878-pd --escenas 60 --out runs/eval_fournier.json
+
+Scenes come from the ``eval`` split (seeds never used in training) with
+:data:`vision.synth.HOLDOUT_BACKGROUNDS` only (backgrounds never used in training), as 1280x960
+photos of a full table (16 cards, four hands). Reports:
+
+- detector: precision and recall of card boxes (rotated IoU >= 0.5) and mAP50-95 (rotated IoU,
+  101-point interpolation, computed here with a low score threshold);
+- cards: share of cards read right, per-card precision and recall (the 40 ids);
+- tables: share of photos read exactly (all 16 ids, each in the right seat).
+
+``--modelos DIR`` evaluates models other than the shipped ones (for instance a classifier
+trained on one design only, for the cross-design check).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from scoring.cards import CARD_IDS
+from vision.dataset import scene_rng
+from vision.geometry import quad_to_obb, rotated_iou
+from vision.reader import CardReader
+from vision.synth import HOLDOUT_BACKGROUNDS, render_scene
+
+
+def _match(pred: np.ndarray, gt: np.ndarray, thr: float) -> np.ndarray:
+    """Greedy match (predictions in score order) -> index of matched gt or -1."""
+    used: set[int] = set()
+    out = np.full(len(pred), -1, np.int64)
+    for i, p in enumerate(pred):
+        best, best_iou = -1, thr
+        for j, g in enumerate(gt):
+            if j in used:
+                continue
+            iou = rotated_iou(p, g)
+            if iou >= best_iou:
+                best, best_iou = j, iou
+        if best >= 0:
+            used.add(best)
+            out[i] = best
+    return out
+
+
+def average_precision(records: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+                      thr: float) -> float:
+    """Single-class AP at rotated-IoU ``thr`` over images of (pred_obb, scores, gt_obb)."""
+    scores_all, tp_all, n_gt = [], [], 0
+    for pred, scores, gt in records:
+        order = np.argsort(-scores)
+        m = _match(pred[order], gt, thr)
+        scores_all.append(scores[order])
+        tp_all.append(m >= 0)
+        n_gt += len(gt)
+    if n_gt == 0:
+        return float("nan")
+    scores = np.concatenate(scores_all)
+    tp = np.concatenate(tp_all)[np.argsort(-scores, kind="stable")]
+    ctp = np.cumsum(tp)
+    recall = ctp / n_gt
+    precision = ctp / np.arange(1, len(tp) + 1)
+    # precision envelope, 101-point interpolation (COCO)
+    prec = np.concatenate([[0], precision, [0]])
+    rec = np.concatenate([[0], recall, [1]])
+    prec = np.flip(np.maximum.accumulate(np.flip(prec)))
+    xs = np.linspace(0, 1, 101)
+    idx = np.searchsorted(rec, xs, side="left")
+    return float(np.mean([prec[i] if i < len(prec) else 0 for i in idx]))
+
+
+def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
+             size: tuple[int, int] = (1280, 960)) -> dict:
+    ap_records = []
+    tables_exact = 0
+    seats_given = 0
+    card_total = card_right = 0
+    det_tp = det_fp = det_fn = 0
+    per_tp = np.zeros(len(CARD_IDS))
+    per_fp = np.zeros(len(CARD_IDS))
+    per_fn = np.zeros(len(CARD_IDS))
+    ms = []
+    failures = []
+    for i in range(n):
+        scene = render_scene(scene_rng(seed, "eval", i), decks=(deck,),
+                             backgrounds=HOLDOUT_BACKGROUNDS, size=size, kind="mesa")
+        gt_obb = np.stack([quad_to_obb(q) for q in scene.corners])
+        # detector AP: low threshold
+        saved = reader.det_threshold
+        reader.det_threshold = 0.01
+        boxes, scores = reader.detect(scene.image)
+        reader.det_threshold = saved
+        ap_records.append((boxes, scores, gt_obb))
+        t0 = time.perf_counter()
+        dets = reader.read(scene.image)
+        ms.append((time.perf_counter() - t0) * 1000)
+        m = _match(dets.obb, gt_obb, 0.5)
+        det_tp += int((m >= 0).sum())
+        det_fp += int((m < 0).sum())
+        det_fn += len(gt_obb) - int((m >= 0).sum())
+        read_as = {}
+        for k, j in enumerate(m):
+            pid = CARD_IDS.index(str(dets.card_ids[k]))
+            if j >= 0:
+                read_as[int(j)] = pid
+            else:
+                per_fp[pid] += 1
+        for j, cid in enumerate(scene.card_ids):
+            gid = CARD_IDS.index(cid)
+            card_total += 1
+            got = read_as.get(j)
+            if got == gid:
+                card_right += 1
+                per_tp[gid] += 1
+            else:
+                per_fn[gid] += 1
+                if got is not None:
+                    per_fp[got] += 1
+        truth = [sorted(c for c, s in zip(scene.card_ids, scene.seats, strict=True) if s == seat)
+                 for seat in range(4)]
+        got_hands = dets.asientos
+        if got_hands is not None:
+            seats_given += 1
+        exact = got_hands is not None and [sorted(h) for h in got_hands] == truth
+        tables_exact += exact
+        if not exact:
+            failures.append({"escena": i, "fondo": scene.background, "leidas": len(dets),
+                             "avisos": dets.avisos,
+                             "errores": sorted(set(scene.card_ids) - set(dets.ids))})
+    with np.errstate(invalid="ignore", divide="ignore"):
+        prec = per_tp / (per_tp + per_fp)
+        rec = per_tp / (per_tp + per_fn)
+    aps = [average_precision(ap_records, t) for t in np.arange(0.5, 0.96, 0.05)]
+    return {
+        "baraja": deck, "escenas": n, "tamaño": list(size),
+        "detector": {"precision": det_tp / max(det_tp + det_fp, 1),
+                     "recall": det_tp / max(det_tp + det_fn, 1),
+                     "mAP50": aps[0], "mAP50-95": float(np.mean(aps))},
+        "cartas_bien": card_right / max(card_total, 1),
+        "por_carta": {cid: {"precision": None if np.isnan(prec[k]) else round(float(prec[k]), 3),
+                            "recall": None if np.isnan(rec[k]) else round(float(rec[k]), 3)}
+                      for k, cid in enumerate(CARD_IDS)},
+        "precision_media_por_carta": float(np.nanmean(prec)),
+        "recall_media_por_carta": float(np.nanmean(rec)),
+        "mesas_exactas": tables_exact / max(n, 1),
+        "mesas_con_asientos": seats_given / max(n, 1),
+        "ms_mediana_lectura": float(np.median(ms)),
+        "fallos": failures[:20],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--baraja", default="fournier1878-pd")
+    p.add_argument("--escenas", type=int, default=60)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--modelos", type=Path, default=None, help="folder with the two ONNX files")
+    p.add_argument("--clasificador", type=Path, default=None,
+                   help="use this classifier ONNX instead of the one in --modelos")
+    p.add_argument("--out", type=Path, default=None)
+    args = p.parse_args(argv)
+    reader = CardReader(args.modelos)
+    if args.clasificador:
+        import shutil
+        import tempfile
+
+        tmp = Path(tempfile.mkdtemp())
+        shutil.copy(reader.folder / "carta_obb.onnx", tmp / "carta_obb.onnx")
+        shutil.copy(args.clasificador, tmp / "carta_cls.onnx")
+        reader = CardReader(tmp)
+    res = evaluate(reader.load(), args.baraja, args.escenas, args.seed)
+    short = {k: v for k, v in res.items() if k not in ("por_carta", "fallos")}
+    print(json.dumps(short, indent=1, ensure_ascii=False))
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(res, indent=1, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,59 @@
+"""Make the bundled example photos in ``examples/`` with the synthetic generator.
+
+    python -m vision.examples
+
+Only the public-domain Fournier 1878 deck is used. ``examples/mesa.jpg`` is a full table (the
+four hands of ``examples/mesa.json``, seat 0 nearest the camera); ``examples/mano.jpg`` a
+close-up of one hand. They are generated pictures, not photographs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import cv2
+
+from vision.dataset import scene_rng
+from vision.decks import PUBLIC_DOMAIN_DECK
+from vision.synth import render_scene
+
+REPO = Path(__file__).resolve().parent.parent
+MANOS = ["12o 12c 11e 1b", "3o 3c 7e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
+LANCES = {"grande": "paso", "chica": {"no_quiero": 1, "gana": 0}, "pares": {"quiero": 2},
+          "juego": {"quiero": 2}}
+MESA_SEED = 0  # scene index in the "ejemplo" split
+MANO_SEED = 1
+
+
+def make(out: Path, mesa_seed: int = MESA_SEED, mano_seed: int = MANO_SEED) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    ids = [c for hand in MANOS for c in hand.split()]
+    scene = render_scene(scene_rng(0, "ejemplo", mesa_seed), decks=(PUBLIC_DOMAIN_DECK,),
+                         backgrounds=("felt",), size=(1280, 960), kind="mesa", card_ids=ids)
+    cv2.imwrite(str(out / "mesa.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 88])
+    truth = {"fuente": "generada por vision.examples (baraja Fournier 1878, dominio público); "
+                       "no es una fotografía",
+             "semilla": mesa_seed, "manos": MANOS,
+             "asientos": ["abajo", "derecha", "arriba", "izquierda"]}
+    (out / "mesa.json").write_text(json.dumps(truth, ensure_ascii=False, indent=1) + "\n")
+    (out / "lances.json").write_text(json.dumps(LANCES, indent=1) + "\n")
+    close = render_scene(scene_rng(0, "ejemplo", 1000 + mano_seed), decks=(PUBLIC_DOMAIN_DECK,),
+                         backgrounds=("wood",), size=(1280, 960), kind="mano",
+                         card_ids=MANOS[0].split())
+    cv2.imwrite(str(out / "mano.jpg"), close.image, [cv2.IMWRITE_JPEG_QUALITY, 88])
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m vision.examples", description=__doc__)
+    p.add_argument("--out", type=Path, default=REPO / "examples")
+    p.add_argument("--semilla", type=int, default=MESA_SEED)
+    args = p.parse_args(argv)
+    make(args.out, args.semilla)
+    print(f"ejemplos escritos en {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,221 @@
+"""Read the cards in a photo of the table: ONNX Runtime + numpy + OpenCV, no torch.
+
+Two models in ``models/`` (or ``$MUSMESA_MODELS``):
+
+- ``carta_obb.onnx``: one-class oriented-box card detector (YOLO11n-OBB, 320x320 letterbox);
+- ``carta_cls.onnx``: 40-class classifier on each rectified 64x96 card crop.
+
+A deck holds each card once, so ids are given by an assignment (greedy on the classifier's
+probabilities, best pair first) rather than per-card argmax: two detections never get the same
+card. Sessions are created lazily on first use and cached.
+
+    >>> from vision.reader import read_cards            # doctest: +SKIP
+    >>> dets = read_cards("examples/mesa.jpg")          # doctest: +SKIP
+    >>> dets.asientos                                    # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scoring.cards import CARD_IDS
+from vision.detections import CardDetections
+from vision.geometry import CROP_H, CROP_W, crop_card, obb_to_xyxy, rotated_iou
+from vision.seats import assign_seats
+
+REPO = Path(__file__).resolve().parent.parent
+DET_FILE = "carta_obb.onnx"
+CLS_FILE = "carta_cls.onnx"
+DET_THRESHOLD = 0.35  # detector score to keep a box
+NMS_IOU = 0.5
+LOW_CONFIDENCE = 0.6  # below this (detector x classifier) a card is flagged for confirmation
+
+
+class ImageError(ValueError):
+    """The input is not a readable image; the message says why, in Spanish."""
+
+
+def models_dir() -> Path:
+    env = os.environ.get("MUSMESA_MODELS")
+    return Path(env) if env else REPO / "models"
+
+
+@lru_cache(maxsize=4)
+def _session(path: str, threads: int):
+    import onnxruntime as ort
+
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"falta el modelo {path} (¿se instaló musmesa con models/?)")
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.log_severity_level = 3
+    return ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
+
+
+class CardReader:
+    """The two models and the reading pipeline; cheap to create, loads models on first read."""
+
+    def __init__(self, folder: str | os.PathLike[str] | None = None, threads: int = 2,
+                 det_threshold: float = DET_THRESHOLD, low_confidence: float = LOW_CONFIDENCE):
+        self.folder = Path(folder) if folder else models_dir()
+        self.threads = threads
+        self.det_threshold = det_threshold
+        self.low_confidence = low_confidence
+
+    @property
+    def detector(self):
+        return _session(str(self.folder / DET_FILE), self.threads)
+
+    @property
+    def classifier(self):
+        return _session(str(self.folder / CLS_FILE), self.threads)
+
+    def load(self) -> CardReader:
+        """Create both sessions now (otherwise the first read does)."""
+        _ = self.detector, self.classifier
+        return self
+
+    # ---- detector
+    def detect(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Oriented boxes (N, 5) in image pixels and their scores (N,), after NMS."""
+        sess = self.detector
+        inp = sess.get_inputs()[0]
+        size = int(inp.shape[2])
+        h, w = image.shape[:2]
+        scale = min(size / w, size / h)
+        nw, nh = round(w * scale), round(h * scale)
+        px, py = (size - nw) / 2, (size - nh) / 2
+        canvas = np.full((size, size, 3), 114, np.uint8)
+        left, top = round(px - 0.1), round(py - 0.1)
+        canvas[top:top + nh, left:left + nw] = cv2.resize(image, (nw, nh),
+                                                          interpolation=cv2.INTER_AREA)
+        blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
+        pred = sess.run(None, {inp.name: blob})[0][0]  # (6, A): cx cy w h score angle
+        scores = pred[4]
+        keep = scores >= self.det_threshold
+        boxes = pred[[0, 1, 2, 3, 5]][:, keep].T.copy()
+        scores = scores[keep]
+        boxes[:, 0] = (boxes[:, 0] - left) / scale
+        boxes[:, 1] = (boxes[:, 1] - top) / scale
+        boxes[:, 2:4] /= scale
+        order = _rotated_nms(boxes, scores, NMS_IOU)
+        return boxes[order].astype(np.float32), scores[order].astype(np.float32)
+
+    # ---- classifier
+    def classify(self, image: np.ndarray, obbs: np.ndarray) -> np.ndarray:
+        """Class probabilities (N, 40) of the card under each oriented box."""
+        if len(obbs) == 0:
+            return np.zeros((0, len(CARD_IDS)), np.float32)
+        crops = np.stack([crop_card(image, b, (CROP_W, CROP_H)) for b in obbs])
+        blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
+        sess = self.classifier
+        logits = sess.run(None, {sess.get_inputs()[0].name: blob})[0]
+        # the card may lie either way up: average the two readings
+        logits2 = sess.run(None, {sess.get_inputs()[0].name: blob[:, :, ::-1, ::-1].copy()})[0]
+        return (_softmax(logits) + _softmax(logits2)) / 2
+
+    # ---- everything
+    def read(self, image: np.ndarray | str | os.PathLike[str]) -> CardDetections:
+        img = load_image(image) if not isinstance(image, np.ndarray) else image
+        if img.ndim == 2:
+            img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+        elif img.shape[2] == 4:
+            img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
+        h, w = img.shape[:2]
+        boxes, det_scores = self.detect(img)
+        if len(boxes) == 0:
+            return CardDetections.empty(["no se ve ninguna carta en la foto"], (w, h))
+        if len(boxes) > len(CARD_IDS):  # a deck has 40 cards: keep the 40 best boxes
+            boxes, det_scores = boxes[:len(CARD_IDS)], det_scores[:len(CARD_IDS)]
+        probs = self.classify(img, boxes)
+        labels, cls_conf, alt = assign_unique(probs)
+        conf = det_scores * cls_conf
+        low = (conf < self.low_confidence) | (labels != probs.argmax(1))
+        dets = CardDetections(
+            xyxy=obb_to_xyxy(boxes).astype(np.float32), obb=boxes,
+            card_ids=np.array([CARD_IDS[i] for i in labels], object),
+            confidence=conf.astype(np.float32), det_confidence=det_scores,
+            cls_confidence=cls_conf.astype(np.float32),
+            alternatives=np.array([CARD_IDS[i] for i in alt], object),
+            low_confidence=low, seat=np.full(len(labels), -1, np.int8), avisos=[],
+            image_size=(w, h))
+        dets = assign_seats(dets)
+        if low.any():
+            dudosas = ", ".join(f"{c} (¿o {a}?)" for c, a in
+                                zip(dets.card_ids[dets.low_confidence],
+                                    dets.alternatives[dets.low_confidence], strict=True))
+            dets.avisos.append(f"confirma las cartas dudosas: {dudosas}")
+        return dets
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True)
+
+
+def _rotated_nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    order = np.argsort(-scores, kind="stable")
+    keep: list[int] = []
+    for i in order:
+        if all(rotated_iou(boxes[i], boxes[j]) < iou for j in keep):
+            keep.append(int(i))
+    return np.array(keep, np.int64)
+
+
+def assign_unique(probs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Give each detection a different card: greedy on probability, best pair first.
+
+    Returns (labels, probability of the given label, runner-up label) per detection.
+
+    >>> p = np.array([[0.9, 0.1, 0.0], [0.8, 0.15, 0.05]])
+    >>> assign_unique(p)[0].tolist()
+    [0, 1]
+    """
+    n, k = probs.shape
+    labels = np.full(n, -1, np.int64)
+    work = probs.astype(np.float64).copy()
+    for _ in range(min(n, k)):
+        i, j = np.unravel_index(np.argmax(work), work.shape)
+        labels[i] = j
+        work[i, :] = -1
+        work[:, j] = -1
+    conf = probs[np.arange(n), labels]
+    masked = probs.copy()
+    masked[np.arange(n), labels] = -1
+    alt = masked.argmax(1)
+    return labels, conf, alt
+
+
+def load_image(path: str | os.PathLike[str]) -> np.ndarray:
+    """Read an image file as BGR, or raise ImageError with a clear Spanish message."""
+    p = Path(path)
+    if not p.exists():
+        raise ImageError(f"{p}: no existe el fichero")
+    if p.is_dir():
+        raise ImageError(f"{p}: es una carpeta, no una imagen")
+    data = np.fromfile(str(p), np.uint8)
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if img is None:
+        raise ImageError(f"{p}: no es una imagen legible (¿fichero dañado o de otro tipo?)")
+    return img
+
+
+_DEFAULT: CardReader | None = None
+
+
+def default_reader() -> CardReader:
+    global _DEFAULT
+    if _DEFAULT is None or _DEFAULT.folder != models_dir():
+        _DEFAULT = CardReader()
+    return _DEFAULT
+
+
+def read_cards(image: np.ndarray | str | os.PathLike[str]) -> CardDetections:
+    """Read the cards in a photo (BGR array or file path) with the shipped models."""
+    return default_reader().read(image)

@@ -1,0 +1,165 @@
+"""Train the card reader from nothing, offline, on this CPU: one command.
+
+    python -m vision.train --out runs/cartas --tiempo 100
+
+1. renders the synthetic data (:mod:`vision.dataset`): detector images (640x480) with oriented
+   card boxes, and rectified card crops taken from full-resolution (1280x960) scenes;
+2. trains the one-class oriented-box detector (Ultralytics YOLO11-OBB at a thin custom scale,
+   ``vision/carta-obb.yaml``, no pretrained weights) for the time budget left after the classifier;
+3. trains the 40-class crop classifier (:mod:`vision.classifier_train`, a small CNN in torch);
+4. exports both to ONNX in ``OUT/export/`` (``--instalar`` copies them to ``models/``).
+
+Needs the ``train`` extra (torch, ultralytics, onnx). Ultralytics is kept offline here:
+YOLO_OFFLINE, no auto-install, a local font, ``amp=False``, models from ``.yaml`` only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+MODELS = REPO / "models"
+DET_NAME = "carta_obb.onnx"
+CLS_NAME = "carta_cls.onnx"
+DET_YAML = Path(__file__).resolve().parent / "carta-obb.yaml"  # YOLO11-OBB, 1 class, thin
+
+
+def setup_offline(config_dir: Path, threads: int = 2) -> None:
+    """Environment that keeps Ultralytics from reaching the network; call before importing it."""
+    config_dir = Path(config_dir).resolve()
+    (config_dir / "Ultralytics").mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("YOLO_OFFLINE", "1")
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_AUTOINSTALL"] = "0"
+    os.environ["YOLO_CONFIG_DIR"] = str(config_dir)
+    os.environ.setdefault("MPLCONFIGDIR", str(config_dir / "mpl"))
+    import matplotlib
+
+    font = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+    for name in ("Arial.ttf", "Arial.Unicode.ttf"):
+        target = config_dir / "Ultralytics" / name
+        if not target.exists():
+            shutil.copy(font, target)
+    import torch
+
+    torch.set_num_threads(threads)
+
+
+def train_detector(data_yaml: Path, out: Path, *, epochs: int, imgsz: int, batch: int = 16,
+                   workers: int = 2, threads: int = 2, time_hours: float | None = None,
+                   fraction: float = 1.0, patience: int = 100, seed: int = 0) -> Path:
+    """Train YOLO11n-OBB from scratch; returns the path of best.pt."""
+    setup_offline(out / "cfg", threads)
+    import torch
+    import ultralytics.utils.torch_utils as tu
+    from ultralytics import YOLO
+
+    tu.NUM_THREADS = threads  # it would reset torch to cpu_count - 1 = 1 thread here
+    model = YOLO(str(DET_YAML))
+    model.add_callback("on_train_epoch_start", lambda trainer: torch.set_num_threads(threads))
+    kwargs = dict(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
+                  workers=workers, amp=False, plots=False, project=str(out.resolve()), name="detector",
+                  exist_ok=True, pretrained=False, seed=seed, deterministic=False, fraction=fraction,
+                  patience=patience, verbose=False, cache=False, close_mosaic=max(1, epochs // 5),
+                  degrees=180.0, fliplr=0.5, flipud=0.5, mosaic=0.5, scale=0.3, translate=0.1,
+                  hsv_h=0.03, hsv_s=0.6, hsv_v=0.4, val=True)
+    if time_hours:
+        kwargs["time"] = time_hours
+    torch.set_num_threads(threads)
+    model.train(**kwargs)
+    return out / "detector" / "weights" / "best.pt"
+
+
+def export_detector(weights: Path, out_dir: Path, imgsz: int) -> Path:
+    from ultralytics import YOLO
+
+    model = YOLO(str(weights))
+    path = Path(model.export(format="onnx", imgsz=imgsz, opset=17, simplify=True, dynamic=False,
+                             half=False, nms=False, device="cpu"))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / DET_NAME
+    shutil.copy(path, target)
+    return target
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out", type=Path, default=Path("runs/cartas"))
+    p.add_argument("--tiempo", type=float, default=100, help="minutes for the whole run")
+    p.add_argument("--escenas", type=int, default=2000, help="detector training images")
+    p.add_argument("--escenas-val", type=int, default=150)
+    p.add_argument("--escenas-cls", type=int, default=900, help="full-resolution scenes for crops")
+    p.add_argument("--imgsz", type=int, default=320)
+    p.add_argument("--epochs", type=int, default=30)
+    p.add_argument("--cls-epochs", type=int, default=12)
+    p.add_argument("--barajas", default="fournier1878-pd,naipes-libres-basquetteur")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--hilos", type=int, default=2)
+    p.add_argument("--etapas", default="datos,recortes,clasificador,detector,exportar")
+    p.add_argument("--instalar", action="store_true", help="copy the ONNX files to models/")
+    args = p.parse_args(argv)
+    start = time.time()
+    out = args.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    decks = tuple(args.barajas.split(","))
+    stages = set(args.etapas.split(","))
+    log = {"args": {k: str(v) for k, v in vars(args).items()}}
+
+    def note(msg: str) -> None:
+        print(f"[{time.time() - start:7.0f} s] {msg}", flush=True)
+
+    from vision.dataset import write_crop_set, write_detector_set
+
+    if "datos" in stages:
+        note("rendering detector scenes")
+        write_detector_set(out / "det", n_train=args.escenas, n_val=args.escenas_val, seed=args.seed,
+                           decks=decks, workers=args.hilos, render_size=(640, 480))
+        log["datos_s"] = time.time() - start
+    if "recortes" in stages:
+        note("rendering classifier crops")
+        write_crop_set(out / "crops_train.npz", n_scenes=args.escenas_cls, split="train",
+                       seed=args.seed, decks=decks, workers=args.hilos)
+        write_crop_set(out / "crops_val.npz", n_scenes=max(20, args.escenas_cls // 10), split="val",
+                       seed=args.seed, decks=decks, workers=args.hilos)
+    if "clasificador" in stages:
+        from vision.classifier_train import train_classifier
+
+        note("training classifier")
+        t0 = time.time()
+        res = train_classifier(out / "crops_train.npz", out / "crops_val.npz", out / "classifier",
+                               epochs=args.cls_epochs, threads=args.hilos)
+        log["clasificador"] = {**res, "s": time.time() - t0}
+        note(f"classifier: {res}")
+    if "detector" in stages:
+        left_h = (args.tiempo * 60 - (time.time() - start)) / 3600 - 0.05
+        note(f"training detector, {left_h * 60:.0f} min left")
+        t0 = time.time()
+        train_detector(out / "det" / "data.yaml", out, epochs=args.epochs, imgsz=args.imgsz,
+                       threads=args.hilos, workers=args.hilos,
+                       time_hours=max(left_h, 0.01) if args.tiempo else None, seed=args.seed)
+        log["detector_s"] = time.time() - t0
+    if "exportar" in stages:
+        note("exporting to ONNX")
+        export = out / "export"
+        best = out / "detector" / "weights" / "best.pt"
+        export_detector(best, export, args.imgsz)
+        shutil.copy(out / "classifier" / CLS_NAME, export / CLS_NAME)
+        if args.instalar:
+            for name in (DET_NAME, CLS_NAME):
+                shutil.copy(export / name, MODELS / name)
+            note(f"installed in {MODELS}")
+    log["total_s"] = time.time() - start
+    (out / f"train_log_{'-'.join(sorted(stages))}.json").write_text(json.dumps(log, indent=1))
+    note("done")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
