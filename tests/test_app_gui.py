@@ -136,6 +136,22 @@ def test_lance_that_cannot_be_bet_ignores_taps(app: Any) -> None:
     assert "Bea y Dani" in app.sm.get_screen("mano").motivos["pares"]
 
 
+def test_mus_corrido_lets_the_first_hand_change_mano_only(app: Any) -> None:
+    start_partida(app)
+    marcador, mano = app.sm.get_screen("marcador"), app.sm.get_screen("mano")
+    tap(marcador.ids.nueva_mano)
+    tap(mano.botones_mano[2])  # all asked for mus twice: Carlos is mano when the mus is cut
+    assert app.entrada.mano == 2
+    enter_cards(app, MANOS)
+    tap(mano.ids.tantear)
+    tap(app.sm.get_screen("tanteo").ids.confirmar)
+    assert app.almacen.manos(app.ctl.partida_id)[0]["registro"]["mano"] == 2
+    assert marcador.mano == "Dani"
+    tap(marcador.ids.nueva_mano)
+    tap(mano.botones_mano[0])
+    assert app.entrada.mano == 3 and app.aviso_error and "mus corrido" in app.aviso
+
+
 def test_full_disk_keeps_the_hand_on_screen(app: Any) -> None:
     start_partida(app)
     tap(app.sm.get_screen("marcador").ids.nueva_mano)
@@ -172,6 +188,9 @@ def test_bad_photo_and_camera_loss_show_messages(app: Any, tmp_path: Path) -> No
     assert not cartas.cargar_foto(bad)
     assert app.aviso_error and "no es una imagen" in app.aviso
     assert not cartas.listas and app.sm.current == "cartas"
+    app.camara = "97"  # no such camera
+    tap(cartas.ids.camara)
+    assert not cartas.en_vivo and "cámara 97" in app.aviso
 
     class Desenchufada(Fuente):  # a camera that stops answering after two frames
         def __init__(self) -> None:

@@ -161,12 +161,19 @@ class ManoScreen(Screen):
         box = self.ids.asientos
         box.clear_widgets()
         self.chips_asiento = []
+        self.botones_mano: list[Opcion] = []
         jug = app.ctl.info["jugadores"]
         for seat in range(4):
             row = BoxLayout(size_hint_y=None, height=dp(98), spacing=dp(2))
-            name = jug[seat] + (f"\n({app.t('mano')})" if seat == self.entrada.mano else "")
-            row.add_widget(Label(text=name, font_size="22sp", bold=True, size_hint_x=None,
-                                 width=dp(120), text_size=(dp(116), None), halign="left"))
+            es_mano = seat == self.entrada.mano
+            name = Opcion(text=jug[seat] + (f"\n({app.t('mano')})" if es_mano else ""),
+                          group="mano_asiento", state="down" if es_mano else "normal",
+                          size_hint=(None, None), size=(dp(124), dp(92)), halign="center",
+                          font_size="20sp")
+            name.text_size = (dp(116), None)
+            name.bind(on_release=lambda w, s=seat: self.cambiar_mano(s))
+            self.botones_mano.append(name)
+            row.add_widget(name)
             cards = (self.entrada.cartas[seat] or "").split()
             chips = []
             for i in range(4):
@@ -204,6 +211,18 @@ class ManoScreen(Screen):
             fila.modo, fila.importe, fila.gana = "no_quiero", res["no_quiero"], res["gana"]
         elif isinstance(res, dict) and "ordago" in res:
             fila.modo = "ordago"
+
+    def cambiar_mano(self, seat: int) -> None:
+        """With mus corrido the mano passes on until someone cuts: record who really was."""
+        app = App.get_running_app()
+        if seat != self.entrada.mano and not app.ctl.partida.estado.mus_corrido:
+            app.avisar(app.t("Solo con mus corrido puede ser mano otro jugador"), error=True)
+        elif seat != self.entrada.mano:
+            self.entrada.mano = seat
+            v = app.ctl.vista()
+            self.titulo = (f"{app.t('Mano nº')} {v.numero_mano} · {app.t('es mano')}: "
+                           f"{v.jugadores[seat]}")
+        self._asientos()
 
     # -- cards ----------------------------------------------------------------------------
     def primer_asiento_libre(self) -> int:
