@@ -40,7 +40,8 @@ class Umbrales:
     # both eyes: stricter, since looking down at the cards lowers both lids part of the way
     eyes_closed_geom: tuple[float, float] = (0.4, 0.62)
     eyes_closed_blend: tuple[float, float] = (0.45, 0.7)
-    other_eye_open: tuple[float, float] = (0.55, 0.25)  # closure of the eye that stays open
+    other_eye_open: tuple[float, float] = (0.6, 0.35)  # closure of the eye that stays open
+    wink_asymmetry: tuple[float, float] = (0.15, 0.3)  # closure difference between the eyes
     brow_geom: tuple[float, float] = (0.025, 0.065)  # brow height increase, IOD
     brow_blend: tuple[float, float] = (0.12, 0.35)  # browInnerUp/browOuterUp increase
     pucker_geom: tuple[float, float] = (0.955, 0.90)  # mouth width / neutral width
@@ -166,7 +167,12 @@ class Scorer:
         # the open eye's raw closure, not its 0..1 score: a half-closed eye is not open
         raw = {s: 1.0 - f[f"ear_{s}"] / max(base.get(f"ear_{s}"), 1e-3) for s in "ab"}
         shut, other = ("a", "b") if ca >= cb else ("b", "a")
-        vals["guino"] = min(max(ca, cb), ramp(raw[other], *self.u.other_eye_open))
+        # a real wink often narrows the other eye too (the cheek rises): allow it, as long as
+        # the eyes clearly differ; blinks and looking down are symmetric
+        rise = {k: f[BLINK[k]] - base.get(BLINK[k]) for k in "ab"}
+        asymmetry = max(ramp(raw[shut] - raw[other], *self.u.wink_asymmetry),
+                        ramp(rise[shut] - rise[other], *self.u.wink_asymmetry))
+        vals["guino"] = min(max(ca, cb), ramp(raw[other], *self.u.other_eye_open), asymmetry)
         lados["guino"] = shut
 
     def _brows(self, f: Features, base: Baseline) -> float:

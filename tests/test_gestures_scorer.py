@@ -40,6 +40,14 @@ def test_wink_needs_the_other_eye_open():
     assert both == {"ojos_cerrados"}
 
 
+def test_wink_allows_the_other_eye_to_narrow_but_not_to_close():
+    ear0 = NEUTRAL["ear_a"]
+    assert fired(ear_a=ear0 * 0.2, ear_b=ear0 * 0.65) == {"guino"}  # cheek raised on the other
+    assert "guino" not in fired(ear_a=ear0 * 0.2, ear_b=ear0 * 0.3)
+    # looking down lowers both lids alike: neither a wink nor closed eyes
+    assert fired(ear_a=ear0 * 0.62, ear_b=ear0 * 0.65) == set()
+
+
 def test_wink_side_is_the_closed_eye_and_blendshape_names_are_the_persons_side():
     s = Scorer().score({**NEUTRAL, "ear_b": 0.08}, Baseline(dict(NEUTRAL)))
     assert s.lados["guino"] == "b"
