@@ -143,28 +143,40 @@ def a_textura(frame_bgr: np.ndarray, texture: Any = None) -> Any:
 class Preview:
     """Polls a Fuente on the Kivy clock, shows frames in an Image, hands them to a consumer.
 
-    ``al_frame(t, frame)`` may return a BGR frame to display instead (e.g. with landmarks).
-    ``al_error(msg)`` is called once when the source stops (camera unplugged, end of video).
+    ``procesar(t, frame) -> result`` is the heavy part (landmarks); with a live camera it runs
+    in one worker thread, frames arriving while it is busy are only shown, so the preview
+    stays fluid. Files (video, images) are processed frame by frame, every frame, in order.
+    ``aplicar(t, frame, result)`` runs on the Kivy thread and may return a frame to display
+    (e.g. with landmarks drawn). ``al_error(msg)`` is called once when the source stops
+    (camera unplugged, end of video).
     """
 
-    def __init__(self, image_widget: Any, al_frame: Callable | None = None,
+    def __init__(self, image_widget: Any, procesar: Callable | None = None,
+                 aplicar: Callable | None = None,
                  al_error: Callable[[str], None] | None = None, fps: float = 12) -> None:
-        self.widget, self.al_frame, self.al_error, self.fps = image_widget, al_frame, al_error, fps
+        self.widget, self.procesar, self.aplicar = image_widget, procesar, aplicar
+        self.al_error, self.fps = al_error, fps
         self.fuente: Fuente | None = None
         self.ultimo: np.ndarray | None = None
         self._ev = None
         self._tex = None
+        self._pool: Any = None
+        self._ocupado = False
+        self._sesion = 0  # results of a stopped source are dropped
 
     def empezar(self, fuente: Fuente) -> None:
         from kivy.clock import Clock
 
         self.parar()
         self.fuente = fuente
+        self._sesion += 1
         self._ev = Clock.schedule_interval(self._tick, 1.0 / self.fps)
 
     def _tick(self, _dt: float) -> None:
         if self.fuente is None:
             return
+        if self._ocupado and not isinstance(self.fuente, Camara):
+            return  # a file waits for its previous frame: no frame is skipped
         got = self.fuente.leer()
         if got is None:
             msg = self.fuente.error
@@ -174,7 +186,35 @@ class Preview:
             return
         t, frame = got
         self.ultimo = frame
-        shown = self.al_frame(t, frame) if self.al_frame else None
+        if self.procesar is None:
+            self.mostrar(frame)
+        elif isinstance(self.fuente, Camara):
+            self._en_hilo(t, frame)
+        else:
+            self._terminar(self._sesion, t, frame, self.procesar(t, frame))
+
+    def _en_hilo(self, t: float, frame: np.ndarray) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        from kivy.clock import Clock
+
+        if self._ocupado:
+            self.mostrar(frame)
+            return
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="musmesa-preview")
+        self._ocupado = True
+        sesion = self._sesion
+        future = self._pool.submit(self.procesar, t, frame)
+        future.add_done_callback(lambda f: Clock.schedule_once(
+            lambda dt: self._terminar(sesion, t, frame, f.result() if not f.exception()
+                                      else f.exception())))
+
+    def _terminar(self, sesion: int, t: float, frame: np.ndarray, res: Any) -> None:
+        self._ocupado = False
+        if sesion != self._sesion:
+            return
+        shown = self.aplicar(t, frame, res) if self.aplicar else None
         self.mostrar(frame if shown is None else shown)
 
     def mostrar(self, frame: np.ndarray) -> None:
@@ -193,3 +233,5 @@ class Preview:
         if self.fuente is not None:
             self.fuente.cerrar()
             self.fuente = None
+        self._sesion += 1
+        self._ocupado = False

@@ -213,6 +213,48 @@ def test_bad_photo_and_camera_loss_show_messages(app: Any, tmp_path: Path) -> No
     assert app.sm.current == "mano"
 
 
+def test_live_camera_frames_are_processed_in_a_worker_thread(app: Any) -> None:
+    import threading
+
+    from kivy.uix.image import Image
+
+    from app.camera import Camara, Preview
+
+    class CamaraFalsa(Camara):  # 30 frames, then unplugged
+        def __init__(self) -> None:
+            self.indice, self.error, self.n = 0, "", 0
+
+        def leer(self) -> tuple[float, np.ndarray] | None:
+            self.n += 1
+            if self.n > 30:
+                self.error = "desconectada"
+                return None
+            return self.n / 30, np.zeros((48, 64, 3), np.uint8)
+
+        def cerrar(self) -> None:
+            pass
+
+    hilos: set[str] = set()
+    aplicados: list[tuple[bool, float]] = []
+
+    def procesar(t: float, frame: np.ndarray) -> float:
+        time.sleep(0.15)  # as slow as face + pose landmarks on a small CPU
+        hilos.add(threading.current_thread().name)
+        return t
+
+    def aplicar(t: float, frame: np.ndarray, res: float) -> None:
+        aplicados.append((threading.current_thread() is threading.main_thread(), res))
+
+    errores: list[str] = []
+    preview = Preview(Image(), procesar, aplicar, al_error=errores.append, fps=30)
+    preview.empezar(CamaraFalsa())
+    _wait(lambda: bool(errores), 20)
+    assert errores == ["desconectada"]
+    assert hilos and all(h.startswith("musmesa-preview") for h in hilos)
+    assert aplicados and all(main for main, _ in aplicados)
+    assert len(aplicados) < 30  # frames that came while busy were shown, not processed
+
+
 def test_reading_the_example_photo(app: Any) -> None:
     from app.demo import foto_ejemplo
 

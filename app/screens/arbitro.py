@@ -58,7 +58,8 @@ class ArbitroScreen(Screen):
             self.sesion = self._sesion(app, jug)
             self.reconocedor = None
         if self.preview is None:
-            self.preview = Preview(self.ids.vista, al_frame=self._frame, al_error=self._fallo)
+            self.preview = Preview(self.ids.vista, procesar=self._procesar, aplicar=self._frame,
+                                   al_error=self._fallo)
         self._botones(jug)
         if not self.cartas:
             self.cartas = self._cartas_ultima_mano()
@@ -176,14 +177,19 @@ class ArbitroScreen(Screen):
             self._nuevos(self.reconocedor.finish())  # what was still held; repeats skipped
         self.estado = f"{App.get_running_app().t('Fuente parada')}: {msg}"
 
-    def _frame(self, t: float, frame: Any) -> Any:
-        self.t, self.frame = t, frame
+    def _procesar(self, t: float, frame: Any) -> Any:
+        """Landmarks and events (may run in the preview's worker thread: no Kivy here)."""
         try:
-            res = self.reconocedor.process(frame, t)
+            return self.reconocedor.process(frame, t)
         except Exception as exc:  # keep the preview alive; say what failed
-            self.estado = f"{App.get_running_app().t('Error al reconocer')}: {exc}"
-            return None
+            return exc
+
+    def _frame(self, t: float, frame: Any, res: Any) -> Any:
+        self.t, self.frame = t, frame
         app = App.get_running_app()
+        if isinstance(res, Exception):
+            self.estado = f"{app.t('Error al reconocer')}: {res}"
+            return None
         self.estado = (app.t("Calibrando…") if res.calibrando else
                        app.t("No se ve ninguna cara") if not res.cara else
                        f"{app.t('Vigilando a')} {self.sesion.jugadores[self.sesion.asiento]}")

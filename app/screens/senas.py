@@ -74,7 +74,8 @@ class SenasScreen(Screen):
             self.entrenador = Entrenador(self.perfil)
             self.reconocedor = None
         if self.preview is None:
-            self.preview = Preview(self.ids.vista, al_frame=self._frame, al_error=self._fallo)
+            self.preview = Preview(self.ids.vista, procesar=self._procesar, aplicar=self._frame,
+                                   al_error=self._fallo)
         if not self.estado:
             self.estado = app.t("Mira a la cámara con la cara neutra para calibrar")
         self._marcador()
@@ -129,13 +130,18 @@ class SenasScreen(Screen):
             self._nuevos(self.reconocedor.finish())  # what was still held; repeats skipped
         self.estado = f"{app.t('Fuente parada')}: {msg}"
 
-    def _frame(self, t: float, frame: Any) -> Any:
+    def _procesar(self, t: float, frame: Any) -> Any:
+        """Landmarks and events (may run in the preview's worker thread: no Kivy here)."""
         try:
-            res = self.reconocedor.process(frame, t)
+            return self.reconocedor.process(frame, t)
         except Exception as exc:  # keep the preview alive; say what failed
-            self.estado = f"{App.get_running_app().t('Error al reconocer')}: {exc}"
-            return None
+            return exc
+
+    def _frame(self, t: float, frame: Any, res: Any) -> Any:
         app = App.get_running_app()
+        if isinstance(res, Exception):
+            self.estado = f"{app.t('Error al reconocer')}: {res}"
+            return None
         if res.calibrando:
             self.estado = app.t("Calibrando: cara neutra un momento…")
         elif not res.cara:
