@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 RANKS: Final = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
@@ -48,12 +48,18 @@ class Card:
 
     rank: int
     suit: str
+    # small int identity (0-39), derived once: cards are hashed a lot while scoring
+    index: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.rank not in RANKS:
             raise NotationError(f"rango de carta inválido: {self.rank!r} (1-7, 10, 11, 12)")
         if self.suit not in SUITS:
             raise NotationError(f"palo de carta inválido: {self.suit!r} (o, c, e, b)")
+        object.__setattr__(self, "index", SUITS.index(self.suit) * 10 + RANKS.index(self.rank))
+
+    def __hash__(self) -> int:
+        return self.index
 
     @classmethod
     def parse(cls, text: str) -> Card:

@@ -15,7 +15,7 @@ de la mano"; seed 003 §3: "gana siempre quien sea mano")::
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from scoring.cards import RANK_PLURALS, Hand
@@ -115,6 +115,9 @@ def es_real(hand: Hand, reglas: Reglas) -> bool:
     return reglas.rango(figure) >= 10
 
 
+_CLAVE_INDEX: Final = {lance: i for i, lance in enumerate(LANCES)}
+
+
 @dataclass(frozen=True, slots=True)
 class Jugada:
     """Everything a hand is worth under one rule set, computed once per hand."""
@@ -124,6 +127,21 @@ class Jugada:
     pares: Pares | None
     valor: int
     real: bool
+    # comparison keys in LANCES order, derived once: the tanteo compares them many times
+    claves: tuple[tuple[int, ...] | None, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        juego = None
+        if self.valor >= 31:
+            juego = (_JUEGO_KEY[self.valor] + (1 if self.real else 0), int(self.real))
+        claves = (
+            self.rangos,
+            tuple(-r for r in reversed(self.rangos)),
+            self.pares.clave if self.pares else None,
+            juego,
+            (self.valor,),
+        )
+        object.__setattr__(self, "claves", claves)
 
     @property
     def juego(self) -> bool:
@@ -131,19 +149,10 @@ class Jugada:
 
     def clave(self, lance: str) -> tuple[int, ...] | None:
         """Comparison key for a lance (greater is better); None when the hand has no jugada."""
-        if lance == "grande":
-            return self.rangos
-        if lance == "chica":
-            return tuple(-r for r in reversed(self.rangos))
-        if lance == "pares":
-            return self.pares.clave if self.pares else None
-        if lance == "juego":
-            if not self.juego:
-                return None
-            return (_JUEGO_KEY[self.valor] + (1 if self.real else 0), int(self.real))
-        if lance == "punto":
-            return (self.valor,)
-        raise ValueError(f"lance desconocido: {lance!r}")
+        try:
+            return self.claves[_CLAVE_INDEX[lance]]
+        except KeyError:
+            raise ValueError(f"lance desconocido: {lance!r}") from None
 
     def bonus(self, lance: str) -> int:
         """Tantos the jugada itself is worth: pares 1/2/3, juego 3 (31) or 2."""
@@ -175,13 +184,16 @@ def evaluar(hand: Hand, reglas: Reglas) -> Jugada:
 
 def ganador_de(lance: str, jugadas: Sequence[Jugada], mano: int) -> int | None:
     """Seat that wins the lance; ties go to the seat nearer the mano. None if no one holds it."""
+    index = _CLAVE_INDEX[lance]
     best_seat, best_key = None, None
-    for step in range(4):
-        seat = (mano + step) % 4
-        key = jugadas[seat].clave(lance)
+    for seat in _FROM_MANO[mano]:
+        key = jugadas[seat].claves[index]
         if key is not None and (best_key is None or key > best_key):
             best_seat, best_key = seat, key
     return best_seat
+
+
+_FROM_MANO: Final = tuple(tuple((m + i) % 4 for i in range(4)) for m in range(4))
 
 
 def ganador(lance: str, hands: Sequence[Hand], mano: int, reglas: Reglas) -> int | None:

@@ -129,6 +129,9 @@ class Partida:
         """The hand record (``mus tanteo`` format) for the next hand, without scoring it."""
         if self.terminada:
             raise PartidaError(f"la partida ya terminó: ganó {self.nombre_pareja(self.ganador)}")
+        for name, value in (("lances", lances), ("declaraciones", declaraciones)):
+            if value is not None and not isinstance(value, Mapping):
+                raise PartidaError(f"{name} debe ser un objeto, no {value!r}")
         seat = self._mano_para(mano)
         record: dict[str, Any] = {
             "reglas": self._reglas_json(),

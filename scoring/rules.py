@@ -87,6 +87,11 @@ class Reglas:
         _check_choice("real", self.real, REAL_OPCIONES)
         _check_choice("deje", self.deje, DEJE_OPCIONES)
         _check_choice("mus_corrido", self.mus_corrido, MUS_CORRIDO_OPCIONES)
+        for name in ("nombre", "fuente"):
+            if not isinstance(getattr(self, name), str):
+                raise PerfilError(f"{name} debe ser un texto, no {getattr(self, name)!r}")
+        if not self.nombre.strip():
+            raise PerfilError("nombre del perfil vacío")
         if not isinstance(self.senas, str) or not self.senas:
             raise PerfilError("senas debe nombrar un conjunto de señas")
         ranks = _RANGO[self.reyes == 8, self.ases == 8]

@@ -305,6 +305,7 @@ class _Cuenta:
         self.por_lance = {lance: [0, 0] for lance in orden}
         self.detalle: list[Apunte] = []
         self.fin: dict[str, Any] | None = None
+        self.notas: list[str] = []
 
     def add(self, pareja: int, tantos: int, lance: str, razon: str) -> None:
         if self.fin or tantos <= 0:
@@ -346,7 +347,7 @@ def tantear(
         por_lance=cuenta.por_lance, marcador=(cuenta.score[0], cuenta.score[1]),
         fin=cuenta.fin, detalle=cuenta.detalle,
         notas=[f"{NOMBRES_LANCE[c.lance]}: {c.razon}" for c in correcciones
-               if c.razon and c.lance in orden],
+               if c.razon and c.lance in orden] + cuenta.notas,
     )
 
 
@@ -451,7 +452,9 @@ def _apuestas(
                        f"{outcome.tantos} para {reg.nombre_pareja(p)}")
         elif outcome.tipo == "ordago" and not cuenta.fin and _valido(corrs, lance):
             seat = ganadores[lance]
-            assert seat is not None  # a bettable lance always has a winner
+            if seat is None:  # opened by false declarations and nobody holds the jugada
+                cuenta.notas.append(f"{name}: órdago sin efecto, nadie tiene {lance}")
+                continue
             p = seat % 2
             falta = cuenta.target - cuenta.score[p]
             cuenta.add(p, falta, lance,

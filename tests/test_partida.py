@@ -190,13 +190,9 @@ def test_a_bad_hand_changes_nothing() -> None:
     assert (p.tantos, p.mano, len(p.historial)) == state
 
 
-_B5_DIRECT = pytest.mark.xfail(strict=True, raises=(ValueError, TypeError),
-                               reason="bug B5: registrar() passes lances/declaraciones to dict() unchecked")
-
-
 @pytest.mark.parametrize(
     ("lances", "declaraciones"),
-    [pytest.param(*v, marks=_B5_DIRECT) for v in ((["paso"], None), (None, ["x"]), (5, None), (None, 5))],
+    [(["paso"], None), (None, ["x"]), (5, None), (None, 5)],
 )
 def test_registrar_rejects_lances_or_declaraciones_that_are_not_objects(lances: Any, declaraciones: Any) -> None:
     # registrar() promises PartidaError or RegistroError on bad input, and changes nothing.
@@ -283,14 +279,10 @@ CORRUPT = {
     "lances-a-list": _history(manos=[_entry(mano=1, lances=["paso"])]),
     "declaraciones-a-list": _history(manos=[_entry(mano=1, declaraciones=["x"])]),
 }
-# Bug B2 (the last four entries raised TypeError or were accepted) is fixed; a bug found later is
-# marked here with xfail(strict=True) until the lead fixes it.
-_B5 = pytest.mark.xfail(strict=True, raises=ValueError,
-                        reason="bug B5: lances/declaraciones given as a list raise a bare ValueError from dict()")
-_XFAIL: dict[str, pytest.MarkDecorator] = {"lances-a-list": _B5, "declaraciones-a-list": _B5}
+# Bugs B2 and B5 (TypeError, bare ValueError, or accepted) are fixed.
 
 
-@pytest.mark.parametrize("data", [pytest.param(v, id=k, marks=_XFAIL.get(k, ())) for k, v in CORRUPT.items()])
+@pytest.mark.parametrize("data", [pytest.param(v, id=k) for k, v in CORRUPT.items()])
 def test_corrupted_history_is_a_partida_error(data: Any) -> None:
     text = data if isinstance(data, str) else json.dumps(data)
     with pytest.raises(PartidaError) as info:

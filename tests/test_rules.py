@@ -163,7 +163,6 @@ def test_missing_toml_file_raises_perfil_error(tmp_path: Path) -> None:
         cargar_perfil(tmp_path / "no_existe.toml")
 
 
-@pytest.mark.xfail(strict=True, reason="bug B6: nombre and fuente are not validated (a list or a number is kept)")
 @pytest.mark.parametrize("spec", [{"nombre": ["x"]}, {"nombre": 5}, {"nombre": ""}, {"fuente": {"a": 1}}])
 def test_nombre_and_fuente_must_be_text(spec: dict) -> None:
     # A record's "reglas": {"nombre": ["x"]} is accepted today, printed as "Reglas: ['x']", and

@@ -473,8 +473,6 @@ def test_missing_lances_and_null_are_paso() -> None:
     assert tanteo(C, lances={"grande": None, "chica": "paso"}).marcador == tanteo(C).marcador
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="bug B7: an accepted órdago a pares opened only by false «pares sí» hits an assert")
 def test_ordago_opened_by_false_declarations_with_no_pares_at_all() -> None:
     # 4 reyes, nobody holds pares; seats 1 and 2 (one per pareja) said «pares sí», so the betting
     # opened (seed 001: each pareja declares before the lance) and an órdago was accepted. The cards
