@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Final
 
 from scoring.cards import RANK_PLURALS, Hand
@@ -68,7 +69,8 @@ def pares(hand: Hand, reglas: Reglas) -> Pares | None:
     return _pares_de(rangos(hand, reglas))
 
 
-def _pares_de(ranks: Sequence[int]) -> Pares | None:
+@cache  # at most 715 multisets of four ranks: a lookup table built on first use
+def _pares_de(ranks: tuple[int, ...]) -> Pares | None:
     counts: dict[int, int] = {}
     for r in ranks:
         counts[r] = counts.get(r, 0) + 1
@@ -131,17 +133,7 @@ class Jugada:
     claves: tuple[tuple[int, ...] | None, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        juego = None
-        if self.valor >= 31:
-            juego = (_JUEGO_KEY[self.valor] + (1 if self.real else 0), int(self.real))
-        claves = (
-            self.rangos,
-            tuple(-r for r in reversed(self.rangos)),
-            self.pares.clave if self.pares else None,
-            juego,
-            (self.valor,),
-        )
-        object.__setattr__(self, "claves", claves)
+        object.__setattr__(self, "claves", _claves(self.rangos, self.pares, self.valor, self.real))
 
     @property
     def juego(self) -> bool:
@@ -170,6 +162,15 @@ class Jugada:
         if lance == "juego":
             return ("31 real" if self.real else str(self.valor)) if self.juego else "sin juego"
         return f"{self.valor} al punto"
+
+
+@cache  # depends only on the ranks and the sum: a small lookup table, not a cache of hands
+def _claves(
+    ranks: tuple[int, ...], pares: Pares | None, valor: int, real: bool
+) -> tuple[tuple[int, ...] | None, ...]:
+    juego = (_JUEGO_KEY[valor] + (1 if real else 0), int(real)) if valor >= 31 else None
+    chica = tuple(-r for r in reversed(ranks))
+    return (ranks, chica, pares.clave if pares else None, juego, (valor,))
 
 
 def evaluar(hand: Hand, reglas: Reglas) -> Jugada:
