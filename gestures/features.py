@@ -130,7 +130,8 @@ def tongue_features(bgr: np.ndarray, obs: Observation) -> Features:
 
     The blendshape model has no tongue output. A tongue out is a pink/red blob below or beside
     the lips. Skin colour comes from the person's own cheeks in the same frame (so light and
-    skin tone cancel out); a pixel counts when it is much redder (Lab a*) than that skin. We
+    skin tone cancel out); a pixel counts when it is much redder ((R-G)/(R+G+B), which does not
+    move with exposure) than that skin. We
     count such pixels outside the lip polygon, in a box around and below the mouth, and where
     the open mouth would otherwise be dark. Area in IOD², centroid offset in mouth half-widths.
     """
@@ -150,15 +151,19 @@ def tongue_features(bgr: np.ndarray, obs: Observation) -> Features:
     y1 = int(min(max(lips[:, 1].max() + 0.45 * unit, face[L.CHIN, 1]), h))
     if x1 - x0 < 8 or y1 - y0 < 8:
         return {}
-    roi = bgr[y0:y1, x0:x1]
-    lab = cv2.cvtColor(roi, cv2.COLOR_BGR2LAB).astype(np.float32)
-    skin = _skin_reference(bgr, face, unit)
+    # denoise first: sensor noise and JPEG blocks would otherwise flip pixels either way
+    sigma = max(0.8, 0.012 * unit)
+    roi = cv2.GaussianBlur(bgr[y0:y1, x0:x1], (0, 0), sigma)
+    skin = _skin_reference(bgr, face, unit, sigma)
     if skin is None:
         return {}
-    mean_a, std_a, mean_l = skin
-    redness = lab[:, :, 1] - mean_a
-    tongue_like = (redness > max(10.0, 3.0 * std_a)) & (lab[:, :, 0] > 0.35 * mean_l)
-    lip_like = redness > max(5.0, 1.5 * std_a)
+    skin_red, skin_spread, skin_lum = skin
+    red, lum, grey = _chroma(roi)
+    redness = red - skin_red
+    unclipped = roi.max(axis=2) < CLIPPED  # a saturated channel fakes its colour
+    tongue_like = ((redness > max(0.06, 3.0 * skin_spread)) & (lum > 0.35 * skin_lum)
+                   & unclipped)
+    lip_like = (redness > max(0.03, 1.5 * skin_spread)) & unclipped
     outer = _poly_mask(bgr.shape[:2], lips)[y0:y1, x0:x1]
     outer = cv2.dilate(outer, np.ones((3, 3), np.uint8), iterations=max(1, int(unit * 0.02)))
     inner = _poly_mask(bgr.shape[:2], face[list(L.LIPS_INNER), :2])[y0:y1, x0:x1]
@@ -174,8 +179,7 @@ def tongue_features(bgr: np.ndarray, obs: Observation) -> Features:
     band = band[y0:y1, x0:x1] > 0
     n_band = max(float(band.sum()), 1.0)
     # teeth: bright and grey compared with the skin (upper teeth resting on a bitten lip)
-    chroma = np.hypot(lab[:, :, 1] - 128, lab[:, :, 2] - 128)
-    teeth_like = (lab[:, :, 0] > mean_l * 1.05) & (chroma < 14)
+    teeth_like = (lum > skin_lum * 1.05) & (grey < 0.12)
     out: Features = {"tongue_area": area, "tongue_fill": fill, "tongue_dx": 0.0,
                      "tongue_dy": 0.0,
                      "red_total": float(_opened(tongue_like).sum()) / unit**2,
@@ -195,21 +199,42 @@ def tongue_features(bgr: np.ndarray, obs: Observation) -> Features:
     return out
 
 
-def _skin_reference(bgr: np.ndarray, face: np.ndarray,
-                    unit: float) -> tuple[float, float, float] | None:
-    """Mean and spread of Lab a* and mean L* on both cheeks."""
+CLIPPED = 248  # a channel this high may have been cut off by the sensor
+
+
+def _chroma(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per pixel: redness (R - G) / (R + G + B), brightness, and colourfulness
+    (max - min) / sum. Ratios do not change when the camera's exposure or the light's
+    strength scales all channels alike."""
+    f = bgr.astype(np.float32)
+    total = f.sum(axis=2) + 1e-3
+    red = (f[:, :, 2] - f[:, :, 1]) / total
+    grey = (f.max(axis=2) - f.min(axis=2)) / total
+    return red, total / 3, grey
+
+
+def _skin_reference(bgr: np.ndarray, face: np.ndarray, unit: float,
+                    sigma: float) -> tuple[float, float, float] | None:
+    """Median redness, its robust spread and median brightness on both cheeks."""
     r = max(2, int(unit * 0.08))
     samples = []
     h, w = bgr.shape[:2]
     for idx in (L.CHEEK_A, L.CHEEK_B):
-        x, y = (round(v) for v in face[idx, :2])
+        x, y = (round(float(v)) for v in face[idx, :2])
         patch = bgr[max(y - r, 0):min(y + r, h), max(x - r, 0):min(x + r, w)]
         if patch.size:
-            samples.append(cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3))
-    if not samples:
+            patch = cv2.GaussianBlur(patch, (0, 0), sigma)
+            red, lum, _ = _chroma(patch)
+            ok = (patch.max(axis=2) < CLIPPED).ravel()
+            samples.append(np.stack([red.ravel(), lum.ravel()], 1)[ok])
+    vals = np.vstack(samples) if samples else np.empty((0, 2))
+    # an over-exposed face has no trustworthy skin colour: no colour cues at all
+    total = sum(4 * r * r for _ in samples)
+    if len(vals) < max(8, 0.3 * total):
         return None
-    lab = np.vstack(samples).astype(np.float32)
-    return float(np.median(lab[:, 1])), float(lab[:, 1].std()), float(np.median(lab[:, 0]))
+    med = np.median(vals[:, 0])
+    spread = 1.4826 * float(np.median(np.abs(vals[:, 0] - med)))
+    return float(med), spread, float(np.median(vals[:, 1]))
 
 
 def _opened(mask: np.ndarray) -> np.ndarray:

@@ -196,3 +196,17 @@ def test_no_face_gives_no_scores_and_no_events():
     results = [rec.process(coffee, i / FPS) for i in range(5)]
     assert not any(r.cara for r in results) and rec.finish() == []
     assert set(results[0].puntuaciones) == set(GESTOS)
+
+
+@pytest.mark.parametrize("cast", [(0.6, 0.6, 0.6), (0.55, 0.65, 0.8)], ids=["dim", "dim_warm"])
+def test_colour_cues_follow_the_light(neutral, recipes, cast):
+    """Calibrated in normal light; then the light dims (and warms): the light change alone
+    fires nothing, a bitten lip and a tongue are still seen (colour ratios, not levels)."""
+    def lit(frame: np.ndarray) -> np.ndarray:
+        return np.clip(frame * np.array(cast, np.float32), 0, 255).astype(np.uint8)
+
+    rec = calibrated(neutral)
+    assert max(rec.score_image(lit(neutral))[1].values()) < 0.5
+    for recipe, gesto in (("labio_mordido", "labio_mordido"), ("lengua_fuera", "lengua_fuera")):
+        _, scores, _ = rec.score_image(lit(recipes[recipe](neutral, 1.0)))
+        assert max(scores, key=scores.get) == gesto and scores[gesto] >= 0.6, scores
