@@ -121,11 +121,14 @@ def _stream(args: argparse.Namespace, video: Path | None = None,
     rec = _recognizer(args)
     show = camera is not None and not args.sin_ventana and _has_display()
     seen_face = False
+    frames = faceless = 0
     interrupted = False
     printed: set[tuple[str, float]] = set()
     try:
         for res in _frames(rec, source, show):
             seen_face = seen_face or res.cara
+            frames += 1
+            faceless += not res.cara
             if not args.json:  # text mode prints each seña as it ends
                 for ev in res.eventos:
                     print(_line(ev), flush=True)
@@ -142,6 +145,9 @@ def _stream(args: argparse.Namespace, video: Path | None = None,
     if not seen_face:
         print("mus senas: no se vio ninguna cara en toda la fuente", file=sys.stderr)
         return 1
+    if faceless > 0.2 * frames:
+        print(f"mus senas: aviso: sin cara en {faceless} de {frames} fotogramas",
+              file=sys.stderr)
     return 130 if interrupted else 0
 
 

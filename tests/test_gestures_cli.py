@@ -152,3 +152,16 @@ def test_camera_vanishing_mid_stream_keeps_the_events(capsys, monkeypatch):
     doc = json.loads(out)
     assert doc["fuente"] == "camara:0"
     assert [(e["gesto"], e["lado"]) for e in doc["eventos"]] == [("guino", "derecho")]
+
+
+def test_video_where_the_face_leaves_warns_and_keeps_going(capsys, tmp_path):
+    path = tmp_path / "sale.mp4"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), 10, (640, 480))
+    coffee = cv2.resize(data.coffee()[:, :, ::-1], (640, 480))
+    for i in range(30):
+        writer.write(neutral() if i < 18 else coffee)
+    writer.release()
+    status, out, err = run_cli(capsys, "--json", "--sin-hombros", str(path))
+    assert status == 0
+    assert json.loads(out)["eventos"] == []
+    assert "sin cara en 12 de 30" in err
