@@ -41,6 +41,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="no buscar los hombros (más rápido; sin señas de hombros)")
     parser.add_argument("--calibracion", type=float, default=2.0, metavar="S",
                         help="segundos de cara neutra al principio (por defecto 2)")
+    parser.add_argument("--neutra", metavar="IMAGEN",
+                        help="foto de la cara neutra de la misma persona: calibra con ella "
+                             "(necesaria para lengua y labio mordido en imágenes sueltas)")
     parser.add_argument("--sin-ventana", action="store_true",
                         help="con --camara, no abrir ventana")
     parser.add_argument("--modelo-cara", metavar="TASK", help="otro face_landmarker.task")
@@ -101,11 +104,20 @@ def _recognizer(args: argparse.Namespace) -> SenaRecognizer:
     from gestures.recognizer import SenaRecognizer
 
     try:
-        return SenaRecognizer(args.perfil or "general", mirrored=args.espejo,
-                              pose=not args.sin_hombros, calibracion=args.calibracion,
-                              face_model=args.modelo_cara, pose_model=args.modelo_pose)
+        rec = SenaRecognizer(args.perfil or "general", mirrored=args.espejo,
+                             pose=not args.sin_hombros, calibracion=args.calibracion,
+                             face_model=args.modelo_cara, pose_model=args.modelo_pose)
     except ModelError as exc:
         raise _Fail(str(exc)) from exc
+    if args.neutra:
+        import cv2
+
+        neutral = cv2.imread(args.neutra, cv2.IMREAD_COLOR)
+        if neutral is None:
+            raise _Fail(f"{args.neutra}: no es una imagen legible")
+        if rec.calibrate([neutral]) is None:
+            raise _Fail(f"{args.neutra}: no se ve ninguna cara en la imagen neutra")
+    return rec
 
 
 # --- video and camera ---------------------------------------------------------------------

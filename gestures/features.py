@@ -171,7 +171,9 @@ def tongue_features(bgr: np.ndarray, obs: Observation) -> Features:
     # inside the open mouth a tongue that is out fills the opening; a tongue lying in a
     # talking mouth shares it with teeth and the dark cavity
     inside = tongue_like & (inner > 0)
-    fill = float(inside.sum()) / max(float((inner > 0).sum()), 1.0)
+    opening = float((inner > 0).sum())
+    # a closed mouth has no opening to fill (its few pixels are lip)
+    fill = float(inside.sum()) / opening if opening > 0.01 * unit**2 else 0.0
     fill_weight = float(np.clip((fill - 0.45) / 0.3, 0.0, 1.0))
     area = (float(outside.sum()) + fill_weight * float(inside.sum())) / unit**2
     blob = _largest_blob(outside | (inside & (fill_weight > 0)))

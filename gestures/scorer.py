@@ -66,7 +66,10 @@ class Umbrales:
 
 @dataclass
 class Baseline:
-    """Neutral reference of one person: median of each feature over the calibration frames."""
+    """Neutral reference of one person: median of each feature over the calibration frames.
+
+    ``frames == 0``: not calibrated (typical values stand in; colour cues are off then).
+    """
 
     values: dict[str, float] = field(default_factory=dict)
     frames: int = 0
@@ -214,14 +217,16 @@ class Scorer:
         blend = ramp(f["mouthRollLower"] - base.get("mouthRollLower"), *self.u.bite_blend)
         colour = 0.0
         red0 = base.get("lower_lip_red")
-        if "lower_lip_red" in f and red0 >= self.u.min_lip_red:
+        if "lower_lip_red" in f and base.frames and red0 >= self.u.min_lip_red:
             # the lip's red gives way to teeth resting on it
             teeth = ramp(f["lower_lip_teeth"] - base.get("lower_lip_teeth"), *self.u.bite_teeth)
             colour = ramp(f["lower_lip_red"] / red0, *self.u.bite_colour) * (0.6 + 0.4 * teeth)
         return max(geom, blend, colour)
 
     def _tongue(self, f: Features, base: Baseline) -> tuple[float, float]:
-        if "tongue_area" not in f or f.get("scale_px", 0.0) < self.u.min_face_px:
+        # colour depends on the person's lips and skin: no neutral face of theirs, no cue
+        if ("tongue_area" not in f or not base.frames
+                or f.get("scale_px", 0.0) < self.u.min_face_px):
             return 0.0, 0.0
         outside = ramp(f["tongue_area"] - base.get("tongue_area"), *self.u.tongue_area)
         # more red near the mouth counts only if it reaches past the lips or fills the

@@ -165,3 +165,24 @@ def test_video_where_the_face_leaves_warns_and_keeps_going(capsys, tmp_path):
     assert status == 0
     assert json.loads(out)["eventos"] == []
     assert "sin cara en 12 de 30" in err
+
+
+def test_images_need_a_neutral_photo_for_the_colour_senas(capsys, tmp_path):
+    img = neutral()
+    face = shared_landmarkers("image", pose=False).detect(img[:, :, ::-1].copy()).face
+    neutra, lengua = tmp_path / "neutra.png", tmp_path / "lengua.png"
+    cv2.imwrite(str(neutra), img)
+    cv2.imwrite(str(lengua), S.draw_tongue(img, face, "centro"))
+    _, out, _ = run_cli(capsys, "--json", "--sin-hombros", str(lengua))
+    assert json.loads(out)[0]["gestos"]["lengua_fuera"] == 0.0  # no neutral face: no cue
+    status, out, _ = run_cli(capsys, "--json", "--sin-hombros", "--neutra", str(neutra),
+                             str(lengua))
+    assert status == 0
+    assert json.loads(out)[0]["gestos"]["lengua_fuera"] >= 0.6
+
+
+def test_neutral_photo_without_a_face(capsys, tmp_path):
+    cafe = tmp_path / "cafe.png"
+    cv2.imwrite(str(cafe), data.coffee()[:, :, ::-1])
+    status, _, err = run_cli(capsys, "--neutra", str(cafe), str(cafe))
+    assert status == 2 and "imagen neutra" in err

@@ -16,8 +16,13 @@ NEUTRAL = {
 }
 
 
+def cal(values: dict[str, float]) -> Baseline:
+    """A baseline as if measured over 10 calibration frames."""
+    return Baseline(dict(values), frames=10)
+
+
 def score(**changes: float) -> dict[str, float]:
-    base = Baseline(dict(NEUTRAL))
+    base = cal(NEUTRAL)
     return Scorer().score({**NEUTRAL, **changes}, base).valores
 
 
@@ -31,7 +36,7 @@ def test_neutral_scores_zero_everywhere():
 
 
 def test_no_face_scores_zero():
-    assert max(Scorer().score({}, Baseline(dict(NEUTRAL))).valores.values()) == 0.0
+    assert max(Scorer().score({}, cal(NEUTRAL)).valores.values()) == 0.0
 
 
 def test_wink_needs_the_other_eye_open():
@@ -49,20 +54,20 @@ def test_wink_allows_the_other_eye_to_narrow_but_not_to_close():
 
 
 def test_wink_side_is_the_closed_eye_and_blendshape_names_are_the_persons_side():
-    s = Scorer().score({**NEUTRAL, "ear_b": 0.08}, Baseline(dict(NEUTRAL)))
+    s = Scorer().score({**NEUTRAL, "ear_b": 0.08}, cal(NEUTRAL))
     assert s.lados["guino"] == "b"
     # MediaPipe's eyeBlinkRight is the person's right eye = image left when unmirrored
-    s = Scorer().score({**NEUTRAL, "eyeBlinkRight": 0.8}, Baseline(dict(NEUTRAL)))
+    s = Scorer().score({**NEUTRAL, "eyeBlinkRight": 0.8}, cal(NEUTRAL))
     assert s.valores["guino"] >= 0.6 and s.lados["guino"] == "a"
 
 
 def test_thresholds_are_relative_to_the_persons_neutral_face():
     # someone whose eyes rest narrow (EAR 0.2) is not winking at EAR 0.18
     narrow = {**NEUTRAL, "ear_a": 0.2, "ear_b": 0.2}
-    s = Scorer().score({**narrow, "ear_a": 0.18}, Baseline(dict(narrow)))
+    s = Scorer().score({**narrow, "ear_a": 0.18}, cal(narrow))
     assert s.valores["guino"] < 0.6
     # against the typical neutral face the same frame would look like a wink
-    assert Scorer().score({**narrow, "ear_a": 0.08}, Baseline(dict(narrow))).valores["guino"] >= 0.6
+    assert Scorer().score({**narrow, "ear_a": 0.08}, cal(narrow)).valores["guino"] >= 0.6
 
 
 def test_brows_by_geometry_or_blendshapes():
@@ -76,13 +81,13 @@ def test_pucker_needs_closed_lips_and_is_not_a_fading_smile():
     assert "morro" not in fired(mouth_w=narrow, lip_gap=NEUTRAL["lip_gap"] + 0.2)
     smiling = {**NEUTRAL, "mouthSmileLeft": 0.9, "mouthSmileRight": 0.9}
     s = Scorer().score({**smiling, "mouth_w": narrow, "mouthSmileLeft": 0.1,
-                        "mouthSmileRight": 0.1}, Baseline(dict(smiling)))
+                        "mouthSmileRight": 0.1}, cal(smiling))
     assert s.valores["morro"] < 0.6
 
 
 def test_lips_to_one_side_and_a_one_sided_smile():
     s = Scorer().score({**NEUTRAL, "lips_x": 0.06, "corner_a_x": NEUTRAL["corner_a_x"] + 0.05,
-                        "corner_b_x": NEUTRAL["corner_b_x"] + 0.05}, Baseline(dict(NEUTRAL)))
+                        "corner_b_x": NEUTRAL["corner_b_x"] + 0.05}, cal(NEUTRAL))
     assert s.valores["labios_lado"] >= 0.6 and s.lados["labios_lado"] == "b"
     # corners moving apart (one up-and-out) is a smirk, not lips moved aside
     smirk = score(lips_x=0.06, corner_a_x=NEUTRAL["corner_a_x"] - 0.05,
@@ -99,14 +104,14 @@ def test_bite_by_lip_colour_and_not_with_the_tongue_out():
 def test_pale_lips_disable_the_colour_cue():
     pale = {**NEUTRAL, "lower_lip_red": 0.1}
     s = Scorer().score({**pale, "lower_lip_red": 0.0, "lower_lip_teeth": 0.3},
-                       Baseline(dict(pale)))
+                       cal(pale))
     assert s.valores["labio_mordido"] == 0.0
 
 
 def test_tongue_straight_or_to_a_side():
     assert fired(tongue_area=0.08, tongue_dx=0.1) == {"lengua_fuera"}
     s = Scorer().score({**NEUTRAL, "tongue_area": 0.08, "tongue_dx": -1.4},
-                       Baseline(dict(NEUTRAL)))
+                       cal(NEUTRAL))
     assert s.valores["lengua_lado"] >= 0.6 and s.lados["lengua_lado"] == "a"
     assert s.valores["lengua_fuera"] < 0.35
 
@@ -114,6 +119,13 @@ def test_tongue_straight_or_to_a_side():
 def test_red_inside_a_talking_mouth_is_not_a_tongue_out():
     assert "lengua_fuera" not in fired(red_total=0.12, tongue_fill=0.2, lip_gap=0.2)
     assert "lengua_fuera" in fired(red_total=0.12, tongue_fill=0.6, lip_gap=0.2)
+
+
+def test_colour_cues_need_the_persons_own_neutral_face():
+    uncalibrated = Scorer().score({**NEUTRAL, "tongue_area": 0.08, "lower_lip_red": 0.05},
+                                  Baseline(dict(NEUTRAL)))
+    assert uncalibrated.valores["lengua_fuera"] == 0.0
+    assert uncalibrated.valores["labio_mordido"] == 0.0
 
 
 def test_tongue_is_ignored_on_a_tiny_face():
@@ -128,7 +140,7 @@ def test_a_turned_head_silences_face_gestures():
 def test_shoulders_must_rise_in_the_image_and_against_the_face():
     up = 0.1 * NEUTRAL["sh_width_px"]
     assert fired(sh_y_a=400 - up, sh_y_b=400 - up) == {"hombros_arriba"}
-    s = Scorer().score({**NEUTRAL, "sh_y_b": 400 - up}, Baseline(dict(NEUTRAL)))
+    s = Scorer().score({**NEUTRAL, "sh_y_b": 400 - up}, cal(NEUTRAL))
     assert s.valores["hombro_arriba"] >= 0.6 and s.lados["hombro_arriba"] == "b"
     # nodding: the mouth comes down towards still shoulders
     assert fired(mouth_y_px=250 + up) == set()
