@@ -144,6 +144,7 @@ class Scorer:
         vals["labio_mordido"] = self._bite(f, base) * no_tongue
         for g in list(vals):
             vals[g] *= head
+        _one_mouth_sena(vals)
         self._shoulders(f, base, vals, lados)
         lados = {g: side for g, side in lados.items() if vals.get(g, 0.0) > 0}
         return Scores({g: round(vals.get(g, 0.0), 4) for g in GESTOS}, lados)
@@ -255,6 +256,19 @@ class Scorer:
         vals["hombros_arriba"] = low
         vals["hombro_arriba"] = high * (1.0 - low)
         lados["hombro_arriba"] = "a" if up["a"] >= up["b"] else "b"
+
+
+MOUTH = ("labio_mordido", "lengua_fuera", "lengua_lado", "labios_lado", "morro")
+
+
+def _one_mouth_sena(vals: dict[str, float], cap: float = 0.5) -> None:
+    """The mouth makes one seña at a time: lips pushed aside also pucker a little, a bitten
+    lip narrows the mouth. Below the strongest, the others are capped under the entry
+    threshold (still above the exit one, so a seña already held is not cut)."""
+    best = max(MOUTH, key=lambda g: vals.get(g, 0.0))
+    for g in MOUTH:
+        if g != best and vals.get(g, 0.0) > cap:
+            vals[g] = cap
 
 
 def with_overrides(u: Umbrales, overrides: Mapping[str, tuple[float, float] | float]) -> Umbrales:

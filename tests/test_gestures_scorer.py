@@ -95,6 +95,13 @@ def test_lips_to_one_side_and_a_one_sided_smile():
     assert smirk["labios_lado"] < 0.6
 
 
+def test_the_mouth_makes_one_sena_at_a_time():
+    # lips pushed to one side also narrow the mouth a little
+    s = score(lips_x=0.06, corner_a_x=NEUTRAL["corner_a_x"] + 0.05,
+              corner_b_x=NEUTRAL["corner_b_x"] + 0.05, mouthPucker=0.3)
+    assert s["labios_lado"] == 1.0 and 0.35 <= s["morro"] <= 0.5
+
+
 def test_bite_by_lip_colour_and_not_with_the_tongue_out():
     assert fired(lower_lip_red=0.1, lower_lip_teeth=0.2) == {"labio_mordido"}
     assert "labio_mordido" not in fired(lower_lip_red=0.1, lower_lip_teeth=0.2, red_total=0.2,
