@@ -12,6 +12,7 @@ The first ``calibracion`` seconds with a face measure the neutral face (nothing 
 from __future__ import annotations
 
 import os
+from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -27,6 +28,10 @@ from gestures.types import CON_LADO, Evento, FrameResult, lado_jugador
 
 if TYPE_CHECKING:
     from scoring.senas import ConjuntoSenas
+
+
+SHOULDER_KEYS = ("sh_y_a", "sh_y_b", "sh_width_px", "mouth_y_px")
+SHOULDER_WINDOW = 0.25  # seconds
 
 
 class SenaRecognizer:
@@ -68,6 +73,7 @@ class SenaRecognizer:
         self._calib: list[Features] = []
         self._calib_start: float | None = None
         self.detector = EventDetector(dict(self.tiempos))
+        self._shoulders: deque[tuple[float, dict[str, float]]] = deque()
         self._t = 0.0
 
     # --- calibration ----------------------------------------------------------------------
@@ -95,6 +101,7 @@ class SenaRecognizer:
         """One frame (BGR, any size) at time ``t`` seconds."""
         self._t = t
         obs, feats = self.features(frame_bgr, t)
+        feats = self._smooth_shoulders(feats, t)
         calibrating = self.baseline is None
         if calibrating and feats:
             self._collect(feats, t)
@@ -114,6 +121,25 @@ class SenaRecognizer:
             activos=tuple(self._provisional(e) for e in self.detector.activos(t)),
             eventos=tuple(self._with_senas(ended)),
             calibrando=calibrating)
+
+    def _smooth_shoulders(self, feats: Features, t: float) -> Features:
+        """Running median of the shoulder measurements over the last SHOULDER_WINDOW s.
+
+        PoseLandmarker on single frames jitters by 2-5% of the shoulder width (measured on
+        the astronaut with sensor noise), as much as a small shrug; the median removes the
+        spikes at the cost of ~0.1 s of delay on the shoulder señas only.
+        """
+        keys = [k for k in SHOULDER_KEYS if k in feats]
+        if not keys:
+            self._shoulders.clear()
+            return feats
+        self._shoulders.append((t, {k: feats[k] for k in keys}))
+        while self._shoulders and t - self._shoulders[0][0] > SHOULDER_WINDOW:
+            self._shoulders.popleft()
+        out = dict(feats)
+        for k in keys:
+            out[k] = float(np.median([row[k] for _, row in self._shoulders if k in row]))
+        return out
 
     def _collect(self, feats: Features, t: float) -> None:
         if self._calib_start is None:

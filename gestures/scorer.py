@@ -59,7 +59,7 @@ class Umbrales:
     tongue_red: tuple[float, float] = (0.03, 0.07)  # all tongue-coloured area near the mouth
     tongue_fill: tuple[float, float] = (0.3, 0.5)  # share of the mouth opening that is tongue
     tongue_side: tuple[float, float] = (0.6, 1.0)  # |tongue offset| in mouth half-widths
-    shoulder: tuple[float, float] = (0.035, 0.08)  # shoulder rise, shoulder widths
+    shoulder: tuple[float, float] = (0.045, 0.09)  # shoulder rise, shoulder widths
     head_turn: tuple[float, float] = (25.0, 15.0)  # yaw/pitch change, degrees: gate
     min_face_px: float = 30.0  # below this IOD the tongue colour test is not trusted
 

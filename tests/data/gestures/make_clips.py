@@ -14,6 +14,9 @@ cropped to 4:3 and scaled to 640x480, 10 fps. Synthetic señas made by landmark-
     8.2-9.5  neutral
 
 ``astronaut_senas.json`` lists them; tests compare the recognised events with it.
+
+``astronaut_marks.npz``: what MediaPipe saw on the neutral frame (face landmarks in pixels,
+blendshapes, transformation matrix, pose), so recognizer tests can run without MediaPipe.
 """
 
 from __future__ import annotations
@@ -60,6 +63,10 @@ def main() -> None:
                 frame = recipes[name](img, float(np.clip(alpha, 0, 1)))
         out.write(frame)
     out.release()
+    names = sorted(obs.blendshapes)
+    np.savez_compressed(HERE / "astronaut_marks.npz", face=obs.face, pose=obs.pose,
+                        matrix=obs.matrix, blend_names=np.array(names),
+                        blend_values=np.array([obs.blendshapes[n] for n in names], np.float32))
     truth = [{"gesto": g, "lado": lado, "inicio": s, "fin": e} for _, s, e, g, lado in PLAN]
     (HERE / "astronaut_senas.json").write_text(json.dumps(truth, indent=2) + "\n")
     marks.close()

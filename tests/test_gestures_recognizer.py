@@ -1,0 +1,112 @@
+"""SenaRecognizer's own logic (calibration, shoulder smoothing, meanings, sides) without
+MediaPipe: a stand-in landmarker replays what MediaPipe saw on the astronaut's neutral frame
+(tests/data/gestures/astronaut_marks.npz), changed frame by frame as each test needs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gestures.models import Observation
+from gestures.recognizer import SenaRecognizer
+
+MARKS = np.load(Path(__file__).parent / "data" / "gestures" / "astronaut_marks.npz")
+FPS = 25
+FRAME = np.full((480, 640, 3), 128, np.uint8)  # pixels only feed the colour cues
+
+
+def neutral_obs() -> Observation:
+    blend = dict(zip(MARKS["blend_names"].tolist(), MARKS["blend_values"].tolist(), strict=True))
+    return Observation(640, 480, MARKS["face"].copy(), blend, MARKS["matrix"].copy(),
+                       MARKS["pose"].copy())
+
+
+class Replay:
+    """Landmarker stand-in: ``change(t, obs)`` edits the neutral observation at time t."""
+
+    mode = "image"
+    has_pose = True
+
+    def __init__(self, change: Callable[[float, Observation], Observation | None]) -> None:
+        self.change = change
+
+    def detect(self, rgb: np.ndarray, t: float = 0.0) -> Observation:
+        return self.change(t, neutral_obs()) or Observation(640, 480)
+
+
+def run(change, seconds: float, perfil: str | None = None, calib: float = 0.5):
+    rec = SenaRecognizer(perfil, landmarkers=Replay(change), calibracion=calib)
+    results = [rec.process(FRAME, i / FPS) for i in range(int(seconds * FPS))]
+    return rec, results
+
+
+def lift_shoulder(obs: Observation, side_index: int, widths: float) -> Observation:
+    width = abs(obs.pose[11, 0] - obs.pose[12, 0])
+    obs.pose[side_index, 1] -= widths * width
+    return obs
+
+
+def blend(obs: Observation, **values: float) -> Observation:
+    obs.blendshapes.update(values)
+    return obs
+
+
+def test_calibration_waits_for_a_face_and_nothing_fires_meanwhile():
+    rec, res = run(lambda t, o: None if t < 0.4 else blend(o, eyeBlinkRight=0.9), 1.2)
+    assert [r.cara for r in res[:10]] == [False] * 10
+    # the face appears at 0.4 s winking: that is its neutral; nothing can fire
+    assert all(r.calibrando for r in res[10:20])
+    assert rec.finish() == []
+
+
+def test_a_one_frame_shoulder_spike_is_smoothed_away():
+    def spike(t: float, o: Observation) -> Observation:
+        return lift_shoulder(o, 11, 0.2) if abs(t - 1.0) < 0.5 / FPS else o
+    rec, res = run(spike, 2.0)
+    assert max(r.puntuaciones["hombro_arriba"] for r in res) < 0.6
+    assert rec.finish() == []
+
+
+def test_a_held_shoulder_lift_is_one_event_on_the_right_side():
+    # pose landmark 12 is the image-left shoulder here: the player's right
+    assert MARKS["pose"][12, 0] < MARKS["pose"][11, 0]
+    rec, _ = run(lambda t, o: lift_shoulder(o, 12, 0.12) if 1.0 <= t < 1.8 else o, 2.6)
+    events = rec.finish()
+    assert [(e.gesto, e.lado) for e in events] == [("hombro_arriba", "derecho")]
+    assert 1.0 <= events[0].inicio <= 1.2
+
+
+def test_meanings_follow_the_profile_and_sequences():
+    def medias_then_kings(t: float, o: Observation) -> Observation:
+        if 1.0 <= t < 1.6:
+            return blend(o, mouthLeft=0.6)
+        if 2.0 <= t < 2.6:
+            return blend(o, mouthRollLower=0.7)
+        return o
+    rec, res = run(medias_then_kings, 3.2, perfil="euskadi")
+    events = rec.finish()
+    assert [(e.gesto, e.sena) for e in events] == [("labios_lado", "medias"),
+                                                    ("labio_mordido", "tres reyes")]
+    held = [e for r in res for e in r.activos if e.gesto == "labio_mordido"]
+    assert held and held[-1].sena == "tres reyes"  # provisional meaning while held
+
+
+@pytest.mark.parametrize(("mirrored", "lado"), [(False, "izquierdo"), (True, "derecho")])
+def test_the_side_is_the_players(mirrored, lado):
+    # eyeBlinkLeft: the person's left eye, on the image right of an unmirrored frame
+    rec = SenaRecognizer(landmarkers=Replay(
+        lambda t, o: blend(o, eyeBlinkLeft=0.8) if 1.0 <= t < 1.5 else o),
+        calibracion=0.5, mirrored=mirrored)
+    for i in range(2 * FPS):
+        rec.process(FRAME, i / FPS)
+    assert [(e.gesto, e.lado) for e in rec.finish()] == [("guino", lado)]
+
+
+def test_reset_forgets_events_and_calibration():
+    rec, _ = run(lambda t, o: blend(o, eyeBlinkLeft=0.8) if 1.0 <= t < 1.5 else o, 2.0)
+    assert rec.eventos
+    rec.reset()
+    assert rec.baseline is None and rec.eventos == []
