@@ -46,8 +46,8 @@ def frames(n: int = 3) -> None:
 def tap(widget: Any) -> None:
     from app.demo import tocar
 
-    tocar(widget)
-    frames(3)
+    tocar(widget)  # the touch is handled synchronously; one frame lets bindings settle
+    frames(1)
 
 
 @pytest.fixture(scope="module")

@@ -23,15 +23,16 @@ def main() -> None:
     from gestures import synthetic as s
     from gestures.models import shared_landmarkers
 
-    img = cv2.resize(cv2.cvtColor(data.astronaut(), cv2.COLOR_RGB2BGR), (352, 352),
-                     interpolation=cv2.INTER_AREA)
+    # Head and shoulders as a 640x480 webcam frame (the framing gestures/ is tuned for).
+    img = cv2.resize(data.astronaut()[:384], (640, 480))[:, :, ::-1].copy()
     face = shared_landmarkers("image", False).detect(cv2.cvtColor(img, cv2.COLOR_BGR2RGB)).face
     if face is None:
         raise SystemExit("no face found in the portrait")
-    frames = [f for _, f in s.sequence(img, lambda im, a: s.close_eye(im, face, "a", a), FPS,
-                                       before=2.0, ramp=0.1, hold=0.7, after=1.0)]
-    frames += [f for _, f in s.sequence(img, lambda im, a: s.bite_lower_lip(im, face, a), FPS,
-                                        before=0.0, ramp=0.1, hold=0.8, after=1.0)]
+    recipes = s.recipes(img, face, None)
+    frames = [f for _, f in s.sequence(img, recipes["guino_a"], FPS, before=2.0, ramp=0.1,
+                                       hold=0.7, after=1.0)]
+    frames += [f for _, f in s.sequence(img, recipes["labio_mordido"], FPS, before=0.0,
+                                        ramp=0.1, hold=0.8, after=1.0)]
     writer = cv2.VideoWriter(str(OUT), cv2.VideoWriter_fourcc(*"mp4v"), FPS,
                              (img.shape[1], img.shape[0]))
     for f in frames:
