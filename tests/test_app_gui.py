@@ -255,6 +255,40 @@ def test_live_camera_frames_are_processed_in_a_worker_thread(app: Any) -> None:
     assert len(aplicados) < 30  # frames that came while busy were shown, not processed
 
 
+def test_reading_screen_corrects_a_card_and_fills_the_hand(app: Any) -> None:
+    """The screen's side of reading (model apart): show a reading, correct one doubtful card
+    with two taps, use the hands, score the hand; the correction and origin are stored."""
+    from app.logic.lectura import Lectura
+
+    start_partida(app)
+    tap(app.sm.get_screen("marcador").ids.nueva_mano)
+    tap(app.sm.get_screen("mano").ids.leer)
+    cartas = app.sm.get_screen("cartas")
+    read = [h.split() for h in MANOS]
+    read[1][1] = "2b"  # the reader mistook Bea's 3c for a 2b, with low confidence
+    data = {"cartas": [{"carta": c, "confianza": 0.4 if c == "2b" else 0.97,
+                        "caja": [40 * i, 40 * s, 40 * i + 30, 40 * s + 38]}
+                       for s, hand in enumerate(read) for i, c in enumerate(hand)],
+            "asientos": read, "avisos": []}
+    cartas.foto = np.full((200, 200, 3), 60, np.uint8)
+    cartas.lectura = Lectura.desde_json(data)
+    cartas.dibujar()
+    frames(2)
+    doubtful = [chip for chip in cartas.chips if chip.dudosa]
+    assert len(doubtful) == 1 and doubtful[0].carta == "2b"
+    tap(doubtful[0])
+    tap(cartas.selector.chips["3c"])
+    assert not any(chip.dudosa for chip in cartas.chips)
+    (corr,) = app.almacen.correcciones(app.ctl.partida_id)
+    assert (corr["asiento"], corr["antes"], corr["despues"]) == (1, "2b", "3c")
+    tap(cartas.ids.usar)
+    assert app.sm.current == "mano" and app.entrada.cartas == MANOS
+    tap(app.sm.get_screen("mano").ids.tantear)
+    tap(app.sm.get_screen("tanteo").ids.confirmar)
+    (stored,) = app.almacen.manos(app.ctl.partida_id)
+    assert stored["origen"] == "camara" and stored["registro"]["manos"] == MANOS
+
+
 def test_reading_the_example_photo(app: Any) -> None:
     from app.demo import foto_ejemplo
 
