@@ -17,6 +17,7 @@ from gestures import landmarks as L
 from gestures.models import Observation
 
 Features = dict[str, float]
+CLIPPED = 248  # a colour channel this high may have been cut off by the sensor
 
 BLENDSHAPES = ("eyeBlinkLeft", "eyeBlinkRight", "eyeLookDownLeft", "eyeLookDownRight",
                "eyeSquintLeft", "eyeSquintRight",
@@ -131,26 +132,21 @@ def tongue_features(bgr: np.ndarray, obs: Observation) -> Features:
     The blendshape model has no tongue output. A tongue out is a pink/red blob below or beside
     the lips. Skin colour comes from the person's own cheeks in the same frame (so light and
     skin tone cancel out); a pixel counts when it is much redder ((R-G)/(R+G+B), which does not
-    move with exposure) than that skin. We
-    count such pixels outside the lip polygon, in a box around and below the mouth, and where
-    the open mouth would otherwise be dark. Area in IOD², centroid offset in mouth half-widths.
+    move with exposure) than that skin. We count such pixels outside the lip polygon, in a box
+    around and below the mouth, and inside the mouth opening when they fill it. Areas in IOD²,
+    direction in mouth half-widths. Also the lower lip's red and teeth shares (for the bite).
     """
     if obs.face is None:
         return {}
     f = FaceFrame(obs.face)
     face = obs.face
     h, w = bgr.shape[:2]
-    corners = face[[L.MOUTH_CORNER_A, L.MOUTH_CORNER_B], :2]
-    half_w = float(np.linalg.norm(corners[1] - corners[0])) / 2
     unit = f.unit
-    # region: mouth box widened sideways and extended down towards the chin
     lips = face[list(L.LIPS_OUTER), :2]
-    x0 = int(max(lips[:, 0].min() - 0.35 * unit, 0))
-    x1 = int(min(lips[:, 0].max() + 0.35 * unit, w))
-    y0 = int(max(lips[:, 1].min() - 0.05 * unit, 0))
-    y1 = int(min(max(lips[:, 1].max() + 0.45 * unit, face[L.CHIN, 1]), h))
-    if x1 - x0 < 8 or y1 - y0 < 8:
+    box = _mouth_box(face, unit, w, h)
+    if box is None:
         return {}
+    x0, y0, x1, y1 = box
     # denoise first: sensor noise and JPEG blocks would otherwise flip pixels either way
     sigma = max(0.8, 0.012 * unit)
     roi = cv2.GaussianBlur(bgr[y0:y1, x0:x1], (0, 0), sigma)
@@ -188,20 +184,35 @@ def tongue_features(bgr: np.ndarray, obs: Observation) -> Features:
                      "lower_lip_red": float((lip_like & band).sum()) / n_band,
                      "lower_lip_teeth": float((teeth_like & band).sum()) / n_band}
     if blob.any():
-        ys, xs = np.nonzero(blob)
-        centroid = np.array([xs.mean() + x0, ys.mean() + y0])
-        # farthest blob point from the mouth centre gives the tongue's direction
-        pts = np.stack([xs + x0, ys + y0], 1).astype(np.float64)
-        mouth = corners.mean(0)
-        far = pts[np.argmax(((pts - mouth) ** 2).sum(1))]
-        q = (far * 0.5 + centroid * 0.5 - f.origin) @ f.axes.T / unit
-        m = (mouth - f.origin) @ f.axes.T / unit
-        out["tongue_dx"] = float((q[0] - m[0]) * unit / max(half_w, 1e-6))
-        out["tongue_dy"] = float((q[1] - m[1]) * unit / max(half_w, 1e-6))
+        out["tongue_dx"], out["tongue_dy"] = _direction(blob, (x0, y0), f, face)
     return out
 
 
-CLIPPED = 248  # a channel this high may have been cut off by the sensor
+def _mouth_box(face: np.ndarray, unit: float, w: int, h: int) -> tuple[int, int, int, int] | None:
+    """The mouth box widened sideways and extended down towards the chin (where a tongue
+    goes), clipped to the image; None if too small to look at."""
+    lips = face[list(L.LIPS_OUTER), :2]
+    x0 = int(max(lips[:, 0].min() - 0.35 * unit, 0))
+    x1 = int(min(lips[:, 0].max() + 0.35 * unit, w))
+    y0 = int(max(lips[:, 1].min() - 0.05 * unit, 0))
+    y1 = int(min(max(lips[:, 1].max() + 0.45 * unit, face[L.CHIN, 1]), h))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    return x0, y0, x1, y1
+
+
+def _direction(blob: np.ndarray, offset: tuple[int, int], f: FaceFrame,
+               face: np.ndarray) -> tuple[float, float]:
+    """Where the tongue points, from the mouth centre, in mouth half-widths (face axes):
+    the blob point farthest from the mouth, averaged with the blob's centroid."""
+    ys, xs = np.nonzero(blob)
+    pts = np.stack([xs + offset[0], ys + offset[1]], 1).astype(np.float64)
+    corners = face[[L.MOUTH_CORNER_A, L.MOUTH_CORNER_B], :2]
+    mouth = corners.mean(0)
+    half_w = max(float(np.linalg.norm(corners[1] - corners[0])) / 2, 1e-6)
+    far = pts[np.argmax(((pts - mouth) ** 2).sum(1))]
+    d = (far * 0.5 + pts.mean(0) * 0.5 - mouth) @ f.axes.T
+    return float(d[0] / half_w), float(d[1] / half_w)
 
 
 def _chroma(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
