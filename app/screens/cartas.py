@@ -44,6 +44,11 @@ class CartasScreen(Screen):
             self.estado = app.t("Cartas boca arriba delante de cada jugador: captura o abre una foto")
         self.dibujar()
 
+    def on_enter(self, *_: object) -> None:
+        # One tap saved per hand: the preview starts by itself (quietly if there is no camera).
+        if self.lectura is None and not self.en_vivo:
+            self.alternar_camara(silencioso=True)
+
     def on_leave(self, *_: object) -> None:
         self.parar()
 
@@ -53,7 +58,7 @@ class CartasScreen(Screen):
         self.en_vivo = False
 
     # -- sources --------------------------------------------------------------------------
-    def alternar_camara(self) -> None:
+    def alternar_camara(self, silencioso: bool = False) -> None:
         if self.en_vivo:
             self.parar()
             return
@@ -62,7 +67,8 @@ class CartasScreen(Screen):
             cam = Camara(int(app.camara or 0))
         except (FuenteError, ValueError) as exc:
             self.estado = f"{app.t('Sin cámara')}: {exc}"
-            app.avisar(self.estado, error=True)
+            if not silencioso:
+                app.avisar(self.estado, error=True)
             return
         self.preview.empezar(cam)
         self.en_vivo = True
@@ -147,7 +153,9 @@ class CartasScreen(Screen):
             self.preview.mostrar(lec.dibujar(self.foto))
         dudosas = sum(c.dudosa for c in lec.cartas)
         self.resumen = f"{len(lec.cartas)} {app.t('cartas')}"
-        if dudosas:
+        if dudosas == 1:
+            self.resumen += f" · {app.t('1 dudosa (naranja): tócala para corregirla')}"
+        elif dudosas:
             self.resumen += f" · {dudosas} {app.t('dudosas (naranja): tócalas para corregir')}"
         self.estado = " · ".join(lec.avisos) or app.t("Toca una carta para corregirla")
         self.chips = [CartaChip(carta=c.carta, dudosa=c.dudosa) for c in lec.cartas]
