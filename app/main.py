@@ -73,14 +73,18 @@ class MusApp(App):
         return root
 
     def on_start(self) -> None:
+        self._reanudar()
+        if self.demo is not None:
+            Clock.schedule_once(lambda dt: self.demo.start(self), 0.5)
+
+    def _reanudar(self) -> None:
         if self.ctl.reanudar():
             self.ir("marcador")
             self.avisar(self.t("Partida reanudada"))
         else:
             self.ir("nueva")
-        if self.demo is not None:
-            Clock.schedule_once(lambda dt: self.demo.start(self), 0.5)
-
+        if self.ctl.problema:
+            self.avisar(self.ctl.problema, error=True)
     def _abrir_datos(self, carpeta: str | None) -> None:
         if self.almacen is not None:
             self.almacen.cerrar()
@@ -96,7 +100,7 @@ class MusApp(App):
     def cambiar_datos(self, carpeta: str) -> None:
         """Switch data folder (Ajustes) and resume whatever is open there."""
         self._abrir_datos(carpeta)
-        self.ir("marcador" if self.ctl.reanudar() else "nueva")
+        self._reanudar()
 
     def guardar_ajuste(self, clave: str, valor: str) -> None:
         try:

@@ -147,6 +147,24 @@ def test_confirm_stores_hand_and_resume_rebuilds_state(ctl: ControlPartida, tmp_
     assert fresh.vista().ultimas[0].startswith("1. mano Ana")
 
 
+def test_damaged_stored_hand_stops_the_replay_with_a_reason(ctl: ControlPartida) -> None:
+    ctl.confirmar(_entrada(ctl))
+    ctl.confirmar(_entrada(ctl))
+    tantos_1 = tantear({"mano": 0, "manos": MANOS}).marcador
+    ctl.almacen.conn.execute("UPDATE manos SET registro=? WHERE n=2",
+                             (json.dumps({"manos": ["12o 12o 1e 1b", *MANOS[1:]], "mano": 1}),))
+    fresh = ControlPartida(Almacen.abrir(ctl.almacen.carpeta))
+    assert fresh.reanudar()
+    assert "la mano 2" in fresh.problema and fresh.partida.tantos == tantos_1
+
+
+def test_corrupt_database_file_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "musmesa.sqlite3").write_bytes(b"esto no es SQLite" * 200)
+    s, msg = abrir_o_memoria(tmp_path)
+    assert "dañado" in msg
+    assert s.nueva_partida("general", JUGADORES, 0)
+
+
 def test_undo_marks_hand_and_restores(ctl: ControlPartida) -> None:
     ctl.confirmar(_entrada(ctl))
     assert ctl.deshacer()

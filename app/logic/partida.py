@@ -56,6 +56,7 @@ class ControlPartida:
         self.partida_id: int | None = None
         self.partida: Partida | None = None
         self.info: dict[str, Any] = {}
+        self.problema = ""  # why the last resume stopped early, for the screen
 
     # -- lifecycle ------------------------------------------------------------------------
     def nueva(self, reglas: str | dict, jugadores: list[str], mano: int) -> None:
@@ -70,16 +71,29 @@ class ControlPartida:
         self.info = self.almacen.partida(pid) or {}
 
     def reanudar(self, partida_id: int | None = None) -> bool:
-        """Rebuild the open (or given) partida from its stored hands; False if none."""
+        """Rebuild the open (or given) partida from its stored hands; False if none.
+
+        A stored hand that no longer scores (a damaged row, a rule change) stops the replay
+        there; :attr:`problema` says which, and the hands before it are kept.
+        """
+        self.problema = ""
         info = (self.almacen.partida(partida_id) if partida_id is not None
                 else self.almacen.partida_abierta())
         if not info:
             return False
-        partida = Partida(perfil(info["reglas"]), jugadores=info["jugadores"],
-                          mano=info["mano_inicial"])
+        try:
+            partida = Partida(perfil(info["reglas"]), jugadores=info["jugadores"],
+                              mano=info["mano_inicial"])
+        except ValueError as exc:
+            self.problema = f"la partida guardada no se puede abrir: {exc}"
+            return False
         for m in self.almacen.manos(info["id"]):
             reg = m["registro"]
-            partida.registrar(reg["manos"], reg.get("lances", {}), mano=reg["mano"])
+            try:
+                partida.registrar(reg["manos"], reg.get("lances", {}), mano=reg["mano"])
+            except (ValueError, KeyError, TypeError) as exc:
+                self.problema = f"la mano {m['n']} guardada no se puede contar: {exc}"
+                break
         self.partida_id, self.partida, self.info = info["id"], partida, info
         return True
 
