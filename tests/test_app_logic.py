@@ -92,6 +92,15 @@ def test_full_disk_loses_nothing_already_stored(ctl: ControlPartida) -> None:
     assert fresh.reanudar() and fresh.partida.tantos == before
 
 
+def test_read_only_database_gives_clear_error_and_keeps_state(ctl: ControlPartida) -> None:
+    ctl.confirmar(_entrada(ctl))
+    before = ctl.partida.tantos
+    ctl.almacen.conn.execute("PRAGMA query_only=1")  # SQLITE_READONLY, as on a read-only mount
+    with pytest.raises(StorageError, match="solo lectura"):
+        ctl.confirmar(_entrada(ctl))
+    assert ctl.partida.tantos == before and len(ctl.almacen.manos(ctl.partida_id)) == 1
+
+
 def test_export_json_is_tanteo_input_and_csv_has_rows(ctl: ControlPartida, tmp_path: Path) -> None:
     ctl.confirmar(_entrada(ctl))
     pj, pc = ctl.almacen.escribir_export(ctl.partida_id, tmp_path / "exp")
