@@ -61,6 +61,9 @@ def captura(path: Path) -> Path:
 
 
 def foto_ejemplo() -> Path | None:
+    """The bundled table photo (vision.examples writes examples/mesa.jpg), else any image."""
+    if (EXAMPLES / "mesa.jpg").is_file():
+        return EXAMPLES / "mesa.jpg"
     for ext in ("jpg", "jpeg", "png"):
         found = sorted(EXAMPLES.glob(f"*.{ext}")) if EXAMPLES.is_dir() else []
         if found:
