@@ -20,6 +20,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="juega una partida de ejemplo a través de la interfaz real")
     parser.add_argument("--capturas", metavar="DIR",
                         help="con --demo: guarda una captura de cada pantalla en DIR y sale")
+    parser.add_argument("--foto", metavar="FOTO",
+                        help="con --demo: la foto de la mesa que se lee (por defecto "
+                             "examples/mesa.jpg)")
     parser.add_argument("--tamano", default="1280x800", metavar="ANCHOxALTO",
                         help="tamaño de la ventana (por defecto 1280x800, tableta apaisada)")
 
@@ -54,8 +57,10 @@ def run(args: argparse.Namespace) -> int:
     size = _size(args.tamano)
     if size is None:
         return _fail(f"tamaño no válido {args.tamano!r}: usa por ejemplo 1280x800")
-    if args.capturas and not args.demo:
-        return _fail("--capturas solo tiene sentido con --demo")
+    if (args.capturas or args.foto) and not args.demo:
+        return _fail("--capturas y --foto solo tienen sentido con --demo")
+    if args.foto and not Path(args.foto).is_file():
+        return _fail(f"no existe la foto {args.foto}")
     capturas = None
     if args.capturas:
         capturas = Path(args.capturas)
@@ -79,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     if args.demo:
         from app.demo import Demo
 
-        demo = Demo(capturas)
+        demo = Demo(capturas, foto=Path(args.foto) if args.foto else None)
     app = MusApp(datos=datos, demo=demo)
     app.run()
     return demo.estado if demo is not None else 0

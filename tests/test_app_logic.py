@@ -317,11 +317,13 @@ def test_launcher_bad_input_exits_2(capsys: pytest.CaptureFixture[str],
 
     assert launcher.run(_args(tamano="grande")) == 2
     assert launcher.run(_args(capturas="/tmp/x")) == 2
+    assert launcher.run(_args(demo=True, foto="/no/existe.jpg")) == 2
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     assert launcher.run(_args()) == 2
     err = capsys.readouterr().err
     assert "tamaño no válido" in err and "--demo" in err and "xvfb-run" in err
+    assert "no existe la foto" in err
 
 
 def test_sqlite_file_is_readable_by_plain_sqlite(ctl: ControlPartida) -> None:
