@@ -62,6 +62,7 @@ class Umbrales:
     shoulder: tuple[float, float] = (0.045, 0.09)  # shoulder rise, shoulder widths
     head_turn: tuple[float, float] = (25.0, 15.0)  # yaw/pitch change, degrees: gate
     min_face_px: float = 30.0  # below this IOD the tongue colour test is not trusted
+    noise_k: float = 4.0  # a cue starts no lower than this many calibration std devs
 
 
 @dataclass
@@ -73,13 +74,18 @@ class Baseline:
 
     values: dict[str, float] = field(default_factory=dict)
     frames: int = 0
+    spread: dict[str, float] = field(default_factory=dict)  # robust std dev per feature
 
     @staticmethod
     def from_frames(feats: Iterable[Features]) -> Baseline:
         rows = [f for f in feats if f]
         keys = set().union(*rows) if rows else set()
-        values = {k: float(np.median([r[k] for r in rows if k in r])) for k in keys}
-        return Baseline(values, len(rows))
+        values, spread = {}, {}
+        for k in keys:
+            col = np.array([r[k] for r in rows if k in r], np.float64)
+            values[k] = float(np.median(col))
+            spread[k] = float(1.4826 * np.median(np.abs(col - values[k])))
+        return Baseline(values, len(rows), spread)
 
     def get(self, key: str, default: float = 0.0) -> float:
         return self.values.get(key, DEFAULT_NEUTRAL.get(key, default))
@@ -115,11 +121,37 @@ class Scores:
         return Scores(dict.fromkeys(GESTOS, 0.0), {})
 
 
+def widen(t: tuple[float, float], noise: float) -> tuple[float, float]:
+    """Shift a cue's (lo, hi) so that it starts above ``noise``. Descending pairs are ratios
+    to neutral (1.0), whose noise is on the drop ``1 - ratio``.
+
+    >>> widen((0.02, 0.05), 0.03), widen((0.9, 0.6), 0.2)
+    ((0.03, 0.06), (0.8, 0.5))
+    """
+    lo, hi = t
+    if lo <= hi:
+        shift = max(0.0, noise - lo)
+        return lo + shift, hi + shift
+    shift = max(0.0, noise - (1.0 - lo))
+    return round(lo - shift, 12), round(hi - shift, 12)
+
+
 class Scorer:
-    """Features + baseline -> :class:`Scores`."""
+    """Features + baseline -> :class:`Scores`.
+
+    Each cue's thresholds are widened when the person's calibration was noisy (a poor
+    camera, dim light, a far face): a cue starts no lower than ``noise_k`` robust standard
+    deviations of its measurement over the calibration frames.
+    """
 
     def __init__(self, umbrales: Umbrales | None = None) -> None:
         self.u = umbrales or Umbrales()
+
+    def _t(self, t: tuple[float, float], base: Baseline, *keys: str,
+           scale: float = 1.0) -> tuple[float, float]:
+        """Thresholds ``t`` widened by the calibration noise of ``keys`` (divided by scale)."""
+        noise = max((base.spread.get(k, 0.0) for k in keys), default=0.0)
+        return widen(t, self.u.noise_k * noise / max(scale, 1e-6))
 
     def score(self, f: Features, base: Baseline) -> Scores:
         if not f:
@@ -159,9 +191,10 @@ class Scorer:
         ear0 = max(base.get(f"ear_{side}"), 1e-3)
         geom_t, blend_t = ((self.u.eyes_closed_geom, self.u.eyes_closed_blend) if both
                            else (self.u.eye_closed_geom, self.u.eye_closed_blend))
-        geom = ramp(1.0 - f[f"ear_{side}"] / ear0, *geom_t)
+        geom = ramp(1.0 - f[f"ear_{side}"] / ear0, *self._t(geom_t, base, f"ear_{side}",
+                                                              scale=ear0))
         key = BLINK[side]
-        return max(geom, ramp(f[key] - base.get(key), *blend_t))
+        return max(geom, ramp(f[key] - base.get(key), *self._t(blend_t, base, key)))
 
     def _eyes(self, f: Features, base: Baseline, vals: dict[str, float],
               lados: dict[str, str]) -> None:
@@ -180,19 +213,21 @@ class Scorer:
         lados["guino"] = shut
 
     def _brows(self, f: Features, base: Baseline) -> float:
-        geom = ramp(f["brow_h"] - base.get("brow_h"), *self.u.brow_geom)
+        geom = ramp(f["brow_h"] - base.get("brow_h"), *self._t(self.u.brow_geom, base, "brow_h"))
         keys = ("browInnerUp", "browOuterUpLeft", "browOuterUpRight")
         rise = np.mean([f[k] - base.get(k) for k in keys])
-        return max(geom, ramp(float(rise), *self.u.brow_blend))
+        return max(geom, ramp(float(rise), *self._t(self.u.brow_blend, base, *keys)))
 
     def _pucker(self, f: Features, base: Baseline) -> float:
-        ratio = f["mouth_w"] / max(base.get("mouth_w"), 1e-3)
-        geom = ramp(ratio, *self.u.pucker_geom)
+        width0 = max(base.get("mouth_w"), 1e-3)
+        geom = ramp(f["mouth_w"] / width0, *self._t(self.u.pucker_geom, base, "mouth_w",
+                                                   scale=width0))
         smile_drop = base.get("mouthSmileLeft") + base.get("mouthSmileRight") - (
             f["mouthSmileLeft"] + f["mouthSmileRight"])
         geom *= 1.0 - ramp(smile_drop / 2, *self.u.smile_drop)
-        rise = max(f[k] - base.get(k) for k in ("mouthPucker", "mouthFunnel"))
-        return max(geom, ramp(rise, *self.u.pucker_blend))
+        keys = ("mouthPucker", "mouthFunnel")
+        rise = max(f[k] - base.get(k) for k in keys)
+        return max(geom, ramp(rise, *self._t(self.u.pucker_blend, base, *keys)))
 
     def _lips_side(self, f: Features, base: Baseline) -> tuple[float, str | None]:
         shift = f["lips_x"] - base.get("lips_x")
@@ -200,28 +235,32 @@ class Scorer:
         # both corners must go the same way: a one-sided smile moves only one
         if np.sign(corners[0]) != np.sign(corners[1]) and min(map(abs, corners)) > 0.01:
             shift = 0.0
-        geom = ramp(abs(shift), *self.u.lips_side_geom)
+        geom = ramp(abs(shift), *self._t(self.u.lips_side_geom, base, "lips_x"))
         # mouthRight = towards the person's right = image left (unmirrored)
         to_a = f["mouthRight"] - base.get("mouthRight")
         to_b = f["mouthLeft"] - base.get("mouthLeft")
-        blend = ramp(max(to_a, to_b), *self.u.lips_side_blend)
+        blend = ramp(max(to_a, to_b), *self._t(self.u.lips_side_blend, base, "mouthRight",
+                                               "mouthLeft"))
         if max(geom, blend) == 0:
             return 0.0, None
         side = ("a" if shift < 0 else "b") if geom >= blend else ("a" if to_a > to_b else "b")
         return max(geom, blend), side
 
     def _bite(self, f: Features, base: Baseline) -> float:
-        ratio = f["lower_lip"] / max(base.get("lower_lip"), 1e-3)
-        geom = ramp(ratio, *self.u.bite_geom)
+        lip0 = max(base.get("lower_lip"), 1e-3)
+        geom = ramp(f["lower_lip"] / lip0, *self._t(self.u.bite_geom, base, "lower_lip",
+                                                   scale=lip0))
         # a lip that thins because the mouth opens wide is stretched, not bitten
         geom *= ramp(f["lip_gap"] - base.get("lip_gap"), *self.u.lips_open)
-        blend = ramp(f["mouthRollLower"] - base.get("mouthRollLower"), *self.u.bite_blend)
+        blend = ramp(f["mouthRollLower"] - base.get("mouthRollLower"),
+                     *self._t(self.u.bite_blend, base, "mouthRollLower"))
         colour = 0.0
         red0 = base.get("lower_lip_red")
         if "lower_lip_red" in f and base.frames and red0 >= self.u.min_lip_red:
             # the lip's red gives way to teeth resting on it
             teeth = ramp(f["lower_lip_teeth"] - base.get("lower_lip_teeth"), *self.u.bite_teeth)
-            colour = ramp(f["lower_lip_red"] / red0, *self.u.bite_colour) * (0.6 + 0.4 * teeth)
+            colour_t = self._t(self.u.bite_colour, base, "lower_lip_red", scale=red0)
+            colour = ramp(f["lower_lip_red"] / red0, *colour_t) * (0.6 + 0.4 * teeth)
         return max(geom, blend, colour)
 
     def _tongue(self, f: Features, base: Baseline) -> tuple[float, float]:
@@ -229,12 +268,14 @@ class Scorer:
         if ("tongue_area" not in f or not base.frames
                 or f.get("scale_px", 0.0) < self.u.min_face_px):
             return 0.0, 0.0
-        outside = ramp(f["tongue_area"] - base.get("tongue_area"), *self.u.tongue_area)
+        outside = ramp(f["tongue_area"] - base.get("tongue_area"),
+                       *self._t(self.u.tongue_area, base, "tongue_area"))
         # more red near the mouth counts only if it reaches past the lips or fills the
         # opening: a tongue lying in a talking mouth shares it with teeth and shadow
         reach = max(ramp(f["tongue_area"] - base.get("tongue_area"), 0.005, 0.015),
                     ramp(f.get("tongue_fill", 0.0), *self.u.tongue_fill))
-        red = ramp(f["red_total"] - base.get("red_total"), *self.u.tongue_red) * reach
+        red = ramp(f["red_total"] - base.get("red_total"),
+                   *self._t(self.u.tongue_red, base, "red_total")) * reach
         score = max(outside, red)
         return score, (f["tongue_dx"] if score > 0 else 0.0)
 
@@ -251,7 +292,8 @@ class Scorer:
             image_rise = (base.get(f"sh_y_{s}") - f[f"sh_y_{s}"]) / width0
             rel0 = (base.get(f"sh_y_{s}") - base.get("mouth_y_px")) / width0
             rel = (f[f"sh_y_{s}"] - f["mouth_y_px"]) / max(f["sh_width_px"], 1.0)
-            up[s] = ramp(min(image_rise, rel0 - rel), *self.u.shoulder)
+            up[s] = ramp(min(image_rise, rel0 - rel),
+                         *self._t(self.u.shoulder, base, f"sh_y_{s}", scale=width0))
         low, high = min(up.values()), max(up.values())
         vals["hombros_arriba"] = low
         vals["hombro_arriba"] = high * (1.0 - low)

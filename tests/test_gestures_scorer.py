@@ -3,6 +3,7 @@ gates, sides."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from gestures.scorer import DEFAULT_NEUTRAL, Baseline, Scorer, Umbrales, ramp, with_overrides
@@ -159,6 +160,19 @@ def test_shoulders_need_a_calibrated_baseline():
     base = Baseline({k: v for k, v in NEUTRAL.items() if not k.startswith("sh_")})
     s = Scorer().score({**NEUTRAL, "sh_y_a": 300.0, "sh_y_b": 300.0}, base)
     assert s.valores["hombros_arriba"] == 0.0
+
+
+def test_a_noisy_calibration_raises_the_bar():
+    rng = np.random.default_rng(0)
+    clean = Baseline.from_frames([dict(NEUTRAL)] * 20)
+    noisy = Baseline.from_frames([{**NEUTRAL, "brow_h": NEUTRAL["brow_h"] + d}
+                                  for d in rng.normal(0, 0.015, 50)])
+    frame = {**NEUTRAL, "brow_h": NEUTRAL["brow_h"] + 0.07}
+    assert Scorer().score(frame, clean).valores["cejas_arriba"] == 1.0
+    # 0.07 IOD is within 4.5 std devs of this person's jitter: not a clear raise
+    assert Scorer().score(frame, noisy).valores["cejas_arriba"] < 0.6
+    assert Scorer().score({**frame, "brow_h": NEUTRAL["brow_h"] + 0.13},
+                          noisy).valores["cejas_arriba"] == 1.0
 
 
 def test_baseline_is_a_median_robust_to_a_blink_during_calibration():
