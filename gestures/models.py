@@ -24,6 +24,8 @@ import numpy as np
 os.environ.setdefault("GLOG_minloglevel", "2")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
+# Other players may be in view at a table: look for a few people, keep the one we follow.
+MAX_PEOPLE = 3
 FACE_ENV = "MUSMESA_FACE_MODEL"
 POSE_ENV = "MUSMESA_POSE_MODEL"
 
@@ -113,13 +115,13 @@ class Landmarkers:
                 self._face = vision.FaceLandmarker.create_from_options(
                     vision.FaceLandmarkerOptions(
                         base_options=BaseOptions(model_asset_path=str(face_path)),
-                        running_mode=running, num_faces=1, output_face_blendshapes=True,
+                        running_mode=running, num_faces=MAX_PEOPLE, output_face_blendshapes=True,
                         output_facial_transformation_matrixes=True))
                 if pose_path is not None:
                     self._pose = vision.PoseLandmarker.create_from_options(
                         vision.PoseLandmarkerOptions(
                             base_options=BaseOptions(model_asset_path=str(pose_path)),
-                            running_mode=running, num_poses=1))
+                            running_mode=running, num_poses=MAX_PEOPLE))
         except (RuntimeError, ValueError) as exc:
             raise ModelError(f"no se pudo cargar el modelo: {exc}") from exc
         self._warm = False
@@ -136,8 +138,14 @@ class Landmarkers:
         self._last_ms = ms
         return ms
 
-    def detect(self, rgb: np.ndarray, t: float = 0.0) -> Observation:
-        """Run the landmarkers on an RGB uint8 image."""
+    def detect(self, rgb: np.ndarray, t: float = 0.0,
+               near: tuple[float, float, float] | None = None) -> Observation:
+        """Run the landmarkers on an RGB uint8 image.
+
+        With several people in view, the face nearest to ``near`` = (x, y, size) in pixels is
+        kept (the person being followed), else the largest; the pose kept is the one whose
+        nose is on that face.
+        """
         import mediapipe as mp
 
         h, w = rgb.shape[:2]
@@ -155,7 +163,7 @@ class Landmarkers:
                 face = self._face.detect(image)
                 pose = self._pose.detect(image) if self._pose else None
             self._warm = True
-        return _observation(w, h, face, pose)
+        return _observation(w, h, face, pose, near)
 
     def close(self) -> None:
         with quiet_native_stderr():
@@ -169,22 +177,49 @@ class Landmarkers:
                 del _CACHE[key]
 
 
-def _observation(w: int, h: int, face: Any, pose: Any) -> Observation:
+def _observation(w: int, h: int, face: Any, pose: Any,
+                 near: tuple[float, float, float] | None = None) -> Observation:
     if not face.face_landmarks:
-        pts = None
-        blend: dict[str, float] = {}
-        matrix = None
-    else:
-        pts = np.array([(p.x * w, p.y * h, p.z * w) for p in face.face_landmarks[0]], np.float32)
-        blend = ({c.category_name: float(c.score) for c in face.face_blendshapes[0]}
-                 if face.face_blendshapes else {})
-        matrix = (np.asarray(face.facial_transformation_matrixes[0], np.float32)
-                  if face.facial_transformation_matrixes else None)
-    body = None
-    if pose is not None and pose.pose_landmarks:
-        body = np.array([(p.x * w, p.y * h, p.visibility if p.visibility is not None else 1.0)
-                         for p in pose.pose_landmarks[0]], np.float32)
-    return Observation(w, h, pts, blend, matrix, body)
+        return Observation(w, h, pose=_pose_near(w, h, pose, None))
+    faces = [np.array([(p.x * w, p.y * h, p.z * w) for p in lm], np.float32)
+             for lm in face.face_landmarks]
+    i = pick_face(faces, near)
+    blend = ({c.category_name: float(c.score) for c in face.face_blendshapes[i]}
+             if face.face_blendshapes else {})
+    matrix = (np.asarray(face.facial_transformation_matrixes[i], np.float32)
+              if face.facial_transformation_matrixes else None)
+    return Observation(w, h, faces[i], blend, matrix, _pose_near(w, h, pose, faces[i]))
+
+
+def face_anchor(face: np.ndarray) -> tuple[float, float, float]:
+    """(x, y, size) of a face: centre and inter-ocular distance, in pixels."""
+    centre = face[:, :2].mean(0)
+    size = float(np.linalg.norm(face[263, :2] - face[33, :2]))
+    return float(centre[0]), float(centre[1]), size
+
+
+def pick_face(faces: list[np.ndarray], near: tuple[float, float, float] | None) -> int:
+    """Index of the face to follow: nearest to ``near`` (in its own sizes), else the largest."""
+    anchors = [face_anchor(f) for f in faces]
+    if near is None:
+        return int(np.argmax([a[2] for a in anchors]))
+    x, y, size = near
+    return int(np.argmin([np.hypot(a[0] - x, a[1] - y) / max(size, 1.0) + abs(np.log(
+        max(a[2], 1.0) / max(size, 1.0))) for a in anchors]))
+
+
+def _pose_near(w: int, h: int, pose: Any, face: np.ndarray | None) -> np.ndarray | None:
+    if pose is None or not pose.pose_landmarks:
+        return None
+    bodies = [np.array([(p.x * w, p.y * h, p.visibility if p.visibility is not None else 1.0)
+                        for p in lm], np.float32) for lm in pose.pose_landmarks]
+    if face is None:
+        return bodies[0] if len(bodies) == 1 else None
+    nose = face[1, :2]  # mesh nose tip; pose landmark 0 is the nose too
+    size = face_anchor(face)[2]
+    dists = [float(np.linalg.norm(b[0, :2] - nose)) for b in bodies]
+    best = int(np.argmin(dists))
+    return bodies[best] if dists[best] < 1.5 * size else None
 
 
 def _close_before_shutdown(fn: Any) -> None:

@@ -22,7 +22,7 @@ import numpy as np
 
 from gestures.events import TIEMPOS, EventDetector, Tiempos
 from gestures.features import Features, all_features
-from gestures.models import Landmarkers, Observation, shared_landmarkers
+from gestures.models import Landmarkers, Observation, face_anchor, shared_landmarkers
 from gestures.scorer import Baseline, Scorer, Scores, Umbrales
 from gestures.types import CON_LADO, Evento, FrameResult, lado_jugador
 
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 SHOULDER_KEYS = ("sh_y_a", "sh_y_b", "sh_width_px", "mouth_y_px")
 SHOULDER_WINDOW = 0.25  # seconds
+LOST_AFTER = 3.0  # seconds without the followed face before following anyone again
 
 
 class SenaRecognizer:
@@ -75,6 +76,8 @@ class SenaRecognizer:
         self.detector = EventDetector(dict(self.tiempos))
         self._shoulders: deque[tuple[float, dict[str, float]]] = deque()
         self._t = 0.0
+        self._anchor: tuple[float, float, float] | None = None  # followed face: x, y, size
+        self._anchor_t = 0.0
 
     # --- calibration ----------------------------------------------------------------------
 
@@ -91,9 +94,27 @@ class SenaRecognizer:
         return self.baseline
 
     def features(self, frame_bgr: np.ndarray, t: float) -> tuple[Observation, Features]:
+        """Landmarks and measurements of the followed person in one frame."""
         rgb = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2RGB)
-        obs = self.landmarkers.detect(rgb, t)
+        obs = self._follow(self.landmarkers.detect(rgb, t, near=self._anchor), t)
         return obs, all_features(frame_bgr, obs)
+
+    def _follow(self, obs: Observation, t: float) -> Observation:
+        """Keep to one person: a face far from the followed one (another player coming into
+        view while ours looks away) counts as no face. After LOST_AFTER s without our face,
+        follow whoever is largest again."""
+        if self._anchor is not None and t - self._anchor_t > LOST_AFTER:
+            self._anchor = None
+        if obs.face is None:
+            return obs
+        x, y, size = face_anchor(obs.face)
+        if self._anchor is not None:
+            ax, ay, asize = self._anchor
+            if np.hypot(x - ax, y - ay) > 1.5 * asize or not 0.6 < size / asize < 1.6:
+                return Observation(obs.width, obs.height)
+            x, y, size = 0.5 * (x + ax), 0.5 * (y + ay), 0.5 * (size + asize)
+        self._anchor, self._anchor_t = (x, y, size), t
+        return obs
 
     # --- frames ---------------------------------------------------------------------------
 

@@ -88,3 +88,22 @@ def test_her_weak_senas(grace, recipes, rec, recipe, request):
     gesto, lado, why = WEAK[recipe]
     request.applymarker(pytest.mark.xfail(reason=why, strict=False))
     _check(rec, recipes[recipe](grace, 1.0), gesto, lado)
+
+
+def test_a_second_person_coming_into_view_does_not_steal_the_track(grace, recipes):
+    """Grace is followed from the start; at 1.2 s a bigger face (the astronaut, close to the
+    camera) appears beside her; only Grace's tongue at 2.0-2.6 s may come out."""
+    from skimage import data
+
+    big = cv2.resize(data.astronaut()[30:250, 150:370][:, :, ::-1], (560, 560))
+    def canvas(t: float) -> np.ndarray:
+        out = np.full((600, 1100, 3), 90, np.uint8)
+        out[:, :512] = recipes["lengua_fuera"](grace, 1.0) if 2.0 <= t < 2.6 else grace
+        if t >= 1.2:
+            out[20:580, 530:1090] = big
+        return out
+
+    rec = SenaRecognizer(pose=False, calibracion=1.0)
+    results = [rec.process(canvas(i / 10), i / 10) for i in range(32)]
+    assert all(r.landmarks is not None and r.landmarks[:, 0].mean() < 512 for r in results)
+    assert [e.gesto for e in rec.finish()] == ["lengua_fuera"]

@@ -33,7 +33,8 @@ class Replay:
     def __init__(self, change: Callable[[float, Observation], Observation | None]) -> None:
         self.change = change
 
-    def detect(self, rgb: np.ndarray, t: float = 0.0) -> Observation:
+    def detect(self, rgb: np.ndarray, t: float = 0.0,
+               near: tuple[float, float, float] | None = None) -> Observation:
         return self.change(t, neutral_obs()) or Observation(640, 480)
 
 
