@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 from skimage import data
 
+pytest.importorskip("mediapipe")  # needs the gestures extra
+
 from app.cli import main
 from gestures import sources
 from gestures import synthetic as S

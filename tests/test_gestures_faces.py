@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 from skimage import data
 
+pytest.importorskip("mediapipe")  # needs the gestures extra
+
 from gestures import synthetic as S
 from gestures.models import shared_landmarkers
 from gestures.recognizer import SenaRecognizer

@@ -16,6 +16,7 @@ from gestures import synthetic as S
 from gestures.models import shared_landmarkers
 from gestures.recognizer import SenaRecognizer
 
+pytest.importorskip("mediapipe")  # needs the gestures extra
 cbook = pytest.importorskip("matplotlib.cbook")
 
 EXPECTED = {  # recipe -> (gesto, player's side)
