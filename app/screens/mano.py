@@ -40,7 +40,7 @@ class FilaLance(BoxLayout):
         self.chips: dict[str, Opcion] = {}
         app = App.get_running_app()
         for modo in MODOS:
-            b = Opcion(text=app.t(ETIQUETAS[modo]), group=f"lance_{self.lance}",
+            b = Opcion(text=app.t(ETIQUETAS[modo]), group=f"lance_{self.lance}", size_hint_y=1,
                        state="down" if modo == "paso" else "normal")
             b.bind(on_release=lambda w, m=modo: self.elegir(m))
             self.opcion[modo] = b
@@ -110,7 +110,7 @@ class FilaLance(BoxLayout):
 
     def _chip(self, box: BoxLayout, key: str, text: str, on: bool, action: object,
               ancho: float | None = None) -> None:
-        b = Opcion(text=text, state="down" if on else "normal", height=dp(54))
+        b = Opcion(text=text, state="down" if on else "normal", size_hint_y=1)
         if ancho:
             b.size_hint_x, b.width = None, ancho
         b.bind(on_release=lambda w: action())
@@ -164,11 +164,11 @@ class ManoScreen(Screen):
         self.botones_mano: list[Opcion] = []
         jug = app.ctl.info["jugadores"]
         for seat in range(4):
-            row = BoxLayout(size_hint_y=None, height=dp(98), spacing=dp(2))
+            row = BoxLayout(spacing=dp(2))  # rows share the height: fits 800 and 640 px
             es_mano = seat == self.entrada.mano
             name = Opcion(text=jug[seat] + (f"\n({app.t('mano')})" if es_mano else ""),
                           group="mano_asiento", state="down" if es_mano else "normal",
-                          size_hint=(None, None), size=(dp(124), dp(92)), halign="center",
+                          size_hint=(None, 1), width=dp(112), halign="center",
                           font_size="20sp")
             name.text_size = (dp(116), None)
             name.bind(on_release=lambda w, s=seat: self.cambiar_mano(s))
@@ -177,7 +177,8 @@ class ManoScreen(Screen):
             cards = (self.entrada.cartas[seat] or "").split()
             chips = []
             for i in range(4):
-                chip = CartaChip(carta=cards[i] if i < len(cards) else "")
+                chip = CartaChip(carta=cards[i] if i < len(cards) else "", size_hint=(None, 1))
+                chip.bind(height=lambda w, h: setattr(w, "width", min(dp(76), h * 0.8)))
                 chip.bind(on_release=lambda w, s=seat: self.editar_cartas(s))
                 chips.append(chip)
                 row.add_widget(chip)
