@@ -19,8 +19,7 @@ from gestures.models import Observation
 Features = dict[str, float]
 CLIPPED = 248  # a colour channel this high may have been cut off by the sensor
 
-BLENDSHAPES = ("eyeBlinkLeft", "eyeBlinkRight", "eyeLookDownLeft", "eyeLookDownRight",
-               "eyeSquintLeft", "eyeSquintRight",
+BLENDSHAPES = ("eyeBlinkLeft", "eyeBlinkRight", "eyeSquintLeft", "eyeSquintRight",
                "browInnerUp", "browOuterUpLeft", "browOuterUpRight", "mouthPucker",
                "mouthFunnel", "mouthRollLower", "mouthRollUpper", "mouthLeft", "mouthRight",
                "jawOpen", "mouthSmileLeft", "mouthSmileRight", "mouthPressLeft",
