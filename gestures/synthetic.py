@@ -320,19 +320,27 @@ def recipes(image: Frame, face: np.ndarray, pose: np.ndarray | None) -> dict[str
 
 def talking(image: Frame, face: np.ndarray, fps: float, seconds: float,
             syllables_per_s: float = 4.0, seed: int = 0) -> list[tuple[float, Frame]]:
-    """Speech-like mouth movement: the jaw opens and closes at syllable rate, with varying
-    depth, plus a blink now and then (both eyes, 0.15 s)."""
+    """Speech-like movement: the jaw opens and closes at syllable rate with varying depth;
+    one syllable in four is a rounded vowel (lips pushed, as in "o", "u"); now and then the
+    brows flash up for a stressed word and both eyes blink (0.15 s)."""
     rng = np.random.default_rng(seed)
-    jaw = open_jaw(face)
+    jaw, lips, brows = open_jaw(face), pucker(face), raise_brows(face)
     n = round(seconds * fps)
-    depths = rng.uniform(0.3, 1.0, size=int(seconds * syllables_per_s) + 2)
+    n_syl = int(seconds * syllables_per_s) + 2
+    depths = rng.uniform(0.3, 1.0, size=n_syl)
+    rounded = rng.random(n_syl) < 0.25
+    flashes = set(rng.choice(np.arange(n_syl), size=max(1, n_syl // 6), replace=False))
     blinks = set(rng.choice(np.arange(n // 4, n), size=max(1, int(seconds / 3)), replace=False))
     frames = []
     for i in range(n):
         t = i / fps
         k = int(t * syllables_per_s)
-        alpha = depths[k] * abs(np.sin(np.pi * t * syllables_per_s))
-        frame = jaw.apply(image, float(alpha))
+        phase = abs(np.sin(np.pi * t * syllables_per_s))
+        frame = jaw.apply(image, float(depths[k] * phase * (0.4 if rounded[k] else 1.0)))
+        if rounded[k]:
+            frame = lips.apply(frame, float(0.8 * phase))
+        if k in flashes:
+            frame = brows.apply(frame, float(0.7 * phase))
         if any(0 <= i - b < max(1, round(0.15 * fps)) for b in blinks):
             frame = close_eye(close_eye(frame, face, "a"), face, "b")
         frames.append((t, frame))
