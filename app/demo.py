@@ -269,7 +269,9 @@ class Demo:
         yield 0.3
 
         # Ajustes, then the marcador in English.
-        tocar(self.pantalla("marcador").ids.deshacer)  # and undo the last hand
+        tocar(self.pantalla("marcador").ids.deshacer)  # and undo the last hand (two taps)
+        yield 0.2
+        tocar(self.pantalla("marcador").ids.deshacer)
         yield 0.3
         tocar(self.pantalla("marcador").ids.ajustes)
         yield 0.3

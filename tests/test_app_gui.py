@@ -120,6 +120,8 @@ def test_hand_by_touch_updates_marcador_and_database(app: Any) -> None:
     assert len(stored) == 1 and stored[0]["registro"]["lances"] == lances
     assert stored[0]["registro"]["mano"] == 1
 
+    tap(marcador.ids.deshacer)  # the first tap only asks
+    assert marcador.ids.p1.tantos == expected.marcador[1] and marcador.confirmar_deshacer
     tap(marcador.ids.deshacer)
     assert (marcador.ids.p0.tantos, marcador.ids.p1.tantos) == (0, 0)
     assert app.almacen.manos(app.ctl.partida_id) == []

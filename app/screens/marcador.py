@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
@@ -25,6 +26,7 @@ class MarcadorScreen(Screen):
     ultimas = StringProperty("")
     estado = StringProperty("")
     terminada = BooleanProperty(False)
+    confirmar_deshacer = BooleanProperty(False)  # undo needs a second tap within a few seconds
 
     def on_pre_enter(self, *_: object) -> None:
         self.refrescar()
@@ -62,6 +64,11 @@ class MarcadorScreen(Screen):
 
     def deshacer(self) -> None:
         app = App.get_running_app()
+        if not self.confirmar_deshacer:
+            self.confirmar_deshacer = True
+            Clock.schedule_once(lambda dt: setattr(self, "confirmar_deshacer", False), 4)
+            return
+        self.confirmar_deshacer = False
         try:
             done = app.ctl.deshacer()
         except StorageError as exc:
