@@ -223,6 +223,27 @@ def test_reading_groups_seats_and_corrects_one_card() -> None:
     assert drawn.shape == (60, 200, 3) and drawn.any()
 
 
+def test_reading_adapts_vision_card_detections() -> None:
+    det_mod = pytest.importorskip("vision.detections")
+    ids = [c for hand in MANOS for c in hand.split()]
+    n = len(ids)
+    xyxy = np.array([[40 * (i % 4), 50 * (i // 4), 40 * (i % 4) + 30, 50 * (i // 4) + 45]
+                     for i in range(n)], np.float32)
+    low = np.zeros(n, bool)
+    low[5] = True
+    alts = np.array(["2b" if i == 5 else "1o" for i in range(n)], object)
+    det = det_mod.CardDetections(
+        xyxy=xyxy, obb=np.zeros((n, 5), np.float32), card_ids=np.array(ids, object),
+        confidence=np.where(low, 0.4, 0.95).astype(np.float32),
+        det_confidence=np.ones(n, np.float32), cls_confidence=np.ones(n, np.float32),
+        alternatives=alts, low_confidence=low, seat=np.repeat(np.arange(4), 4).astype(np.int8),
+        avisos=["una carta dudosa"])
+    lec = Lectura.desde_detecciones(det)
+    assert lec.manos() == MANOS  # seats as vision grouped them, each sorted left to right
+    assert [c.dudosa for c in lec.cartas].count(True) == 1 and lec.cartas[5].alternativa == "2b"
+    assert lec.avisos == ["una carta dudosa"]
+
+
 # -- trainer and referee ---------------------------------------------------------------------
 
 GUINO = {"gesto": "guino", "lado": "derecho", "inicio": 2.1, "fin": 2.8, "confianza": 1.0}
