@@ -127,6 +127,14 @@ def test_hand_by_touch_updates_marcador_and_database(app: Any) -> None:
     assert app.almacen.manos(app.ctl.partida_id) == []
 
 
+def test_nueva_partida_refuses_repeated_names(app: Any) -> None:
+    nueva = app.sm.get_screen("nueva")
+    nueva.poner_nombres(["Ana", "Bea", "Ana", "Dani"])
+    tap(nueva.ids.empezar)
+    assert app.sm.current == "nueva" and app.aviso_error and "distintos" in app.aviso
+    assert app.almacen.partidas() == []
+
+
 def test_lance_that_cannot_be_bet_ignores_taps(app: Any) -> None:
     start_partida(app)
     tap(app.sm.get_screen("marcador").ids.nueva_mano)
