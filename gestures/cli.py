@@ -14,14 +14,16 @@ import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 
-from gestures.types import Evento, FrameResult
+from gestures.types import GESTOS, Evento, FrameResult
 
 if TYPE_CHECKING:
+    from gestures.events import Tiempos
     from gestures.recognizer import SenaRecognizer
+    from gestures.scorer import Umbrales
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 
@@ -46,6 +48,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "(necesaria para lengua y labio mordido en imágenes sueltas)")
     parser.add_argument("--sin-ventana", action="store_true",
                         help="con --camara, no abrir ventana")
+    parser.add_argument("--umbrales", metavar="JSON",
+                        help='ajustes: {"umbrales": {"brow_geom": [0.03, 0.07]}, '
+                             '"tiempos": {"guino": {"minimo": 0.2}}} (docs/senas.md)')
+    parser.add_argument("--puntuaciones", metavar="CSV",
+                        help="escribe las puntuaciones de cada fotograma (para ajustar umbrales)")
     parser.add_argument("--modelo-cara", metavar="TASK", help="otro face_landmarker.task")
     parser.add_argument("--modelo-pose", metavar="TASK", help="otro pose_landmarker.task")
 
@@ -103,9 +110,11 @@ def _recognizer(args: argparse.Namespace) -> SenaRecognizer:
     from gestures.models import ModelError
     from gestures.recognizer import SenaRecognizer
 
+    umbrales, tiempos = _settings(args.umbrales)
     try:
         rec = SenaRecognizer(args.perfil or "general", mirrored=args.espejo,
                              pose=not args.sin_hombros, calibracion=args.calibracion,
+                             umbrales=umbrales, tiempos=tiempos,
                              face_model=args.modelo_cara, pose_model=args.modelo_pose)
     except ModelError as exc:
         raise _Fail(str(exc)) from exc
@@ -120,6 +129,34 @@ def _recognizer(args: argparse.Namespace) -> SenaRecognizer:
     return rec
 
 
+def _settings(path: str | None) -> tuple[Umbrales | None, dict[str, Tiempos] | None]:
+    """Threshold and timing overrides from a JSON file (None: defaults)."""
+    if not path:
+        return None, None
+    from dataclasses import fields, replace
+
+    from gestures.events import TIEMPOS, Tiempos
+    from gestures.scorer import Umbrales, with_overrides
+
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        extra = set(doc) - {"umbrales", "tiempos"}
+        if extra:
+            raise ValueError(f"claves desconocidas {sorted(extra)}")
+        values = {k: tuple(v) if isinstance(v, list) else v
+                  for k, v in doc.get("umbrales", {}).items()}
+        umbrales = with_overrides(Umbrales(), values)
+        tiempos = dict(TIEMPOS)
+        names = {f.name for f in fields(Tiempos)}
+        for gesto, changes in doc.get("tiempos", {}).items():
+            if gesto not in tiempos or set(changes) - names:
+                raise ValueError(f"tiempos de {gesto!r}: {sorted(changes)}")
+            tiempos[gesto] = replace(tiempos[gesto], **changes)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise _Fail(f"--umbrales {path}: {exc}") from exc
+    return umbrales, tiempos
+
+
 # --- video and camera ---------------------------------------------------------------------
 
 def _stream(args: argparse.Namespace, video: Path | None = None,
@@ -132,6 +169,7 @@ def _stream(args: argparse.Namespace, video: Path | None = None,
         raise _Fail(str(exc)) from exc
     rec = _recognizer(args)
     show = camera is not None and not args.sin_ventana and _has_display()
+    scores_out = _scores_file(args.puntuaciones)
     seen_face = False
     frames = faceless = 0
     interrupted = False
@@ -141,12 +179,17 @@ def _stream(args: argparse.Namespace, video: Path | None = None,
             seen_face = seen_face or res.cara
             frames += 1
             faceless += not res.cara
+            if scores_out is not None:
+                scores_out.write(_score_row(res))
             if not args.json:  # text mode prints each seña as it ends
                 for ev in res.eventos:
                     print(_line(ev), flush=True)
                     printed.add((ev.gesto, ev.inicio))
     except KeyboardInterrupt:
         interrupted = True
+    finally:
+        if scores_out is not None:
+            scores_out.close()
     eventos = rec.finish()
     name = str(video) if video is not None else f"camara:{camera}"
     _report(args, name, eventos, printed)
@@ -161,6 +204,23 @@ def _stream(args: argparse.Namespace, video: Path | None = None,
         print(f"mus senas: aviso: sin cara en {faceless} de {frames} fotogramas",
               file=sys.stderr)
     return 130 if interrupted else 0
+
+
+def _scores_file(path: str | None) -> TextIO | None:
+    if not path:
+        return None
+    try:
+        out = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by the caller
+    except OSError as exc:
+        raise _Fail(f"--puntuaciones {path}: {exc}") from exc
+    out.write(",".join(["t", "cara", "calibrando", *GESTOS]) + "\n")
+    return out
+
+
+def _score_row(res: FrameResult) -> str:
+    cells = [f"{res.t:.3f}", str(int(res.cara)), str(int(res.calibrando))]
+    cells += [f"{res.puntuaciones.get(g, 0.0):.3f}" for g in GESTOS]
+    return ",".join(cells) + "\n"
 
 
 def _frames(rec: SenaRecognizer, source: Iterable[tuple[float, np.ndarray]],

@@ -188,3 +188,29 @@ def test_neutral_photo_without_a_face(capsys, tmp_path):
     cv2.imwrite(str(cafe), data.coffee()[:, :, ::-1])
     status, _, err = run_cli(capsys, "--neutra", str(cafe), str(cafe))
     assert status == 2 and "imagen neutra" in err
+
+
+def test_settings_file_changes_the_timing_and_scores_are_written(capsys, tmp_path):
+    settings = tmp_path / "ajustes.json"
+    settings.write_text(json.dumps({"tiempos": {"guino": {"minimo": 2.0}},
+                                    "umbrales": {"brow_geom": [0.03, 0.07]}}))
+    scores = tmp_path / "p.csv"
+    status, out, _ = run_cli(capsys, "--json", "--sin-hombros", "--umbrales", str(settings),
+                             "--puntuaciones", str(scores), str(CLIP))
+    assert status == 0
+    gestos = [e["gesto"] for e in json.loads(out)["eventos"]]
+    assert "guino" not in gestos and "cejas_arriba" in gestos  # the wink lasts 0.7 s < 2 s
+    rows = scores.read_text().splitlines()
+    assert rows[0].split(",")[:4] == ["t", "cara", "calibrando", "labio_mordido"]
+    assert len(rows) == 1 + 95
+    wink = [r for r in rows[1:] if 2.7 <= float(r.split(",")[0]) <= 3.2]
+    assert all(float(r.split(",")[3 + 6]) >= 0.6 for r in wink)  # the guino column
+
+
+@pytest.mark.parametrize("content", ['{"umbrales": {"nope": 1}}', '{"tiempos": {"x": {}}}',
+                                     "no es json", '{"otra": 1}'])
+def test_bad_settings_file(capsys, tmp_path, content):
+    settings = tmp_path / "ajustes.json"
+    settings.write_text(content)
+    status, _, err = run_cli(capsys, "--umbrales", str(settings), str(CLIP))
+    assert status == 2 and "--umbrales" in err
