@@ -169,8 +169,11 @@ def _stream(args: argparse.Namespace, video: Path | None = None,
         raise _Fail(str(exc)) from exc
     rec = _recognizer(args)
     show = camera is not None and not args.sin_ventana and _has_display()
+    if camera is not None and not args.neutra:
+        print(f"mus senas: cámara {camera}: mira a la cámara con la cara neutra "
+              f"{args.calibracion:g} s", file=sys.stderr, flush=True)
     scores_out = _scores_file(args.puntuaciones)
-    seen_face = False
+    seen_face = calibrated = False
     frames = faceless = 0
     interrupted = False
     printed: set[tuple[str, float]] = set()
@@ -181,6 +184,9 @@ def _stream(args: argparse.Namespace, video: Path | None = None,
             faceless += not res.cara
             if scores_out is not None:
                 scores_out.write(_score_row(res))
+            if camera is not None and res.cara and not res.calibrando and not calibrated:
+                calibrated = True  # tell a player without a window when to start
+                print("mus senas: calibrado; ya puedes hacer señas", file=sys.stderr, flush=True)
             if not args.json:  # text mode prints each seña as it ends
                 for ev in res.eventos:
                     print(_line(ev), flush=True)

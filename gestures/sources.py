@@ -68,6 +68,7 @@ class CameraSource:
             raise SourceError(f"no se pudo abrir la cámara {index}")
         self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
         self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        self._cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # the newest frame, not a queued old one
 
     def __iter__(self) -> Iterator[tuple[float, np.ndarray]]:
         start = time.monotonic()
