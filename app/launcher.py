@@ -44,9 +44,14 @@ def configure_kivy(width: int, height: int) -> None:
     """Window settings; must run before kivy.core.window is imported."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # no xclip/xsel probing on Linux
-    from kivy.config import Config
+    import logging
 
-    Config.set("kivy", "log_level", os.environ.get("MUSMESA_LOG", "warning"))
+    from kivy.config import Config
+    from kivy.logger import Logger
+
+    level = os.environ.get("MUSMESA_LOG", "warning")
+    Config.set("kivy", "log_level", level)
+    Logger.setLevel(getattr(logging, level.upper(), logging.WARNING))
     Config.set("graphics", "width", str(width))
     Config.set("graphics", "height", str(height))
     Config.set("input", "mouse", "mouse,disable_multitouch")

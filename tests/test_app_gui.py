@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))  # before Kivy loads
+os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # leave the root logger of this pytest alone
 
 pytest.importorskip("kivy")
 pytestmark = [
