@@ -273,6 +273,7 @@ class Demo:
         yield 0.2
         tocar(self.pantalla("marcador").ids.deshacer)
         yield 0.3
+        tocar(app.root.ids.aviso_ok)  # read the message, close it
         tocar(self.pantalla("marcador").ids.ajustes)
         yield 0.3
         yield from self.capturar("ajustes")
@@ -282,7 +283,5 @@ class Demo:
         yield 0.2
         tocar(aj.ids.volver)
         yield 0.3
-        if app.aviso:
-            tocar(app.root.ids.aviso_ok)
         yield from self.capturar("marcador_en")
         app.lang = "es"
