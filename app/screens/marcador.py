@@ -40,6 +40,7 @@ class MarcadorScreen(Screen):
         self.titulo = (f"{t('Marcador')} · {t('mano nº')} {v.numero_mano} · {v.reglas} "
                        f"({v.tantos_juego} {t('tantos')})")
         self.mano = v.jugadores[v.mano]
+        self.ids.mesa.nombres, self.ids.mesa.mano = list(v.jugadores), v.mano
         self.ultimas = "\n".join(v.ultimas) or t("Aún no hay manos")
         self.terminada = v.terminada
         self.estado = (f"{t('Partida para')} {v.parejas[v.ganador].nombre}"
