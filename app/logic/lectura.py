@@ -131,7 +131,10 @@ def _indices(cartas: list[CartaLeida], seats: list[list[str]]) -> list[list[int]
 def leer_foto(image_bgr: np.ndarray) -> Lectura:
     """Run the card reader; every failure becomes a LecturaError with a readable message."""
     try:
-        from vision import read_cards
+        try:
+            from vision import read_cards  # the package-level API named in issue 3
+        except ImportError:
+            from vision.reader import read_cards  # where it is defined today
     except ImportError as exc:
         raise LecturaError(f"la lectura de cartas no está disponible ({exc}); "
                            "escribe las cartas a mano") from None
