@@ -15,7 +15,7 @@ from app import i18n
 from app.camera import Fotogramas, FuenteError, Video, cargar_imagen
 from app.i18n.extraer import extraer
 from app.logic.arbitro import SesionArbitro, verificar
-from app.logic.lectura import Lectura, LecturaError
+from app.logic.lectura import Lectura
 from app.logic.mano import EntradaError, EntradaMano
 from app.logic.partida import ControlPartida
 from app.logic.senas import Entrenador
@@ -215,10 +215,12 @@ def test_reading_groups_seats_and_corrects_one_card() -> None:
     lec = _lectura()
     assert lec.manos() == MANOS
     assert [c.dudosa for c in lec.cartas].count(True) == 1
-    with pytest.raises(LecturaError, match="ya está en la mesa"):
-        lec.corregir(5, "12o")
-    assert lec.corregir(5, "2b") == ("3c", "2b")
+    assert lec.corregir(5, "2b") == [(5, "3c", "2b")]
     assert lec.manos()[1] == "3o 2b 3e 7b" and not lec.cartas[5].dudosa
+    # Picking a card read elsewhere swaps the two ids and flags the other one.
+    assert lec.corregir(5, "12o") == [(5, "2b", "12o"), (0, "12o", "2b")]
+    assert lec.manos()[:2] == ["2b 12c 11e 1b", "3o 12o 3e 7b"] and lec.cartas[0].dudosa
+    assert len(set(lec.usadas())) == 16
     drawn = lec.dibujar(np.zeros((60, 200, 3), np.uint8))
     assert drawn.shape == (60, 200, 3) and drawn.any()
 

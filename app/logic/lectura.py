@@ -84,17 +84,22 @@ class Lectura:
     def usadas(self, salvo: int | None = None) -> set[str]:
         return {c.carta for i, c in enumerate(self.cartas) if i != salvo}
 
-    def corregir(self, indice: int, nueva: str) -> tuple[str, str]:
-        """Replace one card (the deck holds each card once); returns (before, after)."""
+    def corregir(self, indice: int, nueva: str) -> list[tuple[int, str, str]]:
+        """Set one card to ``nueva``. A deck holds each card once, so if another detection
+        had ``nueva`` the two swap ids (a typical confusion) and that one is flagged for a
+        look. Returns the changes as (index, before, after)."""
         nueva = str(Card.parse(nueva))
         c = self.cartas[indice]
-        if nueva in self.usadas(salvo=indice):
-            raise LecturaError(f"la carta {nueva} ya está en la mesa")
         antes = c.carta
-        if c.corregida_de is None:
-            c.corregida_de = antes
+        changes = [(indice, antes, nueva)]
+        for j, other in enumerate(self.cartas):
+            if j != indice and other.carta == nueva:
+                other.corregida_de = other.corregida_de or other.carta
+                other.carta, other.dudosa = antes, True
+                changes.append((j, nueva, antes))
+        c.corregida_de = c.corregida_de or antes
         c.carta, c.dudosa, c.confianza = nueva, False, 1.0
-        return antes, nueva
+        return changes
 
     def dibujar(self, image_bgr: np.ndarray) -> np.ndarray:
         """The photo with each card's box and id, coloured by seat (grey: no seat)."""

@@ -187,28 +187,27 @@ class CartasScreen(Screen):
         app = App.get_running_app()
         actual = self.lectura.cartas[indice].carta
         alt = self.lectura.cartas[indice].alternativa
+        # Nothing is blocked: picking a card read elsewhere swaps the two (a confusion).
         self.selector = SelectorCartas(
             f"{app.t('Corregir')} {actual}: {app.t('elige la carta buena')}",
-            lambda c: self._poner(indice, c),
-            self.lectura.usadas(salvo=indice), marcadas={actual, alt} - {None})
+            lambda c: self._poner(indice, c), set(), marcadas={actual, alt} - {None})
         self.selector.open()
 
     def _poner(self, indice: int, carta: str) -> None:
         app = App.get_running_app()
-        conf = self.lectura.cartas[indice].confianza
-        try:
-            antes, despues = self.lectura.corregir(indice, carta)
-        except LecturaError as exc:
-            app.avisar(str(exc), error=True)
-            return
+        confianzas = [c.confianza for c in self.lectura.cartas]
+        cambios = self.lectura.corregir(indice, carta)
         if self.selector:
             self.selector.dismiss()
             self.selector = None
         try:
-            app.almacen.guardar_correccion(app.ctl.partida_id, self._asiento_de(indice), antes,
-                                           despues, conf)
+            for i, antes, despues in cambios:
+                app.almacen.guardar_correccion(app.ctl.partida_id, self._asiento_de(i), antes,
+                                               despues, confianzas[i])
         except StorageError as exc:
             app.avisar(str(exc), error=True)
+        if len(cambios) > 1:
+            app.avisar(app.t("Cambiadas entre sí: revisa la otra carta (naranja)"))
         self.dibujar()
 
     def usar(self) -> None:
