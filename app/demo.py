@@ -242,6 +242,10 @@ class Demo:
         tocar(senas.ids.comprobar)
         yield 0.3
         yield from self.capturar("senas")
+        tocar(senas.ids.modo_libre)  # free mode: every seña seen, no dealt hand
+        yield 0.2
+        yield from self.capturar("senas_libre")
+        tocar(senas.ids.modo_entrenar)
         tocar(senas.ids.volver)
         yield 0.3
 
