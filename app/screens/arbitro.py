@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,13 @@ NOMBRES_FASE = {"reparto": N_("Reparto"), "mus": N_("Mus"), "descarte": N_("Desc
                 "lances": N_("Lances")}
 
 
+def _pequena(frame: Any, ancho: int = 160) -> Any:
+    import cv2
+
+    return cv2.resize(frame, (ancho, int(ancho * frame.shape[0] / frame.shape[1])),
+                      interpolation=cv2.INTER_AREA)
+
+
 class ArbitroScreen(Screen):
     estado = StringProperty("")
     perfil = StringProperty("general")
@@ -42,7 +50,8 @@ class ArbitroScreen(Screen):
         self._pid: tuple[str, int | None] | None = None
         self.t = 0.0
         self.frame: Any = None
-        self.vistos = 0
+        self.miniatura: Any = None  # the last seña's thumbnail (BGR), shown in its log row
+        self.recientes: deque[tuple[float, Any]] = deque(maxlen=80)  # (t, thumbnail), ~6 s
         self.fase_botones: dict[str, Opcion] = {}
         self.selector: SelectorCartas | None = None
         self._pendientes: list[str] = []
@@ -166,7 +175,7 @@ class ArbitroScreen(Screen):
                 app.avisar(str(exc), error=True)
                 return False
         self.reconocedor.reset()
-        self.vistos = 0
+        self.recientes.clear()
         self.preview.empezar(fuente)
         self.en_vivo = True
         return True
@@ -186,6 +195,7 @@ class ArbitroScreen(Screen):
 
     def _frame(self, t: float, frame: Any, res: Any) -> Any:
         self.t, self.frame = t, frame
+        self.recientes.append((t, _pequena(frame)))
         app = App.get_running_app()
         if isinstance(res, Exception):
             self.estado = f"{app.t('Error al reconocer')}: {res}"
@@ -201,20 +211,22 @@ class ArbitroScreen(Screen):
             d = ev.to_dict() if hasattr(ev, "to_dict") else dict(ev)
             if any(clave(d) == clave(e) for e in self.sesion.eventos):
                 continue
-            self.vistos += 1
-            name, digest = self._miniatura()
+            name, digest = self._miniatura(d)
             self.sesion.anotar(d, name, digest)
             self._guardar(self.sesion.ultima)
             self._fila(d)
 
-    def _miniatura(self) -> tuple[str | None, str | None]:
-        """Save a small JPEG of the current frame beside the database; name and sha256."""
-        if self.frame is None:
+    def _miniatura(self, ev: dict[str, Any]) -> tuple[str | None, str | None]:
+        """Save a small JPEG of the frame in the middle of the seña beside the database;
+        returns its name and sha256 (the hash goes in the chained log)."""
+        if not self.recientes:
             return None, None
         import cv2
 
         app = App.get_running_app()
-        small = cv2.resize(self.frame, (160, int(160 * self.frame.shape[0] / self.frame.shape[1])))
+        mitad = (ev.get("inicio", self.t) + ev.get("fin", self.t)) / 2
+        small = min(self.recientes, key=lambda tf: abs(tf[0] - mitad))[1]
+        self.miniatura = small
         ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])
         if not ok:
             return None, None
@@ -225,12 +237,11 @@ class ArbitroScreen(Screen):
             (folder / f"{digest[:16]}.jpg").write_bytes(buf.tobytes())
         except OSError:
             return None, digest  # the hash still goes in the log
-        self._ultima_miniatura = small
         return f"arbitro/{digest[:16]}.jpg", digest
 
     def _fila(self, ev: dict[str, Any]) -> None:
         row = BoxLayout(size_hint_y=None, height=dp(76), spacing=dp(8))
-        thumb = getattr(self, "_ultima_miniatura", None)
+        thumb = self.miniatura
         img = Image(size_hint_x=None, width=dp(100))
         if thumb is not None:
             img.texture = a_textura(thumb)
