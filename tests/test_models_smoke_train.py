@@ -31,7 +31,7 @@ def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
     from vision.synth import render_scene
     from vision.train import export_detector, train_detector
 
-    data = write_detector_set(tmp_path / "det", n_train=4, n_val=2, det_size=(320, 240),
+    data = write_detector_set(tmp_path / "det", n_train=4, n_val=1, det_size=(320, 240),
                               render_size=(320, 240), workers=1)
     best = train_detector(data, tmp_path, epochs=1, imgsz=160, batch=4, workers=0)
     assert best.is_file()
@@ -39,7 +39,7 @@ def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
     onnx_det = export_detector(best, export, 160)
     assert onnx_det.name == DET_FILE and onnx_det.stat().st_size > 100_000
 
-    crops = write_crop_set(tmp_path / "crops.npz", n_scenes=2, render_size=(640, 480), workers=1)
+    crops = write_crop_set(tmp_path / "crops.npz", n_scenes=1, render_size=(640, 480), workers=1)
     res = train_classifier(crops, crops, tmp_path / "cls", epochs=1, batch=32)
     assert 0.0 <= res["val_acierto"] <= 1.0
     shutil.copy(tmp_path / "cls" / CLS_FILE, export / CLS_FILE)

@@ -58,7 +58,8 @@ def test_a_generated_closeup_of_one_hand():
         scene = render_scene(scene_rng(0, "eval", 50_000 + i), backgrounds=HOLDOUT_BACKGROUNDS,
                              size=(1280, 960), kind="mano")
         dets = read_cards(scene.image)
-        assert (dets.asientos is None and any("4 cartas" in a for a in dets.avisos)) or len(dets) != 4
+        assert dets.asientos is None  # one hand is not a table: no seats, and a warning
+        assert any("se esperan 16" in a for a in dets.avisos)
         right += len(set(dets.ids) & set(scene.card_ids))
         total += 4
     assert right >= total - 2

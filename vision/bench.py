@@ -2,11 +2,10 @@
 with ONNX Runtime (what ships) versus the same two models run through PyTorch (Ultralytics for
 the detector, torch for the classifier), in one run, and their ratio.
 
-    python -m vision.bench --veces 30 --pesos runs/cartas
+    python -m vision.bench --veces 30 --pytorch
 
-``--pesos`` is the training folder (it holds ``detector/weights/best.pt`` and
-``classifier/carta_cls.pt``); without it only ONNX Runtime is measured. Needs the ``train`` extra
-for the PyTorch side.
+``--pytorch`` also times the checkpoints ``models/carta_obb.pt`` (through Ultralytics' predict)
+and ``models/carta_cls.pt`` (torch); it needs the ``train`` extra.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ import numpy as np
 from scoring.cards import CARD_IDS
 from vision.dataset import scene_rng
 from vision.geometry import CROP_H, CROP_W, crop_card
-from vision.reader import CardReader, assign_unique
+from vision.reader import DET_THRESHOLD, NMS_IOU, CardReader, assign_unique
 from vision.synth import HOLDOUT_BACKGROUNDS, render_scene
 
 
@@ -37,7 +36,7 @@ def _time(fn, images, repeats: int) -> list[float]:
     return out
 
 
-def torch_reader(weights_dir: Path, threads: int):
+def torch_reader(models: Path, threads: int):
     """The same pipeline with the PyTorch models (detector via Ultralytics predict)."""
     os.environ.setdefault("YOLO_OFFLINE", "1")
     import torch
@@ -46,13 +45,14 @@ def torch_reader(weights_dir: Path, threads: int):
     from vision.classifier_train import CardNet
 
     torch.set_num_threads(threads)
-    det = YOLO(str(weights_dir / "detector" / "weights" / "best.pt"))
+    det = YOLO(str(models / "carta_obb.pt"))
     cls = CardNet()
-    cls.load_state_dict(torch.load(weights_dir / "classifier" / "carta_cls.pt"))
+    cls.load_state_dict(torch.load(models / "carta_cls.pt"))
     cls.eval()
 
     def read(image: np.ndarray):
-        res = det.predict(image, imgsz=320, conf=0.35, iou=0.5, device="cpu", verbose=False)[0]
+        res = det.predict(image, imgsz=320, conf=DET_THRESHOLD, iou=NMS_IOU, device="cpu",
+                          verbose=False)[0]
         obb = res.obb.xywhr.numpy() if res.obb is not None else np.zeros((0, 5), np.float32)
         if len(obb) == 0:
             return []
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--veces", type=int, default=30)
     p.add_argument("--hilos", type=int, default=2)
-    p.add_argument("--pesos", type=Path, default=None)
+    p.add_argument("--pytorch", action="store_true")
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
     images = [render_scene(scene_rng(0, "eval", 1000 + i), backgrounds=HOLDOUT_BACKGROUNDS,
@@ -83,8 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     res = {"foto": "1280x960", "hilos": args.hilos, "veces": args.veces,
            "onnxruntime_carga_ms": round(load_ms, 1),
            "onnxruntime_mediana_ms": round(statistics.median(onnx_ms), 1)}
-    if args.pesos:
-        read = torch_reader(args.pesos, args.hilos)
+    if args.pytorch:
+        read = torch_reader(reader.folder, args.hilos)
         torch_ms = _time(read, images, args.veces)
         res["pytorch_mediana_ms"] = round(statistics.median(torch_ms), 1)
         res["pytorch_entre_onnxruntime"] = round(statistics.median(torch_ms)

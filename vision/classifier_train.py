@@ -107,7 +107,7 @@ def evaluate(model: nn.Module, x: np.ndarray, y: np.ndarray, batch: int = 512) -
 def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int = 12,
                      batch: int = 128, lr: float = 3e-3, threads: int = 2, seed: int = 0,
                      train_deck: str | None = None, test_deck: str | None = None,
-                     max_minutes: float | None = None) -> dict:
+                     max_minutes: float | None = None, init: Path | None = None) -> dict:
     """Train CardNet on crops; write ``out/carta_cls.pt`` and ``out/carta_cls.onnx``."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
@@ -117,6 +117,8 @@ def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int =
     x_train, y_train = _load(train_npz, train_deck)
     x_val, y_val = _load(val_npz, test_deck)
     model = CardNet()
+    if init is not None:  # continue from earlier weights
+        model.load_state_dict(torch.load(init))
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps = epochs * math.ceil(len(x_train) / batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1),
@@ -138,7 +140,7 @@ def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int =
             opt.step()
             if sched.last_epoch < steps - 1:
                 sched.step()
-            total += float(loss) * len(idx)
+            total += float(loss.detach()) * len(idx)
             count += len(idx)
         res = evaluate(model, x_val, y_val)
         history.append({"epoch": epoch + 1, "loss": total / max(count, 1),
@@ -178,9 +180,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--prueba", default=None, help="validate only on this deck design")
     p.add_argument("--epochs", type=int, default=12)
     p.add_argument("--hilos", type=int, default=2)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--desde", type=Path, default=None, help="start from these weights (.pt)")
     args = p.parse_args(argv)
     res = train_classifier(args.recortes, args.val, args.out, epochs=args.epochs,
-                           threads=args.hilos, train_deck=args.entrena, test_deck=args.prueba)
+                           threads=args.hilos, train_deck=args.entrena, test_deck=args.prueba,
+                           lr=args.lr, init=args.desde)
     print(json.dumps(res, indent=1))
     return 0
 

@@ -36,6 +36,8 @@ class SceneJob:
     det_size: tuple[int, int] | None  # write a detector image at this size (None: no)
     crops_per_card: int  # jittered classifier crops per visible card (0: none)
     deck_root: str | None
+    keep_image: bool = False  # return the full scene (for crops from a detector's boxes)
+    jitter: float = 1.0
 
 
 def scene_rng(base_seed: int, split: str, index: int) -> np.random.Generator:
@@ -77,10 +79,13 @@ def _run_job(job: SceneJob) -> dict:
                 continue
             obb = quad_to_obb(quad)
             for _ in range(job.crops_per_card):
-                crops.append(crop_card(scene.image, jitter_obb(rng, obb)))
+                crops.append(crop_card(scene.image, jitter_obb(rng, obb, job.jitter)))
                 labels.append(CARD_IDS.index(cid))
         out["crops"] = np.stack(crops) if crops else np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
         out["labels"] = np.array(labels, np.int16)
+    if job.keep_image:
+        out["image"], out["corners"], out["card_ids"] = scene.image, scene.corners, scene.card_ids
+        out["visible"] = visible_fraction(scene) if len(scene.card_ids) else np.zeros(0)
     return out
 
 
@@ -146,6 +151,47 @@ def write_crop_set(path: Path, *, n_scenes: int, split: str = "train", seed: int
             xs.append(res["crops"])
             ys.append(res["labels"])
             ds.append(np.full(len(res["labels"]), decks.index(res["deck"]), np.int8))
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, x=np.concatenate(xs), y=np.concatenate(ys), deck=np.concatenate(ds),
+             decks=np.array(decks))
+    return path
+
+
+def write_detector_crop_set(path: Path, reader, *, n_scenes: int, first_index: int = 100_000,
+                            seed: int = 0,
+                            decks: tuple[str, ...] = ("fournier1878-pd", "naipes-libres-basquetteur"),
+                            render_size: tuple[int, int] = (1280, 960), workers: int | None = None,
+                            deck_root: str | None = None) -> Path:
+    """Classifier crops cut where a trained detector (``reader``) put its boxes, labelled with
+    the card each box overlaps most (rotated IoU >= 0.3), plus strongly jittered crops of the
+    true boxes: the classifier learns the detector's real errors. Training split, training
+    backgrounds, scene indices from ``first_index`` on (not shared with the other sets)."""
+    from vision.geometry import rotated_iou
+
+    jobs = [SceneJob("train", first_index + i, seed, decks, TRAIN_BACKGROUNDS, render_size, None,
+                     1, deck_root, keep_image=True, jitter=2.0) for i in range(n_scenes)]
+    xs, ys, ds = [], [], []
+    for res in run_jobs(jobs, workers):
+        if "crops" in res:
+            xs.append(res["crops"])
+            ys.append(res["labels"])
+            ds.append(np.full(len(res["labels"]), decks.index(res["deck"]), np.int8))
+        if not len(res["card_ids"]):
+            continue
+        gt = [quad_to_obb(q) for q in res["corners"]]
+        boxes, _ = reader.detect(res["image"])
+        crops, labels = [], []
+        for b in boxes:
+            ious = [rotated_iou(b, g) for g in gt]
+            j = int(np.argmax(ious))
+            if ious[j] >= 0.3 and res["visible"][j] >= MIN_VISIBLE:
+                crops.append(crop_card(res["image"], b))
+                labels.append(CARD_IDS.index(res["card_ids"][j]))
+        if crops:
+            xs.append(np.stack(crops))
+            ys.append(np.array(labels, np.int16))
+            ds.append(np.full(len(labels), decks.index(res["deck"]), np.int8))
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(path, x=np.concatenate(xs), y=np.concatenate(ys), deck=np.concatenate(ds),

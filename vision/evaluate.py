@@ -76,7 +76,7 @@ def average_precision(records: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
 
 
 def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
-             size: tuple[int, int] = (1280, 960)) -> dict:
+             size: tuple[int, int] = (1280, 960), split: str = "eval") -> dict:
     ap_records = []
     tables_exact = 0
     seats_given = 0
@@ -88,7 +88,7 @@ def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
     ms = []
     failures = []
     for i in range(n):
-        scene = render_scene(scene_rng(seed, "eval", i), decks=(deck,),
+        scene = render_scene(scene_rng(seed, split, 10_000 + i), decks=(deck,),
                              backgrounds=HOLDOUT_BACKGROUNDS, size=size, kind="mesa")
         gt_obb = np.stack([quad_to_obb(q) for q in scene.corners])
         # detector AP: low threshold

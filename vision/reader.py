@@ -33,6 +33,8 @@ DET_FILE = "carta_obb.onnx"
 CLS_FILE = "carta_cls.onnx"
 DET_THRESHOLD = 0.35  # detector score to keep a box
 NMS_IOU = 0.5
+TABLE_CARDS = 16
+TABLE_NMS_STEPS = (0.4, 0.3, 0.2, 0.15)
 LOW_CONFIDENCE = 0.6  # below this (detector x classifier) a card is flagged for confirmation
 
 
@@ -62,11 +64,13 @@ class CardReader:
     """The two models and the reading pipeline; cheap to create, loads models on first read."""
 
     def __init__(self, folder: str | os.PathLike[str] | None = None, threads: int = 2,
-                 det_threshold: float = DET_THRESHOLD, low_confidence: float = LOW_CONFIDENCE):
+                 det_threshold: float = DET_THRESHOLD, low_confidence: float = LOW_CONFIDENCE,
+                 refine: bool = False):
         self.folder = Path(folder) if folder else models_dir()
         self.threads = threads
         self.det_threshold = det_threshold
         self.low_confidence = low_confidence
+        self.refine = refine
 
     @property
     def detector(self):
@@ -83,7 +87,52 @@ class CardReader:
 
     # ---- detector
     def detect(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Oriented boxes (N, 5) in image pixels and their scores (N,), after NMS."""
+        """Oriented boxes (N, 5) in image pixels and their scores (N,), after NMS.
+
+        With ``refine`` (off by default), a second pass zooms on each group of cards found;
+        on the validation scenes it read fewer cards right (72 % against 85 %), because the
+        detector was trained mostly on whole tables, so it stays off."""
+        boxes, scores = self._detect_once(image)
+        if not self.refine or len(boxes) == 0:
+            return self._table_nms(boxes, scores)
+        h, w = image.shape[:2]
+        long_side = float(np.median(np.maximum(boxes[:, 2], boxes[:, 3])))
+        groups = _groups(boxes[:, :2], 1.3 * long_side)
+        all_b, all_s = [], []
+        for g in np.unique(groups):
+            corners = obb_to_xyxy(boxes[groups == g])
+            x0, y0 = corners[:, :2].min(0)
+            x1, y1 = corners[:, 2:].max(0)
+            m = 0.5 * long_side
+            cx0, cy0 = int(max(0, x0 - m)), int(max(0, y0 - m))
+            cx1, cy1 = int(min(w, x1 + m)), int(min(h, y1 + m))
+            if (cx1 - cx0) * (cy1 - cy0) > 0.5 * w * h:  # no real zoom: keep the first pass
+                keep = groups == g
+                all_b.append(boxes[keep])
+                all_s.append(scores[keep])
+                continue
+            zb, zs = self._detect_once(image[cy0:cy1, cx0:cx1])
+            zb[:, 0] += cx0
+            zb[:, 1] += cy0
+            core = ((zb[:, 0] >= x0 - 0.2 * long_side) & (zb[:, 0] <= x1 + 0.2 * long_side)
+                    & (zb[:, 1] >= y0 - 0.2 * long_side) & (zb[:, 1] <= y1 + 0.2 * long_side))
+            all_b.append(zb[core])
+            all_s.append(zs[core])
+        boxes, scores = np.concatenate(all_b), np.concatenate(all_s)
+        order = _rotated_nms(boxes, scores, NMS_IOU)
+        return self._table_nms(boxes[order], scores[order])
+
+    def _table_nms(self, boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        # A Mus table shows 16 cards. More boxes than that are nearly always a stack of
+        # overlapping cards read twice: suppress harder, overlapping boxes only, until 16 remain.
+        for iou in TABLE_NMS_STEPS:
+            if len(boxes) <= TABLE_CARDS:
+                break
+            keep = _rotated_nms(boxes, scores, iou)
+            boxes, scores = boxes[keep], scores[keep]
+        return boxes.astype(np.float32), scores.astype(np.float32)
+
+    def _detect_once(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         sess = self.detector
         inp = sess.get_inputs()[0]
         size = int(inp.shape[2])
@@ -105,7 +154,7 @@ class CardReader:
         boxes[:, 1] = (boxes[:, 1] - top) / scale
         boxes[:, 2:4] /= scale
         order = _rotated_nms(boxes, scores, NMS_IOU)
-        return boxes[order].astype(np.float32), scores[order].astype(np.float32)
+        return boxes[order], scores[order]
 
     # ---- classifier
     def classify(self, image: np.ndarray, obbs: np.ndarray) -> np.ndarray:
@@ -115,10 +164,11 @@ class CardReader:
         crops = np.stack([crop_card(image, b, (CROP_W, CROP_H)) for b in obbs])
         blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
         sess = self.classifier
-        logits = sess.run(None, {sess.get_inputs()[0].name: blob})[0]
-        # the card may lie either way up: average the two readings
-        logits2 = sess.run(None, {sess.get_inputs()[0].name: blob[:, :, ::-1, ::-1].copy()})[0]
-        return (_softmax(logits) + _softmax(logits2)) / 2
+        # the card may lie either way up: read it both ways in one batch and average
+        both = np.concatenate([blob, blob[:, :, ::-1, ::-1]])
+        probs = _softmax(sess.run(None, {sess.get_inputs()[0].name: both})[0])
+        n = len(obbs)
+        return (probs[:n] + probs[n:]) / 2
 
     # ---- everything
     def read(self, image: np.ndarray | str | os.PathLike[str]) -> CardDetections:
@@ -154,16 +204,44 @@ class CardReader:
         return dets
 
 
+def _groups(centres: np.ndarray, dist: float) -> np.ndarray:
+    """Connected components of points closer than ``dist``: a label per point."""
+    n = len(centres)
+    near = np.linalg.norm(centres[:, None] - centres[None], axis=2) < dist
+    labels = np.full(n, -1, np.int64)
+    for start in range(n):
+        if labels[start] >= 0:
+            continue
+        labels[start] = start
+        stack = [start]
+        while stack:
+            k = stack.pop()
+            for m in np.nonzero(near[k] & (labels < 0))[0]:
+                labels[m] = start
+                stack.append(int(m))
+    return labels
+
+
 def _softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max(1, keepdims=True))
     return e / e.sum(1, keepdims=True)
 
 
-def _rotated_nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+def _rotated_nms(boxes: np.ndarray, scores: np.ndarray, iou: float,
+                 centre_frac: float = 0.2) -> np.ndarray:
+    """Greedy NMS on rotated IoU; a box whose centre is within ``centre_frac`` of the short side
+    of a kept box is the same card read at another angle, and is dropped too."""
     order = np.argsort(-scores, kind="stable")
     keep: list[int] = []
     for i in order:
-        if all(rotated_iou(boxes[i], boxes[j]) < iou for j in keep):
+        dup = False
+        for j in keep:
+            near = np.hypot(*(boxes[i, :2] - boxes[j, :2])) < centre_frac * min(
+                boxes[i, 2], boxes[i, 3], boxes[j, 2], boxes[j, 3])
+            if near or rotated_iou(boxes[i], boxes[j]) >= iou:
+                dup = True
+                break
+        if not dup:
             keep.append(int(i))
     return np.array(keep, np.int64)
 
