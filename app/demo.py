@@ -6,6 +6,7 @@ screenshot of each screen goes into DIR. The tests use the same touch driver.
 
 from __future__ import annotations
 
+import json
 import shutil
 import traceback
 from collections.abc import Callable, Iterator
@@ -146,6 +147,38 @@ class Demo:
             if seat == 1 and self._n < 4:
                 yield from self.capturar("cartas_a_mano")
 
+    def verdad(self) -> list[str] | None:
+        """The true hands of a generated photo (the JSON vision.examples writes beside it)."""
+        if self.foto is None:
+            return None
+        try:
+            data = json.loads(self.foto.with_suffix(".json").read_text(encoding="utf-8"))
+            return [str(h) for h in data["manos"]]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def corregir_lectura(self, cartas: Any) -> Iterator[Paso]:
+        """Correct what the reader got wrong, as a player would: tap the card, tap the right
+        one. Without the true hands, check the least sure card (tap it, confirm it)."""
+        lec, truth = cartas.lectura, self.verdad()
+        fixes: list[tuple[int, str]] = []
+        if truth and lec.asientos:
+            for seat, idxs in enumerate(lec.asientos):
+                wrong = [i for i in idxs if lec.cartas[i].carta not in truth[seat].split()]
+                missing = [c for c in truth[seat].split()
+                           if c not in {lec.cartas[i].carta for i in idxs}]
+                fixes += list(zip(wrong, missing, strict=False))
+        if not fixes:
+            i = min(range(len(lec.cartas)), key=lambda k: lec.cartas[k].confianza)
+            fixes = [(i, lec.cartas[i].carta)]
+        for n, (i, card) in enumerate(fixes[:4]):
+            tocar(cartas.chips[i])
+            yield 0.3
+            if n == 0:
+                yield from self.capturar("corregir_carta")
+            tocar(cartas.selector.chips[card])
+            yield 0.3
+
     # -- the script ------------------------------------------------------------------------
     def guion(self) -> Iterator[Paso]:
         app = self.app
@@ -202,13 +235,7 @@ class Demo:
         yield 0.3
         yield from self.capturar("leer_cartas")
         if leida and cartas.lectura is not None and cartas.chips:
-            lec = cartas.lectura
-            i = min(range(len(lec.cartas)), key=lambda k: lec.cartas[k].confianza)
-            tocar(cartas.chips[i])
-            yield 0.3
-            yield from self.capturar("corregir_carta")
-            tocar(cartas.selector.chips[lec.cartas[i].carta])  # confirm what is really there
-            yield 0.3
+            yield from self.corregir_lectura(cartas)
         if cartas.listas:
             tocar(cartas.ids.usar)
         else:  # reading unavailable or incomplete: the manual path
