@@ -31,7 +31,8 @@ def make(out: Path, mesa_seed: int = MESA_SEED, mano_seed: int = MANO_SEED) -> N
     out.mkdir(parents=True, exist_ok=True)
     ids = [c for hand in MANOS for c in hand.split()]
     scene = render_scene(scene_rng(0, "ejemplo", mesa_seed), decks=(PUBLIC_DOMAIN_DECK,),
-                         backgrounds=("felt",), size=(1280, 960), kind="mesa", card_ids=ids)
+                         backgrounds=("felt",), size=(1280, 960), kind="mesa", card_ids=ids,
+                         hand_style="row")
     cv2.imwrite(str(out / "mesa.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 88])
     truth = {"fuente": "generada por vision.examples (baraja Fournier 1878, dominio público); "
                        "no es una fotografía",

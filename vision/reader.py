@@ -16,6 +16,7 @@ card. Sessions are created lazily on first use and cached.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -270,6 +271,12 @@ def assign_unique(probs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return labels, conf, alt
 
 
+def _quiet_opencv() -> None:
+    """OpenCV logs its own decoding errors on stderr; we print one clear line instead."""
+    with contextlib.suppress(AttributeError):  # builds without the logging utilities
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+
+
 def load_image(path: str | os.PathLike[str]) -> np.ndarray:
     """Read an image file as BGR, or raise ImageError with a clear Spanish message."""
     p = Path(path)
@@ -278,6 +285,7 @@ def load_image(path: str | os.PathLike[str]) -> np.ndarray:
     if p.is_dir():
         raise ImageError(f"{p}: es una carpeta, no una imagen")
     data = np.fromfile(str(p), np.uint8)
+    _quiet_opencv()
     img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if img is None:
         raise ImageError(f"{p}: no es una imagen legible (¿fichero dañado o de otro tipo?)")

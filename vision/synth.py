@@ -241,9 +241,11 @@ def _card_quad(cx: float, cy: float, angle: float, w: float, h: float) -> np.nda
     return pts @ rot.T + np.float32([cx, cy])
 
 
-def _hand_layout(rng: np.random.Generator, w: float, h: float) -> list[tuple[float, float, float]]:
+def _hand_layout(rng: np.random.Generator, w: float, h: float, style: str | None = None
+                 ) -> list[tuple[float, float, float]]:
     """Four cards of one hand in the player's frame: (x, y, angle); y grows towards the player."""
-    style = rng.choice(["row", "overlap", "fan"], p=[0.4, 0.35, 0.25])
+    if style is None:
+        style = str(rng.choice(["row", "overlap", "fan"], p=[0.4, 0.35, 0.25]))
     out = []
     if style == "row":
         gap = rng.uniform(0.05, 0.45) * w
@@ -272,7 +274,8 @@ class _Placed:
     seat: int
 
 
-def _layout_table(rng: np.random.Generator, ids: list[str], unit: float) -> list[_Placed]:
+def _layout_table(rng: np.random.Generator, ids: list[str], unit: float,
+                  style: str | None = None) -> list[_Placed]:
     """Four hands of four around the centre of the table plane (origin)."""
     w, h = CARD_W_CM * unit, CARD_H_CM * unit
     radius = rng.uniform(1.4, 2.3) * h
@@ -284,7 +287,7 @@ def _layout_table(rng: np.random.Generator, ids: list[str], unit: float) -> list
         along = (-math.sin(theta), math.cos(theta))  # player's left-right axis
         towards_player = (math.cos(theta), math.sin(theta))
         hand_rot = theta - math.pi / 2 + rng.normal(0, 0.12)
-        for j, (x, y, a) in enumerate(_hand_layout(rng, w, h)):
+        for j, (x, y, a) in enumerate(_hand_layout(rng, w, h, style)):
             cx = gx + x * along[0] + y * towards_player[0]
             cy = gy + x * along[1] + y * towards_player[1]
             placed.append(_Placed(_card_quad(cx, cy, hand_rot + a, w, h), ids[seat * 4 + j], seat))
@@ -448,11 +451,12 @@ def _distractors(rng: np.random.Generator, canvas: np.ndarray, avoid: list[np.nd
 def render_scene(rng: np.random.Generator, *, decks: tuple[str, ...] = ("fournier1878-pd",),
                  backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS, size: tuple[int, int] = (1280, 960),
                  kind: str | None = None, deck_root: str | None = None,
-                 card_ids: list[str] | None = None) -> Scene:
+                 card_ids: list[str] | None = None, hand_style: str | None = None) -> Scene:
     """One synthetic photo of ``size`` (width, height).
 
     ``kind``: "mesa" (16 cards, four hands), "mano" (close-up of one hand of four), "sueltas"
-    (1-15 loose cards) or "vacia" (no card); chosen at random when None.
+    (1-15 loose cards) or "vacia" (no card); chosen at random when None. ``hand_style`` fixes
+    how each hand lies ("row", "overlap" or "fan"; random when None).
     """
     from scoring.cards import CARD_IDS
 
@@ -466,7 +470,7 @@ def render_scene(rng: np.random.Generator, *, decks: tuple[str, ...] = ("fournie
         str(c) for c in rng.choice(list(CARD_IDS), size=n, replace=False)]
     unit = 10.0
     if kind == "mesa":
-        placed = _layout_table(rng, ids, unit)
+        placed = _layout_table(rng, ids, unit, hand_style)
         fill, tilt = rng.uniform(0.7, 0.98), rng.uniform(0.6, 0.95)
     elif kind == "mano":
         placed = _layout_closeup(rng, ids, unit)

@@ -2,12 +2,17 @@
 
     python -m vision.train --out runs/cartas --tiempo 100
 
-1. renders the synthetic data (:mod:`vision.dataset`): detector images (640x480) with oriented
-   card boxes, and rectified card crops taken from full-resolution (1280x960) scenes;
-2. trains the one-class oriented-box detector (Ultralytics YOLO11-OBB at a thin custom scale,
-   ``vision/carta-obb.yaml``, no pretrained weights) for the time budget left after the classifier;
-3. trains the 40-class crop classifier (:mod:`vision.classifier_train`, a small CNN in torch);
-4. exports both to ONNX in ``OUT/export/`` (``--instalar`` copies them to ``models/``).
+1. ``datos``, ``recortes``: renders the synthetic data (:mod:`vision.dataset`): detector images
+   (640x480) with oriented card boxes, and rectified card crops (jittered true boxes) taken from
+   full-resolution (1280x960) scenes;
+2. ``clasificador``: trains the 40-class crop classifier (:mod:`vision.classifier_train`);
+3. ``detector``: trains the one-class oriented-box detector (Ultralytics YOLO11-OBB at a thin
+   custom scale, ``vision/carta-obb.yaml``, no pretrained weights) for the time left in
+   ``--tiempo`` minus ``--reserva``;
+4. ``recortes-detector``, ``afinar``: cuts more crops where the trained detector puts its boxes
+   (its real errors) and fine-tunes the classifier on both sets;
+5. ``exportar``: both models to ONNX in ``OUT/export/`` (``--instalar`` copies them to
+   ``models/``).
 
 Needs the ``train`` extra (torch, ultralytics, onnx). Ultralytics is kept offline here:
 YOLO_OFFLINE, no auto-install, a local font, ``amp=False``, models from ``.yaml`` only.
@@ -98,11 +103,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--escenas-cls", type=int, default=900, help="full-resolution scenes for crops")
     p.add_argument("--imgsz", type=int, default=320)
     p.add_argument("--epochs", type=int, default=30)
-    p.add_argument("--cls-epochs", type=int, default=12)
+    p.add_argument("--cls-epochs", type=int, default=8)
+    p.add_argument("--afinar-epochs", type=int, default=10)
+    p.add_argument("--escenas-det-cls", type=int, default=400,
+                   help="scenes whose detector boxes become classifier crops")
+    p.add_argument("--reserva", type=float, default=45,
+                   help="minutes of --tiempo kept for the stages after the detector")
     p.add_argument("--barajas", default="fournier1878-pd,naipes-libres-basquetteur")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--hilos", type=int, default=2)
-    p.add_argument("--etapas", default="datos,recortes,clasificador,detector,exportar")
+    p.add_argument("--hilos", type=int, default=1,
+                   help="torch threads (1 is fastest on a loaded 2-core machine)")
+    p.add_argument("--etapas",
+                   default="datos,recortes,clasificador,detector,recortes-detector,afinar,exportar")
     p.add_argument("--instalar", action="store_true", help="copy the ONNX files to models/")
     args = p.parse_args(argv)
     start = time.time()
@@ -138,21 +150,51 @@ def main(argv: list[str] | None = None) -> int:
         log["clasificador"] = {**res, "s": time.time() - t0}
         note(f"classifier: {res}")
     if "detector" in stages:
-        left_h = (args.tiempo * 60 - (time.time() - start)) / 3600 - 0.05
+        left_h = (args.tiempo * 60 - (time.time() - start)) / 3600 - args.reserva / 60
         note(f"training detector, {left_h * 60:.0f} min left")
         t0 = time.time()
         train_detector(out / "det" / "data.yaml", out, epochs=args.epochs, imgsz=args.imgsz,
                        threads=args.hilos, workers=args.hilos,
                        time_hours=max(left_h, 0.01) if args.tiempo else None, seed=args.seed)
         log["detector_s"] = time.time() - t0
-    if "exportar" in stages:
-        note("exporting to ONNX")
-        export = out / "export"
-        best = out / "detector" / "weights" / "best.pt"
+    export = out / "export"
+    best = out / "detector" / "weights" / "best.pt"
+    if "recortes-detector" in stages:
+        from vision.dataset import write_detector_crop_set
+        from vision.reader import CardReader
+
+        note("classifier crops where the trained detector puts its boxes")
         export_detector(best, export, args.imgsz)
         shutil.copy(out / "classifier" / CLS_NAME, export / CLS_NAME)
+        reader = CardReader(export, threads=args.hilos, det_threshold=0.25)
+        write_detector_crop_set(out / "crops_det.npz", reader, n_scenes=args.escenas_det_cls,
+                                seed=args.seed, decks=decks, workers=args.hilos)
+    if "afinar" in stages:
+        import numpy as np
+
+        from vision.classifier_train import train_classifier
+
+        note("fine-tuning the classifier on true-box and detector-box crops")
+        a, b = np.load(out / "crops_train.npz"), np.load(out / "crops_det.npz")
+        np.savez(out / "crops_train_det.npz", **{k: np.concatenate([a[k], b[k]])
+                                                  for k in ("x", "y", "deck")}, decks=a["decks"])
+        t0 = time.time()
+        res = train_classifier(out / "crops_train_det.npz", out / "crops_val.npz",
+                               out / "classifier_afinado", epochs=args.afinar_epochs,
+                               threads=args.hilos, lr=1.5e-3,
+                               init=out / "classifier" / "carta_cls.pt")
+        log["afinar"] = {**res, "s": time.time() - t0}
+        note(f"classifier (fine-tuned): {res}")
+    if "exportar" in stages:
+        note("exporting to ONNX")
+        export_detector(best, export, args.imgsz)
+        tuned = out / "classifier_afinado"
+        cls_dir = tuned if (tuned / CLS_NAME).is_file() else out / "classifier"
+        shutil.copy(cls_dir / CLS_NAME, export / CLS_NAME)
+        shutil.copy(cls_dir / "carta_cls.pt", export / "carta_cls.pt")
+        shutil.copy(best, export / "carta_obb.pt")
         if args.instalar:
-            for name in (DET_NAME, CLS_NAME):
+            for name in (DET_NAME, CLS_NAME, "carta_obb.pt", "carta_cls.pt"):
                 shutil.copy(export / name, MODELS / name)
             note(f"installed in {MODELS}")
     log["total_s"] = time.time() - start
