@@ -47,8 +47,8 @@ def frames(n: int = 3) -> None:
 def tap(widget: Any) -> None:
     from app.demo import tocar
 
-    tocar(widget)  # the touch is handled synchronously; one frame lets bindings settle
-    frames(1)
+    tocar(widget)  # handled synchronously; two frames let layouts (a new popup) settle
+    frames(2)
 
 
 @pytest.fixture(scope="module")
@@ -317,6 +317,7 @@ def test_reading_the_example_photo_shows_what_vision_reads(app: Any) -> None:
     cartas = app.sm.get_screen("cartas")
     if not cartas.cargar_foto(photo):
         pytest.fail(f"the example photo could not be read: {app.aviso}")
+    frames(3)  # lay out the new chips before touching them
     expected = leer_foto(cv2_imread(photo))
     assert [c.carta for c in cartas.lectura.cartas] == [c.carta for c in expected.cartas]
     assert [chip.carta for chip in cartas.chips] == [c.carta for c in expected.cartas]
