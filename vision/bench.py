@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--veces", type=int, default=30)
-    p.add_argument("--hilos", type=int, default=2)
+    p.add_argument("--hilos", type=int, default=1)
     p.add_argument("--pytorch", action="store_true")
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
