@@ -448,7 +448,7 @@ def _apuestas(
         if outcome.tipo == "no_quiero" and not _deje_al_final(reg, lance, outcome):
             p = outcome.gana
             cuenta.add(p, outcome.tantos, lance,
-                       f"{name}: no quiso {reg.nombre_pareja(1 - p)}, "
+                       f"{name}: envite no querido por {reg.nombre_pareja(1 - p)}, "
                        f"{outcome.tantos} para {reg.nombre_pareja(p)}")
         elif outcome.tipo == "ordago" and not cuenta.fin and _valido(corrs, lance):
             seat = ganadores[lance]
@@ -489,7 +489,7 @@ def _contar(
     if outcome.tipo == "no_quiero":
         p = outcome.gana
         if _deje_al_final(reg, lance, outcome):
-            cuenta.add(p, 1, lance, f"{name}: deje, no quiso {reg.nombre_pareja(1 - p)} (1)")
+            cuenta.add(p, 1, lance, f"{name}: deje, envite no querido por {reg.nombre_pareja(1 - p)} (1)")
         if lance == "punto":  # seed 003: the refusing pareja cannot take the punto either
             cuenta.add(p, 1, lance, f"Punto: 1 por el punto para {reg.nombre_pareja(p)}, "
                                     "que envidó y no se lo quisieron")

@@ -295,7 +295,7 @@ def test_points_only_for_jugadas_a_pareja_holds(record: dict[str, Any]) -> None:
     names = {0: ("asiento 0", "asiento 2"), 1: ("asiento 1", "asiento 3")}
     for a in r.detalle:
         if a.lance in ("pares", "juego"):
-            assert any(n in a.razon for n in names[a.pareja]) or "no quiso" in a.razon or "deje" in a.razon
+            assert any(n in a.razon for n in names[a.pareja]) or "no querido" in a.razon or "deje" in a.razon
 
 
 @SETTINGS
