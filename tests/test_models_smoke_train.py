@@ -7,8 +7,6 @@ models/README.md.
 
 from __future__ import annotations
 
-import shutil
-
 import numpy as np
 import pytest
 
@@ -25,24 +23,20 @@ pytestmark = [
 
 
 def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
-    from vision.classifier_train import train_classifier
-    from vision.dataset import write_crop_set, write_detector_set
+    """`python -m vision.train` with every stage, sized down to seconds."""
     from vision.reader import CLS_FILE, DET_FILE, CardReader
     from vision.synth import render_scene
-    from vision.train import export_detector, train_detector
+    from vision.train import main
 
-    data = write_detector_set(tmp_path / "det", n_train=4, n_val=1, det_size=(320, 240),
-                              render_size=(320, 240), workers=1)
-    best = train_detector(data, tmp_path, epochs=1, imgsz=160, batch=4, workers=0)
-    assert best.is_file()
-    export = tmp_path / "export"
-    onnx_det = export_detector(best, export, 160)
-    assert onnx_det.name == DET_FILE and onnx_det.stat().st_size > 100_000
-
-    crops = write_crop_set(tmp_path / "crops.npz", n_scenes=1, render_size=(640, 480), workers=1)
-    res = train_classifier(crops, crops, tmp_path / "cls", epochs=1, batch=32)
-    assert 0.0 <= res["val_acierto"] <= 1.0
-    shutil.copy(tmp_path / "cls" / CLS_FILE, export / CLS_FILE)
+    out = tmp_path / "run"
+    status = main(["--out", str(out), "--tiempo", "0", "--escenas", "4", "--escenas-val", "1",
+                   "--escenas-cls", "1", "--escenas-det-cls", "1", "--imgsz", "160",
+                   "--epochs", "1", "--cls-epochs", "1", "--afinar-epochs", "1", "--hilos", "1"])
+    assert status == 0
+    export = out / "export"
+    for name in (DET_FILE, CLS_FILE, "carta_obb.pt", "carta_cls.pt"):
+        assert (export / name).is_file(), name
+    assert (out / "crops_det.npz").is_file() and (out / "classifier_afinado").is_dir()
 
     reader = CardReader(export, det_threshold=0.0001).load()
     scene = render_scene(np.random.default_rng(5), size=(640, 480), kind="mano")
