@@ -28,7 +28,7 @@ from typing import Any
 
 from scoring.arbitro import comprobar_senas, senas_permitidas
 from scoring.cards import NotationError, parse_hand
-from scoring.cli import fail
+from scoring.cli import InputError, fail, read_json
 from scoring.registro import verificar
 from scoring.rules import Reglas, cargar_perfil, perfil
 from scoring.senas import FASES, ConjuntoSenas, conjunto_senas
@@ -110,15 +110,9 @@ def _reglas(spec: str) -> Reglas:
 
 def _leer_json(path: str) -> Any:
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise _Entrada(f"no se puede leer {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise _Entrada(f"{path} no es texto UTF-8") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise _Entrada(f"JSON inválido en {path}: {exc.msg} (línea {exc.lineno})") from None
+        return read_json(path)
+    except InputError as exc:
+        raise _Entrada(str(exc)) from None
 
 
 def _eventos(data: Any, path: str) -> tuple[list[Any], Any, bool]:

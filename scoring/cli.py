@@ -21,7 +21,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        data = _load(args.file)
+        data = read_json(args.file)
     except InputError as exc:
         return fail(str(exc), args.json)
     return print_tanteo(data, args.json)
@@ -31,7 +31,8 @@ class InputError(Exception):
     pass
 
 
-def _load(path: str) -> Any:
+def read_json(path: str) -> Any:
+    """JSON from a file or ``-`` (stdin); InputError with a one-line message on any problem."""
     try:
         text = sys.stdin.read() if path == "-" else _read(path)
     except OSError as exc:
