@@ -16,11 +16,12 @@ from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from app.camera import Camara, Fuente, FuenteError, Preview, a_textura
+from app.camera import Preview, a_textura
 from app.i18n import N_
 from app.logic.arbitro import FASES_BOTON, SesionArbitro
 from app.logic.senas import describir_evento
-from app.screens.senas import clave, crear_reconocedor, dibujar_marcas
+from app.screens.senas import clave, dibujar_marcas
+from app.screens.vivo import ReconocimientoEnVivo
 from app.screens.widgets import Opcion, SelectorCartas
 from app.storage import StorageError
 
@@ -35,7 +36,7 @@ def _pequena(frame: Any, ancho: int = 160) -> Any:
                       interpolation=cv2.INTER_AREA)
 
 
-class ArbitroScreen(Screen):
+class ArbitroScreen(ReconocimientoEnVivo, Screen):
     estado = StringProperty("")
     perfil = StringProperty("general")
     cartas = StringProperty("")
@@ -74,14 +75,6 @@ class ArbitroScreen(Screen):
             self.cartas = self._cartas_ultima_mano()
         if not self.estado:
             self.estado = app.t("Elige a quién vigilar y apunta la cámara a su cara")
-
-    def on_leave(self, *_: object) -> None:
-        self.parar()
-
-    def parar(self) -> None:
-        if self.preview is not None:
-            self.preview.parar()
-        self.en_vivo = False
 
     def _botones(self, jug: list[str]) -> None:
         app = App.get_running_app()
@@ -153,45 +146,8 @@ class ArbitroScreen(Screen):
             app.avisar(str(exc), error=True)
 
     # -- sources --------------------------------------------------------------------------
-    def alternar_camara(self) -> None:
-        if self.en_vivo:
-            self.parar()
-            return
-        app = App.get_running_app()
-        try:
-            self.usar_fuente(Camara(int(app.camara or 0)))
-        except (FuenteError, ValueError) as exc:
-            self.estado = f"{app.t('Sin cámara')}: {exc}"
-            app.avisar(self.estado, error=True)
-
-    def usar_fuente(self, fuente: Fuente) -> bool:
-        app = App.get_running_app()
-        if self.reconocedor is None:
-            try:
-                self.reconocedor = crear_reconocedor(self.perfil)
-            except FuenteError as exc:
-                fuente.cerrar()
-                self.estado = str(exc)
-                app.avisar(str(exc), error=True)
-                return False
-        self.reconocedor.reset()
+    def _reiniciar(self) -> None:
         self.recientes.clear()
-        self.preview.empezar(fuente)
-        self.en_vivo = True
-        return True
-
-    def _fallo(self, msg: str) -> None:
-        self.en_vivo = False
-        if self.reconocedor is not None:
-            self._nuevos(self.reconocedor.finish())  # what was still held; repeats skipped
-        self.estado = f"{App.get_running_app().t('Fuente parada')}: {msg}"
-
-    def _procesar(self, t: float, frame: Any) -> Any:
-        """Landmarks and events (may run in the preview's worker thread: no Kivy here)."""
-        try:
-            return self.reconocedor.process(frame, t)
-        except Exception as exc:  # keep the preview alive; say what failed
-            return exc
 
     def _frame(self, t: float, frame: Any, res: Any) -> Any:
         self.t, self.frame = t, frame

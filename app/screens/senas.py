@@ -8,22 +8,10 @@ from kivy.app import App
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from app.camera import Camara, Fuente, FuenteError, Preview
+from app.camera import Preview
 from app.logic.senas import Entrenador, describir_evento
+from app.screens.vivo import ReconocimientoEnVivo
 from app.screens.widgets import CartaChip
-
-
-def crear_reconocedor(perfil: str) -> Any:
-    """gestures/ is optional: import it only here; errors become a message."""
-    try:
-        from gestures.recognizer import SenaRecognizer
-    except ImportError as exc:
-        raise FuenteError(f"las señas no están disponibles ({exc}); "
-                          "instala el extra 'gestures' de musmesa") from None
-    try:
-        return SenaRecognizer(perfil=perfil, mirrored=False, calibracion=1.0)
-    except Exception as exc:  # a missing or broken model must not crash the app
-        raise FuenteError(f"no se pudo cargar el reconocedor de señas: {exc}") from None
 
 
 def clave(ev: dict[str, Any]) -> tuple[str, float]:
@@ -48,7 +36,7 @@ def dibujar_marcas(frame: Any, res: Any) -> Any:
     return out
 
 
-class SenasScreen(Screen):
+class SenasScreen(ReconocimientoEnVivo, Screen):
     modo = StringProperty("entrenar")
     estado = StringProperty("")
     veredicto = StringProperty("")
@@ -80,62 +68,15 @@ class SenasScreen(Screen):
             self.estado = app.t("Mira a la cámara con la cara neutra para calibrar")
         self._marcador()
 
-    def on_leave(self, *_: object) -> None:
-        self.parar()
-
-    def parar(self) -> None:
-        if self.preview is not None:
-            self.preview.parar()
-        self.en_vivo = False
-
     # -- sources --------------------------------------------------------------------------
-    def alternar_camara(self) -> None:
-        if self.en_vivo:
-            self.parar()
-            return
-        app = App.get_running_app()
-        try:
-            self.usar_fuente(Camara(int(app.camara or 0)))
-        except (FuenteError, ValueError) as exc:
-            self.estado = f"{app.t('Sin cámara')}: {exc}"
-            app.avisar(self.estado, error=True)
-
-    def usar_fuente(self, fuente: Fuente) -> bool:
-        """Start recognising from a camera, a video or frames (the demo feeds images)."""
-        app = App.get_running_app()
-        if self.reconocedor is None:
-            try:
-                self.reconocedor = crear_reconocedor(self.perfil)
-            except FuenteError as exc:
-                fuente.cerrar()
-                self.estado = str(exc)
-                app.avisar(str(exc), error=True)
-                return False
-        self.reconocedor.reset()
+    def _reiniciar(self) -> None:
         self.eventos, self.desde = [], 0
-        self.preview.empezar(fuente)
-        self.en_vivo = True
-        self.estado = app.t("Calibrando: cara neutra un momento…")
-        return True
+        self.estado = App.get_running_app().t("Calibrando: cara neutra un momento…")
 
     def recalibrar(self) -> None:
         if self.reconocedor is not None:
             self.reconocedor.calibrate()
             self.estado = App.get_running_app().t("Calibrando: cara neutra un momento…")
-
-    def _fallo(self, msg: str) -> None:
-        app = App.get_running_app()
-        self.en_vivo = False
-        if self.reconocedor is not None:
-            self._nuevos(self.reconocedor.finish())  # what was still held; repeats skipped
-        self.estado = f"{app.t('Fuente parada')}: {msg}"
-
-    def _procesar(self, t: float, frame: Any) -> Any:
-        """Landmarks and events (may run in the preview's worker thread: no Kivy here)."""
-        try:
-            return self.reconocedor.process(frame, t)
-        except Exception as exc:  # keep the preview alive; say what failed
-            return exc
 
     def _frame(self, t: float, frame: Any, res: Any) -> Any:
         app = App.get_running_app()

@@ -1,0 +1,80 @@
+"""What the señas trainer and the referee screen share: a live seña recognizer on a source.
+
+A screen using it has ``preview`` (app.camera.Preview), ``reconocedor``, ``perfil``, ``estado``
+and ``en_vivo``, and defines ``_reiniciar()`` (clear its own per-source state) and
+``_nuevos(eventos)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+
+from app.camera import Camara, Fuente, FuenteError
+
+
+def crear_reconocedor(perfil: str) -> Any:
+    """gestures/ is optional: import it only here; errors become a message."""
+    try:
+        from gestures.recognizer import SenaRecognizer
+    except ImportError as exc:
+        raise FuenteError(f"las señas no están disponibles ({exc}); "
+                          "instala el extra 'gestures' de musmesa") from None
+    try:
+        return SenaRecognizer(perfil=perfil, mirrored=False, calibracion=1.0)
+    except Exception as exc:  # a missing or broken model must not crash the app
+        raise FuenteError(f"no se pudo cargar el reconocedor de señas: {exc}") from None
+
+
+class ReconocimientoEnVivo:
+    """Mixin for Kivy screens that recognise señas from a camera, a video or frames."""
+
+    def on_leave(self, *_: object) -> None:
+        self.parar()
+
+    def parar(self) -> None:
+        if self.preview is not None:
+            self.preview.parar()
+        self.en_vivo = False
+
+    def alternar_camara(self) -> None:
+        if self.en_vivo:
+            self.parar()
+            return
+        app = App.get_running_app()
+        try:
+            self.usar_fuente(Camara(int(app.camara or 0)))
+        except (FuenteError, ValueError) as exc:
+            self.estado = f"{app.t('Sin cámara')}: {exc}"
+            app.avisar(self.estado, error=True)
+
+    def usar_fuente(self, fuente: Fuente) -> bool:
+        """Start recognising from a camera, a video or frames (the demo feeds images)."""
+        app = App.get_running_app()
+        if self.reconocedor is None:
+            try:
+                self.reconocedor = crear_reconocedor(self.perfil)
+            except FuenteError as exc:
+                fuente.cerrar()
+                self.estado = str(exc)
+                app.avisar(str(exc), error=True)
+                return False
+        self.reconocedor.reset()
+        self._reiniciar()
+        self.preview.empezar(fuente)
+        self.en_vivo = True
+        return True
+
+    def _fallo(self, msg: str) -> None:
+        self.en_vivo = False
+        if self.reconocedor is not None:
+            self._nuevos(self.reconocedor.finish())  # what was still held; repeats skipped
+        self.estado = f"{App.get_running_app().t('Fuente parada')}: {msg}"
+
+    def _procesar(self, t: float, frame: Any) -> Any:
+        """Landmarks and events (may run in the preview's worker thread: no Kivy here)."""
+        try:
+            return self.reconocedor.process(frame, t)
+        except Exception as exc:  # keep the preview alive; say what failed
+            return exc
