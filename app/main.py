@@ -109,6 +109,15 @@ class MusApp(App):
         except StorageError as exc:
             self.avisar(str(exc), error=True)
 
+    def exportar(self) -> None:
+        """Export the open partida to JSON and CSV in the data folder, and say where."""
+        try:
+            pj, pc = self.almacen.escribir_export(self.ctl.partida_id)
+        except StorageError as exc:
+            self.avisar(str(exc), error=True)
+            return
+        self.avisar(f"{self.t('Exportado')}: {pj} · {pc.name}")
+
     # -- navigation and messages ----------------------------------------------------------
     def ir(self, name: str) -> None:
         self.sm.current = name

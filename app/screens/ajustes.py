@@ -8,7 +8,6 @@ from kivy.uix.screenmanager import Screen
 
 from app.i18n import IDIOMAS
 from app.screens.widgets import Opcion
-from app.storage import StorageError
 from scoring.rules import PERFILES
 
 
@@ -58,13 +57,7 @@ class AjustesScreen(Screen):
         app.cambiar_datos(self.ids.carpeta.text.strip())
 
     def exportar(self) -> None:
-        app = App.get_running_app()
-        try:
-            pj, pc = app.almacen.escribir_export(app.ctl.partida_id)
-        except StorageError as exc:
-            app.avisar(str(exc), error=True)
-            return
-        app.avisar(f"{app.t('Exportado')}: {pj} · {pc.name}")
+        App.get_running_app().exportar()
 
     def volver(self) -> None:
         app = App.get_running_app()

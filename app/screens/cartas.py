@@ -16,13 +16,14 @@ from kivy.uix.stacklayout import StackLayout
 
 from app.camera import Camara, FuenteError, Preview, cargar_imagen
 from app.logic.lectura import Lectura, LecturaError, leer_foto
+from app.screens.vivo import ConVistaPrevia
 from app.screens.widgets import Boton, CartaChip, SelectorCartas
 from app.storage import StorageError
 
 IMAGE_EXT = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 
 
-class CartasScreen(Screen):
+class CartasScreen(ConVistaPrevia, Screen):
     estado = StringProperty("")
     resumen = StringProperty("")
     en_vivo = BooleanProperty(False)
@@ -48,14 +49,6 @@ class CartasScreen(Screen):
         # One tap saved per hand: the preview starts by itself (quietly if there is no camera).
         if self.lectura is None and not self.en_vivo:
             self.alternar_camara(silencioso=True)
-
-    def on_leave(self, *_: object) -> None:
-        self.parar()
-
-    def parar(self) -> None:
-        if self.preview is not None:
-            self.preview.parar()
-        self.en_vivo = False
 
     # -- sources --------------------------------------------------------------------------
     def alternar_camara(self, silencioso: bool = False) -> None:

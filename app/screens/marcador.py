@@ -79,10 +79,4 @@ class MarcadorScreen(Screen):
         self.refrescar()
 
     def exportar(self) -> None:
-        app = App.get_running_app()
-        try:
-            pj, pc = app.almacen.escribir_export(app.ctl.partida_id)
-        except StorageError as exc:
-            app.avisar(str(exc), error=True)
-            return
-        app.avisar(f"{app.t('Exportado')}: {pj} · {pc.name}")
+        App.get_running_app().exportar()

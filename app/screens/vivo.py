@@ -27,8 +27,8 @@ def crear_reconocedor(perfil: str) -> Any:
         raise FuenteError(f"no se pudo cargar el reconocedor de señas: {exc}") from None
 
 
-class ReconocimientoEnVivo:
-    """Mixin for Kivy screens that recognise señas from a camera, a video or frames."""
+class ConVistaPrevia:
+    """Mixin for screens with a live ``preview``: leaving the screen stops the source."""
 
     def on_leave(self, *_: object) -> None:
         self.parar()
@@ -37,6 +37,10 @@ class ReconocimientoEnVivo:
         if self.preview is not None:
             self.preview.parar()
         self.en_vivo = False
+
+
+class ReconocimientoEnVivo(ConVistaPrevia):
+    """Mixin for Kivy screens that recognise señas from a camera, a video or frames."""
 
     def alternar_camara(self) -> None:
         if self.en_vivo:
