@@ -99,6 +99,32 @@ def run_jobs(jobs: list[SceneJob], workers: int | None = None):
         yield from pool.map(_run_job, jobs, chunksize=4)
 
 
+class _CropSet:
+    """Classifier crops gathered scene by scene, saved as one .npz (x, y, deck, decks)."""
+
+    def __init__(self, decks: tuple[str, ...]) -> None:
+        self.decks = decks
+        self.xs: list[np.ndarray] = []
+        self.ys: list[np.ndarray] = []
+        self.ds: list[np.ndarray] = []
+
+    def add(self, crops: np.ndarray, labels: np.ndarray, deck: str) -> None:
+        self.xs.append(crops)
+        self.ys.append(labels)
+        self.ds.append(np.full(len(labels), self.decks.index(deck), np.int8))
+
+    def add_result(self, res: dict) -> None:
+        if "crops" in res:
+            self.add(res["crops"], res["labels"], res["deck"])
+
+    def save(self, path: Path | str) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, x=np.concatenate(self.xs), y=np.concatenate(self.ys),
+                 deck=np.concatenate(self.ds), decks=np.array(self.decks))
+        return path
+
+
 def write_detector_set(out: Path, *, n_train: int, n_val: int, seed: int = 0,
                        decks: tuple[str, ...] = ("fournier1878-pd", "naipes-libres-basquetteur"),
                        det_size: tuple[int, int] = (640, 480), render_size: tuple[int, int] = (1280, 960),
@@ -116,20 +142,16 @@ def write_detector_set(out: Path, *, n_train: int, n_val: int, seed: int = 0,
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
         jobs = [SceneJob(split, i, seed, decks, bgs, render_size, det_size,
                          crops_per_card if split == "train" else 0, deck_root) for i in range(n)]
-        xs, ys, ds = [], [], []
+        crop_set = _CropSet(decks)
         for res in run_jobs(jobs, workers):
             name = f"{split}_{res['index']:06d}"
             (out / "images" / split / f"{name}.jpg").write_bytes(res["det_image"].tobytes())
             (out / "labels" / split / f"{name}.txt").write_text(res["det_label"])
             meta.append({"split": split, "name": name, **{k: res[k] for k in ("kind", "deck",
                                                                                "background")}})
-            if "crops" in res:
-                xs.append(res["crops"])
-                ys.append(res["labels"])
-                ds.append(np.full(len(res["labels"]), decks.index(res["deck"]), np.int8))
-        if xs:
-            np.savez(out / f"crops_{split}.npz", x=np.concatenate(xs), y=np.concatenate(ys),
-                     deck=np.concatenate(ds), decks=np.array(decks))
+            crop_set.add_result(res)
+        if crop_set.xs:
+            crop_set.save(out / f"crops_{split}.npz")
     (out / "data.yaml").write_text(
         f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n  0: carta\n")
     (out / "scenes.json").write_text(json.dumps(meta))
@@ -145,17 +167,10 @@ def write_crop_set(path: Path, *, n_scenes: int, split: str = "train", seed: int
     bgs = backgrounds or (TRAIN_BACKGROUNDS if split == "train" else HOLDOUT_BACKGROUNDS)
     jobs = [SceneJob(split, i, seed, decks, bgs, render_size, None, crops_per_card, deck_root)
             for i in range(n_scenes)]
-    xs, ys, ds = [], [], []
+    crop_set = _CropSet(decks)
     for res in run_jobs(jobs, workers):
-        if "crops" in res:
-            xs.append(res["crops"])
-            ys.append(res["labels"])
-            ds.append(np.full(len(res["labels"]), decks.index(res["deck"]), np.int8))
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(path, x=np.concatenate(xs), y=np.concatenate(ys), deck=np.concatenate(ds),
-             decks=np.array(decks))
-    return path
+        crop_set.add_result(res)
+    return crop_set.save(path)
 
 
 def write_detector_crop_set(path: Path, reader, *, n_scenes: int, first_index: int = 100_000,
@@ -171,12 +186,9 @@ def write_detector_crop_set(path: Path, reader, *, n_scenes: int, first_index: i
 
     jobs = [SceneJob("train", first_index + i, seed, decks, TRAIN_BACKGROUNDS, render_size, None,
                      1, deck_root, keep_image=True, jitter=2.0) for i in range(n_scenes)]
-    xs, ys, ds = [], [], []
+    crop_set = _CropSet(decks)
     for res in run_jobs(jobs, workers):
-        if "crops" in res:
-            xs.append(res["crops"])
-            ys.append(res["labels"])
-            ds.append(np.full(len(res["labels"]), decks.index(res["deck"]), np.int8))
+        crop_set.add_result(res)
         if not len(res["card_ids"]):
             continue
         gt = [quad_to_obb(q) for q in res["corners"]]
@@ -189,11 +201,5 @@ def write_detector_crop_set(path: Path, reader, *, n_scenes: int, first_index: i
                 crops.append(crop_card(res["image"], b))
                 labels.append(CARD_IDS.index(res["card_ids"][j]))
         if crops:
-            xs.append(np.stack(crops))
-            ys.append(np.array(labels, np.int16))
-            ds.append(np.full(len(labels), decks.index(res["deck"]), np.int8))
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(path, x=np.concatenate(xs), y=np.concatenate(ys), deck=np.concatenate(ds),
-             decks=np.array(decks))
-    return path
+            crop_set.add(np.stack(crops), np.array(labels, np.int16), res["deck"])
+    return crop_set.save(path)
