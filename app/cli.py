@@ -18,6 +18,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "arbitro": ("scoring.arbitro_cli", "comprueba las señas de un jugador contra sus cartas"),
     "leer": ("vision.cli_leer", "lee las cartas de una o varias fotos"),
     "mano": ("vision.cli_mano", "lee una foto de la mesa y cuenta el tanteo de la mano"),
+    "baraja": ("vision.cli_baraja", "registra tu propia baraja para leerla mejor"),
     "senas": ("gestures.cli", "reconoce señas en un vídeo, una cámara o imágenes"),
     "app": ("app.launcher", "abre la aplicación de mesa (Kivy)"),
 }

@@ -36,6 +36,7 @@ class MusApp(App):
     perfil = StringProperty("general")
     camara = StringProperty("0")
     carpeta = StringProperty("")
+    baraja = StringProperty("")  # registered deck (.npz) to read against; "" = the generic model
     # Cards read by the camera for the hand being entered: 4 strings or [].
     cartas_leidas = ListProperty([])
     ctl = ObjectProperty(None, allownone=True)
@@ -94,6 +95,7 @@ class MusApp(App):
         self.lang = self.almacen.ajuste("idioma", self.lang)
         self.perfil = self.almacen.ajuste("perfil", self.perfil)
         self.camara = self.almacen.ajuste("camara", self.camara)
+        self.baraja = self.almacen.ajuste("baraja", "")
         if problema:
             self.avisar(problema, error=True)
 

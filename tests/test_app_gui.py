@@ -479,3 +479,39 @@ def test_demo_writes_a_screenshot_of_every_screen(tmp_path: Path) -> None:
     for screen in ("nueva_partida", "marcador", "mano", "tanteo", "leer_cartas", "senas",
                    "arbitro", "ajustes"):
         assert any(screen in n for n in names), (screen, names)
+
+
+def test_registering_the_own_deck_in_ajustes_and_reading_against_it(app: Any,
+                                                                    tmp_path: Path) -> None:
+    """Ajustes registers the deck from the folder of the four example photos; the reading
+    screen then reads against it; a wrong folder is a message and changes nothing."""
+    pytest.importorskip("onnxruntime")
+    fotos = ROOT / "examples" / "baraja"
+    if not (fotos / "oros.jpg").is_file():
+        pytest.skip("no registration photos in examples/baraja")
+    start_partida(app)
+    tap(app.sm.get_screen("marcador").ids.ajustes)
+    ajustes = app.sm.get_screen("ajustes")
+    ajustes.ids.baraja.text = str(tmp_path / "no-existe")
+    tap(ajustes.ids.usar_baraja)
+    assert app.baraja == "" and app.aviso_error and "no existe" in app.aviso
+    app.cerrar_aviso()
+    ajustes.ids.baraja.text = str(fotos)
+    tap(ajustes.ids.usar_baraja)
+    assert app.baraja == str(Path(app.carpeta) / "baraja.npz"), app.aviso
+    assert Path(app.baraja).is_file() and app.almacen.ajuste("baraja", "") == app.baraja
+    assert "40 cartas" in ajustes.estado_baraja
+    app.cerrar_aviso()
+    tap(ajustes.ids.volver)
+    tap(app.sm.get_screen("marcador").ids.nueva_mano)
+    tap(app.sm.get_screen("mano").ids.leer)
+    cartas = app.sm.get_screen("cartas")
+    assert cartas.cargar_foto(ROOT / "examples" / "mesa.jpg"), app.aviso
+    from app.logic.lectura import leer_foto
+
+    expected = leer_foto(cv2_imread(ROOT / "examples" / "mesa.jpg"), app.baraja)
+    assert [c.carta for c in cartas.lectura.cartas] == [c.carta for c in expected.cartas]
+    app.ir("ajustes")
+    frames(2)
+    tap(ajustes.ids.baraja_general)
+    assert app.baraja == "" and app.almacen.ajuste("baraja", "x") == ""

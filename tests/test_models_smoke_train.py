@@ -35,7 +35,7 @@ def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
     from vision.synth import render_scene
 
     out = tmp_path / "run"
-    args = ["--out", str(out), "--tiempo", "0", "--escenas", "4", "--escenas-val", "1",
+    args = ["--out", str(out), "--tiempo", "0", "--escenas", "4", "--escenas-extra", "1", "--escenas-val", "1",
             "--escenas-cls", "1", "--escenas-det-cls", "1", "--imgsz", "160",
             "--epochs", "1", "--cls-epochs", "1", "--afinar-epochs", "1", "--hilos", "1"]
     repo = Path(__file__).resolve().parents[1]
@@ -47,6 +47,8 @@ def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
     for name in (DET_FILE, CLS_FILE, "carta_obb.pt", "carta_cls.pt"):
         assert (export / name).is_file(), name
     assert (out / "crops_det.npz").is_file() and (out / "classifier_afinado").is_dir()
+    for kind in ("mano", "palo", "baraja"):  # the extra detector sets are in the data
+        assert f"det_{kind}/images/train" in (out / "det_all.yaml").read_text()
 
     reader = CardReader(export, det_threshold=0.0001).load()
     scene = render_scene(np.random.default_rng(5), size=(640, 480), kind="mano")

@@ -8,12 +8,15 @@ from vision.detections import CardDetections
 from vision.seats import assign_seats
 
 
-def _dets(centres, ids=None) -> CardDetections:
+def _dets(centres, ids=None, angles=None) -> CardDetections:
+    """Cards 40x60 at ``centres``; all upright unless ``angles`` (radians, one per card)."""
     centres = np.asarray(centres, np.float32)
     n = len(centres)
     half = np.float32([20, 30])
     xyxy = np.concatenate([centres - half, centres + half], 1).astype(np.float32)
     obb = np.concatenate([centres, np.tile([40, 60, 0], (n, 1))], 1).astype(np.float32)
+    if angles is not None:
+        obb[:, 4] = angles
     ids = ids or [f"{r}o" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)] + ["1c", "2c", "3c", "4c",
                                                                           "5c", "6c", "7c", "10c"]
     one = np.ones(n, np.float32)
@@ -65,7 +68,7 @@ def test_a_group_of_five_is_reported():
     pts[4] = (640 + 2.5 * 50, 800)  # a right-hand card moved into the bottom group
     dets = assign_seats(_dets(pts))
     assert dets.asientos is None
-    assert any("grupo de 5" in a or "juntos" in a for a in dets.avisos)
+    assert any("cuatro grupos de cuatro separados" in a for a in dets.avisos)
 
 
 def test_filters_compose():
@@ -78,3 +81,39 @@ def test_filters_compose():
     j = dets.to_json("x.jpg")
     assert j["imagen"] == "x.jpg" and len(j["cartas"]) == 16 and j["asientos"] is not None
     assert sum(1 for c in j["cartas"] if c.get("dudosa")) == 3
+
+
+def _sideways(seats, jitter=0.0, seed=0):
+    """Angles as players lay them: upright for seats 0 and 2, sideways for 1 and 3."""
+    rng = np.random.default_rng(seed)
+    return [(np.pi / 2 if s in (1, 3) else 0.0) + rng.normal(0, jitter) for s in seats]
+
+
+def test_orientation_tells_apart_hands_that_touch_at_a_corner():
+    """The left hand's nearest card touches the bottom hand; only orientation says whose it is."""
+    pts, seats = _table()
+    pts = list(pts)
+    pts[15] = (520, 740)  # the left hand's last card, sideways, at the bottom hand's first card
+    pts[14] = (300, 700)
+    dets = assign_seats(_dets(pts, angles=_sideways(seats, jitter=0.1)))
+    assert dets.seat.tolist() == seats
+    # without orientations (all upright) the same positions are ambiguous: no seats
+    plain = assign_seats(_dets(pts))
+    assert plain.asientos is None and plain.avisos
+
+
+def test_fans_and_tilt_keep_the_orientation_reading():
+    pts, seats = _table()
+    order = np.random.default_rng(3).permutation(16)
+    angles = _sideways(seats, jitter=0.3, seed=1)
+    dets = assign_seats(_dets([pts[i] for i in order], angles=[angles[i] for i in order]))
+    assert dets.seat.tolist() == [seats[i] for i in order]
+
+
+def test_upright_cards_in_the_side_seats_fall_back_to_positions():
+    """Orientations that do not split eight and eight: the positions decide."""
+    pts, seats = _table()
+    angles = [0.0] * 16
+    angles[0] = np.pi / 2  # one bottom card sideways: 1 sideways card, not 8
+    dets = assign_seats(_dets(pts, angles=angles))
+    assert dets.seat.tolist() == seats

@@ -46,12 +46,13 @@ def torch_reader(models: Path, threads: int):
 
     torch.set_num_threads(threads)
     det = YOLO(str(models / "carta_obb.pt"))
+    imgsz = int(det.overrides.get("imgsz") or 384)  # the size it was trained (and exported) at
     cls = CardNet()
     cls.load_state_dict(torch.load(models / "carta_cls.pt"))
     cls.eval()
 
     def read(image: np.ndarray):
-        res = det.predict(image, imgsz=320, conf=DET_THRESHOLD, iou=NMS_IOU, device="cpu",
+        res = det.predict(image, imgsz=imgsz, conf=DET_THRESHOLD, iou=NMS_IOU, device="cpu",
                           verbose=False)[0]
         obb = res.obb.xywhr.numpy() if res.obb is not None else np.zeros((0, 5), np.float32)
         if len(obb) == 0:

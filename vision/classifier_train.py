@@ -2,7 +2,13 @@
 exported to ONNX (inference in :mod:`vision.reader` needs only ONNX Runtime).
 
 The ONNX model takes ``(N, 3, 96, 64)`` float32 BGR in [0, 1] and returns ``(N, 40)`` logits in
-the order of :data:`scoring.cards.CARD_IDS`.
+the order of :data:`scoring.cards.CARD_IDS` and ``(N, 960)`` features: the last feature map
+pooled to 3x2 cells (it keeps where the pips are) and L2-normalised. The features are what a
+registered deck (:mod:`vision.baraja`) is compared on.
+
+Export a checkpoint again (for instance one trained on a single design)::
+
+    python -m vision.classifier_train --exportar runs/cartas/cls_F_to_N/carta_cls.pt
 
 Train and test on different designs (the cross-design check)::
 
@@ -79,6 +85,31 @@ def _augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     return x.clamp(0, 1)
 
 
+def _augment_design(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """On top of :func:`_augment`, what differs between deck designs rather than photos: the
+    card's proportions and margins (each crop zoomed and stretched) and ink hues (a hue turn).
+    No patches are hidden: a hidden pip turns a 6 into a 4."""
+    x = _augment(x, gen)
+    n = x.shape[0]
+    sx = 0.85 + 0.3 * torch.rand(n, generator=gen)
+    sy = sx * (0.92 + 0.16 * torch.rand(n, generator=gen))
+    theta = torch.zeros(n, 2, 3)
+    theta[:, 0, 0], theta[:, 1, 1] = sx, sy
+    theta[:, :, 2] = (torch.rand(n, 2, generator=gen) - 0.5) * 0.1
+    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    x = F.grid_sample(x, grid, padding_mode="border", align_corners=False)
+    # hue turn: rotate the chroma around the grey axis by up to +-25 degrees
+    ang = (torch.rand(n, generator=gen) - 0.5) * math.radians(50)
+    grey = x.mean(1, keepdim=True)
+    c = x - grey
+    k = torch.tensor([1.0, 1.0, 1.0]) / math.sqrt(3)
+    cross = torch.stack([k[1] * c[:, 2] - k[2] * c[:, 1], k[2] * c[:, 0] - k[0] * c[:, 2],
+                         k[0] * c[:, 1] - k[1] * c[:, 0]], 1)
+    cos, sin = torch.cos(ang)[:, None, None, None], torch.sin(ang)[:, None, None, None]
+    x = grey + c * cos + cross * sin
+    return x.clamp(0, 1)
+
+
 def _to_tensor(x: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(x).permute(0, 3, 1, 2).float().div_(255)
 
@@ -107,7 +138,8 @@ def evaluate(model: nn.Module, x: np.ndarray, y: np.ndarray, batch: int = 512) -
 def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int = 12,
                      batch: int = 128, lr: float = 3e-3, threads: int = 2, seed: int = 0,
                      train_deck: str | None = None, test_deck: str | None = None,
-                     max_minutes: float | None = None, init: Path | None = None) -> dict:
+                     max_minutes: float | None = None, init: Path | None = None,
+                     design_augment: bool = False) -> dict:
     """Train CardNet on crops; write ``out/carta_cls.pt`` and ``out/carta_cls.onnx``."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
@@ -132,7 +164,7 @@ def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int =
         total, count = 0.0, 0
         for i in range(0, len(order), batch):
             idx = order[i:i + batch]
-            xb = _augment(_to_tensor(x_train[idx]), gen)
+            xb = (_augment_design if design_augment else _augment)(_to_tensor(x_train[idx]), gen)
             yb = torch.from_numpy(y_train[idx])
             loss = F.cross_entropy(model(xb), yb, label_smoothing=0.1)
             opt.zero_grad()
@@ -159,22 +191,42 @@ def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int =
     return {k: v for k, v in summary.items() if k != "history"}
 
 
+FEATURE_GRID = (3, 2)  # rows x columns of the pooled feature map (960 numbers a crop)
+
+
+class WithFeatures(nn.Module):
+    """CardNet returning its logits and the normalised pooled feature map (for ONNX export)."""
+
+    def __init__(self, net: CardNet) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        fm = self.net.features((x - 0.5) / 0.25)
+        logits = self.net.head(fm.mean((2, 3)))
+        feats = F.normalize(F.adaptive_avg_pool2d(fm, FEATURE_GRID).flatten(1), dim=1)
+        return logits, feats
+
+
 def export_onnx(model: nn.Module, path: Path) -> Path:
     from vision.geometry import CROP_H, CROP_W
 
     model.eval()
     dummy = torch.rand(1, 3, CROP_H, CROP_W)
-    torch.onnx.export(model, (dummy,), str(path), input_names=["crops"], output_names=["logits"],
-                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17,
-                      dynamo=False)
+    torch.onnx.export(WithFeatures(model), (dummy,), str(path), input_names=["crops"],
+                      output_names=["logits", "features"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "features": {0: "n"}},
+                      opset_version=17, dynamo=False)
     return path
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m vision.classifier_train", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--recortes", type=Path, required=True)
-    p.add_argument("--val", type=Path, required=True)
+    p.add_argument("--recortes", type=Path)
+    p.add_argument("--val", type=Path)
+    p.add_argument("--exportar", type=Path, default=None, metavar="PT",
+                   help="only export this checkpoint to ONNX next to it, and stop")
     p.add_argument("--out", type=Path, default=Path("runs/clasificador"))
     p.add_argument("--entrena", default=None, help="train only on this deck design")
     p.add_argument("--prueba", default=None, help="validate only on this deck design")
@@ -182,10 +234,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hilos", type=int, default=2)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--desde", type=Path, default=None, help="start from these weights (.pt)")
+    p.add_argument("--aumento-diseno", action="store_true",
+                   help="also vary what differs between deck designs (proportions, hues, patches)")
     args = p.parse_args(argv)
+    if args.exportar:
+        model = CardNet()
+        model.load_state_dict(torch.load(args.exportar))
+        print(export_onnx(model, args.exportar.with_suffix(".onnx")))
+        return 0
+    if not (args.recortes and args.val):
+        p.error("--recortes and --val are needed to train")
     res = train_classifier(args.recortes, args.val, args.out, epochs=args.epochs,
                            threads=args.hilos, train_deck=args.entrena, test_deck=args.prueba,
-                           lr=args.lr, init=args.desde)
+                           lr=args.lr, init=args.desde, design_augment=args.aumento_diseno)
     print(json.dumps(res, indent=1))
     return 0
 

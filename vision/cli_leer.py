@@ -1,9 +1,10 @@
-"""`mus leer [--json] [--anotar DIR] IMAGE...`: read the cards in one or more photos.
+"""`mus leer [--json] [--anotar DIR] [--baraja FILE] IMAGE...`: read the cards in photos.
 
 For each image: the cards with confidence and box, the four hands in seat order (0 bottom,
 1 right, 2 top, 3 left) when there are four groups of four, and warnings. Bad input (a missing
 or corrupt file, a photo with no cards) gets a one-line message and exit status 2; with
-``--json`` the image's entry is ``{"imagen": ..., "error": ...}``.
+``--json`` the image's entry is ``{"imagen": ..., "error": ...}``. ``--baraja`` reads against
+a deck registered with ``mus baraja registrar`` (:mod:`vision.baraja`).
 """
 
 from __future__ import annotations
@@ -21,22 +22,43 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="salida en JSON")
     parser.add_argument("--anotar", metavar="DIR", type=Path,
                         help="escribe cada foto con las cartas dibujadas en DIR")
+    add_baraja_option(parser)
+
+
+def add_baraja_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--baraja", metavar="FILE", default=None,
+                        help="baraja registrada con 'mus baraja registrar' (lee tu propia baraja)")
 
 
 class ReadError(Exception):
     """A photo that cannot be read as a table of cards; the message says why."""
 
 
-def read_one(path: str, anotar: Path | None = None) -> CardDetections:
-    """Read one photo; raise ReadError (clear Spanish message) for bad input or no cards."""
-    from vision.reader import ImageError, load_image, read_cards
+def reader_for(baraja: str | None):
+    """The shipped reader, or one reading against a registered deck; ReadError if unusable."""
+    from vision.reader import CardReader, default_reader
 
+    if baraja is None:
+        return default_reader()
+    from vision.baraja import BarajaError, BarajaRegistrada
+
+    try:
+        return CardReader(baraja=BarajaRegistrada.load(baraja))
+    except (BarajaError, FileNotFoundError) as exc:
+        raise ReadError(str(exc)) from None
+
+
+def read_one(path: str, anotar: Path | None = None, baraja: str | None = None) -> CardDetections:
+    """Read one photo; raise ReadError (clear Spanish message) for bad input or no cards."""
+    from vision.reader import ImageError, load_image
+
+    reader = reader_for(baraja)
     try:
         image = load_image(path)
     except ImageError as exc:
         raise ReadError(str(exc)) from None
     try:
-        dets = read_cards(image)
+        dets = reader.read(image)
     except FileNotFoundError as exc:
         raise ReadError(str(exc)) from None
     if anotar is not None:
@@ -69,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     results = []
     for path in args.images:
         try:
-            dets = read_one(path, args.anotar)
+            dets = read_one(path, args.anotar, args.baraja)
         except ReadError as exc:
             print(f"mus leer: {exc}", file=sys.stderr)
             status = 2

@@ -1,4 +1,4 @@
-"""`mus mano FOTO --mano K [--lances FILE] [--reglas NAME] [--json]`: the whole main job.
+"""`mus mano FOTO --mano K [--lances FILE] [--reglas NAME] [--baraja FILE] [--json]`: the main job.
 
 Reads the photo of the table at the end of a hand, gives the four hands to the seats (seat 0 is
 the group of cards nearest the camera, then counter-clockwise), builds the hand record of
@@ -15,6 +15,7 @@ import json
 import sys
 from typing import Any
 
+from vision.cli_leer import add_baraja_option
 from vision.detections import SEAT_NAMES
 
 
@@ -29,6 +30,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--marcador", type=int, nargs=2, default=None, metavar=("P0", "P1"),
                         help="tantos de cada pareja antes de la mano")
     parser.add_argument("--json", action="store_true", help="salida en JSON")
+    add_baraja_option(parser)
 
 
 def _fail(message: str, as_json: bool) -> int:
@@ -77,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return _fail(str(exc), args.json)
     try:
-        dets = read_one(args.foto)
+        dets = read_one(args.foto, baraja=args.baraja)
     except ReadError as exc:
         return _fail(str(exc), args.json)
     asientos = dets.asientos

@@ -38,6 +38,7 @@ class SceneJob:
     deck_root: str | None
     keep_image: bool = False  # return the full scene (for crops from a detector's boxes)
     jitter: float = 1.0
+    kind: str | None = None  # a fixed kind of scene (see vision.synth.render_scene); None: mixed
 
 
 def scene_rng(base_seed: int, split: str, index: int) -> np.random.Generator:
@@ -56,7 +57,7 @@ def jitter_obb(rng: np.random.Generator, obb: np.ndarray, amount: float = 1.0) -
 def _run_job(job: SceneJob) -> dict:
     rng = scene_rng(job.base_seed, job.split, job.index)
     scene = render_scene(rng, decks=job.decks, backgrounds=job.backgrounds, size=job.render_size,
-                         deck_root=job.deck_root)
+                         deck_root=job.deck_root, kind=job.kind)
     out: dict = {"index": job.index, "kind": scene.kind, "deck": scene.deck,
                  "background": scene.background}
     if job.det_size is not None:
@@ -129,7 +130,7 @@ def write_detector_set(out: Path, *, n_train: int, n_val: int, seed: int = 0,
                        decks: tuple[str, ...] = ("fournier1878-pd", "naipes-libres-basquetteur"),
                        det_size: tuple[int, int] = (640, 480), render_size: tuple[int, int] = (1280, 960),
                        crops_per_card: int = 0, workers: int | None = None,
-                       deck_root: str | None = None) -> Path:
+                       deck_root: str | None = None, kind: str | None = None) -> Path:
     """Write ``out/images/{train,val}``, ``out/labels/...`` and ``out/data.yaml`` (absolute paths).
 
     With ``crops_per_card`` > 0 the classifier crops of the training scenes are saved too, in
@@ -141,7 +142,8 @@ def write_detector_set(out: Path, *, n_train: int, n_val: int, seed: int = 0,
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
         jobs = [SceneJob(split, i, seed, decks, bgs, render_size, det_size,
-                         crops_per_card if split == "train" else 0, deck_root) for i in range(n)]
+                         crops_per_card if split == "train" else 0, deck_root, kind=kind)
+                for i in range(n)]
         crop_set = _CropSet(decks)
         for res in run_jobs(jobs, workers):
             name = f"{split}_{res['index']:06d}"

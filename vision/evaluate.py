@@ -75,8 +75,23 @@ def average_precision(records: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
     return float(np.mean([prec[i] if i < len(prec) else 0 for i in idx]))
 
 
+def _seats_right_on_true_boxes(gt_obb: np.ndarray, scene) -> bool:
+    """The seat grouping alone: right seats from the true boxes (no detector, no classifier)."""
+    from vision.detections import CardDetections
+    from vision.geometry import obb_to_xyxy
+    from vision.seats import assign_seats
+
+    n = len(gt_obb)
+    ids = np.array(scene.card_ids, object)
+    one = np.ones(n, np.float32)
+    dets = assign_seats(CardDetections(obb_to_xyxy(gt_obb), gt_obb.astype(np.float32), ids, one,
+                                       one, one, ids, np.zeros(n, bool), np.full(n, -1, np.int8)))
+    return dets.seat.tolist() == list(scene.seats)
+
+
 def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
-             size: tuple[int, int] = (1280, 960), split: str = "eval") -> dict:
+             size: tuple[int, int] = (1280, 960), split: str = "eval",
+             hand_style: str | None = None) -> dict:
     ap_records = []
     tables_exact = 0
     seats_given = 0
@@ -87,10 +102,13 @@ def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
     per_fn = np.zeros(len(CARD_IDS))
     ms = []
     failures = []
+    seats_from_truth = 0
     for i in range(n):
         scene = render_scene(scene_rng(seed, split, 10_000 + i), decks=(deck,),
-                             backgrounds=HOLDOUT_BACKGROUNDS, size=size, kind="mesa")
+                             backgrounds=HOLDOUT_BACKGROUNDS, size=size, kind="mesa",
+                             hand_style=hand_style)
         gt_obb = np.stack([quad_to_obb(q) for q in scene.corners])
+        seats_from_truth += _seats_right_on_true_boxes(gt_obb, scene)
         # detector AP: low threshold
         saved = reader.det_threshold
         reader.det_threshold = 0.01
@@ -150,9 +168,57 @@ def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
         "recall_media_por_carta": float(np.nanmean(rec)),
         "mesas_exactas": tables_exact / max(n, 1),
         "mesas_con_asientos": seats_given / max(n, 1),
+        "asientos_bien_con_cajas_verdaderas": seats_from_truth / max(n, 1),
         "ms_mediana_lectura": float(np.median(ms)),
         "fallos": failures[:20],
     }
+
+
+def register_from_generated_photo(reader: CardReader, deck: str, seed: int = 0,
+                                  size: tuple[int, int] = (1280, 960), tries: int = 5):
+    """Register ``deck`` from four generated photos, one suit each, through the real path
+    (detector, grid, crops): scenes 90,000 on of the eval split, away from the test tables.
+    When the registration refuses a set, the four photos are taken again, as a user would
+    (up to ``tries`` times).
+
+    Returns (registration, warnings, sets of photos taken)."""
+    from scoring.cards import CARD_IDS
+    from vision.baraja import BarajaError, registrar
+
+    for k in range(tries):
+        fotos = [render_scene(scene_rng(seed, "eval", 90_000 + 4 * k + p), decks=(deck,),
+                              backgrounds=HOLDOUT_BACKGROUNDS, size=size, kind="palo",
+                              card_ids=list(CARD_IDS[10 * p:10 * p + 10])).image for p in range(4)]
+        try:
+            baraja, avisos = registrar(reader, fotos, nombre=deck)
+        except BarajaError:
+            continue
+        return baraja, avisos, k + 1
+    raise BarajaError(f"no se pudo registrar {deck} con {tries} fotos")
+
+
+def registration_photos(reader: CardReader, deck: str, n: int, seed: int = 0,
+                        size: tuple[int, int] = (1280, 960)) -> dict:
+    """How often one suit photo for registering is accepted, and accepted with every card in
+    its right place (the dangerous failure is a wrong photo accepted): ``n`` generated photos,
+    eval split, unseen backgrounds, away from the test tables."""
+    from vision.baraja import BarajaError, locate_grid
+
+    accepted = right = 0
+    for k in range(n):
+        suit = k % 4
+        ids = list(CARD_IDS[10 * suit:10 * suit + 10])
+        scene = render_scene(scene_rng(seed, "eval", 95_000 + k), decks=(deck,),
+                             backgrounds=HOLDOUT_BACKGROUNDS, size=size, kind="palo", card_ids=ids)
+        try:
+            boxes = locate_grid(reader, scene.image, 10, ((1, 10), (2, 5)))
+        except BarajaError:
+            continue
+        accepted += 1
+        centres = np.stack([q.mean(0) for q in scene.corners])
+        nearest = [int(np.argmin(np.linalg.norm(centres - b[:2], axis=1))) for b in boxes]
+        right += [scene.card_ids[j] for j in nearest] == ids
+    return {"fotos": n, "aceptadas": accepted / max(n, 1), "aceptadas_y_bien": right / max(n, 1)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -164,6 +230,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--modelos", type=Path, default=None, help="folder with the two ONNX files")
     p.add_argument("--clasificador", type=Path, default=None,
                    help="use this classifier ONNX instead of the one in --modelos")
+    p.add_argument("--estilo", choices=("row", "overlap", "fan"), default=None,
+                   help="every hand laid the same way: in a row, an overlapping row or a fan "
+                        "(default: mixed, as in training)")
+    p.add_argument("--registrar", action="store_true",
+                   help="first register the test deck from four generated photos (one a suit) "
+                        "(eval split, unseen backgrounds, not one of the test tables), then read "
+                        "the tables against it (vision.baraja)")
+    p.add_argument("--fotos-registro", type=int, default=0, metavar="N",
+                   help="also measure N generated registration photos (one suit each): how many "
+                        "are accepted, and accepted with every card in place")
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
     reader = CardReader(args.modelos)
@@ -175,7 +251,15 @@ def main(argv: list[str] | None = None) -> int:
         shutil.copy(reader.folder / "carta_obb.onnx", tmp / "carta_obb.onnx")
         shutil.copy(args.clasificador, tmp / "carta_cls.onnx")
         reader = CardReader(tmp)
-    res = evaluate(reader.load(), args.baraja, args.escenas, args.seed)
+    extra = {}
+    if args.registrar:
+        reader.baraja, avisos, fotos = register_from_generated_photo(reader, args.baraja, args.seed)
+        extra = {"registrada": True, "fotos_registro": fotos, "avisos_registro": avisos}
+    if args.fotos_registro:
+        extra["registro_por_foto"] = registration_photos(reader, args.baraja, args.fotos_registro,
+                                                         args.seed)
+    res = {**evaluate(reader.load(), args.baraja, args.escenas, args.seed,
+                      hand_style=args.estilo), **extra}
     short = {k: v for k, v in res.items() if k not in ("por_carta", "fallos")}
     print(json.dumps(short, indent=1, ensure_ascii=False))
     if args.out:

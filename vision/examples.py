@@ -4,7 +4,9 @@
 
 Only the public-domain Fournier 1878 deck is used. ``examples/mesa.jpg`` is a full table (the
 four hands of ``examples/mesa.json``, seat 0 nearest the camera); ``examples/mano.jpg`` a
-close-up of one hand. They are generated pictures, not photographs.
+close-up of one hand; ``examples/baraja/{oros,copas,espadas,bastos}.jpg`` the four photos
+that register the deck (``mus baraja registrar``). They are generated pictures, not
+photographs.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ LANCES = {"grande": "paso", "chica": {"no_quiero": 1, "gana": 0}, "pares": {"qui
           "juego": {"quiero": 2}}
 MESA_SEED = 0  # scene index in the "ejemplo" split
 MANO_SEED = 1
+BARAJA_SEED = 2000  # scene indices 2000-2003 of the "ejemplo" split: the four suit photos
+SUITS = ("oros", "copas", "espadas", "bastos")
 
 
 def make(out: Path, mesa_seed: int = MESA_SEED, mano_seed: int = MANO_SEED) -> None:
@@ -44,6 +48,22 @@ def make(out: Path, mesa_seed: int = MESA_SEED, mano_seed: int = MANO_SEED) -> N
                          backgrounds=("wood",), size=(1280, 960), kind="mano",
                          card_ids=MANOS[0].split())
     cv2.imwrite(str(out / "mano.jpg"), close.image, [cv2.IMWRITE_JPEG_QUALITY, 88])
+    make_registration(out / "baraja")
+
+
+def make_registration(out: Path, seed: int = BARAJA_SEED) -> list[Path]:
+    """Four photos, one suit each, laid out to register the deck."""
+    from scoring.cards import CARD_IDS
+
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for p, suit in enumerate(SUITS):
+        scene = render_scene(scene_rng(0, "ejemplo", seed + p), decks=(PUBLIC_DOMAIN_DECK,),
+                             backgrounds=("felt",), size=(1280, 960), kind="palo",
+                             card_ids=list(CARD_IDS[10 * p:10 * p + 10]))
+        paths.append(out / f"{suit}.jpg")
+        cv2.imwrite(str(paths[-1]), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 88])
+    return paths
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,6 +5,10 @@ Two models in ``models/`` (or ``$MUSMESA_MODELS``):
 - ``carta_obb.onnx``: one-class oriented-box card detector (YOLO11n-OBB, 320x320 letterbox);
 - ``carta_cls.onnx``: 40-class classifier on each rectified 64x96 card crop.
 
+With a registered deck (:mod:`vision.baraja`: one photo of the user's own 40 cards), each card
+is named by the registered card it looks most like instead of by the classifier's head; that
+is how a deck design the model never saw is read.
+
 A deck holds each card once, so ids are given by an assignment (greedy on the classifier's
 probabilities, best pair first) rather than per-card argmax: two detections never get the same
 card. Sessions are created lazily on first use and cached.
@@ -20,6 +24,7 @@ import contextlib
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -29,10 +34,14 @@ from vision.detections import CardDetections
 from vision.geometry import CROP_H, CROP_W, crop_card, obb_to_xyxy, rotated_iou
 from vision.seats import assign_seats
 
+if TYPE_CHECKING:
+    from vision.baraja import BarajaRegistrada
+
 REPO = Path(__file__).resolve().parent.parent
 DET_FILE = "carta_obb.onnx"
 CLS_FILE = "carta_cls.onnx"
 DET_THRESHOLD = 0.35  # detector score to keep a box
+FILL_THRESHOLD = 0.1  # weaker boxes that may complete a table of 16 (see CardReader.detect)
 NMS_IOU = 0.5
 PRE_NMS_PROBIOU = 0.8
 TABLE_CARDS = 16
@@ -70,8 +79,11 @@ class CardReader:
 
     def __init__(self, folder: str | os.PathLike[str] | None = None, threads: int = 1,
                  det_threshold: float = DET_THRESHOLD, low_confidence: float = LOW_CONFIDENCE,
-                 refine: bool = False):
+                 refine: bool = False, baraja: BarajaRegistrada | None = None):
         self.folder = Path(folder) if folder else models_dir()
+        self.baraja = baraja
+        if baraja is not None and (self.folder / CLS_FILE).is_file():
+            baraja.check_model(self.folder)
         self.threads = threads
         self.det_threshold = det_threshold
         self.low_confidence = low_confidence
@@ -99,7 +111,7 @@ class CardReader:
         detector was trained mostly on whole tables, so it stays off."""
         boxes, scores = self._detect_once(image)
         if not self.refine or len(boxes) == 0:
-            return self._table_nms(boxes, scores)
+            return self._table_nms(*self._fill_table(boxes, scores))
         h, w = image.shape[:2]
         long_side = float(np.median(np.maximum(boxes[:, 2], boxes[:, 3])))
         groups = _groups(boxes[:, :2], 1.3 * long_side)
@@ -125,7 +137,16 @@ class CardReader:
             all_s.append(zs[core])
         boxes, scores = np.concatenate(all_b), np.concatenate(all_s)
         order = _rotated_nms(boxes, scores, NMS_IOU)
-        return self._table_nms(boxes[order], scores[order])
+        return self._table_nms(*self._fill_table(boxes[order], scores[order]))
+
+    def _fill_table(self, boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        # A Mus table shows 16 cards. When fewer than 16 boxes pass the threshold but weaker ones
+        # (a card half hidden under another) make up 16, the 16 best are kept; their low
+        # detector score flags them for confirmation. Otherwise the weak boxes are dropped.
+        strong = scores >= self.det_threshold
+        if strong.sum() < TABLE_CARDS <= len(scores):
+            return boxes[:TABLE_CARDS], scores[:TABLE_CARDS]  # sorted by score by the NMS
+        return boxes[strong], scores[strong]
 
     def _table_nms(self, boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # A Mus table shows 16 cards. More boxes than that are nearly always a stack of
@@ -152,7 +173,7 @@ class CardReader:
         blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
         pred = sess.run(None, {inp.name: blob})[0][0]  # (6, A): cx cy w h score angle
         scores = pred[4]
-        keep = scores >= self.det_threshold
+        keep = scores >= min(self.det_threshold, FILL_THRESHOLD)
         boxes = pred[[0, 1, 2, 3, 5]][:, keep].T.copy()
         scores = scores[keep]
         boxes[:, 0] = (boxes[:, 0] - left) / scale
@@ -164,18 +185,34 @@ class CardReader:
         order = _rotated_nms(boxes, scores, NMS_IOU)
         return boxes[order], scores[order]
 
+    def detect_n(self, image: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """The ``n`` best boxes when the photo is known to hold ``n`` cards (fewer if not found)."""
+        boxes, scores = self._detect_once(image)
+        return boxes[:n], scores[:n]
+
     # ---- classifier
+    def run_classifier(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """Logits (N, 40) and features (N, D) of BGR uint8 crops (N, 96, 64, 3); features are
+        None with a classifier exported without them."""
+        sess = self.classifier
+        blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
+        out = sess.run(None, {sess.get_inputs()[0].name: blob})
+        return out[0], (out[1] if len(out) > 1 else None)
+
     def classify(self, image: np.ndarray, obbs: np.ndarray) -> np.ndarray:
         """Class probabilities (N, 40) of the card under each oriented box."""
         if len(obbs) == 0:
             return np.zeros((0, len(CARD_IDS)), np.float32)
         crops = np.stack([crop_card(image, b, (CROP_W, CROP_H)) for b in obbs])
-        blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
-        sess = self.classifier
-        # the card may lie either way up: read it both ways in one batch and average
-        both = np.concatenate([blob, blob[:, :, ::-1, ::-1]])
-        probs = _softmax(sess.run(None, {sess.get_inputs()[0].name: both})[0])
+        # the card may lie either way up: read it both ways in one batch
+        logits, feats = self.run_classifier(np.concatenate([crops, crops[:, ::-1, ::-1]]))
         n = len(obbs)
+        if self.baraja is not None:
+            if feats is None:
+                raise ValueError("este clasificador no da rasgos: vuelve a exportarlo para usar "
+                                 "una baraja registrada")
+            return self.baraja.probabilities(feats[:n], feats[n:])
+        probs = _softmax(logits)
         return (probs[:n] + probs[n:]) / 2
 
     # ---- everything

@@ -3,6 +3,20 @@
 Seat 0 is the group nearest the bottom edge of the photo (the camera side), then
 counter-clockwise as seen on the screen: 1 right, 2 top, 3 left. When the cards do not lie in
 four separate groups of four, no seats are given and a warning says why.
+
+Two readings, the first that holds wins:
+
+1. **By orientation.** A player lays their cards facing them, so from the camera side the
+   bottom and top hands stand upright on the screen and the right and left hands lie sideways.
+   The eight most sideways cards split by x (right, left), the other eight by height (bottom,
+   top). This is what tells apart two hands that touch at a corner of the table.
+2. **By position**, when the orientations do not split eight and eight (a photo from a corner,
+   cards thrown anyhow): four runs of four consecutive cards around the centroid, improved by
+   swapping cards between groups while that makes the groups tighter.
+
+Either way the groups must then be separate (each pair of groups further apart than the wider
+one is spread; by position, also every card nearer to a card of its own group than
+to any other), or no seats are given.
 """
 
 from __future__ import annotations
@@ -14,38 +28,97 @@ import numpy as np
 from vision.detections import CardDetections
 
 N_SEATS, HAND = 4, 4
+ORIENTATION_MARGIN = 0.25  # the 8th most sideways card must beat the 9th by this (log ratio)
 
 
-def _groups_by_angle(centres: np.ndarray) -> np.ndarray:
-    """Split 16 points into 4 runs of 4 consecutive points around their centroid (best spread)."""
+def _sideways_score(obb: np.ndarray) -> np.ndarray:
+    """log(screen-horizontal side / the other side) of each card: about log(1.5 / t) for a card
+    lying sideways and log(1 / (1.5 t)) for one standing upright, where t <= 1 is how much the
+    camera's tilt squashes the table vertically. The two kinds stay a factor 2.25 apart at any
+    tilt, while a far upright card can look wider than tall. Cards turned about 45 degrees
+    score near 0."""
+    w, h, a = obb[:, 2], obb[:, 3], obb[:, 4]
+    along_a_is_horizontal = np.abs(np.cos(a)) >= np.abs(np.sin(a))
+    side_x = np.where(along_a_is_horizontal, w, h)
+    side_y = np.where(along_a_is_horizontal, h, w)
+    # a card turned about 45 degrees says nothing about its hand: weight by how square it sits
+    return np.log(np.maximum(side_x, 1e-6) / np.maximum(side_y, 1e-6)) * np.abs(np.cos(2 * a))
+
+
+def _groups_by_orientation(centres: np.ndarray, obb: np.ndarray) -> np.ndarray | None:
+    """Labels 0 bottom, 1 right, 2 top, 3 left from orientation, or None when it is ambiguous."""
+    score = _sideways_score(obb)
+    order = np.argsort(-score, kind="stable")
+    if score[order[7]] - score[order[8]] < ORIENTATION_MARGIN:
+        return None
+    labels = np.empty(len(centres), np.int64)
+    sideways, upright = order[:8], order[8:]
+    by_y = upright[np.argsort(-centres[upright, 1], kind="stable")]
+    labels[by_y[:4]], labels[by_y[4:]] = 0, 2
+    by_x = sideways[np.argsort(-centres[sideways, 0], kind="stable")]
+    labels[by_x[:4]], labels[by_x[4:]] = 1, 3
+    return labels
+
+
+def _spread_cost(points: np.ndarray, labels: np.ndarray) -> float:
+    return float(sum(((points[labels == g] - points[labels == g].mean(0)) ** 2).sum()
+                     for g in range(N_SEATS)))
+
+
+def _groups_by_position(centres: np.ndarray) -> np.ndarray:
+    """Four runs of four around the centroid (best offset), then balanced swaps (always 4x4)."""
     c = centres.mean(0)
-    ang = np.arctan2(centres[:, 1] - c[1], centres[:, 0] - c[0])
-    order = np.argsort(ang)
+    order = np.argsort(np.arctan2(centres[:, 1] - c[1], centres[:, 0] - c[0]))
     best, best_cost = None, math.inf
     for offset in range(HAND):
-        rolled = np.roll(order, -offset)
         labels = np.empty(len(centres), np.int64)
-        cost = 0.0
-        for g in range(N_SEATS):
-            idx = rolled[g * HAND:(g + 1) * HAND]
-            labels[idx] = g
-            cost += float(np.linalg.norm(centres[idx] - centres[idx].mean(0), axis=1).sum())
+        labels[np.roll(order, -offset)] = np.repeat(np.arange(N_SEATS), HAND)
+        cost = _spread_cost(centres, labels)
         if cost < best_cost:
             best, best_cost = labels, cost
     assert best is not None
+    improved = True
+    while improved:  # terminates: the cost strictly falls with each swap
+        improved = False
+        for i in range(len(centres)):
+            for j in range(i + 1, len(centres)):
+                if best[i] == best[j]:
+                    continue
+                trial = best.copy()
+                trial[i], trial[j] = best[j], best[i]
+                cost = _spread_cost(centres, trial)
+                if cost < best_cost - 1e-9:
+                    best, best_cost, improved = trial, cost, True
     return best
 
 
-def _kmeans(points: np.ndarray, labels: np.ndarray, iters: int = 20) -> np.ndarray:
-    for _ in range(iters):
-        cents = np.stack([points[labels == g].mean(0) if (labels == g).any() else
-                          np.full(2, np.inf) for g in range(N_SEATS)])
-        d = np.linalg.norm(points[:, None] - cents[None], axis=2)
-        new = d.argmin(1)
-        if (new == labels).all():
-            break
-        labels = new
-    return labels
+def _seat_order(cents: np.ndarray) -> np.ndarray:
+    """Seat of each group: 0 the one nearest the bottom edge, then counter-clockwise on screen."""
+    centre = cents.mean(0)
+    ang = np.arctan2(cents[:, 1] - centre[1], cents[:, 0] - centre[0])  # bottom ~ +pi/2
+    bottom = int(np.argmax(cents[:, 1]))
+    rel = (ang[bottom] - ang) % (2 * math.pi)  # decreasing angle = counter-clockwise on screen
+    seat_of_group = np.empty(N_SEATS, np.int8)
+    seat_of_group[np.argsort(rel, kind="stable")] = np.arange(N_SEATS)
+    return seat_of_group
+
+
+def _separate(centres: np.ndarray, labels: np.ndarray, card_size: float) -> bool:
+    """Each pair of groups lies further apart than the wider of the two is spread (plus a
+    margin): perspective makes the near hand wide and the far one narrow, so pair by pair."""
+    cents = np.stack([centres[labels == g].mean(0) for g in range(N_SEATS)])
+    spread = [float(np.linalg.norm(centres[labels == g] - cents[g], axis=1).max())
+              for g in range(N_SEATS)]
+    return all(float(np.linalg.norm(cents[a] - cents[b])) >= max(spread[a], spread[b]) + card_size
+               for a in range(N_SEATS) for b in range(a + 1, N_SEATS))
+
+
+def _each_card_near_its_own(centres: np.ndarray, labels: np.ndarray) -> bool:
+    """Every card lies nearer to a card of its own hand than to any card of another hand."""
+    d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    same = labels[:, None] == labels[None]
+    return bool((np.where(same, d, np.inf).min(1) < np.where(same, np.inf, d).min(1)).all())
 
 
 def assign_seats(dets: CardDetections) -> CardDetections:
@@ -55,35 +128,17 @@ def assign_seats(dets: CardDetections) -> CardDetections:
     if n != N_SEATS * HAND:
         dets.avisos.append(f"se han encontrado {n} cartas, se esperan 16: no se asignan asientos")
         return dets
-    centres = np.stack([(dets.xyxy[:, 0] + dets.xyxy[:, 2]) / 2,
-                        (dets.xyxy[:, 1] + dets.xyxy[:, 3]) / 2], 1).astype(np.float64)
-    labels = _kmeans(centres, _groups_by_angle(centres))
-    sizes = np.bincount(labels, minlength=N_SEATS)
-    if not (sizes == HAND).all():
-        big = int(sizes.max())
-        dets.avisos.append(
-            f"las cartas no forman cuatro grupos de cuatro (hay un grupo de {big}): "
-            "no se asignan asientos")
+    centres = dets.obb[:, :2].astype(np.float64)
+    card_size = float(np.median(np.maximum(dets.obb[:, 2], dets.obb[:, 3])))
+    labels = _groups_by_orientation(centres, dets.obb.astype(np.float64))
+    if labels is not None and _separate(centres, labels, 0.25 * card_size):
+        dets.seat = labels.astype(np.int8)  # already 0 bottom, 1 right, 2 top, 3 left
+        return dets
+    labels = _groups_by_position(centres)
+    if not (_separate(centres, labels, 0.5 * card_size) and _each_card_near_its_own(centres, labels)):
+        dets.avisos.append("las cartas no forman cuatro grupos de cuatro separados (manos demasiado "
+                           "juntas o mezcladas): no se asignan asientos")
         return dets
     cents = np.stack([centres[labels == g].mean(0) for g in range(N_SEATS)])
-    # groups must be separate: each group's spread well under the distance to the nearest other
-    card_size = float(np.median(np.maximum(dets.xyxy[:, 2] - dets.xyxy[:, 0],
-                                           dets.xyxy[:, 3] - dets.xyxy[:, 1])))
-    gap = min(float(np.linalg.norm(cents[a] - cents[b]))
-              for a in range(N_SEATS) for b in range(a + 1, N_SEATS))
-    spread = max(float(np.linalg.norm(centres[labels == g] - cents[g], axis=1).max())
-                 for g in range(N_SEATS))
-    if gap < spread + 0.5 * card_size:
-        dets.avisos.append("los cuatro grupos de cartas están demasiado juntos para saber de quién "
-                           "es cada uno: no se asignan asientos")
-        return dets
-    # seat 0: the group nearest the bottom edge; then counter-clockwise on screen
-    centre = cents.mean(0)
-    ang = np.arctan2(cents[:, 1] - centre[1], cents[:, 0] - centre[0])  # bottom ~ +pi/2
-    bottom = int(np.argmax(cents[:, 1]))
-    rel = (ang[bottom] - ang) % (2 * math.pi)  # decreasing angle = counter-clockwise on screen
-    order = np.argsort(rel, kind="stable")
-    seat_of_group = np.empty(N_SEATS, np.int8)
-    seat_of_group[order] = np.arange(N_SEATS)
-    dets.seat = seat_of_group[labels].astype(np.int8)
+    dets.seat = _seat_order(cents)[labels].astype(np.int8)
     return dets

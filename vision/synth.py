@@ -319,6 +319,25 @@ def _layout_loose(rng: np.random.Generator, ids: list[str], unit: float) -> list
     return placed
 
 
+def _layout_grid(rng: np.random.Generator, ids: list[str], unit: float) -> list[_Placed]:
+    """Cards laid out to register a deck, in reading order: the whole deck as four rows
+    (oros, copas, espadas, bastos) of ten, or one suit as a row of ten or two rows of five."""
+    w, h = CARD_W_CM * unit, CARD_H_CM * unit
+    per_row = 10 if len(ids) == 40 or rng.random() < 0.5 else 5
+    n_rows = math.ceil(len(ids) / per_row)
+    gap_x, gap_y = rng.uniform(0.08, 0.35) * w, rng.uniform(0.08, 0.3) * h
+    rot = rng.normal(0, 0.04)
+    c, s = math.cos(rot), math.sin(rot)
+    placed = []
+    for k, cid in enumerate(ids):
+        row, col = divmod(k, per_row)
+        x = (col - (per_row - 1) / 2) * (w + gap_x) + rng.normal(0, 0.03 * w)
+        y = (row - (n_rows - 1) / 2) * (h + gap_y) + rng.normal(0, 0.03 * h)
+        a = rot + rng.normal(0, 0.04) + (math.pi if rng.random() < 0.5 else 0)
+        placed.append(_Placed(_card_quad(c * x - s * y, s * x + c * y, a, w, h), cid, -1))
+    return placed
+
+
 # --------------------------------------------------------------------------- camera and light
 
 
@@ -455,7 +474,10 @@ def render_scene(rng: np.random.Generator, *, decks: tuple[str, ...] = ("fournie
     """One synthetic photo of ``size`` (width, height).
 
     ``kind``: "mesa" (16 cards, four hands), "mano" (close-up of one hand of four), "sueltas"
-    (1-15 loose cards) or "vacia" (no card); chosen at random when None. ``hand_style`` fixes
+    (1-15 loose cards) or "vacia" (no card); chosen at random when None. "baraja" and "palo"
+    (never chosen at random) lay out cards to register a deck: the whole deck in four rows of
+    ten in ``CARD_IDS`` order, or the ten cards of one suit (``card_ids``, or a random suit) in
+    a row of ten or two rows of five. ``hand_style`` fixes
     how each hand lies ("row", "overlap" or "fan"; random when None).
     """
     from scoring.cards import CARD_IDS
@@ -465,13 +487,21 @@ def render_scene(rng: np.random.Generator, *, decks: tuple[str, ...] = ("fournie
         kind = str(rng.choice(["mesa", "mano", "sueltas", "vacia"], p=[0.66, 0.14, 0.16, 0.04]))
     deck = str(rng.choice(list(decks)))
     faces = load_deck(deck, deck_root)
-    n = {"mesa": 16, "mano": 4, "vacia": 0}.get(kind) or int(rng.integers(1, 16))
-    ids = list(card_ids) if card_ids is not None else [
-        str(c) for c in rng.choice(list(CARD_IDS), size=n, replace=False)]
+    n = {"mesa": 16, "mano": 4, "vacia": 0, "baraja": 40}.get(kind) or int(rng.integers(1, 16))
+    if card_ids is not None:
+        ids = list(card_ids)
+    elif kind in ("baraja", "palo"):
+        suit = int(rng.integers(4)) if kind == "palo" else 0
+        ids = list(CARD_IDS) if kind == "baraja" else list(CARD_IDS[10 * suit:10 * suit + 10])
+    else:
+        ids = [str(c) for c in rng.choice(list(CARD_IDS), size=n, replace=False)]
     unit = 10.0
     if kind == "mesa":
         placed = _layout_table(rng, ids, unit, hand_style)
         fill, tilt = rng.uniform(0.7, 0.98), rng.uniform(0.6, 0.95)
+    elif kind in ("baraja", "palo"):
+        placed = _layout_grid(rng, ids, unit)
+        fill, tilt = rng.uniform(0.85, 0.97), rng.uniform(0.85, 1.0)
     elif kind == "mano":
         placed = _layout_closeup(rng, ids, unit)
         fill, tilt = rng.uniform(0.45, 0.9), rng.uniform(0.7, 1.0)
@@ -480,6 +510,8 @@ def render_scene(rng: np.random.Generator, *, decks: tuple[str, ...] = ("fournie
         fill, tilt = rng.uniform(0.5, 0.95), rng.uniform(0.55, 1.0)
     # card backs as distractors (face-down cards are not read)
     n_backs = int(rng.integers(1, 3)) if rng.random() < 0.15 else 0
+    if kind in ("baraja", "palo"):  # a deck laid out to be registered: nothing on top of it
+        n_backs = 0
     w, h = CARD_W_CM * unit, CARD_H_CM * unit
     for _ in range(n_backs):
         span = 3.5 * h

@@ -3,8 +3,9 @@
     python -m vision.train --out runs/cartas --tiempo 100
 
 1. ``datos``, ``recortes``: renders the synthetic data (:mod:`vision.dataset`): detector images
-   (640x480) with oriented card boxes, and rectified card crops (jittered true boxes) taken from
-   full-resolution (1280x960) scenes;
+   (640x480) with oriented card boxes (mixed scenes, plus sets of close-ups of one hand and of
+   cards laid out to register a deck), and rectified card crops (jittered true boxes) taken
+   from full-resolution (1280x960) scenes;
 2. ``clasificador``: trains the 40-class crop classifier (:mod:`vision.classifier_train`);
 3. ``detector``: trains the one-class oriented-box detector (Ultralytics YOLO11-OBB at a thin
    custom scale, ``vision/carta-obb.yaml``, no pretrained weights) for the time left in
@@ -58,24 +59,27 @@ def setup_offline(config_dir: Path, threads: int = 2) -> None:
 
 def train_detector(data_yaml: Path, out: Path, *, epochs: int, imgsz: int, batch: int = 16,
                    workers: int = 2, threads: int = 2, time_hours: float | None = None,
-                   fraction: float = 1.0, patience: int = 100, seed: int = 0) -> Path:
-    """Train YOLO11n-OBB from scratch; returns the path of best.pt."""
+                   fraction: float = 1.0, patience: int = 100, seed: int = 0,
+                   init: Path | None = None, lr0: float | None = None) -> Path:
+    """Train the detector from scratch, or on from ``init`` weights; returns the path of best.pt."""
     setup_offline(out / "cfg", threads)
     import torch
     import ultralytics.utils.torch_utils as tu
     from ultralytics import YOLO
 
     tu.NUM_THREADS = threads  # it would reset torch to cpu_count - 1 = 1 thread here
-    model = YOLO(str(DET_YAML))
+    model = YOLO(str(init or DET_YAML))
     model.add_callback("on_train_epoch_start", lambda trainer: torch.set_num_threads(threads))
     kwargs = dict(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
                   workers=workers, amp=False, plots=False, project=str(out.resolve()), name="detector",
-                  exist_ok=True, pretrained=False, seed=seed, deterministic=False, fraction=fraction,
+                  exist_ok=True, pretrained=init is not None, seed=seed, deterministic=False, fraction=fraction,
                   patience=patience, verbose=False, cache=False, close_mosaic=max(1, epochs // 5),
                   degrees=180.0, fliplr=0.5, flipud=0.5, mosaic=0.5, scale=0.3, translate=0.1,
                   hsv_h=0.03, hsv_s=0.6, hsv_v=0.4, val=True)
     if time_hours:
         kwargs["time"] = time_hours
+    if lr0 is not None:  # going on from trained weights: a small rate, a short warm-up
+        kwargs.update(optimizer="AdamW", lr0=lr0, warmup_epochs=0.3)
     torch.set_num_threads(threads)
     model.train(**kwargs)
     return out / "detector" / "weights" / "best.pt"
@@ -98,10 +102,13 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", type=Path, default=Path("runs/cartas"))
     p.add_argument("--tiempo", type=float, default=100, help="minutes for the whole run")
-    p.add_argument("--escenas", type=int, default=2000, help="detector training images")
+    p.add_argument("--escenas", type=int, default=4500, help="detector training images (mixed)")
+    p.add_argument("--escenas-extra", type=int, default=300,
+                   help="detector images of each extra kind: close-ups of one hand, one suit "
+                        "laid out to register it (and a third as many whole decks)")
     p.add_argument("--escenas-val", type=int, default=150)
     p.add_argument("--escenas-cls", type=int, default=900, help="full-resolution scenes for crops")
-    p.add_argument("--imgsz", type=int, default=320)
+    p.add_argument("--imgsz", type=int, default=384)
     p.add_argument("--epochs", type=int, default=30)
     p.add_argument("--cls-epochs", type=int, default=8)
     p.add_argument("--afinar-epochs", type=int, default=10)
@@ -111,6 +118,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="minutes of --tiempo kept for the stages after the detector")
     p.add_argument("--barajas", default="fournier1878-pd,naipes-libres-basquetteur")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--detector-desde", type=Path, default=None,
+                   help="go on training the detector from these weights (.pt)")
+    p.add_argument("--aumento-diseno", action="store_true",
+                   help="classifier: also vary what differs between deck designs")
     p.add_argument("--hilos", type=int, default=1,
                    help="torch threads (1 is fastest on a loaded 2-core machine)")
     p.add_argument("--etapas",
@@ -133,6 +144,19 @@ def main(argv: list[str] | None = None) -> int:
         note("rendering detector scenes")
         write_detector_set(out / "det", n_train=args.escenas, n_val=args.escenas_val, seed=args.seed,
                            decks=decks, workers=args.hilos, render_size=(640, 480))
+        extra_sets = []
+        for k, (kind, n) in enumerate((("mano", args.escenas_extra), ("palo", args.escenas_extra),
+                                       ("baraja", max(1, args.escenas_extra // 3)))):
+            write_detector_set(out / f"det_{kind}", n_train=n, n_val=max(1, args.escenas_val // 5),
+                               seed=args.seed + 100 + k, decks=decks, workers=args.hilos,
+                               render_size=(640, 480), kind=kind)
+            extra_sets.append(f"det_{kind}")
+        (out / "det_all.yaml").write_text(
+            f"path: {out}\ntrain: [det/images/train, "
+            + ", ".join(f"{d}/images/train" for d in extra_sets)
+            + "]\nval: [det/images/val, "
+            + ", ".join(f"{d}/images/val" for d in extra_sets)
+            + "]\nnames:\n  0: carta\n")
         log["datos_s"] = time.time() - start
     if "recortes" in stages:
         note("rendering classifier crops")
@@ -146,16 +170,19 @@ def main(argv: list[str] | None = None) -> int:
         note("training classifier")
         t0 = time.time()
         res = train_classifier(out / "crops_train.npz", out / "crops_val.npz", out / "classifier",
-                               epochs=args.cls_epochs, threads=args.hilos)
+                               epochs=args.cls_epochs, threads=args.hilos,
+                               design_augment=args.aumento_diseno)
         log["clasificador"] = {**res, "s": time.time() - t0}
         note(f"classifier: {res}")
     if "detector" in stages:
         left_h = (args.tiempo * 60 - (time.time() - start)) / 3600 - args.reserva / 60
         note(f"training detector, {left_h * 60:.0f} min left")
         t0 = time.time()
-        train_detector(out / "det" / "data.yaml", out, epochs=args.epochs, imgsz=args.imgsz,
+        train_detector(out / "det_all.yaml", out, epochs=args.epochs, imgsz=args.imgsz,
                        threads=args.hilos, workers=args.hilos,
-                       time_hours=max(left_h, 0.01) if args.tiempo else None, seed=args.seed)
+                       time_hours=max(left_h, 0.01) if args.tiempo else None, seed=args.seed,
+                       init=args.detector_desde,
+                       lr0=1e-3 if args.detector_desde else None)
         log["detector_s"] = time.time() - t0
     export = out / "export"
     best = out / "detector" / "weights" / "best.pt"
@@ -182,7 +209,8 @@ def main(argv: list[str] | None = None) -> int:
         res = train_classifier(out / "crops_train_det.npz", out / "crops_val.npz",
                                out / "classifier_afinado", epochs=args.afinar_epochs,
                                threads=args.hilos, lr=1.5e-3,
-                               init=out / "classifier" / "carta_cls.pt")
+                               init=out / "classifier" / "carta_cls.pt",
+                               design_augment=args.aumento_diseno)
         log["afinar"] = {**res, "s": time.time() - t0}
         note(f"classifier (fine-tuned): {res}")
     if "exportar" in stages:

@@ -133,13 +133,28 @@ def _indices(cartas: list[CartaLeida], seats: list[list[str]]) -> list[list[int]
     return out
 
 
-def leer_foto(image_bgr: np.ndarray) -> Lectura:
-    """Run the card reader; every failure becomes a LecturaError with a readable message."""
-    try:
+def _lector(baraja: str | None):
+    """The shipped reader, or one reading against the registered deck in ``baraja`` (.npz)."""
+    if not baraja:
         try:
             from vision import read_cards  # the package-level API named in issue 3
         except ImportError:
             from vision.reader import read_cards  # where it is defined today
+        return read_cards
+    from vision.baraja import BarajaError, BarajaRegistrada
+    from vision.reader import CardReader
+
+    try:
+        return CardReader(baraja=BarajaRegistrada.load(baraja)).read
+    except (BarajaError, FileNotFoundError) as exc:
+        raise LecturaError(f"baraja registrada: {exc}") from None
+
+
+def leer_foto(image_bgr: np.ndarray, baraja: str | None = None) -> Lectura:
+    """Run the card reader (against a registered deck file when given); every failure becomes
+    a LecturaError with a readable message."""
+    try:
+        read_cards = _lector(baraja)
     except ImportError as exc:
         raise LecturaError(f"la lectura de cartas no está disponible ({exc}); "
                            "escribe las cartas a mano") from None
@@ -151,3 +166,52 @@ def leer_foto(image_bgr: np.ndarray) -> Lectura:
     if not lec.cartas:
         raise LecturaError("no se ve ninguna carta en la foto")
     return lec
+
+
+PALOS_FOTOS: Final = ("oros", "copas", "espadas", "bastos")
+
+
+def preparar_baraja(origen: str, carpeta_datos: str) -> tuple[str, str, list[str]]:
+    """Make ``origen`` the deck to read against: a registered .npz (checked and used as it
+    is), or a folder with the photos to register (``oros.jpg copas.jpg espadas.jpg
+    bastos.jpg``, or ``baraja.jpg`` with all 40), registered into ``carpeta_datos/baraja.npz``.
+
+    Returns (path of the .npz, a one-line description, warnings); LecturaError otherwise.
+    """
+    from pathlib import Path
+
+    try:
+        from vision.baraja import BarajaError, BarajaRegistrada, registrar
+        from vision.reader import CardReader, ImageError
+    except ImportError as exc:
+        raise LecturaError(f"la lectura de cartas no está disponible ({exc})") from None
+    src = Path(origen.strip()).expanduser()
+    avisos: list[str] = []
+    try:
+        if src.is_dir():
+            fotos = _fotos_de_registro(src)
+            baraja, avisos = registrar(CardReader(), fotos, nombre=src.name)
+            destino = baraja.save(Path(carpeta_datos) / "baraja.npz")
+        elif src.is_file():
+            baraja = BarajaRegistrada.load(src)
+            CardReader(baraja=baraja)  # refuses a registration made with another classifier
+            destino = src
+        else:
+            raise LecturaError(f"{src}: no existe (da una carpeta con las fotos o un .npz)")
+    except (BarajaError, ImageError, FileNotFoundError) as exc:
+        raise LecturaError(str(exc)) from None
+    except OSError as exc:
+        raise LecturaError(f"no se puede guardar la baraja: {exc.strerror or exc}") from None
+    info = baraja.describe()
+    return str(destino), f"{info['nombre'] or destino.stem} ({info['cartas']} cartas)", avisos
+
+
+def _fotos_de_registro(carpeta: Any) -> list[str]:
+    todas = carpeta / "baraja.jpg"
+    if todas.is_file():
+        return [str(todas)]
+    fotos = [carpeta / f"{p}.jpg" for p in PALOS_FOTOS]
+    faltan = [f.name for f in fotos if not f.is_file()]
+    if faltan:
+        raise LecturaError(f"{carpeta}: faltan {', '.join(faltan)} (o baraja.jpg con las 40)")
+    return [str(f) for f in fotos]

@@ -1,4 +1,4 @@
-"""Ajustes: rule profile, language, camera index, data folder, export."""
+"""Ajustes: rule profile, language, camera index, data folder, export, own deck."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from scoring.rules import PERFILES
 
 class AjustesScreen(Screen):
     info = StringProperty("")
+    estado_baraja = StringProperty("")
 
     def on_pre_enter(self, *_: object) -> None:
         app = App.get_running_app()
@@ -21,6 +22,9 @@ class AjustesScreen(Screen):
                     labels=IDIOMAS)
         self._grupo(self.ids.camaras, ["0", "1", "2"], app.camara, "aj_camara", self.camara)
         self.ids.carpeta.text = app.carpeta
+        self.ids.baraja.text = app.baraja
+        self.estado_baraja = (f"{app.t('Baraja registrada')}: {app.baraja}" if app.baraja
+                              else app.t('Baraja: el modelo general'))
         self.ids.exportar.disabled = not app.ctl.activa
         n = len(app.almacen.partidas()) if app.almacen else 0
         self.info = f"{app.t('Partidas guardadas')}: {n}\n{app.t('Base de datos')}: " \
@@ -55,6 +59,30 @@ class AjustesScreen(Screen):
     def cambiar_carpeta(self) -> None:
         app = App.get_running_app()
         app.cambiar_datos(self.ids.carpeta.text.strip())
+
+    def usar_baraja(self) -> None:
+        """Register the deck from a folder of photos, or use a registered .npz file."""
+        from app.logic.lectura import LecturaError, preparar_baraja
+
+        app = App.get_running_app()
+        try:
+            ruta, desc, avisos = preparar_baraja(self.ids.baraja.text, app.carpeta)
+        except LecturaError as exc:
+            self.estado_baraja = str(exc)
+            app.avisar(str(exc), error=True)
+            return
+        app.baraja = ruta
+        app.guardar_ajuste("baraja", ruta)
+        self.ids.baraja.text = ruta
+        self.estado_baraja = f"{app.t('Baraja registrada')}: {desc}"
+        app.avisar("; ".join([self.estado_baraja, *avisos]), error=bool(avisos))
+
+    def baraja_general(self) -> None:
+        app = App.get_running_app()
+        app.baraja = ""
+        app.guardar_ajuste("baraja", "")
+        self.ids.baraja.text = ""
+        self.estado_baraja = app.t('Baraja: el modelo general')
 
     def exportar(self) -> None:
         App.get_running_app().exportar()

@@ -122,7 +122,7 @@ class CartasScreen(ConVistaPrevia, Screen):
         self.preview.mostrar(img)
         self.estado = app.t("Leyendo…")
         try:
-            self.lectura = leer_foto(img)
+            self.lectura = leer_foto(img, app.baraja or None)
         except LecturaError as exc:
             self.lectura = None
             self.estado = str(exc)

@@ -1,0 +1,200 @@
+"""Registering the players' own deck (vision.baraja): grid, file, matching, and `mus baraja`."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scoring.cards import CARD_IDS
+from vision.baraja import BarajaError, BarajaRegistrada, grid_order
+from vision.reader import CLS_FILE, DET_FILE, models_dir
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "examples" / "baraja"
+SUIT_PHOTOS = [str(EXAMPLES / f"{s}.jpg") for s in ("oros", "copas", "espadas", "bastos")]
+HAVE_MODELS = (models_dir() / DET_FILE).is_file() and (models_dir() / CLS_FILE).is_file()
+needs_models = pytest.mark.skipif(not HAVE_MODELS, reason="the trained models are not in models/")
+
+
+def _grid(rows=4, per_row=10, tilt=0.06, card=(60.0, 90.0), seed=0):
+    """Boxes of a grid photographed a little tilted; card k of the reading order is row-major."""
+    rng = np.random.default_rng(seed)
+    c, s = math.cos(tilt), math.sin(tilt)
+    boxes = []
+    for k in range(rows * per_row):
+        r, col = divmod(k, per_row)
+        x, y = col * 75.0, r * 115.0
+        angle = tilt + rng.normal(0, 0.03) + (math.pi if rng.random() < 0.5 else 0)
+        w, h = card if rng.random() < 0.5 else card[::-1]  # either side may be "width"
+        if w > h:
+            angle += math.pi / 2
+        boxes.append([400 + c * x - s * y, 100 + s * x + c * y, w, h, angle])
+    return np.array(boxes)
+
+
+def test_grid_reads_rows_top_to_bottom_left_to_right_whatever_the_box_order():
+    boxes = _grid()
+    perm = np.random.default_rng(1).permutation(40)
+    order = grid_order(boxes[perm])
+    assert perm[order].tolist() == list(range(40))
+
+
+def test_one_suit_in_two_rows_of_five_or_a_row_of_ten():
+    for rows, per_row in ((2, 5), (1, 10)):
+        boxes = _grid(rows, per_row, seed=rows)
+        perm = np.random.default_rng(2).permutation(10)
+        order = grid_order(boxes[perm], ((1, 10), (2, 5)))
+        assert perm[order].tolist() == list(range(10))
+
+
+def test_grid_refuses_a_missing_card_a_double_box_and_uneven_rows():
+    boxes = _grid()
+    with pytest.raises(BarajaError, match="39 cartas"):
+        grid_order(boxes[:39])
+    doubled = boxes.copy()
+    doubled[5] = doubled[4] + [8, 0, 0, 0, 0.3]  # card 5 missed, card 4 boxed twice
+    with pytest.raises(BarajaError, match="dos cartas encima"):
+        grid_order(doubled)
+    moved = boxes.copy()
+    moved[9, 1] += 115.0 * 0.5  # the last oros card pushed between two rows
+    with pytest.raises(BarajaError, match="filas"):
+        grid_order(moved)
+    holed = boxes.copy()
+    holed[5, :2] = holed[9, :2] + (holed[9, :2] - holed[8, :2])  # a gap, and a card past the end
+    with pytest.raises(BarajaError, match="hueco"):
+        grid_order(holed)
+    big = boxes.copy()
+    big[12, 2:4] *= 1.6  # a box on something that is not one card
+    with pytest.raises(BarajaError, match="tamaño"):
+        grid_order(big)
+
+
+def _registration(dim=8, views=2, seed=0):
+    rng = np.random.default_rng(seed)
+    protos = rng.normal(size=(40, dim))
+    feats = np.repeat(protos, views, 0) + rng.normal(0, 0.05, (40 * views, dim))
+    feats /= np.linalg.norm(feats, axis=1, keepdims=True)
+    return BarajaRegistrada(feats.astype(np.float32), np.repeat(np.arange(40), views),
+                            "prueba", "abc"), protos
+
+
+def test_cards_are_named_by_the_most_alike_registered_card_either_way_up():
+    baraja, protos = _registration()
+    f = protos / np.linalg.norm(protos, axis=1, keepdims=True)
+    noise = np.random.default_rng(3).normal(size=f.shape)
+    noise /= np.linalg.norm(noise, axis=1, keepdims=True)
+    probs = baraja.probabilities(f, noise)  # the upside-down reading is noise: upright wins
+    assert probs.argmax(1).tolist() == list(range(40))
+    assert np.allclose(probs.sum(1), 1)
+    probs = baraja.probabilities(noise, f)  # and the other way round
+    assert probs.argmax(1).tolist() == list(range(40))
+
+
+def test_save_load_round_trip(tmp_path):
+    baraja, _ = _registration()
+    path = baraja.save(tmp_path / "sub" / "mia.npz")
+    back = BarajaRegistrada.load(path)
+    assert back.nombre == "prueba" and back.modelo == "abc"
+    assert back.labels.tolist() == baraja.labels.tolist()
+    assert np.allclose(back.features, baraja.features, atol=2e-3)  # stored as float16
+    assert not [p for p in path.parent.iterdir() if p.name.startswith(".baraja-")]
+
+
+def test_a_failed_save_keeps_the_old_file_and_leaves_no_temporary(tmp_path, monkeypatch):
+    baraja, _ = _registration()
+    path = baraja.save(tmp_path / "mia.npz")
+    before = path.read_bytes()
+
+    def boom(*_a, **_k):
+        raise OSError("disco lleno")
+
+    monkeypatch.setattr(np, "savez_compressed", boom)
+    with pytest.raises(OSError):
+        baraja.save(path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["mia.npz"]
+
+
+def test_unreadable_or_incomplete_files_are_clear_errors(tmp_path):
+    with pytest.raises(BarajaError, match="no existe"):
+        BarajaRegistrada.load(tmp_path / "nada.npz")
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"no soy un npz")
+    with pytest.raises(BarajaError, match="no es una baraja registrada"):
+        BarajaRegistrada.load(junk)
+    baraja, _ = _registration()
+    good = baraja.save(tmp_path / "buena.npz")
+    cut = tmp_path / "cortada.npz"
+    cut.write_bytes(good.read_bytes()[: good.stat().st_size // 2])  # killed mid-copy
+    with pytest.raises(BarajaError):
+        BarajaRegistrada.load(cut)
+    with pytest.raises(BarajaError, match="le faltan cartas: 12b"):
+        BarajaRegistrada(baraja.features[:-2], baraja.labels[:-2])
+
+
+@needs_models
+def test_a_registration_from_another_classifier_is_refused(tmp_path):
+    from vision.reader import CardReader
+
+    baraja, _ = _registration()  # modelo "abc" is not the shipped classifier's hash
+    with pytest.raises(BarajaError, match="otro clasificador"):
+        CardReader(baraja=baraja)
+
+
+def mus(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "app.cli", *args], capture_output=True,
+                          text=True, cwd=REPO, timeout=180)
+
+
+@needs_models
+def test_register_the_example_deck_and_read_the_example_table_against_it(tmp_path):
+    out = tmp_path / "fournier.npz"
+    res = mus("baraja", "registrar", *SUIT_PHOTOS, "--salida", str(out), "--nombre", "ejemplo",
+              "--json")
+    assert res.returncode == 0, res.stderr
+    info = json.loads(res.stdout)
+    assert info["cartas"] == 40 and info["nombre"] == "ejemplo" and info["avisos"] == []
+    res = mus("baraja", "ver", str(out))
+    assert res.returncode == 0 and "ejemplo" in res.stdout
+    res = mus("leer", "--json", "--baraja", str(out), str(REPO / "examples" / "mesa.jpg"))
+    assert res.returncode == 0, res.stderr
+    truth = json.loads((REPO / "examples" / "mesa.json").read_text())["manos"]
+    got = json.loads(res.stdout)["asientos"]
+    assert [sorted(h) for h in got] == [sorted(h.split()) for h in truth]
+
+
+@needs_models
+def test_registered_cards_read_back_as_themselves(tmp_path):
+    """Each registration photo, read against the registration, names its own ten cards."""
+    from vision.baraja import registrar
+    from vision.reader import CardReader, load_image
+
+    reader = CardReader()
+    baraja, _ = registrar(reader, SUIT_PHOTOS)
+    reader = CardReader(baraja=baraja)
+    for p, path in enumerate(SUIT_PHOTOS):
+        dets = reader.read(load_image(path))
+        assert sorted(dets.ids) == sorted(CARD_IDS[10 * p:10 * p + 10])
+
+
+@needs_models
+def test_bad_registration_input_exits_2_with_one_line(tmp_path):
+    out = tmp_path / "x.npz"
+    res = mus("baraja", "registrar", SUIT_PHOTOS[0], SUIT_PHOTOS[1], "--salida", str(out))
+    assert res.returncode == 2 and "cuatro" in res.stderr and "Traceback" not in res.stderr
+    res = mus("baraja", "registrar", str(REPO / "examples" / "mesa.jpg"), "--salida", str(out))
+    assert res.returncode == 2 and "se esperan 40" in res.stderr
+    assert not out.exists()
+    res = mus("baraja", "registrar", str(tmp_path / "no.jpg"), "--salida", str(out))
+    assert res.returncode == 2 and "no existe" in res.stderr
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"basura")
+    for args in (("baraja", "ver", str(junk)), ("leer", "--baraja", str(junk), SUIT_PHOTOS[0])):
+        res = mus(*args)
+        assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
