@@ -36,14 +36,11 @@ class ReadError(Exception):
 
 def reader_for(baraja: str | None):
     """The shipped reader, or one reading against a registered deck; ReadError if unusable."""
-    from vision.reader import CardReader, default_reader
-
-    if baraja is None:
-        return default_reader()
-    from vision.baraja import BarajaError, BarajaRegistrada
+    from vision.baraja import BarajaError
+    from vision.reader import reader_for_deck
 
     try:
-        return CardReader(baraja=BarajaRegistrada.load(baraja))
+        return reader_for_deck(baraja)
     except (BarajaError, FileNotFoundError) as exc:
         raise ReadError(str(exc)) from None
 

@@ -379,6 +379,27 @@ def default_reader() -> CardReader:
     return _DEFAULT
 
 
+@lru_cache(maxsize=4)
+def _reader_for_deck_file(path: str, mtime_ns: int) -> CardReader:
+    from vision.baraja import BarajaRegistrada
+
+    return CardReader(baraja=BarajaRegistrada.load(path))
+
+
+def reader_for_deck(path: str | os.PathLike[str] | None) -> CardReader:
+    """The shipped reader, or one reading against the deck registered in ``path`` (an .npz of
+    :mod:`vision.baraja`); kept while the file is unchanged. Raises BarajaError (a clear
+    Spanish message) for a missing, unreadable or foreign registration."""
+    if not path:
+        return default_reader()
+    from vision.baraja import BarajaError
+
+    p = Path(path)
+    if not p.is_file():
+        raise BarajaError(f"{p}: no existe el fichero de la baraja registrada")
+    return _reader_for_deck_file(str(p.resolve()), p.stat().st_mtime_ns)
+
+
 def read_cards(image: np.ndarray | str | os.PathLike[str]) -> CardDetections:
     """Read the cards in a photo (BGR array or file path) with the shipped models."""
     return default_reader().read(image)

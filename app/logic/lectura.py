@@ -141,11 +141,11 @@ def _lector(baraja: str | None):
         except ImportError:
             from vision.reader import read_cards  # where it is defined today
         return read_cards
-    from vision.baraja import BarajaError, BarajaRegistrada
-    from vision.reader import CardReader
+    from vision.baraja import BarajaError
+    from vision.reader import reader_for_deck
 
     try:
-        return CardReader(baraja=BarajaRegistrada.load(baraja)).read
+        return reader_for_deck(baraja).read
     except (BarajaError, FileNotFoundError) as exc:
         raise LecturaError(f"baraja registrada: {exc}") from None
 
