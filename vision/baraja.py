@@ -1,4 +1,4 @@
-"""Register the players' own deck: one photo of its 40 cards, then tables are read against it.
+"""Register the players' own deck from photos of its 40 cards; then tables are read against it.
 
 The classifier learnt two deck designs; a deck it never saw (a modern Fournier, a bar's
 advertising deck) it reads far worse. Registering the deck once makes up for much of that: the
@@ -95,7 +95,7 @@ class BarajaRegistrada:
     def check_model(self, folder: Path) -> None:
         if self.modelo and self.modelo != classifier_hash(folder):
             raise BarajaError("esta baraja se registró con otro clasificador: regístrala de nuevo "
-                              "con la foto de las 40 cartas")
+                              "con las fotos de sus cartas")
 
     # ---- files
     def save(self, path: str | os.PathLike[str]) -> Path:

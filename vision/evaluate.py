@@ -174,7 +174,7 @@ def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
     }
 
 
-def register_from_generated_photo(reader: CardReader, deck: str, seed: int = 0,
+def register_from_generated_photos(reader: CardReader, deck: str, seed: int = 0,
                                   size: tuple[int, int] = (1280, 960), tries: int = 5):
     """Register ``deck`` from four generated photos, one suit each, through the real path
     (detector, grid, crops): scenes 90,000 on of the eval split, away from the test tables.
@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         reader = CardReader(tmp)
     extra = {}
     if args.registrar:
-        reader.baraja, avisos, fotos = register_from_generated_photo(reader, args.baraja, args.seed)
+        reader.baraja, avisos, fotos = register_from_generated_photos(reader, args.baraja, args.seed)
         extra = {"registrada": True, "fotos_registro": fotos, "avisos_registro": avisos}
     if args.fotos_registro:
         extra["registro_por_foto"] = registration_photos(reader, args.baraja, args.fotos_registro,
