@@ -37,7 +37,8 @@ def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
     out = tmp_path / "run"
     args = ["--out", str(out), "--tiempo", "0", "--escenas", "4", "--escenas-extra", "1", "--escenas-val", "1",
             "--escenas-cls", "1", "--escenas-det-cls", "1", "--imgsz", "160",
-            "--epochs", "1", "--cls-epochs", "1", "--afinar-epochs", "1", "--hilos", "1"]
+            "--epochs", "1", "--cls-epochs", "1", "--afinar-epochs", "1", "--hilos", "1",
+            "--aumento-diseno", "--aumento-estilo"]
     repo = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(repo)}
     proc = subprocess.run([sys.executable, "-m", "vision.train", *args], cwd=repo, env=env,
@@ -56,3 +57,39 @@ def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
     # an untrained model reads nonsense, but the pipeline runs and keeps cards unique
     assert len(set(dets.ids)) == len(dets) <= 40
     assert dets.xyxy.shape == (len(dets), 4)
+
+
+STYLE_CHECK = """
+import torch
+from vision.classifier_train import _augment, _augment_style
+
+x = torch.full((256, 3, 96, 64), 0.95)  # white cards (BGR) with a blue bar, as a sword
+x[:, :, 30:66, 26:38] = torch.tensor([0.8, 0.4, 0.2])[:, None, None]
+a = _augment_style(x, torch.Generator().manual_seed(1))
+b = _augment_style(x, torch.Generator().manual_seed(1))
+plain = _augment(x, torch.Generator().manual_seed(1))
+assert a.shape == x.shape and torch.isfinite(a).all()
+assert a.min() >= 0 and a.max() <= 1
+assert torch.equal(a, b)
+
+
+def bar_hue_spread(t):  # how much the bar's colour, relative to its grey, varies over the batch
+    bar = t[:, :, 40:56, 28:36].mean((2, 3))
+    return (bar - bar.mean(1, keepdim=True)).std(0).mean()
+
+
+assert bar_hue_spread(a) > 1.25 * bar_hue_spread(plain)
+print("ok")
+"""
+
+
+def test_style_augmentation_keeps_crops_valid_and_changes_them():
+    """The classifier's augmentations: same shape, values in [0, 1], reproducible from the
+    generator's seed, and the style one varies the ink's colour more than the photo one
+    alone. In its own
+    process, like the training (see the module docstring)."""
+    repo = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    proc = subprocess.run([sys.executable, "-c", STYLE_CHECK], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]

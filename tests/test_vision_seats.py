@@ -117,3 +117,63 @@ def test_upright_cards_in_the_side_seats_fall_back_to_positions():
     angles[0] = np.pi / 2  # one bottom card sideways: 1 sideways card, not 8
     dets = assign_seats(_dets(pts, angles=angles))
     assert dets.seat.tolist() == seats
+
+
+def _table_obb(seats_wanted=(0, 1, 2, 3)):
+    """Oriented boxes of a table laid as players do: bottom and top hands upright, the side
+    hands sideways; (16, 5) in seat order, 4 cards a seat."""
+    centres = {0: (640, 800), 1: (1100, 480), 2: (640, 150), 3: (180, 480)}
+    rows = []
+    for seat in seats_wanted:
+        gx, gy = centres[seat]
+        for j in range(4):
+            off = (j - 1.5) * 75
+            if seat in (0, 2):
+                rows.append((gx + off, gy, 60, 90, 0.0))
+            else:
+                rows.append((gx, gy + off, 90, 60, 0.0))
+    return np.array(rows, np.float32)
+
+
+def test_seat_labels_of_a_table_and_of_what_is_not_one():
+    from vision.seats import seat_labels
+
+    obb = _table_obb()
+    assert seat_labels(obb).tolist() == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4
+    assert seat_labels(obb[:15]) is None  # not 16
+    five = obb.copy()
+    five[12] = (560, 830, 60, 90, 0.0)  # a left-hand card lies among the bottom hand's
+    assert seat_labels(five) is None
+
+
+def test_the_table_choice_swaps_a_ghost_box_for_the_card_left_out():
+    """16 boxes where one is a ghost across two bottom cards and the fourth left card is a
+    weaker box left out: one swap makes four hands, and the weak card keeps its low score."""
+    from vision.reader import CardReader
+
+    table = _table_obb()
+    ghost = np.float32([[602, 800, 60, 90, 0.0]])  # between the two middle bottom cards
+    boxes = np.concatenate([table[:15], ghost, table[15:]])
+    scores = np.float32([0.9] * 15 + [0.3, 0.15])
+    reader = CardReader(folder="/nonexistent")  # no model is needed to choose boxes
+    chosen, chosen_scores = reader._choose_table(boxes, scores)
+    assert len(chosen) == 16
+    assert not (np.abs(chosen - ghost).max(1) < 1e-3).any()
+    assert (np.abs(chosen - table[15]).max(1) < 1e-3).any()
+    assert chosen_scores.min() == np.float32(0.15) and (np.diff(chosen_scores) <= 0).all()
+
+
+def test_the_table_choice_keeps_the_best_boxes_when_they_make_a_table():
+    from vision.reader import CardReader
+
+    table = _table_obb()
+    extra = np.float32([[602, 800, 60, 90, 0.0]])
+    boxes = np.concatenate([table, extra])
+    scores = np.float32([0.9] * 16 + [0.2])
+    chosen, _ = CardReader(folder="/nonexistent")._choose_table(boxes, scores)
+    assert np.array_equal(chosen, table)
+    # two hands mixed and no weaker box to swap in: the boxes are left as they were
+    mixed = table.copy()
+    mixed[12:14, :2] = [[600, 810], [680, 790]]  # two left cards among the bottom hand
+    chosen, _ = CardReader(folder="/nonexistent")._choose_table(mixed, np.full(16, 0.9, np.float32))
+    assert np.array_equal(chosen, mixed)

@@ -33,6 +33,14 @@ def test_every_background_renders(kind):
     assert img.std() > 0
 
 
+def test_a_detector_set_never_trains_on_a_held_out_background(tmp_path):
+    from vision.dataset import write_detector_set
+
+    with pytest.raises(ValueError, match="reservados"):
+        write_detector_set(tmp_path / "det", n_train=1, n_val=0, backgrounds=("felt", "stripes"))
+    assert not (tmp_path / "det").exists()  # refused before anything is written
+
+
 def test_scene_is_a_pure_function_of_its_seed():
     from vision.synth import render_scene
 

@@ -110,6 +110,35 @@ def _augment_design(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     return x.clamp(0, 1)
 
 
+def _augment_style(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """On top of :func:`_augment_design`, the drawing style of another printer: the palette
+    (channels mixed at random, saturation from washed out to vivid), the weight of the lines
+    (dark strokes thickened or thinned) and the print (flat vector colours or a textured
+    print). The pips' layout and the corner numbers, which every Spanish deck shares, are
+    untouched."""
+    x = _augment_design(x, gen)
+    n = x.shape[0]
+
+    def pick(p: float) -> torch.Tensor:
+        return (torch.rand(n, generator=gen) < p)[:, None, None, None]
+
+    mix = torch.eye(3) + 0.2 * torch.randn(n, 3, 3, generator=gen)
+    mix = mix / mix.sum(2, keepdim=True).clamp(min=0.3)  # keep greys grey, whites white
+    mixed = torch.einsum("nij,njhw->nihw", mix, x)
+    x = torch.where(pick(0.5), mixed, x)
+    grey = x.mean(1, keepdim=True)
+    sat = 0.3 + 1.5 * torch.rand(n, 1, 1, 1, generator=gen)
+    x = torch.where(pick(0.5), grey + (x - grey) * sat, x)
+    thick = -F.max_pool2d(-x, 3, 1, 1)  # the darker neighbour: dark strokes grow
+    thin = F.max_pool2d(x, 3, 1, 1)
+    x = torch.where(pick(0.2), thick, torch.where(pick(0.2), thin, x))
+    flat = F.avg_pool2d(F.pad(x, (1, 1, 1, 1), mode="replicate"), 3, 1)
+    flat = (flat + 1.5 * (flat - F.avg_pool2d(F.pad(flat, (2, 2, 2, 2), mode="replicate"), 5, 1)))
+    grain = x * (1 + 0.06 * torch.randn(n, 1, x.shape[2], x.shape[3], generator=gen))
+    x = torch.where(pick(0.25), flat, torch.where(pick(0.2), grain, x))
+    return x.clamp(0, 1)
+
+
 def _to_tensor(x: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(x).permute(0, 3, 1, 2).float().div_(255)
 
@@ -139,7 +168,7 @@ def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int =
                      batch: int = 128, lr: float = 3e-3, threads: int = 2, seed: int = 0,
                      train_deck: str | None = None, test_deck: str | None = None,
                      max_minutes: float | None = None, init: Path | None = None,
-                     design_augment: bool = False) -> dict:
+                     design_augment: bool = False, style_augment: bool = False) -> dict:
     """Train CardNet on crops; write ``out/carta_cls.pt`` and ``out/carta_cls.onnx``."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
@@ -164,7 +193,9 @@ def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int =
         total, count = 0.0, 0
         for i in range(0, len(order), batch):
             idx = order[i:i + batch]
-            xb = (_augment_design if design_augment else _augment)(_to_tensor(x_train[idx]), gen)
+            augment = (_augment_style if style_augment else _augment_design if design_augment
+                       else _augment)
+            xb = augment(_to_tensor(x_train[idx]), gen)
             yb = torch.from_numpy(y_train[idx])
             loss = F.cross_entropy(model(xb), yb, label_smoothing=0.1)
             opt.zero_grad()
@@ -236,6 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--desde", type=Path, default=None, help="start from these weights (.pt)")
     p.add_argument("--aumento-diseno", action="store_true",
                    help="also vary what differs between deck designs (proportions, hues, patches)")
+    p.add_argument("--aumento-estilo", action="store_true",
+                   help="on top of --aumento-diseno, another printer's style: palette, "
+                        "saturation, line weight, flat or textured print")
     args = p.parse_args(argv)
     if args.exportar:
         model = CardNet()
@@ -246,7 +280,8 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--recortes and --val are needed to train")
     res = train_classifier(args.recortes, args.val, args.out, epochs=args.epochs,
                            threads=args.hilos, train_deck=args.entrena, test_deck=args.prueba,
-                           lr=args.lr, init=args.desde, design_augment=args.aumento_diseno)
+                           lr=args.lr, init=args.desde, design_augment=args.aumento_diseno,
+                           style_augment=args.aumento_estilo)
     print(json.dumps(res, indent=1))
     return 0
 

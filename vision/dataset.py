@@ -130,15 +130,21 @@ def write_detector_set(out: Path, *, n_train: int, n_val: int, seed: int = 0,
                        decks: tuple[str, ...] = ("fournier1878-pd", "naipes-libres-basquetteur"),
                        det_size: tuple[int, int] = (640, 480), render_size: tuple[int, int] = (1280, 960),
                        crops_per_card: int = 0, workers: int | None = None,
-                       deck_root: str | None = None, kind: str | None = None) -> Path:
+                       deck_root: str | None = None, kind: str | None = None,
+                       backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS) -> Path:
     """Write ``out/images/{train,val}``, ``out/labels/...`` and ``out/data.yaml`` (absolute paths).
+
+    Training scenes draw their table from ``backgrounds`` (a subset of the training ones);
+    validation scenes always from the held-out backgrounds.
 
     With ``crops_per_card`` > 0 the classifier crops of the training scenes are saved too, in
     ``out/crops_train.npz`` (arrays ``x`` uint8 (N, 96, 64, 3) BGR, ``y`` class index, ``deck``).
     """
     out = Path(out).resolve()
     meta = []
-    for split, n, bgs in (("train", n_train, TRAIN_BACKGROUNDS), ("val", n_val, HOLDOUT_BACKGROUNDS)):
+    if set(backgrounds) & set(HOLDOUT_BACKGROUNDS):
+        raise ValueError("los fondos reservados para validar no se usan para entrenar")
+    for split, n, bgs in (("train", n_train, backgrounds), ("val", n_val, HOLDOUT_BACKGROUNDS)):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
         jobs = [SceneJob(split, i, seed, decks, bgs, render_size, det_size,

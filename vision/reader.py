@@ -2,10 +2,11 @@
 
 Two models in ``models/`` (or ``$MUSMESA_MODELS``):
 
-- ``carta_obb.onnx``: one-class oriented-box card detector (YOLO11n-OBB, 320x320 letterbox);
+- ``carta_obb.onnx``: one-class oriented-box card detector (a thin YOLO11-OBB, 384x384
+  letterbox);
 - ``carta_cls.onnx``: 40-class classifier on each rectified 64x96 card crop.
 
-With a registered deck (:mod:`vision.baraja`: one photo of the user's own 40 cards), each card
+With a registered deck (:mod:`vision.baraja`: photos of the user's own 40 cards), each card
 is named by the registered card it looks most like instead of by the classifier's head; that
 is how a deck design the model never saw is read.
 
@@ -32,7 +33,7 @@ import numpy as np
 from scoring.cards import CARD_IDS
 from vision.detections import CardDetections
 from vision.geometry import CROP_H, CROP_W, crop_card, obb_to_xyxy, rotated_iou
-from vision.seats import assign_seats
+from vision.seats import assign_seats, seat_labels
 
 if TYPE_CHECKING:
     from vision.baraja import BarajaRegistrada
@@ -46,6 +47,7 @@ NMS_IOU = 0.5
 PRE_NMS_PROBIOU = 0.8
 TABLE_CARDS = 16
 TABLE_NMS_STEPS = (0.4, 0.3, 0.2, 0.15)
+SWAP_CANDIDATES = 8  # weaker boxes tried in place of a kept one when 16 do not make four hands
 LOW_CONFIDENCE = 0.6  # below this (detector x classifier) a card is flagged for confirmation
 
 
@@ -111,7 +113,7 @@ class CardReader:
         detector was trained mostly on whole tables, so it stays off."""
         boxes, scores = self._detect_once(image)
         if not self.refine or len(boxes) == 0:
-            return self._table_nms(*self._fill_table(boxes, scores))
+            return self._choose_table(boxes, scores)
         h, w = image.shape[:2]
         long_side = float(np.median(np.maximum(boxes[:, 2], boxes[:, 3])))
         groups = _groups(boxes[:, :2], 1.3 * long_side)
@@ -138,6 +140,31 @@ class CardReader:
         boxes, scores = np.concatenate(all_b), np.concatenate(all_s)
         order = _rotated_nms(boxes, scores, NMS_IOU)
         return self._table_nms(*self._fill_table(boxes[order], scores[order]))
+
+    def _choose_table(self, boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The boxes kept from the candidates (sorted by score): see _fill_table and _table_nms;
+        then, when they are 16 that do not lie in four hands, one swap with a weaker box."""
+        chosen_b, chosen_s = self._table_nms(*self._fill_table(boxes, scores))
+        if len(chosen_b) != TABLE_CARDS or seat_labels(chosen_b) is not None:
+            return chosen_b, chosen_s
+        # Most often one box is a ghost across two cards of a hand and a half-hidden card of
+        # another hand is a weaker box left out. Try swapping one kept box for one of the next
+        # candidates, the highest total score first; the first that makes four hands wins (the
+        # weak box keeps its score, so the card is flagged for confirmation).
+        left_out = ~(np.abs(boxes[:, None] - chosen_b[None]).max(-1) < 1e-4).any(1)
+        left_out &= scores >= FILL_THRESHOLD
+        extra_b, extra_s = boxes[left_out][:SWAP_CANDIDATES], scores[left_out][:SWAP_CANDIDATES]
+        gain = extra_s[None, :] - chosen_s[:, None]  # (kept box out, candidate in)
+        for flat in np.argsort(-gain, axis=None, kind="stable"):
+            out, inn = np.unravel_index(int(flat), gain.shape)
+            trial_b = chosen_b.copy()
+            trial_b[out] = extra_b[inn]
+            if seat_labels(trial_b) is not None:
+                trial_s = chosen_s.copy()
+                trial_s[out] = extra_s[inn]
+                order = np.argsort(-trial_s, kind="stable")
+                return trial_b[order], trial_s[order]
+        return chosen_b, chosen_s
 
     def _fill_table(self, boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # A Mus table shows 16 cards. When fewer than 16 boxes pass the threshold but weaker ones

@@ -15,6 +15,7 @@ Backgrounds are split in two families: :data:`TRAIN_BACKGROUNDS` and
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -23,7 +24,8 @@ import numpy as np
 
 from vision.decks import load_back, load_deck
 
-TRAIN_BACKGROUNDS = ("felt", "wood", "cloth", "check", "grass", "gravel", "noise")
+TRAIN_BACKGROUNDS = ("felt", "wood", "cloth", "check", "grass", "gravel", "noise",
+                     "photo", "camo", "clutter", "scribble")
 HOLDOUT_BACKGROUNDS = ("stripes", "dots", "brick", "marble")
 ALL_BACKGROUNDS = TRAIN_BACKGROUNDS + HOLDOUT_BACKGROUNDS
 
@@ -86,13 +88,92 @@ def _random_colour(rng: np.random.Generator, kind: str) -> np.ndarray:
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
 
 
+@functools.cache
 def _skimage_texture(name: str) -> np.ndarray:
     from skimage import data  # test/train extra only
 
     img = getattr(data, name)()
     if img.ndim == 2:
         img = np.dstack([img] * 3)
-    return cv2.cvtColor(img.astype(np.uint8), cv2.COLOR_RGB2BGR)
+    img = cv2.cvtColor(img.astype(np.uint8)[:, :, :3], cv2.COLOR_RGB2BGR)
+    img.setflags(write=False)  # cached and shared: callers copy before changing it
+    return img
+
+
+# Photos shipped inside scikit-image (no download): natural scenes, print and microscopy, used
+# as "anything at all" backgrounds so that the detector learns cards, not the tables it saw.
+# ``brick`` is a held-out background and is not among them.
+PHOTO_TEXTURES = ("astronaut", "camera", "coffee", "chelsea", "coins", "moon", "page", "text",
+                  "rocket", "hubble_deep_field", "immunohistochemistry", "clock", "retina", "cell")
+
+
+def _photo(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    tex = _skimage_texture(str(rng.choice(PHOTO_TEXTURES))).astype(np.float32)
+    th, tw = tex.shape[:2]
+    zoom = rng.uniform(1.0, 3.0)  # a random part of the photo, enlarged to the table
+    ch, cw = max(8, int(th / zoom)), max(8, int(tw / zoom))
+    y0, x0 = int(rng.integers(0, th - ch + 1)), int(rng.integers(0, tw - cw + 1))
+    img = cv2.resize(tex[y0:y0 + ch, x0:x0 + cw], (w, h), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.5:
+        img = img * (_random_colour(rng, "cloth") / 128.0)
+    return img
+
+
+def _camo(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """Blotches of 2-4 colours (thresholded noise), like a printed cloth or a stained top."""
+    n = int(rng.integers(2, 5))
+    field_ = _fractal(rng, h, w, rng.uniform(15, 150))
+    edges = np.quantile(field_, np.linspace(0, 1, n + 1)[1:-1])
+    idx = np.digitize(field_, edges)
+    colours = np.stack([_random_colour(rng, "cloth") for _ in range(n)])
+    return colours[idx]
+
+
+def _clutter(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """Random polygons, ellipses and blank pale rectangles (paper, napkins: card-like but no
+    card) over a plain base."""
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = _random_colour(rng, "cloth")
+    scale = min(h, w)
+    for _ in range(int(rng.integers(8, 40))):
+        colour = tuple(float(v) for v in (_random_colour(rng, "cloth") if rng.random() < 0.7
+                                          else rng.uniform(200, 250) * np.ones(3)))
+        cx, cy = float(rng.uniform(0, w)), float(rng.uniform(0, h))
+        size = rng.uniform(0.03, 0.3) * scale
+        shape = rng.random()
+        if shape < 0.4:
+            box = cv2.boxPoints(((cx, cy), (size, size * rng.uniform(0.3, 1.8)),
+                                 float(rng.uniform(0, 180))))
+            cv2.fillPoly(img, [box.astype(np.int32)], colour, lineType=cv2.LINE_AA)
+        elif shape < 0.7:
+            cv2.ellipse(img, ((cx, cy), (size, size * rng.uniform(0.3, 1.0)),
+                              float(rng.uniform(0, 180))), colour, -1, lineType=cv2.LINE_AA)
+        else:
+            pts = rng.normal(0, size / 2, (int(rng.integers(3, 7)), 2)) + np.array([cx, cy])
+            cv2.fillPoly(img, [pts.astype(np.int32)], colour, lineType=cv2.LINE_AA)
+    return img * (0.85 + 0.2 * _fractal(rng, h, w, 150))[..., None]
+
+
+def _scribble(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """Random line segments and arcs of random widths (scratches, seams, a drawn-on top)."""
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = _random_colour(rng, "cloth")
+    scale = min(h, w)
+    for _ in range(int(rng.integers(10, 60))):
+        colour = tuple(float(v) for v in _random_colour(rng, "cloth"))
+        width = int(rng.integers(1, max(2, int(0.03 * scale))))
+        if rng.random() < 0.6:
+            p0 = rng.uniform(0, 1, 2) * (w, h)
+            p1 = p0 + rng.normal(0, 0.3 * scale, 2)
+            cv2.line(img, tuple(int(v) for v in p0), tuple(int(v) for v in p1), colour, width,
+                     lineType=cv2.LINE_AA)
+        else:
+            centre = tuple(int(v) for v in rng.uniform(0, 1, 2) * (w, h))
+            axes = tuple(int(v) for v in rng.uniform(0.05, 0.4, 2) * scale)
+            start = float(rng.uniform(0, 360))
+            cv2.ellipse(img, centre, axes, float(rng.uniform(0, 180)), start,
+                        start + float(rng.uniform(30, 200)), colour, width, lineType=cv2.LINE_AA)
+    return img * (0.85 + 0.2 * _fractal(rng, h, w, 150))[..., None]
 
 
 def make_background(rng: np.random.Generator, kind: str, h: int, w: int) -> np.ndarray:
@@ -167,6 +248,14 @@ def make_background(rng: np.random.Generator, kind: str, h: int, w: int) -> np.n
         turb = _fractal(rng, h, w, rng.uniform(60, 200)) * rng.uniform(6, 14)
         veins = np.abs(np.sin(xx * 0.01 + yy * 0.006 + turb)) ** 0.3
         img = c1 * (0.55 + 0.45 * veins)[..., None]
+    elif kind == "photo":
+        img = _photo(rng, h, w)
+    elif kind == "camo":
+        img = _camo(rng, h, w)
+    elif kind == "clutter":
+        img = _clutter(rng, h, w)
+    elif kind == "scribble":
+        img = _scribble(rng, h, w)
     elif kind in ("grass", "gravel", "brick"):
         tex = _skimage_texture(kind).astype(np.float32)
         th, tw = tex.shape[:2]

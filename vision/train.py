@@ -122,6 +122,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="go on training the detector from these weights (.pt)")
     p.add_argument("--aumento-diseno", action="store_true",
                    help="classifier: also vary what differs between deck designs")
+    p.add_argument("--aumento-estilo", action="store_true",
+                   help="classifier: on top of --aumento-diseno, another printer's style "
+                        "(palette, saturation, line weight, flat or textured print)")
     p.add_argument("--hilos", type=int, default=1,
                    help="torch threads (1 is fastest on a loaded 2-core machine)")
     p.add_argument("--etapas",
@@ -171,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.time()
         res = train_classifier(out / "crops_train.npz", out / "crops_val.npz", out / "classifier",
                                epochs=args.cls_epochs, threads=args.hilos,
-                               design_augment=args.aumento_diseno)
+                               design_augment=args.aumento_diseno,
+                               style_augment=args.aumento_estilo)
         log["clasificador"] = {**res, "s": time.time() - t0}
         note(f"classifier: {res}")
     if "detector" in stages:
@@ -210,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
                                out / "classifier_afinado", epochs=args.afinar_epochs,
                                threads=args.hilos, lr=1.5e-3,
                                init=out / "classifier" / "carta_cls.pt",
-                               design_augment=args.aumento_diseno)
+                               design_augment=args.aumento_diseno,
+                               style_augment=args.aumento_estilo)
         log["afinar"] = {**res, "s": time.time() - t0}
         note(f"classifier (fine-tuned): {res}")
     if "exportar" in stages:
