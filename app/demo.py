@@ -229,6 +229,7 @@ class Demo:
         tocar(mano.ids.leer)
         yield 0.3
         cartas = self.pantalla("cartas")
+        yield from self.capturar("leer_cartas_ayuda")  # the hint before any photo
         leida = self.foto is not None and cartas.cargar_foto(self.foto)  # the file chooser
         if self.foto is None:
             cartas.estado = "Demo: no hay foto de ejemplo en examples/; se escriben a mano"

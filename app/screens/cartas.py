@@ -15,12 +15,15 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.stacklayout import StackLayout
 
 from app.camera import Camara, FuenteError, Preview, cargar_imagen
+from app.i18n import N_
 from app.logic.lectura import Lectura, LecturaError, leer_foto
 from app.screens.vivo import ConVistaPrevia
 from app.screens.widgets import Boton, CartaChip, SelectorCartas
 from app.storage import StorageError
 
 IMAGE_EXT = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+# Fanned hands are read far worse than hands in a row (models/README.md), so the hint says so.
+AYUDA_FOTO = N_("Cartas boca arriba delante de cada jugador, en fila y no en abanico: captura o abre una foto")
 
 
 class CartasScreen(ConVistaPrevia, Screen):
@@ -42,7 +45,7 @@ class CartasScreen(ConVistaPrevia, Screen):
         if self.preview is None:
             self.preview = Preview(self.ids.vista, al_error=self._fallo_camara)
         if self.lectura is None:
-            self.estado = app.t("Cartas boca arriba delante de cada jugador: captura o abre una foto")
+            self.estado = app.t(AYUDA_FOTO)
         self.dibujar()
 
     def on_enter(self, *_: object) -> None:
