@@ -74,6 +74,11 @@ def _fractal(rng: np.random.Generator, h: int, w: int, base: float) -> np.ndarra
     return out / total
 
 
+def _broad_shade(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A gentle light falloff over a cloth (h, w, 1): 0.85 to 1.05 in broad patches."""
+    return (0.85 + 0.2 * _fractal(rng, h, w, 150))[..., None]
+
+
 def _random_colour(rng: np.random.Generator, kind: str) -> np.ndarray:
     """A plausible table colour (BGR, float 0-255)."""
     if kind == "felt":
@@ -129,11 +134,16 @@ def _camo(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return colours[idx]
 
 
+def _plain(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = _random_colour(rng, "cloth")
+    return img
+
+
 def _clutter(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     """Random polygons, ellipses and blank pale rectangles (paper, napkins: card-like but no
     card) over a plain base."""
-    img = np.empty((h, w, 3), np.float32)
-    img[:] = _random_colour(rng, "cloth")
+    img = _plain(rng, h, w)
     scale = min(h, w)
     for _ in range(int(rng.integers(8, 40))):
         colour = tuple(float(v) for v in (_random_colour(rng, "cloth") if rng.random() < 0.7
@@ -151,13 +161,12 @@ def _clutter(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
         else:
             pts = rng.normal(0, size / 2, (int(rng.integers(3, 7)), 2)) + np.array([cx, cy])
             cv2.fillPoly(img, [pts.astype(np.int32)], colour, lineType=cv2.LINE_AA)
-    return img * (0.85 + 0.2 * _fractal(rng, h, w, 150))[..., None]
+    return img * _broad_shade(rng, h, w)
 
 
 def _scribble(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     """Random line segments and arcs of random widths (scratches, seams, a drawn-on top)."""
-    img = np.empty((h, w, 3), np.float32)
-    img[:] = _random_colour(rng, "cloth")
+    img = _plain(rng, h, w)
     scale = min(h, w)
     for _ in range(int(rng.integers(10, 60))):
         colour = tuple(float(v) for v in _random_colour(rng, "cloth"))
@@ -173,7 +182,7 @@ def _scribble(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
             start = float(rng.uniform(0, 360))
             cv2.ellipse(img, centre, axes, float(rng.uniform(0, 180)), start,
                         start + float(rng.uniform(30, 200)), colour, width, lineType=cv2.LINE_AA)
-    return img * (0.85 + 0.2 * _fractal(rng, h, w, 150))[..., None]
+    return img * _broad_shade(rng, h, w)
 
 
 def make_background(rng: np.random.Generator, kind: str, h: int, w: int) -> np.ndarray:
@@ -215,7 +224,7 @@ def make_background(rng: np.random.Generator, kind: str, h: int, w: int) -> np.n
         b = ((yy // period) % 2).astype(np.float32)
         mix = (a + b) / 2
         img = c2 * (1 - mix[..., None]) + c1 * mix[..., None]
-        img *= (0.85 + 0.2 * _fractal(rng, h, w, 150))[..., None]
+        img *= _broad_shade(rng, h, w)
     elif kind == "stripes":
         c1, c2 = _random_colour(rng, "cloth"), _random_colour(rng, "cloth")
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -225,7 +234,7 @@ def make_background(rng: np.random.Generator, kind: str, h: int, w: int) -> np.n
         mix = (np.sin(coord * 2 * math.pi / period) > rng.uniform(-0.5, 0.5)).astype(np.float32)
         mix = cv2.GaussianBlur(mix, (0, 0), 1.0)
         img = c1 * (1 - mix[..., None]) + c2 * mix[..., None]
-        img *= (0.85 + 0.2 * _fractal(rng, h, w, 150))[..., None]
+        img *= _broad_shade(rng, h, w)
     elif kind == "dots":
         c1, c2 = _random_colour(rng, "cloth"), _random_colour(rng, "cloth")
         img = np.empty((h, w, 3), np.float32)
@@ -237,7 +246,7 @@ def make_background(rng: np.random.Generator, kind: str, h: int, w: int) -> np.n
             off = period // 2 if (y // period) % 2 else 0
             for x in range(-period, w + period, period):
                 cv2.circle(img, (x + off, y), radius, colour, -1, lineType=cv2.LINE_AA)
-        img *= (0.85 + 0.2 * _fractal(rng, h, w, 150))[..., None]
+        img *= _broad_shade(rng, h, w)
     elif kind == "noise":
         c1, c2 = _random_colour(rng, "cloth"), _random_colour(rng, "cloth")
         mix = _fractal(rng, h, w, rng.uniform(10, 200))
