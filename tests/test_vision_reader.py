@@ -91,3 +91,35 @@ def test_annotation_draws_on_a_copy():
     dets = read_cards(img)
     out = annotate(img, dets)
     assert out.shape == img.shape and not np.array_equal(out, img)
+
+
+def test_a_wrong_card_without_a_flag_is_a_silent_error():
+    """The evaluation's `mesas_mal_sin_aviso`: a seated table whose wrong card is not flagged
+    would give a wrong tanteo with no warning; once the wrong card is flagged it is not silent."""
+    from vision.evaluate import _unflagged_error
+    from vision.reader import read_cards
+
+    dets = read_cards(str(EXAMPLE))
+    truth = [h.split() for h in json.loads(EXAMPLE_TRUTH.read_text())["manos"]]
+    assert dets.asientos is not None and not _unflagged_error(dets, truth)
+    wrong = dets.seat == 0
+    k = int(np.nonzero(wrong)[0][0])
+    other = truth[2][0]  # a card of the top hand read in the bottom hand
+    dets.card_ids[k] = other
+    dets.low_confidence[:] = False
+    assert _unflagged_error(dets, truth)
+    dets.low_confidence[k] = True
+    assert not _unflagged_error(dets, truth)
+
+
+@pytest.mark.skipif(not (decks_root() / DECKS[0]).is_dir(), reason="no deck images")
+def test_the_evaluation_reports_every_figure_of_the_readme():
+    from vision.evaluate import evaluate
+    from vision.reader import CardReader
+
+    res = evaluate(CardReader(), DECKS[0], 2)
+    for key in ("cartas_bien", "mesas_exactas", "mesas_con_asientos", "mesas_mal_sin_aviso",
+                "precision_media_por_carta", "recall_media_por_carta"):
+        assert 0.0 <= res[key] <= 1.0, key
+    assert 0.0 <= res["detector"]["mAP50-95"] <= res["detector"]["mAP50"] <= 1.0
+    assert res["escenas"] == 2 and len(res["por_carta"]) == 40

@@ -177,3 +177,34 @@ def test_the_table_choice_keeps_the_best_boxes_when_they_make_a_table():
     mixed[12:14, :2] = [[600, 810], [680, 790]]  # two left cards among the bottom hand
     chosen, _ = CardReader(folder="/nonexistent")._choose_table(mixed, np.full(16, 0.9, np.float32))
     assert np.array_equal(chosen, mixed)
+
+
+def test_more_than_16_boxes_keep_the_best_not_the_least_overlapping():
+    """An overlapping row: neighbours overlap (IoU about 0.2) and score high; two lone ghosts on
+    the cloth pass the threshold with lower scores. The 16 cards are kept, not the ghosts."""
+    from vision.geometry import rotated_iou
+    from vision.reader import CardReader
+
+    table = _table_obb()
+    table[:4, 0] = 640 + (np.arange(4) - 1.5) * 40  # bottom hand: an overlapping row
+    assert rotated_iou(table[0], table[1]) > 0.15
+    ghosts = np.float32([[900, 700, 60, 90, 0.3], [400, 300, 90, 60, 0.0]])
+    boxes = np.concatenate([table, ghosts])
+    scores = np.float32([*np.linspace(0.9, 0.6, 16).tolist(), 0.5, 0.4])
+    chosen, chosen_scores = CardReader(folder="/nonexistent")._choose_table(boxes, scores)
+    assert np.array_equal(chosen, table) and len(chosen_scores) == 16
+
+
+def test_more_than_16_sure_boxes_are_all_kept_so_the_photo_is_questioned():
+    """18 cards boxed with confidence: the photo really shows more than a table; nothing is
+    dropped and the seat step reports 18 cards."""
+    from vision.reader import EXTRA_SURE, CardReader
+
+    table = _table_obb()
+    extra = np.float32([[900, 700, 60, 90, 0.0], [400, 300, 60, 90, 0.0]])
+    boxes = np.concatenate([table, extra])
+    scores = np.full(18, EXTRA_SURE + 0.05, np.float32)
+    chosen, _ = CardReader(folder="/nonexistent")._choose_table(boxes, scores)
+    assert len(chosen) == 18
+    dets = assign_seats(_dets(chosen[:, :2]))
+    assert dets.asientos is None and any("18" in a for a in dets.avisos)

@@ -46,7 +46,7 @@ FILL_THRESHOLD = 0.1  # weaker boxes that may complete a table of 16 (see CardRe
 NMS_IOU = 0.5
 PRE_NMS_PROBIOU = 0.8
 TABLE_CARDS = 16
-TABLE_NMS_STEPS = (0.4, 0.3, 0.2, 0.15)
+EXTRA_SURE = 0.8  # boxes beyond the 16 best are dropped unless this sure (then the photo shows more)
 SWAP_CANDIDATES = 8  # weaker boxes tried in place of a kept one when 16 do not make four hands
 LOW_CONFIDENCE = 0.6  # below this (detector x classifier) a card is flagged for confirmation
 
@@ -139,12 +139,12 @@ class CardReader:
             all_s.append(zs[core])
         boxes, scores = np.concatenate(all_b), np.concatenate(all_s)
         order = _rotated_nms(boxes, scores, NMS_IOU)
-        return self._table_nms(*self._fill_table(boxes[order], scores[order]))
+        return self._choose_table(boxes[order], scores[order])
 
     def _choose_table(self, boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The boxes kept from the candidates (sorted by score): see _fill_table and _table_nms;
+        """The boxes kept from the candidates (sorted by score): see _fill_table and _cap_table;
         then, when they are 16 that do not lie in four hands, one swap with a weaker box."""
-        chosen_b, chosen_s = self._table_nms(*self._fill_table(boxes, scores))
+        chosen_b, chosen_s = self._cap_table(*self._fill_table(boxes, scores))
         if len(chosen_b) != TABLE_CARDS or seat_labels(chosen_b) is not None:
             return chosen_b, chosen_s
         # Most often one box is a ghost across two cards of a hand and a half-hidden card of
@@ -175,15 +175,14 @@ class CardReader:
             return boxes[:TABLE_CARDS], scores[:TABLE_CARDS]  # sorted by score by the NMS
         return boxes[strong], scores[strong]
 
-    def _table_nms(self, boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        # A Mus table shows 16 cards. More boxes than that are nearly always a stack of
-        # overlapping cards read twice: suppress harder, overlapping boxes only, until 16 remain.
-        for iou in TABLE_NMS_STEPS:
-            if len(boxes) <= TABLE_CARDS:
-                break
-            keep = _rotated_nms(boxes, scores, iou)
-            boxes, scores = boxes[keep], scores[keep]
-        return boxes.astype(np.float32), scores.astype(np.float32)
+    def _cap_table(self, boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        # A Mus table shows 16 cards. Boxes beyond the 16 best are nearly always ghosts (a band
+        # of the cloth, two overlapping cards boxed as one) or a card boxed twice, and they score
+        # lower than the cards: drop them, unless they are sure, when the photo really shows
+        # more cards and the seat step says so. (Suppressing overlapping boxes instead, as the
+        # first versions did, removed true cards of overlapping rows and kept lone ghosts.)
+        keep = (np.arange(len(boxes)) < TABLE_CARDS) | (scores >= EXTRA_SURE)
+        return boxes[keep].astype(np.float32), scores[keep].astype(np.float32)
 
     def _detect_once(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         sess = self.detector
