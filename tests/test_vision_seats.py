@@ -208,3 +208,45 @@ def test_more_than_16_sure_boxes_are_all_kept_so_the_photo_is_questioned():
     assert len(chosen) == 18
     dets = assign_seats(_dets(chosen[:, :2]))
     assert dets.asientos is None and any("18" in a for a in dets.avisos)
+
+
+def _reader_seeing(boxes, scores, probs):
+    """A CardReader whose detector and classifier are replaced by fixed answers."""
+    from vision.reader import CardReader
+
+    reader = CardReader(folder="/nonexistent")
+    reader.detect = lambda img: (boxes, scores)
+    reader.classify = lambda img, obbs: probs[: len(obbs)]
+    return reader
+
+
+def _sure_probs(n, extra_row=None):
+    probs = np.full((n, 40), 0.001, np.float32)
+    probs[np.arange(n), np.arange(n)] = 0.96
+    if extra_row is not None:
+        probs[-1] = extra_row
+    return probs
+
+
+def test_a_weak_box_given_an_unlikely_card_is_dropped():
+    """Ten cards in a row and a blank rectangle boxed at 0.36 whose only free card is unlikely:
+    ten cards are reported, not eleven with a guess."""
+    rows = np.array([(100 + 110 * k, 500, 60, 90, 0.0) for k in range(10)]
+                    + [(600, 80, 60, 90, 0.0)], np.float32)
+    scores = np.float32([0.9] * 10 + [0.36])
+    blank = np.full(40, 0.001, np.float32)
+    blank[3] = 0.9  # its best card is taken by a sure box, the rest unlikely
+    reader = _reader_seeing(rows, scores, _sure_probs(11, blank))
+    dets = reader.read(np.zeros((960, 1280, 3), np.uint8))
+    assert len(dets) == 10 and 0.36 not in dets.det_confidence.tolist()
+
+
+def test_a_weak_unlikely_box_that_completes_four_hands_is_kept_and_flagged():
+    table = _table_obb()
+    scores = np.float32([0.9] * 15 + [0.3])
+    blank = np.full(40, 0.001, np.float32)
+    blank[3] = 0.9
+    reader = _reader_seeing(table, scores, _sure_probs(16, blank))
+    dets = reader.read(np.zeros((960, 1280, 3), np.uint8))
+    assert len(dets) == 16 and dets.asientos is not None
+    assert dets.low_confidence[dets.det_confidence == np.float32(0.3)].all()

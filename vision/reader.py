@@ -2,8 +2,8 @@
 
 Two models in ``models/`` (or ``$MUSMESA_MODELS``):
 
-- ``carta_obb.onnx``: one-class oriented-box card detector (a thin YOLO11-OBB, 384x384
-  letterbox);
+- ``carta_obb.onnx``: one-class oriented-box card detector (a thin YOLO11-OBB; the input size,
+  448x448 letterbox as shipped, is read from the file);
 - ``carta_cls.onnx``: 40-class classifier on each rectified 64x96 card crop.
 
 With a registered deck (:mod:`vision.baraja`: photos of the user's own 40 cards), each card
@@ -48,6 +48,7 @@ PRE_NMS_PROBIOU = 0.8
 TABLE_CARDS = 16
 EXTRA_SURE = 0.8  # boxes beyond the 16 best are dropped unless this sure (then the photo shows more)
 SWAP_CANDIDATES = 8  # weaker boxes tried in place of a kept one when 16 do not make four hands
+NOT_A_CARD_SCORE, NOT_A_CARD_PROB = 0.5, 0.1  # detector score, probability of its card: see read
 LOW_CONFIDENCE = 0.6  # below this (detector x classifier) a card is flagged for confirmation
 
 
@@ -256,6 +257,15 @@ class CardReader:
             boxes, det_scores = boxes[:len(CARD_IDS)], det_scores[:len(CARD_IDS)]
         probs = self.classify(img, boxes)
         labels, cls_conf, alt = assign_unique(probs)
+        # A weak box given an unlikely card is not a card (a phone, a card back, a napkin): it
+        # is dropped rather than shown as a guess, unless it completes a table of 16 in four
+        # hands, where it most likely stands for a half-hidden card the user will confirm.
+        card_like = (det_scores >= NOT_A_CARD_SCORE) | (cls_conf >= NOT_A_CARD_PROB)
+        if not card_like.all() and (len(boxes) != TABLE_CARDS or seat_labels(boxes) is None):
+            boxes, det_scores, probs = boxes[card_like], det_scores[card_like], probs[card_like]
+            if len(boxes) == 0:
+                return CardDetections.empty(["no se ve ninguna carta en la foto"], (w, h))
+            labels, cls_conf, alt = assign_unique(probs)
         conf = det_scores * cls_conf
         low = (conf < self.low_confidence) | (labels != probs.argmax(1))
         dets = CardDetections(

@@ -93,7 +93,8 @@ def export_detector(weights: Path, out_dir: Path, imgsz: int) -> Path:
                              half=False, nms=False, device="cpu"))
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / DET_NAME
-    shutil.copy(path, target)
+    if path.resolve() != target.resolve():  # Ultralytics writes the .onnx beside the weights
+        shutil.copy(path, target)
     return target
 
 
@@ -108,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
                         "laid out to register it (and a third as many whole decks)")
     p.add_argument("--escenas-val", type=int, default=150)
     p.add_argument("--escenas-cls", type=int, default=900, help="full-resolution scenes for crops")
-    p.add_argument("--imgsz", type=int, default=384)
+    p.add_argument("--imgsz", type=int, default=448)
     p.add_argument("--epochs", type=int, default=30)
     p.add_argument("--cls-epochs", type=int, default=8)
     p.add_argument("--afinar-epochs", type=int, default=10)
