@@ -122,7 +122,7 @@ def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
         # choice (which keeps 16) so that it measures the detector alone
         saved = reader.det_threshold
         reader.det_threshold = 0.01
-        boxes, scores = reader._detect_once(scene.image)
+        boxes, scores = reader.candidates(scene.image)
         reader.det_threshold = saved
         ap_records.append((boxes, scores, gt_obb))
         t0 = time.perf_counter()

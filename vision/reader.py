@@ -112,7 +112,7 @@ class CardReader:
         With ``refine`` (off by default), a second pass zooms on each group of cards found;
         on the validation scenes it read fewer cards right (72 % against 85 %), because the
         detector was trained mostly on whole tables, so it stays off."""
-        boxes, scores = self._detect_once(image)
+        boxes, scores = self.candidates(image)
         if not self.refine or len(boxes) == 0:
             return self._choose_table(boxes, scores)
         h, w = image.shape[:2]
@@ -131,7 +131,7 @@ class CardReader:
                 all_b.append(boxes[keep])
                 all_s.append(scores[keep])
                 continue
-            zb, zs = self._detect_once(image[cy0:cy1, cx0:cx1])
+            zb, zs = self.candidates(image[cy0:cy1, cx0:cx1])
             zb[:, 0] += cx0
             zb[:, 1] += cy0
             core = ((zb[:, 0] >= x0 - 0.2 * long_side) & (zb[:, 0] <= x1 + 0.2 * long_side)
@@ -185,7 +185,9 @@ class CardReader:
         keep = (np.arange(len(boxes)) < TABLE_CARDS) | (scores >= EXTRA_SURE)
         return boxes[keep].astype(np.float32), scores[keep].astype(np.float32)
 
-    def _detect_once(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def candidates(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """All the detector's boxes down to the lower of the two thresholds, after NMS, sorted by
+        score: what the table choice (``detect``) starts from."""
         sess = self.detector
         inp = sess.get_inputs()[0]
         size = int(inp.shape[2])
@@ -214,7 +216,7 @@ class CardReader:
 
     def detect_n(self, image: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
         """The ``n`` best boxes when the photo is known to hold ``n`` cards (fewer if not found)."""
-        boxes, scores = self._detect_once(image)
+        boxes, scores = self.candidates(image)
         return boxes[:n], scores[:n]
 
     # ---- classifier
