@@ -198,3 +198,35 @@ def test_bad_registration_input_exits_2_with_one_line(tmp_path):
     for args in (("baraja", "ver", str(junk)), ("leer", "--baraja", str(junk), SUIT_PHOTOS[0])):
         res = mus(*args)
         assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+
+
+def test_reading_against_a_registered_deck_flags_more():
+    """A registered deck may be a design the classifier never saw, where its similarities are
+    sure and wrong: cards are flagged under a higher confidence, unless the caller sets one."""
+    from vision.reader import LOW_CONFIDENCE, LOW_CONFIDENCE_REGISTERED, CardReader
+
+    baraja, _ = _registration()
+    assert LOW_CONFIDENCE_REGISTERED > LOW_CONFIDENCE
+    assert CardReader(folder="/nonexistent").flag_threshold == LOW_CONFIDENCE
+    reader = CardReader(folder="/nonexistent", baraja=baraja)
+    assert reader.flag_threshold == LOW_CONFIDENCE_REGISTERED
+    reader.baraja = None  # set or dropped after construction, as the app and evaluation do
+    assert reader.flag_threshold == LOW_CONFIDENCE
+    assert CardReader(folder="/nonexistent", baraja=baraja, low_confidence=0.5).flag_threshold == 0.5
+
+
+@needs_models
+def test_a_card_read_against_the_registration_is_flagged_at_the_registered_threshold(monkeypatch):
+    """The bundled table read against its registration is sure of every card (0.86-0.96):
+    with the registered threshold raised to 0.9, exactly the cards under 0.9 are flagged."""
+    import vision.reader as reader_module
+    from vision.baraja import registrar
+    from vision.reader import CardReader, load_image
+
+    baraja, _ = registrar(CardReader(), SUIT_PHOTOS)
+    image = load_image(REPO / "examples" / "mesa.jpg")
+    monkeypatch.setattr(reader_module, "LOW_CONFIDENCE_REGISTERED", 0.9)
+    dets = CardReader(baraja=baraja).read(image)
+    under = dets.confidence < 0.9
+    assert 0 < under.sum() < len(dets)
+    assert (dets.low_confidence == under).all()

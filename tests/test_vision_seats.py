@@ -250,3 +250,18 @@ def test_a_weak_unlikely_box_that_completes_four_hands_is_kept_and_flagged():
     dets = reader.read(np.zeros((960, 1280, 3), np.uint8))
     assert len(dets) == 16 and dets.asientos is not None
     assert dets.low_confidence[dets.det_confidence == np.float32(0.3)].all()
+
+
+def test_nms_keeps_cards_of_a_fan_and_drops_a_card_boxed_twice():
+    """In a fan, a detected box of one card overlaps its neighbour's by IoU 0.5-0.6 (the boxes
+    are not exact); both are cards. A box overlapping another by 0.75 is the same card twice."""
+    from vision.geometry import rotated_iou
+    from vision.reader import NMS_IOU, _rotated_nms
+
+    a = np.float32([600, 500, 60, 90, 0.0])
+    fan_neighbour = np.float32([617.4, 500, 60, 90, 0.0])
+    twice = np.float32([608, 502, 60, 90, 0.02])
+    assert 0.53 < rotated_iou(a, fan_neighbour) < 0.58 and rotated_iou(a, twice) > 0.7
+    boxes = np.stack([a, fan_neighbour, twice])
+    kept = _rotated_nms(boxes, np.float32([0.9, 0.8, 0.7]), NMS_IOU)
+    assert kept.tolist() == [0, 1]

@@ -32,6 +32,7 @@ from torch.nn import functional as F
 from scoring.cards import CARD_IDS
 
 N_CLASSES = len(CARD_IDS)
+FEATURE_GRID = (3, 2)  # rows x columns of the pooled feature map (960 numbers a crop)
 
 
 def _block(cin: int, cout: int, stride: int) -> nn.Sequential:
@@ -139,6 +140,27 @@ def _augment_style(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     return x.clamp(0, 1)
 
 
+class CosineHead(nn.Module):
+    """Margin cosine classifier (CosFace) on the pooled 3x2 features, used only in training: it
+    shapes the features a registered deck is matched on (cosine similarity), which the 40-way
+    head alone never trains directly. Not exported."""
+
+    def __init__(self, dim: int, n_classes: int = N_CLASSES, scale: float = 25.0,
+                 margin: float = 0.15) -> None:
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(n_classes, dim) * 0.01)
+        self.scale, self.margin = scale, margin
+
+    def loss(self, feats: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        cos = feats @ F.normalize(self.weight, dim=1).T
+        cos = cos - self.margin * F.one_hot(y, cos.shape[1])
+        return F.cross_entropy(self.scale * cos, y)
+
+
+def _pooled_features(fm: torch.Tensor) -> torch.Tensor:
+    return F.normalize(F.adaptive_avg_pool2d(fm, FEATURE_GRID).flatten(1), dim=1)
+
+
 def _to_tensor(x: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(x).permute(0, 3, 1, 2).float().div_(255)
 
@@ -168,8 +190,13 @@ def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int =
                      batch: int = 128, lr: float = 3e-3, threads: int = 2, seed: int = 0,
                      train_deck: str | None = None, test_deck: str | None = None,
                      max_minutes: float | None = None, init: Path | None = None,
-                     design_augment: bool = False, style_augment: bool = False) -> dict:
-    """Train CardNet on crops; write ``out/carta_cls.pt`` and ``out/carta_cls.onnx``."""
+                     design_augment: bool = False, style_augment: bool = False,
+                     feature_loss: float = 0.0) -> dict:
+    """Train CardNet on crops; write ``out/carta_cls.pt`` and ``out/carta_cls.onnx``.
+
+    ``feature_loss`` > 0 adds, with that weight, a margin cosine loss on the pooled features
+    (:class:`CosineHead`), the features a registered deck is read with.
+    """
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
@@ -180,7 +207,9 @@ def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int =
     model = CardNet()
     if init is not None:  # continue from earlier weights
         model.load_state_dict(torch.load(init))
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
+    cos_head = CosineHead(160 * FEATURE_GRID[0] * FEATURE_GRID[1])
+    params = list(model.parameters()) + (list(cos_head.parameters()) if feature_loss else [])
+    opt = torch.optim.AdamW(params, lr=lr, weight_decay=5e-4)
     steps = epochs * math.ceil(len(x_train) / batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1),
                                                 pct_start=0.15)
@@ -197,7 +226,10 @@ def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int =
                        else _augment)
             xb = augment(_to_tensor(x_train[idx]), gen)
             yb = torch.from_numpy(y_train[idx])
-            loss = F.cross_entropy(model(xb), yb, label_smoothing=0.1)
+            fm = model.features((xb - 0.5) / 0.25)
+            loss = F.cross_entropy(model.head(model.drop(fm.mean((2, 3)))), yb, label_smoothing=0.1)
+            if feature_loss:
+                loss = loss + feature_loss * cos_head.loss(_pooled_features(fm), yb)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -222,9 +254,6 @@ def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int =
     return {k: v for k, v in summary.items() if k != "history"}
 
 
-FEATURE_GRID = (3, 2)  # rows x columns of the pooled feature map (960 numbers a crop)
-
-
 class WithFeatures(nn.Module):
     """CardNet returning its logits and the normalised pooled feature map (for ONNX export)."""
 
@@ -235,8 +264,7 @@ class WithFeatures(nn.Module):
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         fm = self.net.features((x - 0.5) / 0.25)
         logits = self.net.head(fm.mean((2, 3)))
-        feats = F.normalize(F.adaptive_avg_pool2d(fm, FEATURE_GRID).flatten(1), dim=1)
-        return logits, feats
+        return logits, _pooled_features(fm)
 
 
 def export_onnx(model: nn.Module, path: Path) -> Path:
@@ -270,6 +298,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--aumento-estilo", action="store_true",
                    help="on top of --aumento-diseno, another printer's style: palette, "
                         "saturation, line weight, flat or textured print")
+    p.add_argument("--perdida-rasgos", type=float, default=0.0, metavar="W",
+                   help="weight of a margin cosine loss on the features a registered deck is "
+                        "read with (0: none)")
     args = p.parse_args(argv)
     if args.exportar:
         model = CardNet()
@@ -281,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     res = train_classifier(args.recortes, args.val, args.out, epochs=args.epochs,
                            threads=args.hilos, train_deck=args.entrena, test_deck=args.prueba,
                            lr=args.lr, init=args.desde, design_augment=args.aumento_diseno,
-                           style_augment=args.aumento_estilo)
+                           style_augment=args.aumento_estilo, feature_loss=args.perdida_rasgos)
     print(json.dumps(res, indent=1))
     return 0
 

@@ -185,15 +185,16 @@ def write_detector_crop_set(path: Path, reader, *, n_scenes: int, first_index: i
                             seed: int = 0,
                             decks: tuple[str, ...] = ("fournier1878-pd", "naipes-libres-basquetteur"),
                             render_size: tuple[int, int] = (1280, 960), workers: int | None = None,
-                            deck_root: str | None = None) -> Path:
+                            deck_root: str | None = None, kind: str | None = None) -> Path:
     """Classifier crops cut where a trained detector (``reader``) put its boxes, labelled with
     the card each box overlaps most (rotated IoU >= 0.3), plus strongly jittered crops of the
     true boxes: the classifier learns the detector's real errors. Training split, training
-    backgrounds, scene indices from ``first_index`` on (not shared with the other sets)."""
+    backgrounds, scene indices from ``first_index`` on (not shared with the other sets);
+    ``kind`` fixes the kind of scene (for instance "mesa", whole tables), mixed when None."""
     from vision.geometry import rotated_iou
 
     jobs = [SceneJob("train", first_index + i, seed, decks, TRAIN_BACKGROUNDS, render_size, None,
-                     1, deck_root, keep_image=True, jitter=2.0) for i in range(n_scenes)]
+                     1, deck_root, keep_image=True, jitter=2.0, kind=kind) for i in range(n_scenes)]
     crop_set = _CropSet(decks)
     for res in run_jobs(jobs, workers):
         crop_set.add_result(res)

@@ -60,8 +60,12 @@ def setup_offline(config_dir: Path, threads: int = 2) -> None:
 def train_detector(data_yaml: Path, out: Path, *, epochs: int, imgsz: int, batch: int = 16,
                    workers: int = 2, threads: int = 2, time_hours: float | None = None,
                    fraction: float = 1.0, patience: int = 100, seed: int = 0,
-                   init: Path | None = None, lr0: float | None = None) -> Path:
-    """Train the detector from scratch, or on from ``init`` weights; returns the path of best.pt."""
+                   init: Path | None = None, lr0: float | None = None, save_period: int = -1) -> Path:
+    """Train the detector from scratch, or on from ``init`` weights; returns the path of best.pt.
+
+    ``save_period`` > 0 keeps every n-th epoch's weights (``epochN.pt``), so that the epoch to ship
+    can be chosen on validation tables rather than by Ultralytics' mAP.
+    """
     setup_offline(out / "cfg", threads)
     import torch
     import ultralytics.utils.torch_utils as tu
@@ -75,7 +79,7 @@ def train_detector(data_yaml: Path, out: Path, *, epochs: int, imgsz: int, batch
                   exist_ok=True, pretrained=init is not None, seed=seed, deterministic=False, fraction=fraction,
                   patience=patience, verbose=False, cache=False, close_mosaic=max(1, epochs // 5),
                   degrees=180.0, fliplr=0.5, flipud=0.5, mosaic=0.5, scale=0.3, translate=0.1,
-                  hsv_h=0.03, hsv_s=0.6, hsv_v=0.4, val=True)
+                  hsv_h=0.03, hsv_s=0.6, hsv_v=0.4, val=True, save_period=save_period)
     if time_hours:
         kwargs["time"] = time_hours
     if lr0 is not None:  # going on from trained weights: a small rate, a short warm-up
