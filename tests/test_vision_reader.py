@@ -118,8 +118,28 @@ def test_the_evaluation_reports_every_figure_of_the_readme():
     from vision.reader import CardReader
 
     res = evaluate(CardReader(), DECKS[0], 2)
-    for key in ("cartas_bien", "mesas_exactas", "mesas_con_asientos", "mesas_mal_sin_aviso",
+    for key in ("cartas_bien", "mesas_exactas", "mesas_con_asientos", "mesas_mal_sin_aviso", "mesas_baraja_desconocida",
                 "precision_media_por_carta", "recall_media_por_carta"):
         assert 0.0 <= res[key] <= 1.0, key
     assert 0.0 <= res["detector"]["mAP50-95"] <= res["detector"]["mAP50"] <= 1.0
     assert res["escenas"] == 2 and len(res["por_carta"]) == 40
+
+
+def test_a_deck_unlike_the_known_ones_flags_every_card(monkeypatch):
+    """The bundled table is a known design: no warning. With the bar raised above its mean
+    class probability the table reads as an unknown deck: every card flagged, and the user is
+    told to register the deck; a registered deck is never called unfamiliar."""
+    import vision.reader as reader_module
+    from vision.reader import UNFAMILIAR_WARNING, CardReader, load_image
+
+    image = load_image(REPO / "examples" / "mesa.jpg")
+    dets = CardReader().read(image)
+    assert UNFAMILIAR_WARNING not in dets.avisos and not dets.low_confidence.all()
+    monkeypatch.setattr(reader_module, "UNFAMILIAR_DECK", 0.999)
+    dets = CardReader().read(image)
+    assert UNFAMILIAR_WARNING in dets.avisos and dets.low_confidence.all()
+    assert dets.asientos is not None  # the seats are still given, to correct card by card
+    reader = CardReader()
+    reader.baraja = object()  # any registration: the similarities are not class probabilities
+    assert not reader._unfamiliar(np.full(16, 0.1))
+    assert not CardReader()._unfamiliar(np.full(4, 0.1))  # a close-up of one hand: too few

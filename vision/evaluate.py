@@ -27,7 +27,7 @@ import numpy as np
 from scoring.cards import CARD_IDS
 from vision.dataset import scene_rng
 from vision.geometry import quad_to_obb, rotated_iou
-from vision.reader import CardReader
+from vision.reader import UNFAMILIAR_WARNING, CardReader
 from vision.synth import HOLDOUT_BACKGROUNDS, render_scene
 
 
@@ -112,6 +112,7 @@ def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
     failures = []
     seats_from_truth = 0
     silent_errors = 0
+    unfamiliar = 0
     for i in range(n):
         scene = render_scene(scene_rng(seed, split, 10_000 + i), decks=(deck,),
                              backgrounds=HOLDOUT_BACKGROUNDS, size=size, kind="mesa",
@@ -158,6 +159,7 @@ def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
         exact = got_hands is not None and [sorted(h) for h in got_hands] == truth
         tables_exact += exact
         silent_errors += not exact and got_hands is not None and _unflagged_error(dets, truth)
+        unfamiliar += UNFAMILIAR_WARNING in dets.avisos
         if not exact:
             failures.append({"escena": i, "fondo": scene.background, "leidas": len(dets),
                              "avisos": dets.avisos,
@@ -180,6 +182,7 @@ def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
         "mesas_exactas": tables_exact / max(n, 1),
         "mesas_con_asientos": seats_given / max(n, 1),
         "mesas_mal_sin_aviso": silent_errors / max(n, 1),
+        "mesas_baraja_desconocida": unfamiliar / max(n, 1),
         "asientos_bien_con_cajas_verdaderas": seats_from_truth / max(n, 1),
         "ms_mediana_lectura": float(np.median(ms)),
         "fallos": failures[:20],
