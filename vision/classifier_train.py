@@ -51,11 +51,14 @@ class CardNet(nn.Module):
         self.drop = nn.Dropout(0.2)
         self.head = nn.Linear(160, n_classes)
 
+    def feature_map(self, x: torch.Tensor) -> torch.Tensor:
+        return self.features((x - 0.5) / 0.25)
+
+    def logits(self, fm: torch.Tensor) -> torch.Tensor:
+        return self.head(self.drop(fm.mean((2, 3))))
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        x = (x - 0.5) / 0.25
-        x = self.features(x)
-        x = x.mean((2, 3))
-        return self.head(self.drop(x))
+        return self.logits(self.feature_map(x))
 
 
 def _augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
@@ -207,8 +210,8 @@ def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int =
     model = CardNet()
     if init is not None:  # continue from earlier weights
         model.load_state_dict(torch.load(init))
-    cos_head = CosineHead(160 * FEATURE_GRID[0] * FEATURE_GRID[1])
-    params = list(model.parameters()) + (list(cos_head.parameters()) if feature_loss else [])
+    cos_head = CosineHead(160 * FEATURE_GRID[0] * FEATURE_GRID[1]) if feature_loss else None
+    params = list(model.parameters()) + (list(cos_head.parameters()) if cos_head else [])
     opt = torch.optim.AdamW(params, lr=lr, weight_decay=5e-4)
     steps = epochs * math.ceil(len(x_train) / batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1),
@@ -226,9 +229,9 @@ def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int =
                        else _augment)
             xb = augment(_to_tensor(x_train[idx]), gen)
             yb = torch.from_numpy(y_train[idx])
-            fm = model.features((xb - 0.5) / 0.25)
-            loss = F.cross_entropy(model.head(model.drop(fm.mean((2, 3)))), yb, label_smoothing=0.1)
-            if feature_loss:
+            fm = model.feature_map(xb)
+            loss = F.cross_entropy(model.logits(fm), yb, label_smoothing=0.1)
+            if cos_head is not None:
                 loss = loss + feature_loss * cos_head.loss(_pooled_features(fm), yb)
             opt.zero_grad()
             loss.backward()
@@ -262,9 +265,8 @@ class WithFeatures(nn.Module):
         self.net = net
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        fm = self.net.features((x - 0.5) / 0.25)
-        logits = self.net.head(fm.mean((2, 3)))
-        return logits, _pooled_features(fm)
+        fm = self.net.feature_map(x)
+        return self.net.logits(fm), _pooled_features(fm)
 
 
 def export_onnx(model: nn.Module, path: Path) -> Path:
