@@ -119,9 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--afinar-epochs", type=int, default=10)
     p.add_argument("--escenas-det-cls", type=int, default=400,
                    help="scenes whose detector boxes become classifier crops")
-    # measured at the default sizes (sixth session): a classifier epoch costs about 10 s per
-    # 1,000 crops, so afinar's 10 epochs of ~35,000 crops take about 60 min, plus ~5 min of
-    # detector crops: 45 left the whole run about 20 min over --tiempo
+    # estimated from a measured classifier epoch at the default sizes (sixth session: about 10 s
+    # per 1,000 crops): afinar's 10 epochs of ~35,000 crops take about 60 min, plus ~5 min of
+    # detector crops, so 45 left the whole run about 20 min over --tiempo
     p.add_argument("--reserva", type=float, default=70,
                    help="minutes of --tiempo kept for the stages after the detector")
     p.add_argument("--barajas", default="fournier1878-pd,naipes-libres-basquetteur")
