@@ -31,13 +31,14 @@ pytestmark = [
 
 def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
     """`python -m vision.train` with every stage, sized down to seconds."""
-    from vision.reader import CLS_FILE, DET_FILE, CardReader
+    from vision.reader import CLS_FILE, DET_FILE, INDEX_FILE, CardReader
     from vision.synth import render_scene
 
     out = tmp_path / "run"
     args = ["--out", str(out), "--tiempo", "0", "--escenas", "4", "--escenas-extra", "1", "--escenas-val", "1",
             "--escenas-cls", "1", "--escenas-det-cls", "1", "--imgsz", "160",
             "--epochs", "1", "--cls-epochs", "1", "--afinar-epochs", "1", "--hilos", "1",
+            "--escenas-indice", "1", "--sinteticos-indice", "128", "--epocas-indice", "1,1",
             "--aumento-diseno", "--aumento-estilo"]
     repo = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(repo)}
@@ -45,7 +46,7 @@ def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
                           capture_output=True, text=True, timeout=280)
     assert proc.returncode == 0, proc.stderr[-3000:]
     export = out / "export"
-    for name in (DET_FILE, CLS_FILE, "carta_obb.pt", "carta_cls.pt"):
+    for name in (DET_FILE, CLS_FILE, INDEX_FILE, "carta_obb.pt", "carta_cls.pt", "carta_idx.pt"):
         assert (export / name).is_file(), name
     assert (out / "crops_det.npz").is_file() and (out / "classifier_afinado").is_dir()
     for kind in ("mano", "palo", "baraja"):  # the extra detector sets are in the data
@@ -93,3 +94,40 @@ def test_style_augmentation_keeps_crops_valid_and_changes_them():
     proc = subprocess.run([sys.executable, "-c", STYLE_CHECK], cwd=repo, env=env,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]
+
+
+def test_smoke_index_reader_training_exports_a_model_the_reader_uses(tmp_path):
+    """`python -m vision.index_train` sized down to seconds: synthetic pretraining, patches of
+    rendered tables, fine-tuning, ONNX export, and the reader multiplying by its ranks."""
+    from vision.indice import RANKS
+    from vision.reader import INDEX_FILE, CardReader
+
+    out = tmp_path / "idx"
+    args = ["--out", str(out), "--escenas", "2", "--escenas-val", "1", "--sinteticos", "256",
+            "--epocas-pre", "1", "--epocas", "1", "--barajas", DECKS[0]]
+    repo = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    proc = subprocess.run([sys.executable, "-m", "vision.index_train", *args], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=280)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert (out / INDEX_FILE).is_file() and (out / "carta_idx.pt").is_file()
+    patches = np.load(out / "indice_train.npz")["p"]
+    assert patches.ndim == 5 and patches.shape[1:] == (2, 36, 40, 3) and len(patches) >= 8
+
+    models = tmp_path / "models"
+    models.mkdir()
+    repo_models = repo / "models"
+    for name in ("carta_obb.onnx", "carta_cls.onnx"):
+        (models / name).write_bytes((repo_models / name).read_bytes())
+    (models / INDEX_FILE).write_bytes((out / INDEX_FILE).read_bytes())
+    reader = CardReader(models)
+    img = np.full((480, 640, 3), 120, np.uint8)
+    obbs = np.float32([[320, 240, 100, 160, 0.2], [150, 200, 90, 140, -0.4]])
+    ranks = reader.rank_probabilities(img, obbs)
+    assert ranks.shape == (2, len(RANKS)) and np.allclose(ranks.sum(1), 1, atol=1e-5)
+    with_index = reader.classify(img, obbs)
+    reader.index_weight = 0
+    assert reader.rank_probabilities(img, obbs) is None
+    without = reader.classify(img, obbs)
+    assert np.allclose(with_index.sum(1), 1, atol=1e-5)
+    assert not np.allclose(with_index, without)

@@ -1,11 +1,12 @@
 """Benchmark (not a test): median milliseconds to read one 1280x960 photo, model loading apart,
-with ONNX Runtime (what ships) versus the same two models run through PyTorch (Ultralytics for
-the detector, torch for the classifier), in one run, and their ratio.
+with ONNX Runtime (what ships) versus the same models run through PyTorch (Ultralytics for
+the detector, torch for the classifier and the corner-index reader), in one run, and their
+ratio; and what the corner-index reader costs (the same reader with it switched off).
 
     python -m vision.bench --veces 30 --pytorch
 
-``--pytorch`` also times the checkpoints ``models/carta_obb.pt`` (through Ultralytics' predict)
-and ``models/carta_cls.pt`` (torch); it needs the ``train`` extra.
+``--pytorch`` also times the checkpoints ``models/carta_obb.pt`` (through Ultralytics' predict),
+``models/carta_cls.pt`` and ``models/carta_idx.pt`` (torch); it needs the ``train`` extra.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ import numpy as np
 from scoring.cards import CARD_IDS
 from vision.dataset import scene_rng
 from vision.geometry import CROP_H, CROP_W, crop_card
-from vision.reader import DET_THRESHOLD, NMS_IOU, CardReader, assign_unique
+from vision.indice import corner_patches
+from vision.reader import DET_THRESHOLD, INDEX_WEIGHT, NMS_IOU, CardReader, assign_unique, combine_ranks
 from vision.synth import HOLDOUT_BACKGROUNDS, render_scene
 
 
@@ -50,6 +52,13 @@ def torch_reader(models: Path, threads: int):
     cls = CardNet()
     cls.load_state_dict(torch.load(models / "carta_cls.pt"))
     cls.eval()
+    idx = None
+    if (models / "carta_idx.pt").is_file():
+        from vision.index_train import IndexNet
+
+        idx = IndexNet()
+        idx.load_state_dict(torch.load(models / "carta_idx.pt"))
+        idx.eval()
 
     def read(image: np.ndarray):
         res = det.predict(image, imgsz=imgsz, conf=DET_THRESHOLD, iou=NMS_IOU, device="cpu",
@@ -60,8 +69,11 @@ def torch_reader(models: Path, threads: int):
         crops = np.stack([crop_card(image, b, (CROP_W, CROP_H)) for b in obb])
         x = torch.from_numpy(crops).permute(0, 3, 1, 2).float() / 255
         with torch.no_grad():
-            p = (torch.softmax(cls(x), 1) + torch.softmax(cls(x.flip(2, 3)), 1)) / 2
-        labels, _, _ = assign_unique(p.numpy())
+            p = ((torch.softmax(cls(x), 1) + torch.softmax(cls(x.flip(2, 3)), 1)) / 2).numpy()
+            if idx is not None:
+                ranks = torch.softmax(idx(torch.from_numpy(corner_patches(image, obb))), 1).numpy()
+                p = combine_ranks(p, ranks, INDEX_WEIGHT)
+        labels, _, _ = assign_unique(p)
         return [CARD_IDS[i] for i in labels]
 
     return read
@@ -84,6 +96,11 @@ def main(argv: list[str] | None = None) -> int:
     res = {"foto": "1280x960", "hilos": args.hilos, "veces": args.veces,
            "onnxruntime_carga_ms": round(load_ms, 1),
            "onnxruntime_mediana_ms": round(statistics.median(onnx_ms), 1)}
+    if reader.index_reader is not None:
+        reader.index_weight = 0
+        res["onnxruntime_sin_indice_mediana_ms"] = round(statistics.median(
+            _time(reader.read, images, args.veces)), 1)
+        reader.index_weight = INDEX_WEIGHT
     if args.pytorch:
         read = torch_reader(reader.folder, args.hilos)
         torch_ms = _time(read, images, args.veces)

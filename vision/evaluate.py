@@ -11,8 +11,9 @@ photos of a full table (16 cards, four hands). Reports:
 - cards: share of cards read right, per-card precision and recall (the 40 ids);
 - tables: share of photos read exactly (all 16 ids, each in the right seat).
 
-``--modelos DIR`` evaluates models other than the shipped ones (for instance a classifier
-trained on one design only, for the cross-design check).
+``--modelos DIR`` evaluates models other than the shipped ones, ``--clasificador`` and
+``--indice`` swap one model (for instance ones trained on one design only, for the
+cross-design check); ``--sin-indice`` reads without the corner-index reader.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import numpy as np
 from scoring.cards import CARD_IDS
 from vision.dataset import scene_rng
 from vision.geometry import quad_to_obb, rotated_iou
-from vision.reader import UNFAMILIAR_WARNING, CardReader
+from vision.reader import CLS_FILE, DET_FILE, INDEX_FILE, UNFAMILIAR_WARNING, CardReader
 from vision.synth import HOLDOUT_BACKGROUNDS, render_scene
 
 
@@ -245,6 +246,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--modelos", type=Path, default=None, help="folder with the two ONNX files")
     p.add_argument("--clasificador", type=Path, default=None,
                    help="use this classifier ONNX instead of the one in --modelos")
+    p.add_argument("--indice", type=Path, default=None,
+                   help="use this corner-index reader ONNX instead of the one in --modelos")
+    p.add_argument("--particion", choices=("eval", "val"), default="eval",
+                   help="val: the validation tables, on which reading choices are made")
+    p.add_argument("--sin-indice", action="store_true", help="read without the corner-index reader")
     p.add_argument("--estilo", choices=("row", "overlap", "fan"), default=None,
                    help="every hand laid the same way: in a row, an overlapping row or a fan "
                         "(default: mixed, as in training)")
@@ -258,14 +264,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
     reader = CardReader(args.modelos)
-    if args.clasificador:
+    if args.clasificador or args.indice:
         import shutil
         import tempfile
 
         tmp = Path(tempfile.mkdtemp())
-        shutil.copy(reader.folder / "carta_obb.onnx", tmp / "carta_obb.onnx")
-        shutil.copy(args.clasificador, tmp / "carta_cls.onnx")
+        for name in (DET_FILE, CLS_FILE, INDEX_FILE):
+            if (reader.folder / name).is_file():
+                shutil.copy(reader.folder / name, tmp / name)
+        if args.clasificador:
+            shutil.copy(args.clasificador, tmp / CLS_FILE)
+        if args.indice:
+            shutil.copy(args.indice, tmp / INDEX_FILE)
         reader = CardReader(tmp)
+    if args.sin_indice:
+        reader.index_weight = 0
     extra = {}
     if args.registrar:
         reader.baraja, avisos, fotos = register_from_generated_photos(reader, args.baraja, args.seed)
@@ -273,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.fotos_registro:
         extra["registro_por_foto"] = registration_photos(reader, args.baraja, args.fotos_registro,
                                                          args.seed)
-    res = {**evaluate(reader.load(), args.baraja, args.escenas, args.seed,
+    res = {**evaluate(reader.load(), args.baraja, args.escenas, args.seed, split=args.particion,
                       hand_style=args.estilo), **extra}
     short = {k: v for k, v in res.items() if k not in ("por_carta", "fallos")}
     print(json.dumps(short, indent=1, ensure_ascii=False))

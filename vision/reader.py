@@ -1,10 +1,13 @@
 """Read the cards in a photo of the table: ONNX Runtime + numpy + OpenCV, no torch.
 
-Two models in ``models/`` (or ``$MUSMESA_MODELS``):
+Models in ``models/`` (or ``$MUSMESA_MODELS``):
 
 - ``carta_obb.onnx``: one-class oriented-box card detector (a thin YOLO11-OBB; the input size,
   448x448 letterbox as shipped, is read from the file);
-- ``carta_cls.onnx``: 40-class classifier on each rectified 64x96 card crop.
+- ``carta_cls.onnx``: 40-class classifier on each rectified 64x96 card crop;
+- ``carta_idx.onnx`` (optional): a reader of the printed rank in the card's corners
+  (:mod:`vision.indice`); its rank probabilities, to the power INDEX_WEIGHT, multiply the
+  classifier's (or the registered deck's) probabilities of the cards of that rank.
 
 With a registered deck (:mod:`vision.baraja`: photos of the user's own 40 cards), each card
 is named by the registered card it looks most like instead of by the classifier's head; that
@@ -33,6 +36,7 @@ import numpy as np
 from scoring.cards import CARD_IDS
 from vision.detections import CardDetections
 from vision.geometry import CROP_H, CROP_W, crop_card, obb_to_xyxy, rotated_iou
+from vision.indice import RANK_OF, corner_patches
 from vision.seats import assign_seats, seat_labels
 
 if TYPE_CHECKING:
@@ -41,6 +45,8 @@ if TYPE_CHECKING:
 REPO = Path(__file__).resolve().parent.parent
 DET_FILE = "carta_obb.onnx"
 CLS_FILE = "carta_cls.onnx"
+INDEX_FILE = "carta_idx.onnx"
+INDEX_WEIGHT = 0.5  # chosen on validation tables (models/README.md)
 DET_THRESHOLD = 0.35  # detector score to keep a box
 FILL_THRESHOLD = 0.1  # weaker boxes that may complete a table of 16 (see CardReader.detect)
 NMS_IOU = 0.6  # boxes of neighbouring cards in a fan overlap by 0.5-0.6 (0.5 dropped true cards)
@@ -102,6 +108,7 @@ class CardReader:
         self.det_threshold = det_threshold
         self.low_confidence = low_confidence
         self.refine = refine
+        self.index_weight = INDEX_WEIGHT
 
     @property
     def flag_threshold(self) -> float:
@@ -119,9 +126,25 @@ class CardReader:
     def classifier(self):
         return _session(str(self.folder / CLS_FILE), self.threads)
 
+    @property
+    def index_reader(self):
+        """The corner-index rank reader, or None where the folder has none (or the weight is 0)."""
+        if not self.index_weight or not (self.folder / INDEX_FILE).is_file():
+            return None
+        return _session(str(self.folder / INDEX_FILE), self.threads)
+
+    def rank_probabilities(self, image: np.ndarray, obbs: np.ndarray) -> np.ndarray | None:
+        """Probabilities (N, 10) of each card's printed rank (vision.indice.RANKS order), or
+        None without an index reader."""
+        sess = self.index_reader
+        if sess is None or len(obbs) == 0:
+            return None
+        logits = sess.run(None, {sess.get_inputs()[0].name: corner_patches(image, obbs)})[0]
+        return _softmax(logits)
+
     def load(self) -> CardReader:
-        """Create both sessions now (otherwise the first read does)."""
-        _ = self.detector, self.classifier
+        """Create the sessions now (otherwise the first read does)."""
+        _ = self.detector, self.classifier, self.index_reader
         return self
 
     # ---- detector
@@ -248,9 +271,17 @@ class CardReader:
         return out[0], (out[1] if len(out) > 1 else None)
 
     def classify(self, image: np.ndarray, obbs: np.ndarray) -> np.ndarray:
-        """Class probabilities (N, 40) of the card under each oriented box."""
+        """Class probabilities (N, 40) of the card under each oriented box: the classifier's (or
+        the registered deck's), times the corner index's rank probabilities where there is an
+        index reader."""
+        return combine_ranks(*self.classify_parts(image, obbs), self.index_weight)
+
+    def classify_parts(self, image: np.ndarray, obbs: np.ndarray
+                       ) -> tuple[np.ndarray, np.ndarray | None]:
+        """The classifier's (or registered deck's) probabilities (N, 40) and the index reader's
+        rank probabilities (N, 10), or None without an index reader."""
         if len(obbs) == 0:
-            return np.zeros((0, len(CARD_IDS)), np.float32)
+            return np.zeros((0, len(CARD_IDS)), np.float32), None
         crops = np.stack([crop_card(image, b, (CROP_W, CROP_H)) for b in obbs])
         # the card may lie either way up: read it both ways in one batch
         logits, feats = self.run_classifier(np.concatenate([crops, crops[:, ::-1, ::-1]]))
@@ -259,9 +290,11 @@ class CardReader:
             if feats is None:
                 raise ValueError("este clasificador no da rasgos: vuelve a exportarlo para usar "
                                  "una baraja registrada")
-            return self.baraja.probabilities(feats[:n], feats[n:])
-        probs = _softmax(logits)
-        return (probs[:n] + probs[n:]) / 2
+            probs = self.baraja.probabilities(feats[:n], feats[n:])
+        else:
+            probs = _softmax(logits)
+            probs = (probs[:n] + probs[n:]) / 2
+        return probs, self.rank_probabilities(image, obbs)
 
     def _unfamiliar(self, cls_conf: np.ndarray) -> bool:
         """Whether the cards look like no deck the classifier knows (see UNFAMILIAR_DECK)."""
@@ -281,7 +314,8 @@ class CardReader:
             return CardDetections.empty(["no se ve ninguna carta en la foto"], (w, h))
         if len(boxes) > len(CARD_IDS):  # a deck has 40 cards: keep the 40 best boxes
             boxes, det_scores = boxes[:len(CARD_IDS)], det_scores[:len(CARD_IDS)]
-        probs = self.classify(img, boxes)
+        look, ranks = self.classify_parts(img, boxes)
+        probs = combine_ranks(look, ranks, self.index_weight)
         labels, cls_conf, alt = assign_unique(probs)
         # A weak box given an unlikely card is not a card (a phone, a card back, a napkin): it
         # is dropped rather than shown as a guess, unless it completes a table of 16 in four
@@ -289,12 +323,16 @@ class CardReader:
         card_like = (det_scores >= NOT_A_CARD_SCORE) | (cls_conf >= NOT_A_CARD_PROB)
         if not card_like.all() and (len(boxes) != TABLE_CARDS or seat_labels(boxes) is None):
             boxes, det_scores, probs = boxes[card_like], det_scores[card_like], probs[card_like]
+            look = look[card_like]
             if len(boxes) == 0:
                 return CardDetections.empty(["no se ve ninguna carta en la foto"], (w, h))
             labels, cls_conf, alt = assign_unique(probs)
         conf = det_scores * cls_conf
         low = (conf < self.flag_threshold) | (labels != probs.argmax(1))
-        unfamiliar = self._unfamiliar(cls_conf)
+        # whether the cards look like a known deck is the classifier's judgement alone: the
+        # index sharpens the probabilities (on validation tables of an unseen design it hid the
+        # warning on 40 % of the tables)
+        unfamiliar = self._unfamiliar(look[np.arange(len(labels)), labels])
         if unfamiliar:
             low[:] = True
         dets = CardDetections(
@@ -332,6 +370,15 @@ def _groups(centres: np.ndarray, dist: float) -> np.ndarray:
                 labels[m] = start
                 stack.append(int(m))
     return labels
+
+
+def combine_ranks(probs: np.ndarray, ranks: np.ndarray | None, weight: float) -> np.ndarray:
+    """``probs`` (N, 40) times ``ranks`` (N, 10) to the power ``weight`` at each card's rank,
+    normalised; ``probs`` as they are without ranks."""
+    if ranks is None or not weight or len(probs) == 0:
+        return probs
+    out = probs * ranks[:, RANK_OF] ** weight
+    return out / np.maximum(out.sum(1, keepdims=True), 1e-12)
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -568,7 +569,8 @@ def _distractors(rng: np.random.Generator, canvas: np.ndarray, avoid: list[np.nd
 def render_scene(rng: np.random.Generator, *, decks: tuple[str, ...] = ("fournier1878-pd",),
                  backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS, size: tuple[int, int] = (1280, 960),
                  kind: str | None = None, deck_root: str | None = None,
-                 card_ids: list[str] | None = None, hand_style: str | None = None) -> Scene:
+                 card_ids: list[str] | None = None, hand_style: str | None = None,
+                 face_edit: Callable[[str, str, np.ndarray], np.ndarray] | None = None) -> Scene:
     """One synthetic photo of ``size`` (width, height).
 
     ``kind``: "mesa" (16 cards, four hands), "mano" (close-up of one hand of four), "sueltas"
@@ -576,7 +578,9 @@ def render_scene(rng: np.random.Generator, *, decks: tuple[str, ...] = ("fournie
     (never chosen at random) lay out cards to register a deck: the whole deck in four rows of
     ten in ``CARD_IDS`` order, or the ten cards of one suit (``card_ids``, or a random suit) in
     a row of ten or two rows of five. ``hand_style`` fixes
-    how each hand lies ("row", "overlap" or "fan"; random when None).
+    how each hand lies ("row", "overlap" or "fan"; random when None). ``face_edit(deck, card_id,
+    face)`` may change each face before it is printed (the rank reader's training redraws the
+    corner indices in other fonts with it); it draws on its own random numbers, not ``rng``.
     """
     from scoring.cards import CARD_IDS
 
@@ -632,6 +636,8 @@ def render_scene(rng: np.random.Generator, *, decks: tuple[str, ...] = ("fournie
         p = placed[i]
         quad = _project(hom, p.quad)
         face = back if p.card_id is None else faces[p.card_id]
+        if face_edit is not None and p.card_id is not None:
+            face = face_edit(deck, p.card_id, face)
         side = float(np.linalg.norm(quad - np.roll(quad, 1, 0), axis=1).max())
         target = max(48, int(1.4 * side))
         if target < face.shape[0]:  # print at about the size it will be seen: much faster

@@ -7,12 +7,14 @@
    cards laid out to register a deck), and rectified card crops (jittered true boxes) taken
    from full-resolution (1280x960) scenes;
 2. ``clasificador``: trains the 40-class crop classifier (:mod:`vision.classifier_train`);
+   ``indice``: the reader of the printed rank in the corners (:mod:`vision.index_train`, about
+   30 min at its default sizes, taken from ``--tiempo`` before the detector's share);
 3. ``detector``: trains the one-class oriented-box detector (Ultralytics YOLO11-OBB at a thin
    custom scale, ``vision/carta-obb.yaml``, no pretrained weights) for the time left in
    ``--tiempo`` minus ``--reserva``;
 4. ``recortes-detector``, ``afinar``: cuts more crops where the trained detector puts its boxes
    (its real errors) and fine-tunes the classifier on both sets;
-5. ``exportar``: both models to ONNX in ``OUT/export/`` (``--instalar`` copies them to
+5. ``exportar``: the models to ONNX in ``OUT/export/`` (``--instalar`` copies them to
    ``models/``).
 
 Needs the ``train`` extra (torch, ultralytics, onnx). Ultralytics is kept offline here:
@@ -33,6 +35,7 @@ REPO = Path(__file__).resolve().parent.parent
 MODELS = REPO / "models"
 DET_NAME = "carta_obb.onnx"
 CLS_NAME = "carta_cls.onnx"
+IDX_NAME = "carta_idx.onnx"
 DET_YAML = Path(__file__).resolve().parent / "carta-obb.yaml"  # YOLO11-OBB, 1 class, thin
 
 
@@ -136,7 +139,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hilos", type=int, default=1,
                    help="torch threads (1 is fastest on a loaded 2-core machine)")
     p.add_argument("--etapas",
-                   default="datos,recortes,clasificador,detector,recortes-detector,afinar,exportar")
+                   default="datos,recortes,clasificador,indice,detector,recortes-detector,afinar,"
+                           "exportar")
+    p.add_argument("--escenas-indice", type=int, default=1200,
+                   help="tables whose card corners train the rank reader")
+    p.add_argument("--sinteticos-indice", type=int, default=60_000,
+                   help="synthetic index patches the rank reader is pretrained on")
+    p.add_argument("--epocas-indice", type=str, default="5,6",
+                   help="rank reader epochs: on synthetic patches, then on the tables' corners")
     p.add_argument("--instalar", action="store_true", help="copy the ONNX files to models/")
     args = p.parse_args(argv)
     start = time.time()
@@ -186,6 +196,18 @@ def main(argv: list[str] | None = None) -> int:
                                style_augment=args.aumento_estilo)
         log["clasificador"] = {**res, "s": time.time() - t0}
         note(f"classifier: {res}")
+    if "indice" in stages:
+        from vision import index_train
+
+        note("training the corner-index rank reader")
+        t0 = time.time()
+        pre, fine = args.epocas_indice.split(",")
+        index_train.main(["--out", str(out / "indice"), "--barajas", ",".join(decks),
+                          "--escenas", str(args.escenas_indice), "--escenas-val",
+                          str(max(1, args.escenas_val // 2)), "--sinteticos",
+                          str(args.sinteticos_indice), "--epocas-pre", pre, "--epocas", fine,
+                          "--hilos", str(args.hilos), "--seed", str(args.seed)])
+        log["indice_s"] = time.time() - t0
     if "detector" in stages:
         left_h = (args.tiempo * 60 - (time.time() - start)) / 3600 - args.reserva / 60
         note(f"training detector, {left_h * 60:.0f} min left")
@@ -234,8 +256,13 @@ def main(argv: list[str] | None = None) -> int:
         shutil.copy(cls_dir / CLS_NAME, export / CLS_NAME)
         shutil.copy(cls_dir / "carta_cls.pt", export / "carta_cls.pt")
         shutil.copy(best, export / "carta_obb.pt")
+        names = [DET_NAME, CLS_NAME, "carta_obb.pt", "carta_cls.pt"]
+        if (out / "indice" / IDX_NAME).is_file():
+            for name in (IDX_NAME, "carta_idx.pt"):
+                shutil.copy(out / "indice" / name, export / name)
+            names += [IDX_NAME, "carta_idx.pt"]
         if args.instalar:
-            for name in (DET_NAME, CLS_NAME, "carta_obb.pt", "carta_cls.pt"):
+            for name in names:
                 shutil.copy(export / name, MODELS / name)
             note(f"installed in {MODELS}")
     log["total_s"] = time.time() - start

@@ -1,0 +1,50 @@
+"""The corner index of a card (its printed rank, ``10``, ``11``, ``12``...): the two patches a
+rank reader looks at, cut from the photo at twice the classifier's resolution (numpy + OpenCV).
+
+A Spanish card prints its rank in two opposite corners, so whichever way up the card lies, the
+top-left corner of its rectified crop and the bottom-right one turned half a turn both show the
+index the same way up. The digits are much the same in every deck design, unlike the courts'
+figures, which is why the classifier (trained on two designs) reads a court's rank on a design it
+never saw barely better than chance and a reader of the index adds to it (models/README.md).
+
+    >>> import numpy as np
+    >>> img = np.full((960, 1280, 3), 200, np.uint8)
+    >>> corner_patches(img, np.float32([[640, 480, 104, 170, 0.3]])).shape
+    (1, 2, 36, 40)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scoring.cards import CARD_IDS
+from vision.geometry import crop_card
+
+INDEX_CROP = (128, 192)  # the card rectified at twice the classifier's 64x96
+PATCH_H, PATCH_W = 36, 40  # the corner cut from it: 19 % of the card's height, 31 % of its width
+RANKS = ("1", "2", "3", "4", "5", "6", "7", "10", "11", "12")
+RANK_OF = np.array([RANKS.index(c[:-1]) for c in CARD_IDS])  # card class -> rank class
+
+
+def corners_bgr(card: np.ndarray) -> np.ndarray:
+    """The two index corners (2, PATCH_H, PATCH_W, 3) of one card rectified at INDEX_CROP."""
+    h, w = card.shape[:2]
+    top_left = card[:PATCH_H, :PATCH_W]
+    bottom_right = card[h - PATCH_H:, w - PATCH_W:][::-1, ::-1]
+    return np.stack([top_left, bottom_right])
+
+
+def standardise(patches: np.ndarray) -> np.ndarray:
+    """BGR uint8 patches (..., H, W, 3) -> grey float32 (..., H, W), each patch to zero mean and
+    about unit contrast, so that paper colour and light do not matter."""
+    g = patches.astype(np.float32) @ np.float32([0.114, 0.587, 0.299])
+    mean = g.mean((-2, -1), keepdims=True)
+    std = g.std((-2, -1), keepdims=True) + 8
+    return (g - mean) / std
+
+
+def corner_patches(image: np.ndarray, obbs: np.ndarray) -> np.ndarray:
+    """The rank reader's input (N, 2, PATCH_H, PATCH_W) for the cards under oriented boxes."""
+    if len(obbs) == 0:
+        return np.zeros((0, 2, PATCH_H, PATCH_W), np.float32)
+    return standardise(np.stack([corners_bgr(crop_card(image, b, INDEX_CROP)) for b in obbs]))
