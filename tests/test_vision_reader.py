@@ -174,7 +174,7 @@ def test_the_corner_index_reads_the_ranks_of_the_bundled_example_and_sharpens_th
 def test_the_unfamiliar_deck_check_ignores_the_corner_index(monkeypatch):
     """Whether a table looks like a known deck is the classifier's judgement alone: a rank
     reader that is sure of every rank sharpens the probabilities, and must not hide the
-    warning (on validation tables of an unseen design it hid it on 40 % of the tables)."""
+    warning (on validation tables of an unseen design it hid it on 30-40 % of the tables)."""
     import vision.reader as reader_module
     from scoring.cards import CARD_IDS
     from vision.indice import RANKS

@@ -216,7 +216,7 @@ def _reader_seeing(boxes, scores, probs):
 
     reader = CardReader(folder="/nonexistent")
     reader.detect = lambda img: (boxes, scores)
-    reader.classify = lambda img, obbs: probs[: len(obbs)]
+    reader.classify_parts = lambda img, obbs: (probs[: len(obbs)], None)  # no index reader
     return reader
 
 

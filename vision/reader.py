@@ -331,7 +331,7 @@ class CardReader:
         low = (conf < self.flag_threshold) | (labels != probs.argmax(1))
         # whether the cards look like a known deck is the classifier's judgement alone: the
         # index sharpens the probabilities (on validation tables of an unseen design it hid the
-        # warning on 40 % of the tables)
+        # warning on 30-40 % of the tables)
         unfamiliar = self._unfamiliar(look[np.arange(len(labels)), labels])
         if unfamiliar:
             low[:] = True
