@@ -9,7 +9,7 @@
 The ONNX model takes ``(N, 2, 36, 40)`` float32 from :func:`vision.indice.corner_patches` (the
 two index corners of each card) and returns ``(N, 10)`` logits in :data:`vision.indice.RANKS`
 order. :mod:`vision.reader` multiplies the classifier's probabilities by the reader's rank
-probabilities (see INDEX_WEIGHT there). Full size, about 30 min on one core here::
+probabilities (see INDEX_WEIGHT there). Full size, 39 min on one core here (another job on the second core)::
 
     python -m vision.index_train --out runs/indice
 

@@ -8,7 +8,7 @@
    from full-resolution (1280x960) scenes;
 2. ``clasificador``: trains the 40-class crop classifier (:mod:`vision.classifier_train`);
    ``indice``: the reader of the printed rank in the corners (:mod:`vision.index_train`, about
-   30 min at its default sizes, taken from ``--tiempo`` before the detector's share);
+   40 min at its default sizes, taken from ``--tiempo`` before the detector's share);
 3. ``detector``: trains the one-class oriented-box detector (Ultralytics YOLO11-OBB at a thin
    custom scale, ``vision/carta-obb.yaml``, no pretrained weights) for the time left in
    ``--tiempo`` minus ``--reserva``;
