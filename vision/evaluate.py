@@ -243,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--baraja", default="fournier1878-pd")
     p.add_argument("--escenas", type=int, default=60)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--modelos", type=Path, default=None, help="folder with the two ONNX files")
+    p.add_argument("--modelos", type=Path, default=None, help="folder with the ONNX models")
     p.add_argument("--clasificador", type=Path, default=None,
                    help="use this classifier ONNX instead of the one in --modelos")
     p.add_argument("--indice", type=Path, default=None,

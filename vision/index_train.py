@@ -37,7 +37,7 @@ from torch.nn import functional as F
 from scoring.cards import CARD_IDS
 from vision.dataset import MIN_VISIBLE, jitter_obb, scene_rng
 from vision.geometry import crop_card, quad_to_obb
-from vision.indice import INDEX_CROP, PATCH_H, PATCH_W, RANK_OF, RANKS, corners_bgr, standardise
+from vision.indice import INDEX_CROP, PATCH_H, PATCH_W, RANK_OF, RANKS, corners_bgr, normalise, standardise
 
 DECKS = ("fournier1878-pd", "naipes-libres-basquetteur")
 NONE = len(RANKS)  # the synthetic class "no index in this patch"
@@ -127,9 +127,7 @@ def synthetic_set(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """``n`` synthetic patches, standardised (n, PATCH_H, PATCH_W), and their classes."""
     rng = np.random.default_rng([seed, 7])
     xs, ys = zip(*(synthetic_patch(rng) for _ in range(n)), strict=True)
-    g = np.stack(xs).astype(np.float32)
-    g = (g - g.mean((1, 2), keepdims=True)) / (g.std((1, 2), keepdims=True) + 8)
-    return g, np.array(ys, np.int64)
+    return normalise(np.stack(xs)), np.array(ys, np.int64)
 
 
 # --------------------------------------------------------------------------- patches from tables

@@ -37,10 +37,15 @@ def corners_bgr(card: np.ndarray) -> np.ndarray:
 def standardise(patches: np.ndarray) -> np.ndarray:
     """BGR uint8 patches (..., H, W, 3) -> grey float32 (..., H, W), each patch to zero mean and
     about unit contrast, so that paper colour and light do not matter."""
-    g = patches.astype(np.float32) @ np.float32([0.114, 0.587, 0.299])
-    mean = g.mean((-2, -1), keepdims=True)
-    std = g.std((-2, -1), keepdims=True) + 8
-    return (g - mean) / std
+    return normalise(patches.astype(np.float32) @ np.float32([0.114, 0.587, 0.299]))
+
+
+def normalise(grey: np.ndarray) -> np.ndarray:
+    """Grey patches (..., H, W) to zero mean and about unit contrast each (float32)."""
+    grey = grey.astype(np.float32)
+    mean = grey.mean((-2, -1), keepdims=True)
+    std = grey.std((-2, -1), keepdims=True) + 8
+    return (grey - mean) / std
 
 
 def corner_patches(image: np.ndarray, obbs: np.ndarray) -> np.ndarray:
