@@ -31,7 +31,7 @@ pytestmark = [
 
 def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
     """`python -m vision.train` with every stage, sized down to seconds."""
-    from vision.reader import CLS_FILE, DET_FILE, INDEX_FILE, CardReader
+    from vision.reader import CLS_FILE, DET_FILE, INDEX_FILE, PINTA_FILE, CardReader
     from vision.synth import render_scene
 
     out = tmp_path / "run"
@@ -39,6 +39,7 @@ def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
             "--escenas-cls", "1", "--escenas-det-cls", "1", "--imgsz", "160",
             "--epochs", "1", "--cls-epochs", "1", "--afinar-epochs", "1", "--hilos", "1",
             "--escenas-indice", "1", "--sinteticos-indice", "128", "--epocas-indice", "1,1",
+            "--escenas-pintas", "2", "--epocas-pintas", "1",
             "--aumento-diseno", "--aumento-estilo"]
     repo = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(repo)}
@@ -46,7 +47,8 @@ def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
                           capture_output=True, text=True, timeout=280)
     assert proc.returncode == 0, proc.stderr[-3000:]
     export = out / "export"
-    for name in (DET_FILE, CLS_FILE, INDEX_FILE, "carta_obb.pt", "carta_cls.pt", "carta_idx.pt"):
+    for name in (DET_FILE, CLS_FILE, INDEX_FILE, PINTA_FILE, "carta_obb.pt", "carta_cls.pt", "carta_idx.pt",
+                 "carta_palo.pt"):
         assert (export / name).is_file(), name
     assert (out / "crops_det.npz").is_file() and (out / "classifier_afinado").is_dir()
     for kind in ("mano", "palo", "baraja"):  # the extra detector sets are in the data
@@ -103,24 +105,13 @@ def test_smoke_index_reader_training_exports_a_model_the_reader_uses(tmp_path):
     from vision.reader import INDEX_FILE, CardReader
 
     out = tmp_path / "idx"
-    args = ["--out", str(out), "--escenas", "2", "--escenas-val", "1", "--sinteticos", "256",
-            "--epocas-pre", "1", "--epocas", "1", "--barajas", DECKS[0]]
-    repo = Path(__file__).resolve().parents[1]
-    env = {**os.environ, "PYTHONPATH": str(repo)}
-    proc = subprocess.run([sys.executable, "-m", "vision.index_train", *args], cwd=repo, env=env,
-                          capture_output=True, text=True, timeout=280)
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    _run_module("vision.index_train", "--out", str(out), "--escenas", "2", "--escenas-val", "1",
+                "--sinteticos", "256", "--epocas-pre", "1", "--epocas", "1", "--barajas", DECKS[0])
     assert (out / INDEX_FILE).is_file() and (out / "carta_idx.pt").is_file()
     patches = np.load(out / "indice_train.npz")["p"]
     assert patches.ndim == 5 and patches.shape[1:] == (2, 36, 40, 3) and len(patches) >= 8
 
-    models = tmp_path / "models"
-    models.mkdir()
-    repo_models = repo / "models"
-    for name in ("carta_obb.onnx", "carta_cls.onnx"):
-        (models / name).write_bytes((repo_models / name).read_bytes())
-    (models / INDEX_FILE).write_bytes((out / INDEX_FILE).read_bytes())
-    reader = CardReader(models)
+    reader = CardReader(_models_with(tmp_path, out / INDEX_FILE))
     img = np.full((480, 640, 3), 120, np.uint8)
     obbs = np.float32([[320, 240, 100, 160, 0.2], [150, 200, 90, 140, -0.4]])
     ranks = reader.rank_probabilities(img, obbs)
@@ -131,3 +122,48 @@ def test_smoke_index_reader_training_exports_a_model_the_reader_uses(tmp_path):
     without = reader.classify(img, obbs)
     assert np.allclose(with_index.sum(1), 1, atol=1e-5)
     assert not np.allclose(with_index, without)
+
+
+def test_smoke_pinta_reader_training_exports_a_model_the_reader_uses(tmp_path):
+    """`python -m vision.pinta_train` sized down to seconds: strips of rendered tables, training,
+    ONNX export, and the reader multiplying by its suits."""
+    from vision.pintas import STRIP_H, STRIP_W, SUITS
+    from vision.reader import PINTA_FILE, CardReader
+
+    out = tmp_path / "pintas"
+    _run_module("vision.pinta_train", "--out", str(out), "--escenas", "3", "--escenas-val", "1",
+                "--epocas", "1", "--barajas", DECKS[0])
+    assert (out / PINTA_FILE).is_file() and (out / "carta_palo.pt").is_file()
+    strips = np.load(out / "pintas_train.npz")["p"]
+    assert strips.ndim == 4 and strips.shape[1:] == (2, STRIP_H, STRIP_W) and len(strips) >= 8
+    assert "palo" in (out / "pinta_log.json").read_text()
+
+    reader = CardReader(_models_with(tmp_path, out / PINTA_FILE))
+    img = np.full((480, 640, 3), 120, np.uint8)
+    obbs = np.float32([[320, 240, 100, 160, 0.2], [150, 200, 90, 140, -0.4]])
+    suits = reader.suit_probabilities(img, obbs)
+    assert suits.shape == (2, len(SUITS)) and np.allclose(suits.sum(1), 1, atol=1e-5)
+    assert reader.rank_probabilities(img, obbs) is None  # no index reader in this folder
+    with_pintas = reader.classify(img, obbs)
+    reader.pinta_weight = 0
+    assert reader.suit_probabilities(img, obbs) is None
+    assert not np.allclose(with_pintas, reader.classify(img, obbs))
+
+
+def _run_module(module: str, *args: str) -> None:
+    """``python -m module args`` in its own process (see the module docstring), from the repo."""
+    repo = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    proc = subprocess.run([sys.executable, "-m", module, *args], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=280)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def _models_with(tmp_path: Path, model: Path) -> Path:
+    """A models folder with the shipped detector and classifier and one freshly trained reader."""
+    models = tmp_path / "models"
+    models.mkdir()
+    for name in ("carta_obb.onnx", "carta_cls.onnx"):
+        (models / name).write_bytes((Path(__file__).resolve().parents[1] / "models" / name).read_bytes())
+    (models / model.name).write_bytes(model.read_bytes())
+    return models

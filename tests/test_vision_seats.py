@@ -216,7 +216,7 @@ def _reader_seeing(boxes, scores, probs):
 
     reader = CardReader(folder="/nonexistent")
     reader.detect = lambda img: (boxes, scores)
-    reader.classify_parts = lambda img, obbs: (probs[: len(obbs)], None)  # no index reader
+    reader.classify_parts = lambda img, obbs: (probs[: len(obbs)], None, None)  # no mark readers
     return reader
 
 

@@ -1,12 +1,13 @@
 """Benchmark (not a test): median milliseconds to read one 1280x960 photo, model loading apart,
 with ONNX Runtime (what ships) versus the same models run through PyTorch (Ultralytics for
-the detector, torch for the classifier and the corner-index reader), in one run, and their
-ratio; and what the corner-index reader costs (the same reader with it switched off).
+the detector, torch for the classifier and the mark readers), in one run, and their ratio;
+and what the corner-index and pinta readers cost (the same reader with them switched off).
 
     python -m vision.bench --veces 30 --pytorch
 
 ``--pytorch`` also times the checkpoints ``models/carta_obb.pt`` (through Ultralytics' predict),
-``models/carta_cls.pt`` and ``models/carta_idx.pt`` (torch); it needs the ``train`` extra.
+``models/carta_cls.pt``, ``models/carta_idx.pt`` and ``models/carta_palo.pt`` (torch); it needs
+the ``train`` extra.
 """
 
 from __future__ import annotations
@@ -24,7 +25,16 @@ from scoring.cards import CARD_IDS
 from vision.dataset import scene_rng
 from vision.geometry import CROP_H, CROP_W, crop_card
 from vision.indice import corner_patches
-from vision.reader import DET_THRESHOLD, INDEX_WEIGHT, NMS_IOU, CardReader, assign_unique, combine_ranks
+from vision.pintas import pinta_strips
+from vision.reader import (
+    DET_THRESHOLD,
+    INDEX_WEIGHT,
+    NMS_IOU,
+    PINTA_WEIGHT,
+    CardReader,
+    assign_unique,
+    combine_marks,
+)
 from vision.synth import HOLDOUT_BACKGROUNDS, render_scene
 
 
@@ -59,6 +69,13 @@ def torch_reader(models: Path, threads: int):
         idx = IndexNet()
         idx.load_state_dict(torch.load(models / "carta_idx.pt"))
         idx.eval()
+    pinta = None
+    if (models / "carta_palo.pt").is_file():
+        from vision.pinta_train import PintaNet
+
+        pinta = PintaNet()
+        pinta.load_state_dict(torch.load(models / "carta_palo.pt"))
+        pinta.eval()
 
     def read(image: np.ndarray):
         res = det.predict(image, imgsz=imgsz, conf=DET_THRESHOLD, iou=NMS_IOU, device="cpu",
@@ -70,9 +87,12 @@ def torch_reader(models: Path, threads: int):
         x = torch.from_numpy(crops).permute(0, 3, 1, 2).float() / 255
         with torch.no_grad():
             p = ((torch.softmax(cls(x), 1) + torch.softmax(cls(x.flip(2, 3)), 1)) / 2).numpy()
+            ranks = suits = None
             if idx is not None:
                 ranks = torch.softmax(idx(torch.from_numpy(corner_patches(image, obb))), 1).numpy()
-                p = combine_ranks(p, ranks, INDEX_WEIGHT)
+            if pinta is not None:
+                suits = torch.softmax(pinta(torch.from_numpy(pinta_strips(image, obb))), 1).numpy()
+            p = combine_marks(p, ranks, suits, INDEX_WEIGHT, PINTA_WEIGHT)
         labels, _, _ = assign_unique(p)
         return [CARD_IDS[i] for i in labels]
 
@@ -96,11 +116,11 @@ def main(argv: list[str] | None = None) -> int:
     res = {"foto": "1280x960", "hilos": args.hilos, "veces": args.veces,
            "onnxruntime_carga_ms": round(load_ms, 1),
            "onnxruntime_mediana_ms": round(statistics.median(onnx_ms), 1)}
-    if reader.index_reader is not None:
-        reader.index_weight = 0
-        res["onnxruntime_sin_indice_mediana_ms"] = round(statistics.median(
+    if reader.index_reader is not None or reader.pinta_reader is not None:
+        reader.index_weight = reader.pinta_weight = 0
+        res["onnxruntime_sin_marcas_mediana_ms"] = round(statistics.median(
             _time(reader.read, images, args.veces)), 1)
-        reader.index_weight = INDEX_WEIGHT
+        reader.index_weight, reader.pinta_weight = INDEX_WEIGHT, PINTA_WEIGHT
     if args.pytorch:
         read = torch_reader(reader.folder, args.hilos)
         torch_ms = _time(read, images, args.veces)

@@ -11,9 +11,10 @@ photos of a full table (16 cards, four hands). Reports:
 - cards: share of cards read right, per-card precision and recall (the 40 ids);
 - tables: share of photos read exactly (all 16 ids, each in the right seat).
 
-``--modelos DIR`` evaluates models other than the shipped ones, ``--clasificador`` and
-``--indice`` swap one model (for instance ones trained on one design only, for the
-cross-design check); ``--sin-indice`` reads without the corner-index reader.
+``--modelos DIR`` evaluates models other than the shipped ones, ``--clasificador``,
+``--indice`` and ``--pintas`` swap one model (for instance ones trained on one design only, for
+the cross-design check); ``--sin-indice`` and ``--sin-pintas`` read without the corner-index
+or the pinta reader; ``--peso-pintas`` sets the pinta reader's weight.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import numpy as np
 from scoring.cards import CARD_IDS
 from vision.dataset import scene_rng
 from vision.geometry import quad_to_obb, rotated_iou
-from vision.reader import CLS_FILE, DET_FILE, INDEX_FILE, UNFAMILIAR_WARNING, CardReader
+from vision.reader import CLS_FILE, DET_FILE, INDEX_FILE, PINTA_FILE, UNFAMILIAR_WARNING, CardReader
 from vision.synth import HOLDOUT_BACKGROUNDS, render_scene
 
 
@@ -248,9 +249,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="use this classifier ONNX instead of the one in --modelos")
     p.add_argument("--indice", type=Path, default=None,
                    help="use this corner-index reader ONNX instead of the one in --modelos")
+    p.add_argument("--pintas", type=Path, default=None,
+                   help="use this pinta (suit) reader ONNX instead of the one in --modelos")
     p.add_argument("--particion", choices=("eval", "val"), default="eval",
                    help="val: the validation tables, on which reading choices are made")
     p.add_argument("--sin-indice", action="store_true", help="read without the corner-index reader")
+    p.add_argument("--sin-pintas", action="store_true", help="read without the pinta reader")
+    p.add_argument("--peso-pintas", type=float, default=None,
+                   help="the pinta reader's weight (default: the reader's PINTA_WEIGHT)")
     p.add_argument("--estilo", choices=("row", "overlap", "fan"), default=None,
                    help="every hand laid the same way: in a row, an overlapping row or a fan "
                         "(default: mixed, as in training)")
@@ -264,25 +270,33 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
     reader = CardReader(args.modelos)
-    if args.clasificador or args.indice:
+    if args.clasificador or args.indice or args.pintas:
         import shutil
         import tempfile
 
         tmp = Path(tempfile.mkdtemp())
-        for name in (DET_FILE, CLS_FILE, INDEX_FILE):
+        for name in (DET_FILE, CLS_FILE, INDEX_FILE, PINTA_FILE):
             if (reader.folder / name).is_file():
                 shutil.copy(reader.folder / name, tmp / name)
         if args.clasificador:
             shutil.copy(args.clasificador, tmp / CLS_FILE)
         if args.indice:
             shutil.copy(args.indice, tmp / INDEX_FILE)
+        if args.pintas:
+            shutil.copy(args.pintas, tmp / PINTA_FILE)
         reader = CardReader(tmp)
     if args.sin_indice:
         reader.index_weight = 0
-    extra = {}
+    if args.peso_pintas is not None:
+        reader.pinta_weight = args.peso_pintas
+    if args.sin_pintas:
+        reader.pinta_weight = 0
+    # the weights the mark readers were read with (0: that reader not used)
+    extra: dict = {"peso_indice": reader.index_weight if reader.index_reader is not None else 0,
+                   "peso_pintas": reader.pinta_weight if reader.pinta_reader is not None else 0}
     if args.registrar:
         reader.baraja, avisos, fotos = register_from_generated_photos(reader, args.baraja, args.seed)
-        extra = {"registrada": True, "fotos_registro": fotos, "avisos_registro": avisos}
+        extra.update({"registrada": True, "fotos_registro": fotos, "avisos_registro": avisos})
     if args.fotos_registro:
         extra["registro_por_foto"] = registration_photos(reader, args.baraja, args.fotos_registro,
                                                          args.seed)

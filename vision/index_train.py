@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -204,27 +205,47 @@ def write_index_set(path: Path, *, n_scenes: int, split: str = "train", seed: in
 # --------------------------------------------------------------------------- the network
 
 
-def _block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+def conv_block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
     return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
                          nn.ReLU(inplace=True))
 
 
-class IndexNet(nn.Module):
-    """One small CNN on each corner patch; the two corners' features read together, in both
-    orders (which corner shows the index depends on how the card lies and what covers it)."""
+class TwoViewNet(nn.Module):
+    """A ``trunk`` on each of a card's two views (its two index corners, its two frame strips),
+    one grey ``view`` (H, W) each; the two feature vectors read together by ``head`` in both
+    orders, since which view shows the mark depends on how the card lies and what covers it."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.trunk = nn.Sequential(_block(1, 16), _block(16, 32, 2), _block(32, 64, 2), _block(64, 96, 2),
-                                   nn.Flatten(), nn.Linear(96 * 5 * 5, 128), nn.ReLU(), nn.Dropout(0.2))
-        self.head = nn.Linear(256, len(RANKS))
-        self.patch_head = nn.Linear(128, NONE + 1)  # used only to pretrain on synthetic patches
+    view: tuple[int, int]
+    input_name: str
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         n = x.shape[0]
-        f = self.trunk(x.reshape(n * 2, 1, PATCH_H, PATCH_W)).reshape(n, 2, -1)
+        f = self.trunk(x.reshape(n * 2, 1, *self.view)).reshape(n, 2, -1)
         return 0.5 * (self.head(torch.cat([f[:, 0], f[:, 1]], 1))
                       + self.head(torch.cat([f[:, 1], f[:, 0]], 1)))
+
+    def export_onnx(self, path: Path) -> Path:
+        """ONNX with input ``(N, 2, H, W)`` float32 named ``input_name``, output ``logits``."""
+        self.eval()
+        torch.onnx.export(self, (torch.zeros(1, 2, *self.view),), str(path), input_names=[self.input_name],
+                          output_names=["logits"], dynamic_axes={self.input_name: {0: "n"}, "logits": {0: "n"}},
+                          opset_version=17, dynamo=False)
+        return path
+
+
+class IndexNet(TwoViewNet):
+    """The rank reader: a small CNN on each corner patch (36x40)."""
+
+    view = (PATCH_H, PATCH_W)
+    input_name = "esquinas"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.trunk = nn.Sequential(conv_block(1, 16), conv_block(16, 32, 2), conv_block(32, 64, 2),
+                                   conv_block(64, 96, 2), nn.Flatten(), nn.Linear(96 * 5 * 5, 128), nn.ReLU(),
+                                   nn.Dropout(0.2))
+        self.head = nn.Linear(256, len(RANKS))
+        self.patch_head = nn.Linear(128, NONE + 1)  # used only to pretrain on synthetic patches
 
 
 def _augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
@@ -238,8 +259,10 @@ def _augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     return x + 0.15 * torch.randn(x.shape, generator=gen)
 
 
-def _epochs(model: nn.Module, params, step, n: int, epochs: int, lr: float, gen: torch.Generator,
-            name: str, start: float) -> None:
+def train_epochs(model: nn.Module, params, step, n: int, epochs: int, lr: float, gen: torch.Generator,
+                 name: str, start: float) -> None:
+    """``epochs`` passes over ``n`` samples in shuffled batches of 128: ``step(indices)`` gives
+    the batch's loss; AdamW with a one-cycle schedule peaking at ``lr``."""
     opt = torch.optim.AdamW(params, lr * 2 / 3, weight_decay=1e-4)
     steps = max(1, epochs * (n // 128))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps)
@@ -297,44 +320,41 @@ def train_index_reader(out: Path, train_npz: Path, *, synthetic: int = 60_000, p
         xs, ys = synthetic_set(synthetic, seed)
         xs, ys = torch.from_numpy(xs)[:, None], torch.from_numpy(ys)
         print(f"{len(xs)} synthetic patches ({time.time() - start:.0f} s)", flush=True)
-        _epochs(model, list(model.trunk.parameters()) + list(model.patch_head.parameters()),
-                lambda idx: F.cross_entropy(model.patch_head(model.trunk(_augment(xs[idx], gen))), ys[idx]),
-                len(xs), pre_epochs, 3e-3, gen, "sintéticos", start)
+        train_epochs(model, list(model.trunk.parameters()) + list(model.patch_head.parameters()),
+                     lambda idx: F.cross_entropy(model.patch_head(model.trunk(_augment(xs[idx], gen))), ys[idx]),
+                     len(xs), pre_epochs, 3e-3, gen, "sintéticos", start)
         torch.save(model.state_dict(), out / "carta_idx_pre.pt")
     d = np.load(train_npz)
     x = torch.from_numpy(standardise(d["p"]))
     y = torch.from_numpy(RANK_OF[d["y"]])
-    _epochs(model, list(model.trunk.parameters()) + list(model.head.parameters()),
-            lambda idx: F.cross_entropy(model(_augment(x[idx], gen)), y[idx], label_smoothing=0.05),
-            len(x), epochs, 1.5e-3, gen, "mesas", start)
+    train_epochs(model, list(model.trunk.parameters()) + list(model.head.parameters()),
+                 lambda idx: F.cross_entropy(model(_augment(x[idx], gen)), y[idx], label_smoothing=0.05),
+                 len(x), epochs, 1.5e-3, gen, "mesas", start)
     torch.save(model.state_dict(), out / "carta_idx.pt")
-    export_onnx(model, out / "carta_idx.onnx")
+    model.export_onnx(out / "carta_idx.onnx")
     return model
 
 
-def export_onnx(model: nn.Module, path: Path) -> Path:
-    model.eval()
-    torch.onnx.export(model, (torch.zeros(1, 2, PATCH_H, PATCH_W),), str(path), input_names=["esquinas"],
-                      output_names=["logits"], dynamic_axes={"esquinas": {0: "n"}, "logits": {0: "n"}},
-                      opset_version=17, dynamo=False)
-    return path
-
-
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m vision.index_train", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+def reader_arguments(prog: str, doc: str | None, scenes: int) -> argparse.ArgumentParser:
+    """The options the mark readers' training commands share (``--hilos``, ``--seed`` too)."""
+    p = argparse.ArgumentParser(prog=prog, description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--barajas", default=",".join(DECKS), help="designs to train on")
     p.add_argument("--prueba", default=None, help="also measure on this design (cross-design check)")
-    p.add_argument("--escenas", type=int, default=1200, help="training tables rendered")
+    p.add_argument("--escenas", type=int, default=scenes, help="training tables rendered")
     p.add_argument("--escenas-val", type=int, default=60, help="validation tables a design")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--hilos", type=int, default=1)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = reader_arguments("python -m vision.index_train", __doc__, 1200)
     p.add_argument("--fuentes", type=float, default=0.35, help="share of faces with a redrawn index")
     p.add_argument("--sinteticos", type=int, default=60_000)
     p.add_argument("--epocas-pre", type=int, default=5)
     p.add_argument("--epocas", type=int, default=6)
     p.add_argument("--desde", type=Path, default=None, help="skip pretraining: start from these weights")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--hilos", type=int, default=1)
     args = p.parse_args(argv)
     decks = tuple(args.barajas.split(","))
     out = args.out
@@ -346,17 +366,27 @@ def main(argv: list[str] | None = None) -> int:
         print(f"patches of {args.escenas} tables ({time.time() - start:.0f} s)", flush=True)
     model = train_index_reader(out, train_npz, synthetic=args.sinteticos, pre_epochs=args.epocas_pre,
                                epochs=args.epocas, threads=args.hilos, seed=args.seed, init=args.desde)
+    log_validation(model, measure, args, start, out / "index_log.json", out / "indice_val_{}.npz",
+                   lambda path, deck: write_index_set(path, n_scenes=args.escenas_val, split="val", seed=args.seed,
+                                                      decks=(deck,), redraw_share=0, per_card=1))
+    return 0
+
+
+def log_validation(model: nn.Module, measure_fn: Callable[[nn.Module, Path], dict], args: argparse.Namespace,
+                   start: float, log_path: Path, val_path: Path, write_val: Callable[[Path, str], object]) -> dict:
+    """Measure ``model`` on the validation set of each training design (and of ``--prueba``):
+    ``val_path`` with ``{}`` for the design, written by ``write_val(path, deck)`` unless it is
+    there already; the figures, the arguments and the time go to ``log_path``."""
     log: dict = {"args": {k: str(v) for k, v in vars(args).items()}}
-    for deck in decks + ((args.prueba,) if args.prueba else ()):
-        val = out / f"indice_val_{deck}.npz"
+    for deck in tuple(args.barajas.split(",")) + ((args.prueba,) if args.prueba else ()):
+        val = Path(str(val_path).format(deck))
         if not val.is_file():
-            write_index_set(val, n_scenes=args.escenas_val, split="val", seed=args.seed,
-                            decks=(deck,), redraw_share=0, per_card=1)
-        log[deck] = measure(model, val)
+            write_val(val, deck)
+        log[deck] = measure_fn(model, val)
         print(deck, log[deck], flush=True)
     log["s"] = time.time() - start
-    (out / "index_log.json").write_text(json.dumps(log, indent=1))
-    return 0
+    log_path.write_text(json.dumps(log, indent=1))
+    return log
 
 
 if __name__ == "__main__":

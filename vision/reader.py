@@ -7,7 +7,10 @@ Models in ``models/`` (or ``$MUSMESA_MODELS``):
 - ``carta_cls.onnx``: 40-class classifier on each rectified 64x96 card crop;
 - ``carta_idx.onnx`` (optional): a reader of the printed rank in the card's corners
   (:mod:`vision.indice`); its rank probabilities, to the power INDEX_WEIGHT, multiply the
-  classifier's (or the registered deck's) probabilities of the cards of that rank.
+  classifier's (or the registered deck's) probabilities of the cards of that rank;
+- ``carta_palo.onnx`` (optional): a reader of the suit from the pintas, the breaks in the
+  frame line (:mod:`vision.pintas`); its suit probabilities, to the power PINTA_WEIGHT, multiply
+  them too.
 
 With a registered deck (:mod:`vision.baraja`: photos of the user's own 40 cards), each card
 is named by the registered card it looks most like instead of by the classifier's head; that
@@ -36,7 +39,8 @@ import numpy as np
 from scoring.cards import CARD_IDS
 from vision.detections import CardDetections
 from vision.geometry import CROP_H, CROP_W, crop_card, obb_to_xyxy, rotated_iou
-from vision.indice import RANK_OF, corner_patches
+from vision.indice import INDEX_CROP, RANK_OF, corners_bgr, standardise
+from vision.pintas import SUIT_OF, strips_bgr
 from vision.seats import assign_seats, seat_labels
 
 if TYPE_CHECKING:
@@ -47,6 +51,8 @@ DET_FILE = "carta_obb.onnx"
 CLS_FILE = "carta_cls.onnx"
 INDEX_FILE = "carta_idx.onnx"
 INDEX_WEIGHT = 0.5  # chosen on validation tables (models/README.md)
+PINTA_FILE = "carta_palo.onnx"
+PINTA_WEIGHT = 0.5  # chosen on validation tables (models/README.md)
 DET_THRESHOLD = 0.35  # detector score to keep a box
 FILL_THRESHOLD = 0.1  # weaker boxes that may complete a table of 16 (see CardReader.detect)
 NMS_IOU = 0.6  # boxes of neighbouring cards in a fan overlap by 0.5-0.6 (0.5 dropped true cards)
@@ -78,7 +84,7 @@ def models_dir() -> Path:
     return Path(env) if env else REPO / "models"
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def _session(path: str, threads: int):
     import onnxruntime as ort
 
@@ -109,6 +115,7 @@ class CardReader:
         self.low_confidence = low_confidence
         self.refine = refine
         self.index_weight = INDEX_WEIGHT
+        self.pinta_weight = PINTA_WEIGHT
 
     @property
     def flag_threshold(self) -> float:
@@ -133,18 +140,38 @@ class CardReader:
             return None
         return _session(str(self.folder / INDEX_FILE), self.threads)
 
-    def rank_probabilities(self, image: np.ndarray, obbs: np.ndarray) -> np.ndarray | None:
+    @property
+    def pinta_reader(self):
+        """The pintas' suit reader, or None where the folder has none (or the weight is 0)."""
+        if not self.pinta_weight or not (self.folder / PINTA_FILE).is_file():
+            return None
+        return _session(str(self.folder / PINTA_FILE), self.threads)
+
+    def rank_probabilities(self, image: np.ndarray, obbs: np.ndarray,
+                           cards: np.ndarray | None = None) -> np.ndarray | None:
         """Probabilities (N, 10) of each card's printed rank (vision.indice.RANKS order), or
-        None without an index reader."""
+        None without an index reader; ``cards``: the boxes already rectified at INDEX_CROP."""
         sess = self.index_reader
         if sess is None or len(obbs) == 0:
             return None
-        logits = sess.run(None, {sess.get_inputs()[0].name: corner_patches(image, obbs)})[0]
-        return _softmax(logits)
+        cards = _rectified(image, obbs) if cards is None else cards
+        patches = standardise(np.stack([corners_bgr(c) for c in cards]))
+        return _softmax(sess.run(None, {sess.get_inputs()[0].name: patches})[0])
+
+    def suit_probabilities(self, image: np.ndarray, obbs: np.ndarray,
+                           cards: np.ndarray | None = None) -> np.ndarray | None:
+        """Probabilities (N, 4) of each card's suit read from its pintas (vision.pintas.SUITS
+        order), or None without a pinta reader."""
+        sess = self.pinta_reader
+        if sess is None or len(obbs) == 0:
+            return None
+        cards = _rectified(image, obbs) if cards is None else cards
+        strips = standardise(np.stack([strips_bgr(c) for c in cards]))
+        return _softmax(sess.run(None, {sess.get_inputs()[0].name: strips})[0])
 
     def load(self) -> CardReader:
         """Create the sessions now (otherwise the first read does)."""
-        _ = self.detector, self.classifier, self.index_reader
+        _ = self.detector, self.classifier, self.index_reader, self.pinta_reader
         return self
 
     # ---- detector
@@ -272,16 +299,17 @@ class CardReader:
 
     def classify(self, image: np.ndarray, obbs: np.ndarray) -> np.ndarray:
         """Class probabilities (N, 40) of the card under each oriented box: the classifier's (or
-        the registered deck's), times the corner index's rank probabilities where there is an
-        index reader."""
-        return combine_ranks(*self.classify_parts(image, obbs), self.index_weight)
+        the registered deck's), times the corner index's rank probabilities and the pintas' suit
+        probabilities where there are those readers."""
+        return combine_marks(*self.classify_parts(image, obbs), self.index_weight, self.pinta_weight)
 
     def classify_parts(self, image: np.ndarray, obbs: np.ndarray
-                       ) -> tuple[np.ndarray, np.ndarray | None]:
-        """The classifier's (or registered deck's) probabilities (N, 40) and the index reader's
-        rank probabilities (N, 10), or None without an index reader."""
+                       ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+        """The classifier's (or registered deck's) probabilities (N, 40), the index reader's
+        rank probabilities (N, 10) and the pinta reader's suit probabilities (N, 4); either of
+        the last two None without its reader."""
         if len(obbs) == 0:
-            return np.zeros((0, len(CARD_IDS)), np.float32), None
+            return np.zeros((0, len(CARD_IDS)), np.float32), None, None
         crops = np.stack([crop_card(image, b, (CROP_W, CROP_H)) for b in obbs])
         # the card may lie either way up: read it both ways in one batch
         logits, feats = self.run_classifier(np.concatenate([crops, crops[:, ::-1, ::-1]]))
@@ -294,7 +322,10 @@ class CardReader:
         else:
             probs = _softmax(logits)
             probs = (probs[:n] + probs[n:]) / 2
-        return probs, self.rank_probabilities(image, obbs)
+        marked = self.index_reader is not None or self.pinta_reader is not None
+        cards = _rectified(image, obbs) if marked else None
+        return (probs, self.rank_probabilities(image, obbs, cards),
+                self.suit_probabilities(image, obbs, cards))
 
     def _unfamiliar(self, cls_conf: np.ndarray) -> bool:
         """Whether the cards look like no deck the classifier knows (see UNFAMILIAR_DECK)."""
@@ -314,8 +345,8 @@ class CardReader:
             return CardDetections.empty(["no se ve ninguna carta en la foto"], (w, h))
         if len(boxes) > len(CARD_IDS):  # a deck has 40 cards: keep the 40 best boxes
             boxes, det_scores = boxes[:len(CARD_IDS)], det_scores[:len(CARD_IDS)]
-        look, ranks = self.classify_parts(img, boxes)
-        probs = combine_ranks(look, ranks, self.index_weight)
+        look, ranks, suits = self.classify_parts(img, boxes)
+        probs = combine_marks(look, ranks, suits, self.index_weight, self.pinta_weight)
         labels, cls_conf, alt = assign_unique(probs)
         # A weak box given an unlikely card is not a card (a phone, a card back, a napkin): it
         # is dropped rather than shown as a guess, unless it completes a table of 16 in four
@@ -330,7 +361,7 @@ class CardReader:
         conf = det_scores * cls_conf
         low = (conf < self.flag_threshold) | (labels != probs.argmax(1))
         # whether the cards look like a known deck is the classifier's judgement alone: the
-        # index sharpens the probabilities (on validation tables of an unseen design it hid the
+        # printed marks sharpen the probabilities (on validation tables of an unseen design it hid the
         # warning on 30-40 % of the tables)
         unfamiliar = self._unfamiliar(look[np.arange(len(labels)), labels])
         if unfamiliar:
@@ -372,13 +403,33 @@ def _groups(centres: np.ndarray, dist: float) -> np.ndarray:
     return labels
 
 
-def combine_ranks(probs: np.ndarray, ranks: np.ndarray | None, weight: float) -> np.ndarray:
-    """``probs`` (N, 40) times ``ranks`` (N, 10) to the power ``weight`` at each card's rank,
-    normalised; ``probs`` as they are without ranks."""
-    if ranks is None or not weight or len(probs) == 0:
+def combine_marks(probs: np.ndarray, ranks: np.ndarray | None, suits: np.ndarray | None,
+                  rank_weight: float, suit_weight: float) -> np.ndarray:
+    """``probs`` (N, 40) times ``ranks`` (N, 10) to the power ``rank_weight`` at each card's
+    rank and ``suits`` (N, 4) to the power ``suit_weight`` at its suit, normalised; a part that
+    is None (no such reader) or weighs 0 leaves them as they are.
+
+    >>> p = np.full((1, 40), 1 / 40)
+    >>> suits = np.array([[0.97, 0.01, 0.01, 0.01]])
+    >>> out = combine_marks(p, None, suits, 0.5, 1.0)
+    >>> round(float(out[0, CARD_IDS.index("12o")] / out[0, CARD_IDS.index("12c")]), 6)
+    97.0
+    """
+    if len(probs) == 0:
         return probs
-    out = probs * ranks[:, RANK_OF] ** weight
+    out = probs
+    if ranks is not None and rank_weight:
+        out = out * ranks[:, RANK_OF] ** rank_weight
+    if suits is not None and suit_weight:
+        out = out * suits[:, SUIT_OF] ** suit_weight
+    if out is probs:
+        return probs
     return out / np.maximum(out.sum(1, keepdims=True), 1e-12)
+
+
+def _rectified(image: np.ndarray, obbs: np.ndarray) -> np.ndarray:
+    """Each box's card warped upright at INDEX_CROP (N, 192, 128, 3), for the mark readers."""
+    return np.stack([crop_card(image, b, INDEX_CROP) for b in obbs])
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:

@@ -9,6 +9,8 @@
 2. ``clasificador``: trains the 40-class crop classifier (:mod:`vision.classifier_train`);
    ``indice``: the reader of the printed rank in the corners (:mod:`vision.index_train`, about
    40 min at its default sizes, taken from ``--tiempo`` before the detector's share);
+   ``pintas``: the reader of the suit from the breaks in the frame line
+   (:mod:`vision.pinta_train`, about 30 min);
 3. ``detector``: trains the one-class oriented-box detector (Ultralytics YOLO11-OBB at a thin
    custom scale, ``vision/carta-obb.yaml``, no pretrained weights) for the time left in
    ``--tiempo`` minus ``--reserva``;
@@ -36,6 +38,7 @@ MODELS = REPO / "models"
 DET_NAME = "carta_obb.onnx"
 CLS_NAME = "carta_cls.onnx"
 IDX_NAME = "carta_idx.onnx"
+PINTA_NAME = "carta_palo.onnx"
 DET_YAML = Path(__file__).resolve().parent / "carta-obb.yaml"  # YOLO11-OBB, 1 class, thin
 
 
@@ -139,14 +142,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hilos", type=int, default=1,
                    help="torch threads (1 is fastest on a loaded 2-core machine)")
     p.add_argument("--etapas",
-                   default="datos,recortes,clasificador,indice,detector,recortes-detector,afinar,"
-                           "exportar")
+                   default="datos,recortes,clasificador,indice,pintas,detector,recortes-detector,"
+                           "afinar,exportar")
     p.add_argument("--escenas-indice", type=int, default=1200,
                    help="tables whose card corners train the rank reader")
     p.add_argument("--sinteticos-indice", type=int, default=60_000,
                    help="synthetic index patches the rank reader is pretrained on")
     p.add_argument("--epocas-indice", type=str, default="5,6",
                    help="rank reader epochs: on synthetic patches, then on the tables' corners")
+    p.add_argument("--escenas-pintas", type=int, default=700,
+                   help="tables whose cards' frame strips train the suit reader")
+    p.add_argument("--epocas-pintas", type=int, default=8)
     p.add_argument("--instalar", action="store_true", help="copy the ONNX files to models/")
     args = p.parse_args(argv)
     start = time.time()
@@ -208,6 +214,16 @@ def main(argv: list[str] | None = None) -> int:
                           str(args.sinteticos_indice), "--epocas-pre", pre, "--epocas", fine,
                           "--hilos", str(args.hilos), "--seed", str(args.seed)])
         log["indice_s"] = time.time() - t0
+    if "pintas" in stages:
+        from vision import pinta_train
+
+        note("training the pintas' suit reader")
+        t0 = time.time()
+        pinta_train.main(["--out", str(out / "pintas"), "--barajas", ",".join(decks),
+                          "--escenas", str(args.escenas_pintas), "--escenas-val",
+                          str(max(1, args.escenas_val // 2)), "--epocas", str(args.epocas_pintas),
+                          "--hilos", str(args.hilos), "--seed", str(args.seed)])
+        log["pintas_s"] = time.time() - t0
     if "detector" in stages:
         left_h = (args.tiempo * 60 - (time.time() - start)) / 3600 - args.reserva / 60
         note(f"training detector, {left_h * 60:.0f} min left")
@@ -261,6 +277,10 @@ def main(argv: list[str] | None = None) -> int:
             for name in (IDX_NAME, "carta_idx.pt"):
                 shutil.copy(out / "indice" / name, export / name)
             names += [IDX_NAME, "carta_idx.pt"]
+        if (out / "pintas" / PINTA_NAME).is_file():
+            for name in (PINTA_NAME, "carta_palo.pt"):
+                shutil.copy(out / "pintas" / name, export / name)
+            names += [PINTA_NAME, "carta_palo.pt"]
         if args.instalar:
             for name in names:
                 shutil.copy(export / name, MODELS / name)

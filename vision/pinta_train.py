@@ -1,0 +1,147 @@
+"""The suit reader of the pintas (``carta_palo.onnx``), trained in torch on the frame strips
+(:mod:`vision.pintas`) of every visible card of rendered tables (:mod:`vision.synth`), cut on
+jittered boxes like a detector's.
+
+The ONNX model takes ``(N, 2, 28, 128)`` float32 from :func:`vision.pintas.pinta_strips` and
+returns ``(N, 4)`` logits in :data:`vision.pintas.SUITS` order. :mod:`vision.reader`
+multiplies the card probabilities by the suit probabilities (see PINTA_WEIGHT there). Full
+size, about 30 min on one core here::
+
+    python -m vision.pinta_train --out runs/pintas
+
+The cross-design check (train on one design, measure on the other)::
+
+    python -m vision.pinta_train --out runs/pintas_F --barajas fournier1878-pd \\
+        --prueba naipes-libres-basquetteur
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from scoring.cards import CARD_IDS
+from vision.dataset import MIN_VISIBLE, jitter_obb, scene_rng
+from vision.geometry import crop_card, quad_to_obb
+from vision.index_train import DECKS, TwoViewNet, conv_block, log_validation, reader_arguments, train_epochs
+from vision.indice import INDEX_CROP, normalise
+from vision.pintas import STRIP_H, STRIP_W, SUIT_OF, SUITS, strips_bgr
+
+
+def write_pinta_set(path: Path, *, n_scenes: int, split: str = "train", seed: int = 0,
+                    decks: tuple[str, ...] = DECKS, per_card: int = 2, first_index: int = 20_000) -> Path:
+    """Grey frame strips (N, 2, STRIP_H, STRIP_W) uint8 of every visible card of ``n_scenes``
+    rendered 1280x960 scenes, with card ids (``y``) and designs (``deck``)."""
+    from vision.synth import HOLDOUT_BACKGROUNDS, TRAIN_BACKGROUNDS, render_scene, visible_fraction
+
+    backgrounds = TRAIN_BACKGROUNDS if split == "train" else HOLDOUT_BACKGROUNDS
+    strips, labels, deck_of = [], [], []
+    grey = np.float32([0.114, 0.587, 0.299])
+    for i in range(n_scenes):
+        rng = scene_rng(seed, split, first_index + i)
+        scene = render_scene(rng, decks=decks, backgrounds=backgrounds, size=(1280, 960),
+                             kind=None if split == "train" else "mesa")
+        for quad, cid, vis in zip(scene.corners, scene.card_ids, visible_fraction(scene), strict=True):
+            if vis < MIN_VISIBLE:
+                continue
+            obb = quad_to_obb(quad)
+            for _ in range(per_card):
+                card = strips_bgr(crop_card(scene.image, jitter_obb(rng, obb), INDEX_CROP))
+                strips.append((card.astype(np.float32) @ grey).astype(np.uint8))
+                labels.append(CARD_IDS.index(cid))
+                deck_of.append(decks.index(scene.deck))
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, p=np.stack(strips), y=np.array(labels, np.int16),
+                        deck=np.array(deck_of, np.int8), decks=np.array(decks))
+    return path
+
+
+class PintaNet(TwoViewNet):
+    """The suit reader: a small CNN on each frame strip (28x128), flattened so that it can tell
+    where the breaks fall, not only that there are some."""
+
+    view = (STRIP_H, STRIP_W)
+    input_name = "tiras"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.trunk = nn.Sequential(conv_block(1, 16), conv_block(16, 32, 2), conv_block(32, 48, 2),
+                                   conv_block(48, 64, 2), nn.Flatten(), nn.Linear(64 * 4 * 16, 128), nn.ReLU(),
+                                   nn.Dropout(0.2))
+        self.head = nn.Linear(256, len(SUITS))
+
+
+def _augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """A shift of up to 4 px, a mirror (the count of breaks stays), contrast, noise."""
+    dx, dy = torch.randint(-4, 5, (2,), generator=gen).tolist()
+    x = torch.roll(x, (dy, dx), (-2, -1))
+    if torch.rand(1, generator=gen).item() < 0.5:
+        x = x.flip(-1)
+    x = x * (0.7 + 0.6 * torch.rand(*x.shape[:-2], 1, 1, generator=gen))
+    return x + 0.15 * torch.randn(x.shape, generator=gen)
+
+
+def suit_probabilities(model: nn.Module, strips: np.ndarray) -> np.ndarray:
+    """Suit probabilities (N, 4) of grey uint8 strips (N, 2, STRIP_H, STRIP_W)."""
+    model.eval()
+    x = torch.from_numpy(normalise(strips))
+    with torch.no_grad():
+        return torch.cat([F.softmax(model(x[i:i + 512]), 1) for i in range(0, len(x), 512)]).numpy()
+
+
+def measure(model: nn.Module, npz: Path) -> dict:
+    """Suit accuracy and mean negative log-likelihood on a strip set, courts apart."""
+    d = np.load(npz)
+    y = SUIT_OF[d["y"]]
+    p = suit_probabilities(model, d["p"])
+    right = p.argmax(1) == y
+    court = np.array([CARD_IDS[i][:-1] in ("10", "11", "12") for i in d["y"]])
+    return {"n": len(y), "palo": float(right.mean()), "palo_figuras": float(right[court].mean()),
+            "nll": float(-np.log(p[np.arange(len(y)), y] + 1e-9).mean())}
+
+
+def train_pinta_reader(out: Path, train_npz: Path, *, epochs: int = 8, threads: int = 1,
+                       seed: int = 0) -> nn.Module:
+    """Train on ``train_npz``; writes ``out/carta_palo.pt`` and ``out/carta_palo.onnx``."""
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    gen = torch.Generator().manual_seed(seed)
+    out.mkdir(parents=True, exist_ok=True)
+    d = np.load(train_npz)
+    x = torch.from_numpy(normalise(d["p"]))
+    y = torch.from_numpy(SUIT_OF[d["y"]])
+    model = PintaNet()
+    train_epochs(model, list(model.parameters()),
+                 lambda idx: F.cross_entropy(model(_augment(x[idx], gen)), y[idx], label_smoothing=0.05),
+                 len(x), epochs, 2e-3, gen, "pintas", time.time())
+    torch.save(model.state_dict(), out / "carta_palo.pt")
+    model.export_onnx(out / "carta_palo.onnx")
+    return model
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = reader_arguments("python -m vision.pinta_train", __doc__, 700)
+    p.add_argument("--epocas", type=int, default=8)
+    args = p.parse_args(argv)
+    decks = tuple(args.barajas.split(","))
+    out = args.out
+    start = time.time()
+    train_npz = out / "pintas_train.npz"
+    if not train_npz.is_file():
+        write_pinta_set(train_npz, n_scenes=args.escenas, seed=args.seed, decks=decks)
+        print(f"strips of {args.escenas} tables ({time.time() - start:.0f} s)", flush=True)
+    model = train_pinta_reader(out, train_npz, epochs=args.epocas, threads=args.hilos, seed=args.seed)
+    log_validation(model, measure, args, start, out / "pinta_log.json", out / "pintas_val_{}.npz",
+                   lambda path, deck: write_pinta_set(path, n_scenes=args.escenas_val, split="val", seed=args.seed,
+                                                      decks=(deck,), per_card=1, first_index=0))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
