@@ -241,7 +241,7 @@ def test_the_evaluation_command_swaps_or_drops_the_index_reader(tmp_path, capsys
         idx, pinta = reader.folder / "carta_idx.onnx", reader.folder / "carta_palo.onnx"
         seen.append((reader.index_reader is not None, idx.is_file() and idx.read_bytes(), kw["split"],
                      reader.pinta_reader is not None, pinta.is_file() and pinta.read_bytes(),
-                     reader.pinta_weight))
+                     reader.pinta_weight, reader.folder))
         return real(reader, deck, n, seed, **kw)
 
     monkeypatch.setattr(ev, "evaluate", spy)
@@ -257,5 +257,7 @@ def test_the_evaluation_command_swaps_or_drops_the_index_reader(tmp_path, capsys
     capsys.readouterr()
     assert seen[0][:3] == (True, other.read_bytes(), "val") and seen[0][3]
     assert seen[1][0] is False and seen[1][2] == "eval"
-    assert seen[1][3:] == (True, other_pinta.read_bytes(), 0.7)
+    assert seen[1][3:6] == (True, other_pinta.read_bytes(), 0.7)
     assert seen[2][0] is True and seen[2][3] is False
+    # a swapped model is read from a folder of copies, never from models/ itself
+    assert seen[0][6] != models_dir() and seen[1][6] != models_dir() and seen[2][6] == models_dir()
