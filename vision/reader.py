@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -136,38 +137,29 @@ class CardReader:
     @property
     def index_reader(self):
         """The corner-index rank reader, or None where the folder has none (or the weight is 0)."""
-        if not self.index_weight or not (self.folder / INDEX_FILE).is_file():
-            return None
-        return _session(str(self.folder / INDEX_FILE), self.threads)
+        return self._optional_session(INDEX_FILE, self.index_weight)
 
     @property
     def pinta_reader(self):
         """The pintas' suit reader, or None where the folder has none (or the weight is 0)."""
-        if not self.pinta_weight or not (self.folder / PINTA_FILE).is_file():
+        return self._optional_session(PINTA_FILE, self.pinta_weight)
+
+    def _optional_session(self, name: str, weight: float):
+        if not weight or not (self.folder / name).is_file():
             return None
-        return _session(str(self.folder / PINTA_FILE), self.threads)
+        return _session(str(self.folder / name), self.threads)
 
     def rank_probabilities(self, image: np.ndarray, obbs: np.ndarray,
                            cards: np.ndarray | None = None) -> np.ndarray | None:
         """Probabilities (N, 10) of each card's printed rank (vision.indice.RANKS order), or
         None without an index reader; ``cards``: the boxes already rectified at INDEX_CROP."""
-        sess = self.index_reader
-        if sess is None or len(obbs) == 0:
-            return None
-        cards = _rectified(image, obbs) if cards is None else cards
-        patches = standardise(np.stack([corners_bgr(c) for c in cards]))
-        return _softmax(sess.run(None, {sess.get_inputs()[0].name: patches})[0])
+        return _read_marks(self.index_reader, corners_bgr, image, obbs, cards)
 
     def suit_probabilities(self, image: np.ndarray, obbs: np.ndarray,
                            cards: np.ndarray | None = None) -> np.ndarray | None:
         """Probabilities (N, 4) of each card's suit read from its pintas (vision.pintas.SUITS
         order), or None without a pinta reader."""
-        sess = self.pinta_reader
-        if sess is None or len(obbs) == 0:
-            return None
-        cards = _rectified(image, obbs) if cards is None else cards
-        strips = standardise(np.stack([strips_bgr(c) for c in cards]))
-        return _softmax(sess.run(None, {sess.get_inputs()[0].name: strips})[0])
+        return _read_marks(self.pinta_reader, strips_bgr, image, obbs, cards)
 
     def load(self) -> CardReader:
         """Create the sessions now (otherwise the first read does)."""
@@ -425,6 +417,17 @@ def combine_marks(probs: np.ndarray, ranks: np.ndarray | None, suits: np.ndarray
     if out is probs:
         return probs
     return out / np.maximum(out.sum(1, keepdims=True), 1e-12)
+
+
+def _read_marks(sess, cut: Callable[[np.ndarray], np.ndarray], image: np.ndarray, obbs: np.ndarray,
+                cards: np.ndarray | None) -> np.ndarray | None:
+    """Probabilities from a mark reader (None without one): ``cut`` takes its two views from
+    each card rectified at INDEX_CROP (``cards``, or cut here from the photo)."""
+    if sess is None or len(obbs) == 0:
+        return None
+    cards = _rectified(image, obbs) if cards is None else cards
+    views = standardise(np.stack([cut(c) for c in cards]))
+    return _softmax(sess.run(None, {sess.get_inputs()[0].name: views})[0])
 
 
 def _rectified(image: np.ndarray, obbs: np.ndarray) -> np.ndarray:
