@@ -5,7 +5,7 @@ jittered boxes like a detector's.
 The ONNX model takes ``(N, 2, 28, 128)`` float32 from :func:`vision.pintas.pinta_strips` and
 returns ``(N, 4)`` logits in :data:`vision.pintas.SUITS` order. :mod:`vision.reader`
 multiplies the card probabilities by the suit probabilities (see PINTA_WEIGHT there). Full
-size, about 30 min on one core here::
+size, about 12 min on one core here (7 of them rendering the tables)::
 
     python -m vision.pinta_train --out runs/pintas
 
@@ -64,15 +64,17 @@ def write_pinta_set(path: Path, *, n_scenes: int, split: str = "train", seed: in
 
 class PintaNet(TwoViewNet):
     """The suit reader: a small CNN on each frame strip (28x128), flattened so that it can tell
-    where the breaks fall, not only that there are some."""
+    where the breaks fall, not only that there are some. Every block halves the resolution,
+    the first too (about 2.6 M multiply-adds a strip; the eighth session's first block at full
+    resolution cost 10 M and read no better: models/README.md)."""
 
     view = (STRIP_H, STRIP_W)
     input_name = "tiras"
 
     def __init__(self) -> None:
         super().__init__()
-        self.trunk = nn.Sequential(conv_block(1, 16), conv_block(16, 32, 2), conv_block(32, 48, 2),
-                                   conv_block(48, 64, 2), nn.Flatten(), nn.Linear(64 * 4 * 16, 128), nn.ReLU(),
+        self.trunk = nn.Sequential(conv_block(1, 16, 2), conv_block(16, 32, 2), conv_block(32, 48, 2),
+                                   conv_block(48, 64, 2), nn.Flatten(), nn.Linear(64 * 2 * 8, 128), nn.ReLU(),
                                    nn.Dropout(0.2))
         self.head = nn.Linear(256, len(SUITS))
 

@@ -10,7 +10,7 @@
    ``indice``: the reader of the printed rank in the corners (:mod:`vision.index_train`, about
    40 min at its default sizes, taken from ``--tiempo`` before the detector's share);
    ``pintas``: the reader of the suit from the breaks in the frame line
-   (:mod:`vision.pinta_train`, about 30 min);
+   (:mod:`vision.pinta_train`, about 12 min);
 3. ``detector``: trains the one-class oriented-box detector (Ultralytics YOLO11-OBB at a thin
    custom scale, ``vision/carta-obb.yaml``, no pretrained weights) for the time left in
    ``--tiempo`` minus ``--reserva``;
