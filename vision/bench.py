@@ -27,6 +27,7 @@ from vision.geometry import CROP_H, CROP_W, crop_card
 from vision.indice import corner_patches
 from vision.pintas import pinta_strips
 from vision.reader import (
+    DEFAULT_THREADS,
     DET_THRESHOLD,
     INDEX_WEIGHT,
     NMS_IOU,
@@ -103,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--veces", type=int, default=30)
-    p.add_argument("--hilos", type=int, default=1)
+    p.add_argument("--hilos", type=int, default=DEFAULT_THREADS)
     p.add_argument("--pytorch", action="store_true")
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)

@@ -54,6 +54,14 @@ INDEX_FILE = "carta_idx.onnx"
 INDEX_WEIGHT = 0.5  # chosen on validation tables (models/README.md)
 PINTA_FILE = "carta_palo.onnx"
 PINTA_WEIGHT = 0.5  # chosen on validation tables (models/README.md)
+# Two threads where there are two cores: on this 2-core CPU a photo reads in 88 ms with two
+# against 110 ms with one, and about as fast with the other core busy (112.7 against 110.0 ms;
+# models/README.md, Speed). More were not measured (no machine here has them).
+DEFAULT_THREADS = min(2, os.cpu_count() or 1)
+# The classifier also reads each crop turned half a turn and averages the two: one way only is a
+# fifth faster and as good on the designs it knows, but reads 1-1.5 points fewer cards of a design
+# it never saw (validation tables; models/README.md, Speed).
+BOTH_WAYS = True
 DET_THRESHOLD = 0.35  # detector score to keep a box
 FILL_THRESHOLD = 0.1  # weaker boxes that may complete a table of 16 (see CardReader.detect)
 NMS_IOU = 0.6  # boxes of neighbouring cards in a fan overlap by 0.5-0.6 (0.5 dropped true cards)
@@ -104,7 +112,7 @@ def _session(path: str, threads: int):
 class CardReader:
     """The two models and the reading pipeline; cheap to create, loads models on first read."""
 
-    def __init__(self, folder: str | os.PathLike[str] | None = None, threads: int = 1,
+    def __init__(self, folder: str | os.PathLike[str] | None = None, threads: int = DEFAULT_THREADS,
                  det_threshold: float = DET_THRESHOLD, low_confidence: float | None = None,
                  refine: bool = False, baraja: BarajaRegistrada | None = None):
         self.folder = Path(folder) if folder else models_dir()
@@ -117,6 +125,7 @@ class CardReader:
         self.refine = refine
         self.index_weight = INDEX_WEIGHT
         self.pinta_weight = PINTA_WEIGHT
+        self.both_ways = BOTH_WAYS
 
     @property
     def flag_threshold(self) -> float:
@@ -303,17 +312,18 @@ class CardReader:
         if len(obbs) == 0:
             return np.zeros((0, len(CARD_IDS)), np.float32), None, None
         crops = np.stack([crop_card(image, b, (CROP_W, CROP_H)) for b in obbs])
-        # the card may lie either way up: read it both ways in one batch
-        logits, feats = self.run_classifier(np.concatenate([crops, crops[:, ::-1, ::-1]]))
+        if self.both_ways:  # and the crop turned half a turn, in one batch
+            crops = np.concatenate([crops, crops[:, ::-1, ::-1]])
+        logits, feats = self.run_classifier(crops)
         n = len(obbs)
         if self.baraja is not None:
             if feats is None:
                 raise ValueError("este clasificador no da rasgos: vuelve a exportarlo para usar "
                                  "una baraja registrada")
-            probs = self.baraja.probabilities(feats[:n], feats[n:])
+            probs = self.baraja.probabilities(feats[:n], feats[n:] if self.both_ways else None)
         else:
             probs = _softmax(logits)
-            probs = (probs[:n] + probs[n:]) / 2
+            probs = (probs[:n] + probs[n:]) / 2 if self.both_ways else probs
         marked = self.index_reader is not None or self.pinta_reader is not None
         cards = _rectified(image, obbs) if marked else None
         return (probs, self.rank_probabilities(image, obbs, cards),
