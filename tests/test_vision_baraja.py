@@ -94,6 +94,9 @@ def test_cards_are_named_by_the_most_alike_registered_card_either_way_up():
     assert np.allclose(probs.sum(1), 1)
     probs = baraja.probabilities(noise, f)  # and the other way round
     assert probs.argmax(1).tolist() == list(range(40))
+    one_way = baraja.probabilities(f)  # read one way up only: that reading alone
+    assert np.allclose(one_way, baraja.probabilities(f, f))
+    assert not np.allclose(baraja.probabilities(noise), probs)
 
 
 def test_save_load_round_trip(tmp_path):

@@ -197,6 +197,32 @@ def test_the_pintas_give_the_suits_of_the_bundled_example_and_sharpen_the_truth(
     assert np.array_equal(reader.classify(img, dets.obb), look)
 
 
+def test_the_classifier_reads_each_card_both_ways_up_unless_told_not_to(monkeypatch):
+    """Both ways up (the default): the classifier gets each crop and the crop turned half a
+    turn, and the reading averages the two; one way: only the crops, their softmax as is."""
+    from vision.reader import CardReader, _softmax, load_image
+
+    reader = CardReader().load()
+    img = load_image(EXAMPLE)
+    dets = reader.read(img)
+    seen: list[np.ndarray] = []
+    run = reader.run_classifier
+
+    def spy(crops):
+        seen.append(crops)
+        return run(crops)
+
+    monkeypatch.setattr(reader, "run_classifier", spy)
+    both, _, _ = reader.classify_parts(img, dets.obb)
+    assert len(seen[-1]) == 2 * len(dets) and np.array_equal(seen[-1][len(dets):], seen[-1][:len(dets)][:, ::-1, ::-1])
+    up, down = (_softmax(run(c)[0]) for c in (seen[-1][:len(dets)], seen[-1][len(dets):]))
+    assert np.allclose(both, (up + down) / 2, atol=1e-6)
+    reader.both_ways = False
+    one, _, _ = reader.classify_parts(img, dets.obb)
+    assert len(seen[-1]) == len(dets)
+    assert np.allclose(one, up, atol=1e-6) and not np.allclose(one, both, atol=1e-3)
+
+
 def test_the_unfamiliar_deck_check_ignores_the_corner_index(monkeypatch):
     """Whether a table looks like a known deck is the classifier's judgement alone: a rank
     reader that is sure of every rank (with the shipped pinta reader) sharpens the

@@ -85,9 +85,13 @@ class BarajaRegistrada:
             out[:, c] = sim[:, self.labels == c].max(1)
         return out
 
-    def probabilities(self, upright: np.ndarray, upside_down: np.ndarray) -> np.ndarray:
-        """(N, 40) from the features of each crop read both ways up (the better way counts)."""
-        s = np.maximum(self.class_similarity(upright), self.class_similarity(upside_down))
+    def probabilities(self, upright: np.ndarray, upside_down: np.ndarray | None = None) -> np.ndarray:
+        """(N, 40) from the features of each crop, read both ways up when ``upside_down`` is
+        given (the better way counts); the registered crops are stored both ways up, so one
+        way finds a card lying either way."""
+        s = self.class_similarity(upright)
+        if upside_down is not None:
+            s = np.maximum(s, self.class_similarity(upside_down))
         z = (s - s.max(1, keepdims=True)) / self.tau
         e = np.exp(z)
         return e / e.sum(1, keepdims=True)
