@@ -197,6 +197,17 @@ def test_the_pintas_give_the_suits_of_the_bundled_example_and_sharpen_the_truth(
     assert np.array_equal(reader.classify(img, dets.obb), look)
 
 
+@pytest.mark.skipif(not hasattr(__import__("os"), "sched_setaffinity"), reason="no CPU affinity here")
+def test_the_reader_uses_two_threads_only_where_it_may_use_two_cores():
+    import subprocess
+    import sys
+
+    code = ("import os, sys; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
+            "import vision.reader as r; print(r.DEFAULT_THREADS, r.CardReader().threads)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
+    assert out.stdout.split() == ["1", "1"]
+
+
 def test_the_classifier_reads_each_card_both_ways_up_unless_told_not_to(monkeypatch):
     """Both ways up (the default): the classifier gets each crop and the crop turned half a
     turn, and the reading averages the two; one way: only the crops, their softmax as is."""

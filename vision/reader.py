@@ -54,10 +54,10 @@ INDEX_FILE = "carta_idx.onnx"
 INDEX_WEIGHT = 0.5  # chosen on validation tables (models/README.md)
 PINTA_FILE = "carta_palo.onnx"
 PINTA_WEIGHT = 0.5  # chosen on validation tables (models/README.md)
-# Two threads where there are two cores: on this 2-core CPU a photo reads in 88 ms with two
+# Two threads where the process may use two cores: on this 2-core CPU a photo reads in 88 ms with two
 # against 110 ms with one, and about as fast with the other core busy (112.7 against 110.0 ms;
 # models/README.md, Speed). More were not measured (no machine here has them).
-DEFAULT_THREADS = min(2, os.cpu_count() or 1)
+DEFAULT_THREADS = min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 # The classifier also reads each crop turned half a turn and averages the two: one way only is a
 # fifth faster and as good on the designs it knows, but reads 1-1.5 points fewer cards of a design
 # it never saw (validation tables; models/README.md, Speed).
