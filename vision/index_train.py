@@ -171,20 +171,21 @@ def redraw_index(face: np.ndarray, rank: str, box: tuple[float, float, float, fl
     return out
 
 
-def write_index_set(path: Path, *, n_scenes: int, split: str = "train", seed: int = 0,
-                    decks: tuple[str, ...] = DECKS, redraw_share: float = 0.35,
-                    per_card: int = 2, first_index: int = 20_000) -> Path:
-    """Corner patches (N, 2, PATCH_H, PATCH_W, 3) uint8 of every visible card of ``n_scenes``
-    rendered 1280x960 scenes, cut on jittered boxes like a detector's, with card ids (``y``)."""
+def write_view_set(path: Path, cut: Callable[[np.ndarray], np.ndarray], *, n_scenes: int, split: str,
+                   seed: int, decks: tuple[str, ...], per_card: int, first_index: int,
+                   face_edit: Callable[[str, str, np.ndarray], np.ndarray] | None = None) -> Path:
+    """``cut`` (a card rectified at INDEX_CROP -> its views) of every visible card of
+    ``n_scenes`` rendered 1280x960 scenes, each cut ``per_card`` times on jittered boxes like a
+    detector's; saved with card ids (``y``) and designs (``deck``). What the mark readers
+    (corner index, pintas) train and are validated on."""
     from vision.synth import HOLDOUT_BACKGROUNDS, TRAIN_BACKGROUNDS, render_scene, visible_fraction
 
     backgrounds = TRAIN_BACKGROUNDS if split == "train" else HOLDOUT_BACKGROUNDS
-    edit = IndexRedraw(redraw_share, seed) if redraw_share > 0 else None
-    patches, labels, deck_of = [], [], []
+    views, labels, deck_of = [], [], []
     for i in range(n_scenes):
         rng = scene_rng(seed, split, first_index + i)
         scene = render_scene(rng, decks=decks, backgrounds=backgrounds, size=(1280, 960),
-                             kind=None if split == "train" else "mesa", face_edit=edit)
+                             kind=None if split == "train" else "mesa", face_edit=face_edit)
         if not scene.card_ids:
             continue
         for quad, cid, vis in zip(scene.corners, scene.card_ids, visible_fraction(scene), strict=True):
@@ -192,14 +193,24 @@ def write_index_set(path: Path, *, n_scenes: int, split: str = "train", seed: in
                 continue
             obb = quad_to_obb(quad)
             for _ in range(per_card):
-                patches.append(corners_bgr(crop_card(scene.image, jitter_obb(rng, obb), INDEX_CROP)))
+                views.append(cut(crop_card(scene.image, jitter_obb(rng, obb), INDEX_CROP)))
                 labels.append(CARD_IDS.index(cid))
                 deck_of.append(decks.index(scene.deck))
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, p=np.stack(patches), y=np.array(labels, np.int16),
+    np.savez_compressed(path, p=np.stack(views), y=np.array(labels, np.int16),
                         deck=np.array(deck_of, np.int8), decks=np.array(decks))
     return path
+
+
+def write_index_set(path: Path, *, n_scenes: int, split: str = "train", seed: int = 0,
+                    decks: tuple[str, ...] = DECKS, redraw_share: float = 0.35,
+                    per_card: int = 2, first_index: int = 20_000) -> Path:
+    """Corner patches (N, 2, PATCH_H, PATCH_W, 3) uint8 of every visible card of ``n_scenes``
+    rendered scenes (:func:`write_view_set`), a share of the faces with a redrawn index."""
+    edit = IndexRedraw(redraw_share, seed) if redraw_share > 0 else None
+    return write_view_set(path, corners_bgr, n_scenes=n_scenes, split=split, seed=seed, decks=decks,
+                          per_card=per_card, first_index=first_index, face_edit=edit)
 
 
 # --------------------------------------------------------------------------- the network

@@ -26,40 +26,27 @@ from torch import nn
 from torch.nn import functional as F
 
 from scoring.cards import CARD_IDS
-from vision.dataset import MIN_VISIBLE, jitter_obb, scene_rng
-from vision.geometry import crop_card, quad_to_obb
-from vision.index_train import DECKS, TwoViewNet, conv_block, log_validation, reader_arguments, train_epochs
-from vision.indice import INDEX_CROP, normalise
+from vision.index_train import (
+    DECKS,
+    TwoViewNet,
+    conv_block,
+    log_validation,
+    reader_arguments,
+    train_epochs,
+    write_view_set,
+)
+from vision.indice import normalise
 from vision.pintas import STRIP_H, STRIP_W, SUIT_OF, SUITS, strips_bgr
 
 
 def write_pinta_set(path: Path, *, n_scenes: int, split: str = "train", seed: int = 0,
                     decks: tuple[str, ...] = DECKS, per_card: int = 2, first_index: int = 20_000) -> Path:
     """Grey frame strips (N, 2, STRIP_H, STRIP_W) uint8 of every visible card of ``n_scenes``
-    rendered 1280x960 scenes, with card ids (``y``) and designs (``deck``)."""
-    from vision.synth import HOLDOUT_BACKGROUNDS, TRAIN_BACKGROUNDS, render_scene, visible_fraction
-
-    backgrounds = TRAIN_BACKGROUNDS if split == "train" else HOLDOUT_BACKGROUNDS
-    strips, labels, deck_of = [], [], []
+    rendered scenes (:func:`vision.index_train.write_view_set`)."""
     grey = np.float32([0.114, 0.587, 0.299])
-    for i in range(n_scenes):
-        rng = scene_rng(seed, split, first_index + i)
-        scene = render_scene(rng, decks=decks, backgrounds=backgrounds, size=(1280, 960),
-                             kind=None if split == "train" else "mesa")
-        for quad, cid, vis in zip(scene.corners, scene.card_ids, visible_fraction(scene), strict=True):
-            if vis < MIN_VISIBLE:
-                continue
-            obb = quad_to_obb(quad)
-            for _ in range(per_card):
-                card = strips_bgr(crop_card(scene.image, jitter_obb(rng, obb), INDEX_CROP))
-                strips.append((card.astype(np.float32) @ grey).astype(np.uint8))
-                labels.append(CARD_IDS.index(cid))
-                deck_of.append(decks.index(scene.deck))
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, p=np.stack(strips), y=np.array(labels, np.int16),
-                        deck=np.array(deck_of, np.int8), decks=np.array(decks))
-    return path
+    return write_view_set(path, lambda card: (strips_bgr(card).astype(np.float32) @ grey).astype(np.uint8),
+                          n_scenes=n_scenes, split=split, seed=seed, decks=decks, per_card=per_card,
+                          first_index=first_index)
 
 
 class PintaNet(TwoViewNet):
