@@ -273,14 +273,12 @@ def main(argv: list[str] | None = None) -> int:
         shutil.copy(cls_dir / "carta_cls.pt", export / "carta_cls.pt")
         shutil.copy(best, export / "carta_obb.pt")
         names = [DET_NAME, CLS_NAME, "carta_obb.pt", "carta_cls.pt"]
-        if (out / "indice" / IDX_NAME).is_file():
-            for name in (IDX_NAME, "carta_idx.pt"):
-                shutil.copy(out / "indice" / name, export / name)
-            names += [IDX_NAME, "carta_idx.pt"]
-        if (out / "pintas" / PINTA_NAME).is_file():
-            for name in (PINTA_NAME, "carta_palo.pt"):
-                shutil.copy(out / "pintas" / name, export / name)
-            names += [PINTA_NAME, "carta_palo.pt"]
+        # the mark readers, where their stages ran: ONNX and checkpoint
+        for stage, pair in (("indice", (IDX_NAME, "carta_idx.pt")), ("pintas", (PINTA_NAME, "carta_palo.pt"))):
+            if (out / stage / pair[0]).is_file():
+                for name in pair:
+                    shutil.copy(out / stage / name, export / name)
+                names += pair
         if args.instalar:
             for name in names:
                 shutil.copy(export / name, MODELS / name)
