@@ -39,7 +39,7 @@ def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
             "--escenas-cls", "1", "--escenas-det-cls", "1", "--imgsz", "160",
             "--epochs", "1", "--cls-epochs", "1", "--afinar-epochs", "1", "--hilos", "1",
             "--escenas-indice", "1", "--sinteticos-indice", "128", "--epocas-indice", "1,1",
-            "--escenas-pintas", "2", "--epocas-pintas", "1",
+            "--escenas-pintas", "2", "--epocas-pintas", "1", "--escenas-tapadas", "1",
             "--aumento-diseno", "--aumento-estilo"]
     repo = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(repo)}
@@ -51,6 +51,12 @@ def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
                  "carta_palo.pt"):
         assert (export / name).is_file(), name
     assert (out / "crops_det.npz").is_file() and (out / "classifier_afinado").is_dir()
+    # the half-hidden cards of a fanned table joined the fine-tuning and both mark readers' data
+    joined = np.load(out / "crops_train_det.npz")["y"]
+    parts = [np.load(out / f"{n}.npz")["y"] for n in ("crops_train", "crops_det", "crops_tapadas")]
+    assert len(parts[2]) > 0 and len(joined) == sum(len(p) for p in parts)
+    assert (out / "indice" / "indice_train_tapadas.npz").is_file()
+    assert (out / "pintas" / "pintas_train_tapadas.npz").is_file()
     for kind in ("mano", "palo", "baraja"):  # the extra detector sets are in the data
         assert f"det_{kind}/images/train" in (out / "det_all.yaml").read_text()
 
@@ -106,10 +112,14 @@ def test_smoke_index_reader_training_exports_a_model_the_reader_uses(tmp_path):
 
     out = tmp_path / "idx"
     _run_module("vision.index_train", "--out", str(out), "--escenas", "2", "--escenas-val", "1",
-                "--sinteticos", "256", "--epocas-pre", "1", "--epocas", "1", "--barajas", DECKS[0])
+                "--sinteticos", "256", "--epocas-pre", "1", "--epocas", "1", "--barajas", DECKS[0],
+                "--escenas-tapadas", "1")
     assert (out / INDEX_FILE).is_file() and (out / "carta_idx.pt").is_file()
     patches = np.load(out / "indice_train.npz")["p"]
     assert patches.ndim == 5 and patches.shape[1:] == (2, 36, 40, 3) and len(patches) >= 8
+    hidden = np.load(out / "indice_train_tapadas.npz")["p"]
+    assert hidden.shape[1:] == patches.shape[1:] and len(hidden) >= 2
+    assert len(np.load(out / "indice_train_todo.npz")["p"]) == len(patches) + len(hidden)
 
     reader = CardReader(_models_with(tmp_path, out / INDEX_FILE))
     img = np.full((480, 640, 3), 120, np.uint8)
@@ -132,8 +142,9 @@ def test_smoke_pinta_reader_training_exports_a_model_the_reader_uses(tmp_path):
 
     out = tmp_path / "pintas"
     _run_module("vision.pinta_train", "--out", str(out), "--escenas", "3", "--escenas-val", "1",
-                "--epocas", "1", "--barajas", DECKS[0])
+                "--epocas", "1", "--barajas", DECKS[0], "--escenas-tapadas", "0")
     assert (out / PINTA_FILE).is_file() and (out / "carta_palo.pt").is_file()
+    assert not (out / "pintas_train_tapadas.npz").exists()  # 0: none
     strips = np.load(out / "pintas_train.npz")["p"]
     assert strips.ndim == 4 and strips.shape[1:] == (2, STRIP_H, STRIP_W) and len(strips) >= 8
     assert "palo" in (out / "pinta_log.json").read_text()

@@ -97,3 +97,50 @@ def test_detector_and_crop_sets_are_written(tmp_path):
     assert data["x"].shape[1:] == (CROP_H, CROP_W, 3)
     assert len(data["x"]) == len(data["y"]) > 0
     assert data["y"].max() < 40
+
+
+def test_half_hidden_tables_give_only_half_hidden_cards():
+    """The extra training tables for covered cards: fans and overlapping rows, reproducible,
+    and the cards they hand out show between MIN_VISIBLE and HIDDEN_MAX_VISIBLE of their face
+    (most covered cards of a fan do)."""
+    from vision.dataset import HIDDEN_MAX_VISIBLE, MIN_VISIBLE, half_hidden_tables
+    from vision.synth import visible_fraction
+
+    tables = list(half_hidden_tables(3))
+    again = list(half_hidden_tables(3))
+    assert [s.card_ids for _, s, _ in tables] == [s.card_ids for _, s, _ in again]
+    assert sum(len(h) for *_, h in tables) >= 6
+    for _, scene, hidden in tables:
+        assert scene.kind == "mesa" and len(scene.card_ids) == 16
+        vis = visible_fraction(scene)
+        assert ((vis[hidden] >= MIN_VISIBLE) & (vis[hidden] < HIDDEN_MAX_VISIBLE)).all()
+        others = np.setdiff1d(np.arange(16), hidden)
+        assert ((vis[others] < MIN_VISIBLE) | (vis[others] >= HIDDEN_MAX_VISIBLE)).all()
+
+
+def test_hidden_crop_set_holds_the_half_hidden_cards(tmp_path):
+    """Two jittered crops of each half-hidden card and one under each detector box over one."""
+    from vision.dataset import half_hidden_tables, write_hidden_crop_set
+    from vision.geometry import CROP_H, CROP_W
+    from vision.reader import CardReader
+
+    data = np.load(write_hidden_crop_set(tmp_path / "t.npz", CardReader(threads=1), n_scenes=2))
+    expected = [CARD_IDS.index(s.card_ids[j]) for _, s, hidden in half_hidden_tables(2) for j in hidden]
+    assert data["x"].shape[1:] == (CROP_H, CROP_W, 3)
+    # two crops of each true box, and at most one more under a detector box
+    assert 2 * len(expected) <= len(data["y"]) <= 3 * len(expected)
+    assert set(data["y"].tolist()) == set(expected)
+
+
+def test_join_sets_keeps_designs_in_order(tmp_path):
+    from vision.dataset import join_sets
+
+    a, b, c = tmp_path / "a.npz", tmp_path / "b.npz", tmp_path / "c.npz"
+    np.savez(a, p=np.zeros((2, 3)), y=np.array([1, 2]), deck=np.array([0, 1]), decks=np.array(DECKS))
+    np.savez(b, p=np.ones((1, 3)), y=np.array([3]), deck=np.array([1]), decks=np.array(DECKS))
+    np.savez(c, p=np.ones((1, 3)), y=np.array([3]), deck=np.array([0]), decks=np.array(DECKS[::-1]))
+    joined = np.load(join_sets(tmp_path / "ab.npz", [a, b], ("p", "y", "deck")))
+    assert joined["y"].tolist() == [1, 2, 3] and joined["p"].shape == (3, 3)
+    assert [str(d) for d in joined["decks"]] == list(DECKS)
+    with pytest.raises(ValueError, match="barajas"):
+        join_sets(tmp_path / "ac.npz", [a, c], ("p", "y", "deck"))

@@ -18,11 +18,17 @@ import cv2
 import numpy as np
 
 from scoring.cards import CARD_IDS
+from vision.decks import DECKS
 from vision.geometry import CROP_H, CROP_W, crop_card, quad_to_obb
 from vision.synth import HOLDOUT_BACKGROUNDS, TRAIN_BACKGROUNDS, render_scene, visible_fraction
 
 SPLIT_CODES = {"train": 1, "val": 2, "eval": 3, "ejemplo": 4}
 MIN_VISIBLE = 0.12  # cards hidden more than this are not labelled as readable crops
+# Half-hidden cards (under the next card of a fan or an overlapping row) hold most wrong ids:
+# the readers also train on extra tables laid out so, from these scene indices (no other set's)
+HIDDEN_MAX_VISIBLE = 0.65
+HIDDEN_FIRST_INDEX = 400_000
+HIDDEN_STYLES = (("fan", 0.7), ("overlap", 0.3))
 
 
 @dataclass(frozen=True)
@@ -179,6 +185,58 @@ def write_crop_set(path: Path, *, n_scenes: int, split: str = "train", seed: int
     for res in run_jobs(jobs, workers):
         crop_set.add_result(res)
     return crop_set.save(path)
+
+
+def half_hidden_tables(n_scenes: int, *, seed: int = 0, decks: tuple[str, ...] = DECKS,
+                       first_index: int = HIDDEN_FIRST_INDEX, face_edit=None):
+    """Yield ``(rng, scene, visible)`` for ``n_scenes`` training tables (training backgrounds,
+    1280x960) whose hands lie in fans or overlapping rows, and the indices of their cards that
+    show between MIN_VISIBLE and HIDDEN_MAX_VISIBLE of their face; ``rng`` goes on from the
+    scene's, for jittering boxes."""
+    styles, weights = zip(*HIDDEN_STYLES, strict=True)
+    for i in range(n_scenes):
+        rng = scene_rng(seed, "train", first_index + i)
+        style = str(rng.choice(list(styles), p=list(weights)))
+        scene = render_scene(rng, decks=decks, backgrounds=TRAIN_BACKGROUNDS, size=(1280, 960),
+                             kind="mesa", hand_style=style, face_edit=face_edit)
+        vis = visible_fraction(scene)
+        yield rng, scene, np.nonzero((vis >= MIN_VISIBLE) & (vis < HIDDEN_MAX_VISIBLE))[0]
+
+
+def write_hidden_crop_set(path: Path, reader, *, n_scenes: int, seed: int = 0,
+                          decks: tuple[str, ...] = DECKS, first_index: int = HIDDEN_FIRST_INDEX) -> Path:
+    """Classifier crops of the half-hidden cards of :func:`half_hidden_tables`: two jittered
+    crops of each one's true box, and the crop under the detector's box over it (``reader``;
+    rotated IoU >= 0.3), like :func:`write_detector_crop_set`."""
+    from vision.geometry import rotated_iou
+
+    crop_set = _CropSet(decks)
+    for rng, scene, hidden in half_hidden_tables(n_scenes, seed=seed, decks=decks,
+                                                 first_index=first_index):
+        gt = [quad_to_obb(q) for q in scene.corners]
+        boxes, _ = reader.detect(scene.image)
+        crops = [crop_card(scene.image, jitter_obb(rng, gt[j])) for j in hidden for _ in range(2)]
+        labels = [CARD_IDS.index(scene.card_ids[j]) for j in hidden for _ in range(2)]
+        for b in boxes:
+            ious = [rotated_iou(b, g) for g in gt]
+            j = int(np.argmax(ious))
+            if ious[j] >= 0.3 and j in hidden:
+                crops.append(crop_card(scene.image, b))
+                labels.append(CARD_IDS.index(scene.card_ids[j]))
+        if crops:
+            crop_set.add(np.stack(crops), np.array(labels, np.int16), scene.deck)
+    return crop_set.save(path)
+
+
+def join_sets(path: Path, parts: list[Path], keys: tuple[str, ...]) -> Path:
+    """One .npz of the training sets ``parts`` (same designs in the same order), ``keys``
+    concatenated and ``decks`` kept."""
+    sets = [np.load(p) for p in parts]
+    decks = [str(v) for v in sets[0]["decks"]]
+    if any([str(v) for v in s["decks"]] != decks for s in sets):
+        raise ValueError("los conjuntos no tienen las mismas barajas en el mismo orden")
+    np.savez(path, **{k: np.concatenate([s[k] for s in sets]) for k in keys}, decks=sets[0]["decks"])
+    return Path(path)
 
 
 def write_detector_crop_set(path: Path, reader, *, n_scenes: int, first_index: int = 100_000,

@@ -36,7 +36,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from scoring.cards import CARD_IDS
-from vision.dataset import MIN_VISIBLE, jitter_obb, scene_rng
+from vision.dataset import HIDDEN_FIRST_INDEX, MIN_VISIBLE, jitter_obb, join_sets, scene_rng
 from vision.geometry import crop_card, quad_to_obb
 from vision.indice import INDEX_CROP, PATCH_H, PATCH_W, RANK_OF, RANKS, corners_bgr, normalise, standardise
 
@@ -173,28 +173,36 @@ def redraw_index(face: np.ndarray, rank: str, box: tuple[float, float, float, fl
 
 def write_view_set(path: Path, cut: Callable[[np.ndarray], np.ndarray], *, n_scenes: int, split: str,
                    seed: int, decks: tuple[str, ...], per_card: int, first_index: int,
-                   face_edit: Callable[[str, str, np.ndarray], np.ndarray] | None = None) -> Path:
+                   face_edit: Callable[[str, str, np.ndarray], np.ndarray] | None = None,
+                   hidden: bool = False) -> Path:
     """``cut`` (a card rectified at INDEX_CROP -> its views) of every visible card of
     ``n_scenes`` rendered 1280x960 scenes, each cut ``per_card`` times on jittered boxes like a
     detector's; saved with card ids (``y``) and designs (``deck``). What the mark readers
-    (corner index, pintas) train and are validated on."""
+    (corner index, pintas) train and are validated on. ``hidden``: the half-hidden cards of
+    :func:`vision.dataset.half_hidden_tables` instead (training split)."""
+    from vision.dataset import half_hidden_tables
     from vision.synth import HOLDOUT_BACKGROUNDS, TRAIN_BACKGROUNDS, render_scene, visible_fraction
 
-    backgrounds = TRAIN_BACKGROUNDS if split == "train" else HOLDOUT_BACKGROUNDS
+    def scenes():
+        if hidden:
+            yield from half_hidden_tables(n_scenes, seed=seed, decks=decks, first_index=first_index,
+                                          face_edit=face_edit)
+            return
+        backgrounds = TRAIN_BACKGROUNDS if split == "train" else HOLDOUT_BACKGROUNDS
+        for i in range(n_scenes):
+            rng = scene_rng(seed, split, first_index + i)
+            scene = render_scene(rng, decks=decks, backgrounds=backgrounds, size=(1280, 960),
+                                 kind=None if split == "train" else "mesa", face_edit=face_edit)
+            if scene.card_ids:
+                yield rng, scene, np.nonzero(visible_fraction(scene) >= MIN_VISIBLE)[0]
+
     views, labels, deck_of = [], [], []
-    for i in range(n_scenes):
-        rng = scene_rng(seed, split, first_index + i)
-        scene = render_scene(rng, decks=decks, backgrounds=backgrounds, size=(1280, 960),
-                             kind=None if split == "train" else "mesa", face_edit=face_edit)
-        if not scene.card_ids:
-            continue
-        for quad, cid, vis in zip(scene.corners, scene.card_ids, visible_fraction(scene), strict=True):
-            if vis < MIN_VISIBLE:
-                continue
-            obb = quad_to_obb(quad)
+    for rng, scene, keep in scenes():
+        for j in keep:
+            obb = quad_to_obb(scene.corners[j])
             for _ in range(per_card):
                 views.append(cut(crop_card(scene.image, jitter_obb(rng, obb), INDEX_CROP)))
-                labels.append(CARD_IDS.index(cid))
+                labels.append(CARD_IDS.index(scene.card_ids[j]))
                 deck_of.append(decks.index(scene.deck))
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -205,12 +213,12 @@ def write_view_set(path: Path, cut: Callable[[np.ndarray], np.ndarray], *, n_sce
 
 def write_index_set(path: Path, *, n_scenes: int, split: str = "train", seed: int = 0,
                     decks: tuple[str, ...] = DECKS, redraw_share: float = 0.35,
-                    per_card: int = 2, first_index: int = 20_000) -> Path:
+                    per_card: int = 2, first_index: int = 20_000, hidden: bool = False) -> Path:
     """Corner patches (N, 2, PATCH_H, PATCH_W, 3) uint8 of every visible card of ``n_scenes``
     rendered scenes (:func:`write_view_set`), a share of the faces with a redrawn index."""
     edit = IndexRedraw(redraw_share, seed) if redraw_share > 0 else None
     return write_view_set(path, corners_bgr, n_scenes=n_scenes, split=split, seed=seed, decks=decks,
-                          per_card=per_card, first_index=first_index, face_edit=edit)
+                          per_card=per_card, first_index=first_index, face_edit=edit, hidden=hidden)
 
 
 # --------------------------------------------------------------------------- the network
@@ -354,6 +362,9 @@ def reader_arguments(prog: str, doc: str | None, scenes: int) -> argparse.Argume
     p.add_argument("--prueba", default=None, help="also measure on this design (cross-design check)")
     p.add_argument("--escenas", type=int, default=scenes, help="training tables rendered")
     p.add_argument("--escenas-val", type=int, default=60, help="validation tables a design")
+    p.add_argument("--escenas-tapadas", type=int, default=800,
+                   help="more tables in fans and overlapping rows whose half-hidden cards are "
+                        "trained on too (0: none)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--hilos", type=int, default=1)
     return p
@@ -375,12 +386,30 @@ def main(argv: list[str] | None = None) -> int:
         write_index_set(train_npz, n_scenes=args.escenas, seed=args.seed, decks=decks,
                         redraw_share=args.fuentes)
         print(f"patches of {args.escenas} tables ({time.time() - start:.0f} s)", flush=True)
+    train_npz = with_hidden(train_npz, args.escenas_tapadas, lambda path: write_index_set(
+        path, n_scenes=args.escenas_tapadas, seed=args.seed, decks=decks, redraw_share=args.fuentes,
+        first_index=HIDDEN_FIRST_INDEX, hidden=True))
     model = train_index_reader(out, train_npz, synthetic=args.sinteticos, pre_epochs=args.epocas_pre,
                                epochs=args.epocas, threads=args.hilos, seed=args.seed, init=args.desde)
     log_validation(model, measure, args, start, out / "index_log.json", out / "indice_val_{}.npz",
                    lambda path, deck: write_index_set(path, n_scenes=args.escenas_val, split="val", seed=args.seed,
                                                       decks=(deck,), redraw_share=0, per_card=1))
     return 0
+
+
+def with_hidden(train_npz: Path, n_scenes: int, write: Callable[[Path], object]) -> Path:
+    """``train_npz`` joined with the views of the half-hidden cards of ``n_scenes`` tables
+    (``write(path)`` renders them into ``*_tapadas.npz`` next to it unless it is there); as it
+    is when ``n_scenes`` is 0."""
+    if not n_scenes:
+        return train_npz
+    hidden = train_npz.with_name(train_npz.stem + "_tapadas.npz")
+    if not hidden.is_file():
+        start = time.time()
+        write(hidden)
+        print(f"half-hidden cards of {n_scenes} tables ({time.time() - start:.0f} s)", flush=True)
+    return join_sets(train_npz.with_name(train_npz.stem + "_todo.npz"), [train_npz, hidden],
+                     ("p", "y", "deck"))
 
 
 def log_validation(model: nn.Module, measure_fn: Callable[[nn.Module, Path], dict], args: argparse.Namespace,

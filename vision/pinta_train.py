@@ -1,6 +1,7 @@
 """The suit reader of the pintas (``carta_palo.onnx``), trained in torch on the frame strips
-(:mod:`vision.pintas`) of every visible card of rendered tables (:mod:`vision.synth`), cut on
-jittered boxes like a detector's.
+(:mod:`vision.pintas`) of every visible card of rendered tables (:mod:`vision.synth`), and of
+the half-hidden cards of more tables laid out in fans and overlapping rows, cut on jittered
+boxes like a detector's.
 
 The ONNX model takes ``(N, 2, 28, 128)`` float32 from :func:`vision.pintas.pinta_strips` and
 returns ``(N, 4)`` logits in :data:`vision.pintas.SUITS` order. :mod:`vision.reader`
@@ -26,6 +27,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from scoring.cards import CARD_IDS
+from vision.dataset import HIDDEN_FIRST_INDEX
 from vision.index_train import (
     DECKS,
     TwoViewNet,
@@ -33,6 +35,7 @@ from vision.index_train import (
     log_validation,
     reader_arguments,
     train_epochs,
+    with_hidden,
     write_view_set,
 )
 from vision.indice import normalise
@@ -40,13 +43,14 @@ from vision.pintas import STRIP_H, STRIP_W, SUIT_OF, SUITS, strips_bgr
 
 
 def write_pinta_set(path: Path, *, n_scenes: int, split: str = "train", seed: int = 0,
-                    decks: tuple[str, ...] = DECKS, per_card: int = 2, first_index: int = 20_000) -> Path:
+                    decks: tuple[str, ...] = DECKS, per_card: int = 2, first_index: int = 20_000,
+                    hidden: bool = False) -> Path:
     """Grey frame strips (N, 2, STRIP_H, STRIP_W) uint8 of every visible card of ``n_scenes``
     rendered scenes (:func:`vision.index_train.write_view_set`)."""
     grey = np.float32([0.114, 0.587, 0.299])
     return write_view_set(path, lambda card: (strips_bgr(card).astype(np.float32) @ grey).astype(np.uint8),
                           n_scenes=n_scenes, split=split, seed=seed, decks=decks, per_card=per_card,
-                          first_index=first_index)
+                          first_index=first_index, hidden=hidden)
 
 
 class PintaNet(TwoViewNet):
@@ -125,6 +129,9 @@ def main(argv: list[str] | None = None) -> int:
     if not train_npz.is_file():
         write_pinta_set(train_npz, n_scenes=args.escenas, seed=args.seed, decks=decks)
         print(f"strips of {args.escenas} tables ({time.time() - start:.0f} s)", flush=True)
+    train_npz = with_hidden(train_npz, args.escenas_tapadas, lambda path: write_pinta_set(
+        path, n_scenes=args.escenas_tapadas, seed=args.seed, decks=decks, first_index=HIDDEN_FIRST_INDEX,
+        hidden=True))
     model = train_pinta_reader(out, train_npz, epochs=args.epocas, threads=args.hilos, seed=args.seed)
     log_validation(model, measure, args, start, out / "pinta_log.json", out / "pintas_val_{}.npz",
                    lambda path, deck: write_pinta_set(path, n_scenes=args.escenas_val, split="val", seed=args.seed,

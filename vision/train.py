@@ -15,7 +15,9 @@
    custom scale, ``vision/carta-obb.yaml``, no pretrained weights) for the time left in
    ``--tiempo`` minus ``--reserva``;
 4. ``recortes-detector``, ``afinar``: cuts more crops where the trained detector puts its boxes
-   (its real errors) and fine-tunes the classifier on both sets;
+   (its real errors) and of the half-hidden cards of tables laid out in fans and overlapping
+   rows (where most wrong ids fall; the mark readers train on those cards' views too), and
+   fine-tunes the classifier on the three sets;
 5. ``exportar``: the models to ONNX in ``OUT/export/`` (``--instalar`` copies them to
    ``models/``).
 
@@ -125,10 +127,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--afinar-epochs", type=int, default=10)
     p.add_argument("--escenas-det-cls", type=int, default=400,
                    help="scenes whose detector boxes become classifier crops")
-    # estimated from a measured classifier epoch at the default sizes (sixth session: about 10 s
-    # per 1,000 crops): afinar's 10 epochs of ~35,000 crops take about 60 min, plus ~5 min of
-    # detector crops, so 45 left the whole run about 20 min over --tiempo
-    p.add_argument("--reserva", type=float, default=70,
+    # estimated from a measured classifier epoch at the default sizes (about 10-11 s per 1,000
+    # crops, sixth and tenth sessions): afinar's 10 epochs of ~55,000 crops (~35,000 before the
+    # half-hidden cards) take about 95 min, plus ~10 min of detector and half-hidden crops
+    p.add_argument("--reserva", type=float, default=105,
                    help="minutes of --tiempo kept for the stages after the detector")
     p.add_argument("--barajas", default="fournier1878-pd,naipes-libres-basquetteur")
     p.add_argument("--seed", type=int, default=0)
@@ -153,6 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--escenas-pintas", type=int, default=700,
                    help="tables whose cards' frame strips train the suit reader")
     p.add_argument("--epocas-pintas", type=int, default=8)
+    p.add_argument("--escenas-tapadas", type=int, default=800,
+                   help="tables in fans and overlapping rows whose half-hidden cards the "
+                        "classifier and the mark readers also train on (0: none)")
     p.add_argument("--instalar", action="store_true", help="copy the ONNX files to models/")
     args = p.parse_args(argv)
     start = time.time()
@@ -212,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
                           "--escenas", str(args.escenas_indice), "--escenas-val",
                           str(max(1, args.escenas_val // 2)), "--sinteticos",
                           str(args.sinteticos_indice), "--epocas-pre", pre, "--epocas", fine,
+                          "--escenas-tapadas", str(args.escenas_tapadas),
                           "--hilos", str(args.hilos), "--seed", str(args.seed)])
         log["indice_s"] = time.time() - t0
     if "pintas" in stages:
@@ -222,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
         pinta_train.main(["--out", str(out / "pintas"), "--barajas", ",".join(decks),
                           "--escenas", str(args.escenas_pintas), "--escenas-val",
                           str(max(1, args.escenas_val // 2)), "--epocas", str(args.epocas_pintas),
+                          "--escenas-tapadas", str(args.escenas_tapadas),
                           "--hilos", str(args.hilos), "--seed", str(args.seed)])
         log["pintas_s"] = time.time() - t0
     if "detector" in stages:
@@ -237,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     export = out / "export"
     best = out / "detector" / "weights" / "best.pt"
     if "recortes-detector" in stages:
-        from vision.dataset import write_detector_crop_set
+        from vision.dataset import write_detector_crop_set, write_hidden_crop_set
         from vision.reader import CardReader
 
         note("classifier crops where the trained detector puts its boxes")
@@ -246,15 +253,17 @@ def main(argv: list[str] | None = None) -> int:
         reader = CardReader(export, threads=args.hilos, det_threshold=0.25)
         write_detector_crop_set(out / "crops_det.npz", reader, n_scenes=args.escenas_det_cls,
                                 seed=args.seed, decks=decks, workers=args.hilos)
+        if args.escenas_tapadas:
+            write_hidden_crop_set(out / "crops_tapadas.npz", reader, n_scenes=args.escenas_tapadas,
+                                  seed=args.seed, decks=decks)
     if "afinar" in stages:
-        import numpy as np
-
         from vision.classifier_train import train_classifier
+        from vision.dataset import join_sets
 
-        note("fine-tuning the classifier on true-box and detector-box crops")
-        a, b = np.load(out / "crops_train.npz"), np.load(out / "crops_det.npz")
-        np.savez(out / "crops_train_det.npz", **{k: np.concatenate([a[k], b[k]])
-                                                  for k in ("x", "y", "deck")}, decks=a["decks"])
+        note("fine-tuning the classifier on true-box, detector-box and half-hidden crops")
+        parts = [out / name for name in ("crops_train.npz", "crops_det.npz", "crops_tapadas.npz")
+                 if (out / name).is_file()]
+        join_sets(out / "crops_train_det.npz", parts, ("x", "y", "deck"))
         t0 = time.time()
         res = train_classifier(out / "crops_train_det.npz", out / "crops_val.npz",
                                out / "classifier_afinado", epochs=args.afinar_epochs,
