@@ -189,9 +189,9 @@ def write_crop_set(path: Path, *, n_scenes: int, split: str = "train", seed: int
 
 def half_hidden_tables(n_scenes: int, *, seed: int = 0, decks: tuple[str, ...] = DECKS,
                        first_index: int = HIDDEN_FIRST_INDEX, face_edit=None):
-    """Yield ``(rng, scene, visible)`` for ``n_scenes`` training tables (training backgrounds,
-    1280x960) whose hands lie in fans or overlapping rows, and the indices of their cards that
-    show between MIN_VISIBLE and HIDDEN_MAX_VISIBLE of their face; ``rng`` goes on from the
+    """Yield ``(rng, scene, hidden)`` for ``n_scenes`` training tables (training backgrounds,
+    1280x960) whose hands lie in fans or overlapping rows: ``hidden``, the indices of the cards
+    that show between MIN_VISIBLE and HIDDEN_MAX_VISIBLE of their face; ``rng`` goes on from the
     scene's, for jittering boxes."""
     styles, weights = zip(*HIDDEN_STYLES, strict=True)
     for i in range(n_scenes):

@@ -6,7 +6,8 @@ boxes like a detector's.
 The ONNX model takes ``(N, 2, 28, 128)`` float32 from :func:`vision.pintas.pinta_strips` and
 returns ``(N, 4)`` logits in :data:`vision.pintas.SUITS` order. :mod:`vision.reader`
 multiplies the card probabilities by the suit probabilities (see PINTA_WEIGHT there). Full
-size, about 12 min on one core here (7 of them rendering the tables)::
+size, about 23 min on one core here: 7 rendering the tables' strips, 7 the half-hidden cards'
+tables, 8 training (each set is rendered only when it is not in ``--out`` yet)::
 
     python -m vision.pinta_train --out runs/pintas
 

@@ -8,9 +8,10 @@
    from full-resolution (1280x960) scenes;
 2. ``clasificador``: trains the 40-class crop classifier (:mod:`vision.classifier_train`);
    ``indice``: the reader of the printed rank in the corners (:mod:`vision.index_train`, about
-   40 min at its default sizes, taken from ``--tiempo`` before the detector's share);
+   40 min at its default sizes before the half-hidden cards, which add an estimated 12,
+   taken from ``--tiempo`` before the detector's share);
    ``pintas``: the reader of the suit from the breaks in the frame line
-   (:mod:`vision.pinta_train`, about 12 min);
+   (:mod:`vision.pinta_train`, about 23 min with the half-hidden cards);
 3. ``detector``: trains the one-class oriented-box detector (Ultralytics YOLO11-OBB at a thin
    custom scale, ``vision/carta-obb.yaml``, no pretrained weights) for the time left in
    ``--tiempo`` minus ``--reserva``;
