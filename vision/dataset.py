@@ -133,7 +133,7 @@ class _CropSet:
 
 
 def write_detector_set(out: Path, *, n_train: int, n_val: int, seed: int = 0,
-                       decks: tuple[str, ...] = ("fournier1878-pd", "naipes-libres-basquetteur"),
+                       decks: tuple[str, ...] = DECKS,
                        det_size: tuple[int, int] = (640, 480), render_size: tuple[int, int] = (1280, 960),
                        crops_per_card: int = 0, workers: int | None = None,
                        deck_root: str | None = None, kind: str | None = None,
@@ -173,7 +173,7 @@ def write_detector_set(out: Path, *, n_train: int, n_val: int, seed: int = 0,
 
 
 def write_crop_set(path: Path, *, n_scenes: int, split: str = "train", seed: int = 0,
-                   decks: tuple[str, ...] = ("fournier1878-pd", "naipes-libres-basquetteur"),
+                   decks: tuple[str, ...] = DECKS,
                    backgrounds: tuple[str, ...] | None = None, crops_per_card: int = 2,
                    render_size: tuple[int, int] = (1280, 960), workers: int | None = None,
                    deck_root: str | None = None) -> Path:
@@ -208,24 +208,34 @@ def write_hidden_crop_set(path: Path, reader, *, n_scenes: int, seed: int = 0,
     """Classifier crops of the half-hidden cards of :func:`half_hidden_tables`: two jittered
     crops of each one's true box, and the crop under the detector's box over it (``reader``;
     rotated IoU >= 0.3), like :func:`write_detector_crop_set`."""
-    from vision.geometry import rotated_iou
-
     crop_set = _CropSet(decks)
     for rng, scene, hidden in half_hidden_tables(n_scenes, seed=seed, decks=decks,
                                                  first_index=first_index):
         gt = [quad_to_obb(q) for q in scene.corners]
-        boxes, _ = reader.detect(scene.image)
         crops = [crop_card(scene.image, jitter_obb(rng, gt[j])) for j in hidden for _ in range(2)]
         labels = [CARD_IDS.index(scene.card_ids[j]) for j in hidden for _ in range(2)]
-        for b in boxes:
-            ious = [rotated_iou(b, g) for g in gt]
-            j = int(np.argmax(ious))
-            if ious[j] >= 0.3 and j in hidden:
-                crops.append(crop_card(scene.image, b))
-                labels.append(CARD_IDS.index(scene.card_ids[j]))
-        if crops:
-            crop_set.add(np.stack(crops), np.array(labels, np.int16), scene.deck)
+        readable = np.isin(np.arange(len(gt)), hidden)
+        more, more_labels = _detector_box_crops(reader, scene.image, gt, scene.card_ids, readable)
+        if crops or more:
+            crop_set.add(np.stack(crops + more), np.array(labels + more_labels, np.int16), scene.deck)
     return crop_set.save(path)
+
+
+def _detector_box_crops(reader, image: np.ndarray, gt: list[np.ndarray], card_ids: list[str],
+                        readable: np.ndarray) -> tuple[list[np.ndarray], list[int]]:
+    """Crops under the detector's (``reader``) boxes and the class of the true card each box
+    overlaps most (rotated IoU >= 0.3), for the boxes whose card is ``readable``."""
+    from vision.geometry import rotated_iou
+
+    boxes, _ = reader.detect(image)
+    crops, labels = [], []
+    for b in boxes:
+        ious = [rotated_iou(b, g) for g in gt]
+        j = int(np.argmax(ious))
+        if ious[j] >= 0.3 and readable[j]:
+            crops.append(crop_card(image, b))
+            labels.append(CARD_IDS.index(card_ids[j]))
+    return crops, labels
 
 
 def join_sets(path: Path, parts: list[Path], keys: tuple[str, ...]) -> Path:
@@ -240,8 +250,7 @@ def join_sets(path: Path, parts: list[Path], keys: tuple[str, ...]) -> Path:
 
 
 def write_detector_crop_set(path: Path, reader, *, n_scenes: int, first_index: int = 100_000,
-                            seed: int = 0,
-                            decks: tuple[str, ...] = ("fournier1878-pd", "naipes-libres-basquetteur"),
+                            seed: int = 0, decks: tuple[str, ...] = DECKS,
                             render_size: tuple[int, int] = (1280, 960), workers: int | None = None,
                             deck_root: str | None = None, kind: str | None = None) -> Path:
     """Classifier crops cut where a trained detector (``reader``) put its boxes, labelled with
@@ -249,8 +258,6 @@ def write_detector_crop_set(path: Path, reader, *, n_scenes: int, first_index: i
     true boxes: the classifier learns the detector's real errors. Training split, training
     backgrounds, scene indices from ``first_index`` on (not shared with the other sets);
     ``kind`` fixes the kind of scene (for instance "mesa", whole tables), mixed when None."""
-    from vision.geometry import rotated_iou
-
     jobs = [SceneJob("train", first_index + i, seed, decks, TRAIN_BACKGROUNDS, render_size, None,
                      1, deck_root, keep_image=True, jitter=2.0, kind=kind) for i in range(n_scenes)]
     crop_set = _CropSet(decks)
@@ -259,14 +266,8 @@ def write_detector_crop_set(path: Path, reader, *, n_scenes: int, first_index: i
         if not len(res["card_ids"]):
             continue
         gt = [quad_to_obb(q) for q in res["corners"]]
-        boxes, _ = reader.detect(res["image"])
-        crops, labels = [], []
-        for b in boxes:
-            ious = [rotated_iou(b, g) for g in gt]
-            j = int(np.argmax(ious))
-            if ious[j] >= 0.3 and res["visible"][j] >= MIN_VISIBLE:
-                crops.append(crop_card(res["image"], b))
-                labels.append(CARD_IDS.index(res["card_ids"][j]))
+        crops, labels = _detector_box_crops(reader, res["image"], gt, res["card_ids"],
+                                            res["visible"] >= MIN_VISIBLE)
         if crops:
             crop_set.add(np.stack(crops), np.array(labels, np.int16), res["deck"])
     return crop_set.save(path)
