@@ -7,8 +7,18 @@ import math
 import cv2
 import numpy as np
 
-from vision.geometry import CROP_H, CROP_W, crop_card, obb_to_corners, obb_to_xyxy, quad_to_obb, rotated_iou
-from vision.reader import assign_unique
+from vision.geometry import (
+    CROP_H,
+    CROP_W,
+    crop_card,
+    crop_cards,
+    obb_to_corners,
+    obb_to_xyxy,
+    portrait_corners,
+    quad_to_obb,
+    rotated_iou,
+)
+from vision.reader import _rotated_nms, assign_unique
 
 
 def test_obb_corners_round_trip():
@@ -52,3 +62,60 @@ def test_assignment_never_repeats_a_card():
     assert len(set(labels.tolist())) == 16
     assert (labels == 7).sum() == 1
     assert (alt != labels).all()
+
+
+def _card_photo(rng: np.random.Generator) -> np.ndarray:
+    return rng.integers(0, 256, (240, 320, 3), np.uint8)
+
+
+def _random_boxes(rng: np.random.Generator, n: int) -> np.ndarray:
+    return np.column_stack([rng.uniform(0, 320, n), rng.uniform(0, 240, n), rng.uniform(4, 300, n),
+                            rng.uniform(4, 300, n), rng.uniform(-4, 4, n)]).astype(np.float32)
+
+
+def test_the_batch_crop_is_the_single_crop_of_each_box():
+    """crop_cards (the reader's) cuts exactly what crop_card (the training data's) cuts, pixel for
+    pixel, at either size, shrinking or enlarging, for boxes at any angle and partly outside."""
+    rng = np.random.default_rng(3)
+    img = _card_photo(rng)
+    boxes = _random_boxes(rng, 60)
+    for size in ((CROP_W, CROP_H), (128, 192)):
+        batch = crop_cards(img, boxes, size)
+        assert batch.shape == (60, size[1], size[0], 3)
+        for b, crop in zip(boxes, batch, strict=True):
+            assert np.array_equal(crop, crop_card(img, b, size))
+    assert crop_cards(img, np.zeros((0, 5), np.float32)).shape == (0, CROP_H, CROP_W, 3)
+
+
+def test_portrait_corners_start_on_a_short_side_and_turn_clockwise():
+    rng = np.random.default_rng(4)
+    quads = portrait_corners(_random_boxes(rng, 50))
+    d1, d2 = quads[:, 1] - quads[:, 0], quads[:, 2] - quads[:, 1]
+    assert (d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0] >= 0).all()
+    assert (np.hypot(*d1.T) <= np.hypot(*d2.T) + 1e-3).all()
+
+
+def _nms_every_pair(boxes: np.ndarray, scores: np.ndarray, iou: float, centre_frac: float = 0.2):
+    """The NMS as first written: the rotated IoU of every pair it meets."""
+    keep: list[int] = []
+    for i in np.argsort(-scores, kind="stable"):
+        if not any(np.hypot(*(boxes[i, :2] - boxes[j, :2])) < centre_frac * min(
+                boxes[i, 2], boxes[i, 3], boxes[j, 2], boxes[j, 3])
+                or rotated_iou(boxes[i], boxes[j]) >= iou for j in keep):
+            keep.append(int(i))
+    return keep
+
+
+def test_the_nms_skips_only_boxes_that_cannot_overlap():
+    """The reader's NMS computes the rotated IoU only of boxes whose circles meet: the boxes it
+    keeps are those of the NMS that computes it for every pair, in many random crowded scenes."""
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        n = int(rng.integers(1, 40))
+        boxes = np.column_stack([rng.uniform(0, 400, n), rng.uniform(0, 300, n),
+                                 rng.uniform(10, 80, n), rng.uniform(10, 120, n),
+                                 rng.uniform(-3.2, 3.2, n)]).astype(np.float32)
+        scores = rng.random(n).astype(np.float32)
+        for iou in (0.0, 0.3, 0.6):
+            assert _rotated_nms(boxes, scores, iou).tolist() == _nms_every_pair(boxes, scores, iou)
+    assert _rotated_nms(np.zeros((0, 5), np.float32), np.zeros(0, np.float32), 0.6).tolist() == []

@@ -298,3 +298,22 @@ def test_the_evaluation_command_swaps_or_drops_the_index_reader(tmp_path, capsys
     assert seen[2][0] is True and seen[2][3] is False
     # a swapped model is read from a folder of copies, never from models/ itself
     assert seen[0][6] != models_dir() and seen[1][6] != models_dir() and seen[2][6] == models_dir()
+
+
+
+def test_a_photo_turned_a_quarter_is_read_the_same_with_boxes_turned_too():
+    """A portrait photo is letterboxed the other way: the boxes come back in the photo's own
+    pixels, whichever the orientation, and name the same cards."""
+    import cv2
+
+    from vision.reader import CardReader, load_image
+
+    reader = CardReader().load()
+    img = load_image(EXAMPLE)
+    turned = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)  # (x, y) -> (h - 1 - y, x)
+    a, b = reader.read(img), reader.read(turned)
+    assert sorted(a.ids) == sorted(b.ids) and len(a) == 16
+    h = img.shape[0]
+    for card, box in zip(a.ids, a.obb, strict=True):
+        other = b.obb[list(b.ids).index(card)]
+        assert np.hypot(other[0] - (h - 1 - box[1]), other[1] - box[0]) < 0.1 * min(box[2:4]), card

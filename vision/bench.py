@@ -23,7 +23,7 @@ import numpy as np
 
 from scoring.cards import CARD_IDS
 from vision.dataset import scene_rng
-from vision.geometry import CROP_H, CROP_W, crop_card
+from vision.geometry import CROP_H, CROP_W, crop_cards
 from vision.indice import corner_patches
 from vision.pintas import pinta_strips
 from vision.reader import (
@@ -84,7 +84,7 @@ def torch_reader(models: Path, threads: int):
         obb = res.obb.xywhr.numpy() if res.obb is not None else np.zeros((0, 5), np.float32)
         if len(obb) == 0:
             return []
-        crops = np.stack([crop_card(image, b, (CROP_W, CROP_H)) for b in obb])
+        crops = crop_cards(image, obb, (CROP_W, CROP_H))
         x = torch.from_numpy(crops).permute(0, 3, 1, 2).float() / 255
         with torch.no_grad():
             p = ((torch.softmax(cls(x), 1) + torch.softmax(cls(x.flip(2, 3)), 1)) / 2).numpy()

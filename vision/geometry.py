@@ -35,33 +35,48 @@ def obb_to_xyxy(obb: np.ndarray) -> np.ndarray:
     return np.concatenate([corners.min(1), corners.max(1)], 1)
 
 
-def _portrait_corners(corners: np.ndarray) -> np.ndarray:
-    """Reorder 4 box corners so that 0->1 is a short side and 0->1->2 turns clockwise on screen."""
-    p = np.asarray(corners, np.float32)
+def portrait_corners(obbs: np.ndarray) -> np.ndarray:
+    """(N, 5) oriented boxes -> (N, 4, 2) corners, reordered so that 0->1 is a short side and
+    0->1->2 turns clockwise on screen (the order the crops are warped from)."""
+    p = obb_to_corners(np.asarray(obbs, np.float32).reshape(-1, 5))
     # clockwise in image coordinates (y down) means a positive cross product
-    d1, d2 = p[1] - p[0], p[2] - p[1]
-    cross = d1[0] * d2[1] - d1[1] * d2[0]
-    if cross < 0:
-        p = p[::-1].copy()
-    if np.linalg.norm(p[1] - p[0]) > np.linalg.norm(p[2] - p[1]):
-        p = np.roll(p, -1, 0)
-    return p
+    d1, d2 = p[:, 1] - p[:, 0], p[:, 2] - p[:, 1]
+    cross = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
+    p = np.where((cross < 0)[:, None, None], p[:, ::-1], p)
+    long_first = _side(p, 0) > _side(p, 1)
+    return np.where(long_first[:, None, None], np.roll(p, -1, 1), p)
+
+
+def _side(p: np.ndarray, k: int) -> np.ndarray:
+    """Length of side k -> k+1 of each quad in (N, 4, 2)."""
+    d = p[:, k + 1] - p[:, k]
+    return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
+
+
+def crop_cards(image: np.ndarray, obbs: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)
+               ) -> np.ndarray:
+    """The cards under the oriented boxes (N, 5), each warped to an upright ``size`` (w, h)
+    crop: (N, h, w, 3) BGR. The corners of all the boxes are computed at once (a photo's 16
+    cards in one call cost a third of 16 calls of :func:`crop_card`)."""
+    w, h = size
+    obbs = np.asarray(obbs, np.float32).reshape(-1, 5)
+    out = np.empty((len(obbs), h, w, *image.shape[2:]), image.dtype)
+    if len(obbs) == 0:
+        return out
+    quads = portrait_corners(obbs)
+    shrinks = _side(quads, 1) > 1.5 * h  # downscaling: area averaging, else bilinear
+    dst = np.float32([[0, 0], [w, 0], [w, h]])
+    for k, (q, small) in enumerate(zip(quads, shrinks.tolist(), strict=True)):
+        m = cv2.getAffineTransform(q[:3], dst)
+        cv2.warpAffine(image, m, (w, h), dst=out[k], flags=cv2.INTER_AREA if small else
+                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out
 
 
 def crop_card(image: np.ndarray, obb: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)
               ) -> np.ndarray:
     """The card under the oriented box, warped to an upright ``size`` (w, h) crop (BGR)."""
-    p = _portrait_corners(obb_to_corners(obb))
-    w, h = size
-    src = p[:3].astype(np.float32)
-    dst = np.float32([[0, 0], [w, 0], [w, h]])
-    m = cv2.getAffineTransform(src, dst)
-    return cv2.warpAffine(image, m, (w, h), flags=cv2.INTER_AREA if _shrinks(p, h) else
-                          cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-
-def _shrinks(p: np.ndarray, h: int) -> bool:
-    return float(np.linalg.norm(p[2] - p[1])) > 1.5 * h
+    return crop_cards(image, obb, size)[0]
 
 
 def rotated_iou(a: np.ndarray, b: np.ndarray) -> float:

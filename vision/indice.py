@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from scoring.cards import CARD_IDS
-from vision.geometry import crop_card
+from vision.geometry import crop_cards
 
 INDEX_CROP = (128, 192)  # the card rectified at twice the classifier's 64x96
 PATCH_H, PATCH_W = 36, 40  # the corner cut from it: 19 % of the card's height, 31 % of its width
@@ -52,4 +52,4 @@ def corner_patches(image: np.ndarray, obbs: np.ndarray) -> np.ndarray:
     """The rank reader's input (N, 2, PATCH_H, PATCH_W) for the cards under oriented boxes."""
     if len(obbs) == 0:
         return np.zeros((0, 2, PATCH_H, PATCH_W), np.float32)
-    return standardise(np.stack([corners_bgr(crop_card(image, b, INDEX_CROP)) for b in obbs]))
+    return standardise(np.stack([corners_bgr(c) for c in crop_cards(image, obbs, INDEX_CROP)]))

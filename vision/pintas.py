@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from scoring.cards import CARD_IDS
-from vision.geometry import crop_card
+from vision.geometry import crop_cards
 from vision.indice import INDEX_CROP, standardise
 
 STRIP_H = 28  # 15 % of the card's height: the frame line wherever the box puts it, and the index
@@ -36,4 +36,4 @@ def pinta_strips(image: np.ndarray, obbs: np.ndarray) -> np.ndarray:
     """The suit reader's input (N, 2, STRIP_H, STRIP_W) for the cards under oriented boxes."""
     if len(obbs) == 0:
         return np.zeros((0, 2, STRIP_H, STRIP_W), np.float32)
-    return standardise(np.stack([strips_bgr(crop_card(image, b, INDEX_CROP)) for b in obbs]))
+    return standardise(np.stack([strips_bgr(c) for c in crop_cards(image, obbs, INDEX_CROP)]))

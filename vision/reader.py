@@ -39,7 +39,7 @@ import numpy as np
 
 from scoring.cards import CARD_IDS
 from vision.detections import CardDetections
-from vision.geometry import CROP_H, CROP_W, crop_card, obb_to_xyxy, rotated_iou
+from vision.geometry import CROP_H, CROP_W, crop_cards, obb_to_xyxy, rotated_iou
 from vision.indice import INDEX_CROP, RANK_OF, corners_bgr, standardise
 from vision.pintas import SUIT_OF, strips_bgr
 from vision.seats import assign_seats, seat_labels
@@ -269,7 +269,8 @@ class CardReader:
         left, top = round(px - 0.1), round(py - 0.1)
         canvas[top:top + nh, left:left + nw] = cv2.resize(image, (nw, nh),
                                                           interpolation=cv2.INTER_AREA)
-        blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
+        blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32)
+        blob /= 255
         pred = sess.run(None, {inp.name: blob})[0][0]  # (6, A): cx cy w h score angle
         scores = pred[4]
         keep = scores >= min(self.det_threshold, FILL_THRESHOLD)
@@ -311,7 +312,7 @@ class CardReader:
         the last two None without its reader."""
         if len(obbs) == 0:
             return np.zeros((0, len(CARD_IDS)), np.float32), None, None
-        crops = np.stack([crop_card(image, b, (CROP_W, CROP_H)) for b in obbs])
+        crops = crop_cards(image, obbs, (CROP_W, CROP_H))
         if self.both_ways:  # and the crop turned half a turn, in one batch
             crops = np.concatenate([crops, crops[:, ::-1, ::-1]])
         logits, feats = self.run_classifier(crops)
@@ -442,7 +443,7 @@ def _read_marks(sess, cut: Callable[[np.ndarray], np.ndarray], image: np.ndarray
 
 def _rectified(image: np.ndarray, obbs: np.ndarray) -> np.ndarray:
     """Each box's card warped upright at INDEX_CROP (N, 192, 128, 3), for the mark readers."""
-    return np.stack([crop_card(image, b, INDEX_CROP) for b in obbs])
+    return crop_cards(image, obbs, INDEX_CROP)
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:
@@ -488,17 +489,26 @@ def _rotated_nms(boxes: np.ndarray, scores: np.ndarray, iou: float,
     """Greedy NMS on rotated IoU; a box whose centre is within ``centre_frac`` of the short side
     of a kept box is the same card read at another angle, and is dropped too."""
     order = np.argsort(-scores, kind="stable")
+    if len(order) == 0:
+        return order.astype(np.int64)
+    centres, sides = boxes[:, :2], boxes[:, 2:4]
+    dist = np.hypot(centres[:, None, 0] - centres[None, :, 0], centres[:, None, 1] - centres[None, :, 1])
+    short = sides.min(1)
+    near = (dist < centre_frac * np.minimum(short[:, None], short[None])).tolist()
+    # boxes whose circumscribed circles are apart do not overlap: the exact (costly) rotated IoU
+    # only for the others, a few neighbours each (the result is the same)
+    radius = np.hypot(sides[:, 0], sides[:, 1]) / 2
+    touch = (dist <= 1.001 * (radius[:, None] + radius[None]) + 1).tolist() if iou > 0 else None
     keep: list[int] = []
-    for i in order:
+    for i in order.tolist():
         dup = False
         for j in keep:
-            near = np.hypot(*(boxes[i, :2] - boxes[j, :2])) < centre_frac * min(
-                boxes[i, 2], boxes[i, 3], boxes[j, 2], boxes[j, 3])
-            if near or rotated_iou(boxes[i], boxes[j]) >= iou:
+            if near[i][j] or ((touch is None or touch[i][j])
+                              and rotated_iou(boxes[i], boxes[j]) >= iou):
                 dup = True
                 break
         if not dup:
-            keep.append(int(i))
+            keep.append(i)
     return np.array(keep, np.int64)
 
 
