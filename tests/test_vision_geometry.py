@@ -119,3 +119,19 @@ def test_the_nms_skips_only_boxes_that_cannot_overlap():
         for iou in (0.0, 0.3, 0.6):
             assert _rotated_nms(boxes, scores, iou).tolist() == _nms_every_pair(boxes, scores, iou)
     assert _rotated_nms(np.zeros((0, 5), np.float32), np.zeros(0, np.float32), 0.6).tolist() == []
+
+
+def test_a_box_spanning_several_cards_loses_its_score_before_the_nms():
+    """A ghost box over three times the median card area is demoted (it would suppress the true
+    cards under it); cards twice the median (a near hand in perspective) keep their score."""
+    from vision.reader import DET_THRESHOLD, OVERSIZED, OVERSIZED_SCORE, _demote_oversized
+
+    boxes = np.float32([[100 * k, 100, 60, 90, 0] for k in range(6)] + [[300, 300, 85, 127, 0],
+                                                                         [250, 200, 400, 300, 0]])
+    scores = np.float32([0.9] * 6 + [0.8, 0.7])
+    out = _demote_oversized(boxes, scores)
+    assert 400 * 300 > OVERSIZED * 60 * 90 and out[7] == np.float32(0.7 * OVERSIZED_SCORE)
+    assert np.array_equal(out[:7], scores[:7]) and out.dtype == scores.dtype
+    few = scores.copy()
+    few[2:7] = DET_THRESHOLD / 2  # three sure boxes tell no card size: nothing changes
+    assert np.array_equal(_demote_oversized(boxes, few), few)

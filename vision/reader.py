@@ -67,6 +67,11 @@ FILL_THRESHOLD = 0.1  # weaker boxes that may complete a table of 16 (see CardRe
 NMS_IOU = 0.6  # boxes of neighbouring cards in a fan overlap by 0.5-0.6 (0.5 dropped true cards)
 PRE_NMS_PROBIOU = 0.8
 TABLE_CARDS = 16
+# A box over three times the median area of the sure boxes spans several cards or a band of
+# the cloth (on 120 validation tables true cards reach twice the median, with perspective;
+# such ghosts 15-25 times). Its score is cut before the NMS, where it would suppress the true
+# cards under it; it may still stand in for a missed card when fewer than 16 are found.
+OVERSIZED, OVERSIZED_SCORE = 3.0, 0.25
 EXTRA_SURE = 0.8  # boxes beyond the 16 best are dropped unless this sure (then the photo shows more)
 SWAP_CANDIDATES = 8  # weaker boxes tried in place of a kept one when 16 do not make four hands
 NOT_A_CARD_SCORE, NOT_A_CARD_PROB = 0.5, 0.1  # detector score, probability of its card: see read
@@ -279,6 +284,7 @@ class CardReader:
         boxes[:, 0] = (boxes[:, 0] - left) / scale
         boxes[:, 1] = (boxes[:, 1] - top) / scale
         boxes[:, 2:4] /= scale
+        scores = _demote_oversized(boxes, scores)
         # near-identical boxes first, vectorised (the raw output holds hundreds), then exact NMS
         pre = _probiou_nms(boxes, scores, PRE_NMS_PROBIOU)
         boxes, scores = boxes[pre], scores[pre]
@@ -386,6 +392,17 @@ class CardReader:
                                     dets.alternatives[dets.low_confidence], strict=True))
             dets.avisos.append(f"confirma las cartas dudosas: {dudosas}")
         return dets
+
+
+def _demote_oversized(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """The scores, those of boxes over OVERSIZED times the median area of the boxes scoring
+    DET_THRESHOLD or more times OVERSIZED_SCORE; as they are where fewer than 4 do."""
+    area = boxes[:, 2] * boxes[:, 3]
+    sure = scores >= DET_THRESHOLD
+    if sure.sum() < 4:
+        return scores
+    big = area > OVERSIZED * float(np.median(area[sure]))
+    return np.where(big, scores * OVERSIZED_SCORE, scores).astype(scores.dtype)
 
 
 def _groups(centres: np.ndarray, dist: float) -> np.ndarray:
