@@ -130,7 +130,7 @@ def test_a_box_spanning_several_cards_loses_its_score_before_the_nms():
                                                                          [250, 200, 400, 300, 0]])
     scores = np.float32([0.9] * 6 + [0.8, 0.7])
     out = _demote_oversized(boxes, scores)
-    assert 400 * 300 > OVERSIZED * 60 * 90 and out[7] == np.float32(0.7 * OVERSIZED_SCORE)
+    assert OVERSIZED * 60 * 90 < 400 * 300 and out[7] == np.float32(0.7 * OVERSIZED_SCORE)
     assert np.array_equal(out[:7], scores[:7]) and out.dtype == scores.dtype
     few = scores.copy()
     few[2:7] = DET_THRESHOLD / 2  # three sure boxes tell no card size: nothing changes
