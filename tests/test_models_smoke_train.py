@@ -40,6 +40,7 @@ def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
             "--epochs", "1", "--cls-epochs", "1", "--afinar-epochs", "1", "--hilos", "1",
             "--escenas-indice", "1", "--sinteticos-indice", "128", "--epocas-indice", "1,1",
             "--escenas-pintas", "2", "--epocas-pintas", "1", "--escenas-tapadas", "1",
+            "--escenas-abanico", "2", "--epocas-abanico", "1", "--epoca-abanico", "0",
             "--aumento-diseno", "--aumento-estilo"]
     repo = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(repo)}
@@ -59,6 +60,10 @@ def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
     assert (out / "pintas" / "pintas_train_tapadas.npz").is_file()
     for kind in ("mano", "palo", "baraja"):  # the extra detector sets are in the data
         assert f"det_{kind}/images/train" in (out / "det_all.yaml").read_text()
+    # the detector fine-tuned on the fanned tables is the one exported (and cut the crops)
+    fanned = out / "detector_abanicos" / "abanicos.pt"  # epoch 0's weights, optimizer stripped
+    assert len(list((out / "det_abanicos" / "images" / "train").glob("*.jpg"))) == 2
+    assert fanned.read_bytes() == (export / "carta_obb.pt").read_bytes()
 
     reader = CardReader(export, det_threshold=0.0001).load()
     scene = render_scene(np.random.default_rng(5), size=(640, 480), kind="mano")

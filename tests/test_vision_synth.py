@@ -144,3 +144,26 @@ def test_join_sets_keeps_designs_in_order(tmp_path):
     assert [str(d) for d in joined["decks"]] == list(DECKS)
     with pytest.raises(ValueError, match="barajas"):
         join_sets(tmp_path / "ac.npz", [a, c], ("p", "y", "deck"))
+
+
+def test_the_fanned_table_set_fans_two_tables_in_three(tmp_path):
+    """The detector's fine-tuning set: whole tables from their own scene indices, one deck design
+    each in turn, every hand fanned in two tables of three (the others laid any way)."""
+    import json
+
+    from vision.dataset import FAN_FIRST_INDEX, FAN_SEED_OFFSET, scene_rng, write_fan_table_set
+    from vision.synth import render_scene
+
+    write_fan_table_set(tmp_path, n_train=3, n_val=1, workers=1)
+    meta = [m for m in json.loads((tmp_path / "scenes.json").read_text()) if m["split"] == "train"]
+    assert [m["deck"] for m in meta] == [DECKS[0], DECKS[1], DECKS[0]]
+    assert [m["name"] for m in meta] == [f"train_{FAN_FIRST_INDEX + i:06d}" for i in range(3)]
+    for i, m in enumerate(meta):
+        labels = (tmp_path / "labels" / "train" / f"{m['name']}.txt").read_text().splitlines()
+        assert m["kind"] == "mesa" and len(labels) == 16
+        rng = scene_rng(FAN_SEED_OFFSET, "train", FAN_FIRST_INDEX + i)
+        fanned = render_scene(rng, decks=(DECKS[i % 2],), backgrounds=TRAIN_BACKGROUNDS, kind="mesa",
+                              hand_style="fan")
+        # the label's first corner is the fanned scene's own (scaled to the image) iff it is fanned
+        first = np.float32(labels[0].split()[1:3])
+        assert np.allclose(first, np.clip(fanned.corners[0][0] / [1280, 960], 0, 1), atol=1e-4) == bool(i % 3)

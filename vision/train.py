@@ -14,7 +14,9 @@
    (:mod:`vision.pinta_train`, about 23 min with the half-hidden cards);
 3. ``detector``: trains the one-class oriented-box detector (Ultralytics YOLO11-OBB at a thin
    custom scale, ``vision/carta-obb.yaml``, no pretrained weights) for the time left in
-   ``--tiempo`` minus ``--reserva``;
+   ``--tiempo`` minus ``--reserva``; ``abanicos`` (since the eleventh session): fine-tunes it
+   on 1,200 more tables, two in three with every hand fanned, 3 epochs at a small rate, and
+   keeps the second epoch's weights (chosen on validation tables; about 30 min);
 4. ``recortes-detector``, ``afinar``: cuts more crops where the trained detector puts its boxes
    (its real errors) and of the half-hidden cards of tables laid out in fans and overlapping
    rows (where most wrong ids fall; the mark readers train on those cards' views too), and
@@ -69,11 +71,13 @@ def setup_offline(config_dir: Path, threads: int = 2) -> None:
 def train_detector(data_yaml: Path, out: Path, *, epochs: int, imgsz: int, batch: int = 16,
                    workers: int = 2, threads: int = 2, time_hours: float | None = None,
                    fraction: float = 1.0, patience: int = 100, seed: int = 0,
-                   init: Path | None = None, lr0: float | None = None, save_period: int = -1) -> Path:
+                   init: Path | None = None, lr0: float | None = None, save_period: int = -1,
+                   name: str = "detector") -> Path:
     """Train the detector from scratch, or on from ``init`` weights; returns the path of best.pt.
 
-    ``save_period`` > 0 keeps every n-th epoch's weights (``epochN.pt``), so that the epoch to ship
-    can be chosen on validation tables rather than by Ultralytics' mAP.
+    ``save_period`` > 0 keeps every n-th epoch's weights (``epochN.pt``, N from 0), so that the
+    epoch to ship can be chosen on validation tables rather than by Ultralytics' mAP. The run
+    goes to ``out/name``.
     """
     setup_offline(out / "cfg", threads)
     import torch
@@ -84,7 +88,7 @@ def train_detector(data_yaml: Path, out: Path, *, epochs: int, imgsz: int, batch
     model = YOLO(str(init or DET_YAML))
     model.add_callback("on_train_epoch_start", lambda trainer: torch.set_num_threads(threads))
     kwargs = dict(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
-                  workers=workers, amp=False, plots=False, project=str(out.resolve()), name="detector",
+                  workers=workers, amp=False, plots=False, project=str(out.resolve()), name=name,
                   exist_ok=True, pretrained=init is not None, seed=seed, deterministic=False, fraction=fraction,
                   patience=patience, verbose=False, cache=False, close_mosaic=max(1, epochs // 5),
                   degrees=180.0, fliplr=0.5, flipud=0.5, mosaic=0.5, scale=0.3, translate=0.1,
@@ -95,7 +99,7 @@ def train_detector(data_yaml: Path, out: Path, *, epochs: int, imgsz: int, batch
         kwargs.update(optimizer="AdamW", lr0=lr0, warmup_epochs=0.3)
     torch.set_num_threads(threads)
     model.train(**kwargs)
-    return out / "detector" / "weights" / "best.pt"
+    return out / name / "weights" / "best.pt"
 
 
 def export_detector(weights: Path, out_dir: Path, imgsz: int) -> Path:
@@ -130,8 +134,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="scenes whose detector boxes become classifier crops")
     # estimated from a measured classifier epoch at the default sizes (about 10-11 s per 1,000
     # crops, sixth and tenth sessions): afinar's 10 epochs of ~55,000 crops (~35,000 before the
-    # half-hidden cards) take about 95 min, plus ~10 min of detector and half-hidden crops
-    p.add_argument("--reserva", type=float, default=105,
+    # half-hidden cards) take about 95 min, plus ~10 min of detector and half-hidden crops, plus
+    # ~30 min for the fanned tables' fine-tuning of the detector (eleventh session)
+    p.add_argument("--reserva", type=float, default=135,
                    help="minutes of --tiempo kept for the stages after the detector")
     p.add_argument("--barajas", default="fournier1878-pd,naipes-libres-basquetteur")
     p.add_argument("--seed", type=int, default=0)
@@ -145,8 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hilos", type=int, default=1,
                    help="torch threads (1 is fastest on a loaded 2-core machine)")
     p.add_argument("--etapas",
-                   default="datos,recortes,clasificador,indice,pintas,detector,recortes-detector,"
-                           "afinar,exportar")
+                   default="datos,recortes,clasificador,indice,pintas,detector,abanicos,"
+                           "recortes-detector,afinar,exportar")
     p.add_argument("--escenas-indice", type=int, default=1200,
                    help="tables whose card corners train the rank reader")
     p.add_argument("--sinteticos-indice", type=int, default=60_000,
@@ -159,8 +164,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--escenas-tapadas", type=int, default=800,
                    help="tables in fans and overlapping rows whose half-hidden cards the "
                         "classifier and the mark readers also train on (0: none)")
+    p.add_argument("--escenas-abanico", type=int, default=1200,
+                   help="tables (two in three fanned) the detector is fine-tuned on (abanicos)")
+    p.add_argument("--epocas-abanico", type=int, default=3)
+    p.add_argument("--epoca-abanico", type=int, default=1,
+                   help="which of those epochs' weights to keep, from 0 (1: the second)")
     p.add_argument("--instalar", action="store_true", help="copy the ONNX files to models/")
     args = p.parse_args(argv)
+    if not 0 <= args.epoca_abanico < args.epocas_abanico:
+        p.error("--epoca-abanico debe ser menor que --epocas-abanico")
     start = time.time()
     out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -244,6 +256,28 @@ def main(argv: list[str] | None = None) -> int:
         log["detector_s"] = time.time() - t0
     export = out / "export"
     best = out / "detector" / "weights" / "best.pt"
+    fanned = out / "detector_abanicos" / "abanicos.pt"  # the kept epoch, optimizer stripped
+    if "abanicos" in stages:
+        from vision.dataset import write_fan_table_set
+
+        init = best if best.is_file() else args.detector_desde
+        if init is None:
+            p.error("la etapa abanicos afina un detector: corre la etapa detector o da --detector-desde")
+        note("rendering fanned tables and fine-tuning the detector on them")
+        t0 = time.time()
+        write_fan_table_set(out / "det_abanicos", n_train=args.escenas_abanico,
+                            n_val=max(1, args.escenas_val * 2 // 5), seed=args.seed, decks=decks,
+                            workers=args.hilos)
+        train_detector(out / "det_abanicos" / "data.yaml", out, epochs=args.epocas_abanico,
+                       imgsz=args.imgsz, threads=args.hilos, workers=args.hilos, seed=args.seed,
+                       init=init, lr0=3e-4, save_period=1, name="detector_abanicos")
+        from ultralytics.utils.torch_utils import strip_optimizer
+
+        strip_optimizer(out / "detector_abanicos" / "weights" / f"epoch{args.epoca_abanico}.pt",
+                        str(fanned))
+        log["abanicos_s"] = time.time() - t0
+    if fanned.is_file():  # the later stages read with the fine-tuned detector
+        best = fanned
     if "recortes-detector" in stages:
         from vision.dataset import write_detector_crop_set, write_hidden_crop_set
         from vision.reader import CardReader
