@@ -183,3 +183,14 @@ def _models_with(tmp_path: Path, model: Path) -> Path:
         (models / name).write_bytes((Path(__file__).resolve().parents[1] / "models" / name).read_bytes())
     (models / model.name).write_bytes(model.read_bytes())
     return models
+
+
+def test_the_fan_stage_refuses_to_start_without_a_detector(tmp_path, capsys):
+    """`abanicos` fine-tunes a detector: with none trained and none given it stops at once (exit
+    status 2, a Spanish message) instead of after the stages before it."""
+    from vision.train import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--out", str(tmp_path / "run"), "--etapas", "datos,abanicos", "--escenas", "1"])
+    assert exc.value.code == 2 and "--detector-desde" in capsys.readouterr().err
+    assert not (tmp_path / "run" / "det").exists()  # nothing was rendered

@@ -69,7 +69,7 @@ PRE_NMS_PROBIOU = 0.8
 TABLE_CARDS = 16
 # A box over three times the median area of the sure boxes spans several cards or a band of
 # the cloth (on 120 validation tables true cards reach twice the median, with perspective;
-# such ghosts 15-25 times). Its score is cut before the NMS, where it would suppress the true
+# such ghosts up to 25 times and more). Its score is cut before the NMS, where it would suppress the true
 # cards under it; it may still stand in for a missed card when fewer than 16 are found.
 OVERSIZED, OVERSIZED_SCORE = 3.0, 0.25
 EXTRA_SURE = 0.8  # boxes beyond the 16 best are dropped unless this sure (then the photo shows more)

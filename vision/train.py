@@ -178,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     decks = tuple(args.barajas.split(","))
     stages = set(args.etapas.split(","))
+    if ("abanicos" in stages and "detector" not in stages and args.detector_desde is None
+            and not (out / "detector" / "weights" / "best.pt").is_file()):
+        p.error("la etapa abanicos afina un detector: corre la etapa detector o da --detector-desde")
     log = {"args": {k: str(v) for k, v in vars(args).items()}}
 
     def note(msg: str) -> None:
@@ -261,8 +264,6 @@ def main(argv: list[str] | None = None) -> int:
         from vision.dataset import write_fan_table_set
 
         init = best if best.is_file() else args.detector_desde
-        if init is None:
-            p.error("la etapa abanicos afina un detector: corre la etapa detector o da --detector-desde")
         note("rendering fanned tables and fine-tuning the detector on them")
         t0 = time.time()
         write_fan_table_set(out / "det_abanicos", n_train=args.escenas_abanico,
