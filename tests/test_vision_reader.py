@@ -300,7 +300,6 @@ def test_the_evaluation_command_swaps_or_drops_the_index_reader(tmp_path, capsys
     assert seen[0][6] != models_dir() and seen[1][6] != models_dir() and seen[2][6] == models_dir()
 
 
-
 def test_a_photo_turned_a_quarter_is_read_the_same_with_boxes_turned_too():
     """A portrait photo is letterboxed the other way: the boxes come back in the photo's own
     pixels, whichever the orientation, and name the same cards."""
