@@ -19,7 +19,7 @@ import numpy as np
 
 from scoring.cards import CARD_IDS
 from vision.decks import DECKS
-from vision.geometry import CROP_H, CROP_W, crop_card, quad_to_obb
+from vision.geometry import CROP_H, CROP_W, crop_cards, quad_to_obb
 from vision.synth import HOLDOUT_BACKGROUNDS, TRAIN_BACKGROUNDS, render_scene, visible_fraction
 
 SPLIT_CODES = {"train": 1, "val": 2, "eval": 3, "ejemplo": 4}
@@ -85,15 +85,16 @@ def _run_job(job: SceneJob) -> dict:
         out["det_label"] = "\n".join(lines) + ("\n" if lines else "")
     if job.crops_per_card and len(scene.card_ids):
         vis = visible_fraction(scene)
-        crops, labels = [], []
+        boxes, labels = [], []
         for quad, cid, v in zip(scene.corners, scene.card_ids, vis, strict=True):
             if v < MIN_VISIBLE:
                 continue
             obb = quad_to_obb(quad)
             for _ in range(job.crops_per_card):
-                crops.append(crop_card(scene.image, jitter_obb(rng, obb, job.jitter)))
+                boxes.append(jitter_obb(rng, obb, job.jitter))
                 labels.append(CARD_IDS.index(cid))
-        out["crops"] = np.stack(crops) if crops else np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
+        out["crops"] = (crop_cards(scene.image, np.stack(boxes)) if boxes
+                        else np.zeros((0, CROP_H, CROP_W, 3), np.uint8))
         out["labels"] = np.array(labels, np.int16)
     if job.keep_image:
         out["image"], out["corners"], out["card_ids"] = scene.image, scene.corners, scene.card_ids
@@ -237,7 +238,8 @@ def write_hidden_crop_set(path: Path, reader, *, n_scenes: int, seed: int = 0,
     for rng, scene, hidden in half_hidden_tables(n_scenes, seed=seed, decks=decks,
                                                  first_index=first_index):
         gt = [quad_to_obb(q) for q in scene.corners]
-        crops = [crop_card(scene.image, jitter_obb(rng, gt[j])) for j in hidden for _ in range(2)]
+        jittered = [jitter_obb(rng, gt[j]) for j in hidden for _ in range(2)]
+        crops = list(crop_cards(scene.image, np.stack(jittered))) if jittered else []
         labels = [CARD_IDS.index(scene.card_ids[j]) for j in hidden for _ in range(2)]
         readable = np.isin(np.arange(len(gt)), hidden)
         more, more_labels = _detector_box_crops(reader, scene.image, gt, scene.card_ids, readable)
@@ -253,14 +255,14 @@ def _detector_box_crops(reader, image: np.ndarray, gt: list[np.ndarray], card_id
     from vision.geometry import rotated_iou
 
     boxes, _ = reader.detect(image)
-    crops, labels = [], []
+    kept, labels = [], []
     for b in boxes:
         ious = [rotated_iou(b, g) for g in gt]
         j = int(np.argmax(ious))
         if ious[j] >= 0.3 and readable[j]:
-            crops.append(crop_card(image, b))
+            kept.append(b)
             labels.append(CARD_IDS.index(card_ids[j]))
-    return crops, labels
+    return (list(crop_cards(image, np.stack(kept))) if kept else []), labels
 
 
 def join_sets(path: Path, parts: list[Path], keys: tuple[str, ...]) -> Path:
