@@ -215,7 +215,7 @@ def _reader_seeing(boxes, scores, probs):
     from vision.reader import CardReader
 
     reader = CardReader(folder="/nonexistent")
-    reader.detect = lambda img: (boxes, scores)
+    reader._detect_with_candidates = lambda img: (boxes, scores, boxes, scores)
     reader.classify_parts = lambda img, obbs: (probs[: len(obbs)], None, None)  # no mark readers
     return reader
 
@@ -265,3 +265,82 @@ def test_nms_keeps_cards_of_a_fan_and_drops_a_card_boxed_twice():
     boxes = np.stack([a, fan_neighbour, twice])
     kept = _rotated_nms(boxes, np.float32([0.9, 0.8, 0.7]), NMS_IOU)
     assert kept.tolist() == [0, 1]
+
+
+def _one_hot_reader(table_ids: dict[tuple[int, int], int]):
+    """A CardReader whose classify_parts reads each box as the card of the nearest centre in
+    ``table_ids`` ((x, y) -> class index), with no model files."""
+    from vision.reader import CardReader
+
+    reader = CardReader(folder="/nonexistent")
+    centres = np.float32(list(table_ids))
+    classes = np.array(list(table_ids.values()))
+
+    def classify_parts(image, obbs):
+        near = np.linalg.norm(obbs[:, None, :2] - centres[None], axis=2).argmin(1)
+        probs = np.full((len(obbs), 40), 0.01 / 39, np.float32)
+        probs[np.arange(len(obbs)), classes[near]] = 0.99
+        return probs, None, None
+
+    reader.classify_parts = classify_parts
+    return reader
+
+
+def test_a_card_boxed_twice_gives_way_to_the_card_left_out():
+    """A fan: the second box on a bottom card is kept (it scores more than the half-hidden card
+    next to it), so 16 boxes make four hands with one card twice and one missing. The weaker of
+    the two boxes that read as the same card is swapped for the left-out box."""
+    table = _table_obb()
+    ids = {(float(b[0]), float(b[1])): k for k, b in enumerate(table)}
+    reader = _one_hot_reader(ids)
+    twice = table[1] + np.float32([6, 4, 0, 0, 0.05])  # on card 1, rotated IoU about 0.8
+    boxes = np.concatenate([table[[0, 1]], twice[None], table[3:]])  # card 2 left out
+    scores = np.float32([0.9, 0.9, 0.5] + [0.9] * 13)
+    cand_b = np.concatenate([boxes, table[2:3]])
+    cand_s = np.concatenate([scores, np.float32([0.3])])
+    look, _, _ = reader.classify_parts(None, boxes)
+    new_b, new_s, _, probs = reader._replace_duplicates(None, boxes, scores, look, look,
+                                                        cand_b, cand_s)
+    assert len(new_b) == 16 and not (np.abs(new_b - twice).max(1) < 1e-3).any()
+    assert (np.abs(new_b - table[2]).max(1) < 1e-3).any()
+    assert sorted(probs.argmax(1).tolist()) == list(range(16))
+    assert new_s.min() == np.float32(0.3) and (np.diff(new_s) <= 0).all()
+
+
+def test_no_swap_without_a_duplicate_or_a_candidate_that_keeps_the_seats():
+    table = _table_obb()
+    ids = {(float(b[0]), float(b[1])): k for k, b in enumerate(table)}
+    reader = _one_hot_reader(ids)
+    scores = np.full(16, 0.9, np.float32)
+    look, _, _ = reader.classify_parts(None, table)
+    # sixteen different cards: nothing to swap, even with a candidate left out
+    extra = np.float32([[900, 700, 60, 90, 0.0]])
+    out_b, *_ = reader._replace_duplicates(None, table, scores, look, look,
+                                           np.concatenate([table, extra]), np.append(scores, 0.3))
+    assert np.array_equal(out_b, table)
+    # a card boxed twice, but the only left-out box lies in another hand (it would move cards
+    # between seats) or reads as a kept card where it overlaps it: the table stays as it was
+    twice = table[1] + np.float32([6, 4, 0, 0, 0.05])
+    boxes = np.concatenate([table[[0, 1]], twice[None], table[3:]])
+    look, _, _ = reader.classify_parts(None, boxes)
+    for stray in (np.float32([[1100, 700, 90, 60, 0.0]]), table[1:2] + np.float32([0, 8, 0, 0, 0])):
+        cand_b = np.concatenate([boxes, stray])
+        out_b, *_ = reader._replace_duplicates(None, boxes, scores, look, look, cand_b,
+                                               np.append(scores, 0.3))
+        assert np.array_equal(out_b, boxes)
+
+
+def test_a_swap_must_leave_the_other_cards_in_their_seats():
+    """The swap is refused when, with the new box, the kept cards would fall in other seats
+    than they had (on validation tables such a swap once made a sure card's seat wrong)."""
+    from vision.reader import _first_swap
+
+    table = _table_obb()
+    kept, extra = table[np.arange(16) != 5], table[5:6]
+    tops, extra_top = np.arange(16)[np.arange(16) != 5], np.array([5])
+    seats = np.repeat(np.arange(4), 4)[np.arange(16) != 5]
+    assert _first_swap(kept, tops, seats, extra, extra_top) == 0
+    assert _first_swap(kept, tops, None, extra, extra_top) == 0  # no seats before: any four hands
+    moved = seats.copy()
+    moved[[0, 14]] = moved[[14, 0]]  # as if a bottom and a left card had been seated the other way
+    assert _first_swap(kept, tops, moved, extra, extra_top) is None

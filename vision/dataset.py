@@ -163,15 +163,16 @@ def write_detector_set(out: Path, *, n_train: int, n_val: int, seed: int = 0,
 
 def write_fan_table_set(out: Path, *, n_train: int, n_val: int, seed: int = 0,
                         decks: tuple[str, ...] = DECKS, workers: int | None = None,
-                        deck_root: str | None = None) -> Path:
+                        deck_root: str | None = None, first: int = 0) -> Path:
     """A detector set of whole tables, two in three with every hand fanned (the others laid any
-    way), one deck design per table in turn; scene indices from FAN_FIRST_INDEX with the seed
-    ``seed + FAN_SEED_OFFSET``, so no other set shares a scene. Written like
-    :func:`write_detector_set` (640x480 images from 1280x960 renders)."""
+    way), one deck design per table in turn; scene indices from FAN_FIRST_INDEX + ``first`` with
+    the seed ``seed + FAN_SEED_OFFSET``, so no other set shares a scene (a second set starts its
+    ``first`` where the first one's tables end). Written like :func:`write_detector_set`
+    (640x480 images from 1280x960 renders)."""
     jobs = {split: [SceneJob(split, FAN_FIRST_INDEX + i, seed + FAN_SEED_OFFSET, (decks[i % len(decks)],),
                              bgs, (1280, 960), (640, 480), 0, deck_root, kind="mesa",
                              hand_style="fan" if i % 3 else None)
-                    for i in range(n)]
+                    for i in range(first, first + n)]
             for split, n, bgs in (("train", n_train, TRAIN_BACKGROUNDS), ("val", n_val, HOLDOUT_BACKGROUNDS))}
     return _write_detector_jobs(Path(out).resolve(), jobs, decks, workers)
 

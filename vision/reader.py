@@ -74,6 +74,11 @@ TABLE_CARDS = 16
 OVERSIZED, OVERSIZED_SCORE = 3.0, 0.25
 EXTRA_SURE = 0.8  # boxes beyond the 16 best are dropped unless this sure (then the photo shows more)
 SWAP_CANDIDATES = 8  # weaker boxes tried in place of a kept one when 16 do not make four hands
+# Two kept boxes that overlap this much (rotated IoU) and read as the same card are one card
+# boxed twice: the weaker is swapped for a left-out candidate (CardReader._replace_duplicates).
+# Chosen on validation tables (models/README.md (h)): 0.2 and 0.3 the same, 0.4 and 0.5 fewer.
+DUPLICATE_IOU = 0.3
+DUPLICATE_ROUNDS = 3  # swaps at most per photo
 NOT_A_CARD_SCORE, NOT_A_CARD_PROB = 0.5, 0.1  # detector score, probability of its card: see read
 LOW_CONFIDENCE = 0.6  # below this (detector x classifier) a card is flagged for confirmation
 # Read against a registered deck, a design the classifier may never have seen, the similarities
@@ -131,6 +136,7 @@ class CardReader:
         self.index_weight = INDEX_WEIGHT
         self.pinta_weight = PINTA_WEIGHT
         self.both_ways = BOTH_WAYS
+        self.replace_duplicates = True  # see _replace_duplicates
 
     @property
     def flag_threshold(self) -> float:
@@ -187,9 +193,14 @@ class CardReader:
         With ``refine`` (off by default), a second pass zooms on each group of cards found;
         on the validation scenes it read fewer cards right (72 % against 85 %), because the
         detector was trained mostly on whole tables, so it stays off."""
+        return self._detect_with_candidates(image)[:2]
+
+    def _detect_with_candidates(self, image: np.ndarray
+                                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`detect`'s boxes and scores, and the candidates they were chosen from."""
         boxes, scores = self.candidates(image)
         if not self.refine or len(boxes) == 0:
-            return self._choose_table(boxes, scores)
+            return *self._choose_table(boxes, scores), boxes, scores
         h, w = image.shape[:2]
         long_side = float(np.median(np.maximum(boxes[:, 2], boxes[:, 3])))
         groups = _groups(boxes[:, :2], 1.3 * long_side)
@@ -215,7 +226,8 @@ class CardReader:
             all_s.append(zs[core])
         boxes, scores = np.concatenate(all_b), np.concatenate(all_s)
         order = _rotated_nms(boxes, scores, NMS_IOU)
-        return self._choose_table(boxes[order], scores[order])
+        boxes, scores = boxes[order], scores[order]
+        return *self._choose_table(boxes, scores), boxes, scores
 
     def _choose_table(self, boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The boxes kept from the candidates (sorted by score): see _fill_table and _cap_table;
@@ -336,6 +348,43 @@ class CardReader:
         return (probs, self.rank_probabilities(image, obbs, cards),
                 self.suit_probabilities(image, obbs, cards))
 
+    def _replace_duplicates(self, image: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                            look: np.ndarray, probs: np.ndarray, cand_b: np.ndarray,
+                            cand_s: np.ndarray
+                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """A table of 16 where two overlapping boxes read as the same card holds one card twice
+        (a second box on a card, most often in a fan) and misses another: the weaker box is
+        swapped for the best left-out candidate that reads as no kept box's card and keeps the
+        table in four hands, the other cards in their seats (see DUPLICATE_IOU). Returns boxes,
+        scores, the classifier's and the combined probabilities, sorted by score; as they were
+        when no swap is found."""
+        for _ in range(DUPLICATE_ROUNDS):
+            if len(boxes) != TABLE_CARDS:
+                break
+            dup = _duplicate(boxes, scores, probs.argmax(1))
+            if dup is None:
+                break
+            left_out = ~(np.abs(cand_b[:, None] - boxes[None]).max(-1) < 1e-4).any(1)
+            left_out &= cand_s >= FILL_THRESHOLD
+            extra_b = cand_b[left_out][:SWAP_CANDIDATES].astype(np.float32)
+            if not len(extra_b):
+                break
+            extra_look, ranks, suits = self.classify_parts(image, extra_b)
+            extra_p = combine_marks(extra_look, ranks, suits, self.index_weight, self.pinta_weight)
+            kept = np.arange(len(boxes)) != dup
+            seats = seat_labels(boxes)
+            swap = _first_swap(boxes[kept], probs[kept].argmax(1),
+                               None if seats is None else seats[kept], extra_b, extra_p.argmax(1))
+            if swap is None:
+                break
+            boxes = np.concatenate([boxes[kept], extra_b[swap:swap + 1]])
+            scores = np.concatenate([scores[kept], cand_s[left_out][swap:swap + 1]])
+            look = np.concatenate([look[kept], extra_look[swap:swap + 1]])
+            probs = np.concatenate([probs[kept], extra_p[swap:swap + 1]])
+            order = np.argsort(-scores, kind="stable")
+            boxes, scores, look, probs = boxes[order], scores[order], look[order], probs[order]
+        return boxes, scores.astype(np.float32), look, probs
+
     def _unfamiliar(self, cls_conf: np.ndarray) -> bool:
         """Whether the cards look like no deck the classifier knows (see UNFAMILIAR_DECK)."""
         return (self.baraja is None and len(cls_conf) >= UNFAMILIAR_MIN_CARDS
@@ -349,13 +398,16 @@ class CardReader:
         elif img.shape[2] == 4:
             img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
         h, w = img.shape[:2]
-        boxes, det_scores = self.detect(img)
+        boxes, det_scores, cand_b, cand_s = self._detect_with_candidates(img)
         if len(boxes) == 0:
             return CardDetections.empty(["no se ve ninguna carta en la foto"], (w, h))
         if len(boxes) > len(CARD_IDS):  # a deck has 40 cards: keep the 40 best boxes
             boxes, det_scores = boxes[:len(CARD_IDS)], det_scores[:len(CARD_IDS)]
         look, ranks, suits = self.classify_parts(img, boxes)
         probs = combine_marks(look, ranks, suits, self.index_weight, self.pinta_weight)
+        if self.replace_duplicates:
+            boxes, det_scores, look, probs = self._replace_duplicates(
+                img, boxes, det_scores, look, probs, cand_b, cand_s)
         labels, cls_conf, alt = assign_unique(probs)
         # A weak box given an unlikely card is not a card (a phone, a card back, a napkin): it
         # is dropped rather than shown as a guess, unless it completes a table of 16 in four
@@ -403,6 +455,36 @@ def _demote_oversized(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
         return scores
     big = area > OVERSIZED * float(np.median(area[sure]))
     return np.where(big, scores * OVERSIZED_SCORE, scores).astype(scores.dtype)
+
+
+def _is_duplicate(a: np.ndarray, b: np.ndarray) -> bool:
+    return rotated_iou(a, b) >= DUPLICATE_IOU
+
+
+def _duplicate(boxes: np.ndarray, scores: np.ndarray, top: np.ndarray) -> int | None:
+    """The index of the weaker box of the strongest pair that overlaps (rotated IoU >=
+    DUPLICATE_IOU) and reads as the same card (``top``: each box's likeliest card), or None."""
+    order = np.argsort(-scores, kind="stable")
+    for i, a in enumerate(order):
+        for b in order[i + 1:]:
+            if top[a] == top[b] and _is_duplicate(boxes[a], boxes[b]):
+                return int(b)
+    return None
+
+
+def _first_swap(kept: np.ndarray, kept_top: np.ndarray, kept_seats: np.ndarray | None,
+                extra: np.ndarray, extra_top: np.ndarray) -> int | None:
+    """The first of the ``extra`` boxes (by score) that duplicates no ``kept`` box and, added to
+    them, makes four hands, leaving the ``kept`` boxes in their seats (``kept_seats``, when the
+    table had seats before the swap); None if none does."""
+    for c in range(len(extra)):
+        if any(kept_top[m] == extra_top[c] and _is_duplicate(kept[m], extra[c])
+               for m in range(len(kept))):
+            continue
+        seats = seat_labels(np.concatenate([kept, extra[c:c + 1]]))
+        if seats is not None and (kept_seats is None or (seats[:-1] == kept_seats).all()):
+            return c
+    return None
 
 
 def _groups(centres: np.ndarray, dist: float) -> np.ndarray:
