@@ -167,3 +167,20 @@ def test_the_fanned_table_set_fans_two_tables_in_three(tmp_path):
         # the label's first corner is the fanned scene's own (scaled to the image) iff it is fanned
         first = np.float32(labels[0].split()[1:3])
         assert np.allclose(first, np.clip(fanned.corners[0][0] / [1280, 960], 0, 1), atol=1e-4) == bool(i % 3)
+
+
+def test_a_second_fanned_table_set_starts_where_the_first_ends(tmp_path):
+    """``first`` offsets the scene indices (a second round of tables shares none with the
+    first) and keeps each table's deck and layout those of its own index."""
+    import json
+
+    from vision.dataset import FAN_FIRST_INDEX, write_fan_table_set
+
+    write_fan_table_set(tmp_path / "a", n_train=4, n_val=0, workers=1)
+    write_fan_table_set(tmp_path / "b", n_train=2, n_val=0, workers=1, first=2)
+    names = [[m["name"] for m in json.loads((tmp_path / d / "scenes.json").read_text())]
+             for d in ("a", "b")]
+    assert names[1] == [f"train_{FAN_FIRST_INDEX + i:06d}" for i in (2, 3)] == names[0][2:]
+    for name in names[1]:
+        assert ((tmp_path / "a" / "images" / "train" / f"{name}.jpg").read_bytes()
+                == (tmp_path / "b" / "images" / "train" / f"{name}.jpg").read_bytes())
