@@ -194,3 +194,18 @@ def test_the_fan_stage_refuses_to_start_without_a_detector(tmp_path, capsys):
         main(["--out", str(tmp_path / "run"), "--etapas", "datos,abanicos", "--escenas", "1"])
     assert exc.value.code == 2 and "--detector-desde" in capsys.readouterr().err
     assert not (tmp_path / "run" / "det").exists()  # nothing was rendered
+
+
+def test_a_stale_fanned_detector_is_moved_aside_not_reused(tmp_path):
+    """A run folder keeps each stage's output so a run can be split across sessions; but when
+    the detector is trained again without the fan stage, the old fine-tuned detector (which the
+    later stages would prefer) is renamed, not used and not lost."""
+    from vision.train import retire_fanned
+
+    assert retire_fanned(tmp_path) is None
+    fanned = tmp_path / "detector_abanicos" / "abanicos.pt"
+    fanned.parent.mkdir()
+    fanned.write_bytes(b"old weights")
+    kept = retire_fanned(tmp_path)
+    assert kept == fanned.with_name("abanicos_anterior.pt") and kept.read_bytes() == b"old weights"
+    assert not fanned.exists()

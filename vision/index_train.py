@@ -399,8 +399,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def with_hidden(train_npz: Path, n_scenes: int, write: Callable[[Path], object]) -> Path:
     """``train_npz`` joined with the views of the half-hidden cards of ``n_scenes`` tables
-    (``write(path)`` renders them into ``*_tapadas.npz`` next to it unless it is there); as it
-    is when ``n_scenes`` is 0."""
+    (``write(path)`` renders them into ``*_tapadas.npz`` next to it unless it is there; the
+    joined ``*_todo.npz`` is reused when newer than both); as it is when ``n_scenes`` is 0."""
     if not n_scenes:
         return train_npz
     hidden = train_npz.with_name(train_npz.stem + "_tapadas.npz")
@@ -408,8 +408,11 @@ def with_hidden(train_npz: Path, n_scenes: int, write: Callable[[Path], object])
         start = time.time()
         write(hidden)
         print(f"half-hidden cards of {n_scenes} tables ({time.time() - start:.0f} s)", flush=True)
-    return join_sets(train_npz.with_name(train_npz.stem + "_todo.npz"), [train_npz, hidden],
-                     ("p", "y", "deck"))
+    joined = train_npz.with_name(train_npz.stem + "_todo.npz")
+    if joined.is_file() and joined.stat().st_mtime_ns >= max(
+            train_npz.stat().st_mtime_ns, hidden.stat().st_mtime_ns):
+        return joined  # joined by an earlier run from these same parts
+    return join_sets(joined, [train_npz, hidden], ("p", "y", "deck"))
 
 
 def log_validation(model: nn.Module, measure_fn: Callable[[nn.Module, Path], dict], args: argparse.Namespace,

@@ -16,7 +16,9 @@
    custom scale, ``vision/carta-obb.yaml``, no pretrained weights) for the time left in
    ``--tiempo`` minus ``--reserva``; ``abanicos`` (since the eleventh session): fine-tunes it
    on 1,200 more tables, two in three with every hand fanned, 3 epochs at a small rate, and
-   keeps the second epoch's weights (chosen on validation tables; about 30 min);
+   keeps the second epoch's weights (chosen on validation tables; about 30 min); the later
+   stages use that detector when the run folder holds it (a ``detector`` stage run without
+   ``abanicos`` renames an earlier one to ``abanicos_anterior.pt``);
 4. ``recortes-detector``, ``afinar``: cuts more crops where the trained detector puts its boxes
    (its real errors) and of the half-hidden cards of tables laid out in fans and overlapping
    rows (where most wrong ids fall; the mark readers train on those cards' views too), and
@@ -100,6 +102,17 @@ def train_detector(data_yaml: Path, out: Path, *, epochs: int, imgsz: int, batch
     torch.set_num_threads(threads)
     model.train(**kwargs)
     return out / name / "weights" / "best.pt"
+
+
+def retire_fanned(out: Path) -> Path | None:
+    """Rename a run folder's ``detector_abanicos/abanicos.pt`` (the detector fine-tuned on fanned
+    tables, which the later stages prefer) to ``abanicos_anterior.pt``, replacing an older one:
+    when the detector is trained again without the fan stage, that file was made from the old
+    detector. Returns the new path, or None when there was nothing to move."""
+    fanned = out / "detector_abanicos" / "abanicos.pt"
+    if not fanned.is_file():
+        return None
+    return fanned.replace(fanned.with_name("abanicos_anterior.pt"))
 
 
 def export_detector(weights: Path, out_dir: Path, imgsz: int) -> Path:
@@ -248,6 +261,9 @@ def main(argv: list[str] | None = None) -> int:
                           "--hilos", str(args.hilos), "--seed", str(args.seed)])
         log["pintas_s"] = time.time() - t0
     if "detector" in stages:
+        if "abanicos" not in stages and (kept := retire_fanned(out)):
+            note(f"the fanned-table detector of an earlier run was made from the old detector: "
+                 f"moved to {kept.name}, the new detector is the one used")
         left_h = (args.tiempo * 60 - (time.time() - start)) / 3600 - args.reserva / 60
         note(f"training detector, {left_h * 60:.0f} min left")
         t0 = time.time()
