@@ -267,8 +267,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--fotos-registro", type=int, default=0, metavar="N",
                    help="also measure N generated registration photos (one suit each): how many "
                         "are accepted, and accepted with every card in place")
+    p.add_argument("--tamano", default="1280x960", metavar="WxH",
+                   help="size of the generated photos (the same tables at any size)")
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
+    try:
+        size = tuple(int(v) for v in args.tamano.lower().split("x"))
+        if len(size) != 2 or min(size) < 64:
+            raise ValueError
+    except ValueError:
+        p.error(f"--tamano debe ser ANCHOxALTO, p. ej. 1920x1440 (no {args.tamano!r})")
     reader = CardReader(args.modelos)
     if args.clasificador or args.indice or args.pintas:
         import shutil
@@ -300,8 +308,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.fotos_registro:
         extra["registro_por_foto"] = registration_photos(reader, args.baraja, args.fotos_registro,
                                                          args.seed)
-    res = {**evaluate(reader.load(), args.baraja, args.escenas, args.seed, split=args.particion,
-                      hand_style=args.estilo), **extra}
+    res = {**evaluate(reader.load(), args.baraja, args.escenas, args.seed, size=size,
+                      split=args.particion, hand_style=args.estilo), **extra}
     short = {k: v for k, v in res.items() if k not in ("por_carta", "fallos")}
     print(json.dumps(short, indent=1, ensure_ascii=False))
     if args.out:
