@@ -316,3 +316,20 @@ def test_a_photo_turned_a_quarter_is_read_the_same_with_boxes_turned_too():
     for card, box in zip(a.ids, a.obb, strict=True):
         other = b.obb[list(b.ids).index(card)]
         assert np.hypot(other[0] - (h - 1 - box[1]), other[1] - box[0]) < 0.1 * min(box[2:4]), card
+
+
+def test_the_evaluation_command_generates_photos_of_the_size_asked(capsys, monkeypatch):
+    """`--tamano WxH` passes the photo size on (the same tables at another size); a malformed
+    size stops at once with exit status 2 and a Spanish message."""
+    from vision import evaluate as ev
+
+    sizes = []
+    monkeypatch.setattr(ev, "evaluate", lambda reader, deck, n, seed=0, **kw: sizes.append(kw["size"]) or {})
+    assert ev.main(["--escenas", "1", "--tamano", "1920x1440"]) == 0
+    assert ev.main(["--escenas", "1"]) == 0
+    assert sizes == [(1920, 1440), (1280, 960)]
+    capsys.readouterr()
+    for bad in ("1920", "axb", "10x10", "1x2x3"):
+        with pytest.raises(SystemExit) as exc:
+            ev.main(["--escenas", "1", "--tamano", bad])
+        assert exc.value.code == 2 and "--tamano" in capsys.readouterr().err
