@@ -239,8 +239,7 @@ class CardReader:
         # another hand is a weaker box left out. Try swapping one kept box for one of the next
         # candidates, the highest total score first; the first that makes four hands wins (the
         # weak box keeps its score, so the card is flagged for confirmation).
-        left_out = ~(np.abs(boxes[:, None] - chosen_b[None]).max(-1) < 1e-4).any(1)
-        left_out &= scores >= FILL_THRESHOLD
+        left_out = _left_out(boxes, scores, chosen_b)
         extra_b, extra_s = boxes[left_out][:SWAP_CANDIDATES], scores[left_out][:SWAP_CANDIDATES]
         gain = extra_s[None, :] - chosen_s[:, None]  # (kept box out, candidate in)
         for flat in np.argsort(-gain, axis=None, kind="stable"):
@@ -364,8 +363,7 @@ class CardReader:
             dup = _duplicate(boxes, scores, probs.argmax(1))
             if dup is None:
                 break
-            left_out = ~(np.abs(cand_b[:, None] - boxes[None]).max(-1) < 1e-4).any(1)
-            left_out &= cand_s >= FILL_THRESHOLD
+            left_out = _left_out(cand_b, cand_s, boxes)
             extra_b = cand_b[left_out][:SWAP_CANDIDATES].astype(np.float32)
             if not len(extra_b):
                 break
@@ -455,6 +453,13 @@ def _demote_oversized(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
         return scores
     big = area > OVERSIZED * float(np.median(area[sure]))
     return np.where(big, scores * OVERSIZED_SCORE, scores).astype(scores.dtype)
+
+
+def _left_out(cand_b: np.ndarray, cand_s: np.ndarray, kept: np.ndarray) -> np.ndarray:
+    """Mask of the candidates (sorted by score) that are not among ``kept`` and score at least
+    FILL_THRESHOLD: the boxes a swap may bring into the table."""
+    out = ~(np.abs(cand_b[:, None] - kept[None]).max(-1) < 1e-4).any(1)
+    return out & (cand_s >= FILL_THRESHOLD)
 
 
 def _is_duplicate(a: np.ndarray, b: np.ndarray) -> bool:

@@ -104,12 +104,18 @@ def train_detector(data_yaml: Path, out: Path, *, epochs: int, imgsz: int, batch
     return out / name / "weights" / "best.pt"
 
 
+def fanned_detector(out: Path) -> Path:
+    """Where a run folder keeps the detector fine-tuned on fanned tables (the kept epoch, its
+    optimizer stripped)."""
+    return out / "detector_abanicos" / "abanicos.pt"
+
+
 def retire_fanned(out: Path) -> Path | None:
     """Rename a run folder's ``detector_abanicos/abanicos.pt`` (the detector fine-tuned on fanned
     tables, which the later stages prefer) to ``abanicos_anterior.pt``, replacing an older one:
     when the detector is trained again without the fan stage, that file was made from the old
     detector. Returns the new path, or None when there was nothing to move."""
-    fanned = out / "detector_abanicos" / "abanicos.pt"
+    fanned = fanned_detector(out)
     if not fanned.is_file():
         return None
     return fanned.replace(fanned.with_name("abanicos_anterior.pt"))
@@ -275,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         log["detector_s"] = time.time() - t0
     export = out / "export"
     best = out / "detector" / "weights" / "best.pt"
-    fanned = out / "detector_abanicos" / "abanicos.pt"  # the kept epoch, optimizer stripped
+    fanned = fanned_detector(out)
     if "abanicos" in stages:
         from vision.dataset import write_fan_table_set
 
