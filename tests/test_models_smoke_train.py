@@ -41,6 +41,7 @@ def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
             "--escenas-indice", "1", "--sinteticos-indice", "128", "--epocas-indice", "1,1",
             "--escenas-pintas", "2", "--epocas-pintas", "1", "--escenas-tapadas", "1",
             "--escenas-abanico", "2", "--epocas-abanico", "1", "--epoca-abanico", "0",
+            "--escala-mezcla", "0.001", "--epocas-mezcla", "1", "--lote-mezcla", "4",
             "--aumento-diseno", "--aumento-estilo"]
     repo = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(repo)}
@@ -60,10 +61,17 @@ def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
     assert (out / "pintas" / "pintas_train_tapadas.npz").is_file()
     for kind in ("mano", "palo", "baraja"):  # the extra detector sets are in the data
         assert f"det_{kind}/images/train" in (out / "det_all.yaml").read_text()
-    # the detector fine-tuned on the fanned tables is the one exported (and cut the crops)
+    # the fanned tables' detector went on to the mixed sets, whose detector is the one exported
+    # (and cut the crops)
     fanned = out / "detector_abanicos" / "abanicos.pt"  # epoch 0's weights, optimizer stripped
+    assert fanned.is_file()
     assert len(list((out / "det_abanicos" / "images" / "train").glob("*.jpg"))) == 2
-    assert fanned.read_bytes() == (export / "carta_obb.pt").read_bytes()
+    mixed = out / "detector_mezcla" / "mezcla.pt"
+    assert mixed.read_bytes() == (export / "carta_obb.pt").read_bytes()
+    mixed_yaml = (out / "det_mezcla" / "mezcla.yaml").read_text()
+    for folder in ("mez_abanicos", "mez_mesa", "mez_escenas", "mez_mano", "mez_palo", "mez_baraja"):
+        assert f"{folder}/images/train" in mixed_yaml
+        assert any((out / "det_mezcla" / folder / "images" / "train").glob("*.jpg")), folder
 
     reader = CardReader(export, det_threshold=0.0001).load()
     scene = render_scene(np.random.default_rng(5), size=(640, 480), kind="mano")
@@ -194,6 +202,39 @@ def test_the_fan_stage_refuses_to_start_without_a_detector(tmp_path, capsys):
         main(["--out", str(tmp_path / "run"), "--etapas", "datos,abanicos", "--escenas", "1"])
     assert exc.value.code == 2 and "--detector-desde" in capsys.readouterr().err
     assert not (tmp_path / "run" / "det").exists()  # nothing was rendered
+
+
+def test_the_mixed_stage_refuses_to_start_without_a_detector(tmp_path, capsys):
+    """`mezcla` too fine-tunes a detector: none trained, none given, no fanned one: exit 2."""
+    from vision.train import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--out", str(tmp_path / "run"), "--etapas", "mezcla"])
+    assert exc.value.code == 2 and "etapa mezcla" in capsys.readouterr().err
+
+
+def test_a_stale_mixed_detector_is_moved_aside_not_reused(tmp_path):
+    """As for the fanned detector below: ``mezcla_anterior.pt``, replacing an older one."""
+    from vision.train import retire_mixed
+
+    assert retire_mixed(tmp_path) is None
+    mixed = tmp_path / "detector_mezcla" / "mezcla.pt"
+    mixed.parent.mkdir()
+    (mixed.parent / "mezcla_anterior.pt").write_bytes(b"oldest")
+    mixed.write_bytes(b"old weights")
+    kept = retire_mixed(tmp_path)
+    assert kept == mixed.with_name("mezcla_anterior.pt") and kept.read_bytes() == b"old weights"
+    assert not mixed.exists()
+
+
+def test_the_mixed_sets_render_where_no_earlier_fan_set_does():
+    """The mixed stage's fanned tables start after the abanicos stage's (1,200) and an earlier
+    second round's (1,200), so no table is rendered twice into the training data."""
+    from vision.train import MIXED_FAN_FIRST, MIXED_SETS
+
+    assert MIXED_FAN_FIRST >= 2400
+    assert sum(s[4] + s[5] for s in MIXED_SETS) == 5495 + 136
+    assert len({s[3] for s in MIXED_SETS}) == len(MIXED_SETS)  # each set its own seed
 
 
 def test_a_stale_fanned_detector_is_moved_aside_not_reused(tmp_path):

@@ -19,6 +19,11 @@
    keeps the second epoch's weights (chosen on validation tables; about 30 min); the later
    stages use that detector when the run folder holds it (a ``detector`` stage run without
    ``abanicos`` renames an earlier one to ``abanicos_anterior.pt``);
+   ``mezcla`` (since the thirteenth session): renders 5,495 fresh images of every layout (fanned
+   tables, tables laid any way, mixed scenes, close-ups, decks laid out to register) and
+   fine-tunes the detector on them for 44 epochs at batch 64: about 6.5 min on a GPU with 16
+   cores (``--dispositivo 0 --hilos 15``), many hours on this CPU; the later stages prefer its
+   detector (``detector`` or ``abanicos`` run without it rename an earlier one, as above);
 4. ``recortes-detector``, ``afinar``: cuts more crops where the trained detector puts its boxes
    (its real errors) and of the half-hidden cards of tables laid out in fans and overlapping
    rows (where most wrong ids fall; the mark readers train on those cards' views too), and
@@ -74,8 +79,12 @@ def train_detector(data_yaml: Path, out: Path, *, epochs: int, imgsz: int, batch
                    workers: int = 2, threads: int = 2, time_hours: float | None = None,
                    fraction: float = 1.0, patience: int = 100, seed: int = 0,
                    init: Path | None = None, lr0: float | None = None, save_period: int = -1,
-                   name: str = "detector") -> Path:
+                   name: str = "detector", device: str = "cpu",
+                   close_mosaic: int | None = None) -> Path:
     """Train the detector from scratch, or on from ``init`` weights; returns the path of best.pt.
+
+    ``device`` is Ultralytics' (``"cpu"``, ``"0"`` for the first CUDA GPU). Mosaic
+    augmentation stops for the last ``close_mosaic`` epochs (a fifth of them by default).
 
     ``save_period`` > 0 keeps every n-th epoch's weights (``epochN.pt``, N from 0), so that the
     epoch to ship can be chosen on validation tables rather than by Ultralytics' mAP. The run
@@ -89,10 +98,10 @@ def train_detector(data_yaml: Path, out: Path, *, epochs: int, imgsz: int, batch
     tu.NUM_THREADS = threads  # it would reset torch to cpu_count - 1 = 1 thread here
     model = YOLO(str(init or DET_YAML))
     model.add_callback("on_train_epoch_start", lambda trainer: torch.set_num_threads(threads))
-    kwargs = dict(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
+    kwargs = dict(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, device=device,
                   workers=workers, amp=False, plots=False, project=str(out.resolve()), name=name,
                   exist_ok=True, pretrained=init is not None, seed=seed, deterministic=False, fraction=fraction,
-                  patience=patience, verbose=False, cache=False, close_mosaic=max(1, epochs // 5),
+                  patience=patience, verbose=False, cache=False, close_mosaic=close_mosaic or max(1, epochs // 5),
                   degrees=180.0, fliplr=0.5, flipud=0.5, mosaic=0.5, scale=0.3, translate=0.1,
                   hsv_h=0.03, hsv_s=0.6, hsv_v=0.4, val=True, save_period=save_period)
     if time_hours:
@@ -110,15 +119,65 @@ def fanned_detector(out: Path) -> Path:
     return out / "detector_abanicos" / "abanicos.pt"
 
 
+def mixed_detector(out: Path) -> Path:
+    """Where a run folder keeps the detector fine-tuned on the mixed sets (stage ``mezcla``)."""
+    return out / "detector_mezcla" / "mezcla.pt"
+
+
 def retire_fanned(out: Path) -> Path | None:
     """Rename a run folder's ``detector_abanicos/abanicos.pt`` (the detector fine-tuned on fanned
     tables, which the later stages prefer) to ``abanicos_anterior.pt``, replacing an older one:
     when the detector is trained again without the fan stage, that file was made from the old
     detector. Returns the new path, or None when there was nothing to move."""
-    fanned = fanned_detector(out)
-    if not fanned.is_file():
+    return _retire(fanned_detector(out))
+
+
+def retire_mixed(out: Path) -> Path | None:
+    """As :func:`retire_fanned`, for ``detector_mezcla/mezcla.pt`` (``mezcla_anterior.pt``)."""
+    return _retire(mixed_detector(out))
+
+
+def _retire(path: Path) -> Path | None:
+    if not path.is_file():
         return None
-    return fanned.replace(fanned.with_name("abanicos_anterior.pt"))
+    return path.replace(path.with_name(f"{path.stem}_anterior{path.suffix}"))
+
+
+# The mixed fine-tune's sets (thirteenth session): folder, kind (None: mixed scenes; "fan": two
+# tables in three fanned, write_fan_table_set from its table 2,400, after the abanicos stage's
+# and an earlier second round's), render size, seed offset, training and validation images.
+MIXED_SETS = (
+    ("mez_abanicos", "fan", (1280, 960), 0, 2400, 60),
+    ("mez_mesa", "mesa", (1280, 960), 41, 1200, 30),
+    ("mez_escenas", None, (640, 480), 42, 1195, 30),
+    ("mez_mano", "mano", (640, 480), 43, 300, 6),
+    ("mez_palo", "palo", (1280, 960), 44, 300, 6),
+    ("mez_baraja", "baraja", (1280, 960), 45, 100, 4),
+)
+MIXED_FAN_FIRST = 2400
+
+
+def write_mixed_sets(out: Path, *, scale: float = 1.0, seed: int = 0,
+                     decks: tuple[str, ...] | None = None, workers: int | None = None) -> Path:
+    """Render :data:`MIXED_SETS` (each count times ``scale``, at least 1) under ``out`` and
+    return a data yaml that trains on all of them and validates on the three table sets."""
+    from vision.dataset import write_detector_set, write_fan_table_set
+    from vision.decks import DECKS
+
+    decks = decks or DECKS
+    for folder, kind, render, offset, n_train, n_val in MIXED_SETS:
+        n_train, n_val = (max(1, round(n * scale)) for n in (n_train, n_val))
+        if kind == "fan":
+            write_fan_table_set(out / folder, n_train=n_train, n_val=n_val, seed=seed + offset,
+                                decks=decks, workers=workers, first=MIXED_FAN_FIRST)
+        else:
+            write_detector_set(out / folder, n_train=n_train, n_val=n_val, seed=seed + offset,
+                               decks=decks, workers=workers, render_size=render, kind=kind)
+    data = out / "mezcla.yaml"
+    data.write_text(f"path: {out}\ntrain: [" + ", ".join(f"{s[0]}/images/train" for s in MIXED_SETS)
+                    + "]\nval: [" + ", ".join(f"{s[0]}/images/val" for s in MIXED_SETS[:3])
+                    + "]\nnames:\n  0: carta\n")
+    return data
 
 
 def export_detector(weights: Path, out_dir: Path, imgsz: int) -> Path:
@@ -167,10 +226,13 @@ def main(argv: list[str] | None = None) -> int:
                    help="classifier: on top of --aumento-diseno, another printer's style "
                         "(palette, saturation, line weight, flat or textured print)")
     p.add_argument("--hilos", type=int, default=1,
-                   help="torch threads (1 is fastest on a loaded 2-core machine)")
+                   help="torch threads and rendering processes (1 is fastest on a loaded "
+                        "2-core machine)")
+    p.add_argument("--dispositivo", default="cpu",
+                   help="where the detector trains: cpu, or a CUDA GPU's number (0)")
     p.add_argument("--etapas",
                    default="datos,recortes,clasificador,indice,pintas,detector,abanicos,"
-                           "recortes-detector,afinar,exportar")
+                           "mezcla,recortes-detector,afinar,exportar")
     p.add_argument("--escenas-indice", type=int, default=1200,
                    help="tables whose card corners train the rank reader")
     p.add_argument("--sinteticos-indice", type=int, default=60_000,
@@ -188,6 +250,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--epocas-abanico", type=int, default=3)
     p.add_argument("--epoca-abanico", type=int, default=1,
                    help="which of those epochs' weights to keep, from 0 (1: the second)")
+    p.add_argument("--escala-mezcla", type=float, default=1.0,
+                   help="mezcla: times the images of each mixed set (5,495 in all at 1)")
+    p.add_argument("--epocas-mezcla", type=int, default=44)
+    p.add_argument("--lote-mezcla", type=int, default=64, help="mezcla: batch size")
     p.add_argument("--instalar", action="store_true", help="copy the ONNX files to models/")
     args = p.parse_args(argv)
     if not 0 <= args.epoca_abanico < args.epocas_abanico:
@@ -197,9 +263,12 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     decks = tuple(args.barajas.split(","))
     stages = set(args.etapas.split(","))
-    if ("abanicos" in stages and "detector" not in stages and args.detector_desde is None
-            and not (out / "detector" / "weights" / "best.pt").is_file()):
-        p.error("la etapa abanicos afina un detector: corre la etapa detector o da --detector-desde")
+    for tune in ("abanicos", "mezcla"):
+        if (tune in stages and "detector" not in stages and args.detector_desde is None
+                and not (out / "detector" / "weights" / "best.pt").is_file()
+                and not (tune == "mezcla" and fanned_detector(out).is_file())):
+            p.error(f"la etapa {tune} afina un detector: corre la etapa detector o da "
+                    "--detector-desde")
     log = {"args": {k: str(v) for k, v in vars(args).items()}}
 
     def note(msg: str) -> None:
@@ -266,17 +335,20 @@ def main(argv: list[str] | None = None) -> int:
                           "--escenas-tapadas", str(args.escenas_tapadas),
                           "--hilos", str(args.hilos), "--seed", str(args.seed)])
         log["pintas_s"] = time.time() - t0
+    if "detector" in stages and "abanicos" not in stages and (kept := retire_fanned(out)):
+        note(f"the fanned-table detector of an earlier run was made from the old detector: "
+             f"moved to {kept.name}, the new detector is the one used")
+    if stages & {"detector", "abanicos"} and "mezcla" not in stages and (kept := retire_mixed(out)):
+        note(f"the mixed-set detector of an earlier run was made from the old detector: "
+             f"moved to {kept.name}, the new detector is the one used")
     if "detector" in stages:
-        if "abanicos" not in stages and (kept := retire_fanned(out)):
-            note(f"the fanned-table detector of an earlier run was made from the old detector: "
-                 f"moved to {kept.name}, the new detector is the one used")
         left_h = (args.tiempo * 60 - (time.time() - start)) / 3600 - args.reserva / 60
         note(f"training detector, {left_h * 60:.0f} min left")
         t0 = time.time()
         train_detector(out / "det_all.yaml", out, epochs=args.epochs, imgsz=args.imgsz,
                        threads=args.hilos, workers=args.hilos,
                        time_hours=max(left_h, 0.01) if args.tiempo else None, seed=args.seed,
-                       init=args.detector_desde,
+                       init=args.detector_desde, device=args.dispositivo,
                        lr0=1e-3 if args.detector_desde else None)
         log["detector_s"] = time.time() - t0
     export = out / "export"
@@ -293,7 +365,8 @@ def main(argv: list[str] | None = None) -> int:
                             workers=args.hilos)
         train_detector(out / "det_abanicos" / "data.yaml", out, epochs=args.epocas_abanico,
                        imgsz=args.imgsz, threads=args.hilos, workers=args.hilos, seed=args.seed,
-                       init=init, lr0=3e-4, save_period=1, name="detector_abanicos")
+                       init=init, lr0=3e-4, save_period=1, name="detector_abanicos",
+                       device=args.dispositivo)
         from ultralytics.utils.torch_utils import strip_optimizer
 
         strip_optimizer(out / "detector_abanicos" / "weights" / f"epoch{args.epoca_abanico}.pt",
@@ -301,6 +374,24 @@ def main(argv: list[str] | None = None) -> int:
         log["abanicos_s"] = time.time() - t0
     if fanned.is_file():  # the later stages read with the fine-tuned detector
         best = fanned
+    mixed = mixed_detector(out)
+    if "mezcla" in stages:
+        init = best if best.is_file() else args.detector_desde
+        note(f"rendering the mixed sets and fine-tuning the detector ({init.name}) on them")
+        t0 = time.time()
+        data = write_mixed_sets(out / "det_mezcla", scale=args.escala_mezcla, seed=args.seed,
+                                decks=decks, workers=args.hilos)
+        log["mezcla_datos_s"] = time.time() - t0
+        train_detector(data, out, epochs=args.epocas_mezcla, imgsz=args.imgsz,
+                       batch=args.lote_mezcla, threads=args.hilos, workers=args.hilos,
+                       seed=args.seed, init=init, lr0=5e-4, name="detector_mezcla",
+                       device=args.dispositivo, close_mosaic=12)
+        from ultralytics.utils.torch_utils import strip_optimizer
+
+        strip_optimizer(out / "detector_mezcla" / "weights" / "last.pt", str(mixed))
+        log["mezcla_s"] = time.time() - t0
+    if mixed.is_file():
+        best = mixed
     if "recortes-detector" in stages:
         from vision.dataset import write_detector_crop_set, write_hidden_crop_set
         from vision.reader import CardReader
