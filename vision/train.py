@@ -21,7 +21,7 @@
    ``abanicos`` renames an earlier one to ``abanicos_anterior.pt``);
    ``mezcla`` (since the thirteenth session): renders 5,495 fresh images of every layout (fanned
    tables, tables laid any way, mixed scenes, close-ups, decks laid out to register) and
-   fine-tunes the detector on them for 44 epochs at batch 64: about 6.5 min on a GPU with 16
+   fine-tunes the detector on them for 44 epochs at batch 64: about 7 min on an H200 GPU with 16
    cores (``--dispositivo 0 --hilos 15``), many hours on this CPU; the later stages prefer its
    detector (``detector`` or ``abanicos`` run without it rename an earlier one, as above);
 4. ``recortes-detector``, ``afinar``: cuts more crops where the trained detector puts its boxes
