@@ -221,7 +221,8 @@ def test_reading_against_a_registered_deck_flags_more():
 @needs_models
 def test_a_card_read_against_the_registration_is_flagged_at_the_registered_threshold(monkeypatch):
     """The bundled table read against its registration is sure of every card (0.86-0.96):
-    with the registered threshold raised to 0.9, exactly the cards under 0.9 are flagged."""
+    at a registered threshold of 0.9 (set here, whatever the default), exactly the cards under
+    0.9 are flagged."""
     import vision.reader as reader_module
     from vision.baraja import registrar
     from vision.reader import CardReader, load_image

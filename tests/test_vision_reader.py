@@ -123,6 +123,10 @@ def test_the_evaluation_reports_every_figure_of_the_readme():
         assert 0.0 <= res[key] <= 1.0, key
     assert 0.0 <= res["detector"]["mAP50-95"] <= res["detector"]["mAP50"] <= 1.0
     assert res["escenas"] == 2 and len(res["por_carta"]) == 40
+    assert 0.0 <= res["dudosas_por_mesa"] <= 16.0
+    # the flag count follows the reader's threshold: with every card under it, all are counted
+    every = evaluate(CardReader(low_confidence=1.01), DECKS[0], 1)
+    assert every["dudosas_por_mesa"] >= 12 > res["dudosas_por_mesa"]
 
 
 def test_a_deck_unlike_the_known_ones_flags_every_card(monkeypatch):

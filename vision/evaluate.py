@@ -115,6 +115,7 @@ def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
     seats_from_truth = 0
     silent_errors = 0
     unfamiliar = 0
+    flagged = 0  # cards flagged dudosa, summed over the tables
     for i in range(n):
         scene = render_scene(scene_rng(seed, split, 10_000 + i), decks=(deck,),
                              backgrounds=HOLDOUT_BACKGROUNDS, size=size, kind="mesa",
@@ -162,6 +163,7 @@ def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
         tables_exact += exact
         silent_errors += not exact and got_hands is not None and _unflagged_error(dets, truth)
         unfamiliar += UNFAMILIAR_WARNING in dets.avisos
+        flagged += int(dets.low_confidence.sum())
         if not exact:
             failures.append({"escena": i, "fondo": scene.background, "leidas": len(dets),
                              "avisos": dets.avisos,
@@ -185,6 +187,7 @@ def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
         "mesas_con_asientos": seats_given / max(n, 1),
         "mesas_mal_sin_aviso": silent_errors / max(n, 1),
         "mesas_baraja_desconocida": unfamiliar / max(n, 1),
+        "dudosas_por_mesa": flagged / max(n, 1),  # cards flagged for confirmation, the cost
         "asientos_bien_con_cajas_verdaderas": seats_from_truth / max(n, 1),
         "ms_mediana_lectura": float(np.median(ms)),
         "fallos": failures[:20],

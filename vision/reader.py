@@ -82,9 +82,10 @@ DUPLICATE_ROUNDS = 3  # swaps at most per photo
 NOT_A_CARD_SCORE, NOT_A_CARD_PROB = 0.5, 0.1  # detector score, probability of its card: see read
 LOW_CONFIDENCE = 0.6  # below this (detector x classifier) a card is flagged for confirmation
 # Read against a registered deck, a design the classifier may never have seen, the similarities
-# are sharp even when wrong: flag more (on validation tables 0.8 cut the tables read wrong
-# without a warning from 26 % to 4 % on an unseen design, at 7.5 flags a table instead of 4.3).
-LOW_CONFIDENCE_REGISTERED = 0.8
+# are sharp even when wrong: flag more. 0.8 until the thirteenth session; with its surer
+# detector 0.8 left 17 % of unseen-design validation tables wrong without a warning, 0.9 none,
+# at 10.6 flags a table instead of 5.8 (models/README.md (b)).
+LOW_CONFIDENCE_REGISTERED = 0.9
 # A deck design the classifier never saw gives low class probabilities across the table: mean
 # 0.31-0.70 a table on an unseen design against 0.58-0.94 on the known ones (60 validation
 # tables each). Under 0.6 (with 8 cards or more), and with no registered deck, every card is
