@@ -99,6 +99,64 @@ def test_cards_are_named_by_the_most_alike_registered_card_either_way_up():
     assert not np.allclose(baraja.probabilities(noise), probs)
 
 
+def _with_templates(baraja, seed=0):
+    """The registration with templates: a random face per card."""
+    from dataclasses import replace
+
+    from vision.plantillas import TEMPLATE_H, TEMPLATE_W
+
+    rng = np.random.default_rng(seed)
+    faces = rng.integers(0, 255, (40, TEMPLATE_H, TEMPLATE_W, 3), dtype=np.uint8)
+    return replace(baraja, plantillas=faces, etiquetas_plantillas=np.arange(40)), faces
+
+
+def test_templates_decide_between_cards_the_features_cannot_tell_apart():
+    baraja, protos = _registration()
+    baraja, faces = _with_templates(baraja)
+    f = protos / np.linalg.norm(protos, axis=1, keepdims=True)
+    twins = f.copy()
+    twins[[4, 5]] = (f[4] + f[5]) / np.linalg.norm(f[4] + f[5])  # cards 4 and 5 look the same
+    crops = faces[:40].copy()
+    crops[4] = faces[4][::-1, ::-1]  # card 4 lies upside down
+    probs = baraja.probabilities(twins, None, crops)
+    assert probs.argmax(1).tolist() == list(range(40))
+    assert np.allclose(probs.sum(1), 1)
+    assert baraja.probabilities(twins, None, None).argmax(1)[4] == baraja.probabilities(
+        twins, None, None).argmax(1)[5]  # without the crops the features alone cannot tell
+    swapped = crops[[1, 0, *range(2, 40)]]  # the faces say otherwise for cards 0 and 1
+    assert baraja.probabilities(twins, None, swapped).argmax(1)[:2].tolist() == [0, 1]
+
+
+def test_templates_round_trip_and_are_checked(tmp_path):
+    baraja, _ = _registration()
+    baraja, faces = _with_templates(baraja)
+    back = BarajaRegistrada.load(baraja.save(tmp_path / "mia.npz"))
+    assert back.has_templates and np.array_equal(back.plantillas, faces)
+    assert back.etiquetas_plantillas.tolist() == baraja.etiquetas_plantillas.tolist()
+    assert back.describe()["plantillas"] == 40
+    with pytest.raises(BarajaError, match="plantillas sin etiquetas"):
+        BarajaRegistrada(baraja.features, baraja.labels, plantillas=faces)
+    with pytest.raises(BarajaError, match="faltan cartas"):
+        BarajaRegistrada(baraja.features, baraja.labels, plantillas=faces[:30],
+                         etiquetas_plantillas=np.arange(30))
+    with pytest.raises(BarajaError, match="no casan"):
+        BarajaRegistrada(baraja.features, baraja.labels, plantillas=faces[:, :10],
+                         etiquetas_plantillas=baraja.etiquetas_plantillas)
+
+
+def test_a_registration_saved_before_templates_still_loads(tmp_path):
+    """Format 1 (the features alone) is read by the features alone."""
+    baraja, protos = _registration()
+    old = tmp_path / "vieja.npz"
+    np.savez_compressed(old, features=baraja.features.astype(np.float16),
+                        labels=baraja.labels.astype(np.int16), nombre="vieja", modelo="abc",
+                        tau=baraja.tau, formato=1)
+    back = BarajaRegistrada.load(old)
+    assert not back.has_templates and back.describe()["plantillas"] == 0
+    f = protos / np.linalg.norm(protos, axis=1, keepdims=True)
+    assert back.probabilities(f).argmax(1).tolist() == list(range(40))
+
+
 def test_save_load_round_trip(tmp_path):
     baraja, _ = _registration()
     path = baraja.save(tmp_path / "sub" / "mia.npz")
@@ -164,7 +222,7 @@ def test_register_the_example_deck_and_read_the_example_table_against_it(tmp_pat
     info = json.loads(res.stdout)
     assert info["cartas"] == 40 and info["nombre"] == "ejemplo" and info["avisos"] == []
     res = mus("baraja", "ver", str(out))
-    assert res.returncode == 0 and "ejemplo" in res.stdout
+    assert res.returncode == 0 and "ejemplo" in res.stdout and "240 plantillas" in res.stdout
     res = mus("leer", "--json", "--baraja", str(out), str(REPO / "examples" / "mesa.jpg"))
     assert res.returncode == 0, res.stderr
     truth = json.loads((REPO / "examples" / "mesa.json").read_text())["manos"]
@@ -175,11 +233,12 @@ def test_register_the_example_deck_and_read_the_example_table_against_it(tmp_pat
 @needs_models
 def test_registered_cards_read_back_as_themselves(tmp_path):
     """Each registration photo, read against the registration, names its own ten cards."""
-    from vision.baraja import registrar
+    from vision.baraja import VIEWS, registrar
     from vision.reader import CardReader, load_image
 
     reader = CardReader()
     baraja, _ = registrar(reader, SUIT_PHOTOS)
+    assert baraja.has_templates and len(baraja.plantillas) == 40 * VIEWS
     reader = CardReader(baraja=baraja)
     for p, path in enumerate(SUIT_PHOTOS):
         dets = reader.read(load_image(path))

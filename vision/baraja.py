@@ -6,9 +6,11 @@ user lays the cards face up in the order of :data:`scoring.cards.CARD_IDS`, eith
 four rows of ten (oros, copas, espadas, bastos; each row 1 2 3 4 5 6 7 10 11 12) for one photo,
 or one suit per photo (a row of ten or two rows of five; four photos). Each
 card is cut out as the reader would cut it (a few jittered boxes, both ways up), and the
-classifier's features of those crops are kept. A card on the table is then named by the
-registered card whose features are the most alike (cosine similarity), so the classifier's
-features must be general, but its 40-way head is not used at all.
+classifier's features of those crops are kept, and the crops themselves, small, as templates.
+A card on the table is then named by the registered card whose features are the most alike
+(cosine similarity) plus, with weight TEMPLATE_WEIGHT, whose face matches it best patch by patch
+(:mod:`vision.plantillas`), so the classifier's features must be general, but its 40-way head is
+not used at all.
 
     >>> reader = CardReader()                                     # doctest: +SKIP
     >>> baraja, avisos = registrar(reader, ["oros.jpg", "copas.jpg", "espadas.jpg", "bastos.jpg"])  # doctest: +SKIP
@@ -27,12 +29,20 @@ import os
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from scoring.cards import CARD_IDS
+from vision.plantillas import (
+    TEMPLATE_H,
+    TEMPLATE_W,
+    stacked,
+    template_patches,
+    template_similarity,
+)
 
 if TYPE_CHECKING:
     from vision.reader import CardReader
@@ -41,7 +51,13 @@ DECK_SIZE, ROWS, PER_ROW = 40, 4, 10
 SUIT_NAMES = ("oros", "copas", "espadas", "bastos")
 TAU = 0.04  # softmax temperature on cosine similarities (lowest NLL on validation crops)
 VIEWS = 6  # crops per registered card: its box and five jittered ones
-FORMAT = 1
+# Weight of the template match (vision.plantillas) added to the features' cosine similarity.
+# On the detector's boxes of 60 validation tables of each design, read by a classifier trained
+# on the other design, weights 0 / 0.2 / 0.3 / 0.5 / 1 gave 88.2 / 90.7 / 90.9 / 90.5 / 90.9 %
+# of the cards right (Naipes Libres) and 92.1 / 93.3 / 93.8 / 94.0 / 91.3 % (Fournier); tables
+# all right 13 / 18 / 18 / 15 / 15 and 24 / 25 / 27 / 27 / 19 (models/README.md (b)).
+TEMPLATE_WEIGHT = 0.3
+FORMAT = 2  # 2: with templates; files of format 1 (features only) still load
 LAYOUT_HELP = ("pon las cartas boca arriba y sin que se toquen, en filas del 1 al 12: las 40 en "
                "cuatro filas (oros, copas, espadas, bastos) o un palo por foto, en una fila de "
                "diez o dos de cinco")
@@ -60,13 +76,18 @@ def classifier_hash(folder: Path) -> str:
 
 @dataclass(frozen=True)
 class BarajaRegistrada:
-    """Features of the registered crops (M, D), L2-normalised, and their card index (M,)."""
+    """Features of the registered crops (M, D), L2-normalised, and their card index (M,);
+    optionally the crops as templates (K, TEMPLATE_H, TEMPLATE_W, 3) uint8, upright (they are
+    matched either way up), and their card index (K,) (registrations of format 1 have none and
+    are read by the features alone)."""
 
     features: np.ndarray
     labels: np.ndarray
     nombre: str = ""
     modelo: str = ""
     tau: float = TAU
+    plantillas: np.ndarray | None = None
+    etiquetas_plantillas: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         f, y = self.features, self.labels
@@ -76,6 +97,24 @@ class BarajaRegistrada:
         if missing:
             names = " ".join(CARD_IDS[i] for i in missing)
             raise BarajaError(f"a la baraja registrada le faltan cartas: {names}")
+        if (self.plantillas is None) != (self.etiquetas_plantillas is None):
+            raise BarajaError("baraja registrada incoherente: plantillas sin etiquetas")
+        if self.plantillas is not None:
+            t, ty = self.plantillas, self.etiquetas_plantillas
+            if t.shape[1:] != (TEMPLATE_H, TEMPLATE_W, 3) or ty.shape != (len(t),) or not len(t):
+                raise BarajaError("baraja registrada incoherente: plantillas y etiquetas no casan")
+            if set(range(DECK_SIZE)) - {int(v) for v in ty}:
+                raise BarajaError("a las plantillas de la baraja registrada les faltan cartas")
+
+    @cached_property
+    def _templates_both_ways(self) -> tuple[np.ndarray, np.ndarray]:
+        t = self.plantillas
+        both = np.concatenate([t, t[:, ::-1, ::-1]])
+        return stacked(template_patches(both)), np.tile(self.etiquetas_plantillas, 2)
+
+    @property
+    def has_templates(self) -> bool:
+        return self.plantillas is not None
 
     def class_similarity(self, feats: np.ndarray) -> np.ndarray:
         """(N, 40): for each crop, its best cosine similarity with each registered card."""
@@ -85,13 +124,19 @@ class BarajaRegistrada:
             out[:, c] = sim[:, self.labels == c].max(1)
         return out
 
-    def probabilities(self, upright: np.ndarray, upside_down: np.ndarray | None = None) -> np.ndarray:
+    def probabilities(self, upright: np.ndarray, upside_down: np.ndarray | None = None,
+                      crops: np.ndarray | None = None) -> np.ndarray:
         """(N, 40) from the features of each crop, read both ways up when ``upside_down`` is
         given (the better way counts); the registered crops are stored both ways up, so one
-        way finds a card lying either way."""
+        way finds a card lying either way. ``crops``: the cards cut at the template size
+        (N, TEMPLATE_H, TEMPLATE_W, 3), matched against the templates where there are some."""
         s = self.class_similarity(upright)
         if upside_down is not None:
             s = np.maximum(s, self.class_similarity(upside_down))
+        if crops is not None and self.has_templates:
+            templates, labels = self._templates_both_ways
+            s = s + TEMPLATE_WEIGHT * template_similarity(template_patches(crops), templates, labels,
+                                                          DECK_SIZE)
         z = (s - s.max(1, keepdims=True)) / self.tau
         e = np.exp(z)
         return e / e.sum(1, keepdims=True)
@@ -109,9 +154,12 @@ class BarajaRegistrada:
         fd, tmp = tempfile.mkstemp(prefix=".baraja-", suffix=".npz", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as fh:
+                extra = {} if not self.has_templates else {
+                    "plantillas": self.plantillas.astype(np.uint8),
+                    "etiquetas_plantillas": self.etiquetas_plantillas.astype(np.int16)}
                 np.savez_compressed(fh, features=self.features.astype(np.float16),
                                     labels=self.labels.astype(np.int16), nombre=self.nombre,
-                                    modelo=self.modelo, tau=self.tau, formato=FORMAT)
+                                    modelo=self.modelo, tau=self.tau, formato=FORMAT, **extra)
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a normal file instead
@@ -128,10 +176,13 @@ class BarajaRegistrada:
             raise BarajaError(f"{p}: no existe el fichero de la baraja registrada")
         try:
             with np.load(p, allow_pickle=False) as d:
-                if int(d["formato"]) != FORMAT:
+                if int(d["formato"]) not in (1, FORMAT):
                     raise BarajaError(f"{p}: formato de baraja {int(d['formato'])} desconocido")
+                templates = "plantillas" in d.files  # format 1 has none; format 2 may
                 return cls(d["features"].astype(np.float32), d["labels"].astype(np.int64),
-                           str(d["nombre"]), str(d["modelo"]), float(d["tau"]))
+                           str(d["nombre"]), str(d["modelo"]), float(d["tau"]),
+                           d["plantillas"].astype(np.uint8) if templates else None,
+                           d["etiquetas_plantillas"].astype(np.int64) if templates else None)
         except BarajaError:
             raise
         except Exception as exc:  # not an npz, a truncated file, missing arrays
@@ -139,7 +190,8 @@ class BarajaRegistrada:
 
     def describe(self) -> dict:
         return {"nombre": self.nombre, "cartas": DECK_SIZE, "recortes": len(self.labels),
-                "rasgos": int(self.features.shape[1]), "modelo": self.modelo}
+                "rasgos": int(self.features.shape[1]), "modelo": self.modelo,
+                "plantillas": 0 if self.plantillas is None else len(self.plantillas)}
 
 
 # --------------------------------------------------------------------------- registering
@@ -227,7 +279,7 @@ def registrar(reader: CardReader, fotos: Sequence[np.ndarray | str | os.PathLike
                           "cuatro, una por palo (oros, copas, espadas, bastos)")
     per_photo, layouts = (40, ((4, 10),)) if len(fotos) == 1 else (10, ((1, 10), (2, 5)))
     rng = np.random.default_rng(0)
-    crops, labels = [], []
+    crops, small, labels = [], [], []
     for p, foto in enumerate(fotos):
         img = load_image(foto) if not isinstance(foto, np.ndarray) else foto
         if img.ndim != 3 or img.shape[2] != 3:
@@ -241,6 +293,7 @@ def registrar(reader: CardReader, fotos: Sequence[np.ndarray | str | os.PathLike
             for v in range(VIEWS):
                 box = box0 if v == 0 else _jittered(box0, rng)
                 crops.append(crop_card(img, box, (CROP_W, CROP_H)))
+                small.append(crop_card(img, box, (TEMPLATE_W, TEMPLATE_H)))
                 labels.append(p * per_photo + k)
     crops_arr = np.stack(crops)
     logits, up = reader.run_classifier(crops_arr)
@@ -250,7 +303,7 @@ def registrar(reader: CardReader, fotos: Sequence[np.ndarray | str | os.PathLike
                           "(python -m vision.classifier_train --exportar ...)")
     y = np.asarray(labels, np.int64)
     baraja = BarajaRegistrada(np.concatenate([up, down]).astype(np.float32), np.concatenate([y, y]),
-                              nombre, classifier_hash(reader.folder))
+                              nombre, classifier_hash(reader.folder), TAU, np.stack(small), y)
     return baraja, _suit_warnings(logits, y)
 
 

@@ -2,8 +2,12 @@
 with ONNX Runtime (what ships) versus the same models run through PyTorch (Ultralytics for
 the detector, torch for the classifier and the mark readers), in one run, and their ratio;
 and what the corner-index and pinta readers cost (the same reader with them switched off).
+``--baraja FILE`` also times reading against that registered deck, with its templates and
+without them (the features alone).
 
     python -m vision.bench --veces 30 --pytorch
+    mus baraja registrar examples/baraja/{oros,copas,espadas,bastos}.jpg --salida runs/ejemplo.npz
+    python -m vision.bench --veces 30 --baraja runs/ejemplo.npz
 
 ``--pytorch`` also times the checkpoints ``models/carta_obb.pt`` (through Ultralytics' predict),
 ``models/carta_cls.pt``, ``models/carta_idx.pt`` and ``models/carta_palo.pt`` (torch); it needs
@@ -100,12 +104,30 @@ def torch_reader(models: Path, threads: int):
     return read
 
 
+def _registered_times(path: Path, threads: int, images: list[np.ndarray], repeats: int) -> dict:
+    from dataclasses import replace
+
+    from vision.baraja import BarajaRegistrada
+
+    baraja = BarajaRegistrada.load(path)
+    res = {}
+    if baraja.has_templates:
+        reader = CardReader(threads=threads, baraja=baraja).load()
+        res["registrada_mediana_ms"] = round(statistics.median(_time(reader.read, images, repeats)), 1)
+    plain = replace(baraja, plantillas=None, etiquetas_plantillas=None)
+    reader = CardReader(threads=threads, baraja=plain).load()
+    res["registrada_sin_plantillas_mediana_ms"] = round(
+        statistics.median(_time(reader.read, images, repeats)), 1)
+    return res
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--veces", type=int, default=30)
     p.add_argument("--hilos", type=int, default=DEFAULT_THREADS)
     p.add_argument("--pytorch", action="store_true")
+    p.add_argument("--baraja", type=Path, default=None, help="also read against this registration")
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
     images = [render_scene(scene_rng(0, "eval", 1000 + i), backgrounds=HOLDOUT_BACKGROUNDS,
@@ -122,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
         res["onnxruntime_sin_marcas_mediana_ms"] = round(statistics.median(
             _time(reader.read, images, args.veces)), 1)
         reader.index_weight, reader.pinta_weight = INDEX_WEIGHT, PINTA_WEIGHT
+    if args.baraja:
+        res.update(_registered_times(args.baraja, args.hilos, images, args.veces))
     if args.pytorch:
         read = torch_reader(reader.folder, args.hilos)
         torch_ms = _time(read, images, args.veces)

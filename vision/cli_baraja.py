@@ -51,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(info, ensure_ascii=False, indent=2))
         else:
             print(f"{args.fichero}: baraja '{info['nombre']}', {info['cartas']} cartas, "
-                  f"{info['recortes']} recortes, clasificador {info['modelo']}")
+                  f"{info['recortes']} recortes, {info['plantillas'] or 'sin'} plantillas, "
+                  f"clasificador {info['modelo']}")
         return 0
     try:
         baraja, avisos = registrar(CardReader(), args.fotos, nombre=args.nombre)

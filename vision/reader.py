@@ -13,8 +13,9 @@ Models in ``models/`` (or ``$MUSMESA_MODELS``):
   them too.
 
 With a registered deck (:mod:`vision.baraja`: photos of the user's own 40 cards), each card
-is named by the registered card it looks most like instead of by the classifier's head; that
-is how a deck design the model never saw is read.
+is named by the registered card it looks most like (the classifier's features, plus a patch by
+patch match of the registered faces, :mod:`vision.plantillas`) instead of by the classifier's
+head; that is how a deck design the model never saw is read.
 
 A deck holds each card once, so ids are given by an assignment (greedy on the classifier's
 probabilities, best pair first) rather than per-card argmax: two detections never get the same
@@ -42,6 +43,7 @@ from vision.detections import CardDetections
 from vision.geometry import CROP_H, CROP_W, crop_cards, obb_to_xyxy, rotated_iou
 from vision.indice import INDEX_CROP, RANK_OF, corners_bgr, standardise
 from vision.pintas import SUIT_OF, strips_bgr
+from vision.plantillas import TEMPLATE_H, TEMPLATE_W
 from vision.seats import assign_seats, seat_labels
 
 if TYPE_CHECKING:
@@ -339,7 +341,9 @@ class CardReader:
             if feats is None:
                 raise ValueError("este clasificador no da rasgos: vuelve a exportarlo para usar "
                                  "una baraja registrada")
-            probs = self.baraja.probabilities(feats[:n], feats[n:] if self.both_ways else None)
+            small = (crop_cards(image, obbs, (TEMPLATE_W, TEMPLATE_H))
+                     if self.baraja.has_templates else None)
+            probs = self.baraja.probabilities(feats[:n], feats[n:] if self.both_ways else None, small)
         else:
             probs = _softmax(logits)
             probs = (probs[:n] + probs[n:]) / 2 if self.both_ways else probs
