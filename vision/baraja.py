@@ -39,6 +39,7 @@ from scoring.cards import CARD_IDS
 from vision.plantillas import (
     TEMPLATE_H,
     TEMPLATE_W,
+    best_per_class,
     stacked,
     template_patches,
     template_similarity,
@@ -119,10 +120,7 @@ class BarajaRegistrada:
     def class_similarity(self, feats: np.ndarray) -> np.ndarray:
         """(N, 40): for each crop, its best cosine similarity with each registered card."""
         sim = np.asarray(feats, np.float32) @ self.features.astype(np.float32).T
-        out = np.full((len(sim), DECK_SIZE), -1.0, np.float32)
-        for c in range(DECK_SIZE):
-            out[:, c] = sim[:, self.labels == c].max(1)
-        return out
+        return best_per_class(sim, self.labels, DECK_SIZE)
 
     def probabilities(self, upright: np.ndarray, upside_down: np.ndarray | None = None,
                       crops: np.ndarray | None = None) -> np.ndarray:

@@ -56,16 +56,28 @@ def template_similarity(queries: np.ndarray, templates: np.ndarray, labels: np.n
     """(N, classes): for each query, its best score against the templates of each class; a
     pair's score is the mean correlation of its best KEEP share of patches, in [-1, 1].
     ``templates``: the templates' patches laid out by :func:`stacked` (done once)."""
-    out = np.full((len(queries), classes), -1.0, np.float32)
     if not len(queries):
-        return out
+        return np.full((0, classes), -1.0, np.float32)
     # one matrix product per patch: (patches, N, M)
     s = np.matmul(np.ascontiguousarray(queries.transpose(1, 0, 2)), templates)
     k = max(1, round(KEEP * s.shape[0]))
     best = np.partition(s, s.shape[0] - k, axis=0)[-k:].mean(0)
+    return best_per_class(best, labels, classes)
+
+
+def best_per_class(scores: np.ndarray, labels: np.ndarray, classes: int) -> np.ndarray:
+    """(N, classes) from scores (N, M) against M references labelled by class: each class's
+    best reference, -1 for a class without any.
+
+    >>> best_per_class(np.array([[0.1, 0.7, 0.3]]), np.array([1, 0, 1]), 3) * 10
+    array([[  7.,   3., -10.]], dtype=float32)
+    """
+    out = np.full((len(scores), classes), -1.0, np.float32)
+    if not len(scores):
+        return out
     order = np.argsort(labels, kind="stable")
     present, starts = np.unique(labels[order], return_index=True)
-    out[:, present] = np.maximum.reduceat(best[:, order], starts, axis=1)
+    out[:, present] = np.maximum.reduceat(scores[:, order], starts, axis=1)
     return out
 
 
