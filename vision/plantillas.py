@@ -69,8 +69,8 @@ def best_per_class(scores: np.ndarray, labels: np.ndarray, classes: int) -> np.n
     """(N, classes) from scores (N, M) against M references labelled by class: each class's
     best reference, -1 for a class without any.
 
-    >>> best_per_class(np.array([[0.1, 0.7, 0.3]]), np.array([1, 0, 1]), 3) * 10
-    array([[  7.,   3., -10.]], dtype=float32)
+    >>> best_per_class(np.array([[0.25, 0.75, 0.5]]), np.array([1, 0, 1]), 3).tolist()
+    [[0.75, 0.5, -1.0]]
     """
     out = np.full((len(scores), classes), -1.0, np.float32)
     if not len(scores):
