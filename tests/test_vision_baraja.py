@@ -153,8 +153,51 @@ def test_a_registration_saved_before_templates_still_loads(tmp_path):
                         tau=baraja.tau, formato=1)
     back = BarajaRegistrada.load(old)
     assert not back.has_templates and back.describe()["plantillas"] == 0
+    assert back.series == 1
     f = protos / np.linalg.norm(protos, axis=1, keepdims=True)
     assert back.probabilities(f).argmax(1).tolist() == list(range(40))
+
+
+def test_a_second_set_of_photos_makes_up_for_a_poor_one():
+    """One set photographed badly (glare all over card 4: its features are noise); a second,
+    good set of the same deck, added, names card 4 right again, and every other card stays
+    right."""
+    from dataclasses import replace
+
+    good, protos = _registration()
+    f = protos / np.linalg.norm(protos, axis=1, keepdims=True)
+    feats = good.features.copy()
+    glare = np.random.default_rng(7).normal(size=(int((good.labels == 4).sum()), f.shape[1]))
+    feats[good.labels == 4] = glare / np.linalg.norm(glare, axis=1, keepdims=True)
+    poor = replace(good, features=feats)
+    assert poor.probabilities(f).argmax(1)[4] != 4
+    both = poor.combinada(good)
+    assert both.series == 2 and len(both.labels) == 2 * len(good.labels)
+    assert both.probabilities(f).argmax(1).tolist() == list(range(40))
+
+
+def test_adding_a_set_checks_classifier_count_and_keeps_templates_only_when_both_have_them(
+        tmp_path):
+    from dataclasses import replace
+
+    from vision.baraja import MAX_SERIES
+
+    plain, _ = _registration()
+    with_t, _ = _with_templates(plain)
+    assert with_t.combinada(with_t).plantillas.shape[0] == 80
+    assert not plain.combinada(with_t).has_templates  # a format-1 registration has none
+    with pytest.raises(BarajaError, match="otro clasificador"):
+        plain.combinada(replace(plain, modelo="otro"))
+    full = plain
+    for _ in range(MAX_SERIES - 1):
+        full = full.combinada(plain)
+    assert full.series == MAX_SERIES
+    with pytest.raises(BarajaError, match=f"ya tiene {MAX_SERIES} series"):
+        full.combinada(plain)
+    back = BarajaRegistrada.load(with_t.combinada(with_t).save(tmp_path / "dos.npz"))
+    assert back.series == 2 and back.describe()["series"] == 2 and len(back.plantillas) == 80
+    with pytest.raises(BarajaError, match="series de fotos"):
+        replace(plain, series=0)
 
 
 def test_save_load_round_trip(tmp_path):
@@ -223,6 +266,12 @@ def test_register_the_example_deck_and_read_the_example_table_against_it(tmp_pat
     assert info["cartas"] == 40 and info["nombre"] == "ejemplo" and info["avisos"] == []
     res = mus("baraja", "ver", str(out))
     assert res.returncode == 0 and "ejemplo" in res.stdout and "240 plantillas" in res.stdout
+    assert "1 serie de fotos" in res.stdout
+    # a second set of photos added (here the same four again): matched against both
+    res = mus("baraja", "registrar", *SUIT_PHOTOS, "--salida", str(out), "--añadir", "--json")
+    assert res.returncode == 0, res.stderr
+    info = json.loads(res.stdout)
+    assert info["series"] == 2 and info["plantillas"] == 480 and info["nombre"] == "ejemplo"
     res = mus("leer", "--json", "--baraja", str(out), str(REPO / "examples" / "mesa.jpg"))
     assert res.returncode == 0, res.stderr
     truth = json.loads((REPO / "examples" / "mesa.json").read_text())["manos"]
@@ -293,3 +342,41 @@ def test_a_card_read_against_the_registration_is_flagged_at_the_registered_thres
     under = dets.confidence < 0.9
     assert 0 < under.sum() < len(dets)
     assert (dets.low_confidence == under).all()
+
+
+@needs_models
+def test_the_evaluation_registers_several_sets_of_generated_photos():
+    """`vision.evaluate --registrar --series 2`: two accepted sets of four photos, merged."""
+    from vision.baraja import VIEWS
+    from vision.evaluate import register_from_generated_photos
+    from vision.reader import CardReader
+
+    two, _, taken = register_from_generated_photos(CardReader(), "fournier1878-pd", series=2)
+    assert two.series == 2 and taken >= 2  # a refused set is taken again
+    assert len(two.plantillas) == 2 * 40 * VIEWS and len(two.labels) == 2 * 2 * 40 * VIEWS
+    first, second = two.plantillas[:40 * VIEWS], two.plantillas[40 * VIEWS:]
+    assert not np.array_equal(first, second)  # two different sets of photos
+
+
+@needs_models
+def test_the_app_registers_every_set_of_photos_in_the_folder(tmp_path):
+    """Ajustes' folder of photos (app.logic.lectura.preparar_baraja): its own set, then each
+    subfolder holding another set; subfolders without a set are left alone."""
+    import shutil
+
+    from app.logic.lectura import LecturaError, preparar_baraja
+
+    casa = tmp_path / "casa"
+    (casa / "otra-luz").mkdir(parents=True)
+    (casa / "vacia").mkdir()
+    for foto in SUIT_PHOTOS:
+        shutil.copy(foto, casa)
+        shutil.copy(foto, casa / "otra-luz")
+    ruta, desc, _ = preparar_baraja(str(casa), str(tmp_path / "datos"))
+    assert desc == "casa (40 cartas, 2 series de fotos)"
+    assert BarajaRegistrada.load(ruta).series == 2
+    solo = tmp_path / "solo"
+    (solo / "a").mkdir(parents=True)
+    shutil.copy(SUIT_PHOTOS[0], solo / "a")  # a subfolder with one photo is no set
+    with pytest.raises(LecturaError, match="faltan"):
+        preparar_baraja(str(solo), str(tmp_path / "datos"))

@@ -10,7 +10,10 @@ classifier's features of those crops are kept, and the crops themselves, small, 
 A card on the table is then named by the registered card whose features are the most alike
 (cosine similarity) plus, with weight TEMPLATE_WEIGHT, whose face matches it best patch by patch
 (:mod:`vision.plantillas`), so the classifier's features must be general, but its 40-way head is
-not used at all.
+not used at all. More photos of the same deck, under another light or on another cloth, can be
+added to a registration (:meth:`BarajaRegistrada.combinada`, ``mus baraja registrar
+--añadir``): a card is then matched against every photo of it, and one poor photo no longer
+misleads the whole deck (measured in models/README.md (b)).
 
     >>> reader = CardReader()                                     # doctest: +SKIP
     >>> baraja, avisos = registrar(reader, ["oros.jpg", "copas.jpg", "espadas.jpg", "bastos.jpg"])  # doctest: +SKIP
@@ -59,6 +62,8 @@ VIEWS = 6  # crops per registered card: its box and five jittered ones
 # all right 13 / 18 / 18 / 15 / 15 and 24 / 25 / 27 / 27 / 19 (models/README.md (b)).
 TEMPLATE_WEIGHT = 0.3
 FORMAT = 2  # 2: with templates; files of format 1 (features only) still load
+# Sets of photos one registration may hold: each adds about 1.5 MB and a millisecond a read.
+MAX_SERIES = 4
 LAYOUT_HELP = ("pon las cartas boca arriba y sin que se toquen, en filas del 1 al 12: las 40 en "
                "cuatro filas (oros, copas, espadas, bastos) o un palo por foto, en una fila de "
                "diez o dos de cinco")
@@ -89,6 +94,7 @@ class BarajaRegistrada:
     tau: float = TAU
     plantillas: np.ndarray | None = None
     etiquetas_plantillas: np.ndarray | None = None
+    series: int = 1  # sets of photos (one of 40 cards, or four of one suit each) merged in
 
     def __post_init__(self) -> None:
         f, y = self.features, self.labels
@@ -106,6 +112,36 @@ class BarajaRegistrada:
                 raise BarajaError("baraja registrada incoherente: plantillas y etiquetas no casan")
             if set(range(DECK_SIZE)) - {int(v) for v in ty}:
                 raise BarajaError("a las plantillas de la baraja registrada les faltan cartas")
+        if not 1 <= self.series <= MAX_SERIES:
+            raise BarajaError(f"baraja registrada incoherente: {self.series} series de fotos")
+
+    def combinada(self, other: BarajaRegistrada) -> BarajaRegistrada:
+        """This registration with the photos of ``other`` (the same deck photographed again)
+        added: each card is matched against all its photos. Both must come from the same
+        classifier; the templates are kept only when both have them.
+
+        >>> a = BarajaRegistrada(np.eye(40, 8, dtype=np.float32), np.arange(40), "bar", "m1")
+        >>> b = a.combinada(a)
+        >>> (b.series, len(b.labels), b.nombre)
+        (2, 80, 'bar')
+        """
+        if self.modelo and other.modelo and self.modelo != other.modelo:
+            raise BarajaError("las fotos nuevas se leyeron con otro clasificador: registra la "
+                              "baraja de nuevo, desde el principio")
+        if self.features.shape[1] != other.features.shape[1]:
+            raise BarajaError("baraja registrada incoherente: rasgos de distinto tamaño")
+        if self.series + other.series > MAX_SERIES:
+            raise BarajaError(f"la baraja ya tiene {self.series} series de fotos (como mucho "
+                              f"{MAX_SERIES}): regístrala de nuevo con las mejores")
+        both = self.has_templates and other.has_templates
+        return BarajaRegistrada(
+            np.concatenate([self.features, other.features]),
+            np.concatenate([self.labels, other.labels]),
+            self.nombre or other.nombre, self.modelo or other.modelo, self.tau,
+            np.concatenate([self.plantillas, other.plantillas]) if both else None,
+            np.concatenate([self.etiquetas_plantillas, other.etiquetas_plantillas]) if both
+            else None,
+            self.series + other.series)
 
     @cached_property
     def _templates_both_ways(self) -> tuple[np.ndarray, np.ndarray]:
@@ -157,7 +193,8 @@ class BarajaRegistrada:
                     "etiquetas_plantillas": self.etiquetas_plantillas.astype(np.int16)}
                 np.savez_compressed(fh, features=self.features.astype(np.float16),
                                     labels=self.labels.astype(np.int16), nombre=self.nombre,
-                                    modelo=self.modelo, tau=self.tau, formato=FORMAT, **extra)
+                                    modelo=self.modelo, tau=self.tau, formato=FORMAT,
+                                    series=self.series, **extra)
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a normal file instead
@@ -180,7 +217,8 @@ class BarajaRegistrada:
                 return cls(d["features"].astype(np.float32), d["labels"].astype(np.int64),
                            str(d["nombre"]), str(d["modelo"]), float(d["tau"]),
                            d["plantillas"].astype(np.uint8) if templates else None,
-                           d["etiquetas_plantillas"].astype(np.int64) if templates else None)
+                           d["etiquetas_plantillas"].astype(np.int64) if templates else None,
+                           int(d["series"]) if "series" in d.files else 1)
         except BarajaError:
             raise
         except Exception as exc:  # not an npz, a truncated file, missing arrays
@@ -189,7 +227,8 @@ class BarajaRegistrada:
     def describe(self) -> dict:
         return {"nombre": self.nombre, "cartas": DECK_SIZE, "recortes": len(self.labels),
                 "rasgos": int(self.features.shape[1]), "modelo": self.modelo,
-                "plantillas": 0 if self.plantillas is None else len(self.plantillas)}
+                "plantillas": 0 if self.plantillas is None else len(self.plantillas),
+                "series": self.series}
 
 
 # --------------------------------------------------------------------------- registering

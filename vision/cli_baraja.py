@@ -2,10 +2,14 @@
 
 ``registrar`` takes one photo of the 40 cards in four rows of ten (oros, copas, espadas,
 bastos; each row 1 2 3 4 5 6 7 10 11 12) or four photos, one suit each in that order (a row of
-ten or two rows of five), and writes the registration (an .npz of about 0.6 MB) that
+ten or two rows of five), and writes the registration (an .npz of about 1.5 MB) that
 ``mus leer --baraja FILE`` and ``mus mano --baraja FILE`` read against. A photo that does not
 show the layout is refused with a message that says what was seen (exit status 2); nothing is
 written then, and an existing file is only replaced once the new one is complete.
+
+With ``--añadir`` the photos are added to the registration already in FILE (another set of the
+same deck, under another light or on another cloth): a card is then matched against all its
+photos, which reads better than any one set (models/README.md (b)); up to four sets.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 
@@ -25,6 +30,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     reg.add_argument("--salida", required=True, type=Path, metavar="FILE",
                      help="fichero donde guardar la baraja registrada (.npz)")
     reg.add_argument("--nombre", default="", help="nombre de la baraja (p. ej. 'Fournier del bar')")
+    reg.add_argument("--añadir", "--anadir", dest="anadir", action="store_true",
+                     help="añade estas fotos a la baraja ya registrada en --salida (otra luz, "
+                          "otro tapete: se lee mejor)")
     reg.add_argument("--json", action="store_true", help="salida en JSON")
     ver = sub.add_parser("ver", help="describe una baraja registrada")
     ver.add_argument("fichero", type=Path, metavar="FILE")
@@ -51,11 +59,20 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(info, ensure_ascii=False, indent=2))
         else:
             print(f"{args.fichero}: baraja '{info['nombre']}', {info['cartas']} cartas, "
-                  f"{info['recortes']} recortes, {info['plantillas'] or 'sin'} plantillas, "
-                  f"clasificador {info['modelo']}")
+                  f"{_series(info['series'])}, {info['recortes']} recortes, "
+                  f"{info['plantillas'] or 'sin'} plantillas, clasificador {info['modelo']}")
         return 0
     try:
-        baraja, avisos = registrar(CardReader(), args.fotos, nombre=args.nombre)
+        reader = CardReader()
+        previa = _previous(args.salida, reader) if args.anadir else None
+        baraja, avisos = registrar(reader, args.fotos, nombre=args.nombre)
+        if previa is not None:
+            if not previa.has_templates:
+                avisos.append("la baraja guardada es de una versión anterior, sin plantillas: "
+                              "regístrala de nuevo desde el principio para leerla mejor")
+            baraja = previa.combinada(baraja)
+            if args.nombre:
+                baraja = replace(baraja, nombre=args.nombre)
         baraja.save(args.salida)
     except (BarajaError, ImageError, FileNotFoundError) as exc:
         return _fail(str(exc), args.json)
@@ -65,7 +82,23 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({**baraja.describe(), "fichero": str(args.salida), "avisos": avisos},
                          ensure_ascii=False, indent=2))
     else:
-        print(f"baraja registrada en {args.salida}: 40 cartas")
+        print(f"baraja registrada en {args.salida}: 40 cartas, {_series(baraja.series)}")
         for aviso in avisos:
             print(f"  aviso: {aviso}")
     return 0
+
+
+def _previous(path: Path, reader):
+    """The registration to add to (None when there is none yet), checked against the reader's
+    classifier before any photo is read."""
+    from vision.baraja import BarajaRegistrada
+
+    if not path.exists():
+        return None
+    previa = BarajaRegistrada.load(path)
+    previa.check_model(reader.folder)
+    return previa
+
+
+def _series(n: int) -> str:
+    return f"{n} {'serie' if n == 1 else 'series'} de fotos"

@@ -195,26 +195,36 @@ def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
 
 
 def register_from_generated_photos(reader: CardReader, deck: str, seed: int = 0,
-                                  size: tuple[int, int] = (1280, 960), tries: int = 5):
+                                  size: tuple[int, int] = (1280, 960), tries: int = 5,
+                                  series: int = 1):
     """Register ``deck`` from four generated photos, one suit each, through the real path
     (detector, grid, crops): scenes 90,000 on of the eval split, away from the test tables.
     When the registration refuses a set, the four photos are taken again, as a user would
-    (up to ``tries`` times).
+    (up to ``tries`` times a set). ``series`` > 1: that many accepted sets, merged as ``mus
+    baraja registrar --añadir`` merges them.
 
     Returns (registration, warnings, sets of photos taken)."""
     from scoring.cards import CARD_IDS
     from vision.baraja import BarajaError, registrar
 
-    for k in range(tries):
-        fotos = [render_scene(scene_rng(seed, "eval", 90_000 + 4 * k + p), decks=(deck,),
-                              backgrounds=HOLDOUT_BACKGROUNDS, size=size, kind="palo",
-                              card_ids=list(CARD_IDS[10 * p:10 * p + 10])).image for p in range(4)]
-        try:
-            baraja, avisos = registrar(reader, fotos, nombre=deck)
-        except BarajaError:
-            continue
-        return baraja, avisos, k + 1
-    raise BarajaError(f"no se pudo registrar {deck} con {tries} fotos")
+    baraja, avisos, k = None, [], 0
+    for _ in range(series):
+        for _ in range(tries):
+            fotos = [render_scene(scene_rng(seed, "eval", 90_000 + 4 * k + p), decks=(deck,),
+                                  backgrounds=HOLDOUT_BACKGROUNDS, size=size, kind="palo",
+                                  card_ids=list(CARD_IDS[10 * p:10 * p + 10])).image
+                     for p in range(4)]
+            k += 1
+            try:
+                nueva, nuevos = registrar(reader, fotos, nombre=deck)
+            except BarajaError:
+                continue
+            baraja = nueva if baraja is None else baraja.combinada(nueva)
+            avisos += nuevos
+            break
+        else:
+            raise BarajaError(f"no se pudo registrar {deck} con {tries} series de fotos")
+    return baraja, avisos, k
 
 
 def registration_photos(reader: CardReader, deck: str, n: int, seed: int = 0,
@@ -267,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="first register the test deck from four generated photos (one a suit) "
                         "(eval split, unseen backgrounds, not one of the test tables), then read "
                         "the tables against it (vision.baraja)")
+    p.add_argument("--series", type=int, default=1, metavar="N",
+                   help="with --registrar: register N accepted sets of four photos, merged "
+                        "(mus baraja registrar --añadir)")
     p.add_argument("--fotos-registro", type=int, default=0, metavar="N",
                    help="also measure N generated registration photos (one suit each): how many "
                         "are accepted, and accepted with every card in place")
@@ -280,6 +293,8 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError
     except ValueError:
         p.error(f"--tamano debe ser ANCHOxALTO, p. ej. 1920x1440 (no {args.tamano!r})")
+    if not 1 <= args.series <= 4:
+        p.error(f"--series va de 1 a 4 (no {args.series})")
     reader = CardReader(args.modelos)
     if args.clasificador or args.indice or args.pintas:
         import shutil
@@ -306,8 +321,10 @@ def main(argv: list[str] | None = None) -> int:
     extra: dict = {"peso_indice": reader.index_weight if reader.index_reader is not None else 0,
                    "peso_pintas": reader.pinta_weight if reader.pinta_reader is not None else 0}
     if args.registrar:
-        reader.baraja, avisos, fotos = register_from_generated_photos(reader, args.baraja, args.seed)
-        extra.update({"registrada": True, "fotos_registro": fotos, "avisos_registro": avisos})
+        reader.baraja, avisos, fotos = register_from_generated_photos(reader, args.baraja, args.seed,
+                                                                      series=args.series)
+        extra.update({"registrada": True, "fotos_registro": fotos, "avisos_registro": avisos,
+                      "series_registro": args.series})
     if args.fotos_registro:
         extra["registro_por_foto"] = registration_photos(reader, args.baraja, args.fotos_registro,
                                                          args.seed)

@@ -175,6 +175,8 @@ def preparar_baraja(origen: str, carpeta_datos: str) -> tuple[str, str, list[str
     """Make ``origen`` the deck to read against: a registered .npz (checked and used as it
     is), or a folder with the photos to register (``oros.jpg copas.jpg espadas.jpg
     bastos.jpg``, or ``baraja.jpg`` with all 40), registered into ``carpeta_datos/baraja.npz``.
+    Subfolders holding more sets of photos of the same deck (another light, another cloth)
+    are registered too and merged in (up to vision.baraja.MAX_SERIES sets): it reads better.
 
     Returns (path of the .npz, a one-line description, warnings); LecturaError otherwise.
     """
@@ -189,8 +191,11 @@ def preparar_baraja(origen: str, carpeta_datos: str) -> tuple[str, str, list[str
     avisos: list[str] = []
     try:
         if src.is_dir():
-            fotos = _fotos_de_registro(src)
-            baraja, avisos = registrar(CardReader(), fotos, nombre=src.name)
+            reader, baraja = CardReader(), None
+            for fotos in _series_de_registro(src):
+                nueva, nuevos = registrar(reader, fotos, nombre=src.name)
+                baraja = nueva if baraja is None else baraja.combinada(nueva)
+                avisos += nuevos
             destino = baraja.save(Path(carpeta_datos) / "baraja.npz")
         elif src.is_file():
             baraja = BarajaRegistrada.load(src)
@@ -203,7 +208,22 @@ def preparar_baraja(origen: str, carpeta_datos: str) -> tuple[str, str, list[str
     except OSError as exc:
         raise LecturaError(f"no se puede guardar la baraja: {exc.strerror or exc}") from None
     info = baraja.describe()
-    return str(destino), f"{info['nombre'] or destino.stem} ({info['cartas']} cartas)", avisos
+    series = "" if info["series"] == 1 else f", {info['series']} series de fotos"
+    return str(destino), f"{info['nombre'] or destino.stem} ({info['cartas']} cartas{series})", avisos
+
+
+def _series_de_registro(carpeta: Any) -> list[list[str]]:
+    """The sets of registration photos in ``carpeta``: its own, then each subfolder's that
+    holds a set, by name."""
+    subs = sorted(p for p in carpeta.iterdir() if p.is_dir() and _tiene_fotos(p))
+    if not _tiene_fotos(carpeta) and not subs:
+        _fotos_de_registro(carpeta)  # says which photos are missing
+    return [_fotos_de_registro(c) for c in ([carpeta] if _tiene_fotos(carpeta) else []) + subs]
+
+
+def _tiene_fotos(carpeta: Any) -> bool:
+    return (carpeta / "baraja.jpg").is_file() or all(
+        (carpeta / f"{p}.jpg").is_file() for p in PALOS_FOTOS)
 
 
 def _fotos_de_registro(carpeta: Any) -> list[str]:
