@@ -380,3 +380,31 @@ def test_the_app_registers_every_set_of_photos_in_the_folder(tmp_path):
     shutil.copy(SUIT_PHOTOS[0], solo / "a")  # a subfolder with one photo is no set
     with pytest.raises(LecturaError, match="faltan"):
         preparar_baraja(str(solo), str(tmp_path / "datos"))
+
+
+def test_small_cards_in_a_registration_photo_get_a_warning():
+    from vision.baraja import MIN_CARD_PX, _size_warning
+
+    boxes = _grid(rows=1, card=(60.0, 90.0))
+    assert "oros" in _size_warning(boxes, 0) and "dos filas de cinco" in _size_warning(boxes, 0)
+    assert "una foto por palo" in _size_warning(_grid(card=(60.0, 90.0)), None)
+    big = _grid(rows=1, card=(0.7 * MIN_CARD_PX, MIN_CARD_PX))
+    assert _size_warning(big, 2) == ""
+
+
+@needs_models
+def test_a_registration_from_rows_of_ten_warns_of_the_small_photos():
+    """The example photos until the fifteenth session (scenes 2000-2003): oros and espadas in a
+    row of ten, cards about 110 px long; copas and bastos in two rows of five."""
+    from vision.baraja import registrar
+    from vision.dataset import scene_rng
+    from vision.decks import PUBLIC_DOMAIN_DECK
+    from vision.reader import CardReader
+    from vision.synth import render_scene
+
+    fotos = [render_scene(scene_rng(0, "ejemplo", 2000 + p), decks=(PUBLIC_DOMAIN_DECK,),
+                          backgrounds=("felt",), kind="palo",
+                          card_ids=list(CARD_IDS[10 * p:10 * p + 10])).image for p in range(4)]
+    _, avisos = registrar(CardReader(), fotos)
+    small = [a for a in avisos if "pequeñas" in a]
+    assert len(small) == 2 and "oros" in small[0] and "espadas" in small[1]

@@ -27,7 +27,8 @@ LANCES = {"grande": "paso", "chica": {"no_quiero": 1, "gana": 0}, "pares": {"qui
           "juego": {"quiero": 2}}
 MESA_SEED = 0  # scene index in the "ejemplo" split
 MANO_SEED = 1
-BARAJA_SEED = 2000  # scene indices 2000-2003 of the "ejemplo" split: the four suit photos
+BARAJA_SEED = 2344  # scenes 2344-2347 of the "ejemplo" split: the four suit photos, cards
+# about 250 px long (2000-2003 until the fifteenth session: two of them in rows of ten, 107-116 px)
 SUITS = ("oros", "copas", "espadas", "bastos")
 
 
