@@ -272,6 +272,15 @@ def test_register_the_example_deck_and_read_the_example_table_against_it(tmp_pat
     assert res.returncode == 0, res.stderr
     info = json.loads(res.stdout)
     assert info["series"] == 2 and info["plantillas"] == 480 and info["nombre"] == "ejemplo"
+    from dataclasses import replace
+
+    from vision.baraja import MAX_SERIES
+
+    replace(BarajaRegistrada.load(out), series=MAX_SERIES).save(out)  # as if full
+    before = out.read_bytes()
+    res = mus("baraja", "registrar", *SUIT_PHOTOS, "--salida", str(out), "--añadir")
+    assert res.returncode == 2 and f"ya tiene {MAX_SERIES} series" in res.stderr
+    assert out.read_bytes() == before
     res = mus("leer", "--json", "--baraja", str(out), str(REPO / "examples" / "mesa.jpg"))
     assert res.returncode == 0, res.stderr
     truth = json.loads((REPO / "examples" / "mesa.json").read_text())["manos"]
@@ -380,6 +389,14 @@ def test_the_app_registers_every_set_of_photos_in_the_folder(tmp_path):
     shutil.copy(SUIT_PHOTOS[0], solo / "a")  # a subfolder with one photo is no set
     with pytest.raises(LecturaError, match="faltan"):
         preparar_baraja(str(solo), str(tmp_path / "datos"))
+    from vision.baraja import MAX_SERIES
+
+    for k in range(MAX_SERIES):
+        (casa / f"mas-{k}").mkdir()
+        for foto in SUIT_PHOTOS:
+            shutil.copy(foto, casa / f"mas-{k}")
+    with pytest.raises(LecturaError, match=f"como mucho {MAX_SERIES}"):
+        preparar_baraja(str(casa), str(tmp_path / "datos"))
 
 
 def test_small_cards_in_a_registration_photo_get_a_warning():

@@ -215,10 +215,15 @@ def preparar_baraja(origen: str, carpeta_datos: str) -> tuple[str, str, list[str
 def _series_de_registro(carpeta: Any) -> list[list[str]]:
     """The sets of registration photos in ``carpeta``: its own, then each subfolder's that
     holds a set, by name."""
+    from vision.baraja import MAX_SERIES
+
     subs = sorted(p for p in carpeta.iterdir() if p.is_dir() and _tiene_fotos(p))
     if not _tiene_fotos(carpeta) and not subs:
         _fotos_de_registro(carpeta)  # says which photos are missing
-    return [_fotos_de_registro(c) for c in ([carpeta] if _tiene_fotos(carpeta) else []) + subs]
+    series = [_fotos_de_registro(c) for c in ([carpeta] if _tiene_fotos(carpeta) else []) + subs]
+    if len(series) > MAX_SERIES:
+        raise LecturaError(f"{carpeta}: {len(series)} series de fotos; como mucho {MAX_SERIES}")
+    return series
 
 
 def _tiene_fotos(carpeta: Any) -> bool:
