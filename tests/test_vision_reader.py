@@ -238,6 +238,32 @@ def test_the_classifier_reads_each_card_both_ways_up_unless_told_not_to(monkeypa
     assert np.allclose(one, up, atol=1e-6) and not np.allclose(one, both, atol=1e-3)
 
 
+def test_on_an_unfamiliar_deck_the_pintas_weigh_more(monkeypatch):
+    """A table of an unfamiliar deck is read again with the pinta reader at
+    UNFAMILIAR_PINTA_WEIGHT; a familiar one is not. Driven by a pinta reader that calls every
+    card oros and a weight so large that only the pintas count: ten oros at most in a deck."""
+    import vision.reader as reader_module
+    from vision.reader import UNFAMILIAR_WARNING, CardReader, load_image
+
+    image = load_image(EXAMPLE)
+
+    def all_oros(img, obbs, cards=None):
+        return np.tile([0.97, 0.01, 0.01, 0.01], (len(obbs), 1))
+
+    monkeypatch.setattr(reader_module, "UNFAMILIAR_PINTA_WEIGHT", 50.0)
+    familiar = CardReader()
+    monkeypatch.setattr(familiar, "suit_probabilities", all_oros)
+    ids = [str(c) for c in familiar.read(image).card_ids]
+    assert sum(c.endswith("o") for c in ids) < 10  # weight 0.5: the classifier still counts
+    monkeypatch.setattr(reader_module, "UNFAMILIAR_DECK", 0.999)
+    unfamiliar = CardReader()
+    monkeypatch.setattr(unfamiliar, "suit_probabilities", all_oros)
+    dets = unfamiliar.read(image)
+    assert UNFAMILIAR_WARNING in dets.avisos and dets.low_confidence.all()
+    assert sum(str(c).endswith("o") for c in dets.card_ids) == 10
+    assert len(set(map(str, dets.card_ids))) == len(dets)  # still each card once
+
+
 def test_the_unfamiliar_deck_check_ignores_the_corner_index(monkeypatch):
     """Whether a table looks like a known deck is the classifier's judgement alone: a rank
     reader that is sure of every rank (with the shipped pinta reader) sharpens the
