@@ -425,3 +425,13 @@ def test_a_registration_from_rows_of_ten_warns_of_the_small_photos():
     _, avisos = registrar(CardReader(), fotos)
     small = [a for a in avisos if "pequeñas" in a]
     assert len(small) == 2 and "oros" in small[0] and "espadas" in small[1]
+
+
+def test_the_evaluation_refuses_more_sets_than_a_registration_holds(capsys):
+    from vision.baraja import MAX_SERIES
+    from vision.evaluate import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--baraja", "fournier1878-pd", "--escenas", "1", "--registrar",
+              "--series", str(MAX_SERIES + 1)])
+    assert exc.value.code == 2 and f"de 1 a {MAX_SERIES}" in capsys.readouterr().err

@@ -293,8 +293,10 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError
     except ValueError:
         p.error(f"--tamano debe ser ANCHOxALTO, p. ej. 1920x1440 (no {args.tamano!r})")
-    if not 1 <= args.series <= 4:
-        p.error(f"--series va de 1 a 4 (no {args.series})")
+    from vision.baraja import MAX_SERIES
+
+    if not 1 <= args.series <= MAX_SERIES:
+        p.error(f"--series va de 1 a {MAX_SERIES} (no {args.series})")
     reader = CardReader(args.modelos)
     if args.clasificador or args.indice or args.pintas:
         import shutil
