@@ -135,9 +135,7 @@ class BarajaRegistrada:
                               "baraja de nuevo, desde el principio")
         if self.features.shape[1] != other.features.shape[1]:
             raise BarajaError("baraja registrada incoherente: rasgos de distinto tamaño")
-        if self.series + other.series > MAX_SERIES:
-            raise BarajaError(f"la baraja ya tiene {self.series} series de fotos (como mucho "
-                              f"{MAX_SERIES}): regístrala de nuevo con las mejores")
+        self.check_room(other.series)
         both = self.has_templates and other.has_templates
         return BarajaRegistrada(
             np.concatenate([self.features, other.features]),
@@ -147,6 +145,12 @@ class BarajaRegistrada:
             np.concatenate([self.etiquetas_plantillas, other.etiquetas_plantillas]) if both
             else None,
             self.series + other.series)
+
+    def check_room(self, added: int = 1) -> None:
+        """BarajaError when ``added`` more sets of photos would pass MAX_SERIES."""
+        if self.series + added > MAX_SERIES:
+            raise BarajaError(f"la baraja ya tiene {self.series} series de fotos (como mucho "
+                              f"{MAX_SERIES}): regístrala de nuevo con las mejores")
 
     @cached_property
     def _templates_both_ways(self) -> tuple[np.ndarray, np.ndarray]:

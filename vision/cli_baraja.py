@@ -91,15 +91,13 @@ def run(args: argparse.Namespace) -> int:
 def _previous(path: Path, reader):
     """The registration to add to (None when there is none yet), checked against the reader's
     classifier before any photo is read."""
-    from vision.baraja import MAX_SERIES, BarajaError, BarajaRegistrada
+    from vision.baraja import BarajaRegistrada
 
     if not path.exists():
         return None
     previa = BarajaRegistrada.load(path)
     previa.check_model(reader.folder)
-    if previa.series >= MAX_SERIES:
-        raise BarajaError(f"{path} ya tiene {previa.series} series de fotos (como mucho "
-                          f"{MAX_SERIES}): regístrala de nuevo con las mejores")
+    previa.check_room()
     return previa
 
 

@@ -401,17 +401,18 @@ class CardReader:
         return (self.baraja is None and len(cls_conf) >= UNFAMILIAR_MIN_CARDS
                 and float(np.mean(cls_conf)) < UNFAMILIAR_DECK)
 
-    def _read_unfamiliar(self, image: np.ndarray, boxes: np.ndarray, labels: np.ndarray,
-                         cls_conf: np.ndarray, alt: np.ndarray
+    def _read_unfamiliar(self, image: np.ndarray, boxes: np.ndarray, look: np.ndarray,
+                         labels: np.ndarray, cls_conf: np.ndarray, alt: np.ndarray
                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The ids, probabilities and runners-up of a table of an unfamiliar deck given again
         with the pintas weighing UNFAMILIAR_PINTA_WEIGHT (as they were without a pinta reader,
         or when a weight of 0 switches it off)."""
         if self.pinta_reader is None or self.pinta_weight == UNFAMILIAR_PINTA_WEIGHT:
             return labels, cls_conf, alt
-        look, ranks, suits = self.classify_parts(image, boxes)
-        return assign_unique(combine_marks(look, ranks, suits, self.index_weight,
-                                           UNFAMILIAR_PINTA_WEIGHT))
+        cards = _rectified(image, boxes)  # ``look`` is the final boxes' already: marks only
+        return assign_unique(combine_marks(look, self.rank_probabilities(image, boxes, cards),
+                                           self.suit_probabilities(image, boxes, cards),
+                                           self.index_weight, UNFAMILIAR_PINTA_WEIGHT))
 
     # ---- everything
     def read(self, image: np.ndarray | str | os.PathLike[str]) -> CardDetections:
@@ -449,7 +450,7 @@ class CardReader:
         # warning on 30-40 % of the tables)
         unfamiliar = self._unfamiliar(look[np.arange(len(labels)), labels])
         if unfamiliar:
-            labels, cls_conf, alt = self._read_unfamiliar(img, boxes, labels, cls_conf, alt)
+            labels, cls_conf, alt = self._read_unfamiliar(img, boxes, look, labels, cls_conf, alt)
             conf = det_scores * cls_conf
             low[:] = True
         dets = CardDetections(

@@ -217,18 +217,21 @@ def _series_de_registro(carpeta: Any) -> list[list[str]]:
     holds a set, by name."""
     from vision.baraja import MAX_SERIES
 
-    subs = sorted(p for p in carpeta.iterdir() if p.is_dir() and _tiene_fotos(p))
-    if not _tiene_fotos(carpeta) and not subs:
-        _fotos_de_registro(carpeta)  # says which photos are missing
-    series = [_fotos_de_registro(c) for c in ([carpeta] if _tiene_fotos(carpeta) else []) + subs]
+    series, falta = [], None
+    try:
+        series.append(_fotos_de_registro(carpeta))
+    except LecturaError as exc:
+        falta = exc  # said only when no subfolder holds a set either
+    for sub in sorted(p for p in carpeta.iterdir() if p.is_dir()):
+        try:
+            series.append(_fotos_de_registro(sub))
+        except LecturaError:
+            continue  # a subfolder without a set is someone else's
+    if not series:
+        raise falta
     if len(series) > MAX_SERIES:
         raise LecturaError(f"{carpeta}: {len(series)} series de fotos; como mucho {MAX_SERIES}")
     return series
-
-
-def _tiene_fotos(carpeta: Any) -> bool:
-    return (carpeta / "baraja.jpg").is_file() or all(
-        (carpeta / f"{p}.jpg").is_file() for p in PALOS_FOTOS)
 
 
 def _fotos_de_registro(carpeta: Any) -> list[str]:
