@@ -126,7 +126,7 @@ def test_smoke_index_reader_training_exports_a_model_the_reader_uses(tmp_path):
     out = tmp_path / "idx"
     _run_module("vision.index_train", "--out", str(out), "--escenas", "2", "--escenas-val", "1",
                 "--sinteticos", "256", "--epocas-pre", "1", "--epocas", "1", "--barajas", DECKS[0],
-                "--escenas-tapadas", "1")
+                "--escenas-tapadas", "1", "--marcos", "0.5")
     assert (out / INDEX_FILE).is_file() and (out / "carta_idx.pt").is_file()
     patches = np.load(out / "indice_train.npz")["p"]
     assert patches.ndim == 5 and patches.shape[1:] == (2, 36, 40, 3) and len(patches) >= 8
@@ -155,7 +155,7 @@ def test_smoke_pinta_reader_training_exports_a_model_the_reader_uses(tmp_path):
 
     out = tmp_path / "pintas"
     _run_module("vision.pinta_train", "--out", str(out), "--escenas", "3", "--escenas-val", "1",
-                "--epocas", "1", "--barajas", DECKS[0], "--escenas-tapadas", "0")
+                "--epocas", "1", "--barajas", DECKS[0], "--escenas-tapadas", "0", "--marcos", "0.5")
     assert (out / PINTA_FILE).is_file() and (out / "carta_palo.pt").is_file()
     assert not (out / "pintas_train_tapadas.npz").exists()  # 0: none
     strips = np.load(out / "pintas_train.npz")["p"]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 
-@pytest.mark.parametrize("name", ["vision.baraja", "vision.detections", "vision.indice",
+@pytest.mark.parametrize("name", ["vision.baraja", "vision.detections", "vision.indice", "vision.marcos",
                                   "vision.pintas", "vision.reader"])
 def test_module_doctests(name: str) -> None:
     with np.printoptions(legacy=False):  # another test may have changed them

@@ -17,6 +17,10 @@ The cross-design check (train on one design, measure on the other)::
 
     python -m vision.index_train --out runs/indice_F --barajas fournier1878-pd \\
         --prueba naipes-libres-basquetteur
+
+``--marcos 0.5`` also redraws the frame line of half the faces in other styles
+(:mod:`vision.marcos`); measured in the sixteenth session, no gain on a design never seen, so
+it is off by default (models/README.md (b)).
 """
 
 from __future__ import annotations
@@ -211,12 +215,34 @@ def write_view_set(path: Path, cut: Callable[[np.ndarray], np.ndarray], *, n_sce
     return path
 
 
+def index_edits(redraw_share: float, frame_share: float, seed: int
+                ) -> Callable[[str, str, np.ndarray], np.ndarray] | None:
+    """The ``face_edit`` of the index reader's tables: a share of the faces with their frame
+    line redrawn (:class:`vision.marcos.FrameRedraw`, kept clear of the index box), then a
+    share with their index redrawn (:class:`IndexRedraw`); None when both shares are 0."""
+    from vision.marcos import FrameRedraw
+
+    edits: list[Callable[[str, str, np.ndarray], np.ndarray]] = []
+    if frame_share > 0:
+        edits.append(FrameRedraw(frame_share, seed, {deck: (box[0], box[2]) for deck, box in INDEX_BOX.items()}))
+    if redraw_share > 0:
+        edits.append(IndexRedraw(redraw_share, seed))
+    if len(edits) < 2:
+        return edits[0] if edits else None
+
+    def both(deck: str, card_id: str, face: np.ndarray) -> np.ndarray:
+        return edits[1](deck, card_id, edits[0](deck, card_id, face))
+    return both
+
+
 def write_index_set(path: Path, *, n_scenes: int, split: str = "train", seed: int = 0,
                     decks: tuple[str, ...] = DECKS, redraw_share: float = 0.35,
-                    per_card: int = 2, first_index: int = 20_000, hidden: bool = False) -> Path:
+                    per_card: int = 2, first_index: int = 20_000, hidden: bool = False,
+                    frame_share: float = 0.0) -> Path:
     """Corner patches (N, 2, PATCH_H, PATCH_W, 3) uint8 of every visible card of ``n_scenes``
-    rendered scenes (:func:`write_view_set`), a share of the faces with a redrawn index."""
-    edit = IndexRedraw(redraw_share, seed) if redraw_share > 0 else None
+    rendered scenes (:func:`write_view_set`), shares of the faces with a redrawn index and a
+    redrawn frame line (:func:`index_edits`)."""
+    edit = index_edits(redraw_share, frame_share, seed)
     return write_view_set(path, corners_bgr, n_scenes=n_scenes, split=split, seed=seed, decks=decks,
                           per_card=per_card, first_index=first_index, face_edit=edit, hidden=hidden)
 
@@ -373,6 +399,8 @@ def reader_arguments(prog: str, doc: str | None, scenes: int) -> argparse.Argume
 def main(argv: list[str] | None = None) -> int:
     p = reader_arguments("python -m vision.index_train", __doc__, 1200)
     p.add_argument("--fuentes", type=float, default=0.35, help="share of faces with a redrawn index")
+    p.add_argument("--marcos", type=float, default=0.0,
+                   help="share of faces with the frame line redrawn in another style")
     p.add_argument("--sinteticos", type=int, default=60_000)
     p.add_argument("--epocas-pre", type=int, default=5)
     p.add_argument("--epocas", type=int, default=6)
@@ -384,11 +412,11 @@ def main(argv: list[str] | None = None) -> int:
     train_npz = out / "indice_train.npz"
     if not train_npz.is_file():
         write_index_set(train_npz, n_scenes=args.escenas, seed=args.seed, decks=decks,
-                        redraw_share=args.fuentes)
+                        redraw_share=args.fuentes, frame_share=args.marcos)
         print(f"patches of {args.escenas} tables ({time.time() - start:.0f} s)", flush=True)
     train_npz = with_hidden(train_npz, args.escenas_tapadas, lambda path: write_index_set(
         path, n_scenes=args.escenas_tapadas, seed=args.seed, decks=decks, redraw_share=args.fuentes,
-        first_index=HIDDEN_FIRST_INDEX, hidden=True))
+        first_index=HIDDEN_FIRST_INDEX, hidden=True, frame_share=args.marcos))
     model = train_index_reader(out, train_npz, synthetic=args.sinteticos, pre_epochs=args.epocas_pre,
                                epochs=args.epocas, threads=args.hilos, seed=args.seed, init=args.desde)
     log_validation(model, measure, args, start, out / "index_log.json", out / "indice_val_{}.npz",

@@ -15,6 +15,10 @@ The cross-design check (train on one design, measure on the other)::
 
     python -m vision.pinta_train --out runs/pintas_F --barajas fournier1878-pd \\
         --prueba naipes-libres-basquetteur
+
+``--marcos 0.5`` redraws the frame line of half the training faces in other styles
+(:mod:`vision.marcos`); measured in the sixteenth session, no gain on a design never seen, so
+it is off by default (models/README.md (b)).
 """
 
 from __future__ import annotations
@@ -40,18 +44,21 @@ from vision.index_train import (
     write_view_set,
 )
 from vision.indice import normalise
+from vision.marcos import FrameRedraw
 from vision.pintas import STRIP_H, STRIP_W, SUIT_OF, SUITS, strips_bgr
 
 
 def write_pinta_set(path: Path, *, n_scenes: int, split: str = "train", seed: int = 0,
                     decks: tuple[str, ...] = DECKS, per_card: int = 2, first_index: int = 20_000,
-                    hidden: bool = False) -> Path:
+                    hidden: bool = False, frame_share: float = 0.0) -> Path:
     """Grey frame strips (N, 2, STRIP_H, STRIP_W) uint8 of every visible card of ``n_scenes``
-    rendered scenes (:func:`vision.index_train.write_view_set`)."""
+    rendered scenes (:func:`vision.index_train.write_view_set`), a share of the faces with
+    their frame line redrawn (:class:`FrameRedraw`)."""
     grey = np.float32([0.114, 0.587, 0.299])
+    edit = FrameRedraw(frame_share, seed) if frame_share > 0 else None
     return write_view_set(path, lambda card: (strips_bgr(card).astype(np.float32) @ grey).astype(np.uint8),
                           n_scenes=n_scenes, split=split, seed=seed, decks=decks, per_card=per_card,
-                          first_index=first_index, hidden=hidden)
+                          first_index=first_index, hidden=hidden, face_edit=edit)
 
 
 class PintaNet(TwoViewNet):
@@ -122,17 +129,19 @@ def train_pinta_reader(out: Path, train_npz: Path, *, epochs: int = 8, threads: 
 def main(argv: list[str] | None = None) -> int:
     p = reader_arguments("python -m vision.pinta_train", __doc__, 700)
     p.add_argument("--epocas", type=int, default=8)
+    p.add_argument("--marcos", type=float, default=0.0,
+                   help="share of training faces with the frame line redrawn in another style")
     args = p.parse_args(argv)
     decks = tuple(args.barajas.split(","))
     out = args.out
     start = time.time()
     train_npz = out / "pintas_train.npz"
     if not train_npz.is_file():
-        write_pinta_set(train_npz, n_scenes=args.escenas, seed=args.seed, decks=decks)
+        write_pinta_set(train_npz, n_scenes=args.escenas, seed=args.seed, decks=decks, frame_share=args.marcos)
         print(f"strips of {args.escenas} tables ({time.time() - start:.0f} s)", flush=True)
     train_npz = with_hidden(train_npz, args.escenas_tapadas, lambda path: write_pinta_set(
         path, n_scenes=args.escenas_tapadas, seed=args.seed, decks=decks, first_index=HIDDEN_FIRST_INDEX,
-        hidden=True))
+        hidden=True, frame_share=args.marcos))
     model = train_pinta_reader(out, train_npz, epochs=args.epocas, threads=args.hilos, seed=args.seed)
     log_validation(model, measure, args, start, out / "pinta_log.json", out / "pintas_val_{}.npz",
                    lambda path, deck: write_pinta_set(path, n_scenes=args.escenas_val, split="val", seed=args.seed,
