@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 
-@pytest.mark.parametrize("name", ["vision.baraja", "vision.detections", "vision.indice", "vision.marcos",
-                                  "vision.pintas", "vision.reader"])
+@pytest.mark.parametrize("name", ["vision.baraja", "vision.detections", "vision.dudosas",
+                                  "vision.indice", "vision.marcos", "vision.pintas",
+                                  "vision.reader"])
 def test_module_doctests(name: str) -> None:
     with np.printoptions(legacy=False):  # another test may have changed them
         result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)

@@ -298,8 +298,9 @@ def test_a_card_boxed_twice_gives_way_to_the_card_left_out():
     scores = np.float32([0.9, 0.9, 0.5] + [0.9] * 13)
     cand_b = np.concatenate([boxes, table[2:3]])
     cand_s = np.concatenate([scores, np.float32([0.3])])
-    look, _, _ = reader.classify_parts(None, boxes)
-    new_b, new_s, _, probs = reader._replace_duplicates(None, boxes, scores, look, look,
+    parts = reader.classify_parts(None, boxes)
+    look = parts[0]
+    new_b, new_s, _, probs = reader._replace_duplicates(None, boxes, scores, parts, look,
                                                         cand_b, cand_s)
     assert len(new_b) == 16 and not (np.abs(new_b - twice).max(1) < 1e-3).any()
     assert (np.abs(new_b - table[2]).max(1) < 1e-3).any()
@@ -312,20 +313,22 @@ def test_no_swap_without_a_duplicate_or_a_candidate_that_keeps_the_seats():
     ids = {(float(b[0]), float(b[1])): k for k, b in enumerate(table)}
     reader = _one_hot_reader(ids)
     scores = np.full(16, 0.9, np.float32)
-    look, _, _ = reader.classify_parts(None, table)
+    parts = reader.classify_parts(None, table)
+    look = parts[0]
     # sixteen different cards: nothing to swap, even with a candidate left out
     extra = np.float32([[900, 700, 60, 90, 0.0]])
-    out_b, *_ = reader._replace_duplicates(None, table, scores, look, look,
+    out_b, *_ = reader._replace_duplicates(None, table, scores, parts, look,
                                            np.concatenate([table, extra]), np.append(scores, 0.3))
     assert np.array_equal(out_b, table)
     # a card boxed twice, but the only left-out box lies in another hand (it would move cards
     # between seats) or reads as a kept card where it overlaps it: the table stays as it was
     twice = table[1] + np.float32([6, 4, 0, 0, 0.05])
     boxes = np.concatenate([table[[0, 1]], twice[None], table[3:]])
-    look, _, _ = reader.classify_parts(None, boxes)
+    parts = reader.classify_parts(None, boxes)
+    look = parts[0]
     for stray in (np.float32([[1100, 700, 90, 60, 0.0]]), table[1:2] + np.float32([0, 8, 0, 0, 0])):
         cand_b = np.concatenate([boxes, stray])
-        out_b, *_ = reader._replace_duplicates(None, boxes, scores, look, look, cand_b,
+        out_b, *_ = reader._replace_duplicates(None, boxes, scores, parts, look, cand_b,
                                                np.append(scores, 0.3))
         assert np.array_equal(out_b, boxes)
 

@@ -41,7 +41,11 @@ class CardDetections:
     - ``low_confidence`` (N,) bool: ask the user to confirm these;
     - ``seat`` (N,) int8: 0 bottom, 1 right, 2 top, 3 left (counter-clockwise from the camera
       side), -1 when no seats could be given;
-    - ``avisos``: warnings in Spanish (why there are no seats, which cards are doubtful).
+    - ``avisos``: warnings in Spanish (why there are no seats, which cards are doubtful);
+    - ``data``: more per-card arrays, indexed with the rows (as supervision's ``Detections.data``):
+      the reader puts ``"indice"`` and ``"pintas"`` (N, 2) there, each mark reader's
+      probability of the card's rank (suit) and its highest probability of any, where it has
+      those readers.
     """
 
     xyxy: np.ndarray
@@ -55,6 +59,7 @@ class CardDetections:
     seat: np.ndarray
     avisos: list[str] = field(default_factory=list)
     image_size: tuple[int, int] = (0, 0)  # (width, height)
+    data: dict[str, np.ndarray] = field(default_factory=dict)
 
     @classmethod
     def empty(cls, avisos: list[str] | None = None,
@@ -77,7 +82,8 @@ class CardDetections:
                        cls_confidence=self.cls_confidence[index],
                        alternatives=self.alternatives[index],
                        low_confidence=self.low_confidence[index], seat=self.seat[index],
-                       avisos=list(self.avisos))
+                       avisos=list(self.avisos),
+                       data={k: v[index] for k, v in self.data.items()})
 
     def __iter__(self) -> Iterator[Card]:
         for i in range(len(self)):

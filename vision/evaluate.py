@@ -283,6 +283,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--fotos-registro", type=int, default=0, metavar="N",
                    help="also measure N generated registration photos (one suit each): how many "
                         "are accepted, and accepted with every card in place")
+    p.add_argument("--dudas", type=Path, default=None, metavar="FILE",
+                   help="against a registered deck, flag cards by this flag model (vision.dudosas; "
+                        "default: the models folder's, when it was fitted with its models)")
+    p.add_argument("--sin-dudas", action="store_true",
+                   help="against a registered deck, flag by detector x card probability alone")
     p.add_argument("--tamano", default="1280x960", metavar="WxH",
                    help="size of the generated photos (the same tables at any size)")
     p.add_argument("--out", type=Path, default=None)
@@ -319,6 +324,10 @@ def main(argv: list[str] | None = None) -> int:
         reader.pinta_weight = args.peso_pintas
     if args.sin_pintas:
         reader.pinta_weight = 0
+    if args.dudas or args.sin_dudas:
+        from vision.dudosas import load
+
+        reader.dudas = False if args.sin_dudas else load(args.dudas)
     # the weights the mark readers were read with (0: that reader not used)
     extra: dict = {"peso_indice": reader.index_weight if reader.index_reader is not None else 0,
                    "peso_pintas": reader.pinta_weight if reader.pinta_reader is not None else 0}
@@ -327,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
                                                                       series=args.series)
         extra.update({"registrada": True, "fotos_registro": fotos, "avisos_registro": avisos,
                       "series_registro": args.series})
+        extra["dudosas_por"] = "modelo" if reader.flag_model is not None else "producto"
     if args.fotos_registro:
         extra["registro_por_foto"] = registration_photos(reader, args.baraja, args.fotos_registro,
                                                          args.seed)

@@ -48,6 +48,7 @@ from vision.seats import assign_seats, seat_labels
 
 if TYPE_CHECKING:
     from vision.baraja import BarajaRegistrada
+    from vision.dudosas import ModeloDudas
 
 REPO = Path(__file__).resolve().parent.parent
 DET_FILE = "carta_obb.onnx"
@@ -135,7 +136,8 @@ class CardReader:
 
     def __init__(self, folder: str | os.PathLike[str] | None = None, threads: int = DEFAULT_THREADS,
                  det_threshold: float = DET_THRESHOLD, low_confidence: float | None = None,
-                 refine: bool = False, baraja: BarajaRegistrada | None = None):
+                 refine: bool = False, baraja: BarajaRegistrada | None = None,
+                 dudas: ModeloDudas | bool = True):
         self.folder = Path(folder) if folder else models_dir()
         self.baraja = baraja
         if baraja is not None and (self.folder / CLS_FILE).is_file():
@@ -143,6 +145,7 @@ class CardReader:
         self.threads = threads
         self.det_threshold = det_threshold
         self.low_confidence = low_confidence
+        self.dudas = dudas  # the flag model against a registered deck: True the folder's, False none
         self.refine = refine
         self.index_weight = INDEX_WEIGHT
         self.pinta_weight = PINTA_WEIGHT
@@ -156,6 +159,20 @@ class CardReader:
         if self.low_confidence is not None:
             return self.low_confidence
         return LOW_CONFIDENCE if self.baraja is None else LOW_CONFIDENCE_REGISTERED
+
+    @property
+    def flag_model(self) -> ModeloDudas | None:
+        """The learned flag model (:mod:`vision.dudosas`) used against a registered deck: the
+        one given as ``dudas``, or with ``dudas=True`` the folder's if it was fitted with the
+        folder's models; None without a registered deck, with ``dudas=False`` or with an
+        explicit ``low_confidence`` (then the product threshold flags)."""
+        if self.baraja is None or self.low_confidence is not None or self.dudas is False:
+            return None
+        if self.dudas is not True:
+            return self.dudas
+        from vision.dudosas import for_folder
+
+        return for_folder(self.folder)
 
     @property
     def detector(self):
@@ -361,15 +378,15 @@ class CardReader:
                 self.suit_probabilities(image, obbs, cards))
 
     def _replace_duplicates(self, image: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
-                            look: np.ndarray, probs: np.ndarray, cand_b: np.ndarray,
+                            parts: _Parts, probs: np.ndarray, cand_b: np.ndarray,
                             cand_s: np.ndarray
-                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                            ) -> tuple[np.ndarray, np.ndarray, _Parts, np.ndarray]:
         """A table of 16 where two overlapping boxes read as the same card holds one card twice
         (a second box on a card, most often in a fan) and misses another: the weaker box is
         swapped for the best left-out candidate that reads as no kept box's card and keeps the
         table in four hands, the other cards in their seats (see DUPLICATE_IOU). Returns boxes,
-        scores, the classifier's and the combined probabilities, sorted by score; as they were
-        when no swap is found."""
+        scores, the parts (classifier's, ranks', suits' probabilities) and the combined
+        probabilities, sorted by score; as they were when no swap is found."""
         for _ in range(DUPLICATE_ROUNDS):
             if len(boxes) != TABLE_CARDS:
                 break
@@ -380,8 +397,8 @@ class CardReader:
             extra_b = cand_b[left_out][:SWAP_CANDIDATES].astype(np.float32)
             if not len(extra_b):
                 break
-            extra_look, ranks, suits = self.classify_parts(image, extra_b)
-            extra_p = combine_marks(extra_look, ranks, suits, self.index_weight, self.pinta_weight)
+            extra = self.classify_parts(image, extra_b)
+            extra_p = combine_marks(*extra, self.index_weight, self.pinta_weight)
             kept = np.arange(len(boxes)) != dup
             seats = seat_labels(boxes)
             swap = _first_swap(boxes[kept], probs[kept].argmax(1),
@@ -390,29 +407,40 @@ class CardReader:
                 break
             boxes = np.concatenate([boxes[kept], extra_b[swap:swap + 1]])
             scores = np.concatenate([scores[kept], cand_s[left_out][swap:swap + 1]])
-            look = np.concatenate([look[kept], extra_look[swap:swap + 1]])
+            parts = tuple(None if a is None else np.concatenate([a[kept], b[swap:swap + 1]])
+                          for a, b in zip(parts, extra, strict=True))
             probs = np.concatenate([probs[kept], extra_p[swap:swap + 1]])
             order = np.argsort(-scores, kind="stable")
-            boxes, scores, look, probs = boxes[order], scores[order], look[order], probs[order]
-        return boxes, scores.astype(np.float32), look, probs
+            boxes, scores, probs = boxes[order], scores[order], probs[order]
+            parts = _rows(parts, order)
+        return boxes, scores.astype(np.float32), parts, probs
 
     def _unfamiliar(self, cls_conf: np.ndarray) -> bool:
         """Whether the cards look like no deck the classifier knows (see UNFAMILIAR_DECK)."""
         return (self.baraja is None and len(cls_conf) >= UNFAMILIAR_MIN_CARDS
                 and float(np.mean(cls_conf)) < UNFAMILIAR_DECK)
 
-    def _read_unfamiliar(self, image: np.ndarray, boxes: np.ndarray, look: np.ndarray,
-                         labels: np.ndarray, cls_conf: np.ndarray, alt: np.ndarray
-                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _read_unfamiliar(self, parts: _Parts, labels: np.ndarray, cls_conf: np.ndarray,
+                         alt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The ids, probabilities and runners-up of a table of an unfamiliar deck given again
         with the pintas weighing UNFAMILIAR_PINTA_WEIGHT (as they were without a pinta reader,
-        or when a weight of 0 switches it off)."""
+        or when a weight of 0 switches it off); ``parts``: the final boxes' already."""
         if self.pinta_reader is None or self.pinta_weight == UNFAMILIAR_PINTA_WEIGHT:
             return labels, cls_conf, alt
-        cards = _rectified(image, boxes)  # ``look`` is the final boxes' already: marks only
-        return assign_unique(combine_marks(look, self.rank_probabilities(image, boxes, cards),
-                                           self.suit_probabilities(image, boxes, cards),
-                                           self.index_weight, UNFAMILIAR_PINTA_WEIGHT))
+        return assign_unique(combine_marks(*parts, self.index_weight, UNFAMILIAR_PINTA_WEIGHT))
+
+    def _doubtful(self, det_scores: np.ndarray, cls_conf: np.ndarray,
+                  data: dict[str, np.ndarray]) -> np.ndarray:
+        """Cards to flag: by the learned flag model against a registered deck where there is
+        one and both mark readers (vision.dudosas), else detector x card probability under
+        flag_threshold."""
+        model = self.flag_model
+        if model is not None and {"indice", "pintas"} <= data.keys():
+            from vision.dudosas import card_features
+
+            return model.flagged(card_features(det_scores, cls_conf, data["indice"],
+                                               data["pintas"]))
+        return det_scores * cls_conf < self.flag_threshold
 
     # ---- everything
     def read(self, image: np.ndarray | str | os.PathLike[str]) -> CardDetections:
@@ -427,11 +455,11 @@ class CardReader:
             return CardDetections.empty(["no se ve ninguna carta en la foto"], (w, h))
         if len(boxes) > len(CARD_IDS):  # a deck has 40 cards: keep the 40 best boxes
             boxes, det_scores = boxes[:len(CARD_IDS)], det_scores[:len(CARD_IDS)]
-        look, ranks, suits = self.classify_parts(img, boxes)
-        probs = combine_marks(look, ranks, suits, self.index_weight, self.pinta_weight)
+        parts = self.classify_parts(img, boxes)
+        probs = combine_marks(*parts, self.index_weight, self.pinta_weight)
         if self.replace_duplicates:
-            boxes, det_scores, look, probs = self._replace_duplicates(
-                img, boxes, det_scores, look, probs, cand_b, cand_s)
+            boxes, det_scores, parts, probs = self._replace_duplicates(
+                img, boxes, det_scores, parts, probs, cand_b, cand_s)
         labels, cls_conf, alt = assign_unique(probs)
         # A weak box given an unlikely card is not a card (a phone, a card back, a napkin): it
         # is dropped rather than shown as a guess, unless it completes a table of 16 in four
@@ -439,20 +467,22 @@ class CardReader:
         card_like = (det_scores >= NOT_A_CARD_SCORE) | (cls_conf >= NOT_A_CARD_PROB)
         if not card_like.all() and (len(boxes) != TABLE_CARDS or seat_labels(boxes) is None):
             boxes, det_scores, probs = boxes[card_like], det_scores[card_like], probs[card_like]
-            look = look[card_like]
+            parts = _rows(parts, card_like)
             if len(boxes) == 0:
                 return CardDetections.empty(["no se ve ninguna carta en la foto"], (w, h))
             labels, cls_conf, alt = assign_unique(probs)
-        conf = det_scores * cls_conf
-        low = (conf < self.flag_threshold) | (labels != probs.argmax(1))
+        look = parts[0]
+        moved = labels != probs.argmax(1)  # the assignment gave the card its second choice
         # whether the cards look like a known deck is the classifier's judgement alone: the
         # printed marks sharpen the probabilities (on validation tables of an unseen design it hid the
         # warning on 30-40 % of the tables)
         unfamiliar = self._unfamiliar(look[np.arange(len(labels)), labels])
         if unfamiliar:
-            labels, cls_conf, alt = self._read_unfamiliar(img, boxes, look, labels, cls_conf, alt)
-            conf = det_scores * cls_conf
-            low[:] = True
+            labels, cls_conf, alt = self._read_unfamiliar(parts, labels, cls_conf, alt)
+        conf = det_scores * cls_conf
+        data = _mark_data(parts, labels)
+        low = np.ones(len(labels), bool) if unfamiliar else (
+            self._doubtful(det_scores, cls_conf, data) | moved)
         dets = CardDetections(
             xyxy=obb_to_xyxy(boxes).astype(np.float32), obb=boxes,
             card_ids=np.array([CARD_IDS[i] for i in labels], object),
@@ -460,7 +490,7 @@ class CardReader:
             cls_confidence=cls_conf.astype(np.float32),
             alternatives=np.array([CARD_IDS[i] for i in alt], object),
             low_confidence=low, seat=np.full(len(labels), -1, np.int8), avisos=[],
-            image_size=(w, h))
+            image_size=(w, h), data=data)
         dets = assign_seats(dets)
         if unfamiliar:
             dets.avisos.append(UNFAMILIAR_WARNING)
@@ -470,6 +500,23 @@ class CardReader:
                                     dets.alternatives[dets.low_confidence], strict=True))
             dets.avisos.append(f"confirma las cartas dudosas: {dudosas}")
         return dets
+
+
+_Parts = tuple  # (probs (N, 40), ranks (N, 10) or None, suits (N, 4) or None)
+
+
+def _rows(parts: _Parts, index: np.ndarray) -> _Parts:
+    return tuple(None if a is None else a[index] for a in parts)
+
+
+def _mark_data(parts: _Parts, labels: np.ndarray) -> dict[str, np.ndarray]:
+    """Each mark reader's probability of the read card's rank (suit) and its highest one."""
+    out = {}
+    for key, probs, of in (("indice", parts[1], RANK_OF), ("pintas", parts[2], SUIT_OF)):
+        if probs is not None and len(labels):
+            out[key] = np.stack([probs[np.arange(len(labels)), of[labels]], probs.max(1)],
+                                1).astype(np.float32)
+    return out
 
 
 def _demote_oversized(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
