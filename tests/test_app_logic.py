@@ -234,9 +234,11 @@ def test_reading_adapts_vision_card_detections() -> None:
     low = np.zeros(n, bool)
     low[5] = True
     alts = np.array(["2b" if i == 5 else "1o" for i in range(n)], object)
+    conf = np.where(low, 0.4, 0.95).astype(np.float32)
+    conf[9] = 0.5  # sure enough for the reader's flag model (registered deck): the reader decides
     det = det_mod.CardDetections(
         xyxy=xyxy, obb=np.zeros((n, 5), np.float32), card_ids=np.array(ids, object),
-        confidence=np.where(low, 0.4, 0.95).astype(np.float32),
+        confidence=conf,
         det_confidence=np.ones(n, np.float32), cls_confidence=np.ones(n, np.float32),
         alternatives=alts, low_confidence=low, seat=np.repeat(np.arange(4), 4).astype(np.int8),
         avisos=["una carta dudosa"])

@@ -193,3 +193,25 @@ def test_the_example_table_read_against_its_registration_flags_by_the_model():
     model = dudosas.for_folder(models_dir())
     assert (dets.low_confidence >= model.flagged(X)).all()
     assert dets[dets.low_confidence].data["indice"].shape == (int(dets.low_confidence.sum()), 2)
+
+
+@needs_models
+def test_the_commands_dump_fit_and_measure(tmp_path, capsys):
+    """`volcar` reads generated tables (registered or not) through the real reader, `ajustar`
+    fits on the dumps and `medir` scores the model against the product rule."""
+    reg, plain = tmp_path / "reg.npz", tmp_path / "plain.npz"
+    assert dudosas.main(["volcar", "fournier1878-pd", "--escenas", "2", "--out", str(reg)]) == 0
+    assert dudosas.main(["volcar", "fournier1878-pd", "--escenas", "2", "--sin-registrar",
+                         "--out", str(plain)]) == 0
+    for path in (reg, plain):
+        d = dudosas._load_dump(path)
+        n = len(d["wrong"])
+        assert 16 <= n <= 40 and d["X"].shape == (n, 6) and set(np.unique(d["table"])) == {0, 1}
+        assert ((d["conf"] > 0) & (d["conf"] <= 1)).all()
+    out = tmp_path / "dudas.json"
+    assert dudosas.main(["ajustar", str(reg), str(plain), "--out", str(out)]) == 0
+    assert dudosas.load(out).modelos == dudosas.models_hashes(models_dir())
+    capsys.readouterr()
+    assert dudosas.main(["medir", str(reg), "--modelo", str(out)]) == 0
+    res = json.loads(capsys.readouterr().out)["reg.npz"]
+    assert res["modelo"]["mesas"] == 2 and "dudosas_por_mesa" in res["producto"]

@@ -347,3 +347,23 @@ def test_a_swap_must_leave_the_other_cards_in_their_seats():
     moved = seats.copy()
     moved[[0, 14]] = moved[[14, 0]]  # as if a bottom and a left card had been seated the other way
     assert _first_swap(kept, tops, moved, extra, extra_top) is None
+
+
+def test_a_sure_box_beyond_16_that_reads_as_a_taken_card_is_dropped():
+    """17 boxes because a 17th scored over EXTRA_SURE: it overlaps a card of a hand and its
+    card, after the assignment, is unlikely (the box's own card went to the other box). The
+    other 16 lie in four hands: they are the table. A 17th that reads as a card of its own,
+    or whose removal leaves no four hands, keeps the 17 (the seat step then says why)."""
+    from vision.reader import NOT_A_CARD_PROB, _without_taken
+
+    table = _table_obb()
+    twice = table[5] + np.float32([20, 10, 0, 0, 0.1])
+    boxes = np.concatenate([table, twice[None]])
+    cls = np.full(17, 0.9, np.float32)
+    cls[16] = NOT_A_CARD_PROB / 2
+    assert _without_taken(boxes, cls).tolist() == list(range(16))
+    cls[16] = NOT_A_CARD_PROB  # likely enough to be a card of its own
+    assert _without_taken(boxes, cls) is None
+    cls[16], cls[3] = 0.9, 0.01  # the unlikely one is a hand's card: 16 left in no four hands
+    assert _without_taken(boxes, cls) is None
+    assert _without_taken(table, np.full(16, 0.01, np.float32)).tolist() == list(range(16))

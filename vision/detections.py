@@ -134,8 +134,10 @@ class CardDetections:
                      "caja": [round(float(v), 1) for v in self.xyxy[i]]}
             if self.seat[i] >= 0:
                 entry["asiento"] = int(self.seat[i])
+            # always said, so that no reader of the JSON guesses it from the confidence: the
+            # reader's flag rules (vision.reader, vision.dudosas) are not one threshold
+            entry["dudosa"] = bool(self.low_confidence[i])
             if self.low_confidence[i]:
-                entry["dudosa"] = True
                 entry["alternativa"] = str(self.alternatives[i])
             cartas.append(entry)
         out: dict = {"imagen": imagen} if imagen is not None else {}

@@ -26,7 +26,8 @@ product threshold, which is safe with any models. Steps (models/README.md (b)):
     python -m vision.dudosas medir E1.npz E2.npz ...
 
 ``CASO`` is a deck, or ``deck:classifier.onnx:index.onnx:pintas.onnx`` to read it with other
-models than the shipped ones.
+models than the shipped ones. ``volcar --sin-registrar`` dumps the reading without a registered
+deck (how the generic reading's product threshold, ``LOW_CONFIDENCE``, was chosen).
 
     >>> m = ModeloDudas(mean=np.zeros(6), scale=np.ones(6), weights=np.array([0, 1, 0, 0, 0, 0.]),
     ...                 bias=2.3, threshold=0.5)  # wrong when 1 - p(card) is over about 0.1
@@ -236,9 +237,10 @@ def reader_for_case(caso: str):
     return deck, reader
 
 
-def dump(caso: str, split: str, scenes: int, seed: int = 0) -> dict:
+def dump(caso: str, split: str, scenes: int, seed: int = 0, registered: bool = True) -> dict:
     """Read ``scenes`` generated tables of the case's deck against its registration (four
-    generated photos, as vision.evaluate --registrar) and return, per card read: features,
+    generated photos, as vision.evaluate --registrar; without one if not ``registered``) and
+    return, per card read: features,
     whether it is wrong (another card, or a box on no card), whether the assignment moved it
     off its first choice, its table and whether the table got seats."""
     from scoring.cards import CARD_IDS
@@ -248,7 +250,8 @@ def dump(caso: str, split: str, scenes: int, seed: int = 0) -> dict:
     from vision.synth import HOLDOUT_BACKGROUNDS, render_scene
 
     deck, reader = reader_for_case(caso)
-    reader.baraja, _, _ = register_from_generated_photos(reader, deck, seed)
+    if registered:
+        reader.baraja, _, _ = register_from_generated_photos(reader, deck, seed)
     reader.low_confidence = 0.0  # flags nothing but the cards the assignment moved
     rows: dict[str, list] = {k: [] for k in ("X", "conf", "wrong", "changed", "table", "seated")}
     for i in range(scenes):
@@ -285,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--particion", choices=("val", "eval"), default="val")
     v.add_argument("--escenas", type=int, default=120)
     v.add_argument("--seed", type=int, default=0)
+    v.add_argument("--sin-registrar", action="store_true",
+                   help="read the tables without registering the deck")
     v.add_argument("--out", type=Path, required=True)
     a = sub.add_parser("ajustar", help="fit the flag model on dumps of validation tables")
     a.add_argument("volcados", nargs="+", type=Path)
@@ -296,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
                    help=f"flag model (default: models/{FLAG_FILE})")
     args = p.parse_args(argv)
     if args.cmd == "volcar":
-        d = dump(args.caso, args.particion, args.escenas, args.seed)
+        d = dump(args.caso, args.particion, args.escenas, args.seed, not args.sin_registrar)
         args.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.out, **d)
         print(f"{args.out}: {len(d['wrong'])} cartas, {int(d['wrong'].sum())} mal leídas")

@@ -288,6 +288,9 @@ def main(argv: list[str] | None = None) -> int:
                         "default: the models folder's, when it was fitted with its models)")
     p.add_argument("--sin-dudas", action="store_true",
                    help="against a registered deck, flag by detector x card probability alone")
+    p.add_argument("--umbral-dudas", type=float, default=None, metavar="X",
+                   help="flag the cards under X of detector x card probability, registered or not "
+                        "(default: the reader's rules)")
     p.add_argument("--tamano", default="1280x960", metavar="WxH",
                    help="size of the generated photos (the same tables at any size)")
     p.add_argument("--out", type=Path, default=None)
@@ -324,6 +327,8 @@ def main(argv: list[str] | None = None) -> int:
         reader.pinta_weight = args.peso_pintas
     if args.sin_pintas:
         reader.pinta_weight = 0
+    if args.umbral_dudas is not None:
+        reader.low_confidence = args.umbral_dudas
     if args.dudas or args.sin_dudas:
         from vision.dudosas import load
 

@@ -76,6 +76,7 @@ TABLE_CARDS = 16
 # cards under it; it may still stand in for a missed card when fewer than 16 are found.
 OVERSIZED, OVERSIZED_SCORE = 3.0, 0.25
 EXTRA_SURE = 0.8  # boxes beyond the 16 best are dropped unless this sure (then the photo shows more)
+DROP_TAKEN = True  # a sure box beyond 16 that reads as a card already taken: see _without_taken
 SWAP_CANDIDATES = 8  # weaker boxes tried in place of a kept one when 16 do not make four hands
 # Two kept boxes that overlap this much (rotated IoU) and read as the same card are one card
 # boxed twice: the weaker is swapped for a left-out candidate (CardReader._replace_duplicates).
@@ -83,9 +84,14 @@ SWAP_CANDIDATES = 8  # weaker boxes tried in place of a kept one when 16 do not 
 DUPLICATE_IOU = 0.3
 DUPLICATE_ROUNDS = 3  # swaps at most per photo
 NOT_A_CARD_SCORE, NOT_A_CARD_PROB = 0.5, 0.1  # detector score, probability of its card: see read
-LOW_CONFIDENCE = 0.6  # below this (detector x classifier) a card is flagged for confirmation
+# Below this (detector x classifier) a card is flagged for confirmation. 0.6 until the
+# seventeenth session, which left 1 % of the known designs' evaluation tables wrong without a
+# warning (4 of 400); 0.82, the lowest that flags every wrong card of 480 validation tables,
+# leaves none of those 400, at 2.5-2.9 flags a table instead of 0.6-1.1 (models/README.md (b)).
+LOW_CONFIDENCE = 0.82
 # Read against a registered deck, a design the classifier may never have seen, the similarities
-# are sharp even when wrong: flag more. 0.8 until the thirteenth session; with its surer
+# are sharp even when wrong: flag more (where the folder has no flag model fitted for its models;
+# with one, vision.dudosas decides). 0.8 until the thirteenth session; with its surer
 # detector 0.8 left 17 % of unseen-design validation tables wrong without a warning, 0.9 none,
 # at 10.6 flags a table instead of 5.8 (models/README.md (b)).
 LOW_CONFIDENCE_REGISTERED = 0.9
@@ -151,6 +157,7 @@ class CardReader:
         self.pinta_weight = PINTA_WEIGHT
         self.both_ways = BOTH_WAYS
         self.replace_duplicates = True  # see _replace_duplicates
+        self.drop_taken = DROP_TAKEN  # see _without_taken
 
     @property
     def flag_threshold(self) -> float:
@@ -471,6 +478,12 @@ class CardReader:
             if len(boxes) == 0:
                 return CardDetections.empty(["no se ve ninguna carta en la foto"], (w, h))
             labels, cls_conf, alt = assign_unique(probs)
+        if self.drop_taken and len(boxes) > TABLE_CARDS:
+            keep = _without_taken(boxes, cls_conf)
+            if keep is not None:
+                boxes, det_scores, probs = boxes[keep], det_scores[keep], probs[keep]
+                parts = _rows(parts, keep)
+                labels, cls_conf, alt = assign_unique(probs)
         look = parts[0]
         moved = labels != probs.argmax(1)  # the assignment gave the card its second choice
         # whether the cards look like a known deck is the classifier's judgement alone: the
@@ -517,6 +530,20 @@ def _mark_data(parts: _Parts, labels: np.ndarray) -> dict[str, np.ndarray]:
             out[key] = np.stack([probs[np.arange(len(labels)), of[labels]], probs.max(1)],
                                 1).astype(np.float32)
     return out
+
+
+def _without_taken(boxes: np.ndarray, cls_conf: np.ndarray) -> np.ndarray | None:
+    """More than 16 boxes, because one beyond the 16 best scored EXTRA_SURE: when the extra
+    boxes are those whose card (after the assignment) is the least likely, each under
+    NOT_A_CARD_PROB (they read as cards other boxes already took: a card boxed twice, a box
+    across two cards), and the other 16 lie in four hands, the indices of those 16; else None
+    (the photo may really show more cards, and the seat step says so)."""
+    extra = len(boxes) - TABLE_CARDS
+    drop = np.argsort(cls_conf, kind="stable")[:extra]
+    if (cls_conf[drop] >= NOT_A_CARD_PROB).any():
+        return None
+    keep = np.setdiff1d(np.arange(len(boxes)), drop)
+    return keep if seat_labels(boxes[keep]) is not None else None
 
 
 def _demote_oversized(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:

@@ -18,7 +18,9 @@ import numpy as np
 
 from scoring.cards import Card, NotationError
 
-UMBRAL_DUDOSA: Final = 0.6  # below this the chip turns orange and asks for a look
+# Only for a JSON that does not say which cards are doubtful (older `mus leer` output, files
+# written by hand): the reader's own flags ("dudosa") decide otherwise. Its generic threshold.
+UMBRAL_DUDOSA: Final = 0.82
 SEAT_COLOURS_BGR: Final = ((60, 200, 255), (80, 80, 230), (230, 160, 60), (120, 220, 120))
 
 
