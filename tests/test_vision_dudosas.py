@@ -75,6 +75,25 @@ def test_the_threshold_reaches_every_wrong_card_of_a_seated_table():
     assert flagged.sum() < n  # it does not just flag everything
 
 
+def test_the_threshold_keeps_the_margin_a_case_left_out_needs():
+    """Fitted on several cases, the threshold is lowered by how far under it a case left out
+    of the fit put its least likely wrong card (never raised)."""
+    from vision.dudosas import _fit_once, margin
+
+    rng = np.random.default_rng(3)
+    dumps = []
+    for shift in (0.0, 0.0, -1.0):  # the third case's wrong cards look surer than the others'
+        n = 320
+        X = rng.normal(0, 1, (n, 6))
+        wrong = (X[:, 1] + rng.normal(0, 1, n) > 1.5 + shift).astype(int)
+        X[wrong > 0, 1] += shift
+        dumps.append(_dump(X, wrong, np.zeros(n, int), np.arange(n) // 16, np.ones(n, int)))
+    m = margin(dumps)
+    assert 0 < m < 1
+    assert fit(dumps).threshold == pytest.approx(_fit_once(dumps, 1e-2).threshold * m)
+    assert margin(dumps[:1]) == 1.0  # one case: nothing to leave out
+
+
 def test_table_stats_counts_flags_and_silent_tables():
     d = _dump(np.zeros((4, 6)), [0, 1, 0, 1], [0, 0, 0, 0], [0, 0, 1, 1], [1, 1, 0, 0])
     s = table_stats(d, np.array([True, False, False, False]))

@@ -13,8 +13,9 @@ wrong" on six numbers of each card separates them better:
 It is fitted on the reading of generated validation tables (registered decks: the designs the
 shipped models know, and each design read by models trained on the other one only), and its
 threshold is the lowest probability it gives a wrong card of those tables, so that none of
-them is left wrong without a warning. A card the deck's assignment moved off its first choice
-is flagged too, as before.
+them is left wrong without a warning, lowered by the margin that leaving each case out of the
+fit in turn shows a case never seen needs. A card the deck's assignment moved off its first
+choice is flagged too, as before.
 
 The model is kept in ``models/carta_dudas.json`` with the hashes of the model files it was
 fitted with; a reader whose models differ (retrained, or others swapped in) falls back to the
@@ -45,7 +46,7 @@ import json
 import os
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -189,15 +190,36 @@ def _must_cover(d: dict) -> np.ndarray:
     return (d["wrong"] > 0) & (d["seated"] > 0) & ~(d["changed"] > 0)
 
 
-def fit(dumps: list[dict], l2: float = 1e-2) -> ModeloDudas:
+def _fit_once(dumps: list[dict], l2: float) -> ModeloDudas:
     X = np.concatenate([d["X"] for d in dumps])
     y = np.concatenate([d["wrong"] for d in dumps])
     mean, scale, w, b = fit_logistic(X, y, l2)
     model = ModeloDudas(mean, scale, w, b, 1.0)
-    lowest = [model.probability(d["X"][_must_cover(d)]) for d in dumps]
-    lowest = np.concatenate(lowest)
+    lowest = np.concatenate([model.probability(d["X"][_must_cover(d)]) for d in dumps])
     threshold = float(lowest.min()) if len(lowest) else 0.5
     return ModeloDudas(mean, scale, w, b, threshold)
+
+
+def margin(dumps: list[dict], l2: float = 1e-2) -> float:
+    """How far under the fitted threshold a case the fit did not see put its least likely
+    wrong card: each dump left out in turn, the smallest ratio of its lowest wrong card's
+    probability to the threshold fitted on the others, at most 1."""
+    ratios = []
+    for k, held in enumerate(dumps):
+        must = _must_cover(held)
+        if len(dumps) < 2 or not must.any():
+            continue
+        model = _fit_once(dumps[:k] + dumps[k + 1:], l2)
+        ratios.append(float(model.probability(held["X"][must]).min()) / model.threshold)
+    return min([1.0, *ratios])
+
+
+def fit(dumps: list[dict], l2: float = 1e-2) -> ModeloDudas:
+    """The model fitted on all the dumps, its threshold the lowest probability of their wrong
+    cards that nothing else flags times :func:`margin` (a case never seen may put a wrong
+    card lower: leaving each dump out in turn measures how much lower)."""
+    model = _fit_once(dumps, l2)
+    return replace(model, threshold=model.threshold * margin(dumps, l2))
 
 
 def table_stats(d: dict, flagged: np.ndarray) -> dict:
@@ -237,9 +259,11 @@ def reader_for_case(caso: str):
     return deck, reader
 
 
-def dump(caso: str, split: str, scenes: int, seed: int = 0, registered: bool = True) -> dict:
+def dump(caso: str, split: str, scenes: int, seed: int = 0, registered: bool = True,
+         series: int = 1) -> dict:
     """Read ``scenes`` generated tables of the case's deck against its registration (four
-    generated photos, as vision.evaluate --registrar; without one if not ``registered``) and
+    generated photos, as vision.evaluate --registrar, ``series`` sets of them merged; without
+    one if not ``registered``) and
     return, per card read: features,
     whether it is wrong (another card, or a box on no card), whether the assignment moved it
     off its first choice, its table and whether the table got seats."""
@@ -251,7 +275,7 @@ def dump(caso: str, split: str, scenes: int, seed: int = 0, registered: bool = T
 
     deck, reader = reader_for_case(caso)
     if registered:
-        reader.baraja, _, _ = register_from_generated_photos(reader, deck, seed)
+        reader.baraja, _, _ = register_from_generated_photos(reader, deck, seed, series=series)
     reader.low_confidence = 0.0  # flags nothing but the cards the assignment moved
     rows: dict[str, list] = {k: [] for k in ("X", "conf", "wrong", "changed", "table", "seated")}
     for i in range(scenes):
@@ -288,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--particion", choices=("val", "eval"), default="val")
     v.add_argument("--escenas", type=int, default=120)
     v.add_argument("--seed", type=int, default=0)
+    v.add_argument("--series", type=int, default=1,
+                   help="sets of four registration photos merged (mus baraja registrar --añadir)")
     v.add_argument("--sin-registrar", action="store_true",
                    help="read the tables without registering the deck")
     v.add_argument("--out", type=Path, required=True)
@@ -301,7 +327,8 @@ def main(argv: list[str] | None = None) -> int:
                    help=f"flag model (default: models/{FLAG_FILE})")
     args = p.parse_args(argv)
     if args.cmd == "volcar":
-        d = dump(args.caso, args.particion, args.escenas, args.seed, not args.sin_registrar)
+        d = dump(args.caso, args.particion, args.escenas, args.seed, not args.sin_registrar,
+                 args.series)
         args.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.out, **d)
         print(f"{args.out}: {len(d['wrong'])} cartas, {int(d['wrong'].sum())} mal leídas")
