@@ -227,6 +227,7 @@ def test_the_commands_dump_fit_and_measure(tmp_path, capsys):
         n = len(d["wrong"])
         assert 16 <= n <= 40 and d["X"].shape == (n, 6) and set(np.unique(d["table"])) == {0, 1}
         assert ((d["conf"] > 0) & (d["conf"] <= 1)).all()
+        assert bool(d["registrada"]) == (path == reg)
     out = tmp_path / "dudas.json"
     assert dudosas.main(["ajustar", str(reg), str(plain), "--out", str(out)]) == 0
     assert dudosas.load(out).modelos == dudosas.models_hashes(models_dir())

@@ -242,31 +242,22 @@ def table_stats(d: dict, flagged: np.ndarray) -> dict:
 
 def reader_for_case(caso: str):
     """A CardReader for a case: ``deck`` (the shipped models) or ``deck:cls:idx:pintas``."""
-    import shutil
-
-    from vision.reader import CLS_FILE, DET_FILE, INDEX_FILE, PINTA_FILE, CardReader
+    from vision.evaluate import reader_with
 
     deck, *files = caso.split(":")
-    reader = CardReader()
-    if files:
-        if len(files) != 3:
-            raise ValueError(f"caso {caso!r}: baraja o baraja:clasificador:indice:pintas")
-        tmp = Path(tempfile.mkdtemp(prefix="musmesa-caso-"))
-        shutil.copy(reader.folder / DET_FILE, tmp / DET_FILE)
-        for src, name in zip(files, (CLS_FILE, INDEX_FILE, PINTA_FILE), strict=True):
-            shutil.copy(src, tmp / name)
-        reader = CardReader(tmp)
-    return deck, reader
+    if files and len(files) != 3:
+        raise ValueError(f"caso {caso!r}: baraja o baraja:clasificador:indice:pintas")
+    return deck, reader_with(None, *files)
 
 
 def dump(caso: str, split: str, scenes: int, seed: int = 0, registered: bool = True,
          series: int = 1) -> dict:
     """Read ``scenes`` generated tables of the case's deck against its registration (four
     generated photos, as vision.evaluate --registrar, ``series`` sets of them merged; without
-    one if not ``registered``) and
-    return, per card read: features,
-    whether it is wrong (another card, or a box on no card), whether the assignment moved it
-    off its first choice, its table and whether the table got seats."""
+    one if not ``registered``) and return, per card read: features, detector x card
+    probability, whether it is wrong (another card, or a box on no card), whether the
+    assignment moved it off its first choice, its table and whether the table got seats; and
+    ``registrada``, whether the deck was registered."""
     from scoring.cards import CARD_IDS
     from vision.dataset import scene_rng
     from vision.evaluate import _match, register_from_generated_photos
@@ -295,7 +286,8 @@ def dump(caso: str, split: str, scenes: int, seed: int = 0, registered: bool = T
         rows["changed"].append(dets.low_confidence.astype(np.int8))
         rows["table"].append(np.full(len(dets), i, np.int32))
         rows["seated"].append(np.full(len(dets), dets.asientos is not None, np.int8))
-    return {k: np.concatenate(v) for k, v in rows.items()}
+    return {**{k: np.concatenate(v) for k, v in rows.items()},
+            "registrada": np.array(registered)}
 
 
 def _load_dump(path: Path) -> dict:
@@ -343,15 +335,17 @@ def main(argv: list[str] | None = None) -> int:
         model.save(args.out)
         print(json.dumps(model.to_json(), indent=1))
         return 0
-    from vision.reader import LOW_CONFIDENCE_REGISTERED, models_dir
+    from vision.reader import LOW_CONFIDENCE, LOW_CONFIDENCE_REGISTERED, models_dir
 
     model = load(args.modelo or models_dir() / FLAG_FILE)
     out = {}
     for f in args.volcados:
         d = _load_dump(f)
         changed = d["changed"] > 0
+        # dumps written before the flag was kept were all registered
+        product = LOW_CONFIDENCE_REGISTERED if bool(d.get("registrada", True)) else LOW_CONFIDENCE
         out[f.name] = {"modelo": table_stats(d, model.flagged(d["X"]) | changed),
-                       "producto": table_stats(d, (d["conf"] < LOW_CONFIDENCE_REGISTERED) | changed)}
+                       "producto": table_stats(d, (d["conf"] < product) | changed)}
     json.dump(out, sys.stdout, indent=1)
     print()
     return 0

@@ -251,6 +251,26 @@ def registration_photos(reader: CardReader, deck: str, n: int, seed: int = 0,
     return {"fotos": n, "aceptadas": accepted / max(n, 1), "aceptadas_y_bien": right / max(n, 1)}
 
 
+def reader_with(folder: Path | None = None, clasificador: Path | str | None = None,
+                indice: Path | str | None = None, pintas: Path | str | None = None) -> CardReader:
+    """A reader of ``folder``'s models (default the shipped ones) with any of the classifier,
+    corner-index and pinta readers swapped for other ONNX files (copied with the rest into a
+    temporary folder, so the shipped folder is never touched)."""
+    reader = CardReader(folder)
+    swaps = {CLS_FILE: clasificador, INDEX_FILE: indice, PINTA_FILE: pintas}
+    if not any(swaps.values()):
+        return reader
+    import shutil
+    import tempfile
+
+    tmp = Path(tempfile.mkdtemp(prefix="musmesa-modelos-"))
+    for name in (DET_FILE, CLS_FILE, INDEX_FILE, PINTA_FILE):
+        src = swaps.get(name) or reader.folder / name
+        if Path(src).is_file():
+            shutil.copy(src, tmp / name)
+    return CardReader(tmp)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -305,22 +325,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if not 1 <= args.series <= MAX_SERIES:
         p.error(f"--series va de 1 a {MAX_SERIES} (no {args.series})")
-    reader = CardReader(args.modelos)
-    if args.clasificador or args.indice or args.pintas:
-        import shutil
-        import tempfile
-
-        tmp = Path(tempfile.mkdtemp())
-        for name in (DET_FILE, CLS_FILE, INDEX_FILE, PINTA_FILE):
-            if (reader.folder / name).is_file():
-                shutil.copy(reader.folder / name, tmp / name)
-        if args.clasificador:
-            shutil.copy(args.clasificador, tmp / CLS_FILE)
-        if args.indice:
-            shutil.copy(args.indice, tmp / INDEX_FILE)
-        if args.pintas:
-            shutil.copy(args.pintas, tmp / PINTA_FILE)
-        reader = CardReader(tmp)
+    reader = reader_with(args.modelos, args.clasificador, args.indice, args.pintas)
     if args.sin_indice:
         reader.index_weight = 0
     if args.peso_pintas is not None:
