@@ -7,10 +7,11 @@
 """
 
 from scoring.cards import CARD_IDS, DECK, Card, Hand, NotationError, parse_hand
+from scoring.declaraciones import Correccion
 from scoring.jugadas import LANCES, Jugada, Pares, evaluar, ganador, pares, tiene_juego, valor_juego
 from scoring.partida import Partida, PartidaError, amarracos
 from scoring.rules import PERFILES, PerfilError, Reglas, cargar_perfil, perfil
-from scoring.tanteo import Apunte, Correccion, RegistroError, RegistroMano, ResultadoTanteo, tantear
+from scoring.tanteo import Apunte, RegistroError, RegistroMano, ResultadoTanteo, tantear
 
 __all__ = [
     "CARD_IDS", "DECK", "LANCES", "PERFILES", "Apunte", "Card", "Correccion", "Hand", "Jugada",

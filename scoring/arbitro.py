@@ -91,8 +91,9 @@ class SenasPermitidas:
     """The señas one hand entitles under a profile.
 
     completas: the señas to pass if the player passes any (per lance, alternatives).
-    libres: True when, by the set's rule (Segovia Título VII art. 7), the complete seña of
-        either lance is enough (duples and juego, duples and 30, tres reyes and juego).
+    libres: True when, by the set's rule (Reglamento Campeonatos de Mus (Segovia), Título VII
+        art. 7), the complete seña of either lance is enough (duples and juego, duples and 30,
+        tres reyes and juego).
     juicios: every seña of the set judged for this hand, in the set's order.
     """
 

@@ -10,12 +10,13 @@ A hand record may carry what each player declared, one value per seat (``true`` 
 
 The penalties come from the regulation of the profile's seña set (``ConjuntoSenas.declaraciones``):
 
-- ``segovia``: seed 000, Títulos VIII (pares), IX (juego), X (punto) and, for shown cards,
-  Título V art. 11 / Título VI art. 9.
-- ``euskadi``: seed 002, «Araudia» (the paragraphs on «Pareak bai / Jokoa bai»).
+- ``segovia``: Reglamento Campeonatos de Mus (Segovia), Títulos VIII (pares), IX (juego),
+  X (punto) and, for shown cards, Título V art. 11 / Título VI art. 9.
+- ``euskadi``: Euskadiko Kooperatiben arteko III. Mus Txapelketa, «Araudia» (the paragraphs on
+  «Pareak bai / Jokoa bai»).
 
-Each penalty becomes a ``Correccion`` (scoring.tanteo) for the lance it changes, at most one per
-lance, which ``tantear`` applies::
+Each penalty becomes a ``Correccion`` for the lance it changes, at most one per lance, which
+``scoring.tanteo.tantear`` applies::
 
     >>> from scoring.rules import perfil
     >>> manos = ["12o 12c 5e 4b", "1o 1c 6e 7b", "4o 5c 6c 7e", "10o 11c 2e 6o"]
@@ -23,8 +24,8 @@ lance, which ``tantear`` applies::
     ...                             perfil("segovia"), 0)  # seat 2 said "sí" with no pares
     >>> pares.lance, pares.ganador, pares.anulados, pares.envites_validos
     ('pares', None, frozenset({2}), False)
-    >>> punto.lance, punto.ganador, punto.negada, punto.razon[-21:]
-    ('punto', 1, 1, '(Título VIII, art. 4)')
+    >>> punto.lance, punto.ganador, punto.negada, punto.razon[-20:]
+    ('punto', 1, 1, 'Título VIII, art. 4)')
 
 Where a regulation leaves a case open musmesa's reading is written in ``razon`` and here:
 
@@ -50,12 +51,30 @@ from scoring.cards import Hand, parse_hand
 from scoring.jugadas import Jugada, cuarto_lance, evaluar
 from scoring.rules import Reglas, perfil
 from scoring.senas import conjunto_senas
-from scoring.tanteo import Correccion
 
 LANCES_DECLARADOS: Final = ("pares", "juego")
 _CLAVES: Final = frozenset({"pares", "juego", "ensenadas"})
 _SI: Final = {True: True, False: False, "si": True, "sí": True, "no": False, None: None}
 _LANCES_ENSENAR: Final = ("grande", "chica", "pares", "juego", "punto")
+
+
+@dataclass(frozen=True, slots=True)
+class Correccion:
+    """A change a penalty (a false declaration, a card shown too early) makes to one lance.
+
+    ganador: pareja that wins the lance by the penalty (None: decided by the cards).
+    anulados: seats whose jugada does not count in that lance (no bonus, not compared).
+    negada: tantos "de negada" given to ``ganador`` as their own apunte.
+    envites_validos: False voids the accepted envites of that lance (it is scored en paso).
+    razon: plain Spanish, with the article.
+    """
+
+    lance: str
+    ganador: int | None = None
+    anulados: frozenset[int] = frozenset()
+    negada: int = 0
+    envites_validos: bool = True
+    razon: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,18 +155,22 @@ def _ensenada(value: Any) -> tuple[int, str]:
 
 # -- the faults ----------------------------------------------------------------------------------
 
+# The documents cited, by the names they give themselves.
+_REGLAMENTO: Final = "Reglamento Campeonatos de Mus (Segovia)"
+_TXAPELKETA: Final = "Euskadiko Kooperatiben arteko III. Mus Txapelketa"
 _ART_SEG: Final = {
-    ("pares", "oculta"): "Título VIII, art. 1",
-    ("pares", "falsa"): "Título VIII, arts. 2 y 3",
-    ("juego", "oculta"): "Título IX, art. 1",
-    ("juego", "falsa"): "Título IX, art. 2",
-    ("punto", "oculta"): "Título X, art. 2",
-    ("punto", "falsa"): "Título X, art. 1",
+    ("pares", "oculta"): f"{_REGLAMENTO}, Título VIII, art. 1",
+    ("pares", "falsa"): f"{_REGLAMENTO}, Título VIII, arts. 2 y 3",
+    ("juego", "oculta"): f"{_REGLAMENTO}, Título IX, art. 1",
+    ("juego", "falsa"): f"{_REGLAMENTO}, Título IX, art. 2",
+    ("punto", "oculta"): f"{_REGLAMENTO}, Título X, art. 2",
+    ("punto", "falsa"): f"{_REGLAMENTO}, Título X, art. 1",
 }
-_ART_EUS: Final = "seed 002, «Araudia» («Pareak bai / Jokoa bai»)"
-_ART_ENSENAR: Final = "Título V, art. 11 y Título VI, art. 9"
-_ART_ENSENAR_EUS: Final = ("seed 002, «Araudia» («Kartak ezin dira erakutsi jokoa amaitu arte»; "
-                           "el texto no da sanción)")
+_ART_SEG_TODOS: Final = f"{_REGLAMENTO}, Títulos VIII-X"
+_ART_EUS: Final = f"{_TXAPELKETA}, «Araudia» («Pareak bai / Jokoa bai»)"
+_ART_ENSENAR: Final = f"{_REGLAMENTO}, Título V, art. 11 y Título VI, art. 9"
+_ART_ENSENAR_EUS: Final = (f"{_TXAPELKETA}, «Araudia» («Kartak ezin dira erakutsi jokoa amaitu "
+                           "arte»; el texto no da sanción)")
 
 
 def faltas(
@@ -284,12 +307,12 @@ def _segovia(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
     out: list[Correccion] = []
     dichas = [f for f in fs if f.tipo != "ensenada"]
     pares = [f for f in dichas if f.lance == "pares"]
-    for pareja in _parejas(pares, out, "pares"):
+    for pareja in _parejas(pares, out, "pares", _ART_SEG_TODOS):
         mias = [f for f in pares if f.pareja == pareja]
         out.extend(_seg_pares(mias, pareja, ctx))
         out.extend(_seg_pares_en_juego(mias, pareja, ctx))
     juego = [f for f in dichas if f.lance == "juego"]
-    for pareja in _parejas(juego, out, ctx.cuarto):
+    for pareja in _parejas(juego, out, ctx.cuarto, _ART_SEG_TODOS):
         mias = [f for f in juego if f.pareja == pareja]
         out.extend(_seg_juego(mias, pareja, ctx) if ctx.cuarto == "juego"
                    else _seg_punto(mias, pareja, ctx))
@@ -297,7 +320,7 @@ def _segovia(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
     return out
 
 
-def _parejas(fs: Sequence[Falta], out: list[Correccion], lance: str) -> list[int]:
+def _parejas(fs: Sequence[Falta], out: list[Correccion], lance: str, articulo: str) -> list[int]:
     """Parejas to judge; when both erred in the same lance the penalties cancel and only
     the false jugadas are annulled (musmesa's reading: the texts only foresee one culprit)."""
     parejas = sorted({f.pareja for f in fs})
@@ -306,8 +329,8 @@ def _parejas(fs: Sequence[Falta], out: list[Correccion], lance: str) -> list[int
     seats = frozenset(f.asiento for f in fs if f.tipo == "oculta")
     out.append(Correccion(lance, None, seats, 0, True,
                           f"errores de declaración de las dos parejas en {lance}: no hay "
-                          "sanción, sólo se anulan las jugadas ocultadas (Títulos VIII-X y "
-                          "seed 002 sólo prevén un infractor; lectura de musmesa)"))
+                          f"sanción, sólo se anulan las jugadas ocultadas ({articulo} sólo prevé "
+                          "un infractor; lectura de musmesa)"))
     return []
 
 
@@ -319,20 +342,22 @@ def _seg_pares(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
         if ctx.mano_con(pareja, lambda j: _cuatro(j, 12)):
             return [Correccion("pares", None, frozenset(), 0, True,
                                "la pareja que ocultó pares es mano con cuatro reyes: "
-                               "no hay sanción (Título VIII, art. 1)")]
+                               f"no hay sanción ({_REGLAMENTO}, Título VIII, art. 1)")]
         return [Correccion("pares", otra, ocultas | liars, 1, True,
                            f"{_quien(ocultas)} no cantó pares teniéndolos; los pares "
-                           f"son de la pareja {otra} más un tanto de negada (Título VIII, art. 1)")]
+                           f"son de la pareja {otra} más un tanto de negada "
+                           f"({_REGLAMENTO}, Título VIII, art. 1)")]
     wins = ctx.ganador("pares", liars)
     accepted = ctx.aceptado("pares")
     if wins == pareja:  # voiding is a no-op en paso, so it does not depend on ``lances``
         return [Correccion("pares", None, liars, 0, False,
                            f"{_quien(liars)} cantó pares sin tenerlos; gana su compañero, "
-                           "pero sólo el valor de sus pares, en paso (Título VIII, arts. 2 y 3)")]
+                           "pero sólo el valor de sus pares, en paso "
+                           f"({_REGLAMENTO}, Título VIII, arts. 2 y 3)")]
     return [Correccion("pares", otra, liars, 0 if accepted else 1, True,
                        f"{_quien(liars)} cantó pares sin tenerlos; la pareja {otra} no "
                        "pierde: gana " + ("los envites" if accepted else "los pares más la negada")
-                       + " (Título VIII, arts. 2 y 3)")]
+                       + f" ({_REGLAMENTO}, Título VIII, arts. 2 y 3)")]
 
 
 def _seg_pares_en_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correccion]:
@@ -343,14 +368,14 @@ def _seg_pares_en_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> lis
     if lance == "juego" and ctx.delante_con(pareja, 31):
         return [Correccion(lance, pareja, frozenset(), 0, False,
                            f"error a pares de la pareja {pareja}, que es mano con 31 "
-                           "y gana el juego en paso (Título VIII, art. 4)")]
+                           f"y gana el juego en paso ({_REGLAMENTO}, Título VIII, art. 4)")]
     valid = ctx.ganador(lance) == otra
     void = ctx.aceptado(lance) and not valid
     return [Correccion(lance, otra, frozenset(), 1, valid,
                        f"error a pares de la pareja {pareja}: la pareja {otra} "
                        "gana el " + lance + " con un tanto de negada" +
                        ("; los envites son nulos porque los perdía" if void else "") +
-                       " (Título VIII, art. 4)")]
+                       f" ({_REGLAMENTO}, Título VIII, art. 4)")]
 
 
 def _seg_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correccion]:
@@ -363,12 +388,13 @@ def _seg_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
             return _todos_no_juego(ocultas)
         out.append(Correccion("juego", None, ocultas, 0, True,
                               f"{_quien(ocultas)} no cantó su juego; su jugada es nula "
-                              "aunque su compañero gane (Título IX, art. 1)"))
+                              f"aunque su compañero gane ({_REGLAMENTO}, Título IX, art. 1)"))
     if liars:
         if ctx.delante_con(pareja, 31):
             out.append(Correccion("juego", pareja, liars, 0, False,
                                   f"{_quien(liars)} cantó juego sin tenerlo; su compañero "
-                                  "es mano del lance con 31 y lo gana en paso (Título IX, art. 2)"))
+                                  "es mano del lance con 31 y lo gana en paso "
+                                  f"({_REGLAMENTO}, Título IX, art. 2)"))
         else:
             accepted = ctx.aceptado("juego")
             valid = ctx.ganador("juego", liars) != pareja
@@ -378,7 +404,7 @@ def _seg_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
                                   ("" if accepted else " con un tanto de negada") +
                                   (", con sus envites" if accepted and valid else "") +
                                   (", sin envites" if accepted and not valid else "") +
-                                  " (Título IX, art. 2)"))
+                                  f" ({_REGLAMENTO}, Título IX, art. 2)"))
     return out
 
 
@@ -386,7 +412,7 @@ def _todos_no_juego(ocultas: frozenset[int]) -> list[Correccion]:
     """Título X art. 2: nobody (else) declared juego; the hidden juego does not count and the
     lance is played as punto, in which the hidden jugada does not count either."""
     razon = (f"{_quien(ocultas)} dijo «juego no» teniéndolo: su jugada no es válida y se "
-             "juega el punto (Título X, art. 2)")
+             f"juega el punto ({_REGLAMENTO}, Título X, art. 2)")
     return [Correccion("juego", None, ocultas, 0, True, razon),
             Correccion("punto", None, ocultas, 0, True, razon)]
 
@@ -400,10 +426,12 @@ def _seg_punto(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
     if ctx.delante_con(pareja, 30):
         return [Correccion("punto", pareja, frozenset(), 0, False,
                            f"{_quien(liars)} cantó juego sin tenerlo; su pareja tiene "
-                           "treinta de mano y gana el punto en paso (Título X, art. 1)")]
+                           "treinta de mano y gana el punto en paso "
+                           f"({_REGLAMENTO}, Título X, art. 1)")]
     return [Correccion("punto", otra, liars, 1, True,
                        f"{_quien(liars)} cantó juego sin tenerlo y no rectificó; la "
-                       f"pareja {otra} gana el punto con un tanto de negada (Título X, art. 1)")]
+                       f"pareja {otra} gana el punto con un tanto de negada "
+                       f"({_REGLAMENTO}, Título X, art. 1)")]
 
 
 def _ensenadas(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
@@ -438,7 +466,7 @@ def _euskadi(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
     for lance in LANCES_DECLARADOS:
         mine = [f for f in fs if f.lance == lance and f.tipo != "ensenada"]
         judged = lance if lance == "pares" else ctx.cuarto
-        for pareja in _parejas(mine, out, judged):
+        for pareja in _parejas(mine, out, judged, _ART_EUS):
             out.extend(_eus(lance, judged, [f for f in mine if f.pareja == pareja], pareja, ctx))
     # «Kartak ezin dira erakutsi jokoa amaitu arte»: forbidden, but with no penalty given.
     return out

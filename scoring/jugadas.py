@@ -1,7 +1,7 @@
 """Hand evaluation for the five lances: grande, chica, pares, juego and punto.
 
-Ties are won by the player nearer the mano (seed 001: "vence el primer jugador según el orden
-de la mano"; seed 003 §3: "gana siempre quien sea mano")::
+Ties are won by the player nearer the mano (Ludoteka: "vence el primer jugador según el orden
+de la mano"; the encyclopedia article, §3 «La mano»: "gana siempre quien sea mano")::
 
     >>> from scoring.cards import parse_hand
     >>> from scoring.rules import perfil
@@ -23,7 +23,8 @@ from scoring.cards import RANK_PLURALS, Hand
 from scoring.rules import Reglas
 
 LANCES: Final = ("grande", "chica", "pares", "juego", "punto")
-# Juego from best to worst (seed 001): 31, 32, 40, 37, 36, 35, 34, 33.
+# Juego from best to worst (Ludoteka: 31, 32, 40, 37, 36, 35, 34, 33; the encyclopedia article
+# also lists 39 and 38, which four cards cannot make).
 ORDEN_JUEGO: Final = (31, 32, 40, 39, 38, 37, 36, 35, 34, 33)
 _JUEGO_KEY: Final = {v: len(ORDEN_JUEGO) - i for i, v in enumerate(ORDEN_JUEGO)}
 _TIPO_ORDEN: Final = {"pareja": 1, "medias": 2, "duples": 3}
@@ -222,7 +223,7 @@ def tienen(lance: str, jugadas: Sequence[Jugada]) -> tuple[bool, bool]:
 
 def se_apuesta(lance: str, jugadas: Sequence[Jugada]) -> bool:
     """Whether the lance is bet on: grande, chica and punto always; pares and juego only when
-    both parejas hold the jugada (seed 001: "si los dos jugadores de alguna de las dos parejas
+    both parejas hold the jugada (Ludoteka: "si los dos jugadores de alguna de las dos parejas
     no tienen jugada, no se abre el turno de apuestas")."""
     if lance in ("pares", "juego"):
         return all(tienen(lance, jugadas))

@@ -155,7 +155,8 @@ class Partida:
         """Score the next hand and add it to the partida.
 
         ``mano`` may differ from :attr:`mano` only in a mus corrido hand, where the mano passes
-        on each time all four ask for mus (seed 001; seed 002 gives it to whoever cuts the mus).
+        on each time all four ask for mus (Ludoteka; the Basque championship's «Araudia» gives it
+        to whoever cuts the mus).
         Raises PartidaError or RegistroError (both ValueError) and changes nothing on error.
         """
         record = self.registro(manos, lances, mano, declaraciones)

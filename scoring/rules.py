@@ -1,12 +1,16 @@
 """Rule sets (perfiles): every regional difference between the source texts, as data.
 
-Each built-in profile is named after its source (see ``../shared/seeds/`` and docs in README):
+Each built-in profile is named after the document it follows; the texts themselves are in the
+project's shared seeds folder (``../shared/seeds/``), and code and messages cite them by title:
 
-- ``general``: the encyclopedia article (seed 003): 8 reyes, 40 tantos, four juegos to win.
-- ``segovia``: Segovia's "normas generales" (seed 000): 4 juegos of 40, sin deje, no real.
-- ``cuellar``: the Cuéllar variant in the same text: 31 real with any figure, 30 tantos.
-- ``euskadi``: the Basque inter-cooperative championship (seed 002): 40 harri, Basque señas.
-- ``ludoteka-4`` / ``ludoteka-8``: Ludoteka's online modes (seed 001).
+- ``general``: Enciclopedia, artículo «Mus»: 8 reyes, 40 tantos, four juegos to win.
+- ``segovia``: Normas generales de mus para la provincia de Segovia (4 juegos of 40, sin deje,
+  no real), with the Reglamento Campeonatos de Mus (Segovia) published with them.
+- ``cuellar``: the «especialidades» of Cuéllar in the same normas: 31 real with any figure,
+  30 tantos.
+- ``euskadi``: Euskadiko Kooperatiben arteko III. Mus Txapelketa: 40 harri, Basque señas.
+- ``ludoteka-4`` / ``ludoteka-8``: Ludoteka, «Reglas del Mus», the modes «Mus a 4 Reyes» and
+  «Mus a 8 Reyes Por Parejas».
 
 A profile can be overridden field by field or loaded from a TOML file::
 
@@ -41,23 +45,24 @@ class Reglas:
     """One rule set. Every field is an explicit choice between the sources.
 
     reyes: 4, or 8 (threes count as kings for every lance, juego value included).
-    ases: 4 or 8 (twos count as aces); the sources pair it with ``reyes`` but seed 000
-        lists "a 4 u 8 ases" as its own choice, so it can be set apart. Defaults to ``reyes``.
+    ases: 4 or 8 (twos count as aces); the sources pair it with ``reyes`` but the Normas
+        generales de mus list "a 4 u 8 ases" as its own choice, so it can be set apart.
+        Defaults to ``reyes``.
     tantos: tantos to win a juego (30 or 40 in the sources; any value from 10 to 100 accepted).
     juegos_por_vaca: juegos a pareja must win to take a vaca.
     vacas_por_partida: vacas a pareja must win to take the partida.
     real: 31 real (three sevens and a figure beats every other 31): "no"; "cualquier_figura"
-        (Cuéllar, seed 000); "sota_oros" (the convention mentioned in seed 003).
-    deje: "no" (Segovia: "se juega sin deje"); "al_final" (seed 003's vocabulary: the piedra of
-        a refused opening envite at pares or juego is taken at the end, in the count, not at
-        once; the Basque rules mention this "utzia" too).
+        (Cuéllar); "sota_oros" (the convention the encyclopedia article mentions).
+    deje: "no" (Segovia: "se juega sin deje"); "al_final" (the encyclopedia's vocabulary: the
+        piedra of a refused opening envite at pares or juego is taken at the end, in the count,
+        not at once; the Basque rules mention this "utzia" too).
     mus_corrido: which first hands are played with mus corrido (the mano passes on each time
-        all four ask for mus): "partida" (seed 000 Título II art. 16, Ludoteka), "juego" (the
-        first hand of every juego, a common house rule) or "no". Seed 002 makes it optional
-        and gives the mano to whoever cuts the mus, which is what recording the real mano of
-        that hand does.
+        all four ask for mus): "partida" (Reglamento Campeonatos de Mus, Título II art. 16;
+        Ludoteka), "juego" (the first hand of every juego, a common house rule) or "no". The
+        Basque championship's «Araudia» makes it optional and gives the mano to whoever cuts
+        the mus, which is what recording the real mano of that hand does.
     senas: the seña set (scoring/data/senas/<name>.toml).
-    fuente: where the profile comes from.
+    fuente: the document the profile follows, by its title.
     """
 
     nombre: str = "general"
@@ -136,36 +141,39 @@ def _check_choice(name: str, value: object, options: tuple[str, ...]) -> None:
         raise PerfilError(f"{name} debe ser uno de {', '.join(options)}; no {value!r}")
 
 
-_SEG = "seed 000: normas generales de Segovia y reglamento de campeonatos"
+_SEG = "Normas generales de mus para la provincia de Segovia"
+_REGLAMENTO = "Reglamento Campeonatos de Mus (Segovia)"
+_LUDOTEKA = "Ludoteka, «Reglas del Mus»"
 PERFILES: Final[dict[str, Reglas]] = {
     "general": Reglas(
         nombre="general", reyes=8, tantos=40, juegos_por_vaca=4, vacas_por_partida=1,
-        fuente="seed 003 (enciclopedia): 8 reyes, cuatro juegos de cuarenta tantos",
+        fuente="Enciclopedia, artículo «Mus»: 8 reyes, cuatro juegos de cuarenta tantos",
     ),
     "segovia": Reglas(
         nombre="segovia", reyes=8, tantos=40, juegos_por_vaca=4, vacas_por_partida=1,
         real="no", deje="no", mus_corrido="partida", senas="segovia",
-        fuente=f"{_SEG}: 4 juegos de 40 tantos, sin deje, no vale la real",
+        fuente=f"{_SEG} y {_REGLAMENTO}: 4 juegos de 40 tantos, sin deje, no vale la real",
     ),
     "cuellar": Reglas(
         nombre="cuellar", reyes=8, tantos=30, juegos_por_vaca=4, vacas_por_partida=1,
         real="cualquier_figura", deje="no", mus_corrido="partida", senas="segovia",
-        fuente=f"{_SEG}: Cuéllar, 31 real con tres sietes y cualquier figura, a 30 tantos",
+        fuente=(f"{_SEG}, especialidades de Cuéllar, y {_REGLAMENTO}: 31 real con tres sietes y "
+                "cualquier figura, a 30 tantos"),
     ),
     "euskadi": Reglas(
         nombre="euskadi", reyes=8, tantos=40, juegos_por_vaca=3, vacas_por_partida=1,
         real="no", deje="al_final", mus_corrido="partida", senas="euskadi",
-        fuente="seed 002: III. Mus Txapelketa de cooperativas de Euskadi, 40 harri (8 hamarreko)",
+        fuente="Euskadiko Kooperatiben arteko III. Mus Txapelketa: 40 harri (8 hamarreko)",
     ),
     "ludoteka-4": Reglas(
         nombre="ludoteka-4", reyes=4, tantos=30, juegos_por_vaca=2, vacas_por_partida=1,
         mus_corrido="partida", senas="segovia",
-        fuente="seed 001: Ludoteka, mus a 4 reyes, juegos a 30, gana quien logra 2 juegos",
+        fuente=f"{_LUDOTEKA}, «Mus a 4 Reyes»: juegos a 30, gana quien logra 2 juegos",
     ),
     "ludoteka-8": Reglas(
         nombre="ludoteka-8", reyes=8, tantos=40, juegos_por_vaca=2, vacas_por_partida=1,
         mus_corrido="partida", senas="segovia",
-        fuente="seed 001: Ludoteka, mus a 8 reyes por parejas, juegos a 40, 2 juegos",
+        fuente=f"{_LUDOTEKA}, «Mus a 8 Reyes Por Parejas»: juegos a 40, 2 juegos",
     ),
 }
 DEFAULT: Final = "general"

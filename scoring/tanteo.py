@@ -1,6 +1,7 @@
 """The tanteo of one hand: who scores what, in which order, and why.
 
-The order follows seed 000 (Título VI art. 1) and seed 001 ("Puntuación"):
+The order follows the Reglamento Campeonatos de Mus (Segovia), Título VI art. 1, and Ludoteka's
+«Reglas del Mus» («Puntuación»):
 
 1. While betting, a refused envite scores at once for the pareja whose bet was refused, in lance
    order. An accepted órdago ends the juego at once for the pareja that wins that lance.
@@ -20,7 +21,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from scoring import declaraciones
 from scoring.cards import Hand, NotationError, check_distinct, parse_hand
+from scoring.declaraciones import Correccion
 from scoring.jugadas import Jugada, cuarto_lance, evaluar, ganador_de, se_apuesta, tienen
 from scoring.rules import PERFILES, PerfilError, Reglas, perfil
 
@@ -84,25 +87,6 @@ def _int_at_least(lance: str, key: str, value: Any, low: int) -> int:
 
 
 PASO: Final = Lance()
-
-
-@dataclass(frozen=True, slots=True)
-class Correccion:
-    """A change a penalty (a false declaration, seeds 000 Títulos VIII-X and 002) makes to one lance.
-
-    ganador: pareja that wins the lance by the penalty (None: decided by the cards).
-    anulados: seats whose jugada does not count in that lance (no bonus, not compared).
-    negada: tantos "de negada" given to ``ganador`` as their own apunte.
-    envites_validos: False voids the accepted envites of that lance (it is scored en paso).
-    razon: plain Spanish, with the article.
-    """
-
-    lance: str
-    ganador: int | None = None
-    anulados: frozenset[int] = frozenset()
-    negada: int = 0
-    envites_validos: bool = True
-    razon: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,8 +306,8 @@ def tantear(
 ) -> ResultadoTanteo:
     """Score one hand. Raises RegistroError on a record that cannot be scored.
 
-    ``correcciones`` apply penalties from false declarations (see Correccion); when the record
-    carries ``declaraciones`` they are computed by scoring.declaraciones.
+    ``correcciones`` apply penalties from false declarations (scoring.declaraciones.Correccion);
+    when the record carries ``declaraciones`` they are computed by scoring.declaraciones.
     """
     reg = record if isinstance(record, RegistroMano) else RegistroMano.from_dict(record)
     jugadas = tuple(evaluar(h, reg.reglas) for h in reg.manos)
@@ -352,7 +336,8 @@ def tantear(
 
 
 def _cuarto(jugadas: Sequence[Jugada], corr: Correccion | None) -> str:
-    """Juego or punto; a juego nobody may count (seed 000 Título X art. 2) leaves the punto."""
+    """Juego or punto; a juego nobody may count (Reglamento Campeonatos
+    de Mus (Segovia), Título X art. 2) leaves the punto."""
     cuarto = cuarto_lance(jugadas)
     if cuarto == "juego" and corr and corr.ganador is None:
         holders = {s for s, j in enumerate(jugadas) if j.juego}
@@ -363,11 +348,8 @@ def _cuarto(jugadas: Sequence[Jugada], corr: Correccion | None) -> str:
 
 def _correcciones_de(reg: RegistroMano) -> Sequence[Correccion]:
     try:
-        from scoring.declaraciones import correcciones
-    except ImportError:  # the declarations module is optional for the core engine
-        raise RegistroError("este registro trae declaraciones y no hay módulo para juzgarlas") from None
-    try:
-        return correcciones(reg.declaraciones, reg.manos, reg.reglas, reg.mano, reg.lances)
+        return declaraciones.correcciones(reg.declaraciones, reg.manos, reg.reglas, reg.mano,
+                                          reg.lances)
     except (ValueError, KeyError, TypeError) as exc:
         raise RegistroError(f"declaraciones: {exc}") from None
 
@@ -404,11 +386,11 @@ def _abierto_por_declaraciones(reg: RegistroMano, lance: str) -> bool:
     """A false «pares sí» / «juego sí» can open the betting the cards alone would not."""
     if not reg.declaraciones or lance not in ("pares", "juego"):
         return False
-    from scoring.declaraciones import parejas_declaradas
     try:
-        return all(parejas_declaradas(reg.declaraciones, reg.manos, reg.reglas, lance))
+        held = declaraciones.parejas_declaradas(reg.declaraciones, reg.manos, reg.reglas, lance)
     except ValueError as exc:
         raise RegistroError(f"declaraciones: {exc}") from None
+    return all(held)
 
 
 def _ganador(
@@ -490,7 +472,7 @@ def _contar(
         p = outcome.gana
         if _deje_al_final(reg, lance, outcome):
             cuenta.add(p, 1, lance, f"{name}: deje, envite no querido por {reg.nombre_pareja(1 - p)} (1)")
-        if lance == "punto":  # seed 003: the refusing pareja cannot take the punto either
+        if lance == "punto":  # encyclopedia: the refusing pareja cannot take the punto either
             cuenta.add(p, 1, lance, f"Punto: 1 por el punto para {reg.nombre_pareja(p)}, "
                                     "que envidó y no se lo quisieron")
         _bonus(cuenta, reg, jugadas, lance, p, corr)

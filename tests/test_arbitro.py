@@ -1,7 +1,8 @@
 """Referee and trainer: señas a hand allows and the checks on a player's señas.
 
-Every expectation comes from an article of the seed texts (cited in each case): seed 000 is
-the Segovia regulation (Título VII: señas), seed 002 the Basque «Keinuak», seed 003 §4.5.
+Every expectation comes from an article of the rules texts (cited in each case): the Reglamento
+Campeonatos de Mus (Segovia), Título VII (señas); the Basque championship's «Keinuak»; the
+encyclopedia article «Mus», §4.5.
 """
 
 from __future__ import annotations
@@ -47,10 +48,10 @@ def completas(mano: str, perfil: object) -> list[str]:
         ("12o 11c 5e 4b", "segovia", ["veintinueve"], "VII.2 veintinueve: un hombro"),
         ("4o 5c 6e 7b", "segovia", [], "nada con seña"),
         ("4o 4c 10e 11b", "segovia", [], "pareja de cuatros: no hay seña"),
-        # 8 reyes (seed 003 §2): a three is a king, so 3 + 12 is "dos reyes"
+        # 8 reyes (encyclopedia §2): a three is a king, so 3 + 12 is "dos reyes"
         ("3o 12c 1e 4b", "segovia", ["dos_reyes"], "8 reyes: el tres es rey"),
         ("3o 12c 1e 4b", SEG4, [], "4 reyes: el tres es tres"),
-        # seed 002, Keinuak
+        # Basque championship, «Keinuak»
         ("12o 12c 12e 12b", "euskadi", ["cuatro_reyes"], "Keinuak: dos reyes dos veces"),
         ("1o 1c 1e 1b", {"base": "euskadi", "reyes": 4}, ["cuatro_ases"], "Keinuak: cuatro ases"),
         ("12o 12c 12e 4b", {"base": "euskadi", "reyes": 4}, ["tres_reyes"],
@@ -60,7 +61,7 @@ def completas(mano: str, perfil: object) -> list[str]:
          "Keinuak: duples de reyes o de ases, ambas ciertas"),
         ("12o 11c 6e 4b", "euskadi", ["treinta_y_una_o_treinta"], "Keinuak: guiño = 31 o 30"),
         ("12o 11c 10e 1b", "euskadi", ["treinta_y_una_o_treinta"], "Keinuak: guiño = 31 o 30"),
-        # seed 003 §4.5: one shoulder is 30 al punto
+        # encyclopedia §4.5: one shoulder is 30 al punto
         ("12o 11c 6e 4b", {"base": "general", "senas": "enciclopedia"}, ["treinta"],
          "§4.5: elevar un hombro (30 al punto)"),
     ],
@@ -95,7 +96,7 @@ def test_complete_sena(mano: str, perfil: object, esperadas: list[str], cita: st
          "Normas generales de Segovia"),
         ("12o 12c 10e 4b", {"base": "segovia", "senas": "segovia-normas"}, "ciego", "falsa",
          "Normas generales de Segovia"),
-        # seed 003 §4.5: «cerrar los ojos (no tener nada o ciego)»
+        # encyclopedia §4.5: «cerrar los ojos (no tener nada o ciego)»
         ("4o 4c 10e 11b", {"base": "general", "senas": "enciclopedia"}, "ciego", "falsa", "§4.5"),
         ("10o 11c 12e 4b", {"base": "general", "senas": "enciclopedia"}, "ciego", "falsa", "§4.5"),
         ("10o 11c 5e 4b", {"base": "general", "senas": "enciclopedia"}, "ciego", "permitida",

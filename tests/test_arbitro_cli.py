@@ -198,6 +198,21 @@ def test_list_the_sena_set_and_its_disagreements(capsys) -> None:
     assert data["prohibido"] == [] and data["desacuerdos"]
 
 
+@pytest.mark.parametrize(("conjunto", "titulo"), [
+    ("segovia", "Reglamento Campeonatos de Mus (Segovia), Título VII"),
+    ("segovia-normas", "Normas generales de mus para la provincia de Segovia"),
+    ("euskadi", "Euskadiko Kooperatiben arteko III. Mus Txapelketa"),
+    ("enciclopedia", "Enciclopedia, artículo «Mus»"),
+])
+def test_listing_names_the_documents_not_our_files(capsys, conjunto: str, titulo: str) -> None:
+    code, out, _ = mus(capsys, "--listar", "--conjunto", conjunto)
+    assert code == 0 and f"Señas «{conjunto}»: {titulo}" in out
+    code, out_json, _ = mus(capsys, "--listar", "--conjunto", conjunto, "--json")
+    assert code == 0
+    for text in (out, out_json):
+        assert "seed" not in text.lower() and ".txt" not in text
+
+
 def test_doubtful_card_from_the_reader_is_flagged(capsys, tmp_path) -> None:
     data = json.loads((DATA / "foto_jugador.json").read_text(encoding="utf-8"))
     data["cartas"][3].update({"dudosa": True, "alternativa": "11b"})

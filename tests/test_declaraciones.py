@@ -1,8 +1,8 @@
 """False declarations of pares and juego and their penalties, case by case from the articles.
 
-Seed 000 (Segovia regulation): Título VIII (pares), IX (juego), X (punto), V art. 11 and VI
-art. 9 (cards shown). Seed 002 (Basque rules), «Araudia». Hands use 4 reyes (threes are
-threes) so that the values can be checked by hand.
+Reglamento Campeonatos de Mus (Segovia): Título VIII (pares), IX (juego), X (punto), V art. 11
+and VI art. 9 (cards shown). Euskadiko Kooperatiben arteko III. Mus Txapelketa, «Araudia». Hands
+use 4 reyes (threes are threes) so that the values can be checked by hand.
 """
 
 from __future__ import annotations
@@ -19,6 +19,9 @@ from scoring.tanteo import Correccion, tantear
 
 SEG = {"base": "segovia", "reyes": 4}
 EUS = {"base": "euskadi", "reyes": 4}
+# The documents the penalties cite, by their own titles.
+SEGOVIA = "Reglamento Campeonatos de Mus (Segovia)"
+EUSKADI = "Euskadiko Kooperatiben arteko III. Mus Txapelketa, «Araudia»"
 
 # Pares: seat 0 pareja de reyes (29), seat 1 pareja de ases (15), seat 2 nothing (22),
 # seat 3 nothing (27). Nobody has juego: the fourth lance is punto.
@@ -46,10 +49,10 @@ def test_viii_1_hidden_pares() -> None:
     # and (VIII.1 → «ver Punto 4») the juego or punto too, with its negada.
     cs = por_lance(correcciones({"pares": [False, True, False, False]}, PARES, SEG, 0))
     assert resumen(cs["pares"]) == (1, frozenset({0}), 1, True)
-    assert "Título VIII, art. 1" in cs["pares"].razon
+    assert f"{SEGOVIA}, Título VIII, art. 1" in cs["pares"].razon
     # seat 0's 29 would win the punto: the pareja 1 takes it, its envites would be void
     assert resumen(cs["punto"]) == (1, frozenset(), 1, False)
-    assert "Título VIII, art. 4" in cs["punto"].razon
+    assert f"{SEGOVIA}, Título VIII, art. 4" in cs["punto"].razon
 
 
 def test_viii_1_exception_mano_with_four_kings() -> None:
@@ -81,7 +84,7 @@ def test_viii_1_exception_mano_with_four_kings() -> None:
 def test_viii_2_and_3_false_pares(manos, lances, esperado, cita) -> None:
     cs = por_lance(correcciones({"pares": [True, True, True, False]}, manos, SEG, 0, lances))
     assert resumen(cs["pares"]) == esperado, cita
-    assert "Título VIII, arts. 2 y 3" in cs["pares"].razon
+    assert f"{SEGOVIA}, Título VIII, arts. 2 y 3" in cs["pares"].razon
 
 
 def test_viii_4_error_at_pares_loses_the_juego_with_negada() -> None:
@@ -104,7 +107,7 @@ def test_ix_1_hidden_juego_does_not_count() -> None:
     cs = por_lance(correcciones({"juego": [False, False, True, False]}, manos, SEG, 0))
     assert list(cs) == ["juego"]
     assert resumen(cs["juego"]) == (None, frozenset({0}), 0, True)
-    assert "Título IX, art. 1" in cs["juego"].razon
+    assert f"{SEGOVIA}, Título IX, art. 1" in cs["juego"].razon
 
 
 @pytest.mark.parametrize(
@@ -118,7 +121,7 @@ def test_ix_1_hidden_juego_does_not_count() -> None:
 def test_ix_2_false_juego(mano: int, lances, esperado) -> None:
     cs = por_lance(correcciones({"juego": [True, True, True, False]}, JUEGO, SEG, mano, lances))
     assert resumen(cs["juego"]) == esperado
-    assert "Título IX, art. 2" in cs["juego"].razon
+    assert f"{SEGOVIA}, Título IX, art. 2" in cs["juego"].razon
 
 
 def test_ix_2_innocent_wins_its_envites() -> None:
@@ -143,7 +146,7 @@ def test_x_1_false_juego_when_the_punto_is_played() -> None:
     # «perderá el lance del punto, anotando además los contrarios una de negada»
     cs = por_lance(correcciones({"juego": [False, True, False, False]}, PUNTO, SEG, 0))
     assert resumen(cs["punto"]) == (0, frozenset({1}), 1, True)
-    assert "Título X, art. 1" in cs["punto"].razon
+    assert f"{SEGOVIA}, Título X, art. 1" in cs["punto"].razon
 
 
 def test_x_1_exception_thirty_de_mano() -> None:
@@ -160,7 +163,7 @@ def test_x_2_all_said_no_juego() -> None:
     cs = por_lance(correcciones({"juego": [False] * 4}, manos, SEG, 0))
     assert resumen(cs["juego"]) == (None, frozenset({0}), 0, True)
     assert resumen(cs["punto"]) == (None, frozenset({0}), 0, True)
-    assert "Título X, art. 2" in cs["punto"].razon
+    assert f"{SEGOVIA}, Título X, art. 2" in cs["punto"].razon
 
 
 def test_cards_shown_during_the_lances() -> None:
@@ -177,7 +180,7 @@ def test_cards_shown_during_the_lances() -> None:
     # the Basque text forbids showing cards but gives no penalty
     ensenada = {"ensenadas": [{"asiento": 1, "lance": "pares"}]}
     assert correcciones(ensenada, PARES, EUS, 0) == []
-    assert faltas(ensenada, PARES, EUS)[0].articulo.startswith("seed 002")
+    assert faltas(ensenada, PARES, EUS)[0].articulo.startswith(EUSKADI)
     # «excepto que los contrarios sean mano y tengan ... treinta y una ...»: in paso
     manos = ["4o 5c 6e 7b", "12o 11c 10e 1b", "4c 5o 6b 7c", "5b 6o 7o 1o"]
     cs = por_lance(correcciones({"ensenadas": [{"asiento": 1, "lance": "grande"}]}, manos, SEG, 1))
@@ -189,7 +192,7 @@ def test_both_parejas_err_penalties_cancel() -> None:
     assert resumen(cs["pares"]) == (None, frozenset({0, 1}), 0, True)
 
 
-# -- Basque rules (seed 002, «Araudia») ----------------------------------------------------------
+# -- Basque rules (III. Mus Txapelketa, «Araudia») -----------------------------------------------
 
 def test_basque_hidden_pares_partner_declared() -> None:
     # «bere jokaldia ez da kontuan hartuko ... berari dagozkion harriak besterik ez ditu hartuko»
@@ -261,9 +264,9 @@ def test_faltas_name_the_article() -> None:
     fs = faltas({"pares": [False, True, True, None], "juego": [True, None, None, None]},
                 PARES, SEG)
     assert [(f.asiento, f.lance, f.tipo, f.articulo) for f in fs] == [
-        (0, "pares", "oculta", "Título VIII, art. 1"),
-        (2, "pares", "falsa", "Título VIII, arts. 2 y 3"),
-        (0, "juego", "falsa", "Título X, art. 1"),  # nobody has juego: the punto is played
+        (0, "pares", "oculta", f"{SEGOVIA}, Título VIII, art. 1"),
+        (2, "pares", "falsa", f"{SEGOVIA}, Título VIII, arts. 2 y 3"),
+        (0, "juego", "falsa", f"{SEGOVIA}, Título X, art. 1"),  # nobody has juego: the punto is played
     ]
 
 
@@ -285,7 +288,7 @@ def test_tanteo_applies_viii_1() -> None:
               "declaraciones": {"pares": [False, True, False, False]}}
     result = tantear(record)
     assert result.marcador == (1, 5)
-    assert any("Título VIII, art. 1" in a.razon for a in result.detalle)
+    assert any(f"{SEGOVIA}, Título VIII, art. 1" in a.razon for a in result.detalle)
 
 
 # -- properties ----------------------------------------------------------------------------------
@@ -307,7 +310,7 @@ def test_corrections_are_well_formed(manos, pares, juego, mano, reglas, lances) 
     culprits = {f.pareja for f in fs}
     for c in cs:
         assert c.lance in ("pares", "juego", "punto")
-        assert c.razon and ("Título" in c.razon or "seed 002" in c.razon)
+        assert c.razon and (f"{SEGOVIA}, Título" in c.razon or EUSKADI in c.razon)
         assert c.negada in (0, 1)
         if c.negada:
             assert c.ganador is not None
@@ -356,7 +359,7 @@ def test_mus_tanteo_shows_the_penalty_in_detalle(tmp_path, capsys) -> None:
     assert main(["tanteo", "--json", str(path)]) == 0
     out = json.loads(capsys.readouterr().out)
     razones = [d["razon"] for d in out["detalle"] if d["lance"] == "pares"]
-    assert any("Título VIII, art. 1" in r for r in razones)
+    assert any(f"{SEGOVIA}, Título VIII, art. 1" in r for r in razones)
     assert out["marcador"] == [1, 5]
     record["declaraciones"] = {"pares": [False, True, 7, False]}
     path.write_text(json.dumps(record), encoding="utf-8")

@@ -1,6 +1,7 @@
-"""Hand evaluation (issue 2 §2 "Hand evaluation"), examples worked by hand from the seeds.
+"""Hand evaluation (issue 2 §2 "Hand evaluation"), examples worked by hand from the rules texts.
 
-Seeds: 001 = Ludoteka, 003 = the encyclopedia article, 000 = Segovia/Cuéllar normas.
+Texts: Ludoteka, «Reglas del Mus»; Enciclopedia, artículo «Mus»; Normas generales de mus para la
+provincia de Segovia (with Cuéllar's especialidades).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def hands(*texts: str) -> list:
 
 
 def first_from_mano(seats: set[int], mano: int) -> int:
-    """Seed 003 §3: among equal jugadas 'gana siempre quien sea mano' (the first in speaking order)."""
+    """Encyclopedia §3: among equal jugadas 'gana siempre quien sea mano' (the first in speaking order)."""
     return next((mano + i) % 4 for i in range(4) if (mano + i) % 4 in seats)
 
 
@@ -41,14 +42,14 @@ def first_from_mano(seats: set[int], mano: int) -> int:
 
 @pytest.mark.parametrize("mano", range(4))
 def test_grande_tie_goes_to_the_seat_nearer_the_mano(mano: int) -> None:
-    # Seats 1 and 3 hold the same ranks (12 11 7 6); seats 0 and 2 lower. Seed 001 "Grande".
+    # Seats 1 and 3 hold the same ranks (12 11 7 6); seats 0 and 2 lower. Ludoteka "Grande".
     four = hands("1o 4o 5o 6o", "12o 11o 7o 6c", "1c 4c 5c 7c", "12c 11c 7e 6e")
     assert ganador("grande", four, mano, R4) == first_from_mano({1, 3}, mano)
 
 
 @pytest.mark.parametrize("mano", range(4))
 def test_chica_tie_goes_to_the_seat_nearer_the_mano(mano: int) -> None:
-    # Seats 0 and 2 hold 1 1 4 5 (lowest); seed 001 "Pequeña: gana la carta más baja".
+    # Seats 0 and 2 hold 1 1 4 5 (lowest); Ludoteka "Pequeña: gana la carta más baja".
     four = hands("1o 1c 4o 5o", "12o 11o 7o 6c", "1e 1b 4c 5c", "12c 11c 7e 6e")
     assert ganador("chica", four, mano, R4) == first_from_mano({0, 2}, mano)
 
@@ -56,7 +57,7 @@ def test_chica_tie_goes_to_the_seat_nearer_the_mano(mano: int) -> None:
 @pytest.mark.parametrize(
     ("better", "worse", "lance"),
     [
-        # seed 001: grande compares the highest card, then the second, third, fourth.
+        # Ludoteka: grande compares the highest card, then the second, third, fourth.
         ("12o 1o 1c 1e", "11o 11c 11e 10o", "grande"),
         ("12o 11o 1o 1c", "12c 10o 10c 7o", "grande"),
         ("12o 11o 10o 5o", "12c 11c 10c 4c", "grande"),
@@ -81,7 +82,7 @@ def test_grande_and_chica_order(better: str, worse: str, lance: str, mano: int) 
 
 
 def test_grande_and_chica_with_8_reyes() -> None:
-    # seed 001: with 8 reyes "los treses son reyes" and "los doses son ases", for every lance.
+    # Ludoteka: with 8 reyes "los treses son reyes" and "los doses son ases", for every lance.
     four = hands("3o 3c 3e 1o", "12o 12c 11o 1c", "2o 2c 1e 4o", "1b 4c 5c 6c")
     assert ganador("grande", four, 0, R8) == 0  # three kings beat two kings
     assert ganador("grande", four, 0, R4) == 1  # with 4 reyes the threes are threes
@@ -97,7 +98,7 @@ def test_grande_and_chica_with_8_reyes() -> None:
         ("12o 12c 7o 4o", R8, "pareja", (12,), 1),
         ("7o 7c 7e 1o", R8, "medias", (7,), 2),
         ("12o 12c 11o 11c", R8, "duples", (12, 11), 3),
-        ("7o 7c 7e 7b", R8, "duples", (7, 7), 3),  # issue 2 / seed 001: four of a kind is duples
+        ("7o 7c 7e 7b", R8, "duples", (7, 7), 3),  # issue 2 / Ludoteka: four of a kind is duples
         ("3o 12c 3e 12b", R8, "duples", (12, 12), 3),  # 8 reyes: four kings
         ("3o 12c 3e 12b", R4, "duples", (12, 3), 3),
         ("3o 3c 12o 2o", R8, "medias", (12,), 2),  # 8 reyes: threes are kings
@@ -108,7 +109,7 @@ def test_grande_and_chica_with_8_reyes() -> None:
     ],
 )
 def test_pares_kind_ranks_and_bonus(text: str, reglas, tipo, rangos, bonus: int) -> None:
-    # seed 003 §4.7: "los pares vale una piedra; las medias valen dos; los duples valen tres".
+    # encyclopedia §4.7: "los pares vale una piedra; las medias valen dos; los duples valen tres".
     got = pares(parse_hand(text), reglas)
     if tipo is None:
         assert got is None
@@ -119,11 +120,11 @@ def test_pares_kind_ranks_and_bonus(text: str, reglas, tipo, rangos, bonus: int)
 @pytest.mark.parametrize(
     ("better", "worse"),
     [
-        ("12o 12c 11o 11c", "7o 7c 7e 1o"),  # duples beat medias (seed 003 §4.3)
+        ("12o 12c 11o 11c", "7o 7c 7e 1o"),  # duples beat medias (encyclopedia §4.3)
         ("7o 7c 7e 1o", "12o 12c 11o 1c"),  # medias beat pareja
         ("5o 5c 5e 1o", "1c 1e 1b 4o"),  # "unas medias de ases pierden ante unas medias de cincos"
         ("12o 12c 4o 5o", "10o 10c 4c 5c"),  # "pares de sotas pierden ante una pareja de reyes"
-        ("12o 12c 1o 1c", "11o 11c 10o 10c"),  # duples: the higher pair first (seed 003 example)
+        ("12o 12c 1o 1c", "11o 11c 10o 10c"),  # duples: the higher pair first (the encyclopedia's example)
         ("12o 12c 5o 5c", "12e 12b 4o 4c"),  # duples with the same top pair: the second pair
         ("7o 7c 7e 7b", "6o 6c 5o 5c"),  # four sevens as duples of sietes
     ],
@@ -150,7 +151,7 @@ def test_pares_order_beats_the_mano(better: str, worse: str, mano: int) -> None:
 
 @pytest.mark.parametrize("mano", range(4))
 def test_pares_tie_goes_to_the_seat_nearer_the_mano(mano: int) -> None:
-    # Seats 0 and 3 both hold a pareja de reyes (the kicker does not count, seed 001).
+    # Seats 0 and 3 both hold a pareja de reyes (the kicker does not count, Ludoteka).
     four = hands("12o 12c 4o 1o", "5o 6o 7o 1c", "5c 6c 7c 1e", "12e 12b 7e 6e")
     assert ganador("pares", four, mano, R4) == first_from_mano({0, 3}, mano)
 
@@ -186,7 +187,7 @@ def test_pares_describe_in_spanish(p: Pares, text: str) -> None:
     ],
 )
 def test_valor_juego_counts_figures_as_ten(text: str, v8: int, v4: int) -> None:
-    # seed 003 §2: figures (and threes, with 8 reyes) are worth 10, aces (and twos) 1.
+    # encyclopedia §2: figures (and threes, with 8 reyes) are worth 10, aces (and twos) 1.
     hand = parse_hand(text)
     assert valor_juego(hand, R8) == v8
     assert valor_juego(hand, R4) == v4
@@ -199,7 +200,7 @@ JUEGO_RANKS = {
     31: (12, 11, 10, 1), 32: (12, 11, 7, 5), 40: (12, 11, 10, 12), 37: (12, 11, 10, 7),
     36: (12, 11, 10, 6), 35: (12, 11, 10, 5), 34: (12, 11, 10, 4), 33: (12, 11, 7, 6),
 }
-# seed 001: "31, 32, 40, 37, 36, 35, 34 y 33", best first.
+# Ludoteka: "31, 32, 40, 37, 36, 35, 34 y 33", best first.
 ORDEN = (31, 32, 40, 37, 36, 35, 34, 33)
 
 
@@ -237,7 +238,7 @@ def test_juego_without_juego_has_no_winner_and_punto_is_played() -> None:
     assert ganador("juego", four, 0, R8) is None
     jugadas = [evaluar(h, R8) for h in four]
     assert cuarto_lance(jugadas) == "punto"
-    # seed 003 §4.4: punto goes to the highest sum: 16, 17, 18, 25 -> seat 3.
+    # encyclopedia §4.4: punto goes to the highest sum: 16, 17, 18, 25 -> seat 3.
     assert ganador("punto", four, 0, R8) == 3
 
 
@@ -248,7 +249,7 @@ def test_punto_tie_goes_to_the_seat_nearer_the_mano(mano: int) -> None:
 
 
 def test_punto_order_is_by_sum() -> None:
-    # "Gana el punto quien tenga mayor suma (desde 30 ... hasta 4)", seed 003 §4.4.
+    # "Gana el punto quien tenga mayor suma (desde 30 ... hasta 4)", encyclopedia §4.4.
     four = hands("10o 11o 12o 1o", "10c 11c 4o 5o", "1c 1e 1b 2o", "7o 7c 7e 6o")  # 31 is juego, skip it
     jugadas = [evaluar(h, R8) for h in four]
     assert cuarto_lance(jugadas) == "juego"
@@ -258,18 +259,19 @@ def test_punto_order_is_by_sum() -> None:
 
 # -- 31 real ----------------------------------------------------------------------------------------
 
-REAL = "7o 7c 7e 11o"  # three sevens and a figure: seed 003 vocabulario "Treinta y una real"
+REAL = "7o 7c 7e 11o"  # three sevens and a figure: encyclopedia, «Vocabulario» "Treinta y una real"
 REAL_SOTA_OROS = "7o 7c 7e 10o"
-REAL_TRES = "7o 7c 7e 3o"  # with 8 reyes a three is a king "a todos los efectos" (seed 001)
+REAL_TRES = "7o 7c 7e 3o"  # with 8 reyes a three is a king "a todos los efectos" (Ludoteka)
 
 
 @pytest.mark.parametrize(
     ("real", "text", "expected"),
     [
         ("no", REAL, False),
-        ("cualquier_figura", REAL, True),  # Cuéllar, seed 000: "con tres sietes y cualquier figura"
+        # Cuéllar (Normas generales de Segovia): "con tres sietes y cualquier figura"
+        ("cualquier_figura", REAL, True),
         ("cualquier_figura", REAL_SOTA_OROS, True),
-        ("sota_oros", REAL, False),  # seed 003: "a veces ... la figura sea la sota de oros"
+        ("sota_oros", REAL, False),  # encyclopedia: "a veces ... la figura sea la sota de oros"
         ("sota_oros", REAL_SOTA_OROS, True),
         ("sota_oros", "7o 7c 7e 10c", False),
         ("cualquier_figura", REAL_TRES, True),
@@ -303,7 +305,7 @@ def test_cuellar_plays_31_real_and_segovia_does_not() -> None:
 
 
 def test_31_real_is_worth_3_like_any_31() -> None:
-    # seed 003 §4.7: "31 al juego valen tres piedras".
+    # encyclopedia §4.7: "31 al juego valen tres piedras".
     assert evaluar(parse_hand(REAL), perfil("cuellar")).bonus("juego") == 3
     assert evaluar(parse_hand("12o 11o 10o 7o"), perfil("cuellar")).bonus("juego") == 2
     assert evaluar(parse_hand("1o 4o 5o 6o"), perfil("cuellar")).bonus("juego") == 0
@@ -312,7 +314,7 @@ def test_31_real_is_worth_3_like_any_31() -> None:
 # -- 8 reyes for every lance ------------------------------------------------------------------------
 
 def test_8_reyes_changes_pares_juego_and_chica() -> None:
-    # seed 001: with 8 reyes threes are kings and twos aces "a todos los efectos".
+    # Ludoteka: with 8 reyes threes are kings and twos aces "a todos los efectos".
     # Seat 0, 3 3 2 2: duples of reyes and ases worth 22 al punto with 8 reyes; duples of treses
     # and doses worth 10 with 4 reyes.
     four = hands("3o 3c 2o 2c", "11o 6o 5c 4c", "1o 4o 12e 12b", "10o 7o 7c 5o")

@@ -52,8 +52,8 @@ def test_the_next_hand_uses_the_scoreboard_before_it() -> None:
 
 @pytest.mark.parametrize(
     ("name", "juegos"),
-    # seed 000: Segovia "4 juegos de 40 tantos", Cuéllar "Siempre a 4 juegos";
-    # seed 001: Ludoteka "vence la pareja que logra 2 juegos"; seed 003: "cuatro juegos".
+    # Normas generales de Segovia: "4 juegos de 40 tantos", Cuéllar "Siempre a 4 juegos";
+    # Ludoteka: "vence la pareja que logra 2 juegos"; encyclopedia: "cuatro juegos".
     [("general", 4), ("segovia", 4), ("cuellar", 4), ("ludoteka-4", 2), ("ludoteka-8", 2)],
 )
 def test_partida_is_won_with_the_profiles_juegos(name: str, juegos: int) -> None:
@@ -110,7 +110,7 @@ def test_a_juego_won_at_the_tantos_counts_like_an_ordago() -> None:
 # -- mus corrido ----------------------------------------------------------------------------------
 
 def test_mus_corrido_mano_only_on_the_first_hand_of_the_partida() -> None:
-    # seed 000 Título II art. 16 "La primera jugada de una partida es corrida"; seed 001 the same.
+    # Reglamento, Título II art. 16 "La primera jugada de una partida es corrida"; Ludoteka the same.
     p = Partida("general", NAMES, mano=0)
     r = p.registrar(C, mano=2)
     assert r.registro.mano == 2 and p.mano == 3
@@ -214,7 +214,7 @@ def test_bad_partida_is_rejected(reglas: Any, jugadores: Any, mano: Any) -> None
 
 @pytest.mark.parametrize(("tantos", "expected"), [(0, (0, 0)), (4, (0, 4)), (5, (1, 0)), (23, (4, 3)), (40, (8, 0))])
 def test_amarracos_of_five(tantos: int, expected: tuple[int, int]) -> None:
-    # seed 003 §4.6: "cada cinco piedras ... se le denomina amarraco".
+    # encyclopedia §4.6: "cada cinco piedras ... se le denomina amarraco".
     assert amarracos(tantos) == expected
 
 

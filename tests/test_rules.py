@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -10,19 +12,21 @@ import pytest
 from scoring.cards import Card
 from scoring.rules import PERFILES, PerfilError, Reglas, cargar_perfil, perfil
 
-# What each source says, read from the seeds (not from the engine).
+# What each source says, read from the rules texts (not from the engine).
 EXPECTED = {
-    # seed 003 §4.6: "cuatro juegos de cuarenta tantos"; issue 2: general is 8 reyes, 40 tantos.
+    # encyclopedia §4.6: "cuatro juegos de cuarenta tantos"; issue 2: general is 8 reyes, 40 tantos.
     "general": {"reyes": 8, "tantos": 40},
-    # seed 000 Segovia: "Se juega a 4 juegos de 40 tantos siempre. Se juega sin deje. No vale la real".
+    # Normas generales de Segovia: "Se juega a 4 juegos de 40 tantos siempre. Se juega sin deje.
+    # No vale la real".
     "segovia": {"tantos": 40, "juegos_por_vaca": 4, "deje": "no", "real": "no"},
-    # seed 000 Cuéllar: "VALE LA 31 REAL (con tres sietes y cualquier figura) ... a 30 tantos ... 4 juegos".
+    # Normas generales de Segovia, Cuéllar: "VALE LA 31 REAL (con tres sietes y cualquier figura)
+    # ... a 30 tantos ... 4 juegos".
     "cuellar": {"tantos": 30, "juegos_por_vaca": 4, "real": "cualquier_figura"},
-    # seed 002: 40 harri (8 hamarreko), Basque señas.
+    # Euskadiko Kooperatiben arteko III. Mus Txapelketa: 40 harri (8 hamarreko), Basque señas.
     "euskadi": {"tantos": 40, "senas": "euskadi"},
-    # seed 001: "Mus a 4 Reyes ... a 30 puntos, y vence la pareja que logra 2 juegos".
+    # Ludoteka: "Mus a 4 Reyes ... a 30 puntos, y vence la pareja que logra 2 juegos".
     "ludoteka-4": {"reyes": 4, "tantos": 30, "juegos_por_vaca": 2, "vacas_por_partida": 1},
-    # seed 001: "Mus a 8 Reyes Por Parejas ... a 40 puntos, y vence la pareja que logra 2 juegos".
+    # Ludoteka: "Mus a 8 Reyes Por Parejas ... a 40 puntos, y vence la pareja que logra 2 juegos".
     "ludoteka-8": {"reyes": 8, "tantos": 40, "juegos_por_vaca": 2, "vacas_por_partida": 1},
 }
 
@@ -48,8 +52,8 @@ def test_default_profile_is_general() -> None:
 
 @pytest.mark.parametrize(
     ("rank", "r8", "r4", "v8", "v4"),
-    # seed 001: with 8 reyes "los treses son reyes ... los doses son ases" a todos los efectos;
-    # seed 003 §2: figures (and threes) are worth 10, aces (and twos) 1.
+    # Ludoteka: with 8 reyes "los treses son reyes ... los doses son ases" a todos los efectos;
+    # encyclopedia §2: figures (and threes) are worth 10, aces (and twos) 1.
     [(3, 12, 3, 10, 3), (2, 1, 2, 1, 2), (12, 12, 12, 10, 10), (11, 11, 11, 10, 10), (10, 10, 10, 10, 10),
      (1, 1, 1, 1, 1), (7, 7, 7, 7, 7), (4, 4, 4, 4, 4)],
 )
@@ -62,7 +66,7 @@ def test_rango_and_valor_with_4_and_8_reyes(rank: int, r8: int, r4: int, v8: int
 
 
 def test_ases_can_be_set_apart_from_reyes() -> None:
-    # seed 000: "A cuatro u 8 reyes, a 4 u 8 ases" are separate choices.
+    # Normas generales de mus: "A cuatro u 8 reyes, a 4 u 8 ases" are separate choices.
     reglas = perfil({"base": "general", "ases": 4})
     assert reglas.rango(Card(3, "o")) == 12 and reglas.rango(Card(2, "o")) == 2
 
@@ -169,3 +173,57 @@ def test_nombre_and_fuente_must_be_text(spec: dict) -> None:
     # RegistroMano.to_dict() / hash(reglas) then raise TypeError.
     with pytest.raises(PerfilError):
         perfil(spec)
+
+
+# -- citations: the documents by their titles, never our file names --------------------------
+
+# The titles the rules texts give themselves (Ludoteka's page is «Reglas del Mus»).
+DOCUMENTOS = (
+    "Enciclopedia, artículo «Mus»",
+    "Normas generales de mus para la provincia de Segovia",
+    "Reglamento Campeonatos de Mus (Segovia)",
+    "Euskadiko Kooperatiben arteko III. Mus Txapelketa",
+    "Ludoteka, «Reglas del Mus»",
+)
+SCORING = Path(__file__).resolve().parents[1] / "scoring"
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _literals(path: Path) -> list[str]:
+    """Every string literal of a module (f-string parts included), docstrings left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+                  and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(node.body[0].value, ast.Constant)}
+    return [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
+            and isinstance(node.value, str) and id(node) not in docstrings]
+
+
+@pytest.mark.parametrize("name", list(PERFILES))
+def test_profile_source_is_a_document_title(name: str) -> None:
+    fuente = PERFILES[name].fuente
+    assert fuente.startswith(DOCUMENTOS), fuente
+    assert "seed" not in fuente.lower()
+
+
+@pytest.mark.parametrize("path", sorted((SCORING / "data" / "senas").glob("*.toml")), ids=lambda p: p.name)
+def test_sena_set_texts_do_not_name_our_files(path: Path) -> None:
+    texts = _strings(tomllib.loads(path.read_text(encoding="utf-8")))
+    assert texts
+    assert [t for t in texts if "seed" in t.lower() or ".txt" in t] == []
+
+
+@pytest.mark.parametrize("path", sorted(SCORING.glob("*.py")), ids=lambda p: p.name)
+def test_reasons_and_findings_do_not_name_our_files(path: Path) -> None:
+    # The templates of reasons, findings and messages are the modules' string literals.
+    assert [t for t in _literals(path) if "seed" in t.lower()] == []

@@ -2,7 +2,8 @@
 
 Records are drawn with 16 distinct cards and valid outcomes for the lances that can be bet. Which
 lances can be bet, and a small reference count used as an oracle, are written here again from the
-rules texts (seeds 001 "Puntuación", 003 §4.7 and §3.8, 000 Título VI), not taken from scoring/.
+rules texts (Ludoteka "Puntuación", the encyclopedia §4.7 and §3.8, Reglamento Campeonatos de Mus
+Título VI), not taken from scoring/.
 """
 
 from __future__ import annotations
@@ -29,14 +30,14 @@ PROFILES: list[Any] = [
     {"base": "general", "ases": 4},
     {"base": "ludoteka-4", "real": "cualquier_figura"},
 ]
-# seed 001: "31, 32, 40, 37, 36, 35, 34 y 33", best first.
+# Ludoteka: "31, 32, 40, 37, 36, 35, 34 y 33", best first.
 ORDEN_JUEGO = (31, 32, 40, 37, 36, 35, 34, 33)
 
 
 # -- a reference reading of the rules -------------------------------------------------------------
 
 def rank(card: Card, reglas: Reglas) -> int:
-    """seed 001: with 8 reyes the threes are kings and the twos aces, "a todos los efectos"."""
+    """Ludoteka: with 8 reyes the threes are kings and the twos aces, "a todos los efectos"."""
     if card.rank == 3 and reglas.reyes == 8:
         return 12
     if card.rank == 2 and reglas.ases == 8:
@@ -117,8 +118,8 @@ def can_bet(lance: str, hands: list[list[Card]], reglas: Reglas) -> bool:
 
 
 def reference(record: dict[str, Any]) -> tuple[dict[str, list[int]], tuple[int, int], dict | None]:
-    """The tanteo as the seeds describe it: refused bets and an accepted órdago at once, in lance
-    order; then the count, lance by lance, stopping as soon as a pareja reaches the target."""
+    """The tanteo as the rules texts describe it: refused bets and an accepted órdago at once, in
+    lance order; then the count, lance by lance, stopping as soon as a pareja reaches the target."""
     reglas = perfil(record["reglas"])
     hands = [[Card.parse(t) for t in m.split()] for m in record["manos"]]
     mano, target = record["mano"], reglas.tantos
@@ -138,7 +139,7 @@ def reference(record: dict[str, Any]) -> tuple[dict[str, list[int]], tuple[int, 
             if score[p] >= target:
                 fin = {"ganador": p, "por": "tantos"}
 
-    def deje(lance: str, o: Any) -> bool:  # seed 003: the deje is taken at the end, pares/juego only
+    def deje(lance: str, o: Any) -> bool:  # encyclopedia: the deje is taken at the end, pares/juego only
         return reglas.deje == "al_final" and lance in ("pares", "juego") and o["no_quiero"] == 1
 
     for lance in order:
@@ -254,7 +255,7 @@ EIGHT_REYES = [p for p in PROFILES if perfil(p).reyes == 8 and perfil(p).ases ==
 @SETTINGS
 @given(records(EIGHT_REYES))
 def test_with_8_reyes_threes_are_kings_and_twos_aces(record: dict[str, Any]) -> None:
-    # seed 001: "los treses son reyes ... los doses son ases", a todos los efectos.
+    # Ludoteka: "los treses son reyes ... los doses son ases", a todos los efectos.
     used = {c for m in record["manos"] for c in m.split()}
     free = {12: [f"12{s}" for s in "oceb" if f"12{s}" not in used],
             1: [f"1{s}" for s in "oceb" if f"1{s}" not in used]}
@@ -340,7 +341,8 @@ def test_every_reason_names_its_lance_and_a_player(record: dict[str, Any]) -> No
 @st.composite
 def records_with_declaraciones(draw: st.DrawFn) -> dict[str, Any]:
     """Records whose players declared pares/juego (sometimes falsely), with bets on those lances
-    that only a false «sí» could open: the penalties of seeds 000 (Títulos VIII-X) and 002."""
+    that only a false «sí» could open: the penalties of the Reglamento Campeonatos de Mus
+    (Títulos VIII-X) and of the Basque championship's «Araudia»."""
     record = draw(records())
     said = st.sampled_from([True, False, None])
     declaraciones = {lance: draw(st.lists(said, min_size=4, max_size=4))

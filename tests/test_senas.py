@@ -1,4 +1,4 @@
-"""Seña sets as data: meanings taken from the articles of the seed texts."""
+"""Seña sets as data: meanings taken from the articles of the rules texts."""
 
 from __future__ import annotations
 
@@ -17,6 +17,13 @@ from scoring.senas import (
 )
 
 SETS = ("segovia", "segovia-normas", "euskadi", "enciclopedia")
+# Each set's source, by the title the text gives itself.
+DOCUMENTOS = (
+    "Reglamento Campeonatos de Mus (Segovia)",
+    "Normas generales de mus para la provincia de Segovia",
+    "Euskadiko Kooperatiben arteko III. Mus Txapelketa",
+    "Enciclopedia, artículo «Mus»",
+)
 
 
 def test_gesture_ids_are_the_contract_with_gestures() -> None:
@@ -32,7 +39,8 @@ def test_bundled_sets() -> None:
         conjunto = conjunto_senas(name)
         assert isinstance(conjunto, ConjuntoSenas)
         assert conjunto.nombre == name
-        assert conjunto.fuente.startswith("seed 00")
+        assert conjunto.fuente.startswith(DOCUMENTOS), conjunto.fuente
+        assert conjunto.titulo.startswith(DOCUMENTOS), conjunto.titulo
         assert all(s.articulo for s in conjunto.senas)
 
 
@@ -43,7 +51,7 @@ def test_general_is_segovia() -> None:
 @pytest.mark.parametrize(
     ("conjunto", "gesto", "significado"),
     [
-        # seed 000, Título VII, art. 2
+        # Reglamento, Título VII, art. 2
         ("segovia", "labio_mordido", "dos reyes"),
         ("segovia", "lengua_fuera", "dos ases"),
         ("segovia", "lengua_lado", "medias de ases"),
@@ -54,13 +62,13 @@ def test_general_is_segovia() -> None:
         ("segovia", "hombros_arriba", "treinta"),
         ("segovia", "hombro_arriba", "veintinueve"),
         ("segovia", "ojos_cerrados", "ciego"),
-        # seed 002, Keinuak
+        # Basque championship, «Keinuak»
         ("euskadi", "labio_mordido", "dos reyes"),
         ("euskadi", "lengua_fuera", "dos ases"),
         ("euskadi", "labios_lado", "medias"),
         ("euskadi", "cejas_arriba", "duples"),
         ("euskadi", "guino", "treinta y una (o treinta al punto sin juego)"),
-        # seed 003, §4.5: one shoulder is 30 al punto there, 29 in Segovia
+        # encyclopedia §4.5: one shoulder is 30 al punto there, 29 in Segovia
         ("enciclopedia", "hombro_arriba", "treinta"),
         ("enciclopedia", "ojos_cerrados", "ciego"),
     ],
@@ -86,7 +94,7 @@ def test_gestures_outside_a_list_mean_nothing(conjunto: str, gesto: str) -> None
 @pytest.mark.parametrize(
     ("gestos", "esperado"),
     [
-        # seed 002, Keinuak: the same sign twice = four; medias then kings/aces = three;
+        # Basque championship, «Keinuak»: the same sign twice = four; medias then kings/aces = three;
         # duples then kings/aces = duples of kings/aces.
         (["labio_mordido", "labio_mordido"], ["dos reyes", "cuatro reyes"]),
         (["lengua_fuera", "lengua_fuera"], ["dos ases", "cuatro ases"]),

@@ -1,7 +1,8 @@
-"""The tanteo of one hand (issue 2 §2-3), with worked examples derived by hand from the seeds.
+"""The tanteo of one hand (issue 2 §2-3), with worked examples derived by hand from the rules texts.
 
-Seeds: 000 = Segovia normas + reglamento (Título VI "Cómo tantearse"), 001 = Ludoteka
-("Puntuación"), 003 = encyclopedia (§4.6 envites, §4.7 "Tantos por cada jugada", §3.8 "Tantearse").
+Texts: Reglamento Campeonatos de Mus (Segovia), Título VI "Cómo tantearse"; Ludoteka, «Reglas del
+Mus» ("Puntuación"); Enciclopedia, artículo «Mus» (§4.6 envites, §4.7 "Tantos por cada jugada",
+§3.8 "Tantearse").
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def totals(result: ResultadoTanteo) -> dict[str, list[int]]:
 # -- en paso -----------------------------------------------------------------------------------------
 
 def test_all_en_paso_with_pares_and_juego() -> None:
-    # seed 003 §4.7: grande/chica en paso 1; pares 3 (duples) + 1 (pareja) for pareja 0;
+    # encyclopedia §4.7: grande/chica en paso 1; pares 3 (duples) + 1 (pareja) for pareja 0;
     # juego 3 for the 31 of seat 3.
     r = tanteo(C)
     assert totals(r) == {"grande": [1, 0], "chica": [0, 1], "pares": [4, 0], "juego": [0, 3]}
@@ -55,7 +56,7 @@ def test_all_en_paso_with_pares_and_juego() -> None:
 
 
 def test_all_en_paso_punto() -> None:
-    # seed 003 §4.4: nobody has juego, punto is played; "el punto, si se jugara, vale una piedra".
+    # encyclopedia §4.4: nobody has juego, punto is played; "el punto, si se jugara, vale una piedra".
     r = tanteo(A)
     assert totals(r) == {"grande": [0, 1], "chica": [1, 0], "pares": [0, 0], "punto": [0, 1]}
     assert r.marcador == (1, 2)
@@ -76,8 +77,8 @@ def test_no_ties_means_the_mano_does_not_matter(mano: int) -> None:
 @pytest.mark.parametrize(("mano", "winner"), [(0, 0), (1, 1), (2, 0), (3, 0)])
 def test_juego_tie_goes_to_the_mano_in_the_tanteo(mano: int, winner: int) -> None:
     # Seats 0 and 1 both hold 31 (12 11 10 1 / 12 11 10 1); seats 2, 3 no juego, no pares,
-    # and seat 2's chica / grande do not matter here. Seed 001: "vence el primer jugador según
-    # el orden de la mano". 31 is worth 3 (seed 003 §4.7).
+    # and seat 2's chica / grande do not matter here. Ludoteka: "vence el primer jugador según
+    # el orden de la mano". 31 is worth 3 (encyclopedia §4.7).
     manos = ["12o 11o 10o 1o", "12c 11c 10c 1c", "4o 5o 6o 7o", "4c 5c 6c 7e"]
     r = tanteo(manos, mano=mano)
     expected = [0, 0]
@@ -90,11 +91,11 @@ def test_juego_tie_goes_to_the_mano_in_the_tanteo(mano: int, winner: int) -> Non
 @pytest.mark.parametrize(
     ("lances", "expected"),
     [
-        # seed 001: "Si se aceptó una apuesta, la pareja ganadora suma el valor de la apuesta"
+        # Ludoteka: "Si se aceptó una apuesta, la pareja ganadora suma el valor de la apuesta"
         # (instead of the 1 en paso).
         ({"grande": {"quiero": 3}}, {"grande": [3, 0], "chica": [0, 1], "pares": [4, 0], "juego": [0, 3]}),
         ({"chica": {"quiero": 2}}, {"grande": [1, 0], "chica": [0, 2], "pares": [4, 0], "juego": [0, 3]}),
-        # pares: the envite plus each player's pares of the winning pareja (seed 003 §3.8).
+        # pares: the envite plus each player's pares of the winning pareja (encyclopedia §3.8).
         ({"pares": {"quiero": 5}}, {"grande": [1, 0], "chica": [0, 1], "pares": [9, 0], "juego": [0, 3]}),
         # juego: the envite plus the 31 (3) of seat 3; seat 1 has no juego, no bonus.
         ({"juego": {"quiero": 10}}, {"grande": [1, 0], "chica": [0, 1], "pares": [4, 0], "juego": [0, 13]}),
@@ -105,7 +106,7 @@ def test_accepted_envite(lances: dict, expected: dict) -> None:
 
 
 def test_accepted_envite_at_punto_adds_the_punto() -> None:
-    # seed 003 §4.7 / issue 2: punto 1 on top of any envite: 4 + 1 for seat 3's 25.
+    # encyclopedia §4.7 / issue 2: punto 1 on top of any envite: 4 + 1 for seat 3's 25.
     r = tanteo(A, lances={"punto": {"quiero": 4}})
     assert r.por_lance["punto"] == [0, 5]
 
@@ -125,13 +126,13 @@ def test_fourth_lance_may_be_written_juego_or_punto() -> None:
 @pytest.mark.parametrize(
     ("lances", "expected"),
     [
-        # seed 001: refused opening bet: 1 at once; "es irrelevante quién tiene la mejor jugada".
+        # Ludoteka: refused opening bet: 1 at once; "es irrelevante quién tiene la mejor jugada".
         ({"grande": {"no_quiero": 1, "gana": 1}},
          {"grande": [0, 1], "chica": [0, 1], "pares": [4, 0], "juego": [0, 3]}),
         # refused raise: what stood accepted before (here 4).
         ({"chica": {"no_quiero": 4, "gana": 0}}, {"grande": [1, 0], "chica": [4, 0], "pares": [4, 0], "juego": [0, 3]}),
         # pares refused by pareja 0: it takes no bonus; pareja 1 (that bet) takes its own:
-        # 1 + medias (2) + pareja de sotas (1). Seed 003 §4.7 "no podrá apuntarse los tantos".
+        # 1 + medias (2) + pareja de sotas (1). Encyclopedia §4.7 "no podrá apuntarse los tantos".
         ({"pares": {"no_quiero": 1, "gana": 1}}, {"grande": [1, 0], "chica": [0, 1], "pares": [0, 4], "juego": [0, 3]}),
         ({"pares": {"no_quiero": 3, "gana": 0}}, {"grande": [1, 0], "chica": [0, 1], "pares": [7, 0], "juego": [0, 3]}),
         # juego refused by pareja 1: pareja 0 takes 1 and its own 40 (2); the 31 of seat 3 is lost.
@@ -144,14 +145,14 @@ def test_refused_envite(lances: dict, expected: dict) -> None:
 
 
 def test_refused_envite_at_punto_gives_the_punto_to_who_bet() -> None:
-    # seed 003 §4.7: the refusing pareja cannot take the jugada "lo mismo ocurrirá con ... el
+    # encyclopedia §4.7: the refusing pareja cannot take the jugada "lo mismo ocurrirá con ... el
     # punto": pareja 0 bet with 16 and pareja 1 (25) refused: 1 + 1 for pareja 0.
     r = tanteo(A, lances={"punto": {"no_quiero": 1, "gana": 0}})
     assert r.por_lance["punto"] == [2, 0]
 
 
 def test_refused_bets_are_scored_in_lance_order_during_the_betting() -> None:
-    # seed 001 "se contabiliza de manera inmediata"; seed 000 VI art. 1. At 38-38 pareja 1's
+    # Ludoteka "se contabiliza de manera inmediata"; Reglamento, Título VI art. 1. At 38-38 pareja 1's
     # refused grande (2) reaches 40 before pareja 0's refused pares (2) is even counted.
     r = tanteo(C, marcador=[38, 38], lances={
         "grande": {"no_quiero": 2, "gana": 1}, "pares": {"no_quiero": 2, "gana": 0}})
@@ -162,7 +163,7 @@ def test_refused_bets_are_scored_in_lance_order_during_the_betting() -> None:
 
 def test_refused_bet_reaching_the_target_beats_the_count_of_earlier_lances() -> None:
     # At 39-39 grande en paso would give pareja 0 its 40th tanto in the count, but pareja 1's
-    # refused juego bet is scored at once, during the betting (seed 001, seed 000 VI art. 1).
+    # refused juego bet is scored at once, during the betting (Ludoteka, Reglamento, Título VI art. 1).
     r = tanteo(C, marcador=[39, 39], lances={"juego": {"no_quiero": 1, "gana": 1}})
     assert r.fin == {"ganador": 1, "por": "tantos"}
     assert r.marcador == (39, 40)
@@ -172,7 +173,7 @@ def test_refused_bet_reaching_the_target_beats_the_count_of_earlier_lances() -> 
 # -- the count stops at the target ---------------------------------------------------------------
 
 def test_count_stops_when_a_pareja_reaches_the_target() -> None:
-    # seed 001: "En cuanto una de las parejas alcanza los 30 ó 40 tantos ... el resultado de los
+    # Ludoteka: "En cuanto una de las parejas alcanza los 30 ó 40 tantos ... el resultado de los
     # lances posteriores no se tiene en cuenta". 0-39: grande 1 to pareja 0, chica 1 to pareja 1 = 40.
     r = tanteo(C, marcador=[0, 39])
     assert r.fin == {"ganador": 1, "por": "tantos"}
@@ -191,7 +192,7 @@ def test_count_stops_inside_pares() -> None:
 
 @pytest.mark.parametrize(("tantos", "fin"), [(30, True), (40, False)])
 def test_target_30_or_40_tantos(tantos: int, fin: bool) -> None:
-    # seed 001: "juegos ... a 30 ó 40 tantos". From 26-0, pareja 0 makes 1 + 4 = 5 -> 31.
+    # Ludoteka: "juegos ... a 30 ó 40 tantos". From 26-0, pareja 0 makes 1 + 4 = 5 -> 31.
     r = tanteo(C, marcador=[26, 0], reglas={"base": "general", "tantos": tantos})
     assert (r.fin is not None) is fin
     if fin:
@@ -213,12 +214,12 @@ def test_cuellar_plays_to_30() -> None:
     [("grande", 0), ("chica", 1), ("pares", 0), ("juego", 1)],
 )
 def test_accepted_ordago_ends_the_juego_for_the_lance_winner(lance: str, ganador: int) -> None:
-    # seed 003 §4.6: "la pareja que gana el órdago habrá conseguido ese juego".
+    # encyclopedia §4.6: "la pareja que gana el órdago habrá conseguido ese juego".
     r = tanteo(C, marcador=[12, 30], lances={lance: {"ordago": "quiero"}})
     assert r.fin == {"ganador": ganador, "por": "ordago"}
     assert r.marcador[ganador] >= 40
     assert r.marcador[1 - ganador] == [12, 30][1 - ganador]
-    # Nothing else of the hand is counted (seed 001: "ignorando ... las apuestas realizadas").
+    # Nothing else of the hand is counted (Ludoteka: "ignorando ... las apuestas realizadas").
     for other, points in r.por_lance.items():
         if other != lance:
             assert points == [0, 0], other
@@ -262,8 +263,8 @@ def test_issue_example_with_4_reyes_cannot_bet_juego() -> None:
 # -- only one pareja (or none) holds the jugada --------------------------------------------------
 
 def test_only_one_pareja_with_pares_takes_its_bonus_without_betting() -> None:
-    # seed 001: "Si los dos jugadores de alguna de las dos parejas no tienen jugada, no se abre el
-    # turno de apuestas"; seed 003 §4.7 "se apuntará los tantos la que tenga mejor los pares".
+    # Ludoteka: "Si los dos jugadores de alguna de las dos parejas no tienen jugada, no se abre el
+    # turno de apuestas"; encyclopedia §4.7 "se apuntará los tantos la que tenga mejor los pares".
     r = tanteo(D)
     assert r.por_lance["pares"] == [0, 1]
 
@@ -291,7 +292,7 @@ def test_bet_on_a_lance_that_could_not_be_bet_is_an_error(manos: list[str], lanc
 
 @pytest.mark.parametrize(("deje", "ganador"), [("no", 1), ("al_final", 0)])
 def test_deje_al_final_takes_the_refused_opening_piedra_in_the_count(deje: str, ganador: int) -> None:
-    # seed 003 vocabulario: "Deje. Es la piedra que se lleva al final una pareja cuando los
+    # encyclopedia, «Vocabulario»: "Deje. Es la piedra que se lleva al final una pareja cuando los
     # contrarios no aceptan un envite inicial ... sólo ... en los pares y en el juego".
     # At 39-39 without deje pareja 1's refused pares bet is scored at once and wins; with deje it
     # waits for the count, where pareja 0's grande en paso comes first.
@@ -318,7 +319,7 @@ def test_deje_does_not_delay_a_refused_raise_or_grande() -> None:
 # -- 4 vs 8 reyes in a full tanteo -----------------------------------------------------------------
 
 def test_ludoteka_4_issue_hands_en_paso() -> None:
-    # 4 reyes (seed 001): seat 0 12 12 11 1 (pareja de reyes, 31); seat 1 3 3 3 7 (medias de
+    # 4 reyes (Ludoteka): seat 0 12 12 11 1 (pareja de reyes, 31); seat 1 3 3 3 7 (medias de
     # treses, 16); seat 2 4 5 6 7 (22); seat 3 1 2 1 4 (pareja de ases, 8).
     # Grande seat 0; chica seat 3 (1 1 2 4); pares: medias win, 2 + pareja de ases 1;
     # juego: only seat 0 (3).
@@ -335,7 +336,8 @@ def test_ludoteka_8_issue_hands_en_paso() -> None:
 
 
 def test_31_real_in_the_tanteo() -> None:
-    # Cuéllar (seed 000): seat 1, mano, holds a plain 31; seat 2 the 31 real wins juego (3).
+    # Cuéllar (Normas generales de Segovia): seat 1, mano, holds a plain 31; seat 2 the 31 real
+    # wins juego (3).
     manos = ["1o 4o 5o 6o", "12o 12c 11c 1c", "7o 7c 7e 11o", "4c 5c 6c 1e"]
     assert tanteo(manos, mano=1, reglas="cuellar").por_lance["juego"] == [3, 0]
     assert tanteo(manos, mano=1, reglas="segovia").por_lance["juego"] == [0, 3]
@@ -437,15 +439,9 @@ BAD_RECORDS = {
     "jugadores-three": {"manos": C, "jugadores": ["Ana", "Luis", "Eva"]},
     "jugadores-blank": {"manos": C, "jugadores": ["Ana", "", "Eva", "Iker"]},
 }
-# Bugs reported to the lead (/tmp/scoring_bugs.md): mark xfail(strict=True) until fixed.
-# B1 (a float seat or pareja, JSON 1.0, crashed with TypeError) is fixed: mano-float, gana-float.
-_XFAIL: dict[str, pytest.MarkDecorator] = {}
 
 
-@pytest.mark.parametrize(
-    "record",
-    [pytest.param(v, id=k, marks=_XFAIL.get(k, ())) for k, v in BAD_RECORDS.items()],
-)
+@pytest.mark.parametrize("record", [pytest.param(v, id=k) for k, v in BAD_RECORDS.items()])
 def test_registro_invalido(record: Any) -> None:
     with pytest.raises(RegistroError) as info:
         tantear(record)
@@ -475,8 +471,8 @@ def test_missing_lances_and_null_are_paso() -> None:
 
 def test_ordago_opened_by_false_declarations_with_no_pares_at_all() -> None:
     # 4 reyes, nobody holds pares; seats 1 and 2 (one per pareja) said «pares sí», so the betting
-    # opened (seed 001: each pareja declares before the lance) and an órdago was accepted. The cards
-    # give the órdago no winner; seed 000 Título VIII arts. 2-3 treat a false «sí». Whatever the
+    # opened (Ludoteka: each pareja declares before the lance) and an órdago was accepted. The cards
+    # give the órdago no winner; Reglamento, Título VIII arts. 2-3 treat a false «sí». Whatever the
     # reading, the record must score or be refused with RegistroError, never crash.
     record = {"reglas": "ludoteka-4", "mano": 3,
               "manos": ["5e 3b 2b 7b", "5b 3o 7e 2c", "6c 1o 4c 5o", "1b 4o 2e 11e"],
