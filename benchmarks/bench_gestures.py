@@ -6,7 +6,7 @@
    FaceLandmarker + PoseLandmarker, and the whole SenaRecognizer.process (landmarkers,
    features incl. the tongue colour test, scores, events).
 2. Delay from a gesture's start to its event, on synthetic señas made from the astronaut
-   portrait (gestures.synthetic) at ``--fps``: when the gesture shows up in
+   portrait (training.senas.synthetic_faces) at ``--fps``: when the gesture shows up in
    ``FrameResult.activos`` (confirmed, still held) and when its finished event comes out,
    counted from the start / the end of the gesture. Timestamps are the stream's, so the
    figures are the algorithm's (hysteresis, minimum duration), not this CPU's speed.
@@ -24,9 +24,9 @@ import cv2
 import numpy as np
 from skimage import data
 
-from gestures import synthetic as S
 from gestures.models import Landmarkers
 from gestures.recognizer import SenaRecognizer
+from training.senas import synthetic_faces as S
 
 GESTURES = {  # recipe -> gesture id
     "guino_b": "guino", "ojos_cerrados": "ojos_cerrados", "cejas_arriba": "cejas_arriba",

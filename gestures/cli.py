@@ -13,17 +13,21 @@ import json
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
+import cv2
 import numpy as np
 
+from gestures.draw import draw_landmarks, draw_status
+from gestures.events import TIEMPOS, Tiempos
+from gestures.models import ModelError
+from gestures.recognizer import SenaRecognizer
+from gestures.scorer import Umbrales, with_overrides
+from gestures.sources import CameraSource, SourceError, VideoSource
 from gestures.types import GESTOS, Evento, FrameResult
-
-if TYPE_CHECKING:
-    from gestures.events import Tiempos
-    from gestures.recognizer import SenaRecognizer
-    from gestures.scorer import Umbrales
+from scoring.rules import PerfilError, perfil
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 
@@ -98,8 +102,6 @@ def _run(args: argparse.Namespace) -> int:
 def _check_perfil(name: str | None) -> None:
     if name is None:
         return
-    from scoring.rules import PerfilError, perfil
-
     try:
         perfil(name)
     except PerfilError as exc:
@@ -107,9 +109,6 @@ def _check_perfil(name: str | None) -> None:
 
 
 def _recognizer(args: argparse.Namespace) -> SenaRecognizer:
-    from gestures.models import ModelError
-    from gestures.recognizer import SenaRecognizer
-
     umbrales, tiempos = _settings(args.umbrales)
     try:
         rec = SenaRecognizer(args.perfil or "general", mirrored=args.espejo,
@@ -119,8 +118,6 @@ def _recognizer(args: argparse.Namespace) -> SenaRecognizer:
     except ModelError as exc:
         raise _Fail(str(exc)) from exc
     if args.neutra:
-        import cv2
-
         neutral = cv2.imread(args.neutra, cv2.IMREAD_COLOR)
         if neutral is None:
             raise _Fail(f"{args.neutra}: no es una imagen legible")
@@ -133,11 +130,6 @@ def _settings(path: str | None) -> tuple[Umbrales | None, dict[str, Tiempos] | N
     """Threshold and timing overrides from a JSON file (None: defaults)."""
     if not path:
         return None, None
-    from dataclasses import fields, replace
-
-    from gestures.events import TIEMPOS, Tiempos
-    from gestures.scorer import Umbrales, with_overrides
-
     try:
         doc = json.loads(Path(path).read_text(encoding="utf-8"))
         extra = set(doc) - {"umbrales", "tiempos"}
@@ -161,8 +153,6 @@ def _settings(path: str | None) -> tuple[Umbrales | None, dict[str, Tiempos] | N
 
 def _stream(args: argparse.Namespace, video: Path | None = None,
             camera: int | None = None) -> int:
-    from gestures.sources import CameraSource, SourceError, VideoSource
-
     try:
         source = VideoSource(video) if video is not None else CameraSource(int(camera or 0))
     except SourceError as exc:
@@ -242,17 +232,11 @@ def _frames(rec: SenaRecognizer, source: Iterable[tuple[float, np.ndarray]],
             break
         yield res
     if show:
-        import cv2
-
         cv2.destroyAllWindows()
 
 
 def _show(window: str, frame: np.ndarray, res: FrameResult, last: str | None) -> bool:
     """Draw and display; False when the user quits (q, Esc or window closed)."""
-    import cv2
-
-    from gestures.draw import draw_landmarks, draw_status
-
     view = draw_landmarks(frame.copy(), res)
     view = cv2.flip(view, 1)  # a mirror preview feels natural; sides are computed unflipped
     draw_status(view, res, last)
@@ -293,8 +277,6 @@ def _report(args: argparse.Namespace, name: str, eventos: Sequence[Evento],
 # --- still images ---------------------------------------------------------------------------
 
 def _images(args: argparse.Namespace, paths: Sequence[Path]) -> int:
-    import cv2
-
     rec = _recognizer(args)
     out = []
     for p in paths:

@@ -103,6 +103,8 @@ class Landmarkers:
     def __init__(self, mode: str = "video", pose: bool = True,
                  face_model: str | os.PathLike[str] | None = None,
                  pose_model: str | os.PathLike[str] | None = None) -> None:
+        # Lazy: mediapipe (gestures extra) takes ~1.5 s to import, and the scorer, the CLI's
+        # --help and the tests on recorded landmarks need only this module's types.
         from mediapipe.tasks.python import BaseOptions, vision
 
         self.mode = mode
@@ -146,7 +148,7 @@ class Landmarkers:
         kept (the person being followed), else the largest; the pose kept is the one whose
         nose is on that face.
         """
-        import mediapipe as mp
+        import mediapipe as mp  # lazy, as in __init__ (already loaded by then)
 
         h, w = rgb.shape[:2]
         image = mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(rgb))

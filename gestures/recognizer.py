@@ -15,7 +15,6 @@ import os
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -25,10 +24,8 @@ from gestures.features import Features, all_features
 from gestures.models import Landmarkers, Observation, face_anchor, shared_landmarkers
 from gestures.scorer import Baseline, Scorer, Scores, Umbrales
 from gestures.types import CON_LADO, Evento, FrameResult, lado_jugador
-
-if TYPE_CHECKING:
-    from scoring.senas import ConjuntoSenas
-
+from scoring import rules
+from scoring.senas import ConjuntoSenas, conjunto_senas
 
 SHOULDER_KEYS = ("sh_y_a", "sh_y_b", "sh_width_px", "mouth_y_px")
 SHOULDER_WINDOW = 0.25  # seconds
@@ -218,13 +215,10 @@ class SenaRecognizer:
 
 
 def _sena_set(perfil: str | None) -> ConjuntoSenas | None:
-    """The seña set of a rule profile; scoring/ is imported only when a profile is asked."""
+    """The seña set of a rule profile (None: no profile, events carry no meaning)."""
     if not perfil:
         return None
-    from scoring.rules import perfil as resolve
-    from scoring.senas import conjunto_senas
-
-    return conjunto_senas(resolve(perfil).senas)
+    return conjunto_senas(rules.perfil(perfil).senas)
 
 
 def senas_de(conjunto: ConjuntoSenas | None, eventos: Sequence[Evento]) -> list[str | None]:

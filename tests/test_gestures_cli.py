@@ -17,9 +17,10 @@ from skimage import data
 pytest.importorskip("mediapipe")  # needs the gestures extra
 
 from app.cli import main
+from gestures import cli as senas_cli
 from gestures import sources
-from gestures import synthetic as S
 from gestures.models import shared_landmarkers
+from training.senas import synthetic_faces as S
 
 DATA = Path(__file__).parent / "data" / "gestures"
 CLIP = DATA / "astronaut_senas.mp4"
@@ -125,7 +126,7 @@ def test_camera_that_cannot_open(capsys, monkeypatch):
         def __init__(self, index: int) -> None:
             raise sources.SourceError(f"no se pudo abrir la cámara {index}")
 
-    monkeypatch.setattr(sources, "CameraSource", NoCamera)
+    monkeypatch.setattr(senas_cli, "CameraSource", NoCamera)
     status, _, err = run_cli(capsys, "--camara", "3")
     assert status == 2 and "cámara 3" in err
 
@@ -146,7 +147,7 @@ def test_camera_vanishing_mid_stream_keeps_the_events(capsys, monkeypatch):
             yield from frames
             self.error = "la cámara 0 dejó de enviar imágenes"
 
-    monkeypatch.setattr(sources, "CameraSource", DyingCamera)
+    monkeypatch.setattr(senas_cli, "CameraSource", DyingCamera)
     status, out, err = run_cli(capsys, "--json", "--sin-ventana", "--sin-hombros",
                                "--calibracion", "1", "--camara", "0")
     assert status == 1

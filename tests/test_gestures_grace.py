@@ -3,7 +3,7 @@ public domain), read from the installed package, never copied. Older face, thin 
 glasses frames over the brows, a cap: the cases where our cues are weak show up here and are
 kept visible as expected failures (xfail) with their reason, see docs/senas.md.
 
-The señas are SYNTHETIC, made from her photo by gestures.synthetic.
+The señas are SYNTHETIC, made from her photo by training.senas.synthetic_faces.
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from skimage import data
 
-from gestures import synthetic as S
 from gestures.models import shared_landmarkers
 from gestures.recognizer import SenaRecognizer
+from training.senas import synthetic_faces as S
 
 pytest.importorskip("mediapipe")  # needs the gestures extra
 cbook = pytest.importorskip("matplotlib.cbook")
@@ -87,15 +88,13 @@ def test_her_senas(grace, recipes, rec, recipe):
 @pytest.mark.parametrize("recipe", sorted(WEAK))
 def test_her_weak_senas(grace, recipes, rec, recipe, request):
     gesto, lado, why = WEAK[recipe]
-    request.applymarker(pytest.mark.xfail(reason=why, strict=False))
+    request.applymarker(pytest.mark.xfail(reason=f"{why} (docs/senas.md)", strict=True))
     _check(rec, recipes[recipe](grace, 1.0), gesto, lado)
 
 
 def test_a_second_person_coming_into_view_does_not_steal_the_track(grace, recipes):
     """Grace is followed from the start; at 1.2 s a bigger face (the astronaut, close to the
     camera) appears beside her; only Grace's tongue at 2.0-2.6 s may come out."""
-    from skimage import data
-
     big = cv2.resize(data.astronaut()[30:250, 150:370][:, :, ::-1], (560, 560))
     def canvas(t: float) -> np.ndarray:
         out = np.full((600, 1100, 3), 90, np.uint8)

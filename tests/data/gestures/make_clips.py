@@ -4,7 +4,7 @@
 
 ``astronaut_senas.mp4``: scikit-image's astronaut portrait (a real photo, public domain, NASA),
 cropped to 4:3 and scaled to 640x480, 10 fps. Synthetic señas made by landmark-guided warping
-(gestures.synthetic), at these times (s), with the image side (a = image left):
+(training.senas.synthetic_faces), at these times (s), with the image side (a = image left):
 
     0.0-2.5  neutral (calibration)
     2.6-3.4  guino, image-right eye (the player's left)
@@ -28,8 +28,8 @@ import cv2
 import numpy as np
 from skimage import data
 
-from gestures import synthetic as S
 from gestures.models import Landmarkers
+from training.senas import synthetic_faces as S
 
 HERE = Path(__file__).parent
 FPS = 10

@@ -1,10 +1,10 @@
 """Rebuild app/assets/senas_demo.mp4: the señas demo clip (synthetic, honestly labelled).
 
 A real public-domain portrait (scikit-image's ``astronaut``: NASA, "no known copyright
-restrictions, released into the public domain") warped by gestures.synthetic: 2 s neutral
-(calibration), a wink (guiño, "treinta y una" in the Segovia set), then a bitten lower lip
-("dos reyes"). Needs the test extra (scikit-image) and the gestures extra; run from the repo
-root: ``python -m app.assets.make_senas_demo``.
+restrictions, released into the public domain") warped by training.senas.synthetic_faces: 2 s
+neutral (calibration), a wink (guiño, "treinta y una" in the Segovia set), then a bitten lower
+lip ("dos reyes"). Needs the test extra (scikit-image) and the gestures extra; run from the repo
+root: ``python -m training.senas.demo_video``.
 """
 
 from __future__ import annotations
@@ -12,17 +12,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
+from skimage import data
 
-OUT = Path(__file__).with_name("senas_demo.mp4")
+from gestures.models import shared_landmarkers
+from training.senas import synthetic_faces as s
+
+# The app loads the clip from its own assets folder.
+OUT = Path(__file__).resolve().parents[2] / "app" / "assets" / "senas_demo.mp4"
 FPS = 10
 
 
 def main() -> None:
-    from skimage import data
-
-    from gestures import synthetic as s
-    from gestures.models import shared_landmarkers
-
     # Head and shoulders as a 640x480 webcam frame (the framing gestures/ is tuned for).
     img = cv2.resize(data.astronaut()[:384], (640, 480))[:, :, ::-1].copy()
     face = shared_landmarkers("image", False).detect(cv2.cvtColor(img, cv2.COLOR_BGR2RGB)).face
