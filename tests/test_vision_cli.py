@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from vision.reader import CLS_FILE, DET_FILE, models_dir
+from vision.models import CLASSIFIER_FILE, DETECTOR_FILE, models_dir
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "mesa.jpg"
 LANCES = REPO / "examples" / "lances.json"
 
-pytestmark = pytest.mark.skipif(not (models_dir() / DET_FILE).is_file()
-                                or not (models_dir() / CLS_FILE).is_file(),
+pytestmark = pytest.mark.skipif(not (models_dir() / DETECTOR_FILE).is_file()
+                                or not (models_dir() / CLASSIFIER_FILE).is_file(),
                                 reason="the trained models are not in models/")
 
 
@@ -64,7 +64,7 @@ def test_leer_a_photo_without_cards(tmp_path):
     import cv2
     import numpy as np
 
-    from vision.synth import make_background
+    from training.cards.synth import make_background
 
     path = tmp_path / "mantel.jpg"
     cv2.imwrite(str(path), make_background(np.random.default_rng(2), "wood", 480, 640))

@@ -1,5 +1,4 @@
-"""The examples in the vision modules' docstrings run and hold (vision.plantillas' are run by
-tests/test_vision_plantillas.py)."""
+"""The examples in the vision modules' docstrings run and hold."""
 
 from __future__ import annotations
 
@@ -10,9 +9,12 @@ import numpy as np
 import pytest
 
 
-@pytest.mark.parametrize("name", ["vision.baraja", "vision.detections", "vision.dudosas",
-                                  "vision.indice", "vision.marcos", "vision.pintas",
-                                  "vision.reader"])
+MODULES = ("vision.assemble", "vision.classify", "vision.corner_index", "vision.cutout",
+           "vision.detections", "vision.flags", "vision.geometry", "vision.pintas",
+           "vision.registered_deck", "vision.templates")
+
+
+@pytest.mark.parametrize("name", MODULES)
 def test_module_doctests(name: str) -> None:
     with np.printoptions(legacy=False):  # another test may have changed them
         result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)

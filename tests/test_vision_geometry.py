@@ -7,6 +7,7 @@ import math
 import cv2
 import numpy as np
 
+from vision.assemble import assign_unique
 from vision.geometry import (
     CROP_H,
     CROP_W,
@@ -17,8 +18,8 @@ from vision.geometry import (
     portrait_corners,
     quad_to_obb,
     rotated_iou,
+    rotated_nms,
 )
-from vision.reader import _rotated_nms, assign_unique
 
 
 def test_obb_corners_round_trip():
@@ -95,43 +96,66 @@ def test_portrait_corners_start_on_a_short_side_and_turn_clockwise():
     assert (np.hypot(*d1.T) <= np.hypot(*d2.T) + 1e-3).all()
 
 
-def _nms_every_pair(boxes: np.ndarray, scores: np.ndarray, iou: float, centre_frac: float = 0.2):
-    """The NMS as first written: the rotated IoU of every pair it meets."""
-    keep: list[int] = []
-    for i in np.argsort(-scores, kind="stable"):
-        if not any(np.hypot(*(boxes[i, :2] - boxes[j, :2])) < centre_frac * min(
-                boxes[i, 2], boxes[i, 3], boxes[j, 2], boxes[j, 3])
-                or rotated_iou(boxes[i], boxes[j]) >= iou for j in keep):
-            keep.append(int(i))
-    return keep
+def _near(a: np.ndarray, b: np.ndarray, centre_frac: float = 0.2) -> bool:
+    return bool(np.hypot(*(a[:2] - b[:2])) < centre_frac * min(a[2], a[3], b[2], b[3]))
 
 
-def test_the_nms_skips_only_boxes_that_cannot_overlap():
-    """The reader's NMS computes the rotated IoU only of boxes whose circles meet: the boxes it
-    keeps are those of the NMS that computes it for every pair, in many random crowded scenes."""
+def _inside(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether one box lies wholly inside the other (OpenCV's NMS counts that as full overlap)."""
+    def rect(o):
+        return (float(o[0]), float(o[1])), (float(o[2]), float(o[3])), float(np.rad2deg(o[4]))
+
+    return cv2.rotatedRectangleIntersection(rect(a), rect(b))[0] == cv2.INTERSECT_FULL
+
+
+def test_the_nms_keeps_no_overlap_and_drops_only_for_a_better_box():
+    """In many random crowded scenes: no two kept boxes overlap more than the threshold or
+    share a centre; every box dropped overlaps a better box beyond it (or lies inside it, or
+    holds it) or shares a better kept box's centre; kept boxes come best first."""
     rng = np.random.default_rng(5)
-    for _ in range(40):
+    for _ in range(60):
         n = int(rng.integers(1, 40))
         boxes = np.column_stack([rng.uniform(0, 400, n), rng.uniform(0, 300, n),
                                  rng.uniform(10, 80, n), rng.uniform(10, 120, n),
                                  rng.uniform(-3.2, 3.2, n)]).astype(np.float32)
         scores = rng.random(n).astype(np.float32)
-        for iou in (0.0, 0.3, 0.6):
-            assert _rotated_nms(boxes, scores, iou).tolist() == _nms_every_pair(boxes, scores, iou)
-    assert _rotated_nms(np.zeros((0, 5), np.float32), np.zeros(0, np.float32), 0.6).tolist() == []
+        for iou in (0.3, 0.6):
+            kept = rotated_nms(boxes, scores, iou).tolist()
+            assert (np.diff(scores[kept]) <= 0).all()
+            for a, i in enumerate(kept):
+                for j in kept[a + 1:]:
+                    assert rotated_iou(boxes[i], boxes[j]) <= iou + 1e-3 and not _near(boxes[i], boxes[j])
+                    assert not _inside(boxes[i], boxes[j])
+            for i in set(range(n)) - set(kept):
+                better = [j for j in range(n) if scores[j] > scores[i]]
+                assert any(rotated_iou(boxes[i], boxes[j]) >= iou - 1e-3 or _inside(boxes[i], boxes[j])
+                           for j in better) or any(
+                    _near(boxes[i], boxes[j]) for j in better if j in kept), (i, iou)
+    assert rotated_nms(np.zeros((0, 5), np.float32), np.zeros(0, np.float32), 0.6).tolist() == []
+
+
+def test_the_nms_drops_a_box_wholly_inside_a_better_one():
+    """A box over part of one large card (a close-up) lies inside the card's box: dropped,
+    though its IoU with it is small; a box beside it is kept."""
+    card = np.float32([400, 300, 300, 450, 0.0])
+    part = np.float32([350, 250, 80, 120, 0.0])  # IoU with the card about 0.07
+    beside = np.float32([800, 300, 300, 450, 0.0])
+    assert rotated_iou(card, part) < 0.1
+    kept = rotated_nms(np.stack([card, part, beside]), np.float32([0.9, 0.5, 0.8]), 0.6)
+    assert kept.tolist() == [0, 2]
 
 
 def test_a_box_spanning_several_cards_loses_its_score_before_the_nms():
     """A ghost box over three times the median card area is demoted (it would suppress the true
     cards under it); cards twice the median (a near hand in perspective) keep their score."""
-    from vision.reader import DET_THRESHOLD, OVERSIZED, OVERSIZED_SCORE, _demote_oversized
+    from vision.detect import DET_THRESHOLD, OVERSIZED, OVERSIZED_SCORE, demote_oversized
 
     boxes = np.float32([[100 * k, 100, 60, 90, 0] for k in range(6)] + [[300, 300, 85, 127, 0],
                                                                          [250, 200, 400, 300, 0]])
     scores = np.float32([0.9] * 6 + [0.8, 0.7])
-    out = _demote_oversized(boxes, scores)
+    out = demote_oversized(boxes, scores)
     assert OVERSIZED * 60 * 90 < 400 * 300 and out[7] == np.float32(0.7 * OVERSIZED_SCORE)
     assert np.array_equal(out[:7], scores[:7]) and out.dtype == scores.dtype
     few = scores.copy()
     few[2:7] = DET_THRESHOLD / 2  # three sure boxes tell no card size: nothing changes
-    assert np.array_equal(_demote_oversized(boxes, few), few)
+    assert np.array_equal(demote_oversized(boxes, few), few)

@@ -42,9 +42,9 @@ def test_four_groups_get_seats_bottom_right_top_left():
     order = np.random.default_rng(0).permutation(16)
     dets = assign_seats(_dets([pts[i] for i in order]))
     assert dets.seat.tolist() == [seats[i] for i in order]
-    assert dets.asientos is not None and len(dets.asientos) == 4
-    assert all(len(h) == 4 for h in dets.asientos)
-    assert not dets.avisos
+    assert dets.hands is not None and len(dets.hands) == 4
+    assert all(len(h) == 4 for h in dets.hands)
+    assert not dets.warnings
 
 
 def test_seats_follow_the_camera_not_the_absolute_position():
@@ -58,8 +58,8 @@ def test_seats_follow_the_camera_not_the_absolute_position():
 def test_twelve_cards_give_no_seats_and_say_why():
     pts, _ = _table()
     dets = assign_seats(_dets(pts[:12]))
-    assert (dets.seat == -1).all() and dets.asientos is None
-    assert any("12 cartas" in a for a in dets.avisos)
+    assert (dets.seat == -1).all() and dets.hands is None
+    assert any("12 cartas" in a for a in dets.warnings)
 
 
 def test_a_group_of_five_is_reported():
@@ -67,8 +67,8 @@ def test_a_group_of_five_is_reported():
     pts = list(pts)
     pts[4] = (640 + 2.5 * 50, 800)  # a right-hand card moved into the bottom group
     dets = assign_seats(_dets(pts))
-    assert dets.asientos is None
-    assert any("cuatro grupos de cuatro separados" in a for a in dets.avisos)
+    assert dets.hands is None
+    assert any("cuatro grupos de cuatro separados" in a for a in dets.warnings)
 
 
 def test_filters_compose():
@@ -99,7 +99,7 @@ def test_orientation_tells_apart_hands_that_touch_at_a_corner():
     assert dets.seat.tolist() == seats
     # without orientations (all upright) the same positions are ambiguous: no seats
     plain = assign_seats(_dets(pts))
-    assert plain.asientos is None and plain.avisos
+    assert plain.hands is None and plain.warnings
 
 
 def test_fans_and_tilt_keep_the_orientation_reading():
@@ -149,14 +149,13 @@ def test_seat_labels_of_a_table_and_of_what_is_not_one():
 def test_the_table_choice_swaps_a_ghost_box_for_the_card_left_out():
     """16 boxes where one is a ghost across two bottom cards and the fourth left card is a
     weaker box left out: one swap makes four hands, and the weak card keeps its low score."""
-    from vision.reader import CardReader
+    from vision.detect import DET_THRESHOLD, choose_table
 
     table = _table_obb()
     ghost = np.float32([[602, 800, 60, 90, 0.0]])  # between the two middle bottom cards
     boxes = np.concatenate([table[:15], ghost, table[15:]])
     scores = np.float32([0.9] * 15 + [0.3, 0.15])
-    reader = CardReader(folder="/nonexistent")  # no model is needed to choose boxes
-    chosen, chosen_scores = reader._choose_table(boxes, scores)
+    chosen, chosen_scores = choose_table(boxes, scores, DET_THRESHOLD)  # no model is needed
     assert len(chosen) == 16
     assert not (np.abs(chosen - ghost).max(1) < 1e-3).any()
     assert (np.abs(chosen - table[15]).max(1) < 1e-3).any()
@@ -164,26 +163,26 @@ def test_the_table_choice_swaps_a_ghost_box_for_the_card_left_out():
 
 
 def test_the_table_choice_keeps_the_best_boxes_when_they_make_a_table():
-    from vision.reader import CardReader
+    from vision.detect import DET_THRESHOLD, choose_table
 
     table = _table_obb()
     extra = np.float32([[602, 800, 60, 90, 0.0]])
     boxes = np.concatenate([table, extra])
     scores = np.float32([0.9] * 16 + [0.2])
-    chosen, _ = CardReader(folder="/nonexistent")._choose_table(boxes, scores)
+    chosen, _ = choose_table(boxes, scores, DET_THRESHOLD)
     assert np.array_equal(chosen, table)
     # two hands mixed and no weaker box to swap in: the boxes are left as they were
     mixed = table.copy()
     mixed[12:14, :2] = [[600, 810], [680, 790]]  # two left cards among the bottom hand
-    chosen, _ = CardReader(folder="/nonexistent")._choose_table(mixed, np.full(16, 0.9, np.float32))
+    chosen, _ = choose_table(mixed, np.full(16, 0.9, np.float32), DET_THRESHOLD)
     assert np.array_equal(chosen, mixed)
 
 
 def test_more_than_16_boxes_keep_the_best_not_the_least_overlapping():
     """An overlapping row: neighbours overlap (IoU about 0.2) and score high; two lone ghosts on
     the cloth pass the threshold with lower scores. The 16 cards are kept, not the ghosts."""
+    from vision.detect import DET_THRESHOLD, choose_table
     from vision.geometry import rotated_iou
-    from vision.reader import CardReader
 
     table = _table_obb()
     table[:4, 0] = 640 + (np.arange(4) - 1.5) * 40  # bottom hand: an overlapping row
@@ -191,32 +190,54 @@ def test_more_than_16_boxes_keep_the_best_not_the_least_overlapping():
     ghosts = np.float32([[900, 700, 60, 90, 0.3], [400, 300, 90, 60, 0.0]])
     boxes = np.concatenate([table, ghosts])
     scores = np.float32([*np.linspace(0.9, 0.6, 16).tolist(), 0.5, 0.4])
-    chosen, chosen_scores = CardReader(folder="/nonexistent")._choose_table(boxes, scores)
+    chosen, chosen_scores = choose_table(boxes, scores, DET_THRESHOLD)
     assert np.array_equal(chosen, table) and len(chosen_scores) == 16
 
 
 def test_more_than_16_sure_boxes_are_all_kept_so_the_photo_is_questioned():
     """18 cards boxed with confidence: the photo really shows more than a table; nothing is
     dropped and the seat step reports 18 cards."""
-    from vision.reader import EXTRA_SURE, CardReader
+    from vision.detect import DET_THRESHOLD, EXTRA_SURE, choose_table
 
     table = _table_obb()
     extra = np.float32([[900, 700, 60, 90, 0.0], [400, 300, 60, 90, 0.0]])
     boxes = np.concatenate([table, extra])
     scores = np.full(18, EXTRA_SURE + 0.05, np.float32)
-    chosen, _ = CardReader(folder="/nonexistent")._choose_table(boxes, scores)
+    chosen, _ = choose_table(boxes, scores, DET_THRESHOLD)
     assert len(chosen) == 18
     dets = assign_seats(_dets(chosen[:, :2]))
-    assert dets.asientos is None and any("18" in a for a in dets.avisos)
+    assert dets.hands is None and any("18" in a for a in dets.warnings)
+
+
+class _FixedClassifier:
+    """Stands in for vision.classify.Classifier: each box's probabilities from a function of
+    the boxes, no mark readers, no model files."""
+
+    pinta_reader = None
+
+    def __init__(self, probs_of):
+        self.probs_of = probs_of
+
+    def cut_out(self, image, obbs):
+        return obbs
+
+    def classify(self, obbs):
+        from vision.classify import CardProbabilities
+
+        return CardProbabilities(self.probs_of(obbs), None, None)
+
+    def classify_boxes(self, image, obbs):
+        return self.classify(obbs)
 
 
 def _reader_seeing(boxes, scores, probs):
     """A CardReader whose detector and classifier are replaced by fixed answers."""
+    from vision.detect import DetectedBoxes
     from vision.reader import CardReader
 
     reader = CardReader(folder="/nonexistent")
-    reader._detect_with_candidates = lambda img: (boxes, scores, boxes, scores)
-    reader.classify_parts = lambda img, obbs: (probs[: len(obbs)], None, None)  # no mark readers
+    reader.detector.detect = lambda img: DetectedBoxes(boxes, scores, boxes, scores)
+    reader.classifier = _FixedClassifier(lambda obbs: probs[: len(obbs)])
     return reader
 
 
@@ -248,42 +269,47 @@ def test_a_weak_unlikely_box_that_completes_four_hands_is_kept_and_flagged():
     blank[3] = 0.9
     reader = _reader_seeing(table, scores, _sure_probs(16, blank))
     dets = reader.read(np.zeros((960, 1280, 3), np.uint8))
-    assert len(dets) == 16 and dets.asientos is not None
+    assert len(dets) == 16 and dets.hands is not None
     assert dets.low_confidence[dets.det_confidence == np.float32(0.3)].all()
 
 
 def test_nms_keeps_cards_of_a_fan_and_drops_a_card_boxed_twice():
     """In a fan, a detected box of one card overlaps its neighbour's by IoU 0.5-0.6 (the boxes
     are not exact); both are cards. A box overlapping another by 0.75 is the same card twice."""
-    from vision.geometry import rotated_iou
-    from vision.reader import NMS_IOU, _rotated_nms
+    from vision.detect import NMS_IOU
+    from vision.geometry import rotated_iou, rotated_nms
 
     a = np.float32([600, 500, 60, 90, 0.0])
     fan_neighbour = np.float32([617.4, 500, 60, 90, 0.0])
     twice = np.float32([608, 502, 60, 90, 0.02])
     assert 0.53 < rotated_iou(a, fan_neighbour) < 0.58 and rotated_iou(a, twice) > 0.7
     boxes = np.stack([a, fan_neighbour, twice])
-    kept = _rotated_nms(boxes, np.float32([0.9, 0.8, 0.7]), NMS_IOU)
+    kept = rotated_nms(boxes, np.float32([0.9, 0.8, 0.7]), NMS_IOU)
     assert kept.tolist() == [0, 1]
 
 
-def _one_hot_reader(table_ids: dict[tuple[int, int], int]):
-    """A CardReader whose classify_parts reads each box as the card of the nearest centre in
-    ``table_ids`` ((x, y) -> class index), with no model files."""
-    from vision.reader import CardReader
-
-    reader = CardReader(folder="/nonexistent")
+def _one_hot_classifier(table_ids: dict[tuple[int, int], int]) -> _FixedClassifier:
+    """A classifier that reads each box as the card of the nearest centre in ``table_ids``
+    ((x, y) -> class index), with no model files."""
     centres = np.float32(list(table_ids))
     classes = np.array(list(table_ids.values()))
 
-    def classify_parts(image, obbs):
+    def probs_of(obbs):
         near = np.linalg.norm(obbs[:, None, :2] - centres[None], axis=2).argmin(1)
         probs = np.full((len(obbs), 40), 0.01 / 39, np.float32)
         probs[np.arange(len(obbs)), classes[near]] = 0.99
-        return probs, None, None
+        return probs
 
-    reader.classify_parts = classify_parts
-    return reader
+    return _FixedClassifier(probs_of)
+
+
+def _replace(classifier, boxes, scores, cand_b, cand_s):
+    from vision.assemble import AssemblySettings, replace_duplicates
+    from vision.detect import DetectedBoxes
+
+    parts = classifier.classify(boxes)
+    return replace_duplicates(boxes, scores, parts, parts.cards, DetectedBoxes(boxes, scores, cand_b, cand_s),
+                              classifier.classify, AssemblySettings(0.5, 0.5))
 
 
 def test_a_card_boxed_twice_gives_way_to_the_card_left_out():
@@ -292,16 +318,13 @@ def test_a_card_boxed_twice_gives_way_to_the_card_left_out():
     the two boxes that read as the same card is swapped for the left-out box."""
     table = _table_obb()
     ids = {(float(b[0]), float(b[1])): k for k, b in enumerate(table)}
-    reader = _one_hot_reader(ids)
+    classifier = _one_hot_classifier(ids)
     twice = table[1] + np.float32([6, 4, 0, 0, 0.05])  # on card 1, rotated IoU about 0.8
     boxes = np.concatenate([table[[0, 1]], twice[None], table[3:]])  # card 2 left out
     scores = np.float32([0.9, 0.9, 0.5] + [0.9] * 13)
     cand_b = np.concatenate([boxes, table[2:3]])
     cand_s = np.concatenate([scores, np.float32([0.3])])
-    parts = reader.classify_parts(None, boxes)
-    look = parts[0]
-    new_b, new_s, _, probs = reader._replace_duplicates(None, boxes, scores, parts, look,
-                                                        cand_b, cand_s)
+    new_b, new_s, _, probs = _replace(classifier, boxes, scores, cand_b, cand_s)
     assert len(new_b) == 16 and not (np.abs(new_b - twice).max(1) < 1e-3).any()
     assert (np.abs(new_b - table[2]).max(1) < 1e-3).any()
     assert sorted(probs.argmax(1).tolist()) == list(range(16))
@@ -311,32 +334,26 @@ def test_a_card_boxed_twice_gives_way_to_the_card_left_out():
 def test_no_swap_without_a_duplicate_or_a_candidate_that_keeps_the_seats():
     table = _table_obb()
     ids = {(float(b[0]), float(b[1])): k for k, b in enumerate(table)}
-    reader = _one_hot_reader(ids)
+    classifier = _one_hot_classifier(ids)
     scores = np.full(16, 0.9, np.float32)
-    parts = reader.classify_parts(None, table)
-    look = parts[0]
     # sixteen different cards: nothing to swap, even with a candidate left out
     extra = np.float32([[900, 700, 60, 90, 0.0]])
-    out_b, *_ = reader._replace_duplicates(None, table, scores, parts, look,
-                                           np.concatenate([table, extra]), np.append(scores, 0.3))
+    out_b, *_ = _replace(classifier, table, scores, np.concatenate([table, extra]), np.append(scores, 0.3))
     assert np.array_equal(out_b, table)
     # a card boxed twice, but the only left-out box lies in another hand (it would move cards
     # between seats) or reads as a kept card where it overlaps it: the table stays as it was
     twice = table[1] + np.float32([6, 4, 0, 0, 0.05])
     boxes = np.concatenate([table[[0, 1]], twice[None], table[3:]])
-    parts = reader.classify_parts(None, boxes)
-    look = parts[0]
     for stray in (np.float32([[1100, 700, 90, 60, 0.0]]), table[1:2] + np.float32([0, 8, 0, 0, 0])):
         cand_b = np.concatenate([boxes, stray])
-        out_b, *_ = reader._replace_duplicates(None, boxes, scores, parts, look, cand_b,
-                                               np.append(scores, 0.3))
+        out_b, *_ = _replace(classifier, boxes, scores, cand_b, np.append(scores, 0.3))
         assert np.array_equal(out_b, boxes)
 
 
 def test_a_swap_must_leave_the_other_cards_in_their_seats():
     """The swap is refused when, with the new box, the kept cards would fall in other seats
     than they had (on validation tables such a swap once made a sure card's seat wrong)."""
-    from vision.reader import _first_swap
+    from vision.assemble import _first_swap
 
     table = _table_obb()
     kept, extra = table[np.arange(16) != 5], table[5:6]
@@ -354,16 +371,16 @@ def test_a_sure_box_beyond_16_that_reads_as_a_taken_card_is_dropped():
     card, after the assignment, is unlikely (the box's own card went to the other box). The
     other 16 lie in four hands: they are the table. A 17th that reads as a card of its own,
     or whose removal leaves no four hands, keeps the 17 (the seat step then says why)."""
-    from vision.reader import NOT_A_CARD_PROB, _without_taken
+    from vision.assemble import NOT_A_CARD_PROB, without_taken
 
     table = _table_obb()
     twice = table[5] + np.float32([20, 10, 0, 0, 0.1])
     boxes = np.concatenate([table, twice[None]])
     cls = np.full(17, 0.9, np.float32)
     cls[16] = NOT_A_CARD_PROB / 2
-    assert _without_taken(boxes, cls).tolist() == list(range(16))
+    assert without_taken(boxes, cls).tolist() == list(range(16))
     cls[16] = NOT_A_CARD_PROB  # likely enough to be a card of its own
-    assert _without_taken(boxes, cls) is None
+    assert without_taken(boxes, cls) is None
     cls[16], cls[3] = 0.9, 0.01  # the unlikely one is a hand's card: 16 left in no four hands
-    assert _without_taken(boxes, cls) is None
-    assert _without_taken(table, np.full(16, 0.01, np.float32)).tolist() == list(range(16))
+    assert without_taken(boxes, cls) is None
+    assert without_taken(table, np.full(16, 0.01, np.float32)).tolist() == list(range(16))

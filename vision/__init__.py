@@ -2,7 +2,7 @@
 
     >>> from vision import read_cards                    # doctest: +SKIP
     >>> dets = read_cards("examples/mesa.jpg")           # doctest: +SKIP
-    >>> dets.seats                                       # doctest: +SKIP
+    >>> dets.hands                                       # doctest: +SKIP
 
 The heavy imports (OpenCV, ONNX Runtime) wait until a name is first used, so importing the
 package stays cheap for the parts of musmesa that do not read cards.
@@ -16,12 +16,13 @@ __all__ = ["CardDetections", "CardReader", "read_cards"]
 
 
 def __getattr__(name: str) -> Any:
+    # lazy: OpenCV and ONNX Runtime load on first use, not when the package is imported
     if name == "CardDetections":
         from vision.detections import CardDetections
 
         return CardDetections
     if name in ("read_cards", "CardReader"):
-        from vision import reader
+        from vision import reader  # lazy, as above
 
         return getattr(reader, name)
     raise AttributeError(f"module 'vision' has no attribute {name!r}")

@@ -20,6 +20,11 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from vision.images import ImageError
+from vision.reader import CardReader
+from vision.registered_deck import DeckError, RegisteredDeck
+from vision.registration import register
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="accion", metavar="ACCIÓN", required=True)
@@ -47,13 +52,11 @@ def _fail(message: str, as_json: bool) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.baraja import BarajaError, BarajaRegistrada, registrar
-    from vision.reader import CardReader, ImageError
 
     if args.accion == "ver":
         try:
-            info = BarajaRegistrada.load(args.fichero).describe()
-        except BarajaError as exc:
+            info = RegisteredDeck.load(args.fichero).describe()
+        except DeckError as exc:
             return _fail(str(exc), args.json)
         if args.json:
             print(json.dumps(info, ensure_ascii=False, indent=2))
@@ -65,16 +68,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         reader = CardReader()
         previa = _previous(args.salida, reader) if args.anadir else None
-        baraja, avisos = registrar(reader, args.fotos, nombre=args.nombre)
+        baraja, avisos = register(reader, args.fotos, name=args.nombre)
         if previa is not None:
             if not previa.has_templates:
                 avisos.append("la baraja guardada es de una versión anterior, sin plantillas: "
                               "regístrala de nuevo desde el principio para leerla mejor")
-            baraja = previa.combinada(baraja)
+            baraja = previa.combined(baraja)
             if args.nombre:
-                baraja = replace(baraja, nombre=args.nombre)
+                baraja = replace(baraja, name=args.nombre)
         baraja.save(args.salida)
-    except (BarajaError, ImageError, FileNotFoundError) as exc:
+    except (DeckError, ImageError, FileNotFoundError) as exc:
         return _fail(str(exc), args.json)
     except OSError as exc:
         return _fail(f"no se puede escribir {args.salida}: {exc.strerror or exc}", args.json)
@@ -88,14 +91,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _previous(path: Path, reader):
+def _previous(path: Path, reader: CardReader) -> RegisteredDeck | None:
     """The registration to add to (None when there is none yet), checked against the reader's
     classifier before any photo is read."""
-    from vision.baraja import BarajaRegistrada
-
     if not path.exists():
         return None
-    previa = BarajaRegistrada.load(path)
+    previa = RegisteredDeck.load(path)
     previa.check_model(reader.folder)
     previa.check_room()
     return previa

@@ -4,7 +4,7 @@ For each image: the cards with confidence and box, the four hands in seat order 
 1 right, 2 top, 3 left) when there are four groups of four, and warnings. Bad input (a missing
 or corrupt file, a photo with no cards) gets a one-line message and exit status 2; with
 ``--json`` the image's entry is ``{"imagen": ..., "error": ...}``. ``--baraja`` reads against
-a deck registered with ``mus baraja registrar`` (:mod:`vision.baraja`).
+a deck registered with ``mus baraja registrar`` (:mod:`vision.registered_deck`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,13 @@ import json
 import sys
 from pathlib import Path
 
+import cv2
+
 from vision.detections import SEAT_NAMES, CardDetections
+from vision.draw import annotate
+from vision.images import ImageError, load_image
+from vision.reader import reader_for_deck
+from vision.registered_deck import DeckError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -36,19 +42,14 @@ class ReadError(Exception):
 
 def reader_for(baraja: str | None):
     """The shipped reader, or one reading against a registered deck; ReadError if unusable."""
-    from vision.baraja import BarajaError
-    from vision.reader import reader_for_deck
-
     try:
         return reader_for_deck(baraja)
-    except (BarajaError, FileNotFoundError) as exc:
+    except (DeckError, FileNotFoundError) as exc:
         raise ReadError(str(exc)) from None
 
 
 def read_one(path: str, anotar: Path | None = None, baraja: str | None = None) -> CardDetections:
     """Read one photo; raise ReadError (clear Spanish message) for bad input or no cards."""
-    from vision.reader import ImageError, load_image
-
     reader = reader_for(baraja)
     try:
         image = load_image(path)
@@ -59,10 +60,6 @@ def read_one(path: str, anotar: Path | None = None, baraja: str | None = None) -
     except FileNotFoundError as exc:
         raise ReadError(str(exc)) from None
     if anotar is not None:
-        import cv2
-
-        from vision.draw import annotate
-
         anotar.mkdir(parents=True, exist_ok=True)
         target = anotar / (Path(path).stem + "_anotada.jpg")
         cv2.imwrite(str(target), annotate(image, dets))
@@ -73,12 +70,12 @@ def read_one(path: str, anotar: Path | None = None, baraja: str | None = None) -
 
 def _text(path: str, dets: CardDetections) -> str:
     lines = [f"{path}: {len(dets)} cartas"]
-    if dets.asientos:
-        for s, hand in enumerate(dets.asientos):
+    if dets.hands:
+        for s, hand in enumerate(dets.hands):
             lines.append(f"  asiento {s} ({SEAT_NAMES[s]}): {' '.join(hand)}")
     else:
         lines.append("  cartas: " + " ".join(dets.sorted_by_x().ids))
-    for aviso in dets.avisos:
+    for aviso in dets.warnings:
         lines.append(f"  aviso: {aviso}")
     return "\n".join(lines)
 

@@ -15,7 +15,8 @@ import json
 import sys
 from typing import Any
 
-from vision.cli_leer import add_baraja_option
+from scoring.cli import print_tanteo
+from vision.cli_leer import ReadError, add_baraja_option, read_one
 from vision.detections import SEAT_NAMES
 
 
@@ -53,14 +54,14 @@ def _load_lances(path: str) -> dict[str, Any]:
     return data if "lances" in data else {"lances": data}
 
 
-def build_record(asientos: list[list[str]], mano: int, extra: dict[str, Any] | None = None,
+def build_record(hands: list[list[str]], mano: int, extra: dict[str, Any] | None = None,
                  reglas: str | None = None, marcador: list[int] | None = None) -> dict[str, Any]:
     """The hand record of `mus tanteo` for four hands read from a photo."""
     extra = dict(extra or {})
     record: dict[str, Any] = {
         "reglas": reglas or extra.get("reglas", "general"),
         "mano": mano,
-        "manos": [" ".join(hand) for hand in asientos],
+        "manos": [" ".join(hand) for hand in hands],
         "marcador": list(marcador) if marcador is not None else extra.get("marcador", [0, 0]),
         "lances": extra.get("lances", {}),
     }
@@ -70,8 +71,6 @@ def build_record(asientos: list[list[str]], mano: int, extra: dict[str, Any] | N
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.cli_leer import ReadError, read_one
-
     if args.mano not in range(4):
         return _fail(f"--mano {args.mano}: el asiento mano va de 0 a 3", args.json)
     try:
@@ -82,19 +81,17 @@ def run(args: argparse.Namespace) -> int:
         dets = read_one(args.foto, baraja=args.baraja)
     except ReadError as exc:
         return _fail(str(exc), args.json)
-    asientos = dets.asientos
-    if asientos is None:
-        why = "; ".join(dets.avisos) or "no se han podido asignar los asientos"
+    hands = dets.hands
+    if hands is None:
+        why = "; ".join(dets.warnings) or "no se han podido asignar los asientos"
         return _fail(f"{args.foto}: {why}", args.json)
-    for aviso in dets.avisos:
+    for aviso in dets.warnings:
         print(f"mus mano: aviso: {aviso}", file=sys.stderr)
-    record = build_record(asientos, args.mano, extra, args.reglas, args.marcador)
+    record = build_record(hands, args.mano, extra, args.reglas, args.marcador)
     if not args.json:
         print(f"Cartas leídas en {args.foto}:")
-        for s, hand in enumerate(asientos):
+        for s, hand in enumerate(hands):
             mark = "  (mano)" if s == args.mano else ""
             print(f"  asiento {s} ({SEAT_NAMES[s]}): {' '.join(hand)}{mark}")
         print()
-    from scoring.cli import print_tanteo
-
     return print_tanteo(record, args.json)

@@ -3,7 +3,7 @@
 
     >>> import numpy as np
     >>> d = CardDetections.empty()
-    >>> len(d), d.asientos
+    >>> len(d), d.hands
     (0, None)
 """
 
@@ -41,9 +41,9 @@ class CardDetections:
     - ``low_confidence`` (N,) bool: ask the user to confirm these;
     - ``seat`` (N,) int8: 0 bottom, 1 right, 2 top, 3 left (counter-clockwise from the camera
       side), -1 when no seats could be given;
-    - ``avisos``: warnings in Spanish (why there are no seats, which cards are doubtful);
+    - ``warnings``: in Spanish, for the player (why there are no seats, which cards are doubtful);
     - ``data``: more per-card arrays, indexed with the rows (as supervision's ``Detections.data``):
-      the reader puts ``"indice"`` and ``"pintas"`` (N, 2) there, each mark reader's
+      the reader puts ``"corner_index"`` and ``"pintas"`` (N, 2) there, each mark reader's
       probability of the card's rank (suit) and its highest probability of any, where it has
       those readers.
     """
@@ -57,17 +57,17 @@ class CardDetections:
     alternatives: np.ndarray
     low_confidence: np.ndarray
     seat: np.ndarray
-    avisos: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     image_size: tuple[int, int] = (0, 0)  # (width, height)
     data: dict[str, np.ndarray] = field(default_factory=dict)
 
     @classmethod
-    def empty(cls, avisos: list[str] | None = None,
+    def empty(cls, warnings: list[str] | None = None,
               image_size: tuple[int, int] = (0, 0)) -> CardDetections:
         f = np.zeros(0, np.float32)
         return cls(np.zeros((0, 4), np.float32), np.zeros((0, 5), np.float32),
                    np.zeros(0, object), f, f.copy(), f.copy(), np.zeros(0, object),
-                   np.zeros(0, bool), np.zeros(0, np.int8), list(avisos or []), image_size)
+                   np.zeros(0, bool), np.zeros(0, np.int8), list(warnings or []), image_size)
 
     def __len__(self) -> int:
         return len(self.card_ids)
@@ -82,7 +82,7 @@ class CardDetections:
                        cls_confidence=self.cls_confidence[index],
                        alternatives=self.alternatives[index],
                        low_confidence=self.low_confidence[index], seat=self.seat[index],
-                       avisos=list(self.avisos),
+                       warnings=list(self.warnings),
                        data={k: v[index] for k, v in self.data.items()})
 
     def __iter__(self) -> Iterator[Card]:
@@ -92,9 +92,6 @@ class CardDetections:
                        bool(self.low_confidence[i]))
 
     # ---- filters (each returns a new CardDetections)
-    def with_min_confidence(self, threshold: float) -> CardDetections:
-        return self[self.confidence >= threshold]
-
     def confident(self) -> CardDetections:
         return self[~self.low_confidence]
 
@@ -113,7 +110,7 @@ class CardDetections:
         return [str(c) for c in self.card_ids]
 
     @property
-    def asientos(self) -> list[list[str]] | None:
+    def hands(self) -> list[list[str]] | None:
         """The four hands in seat order (0 bottom, 1 right, 2 top, 3 left), or None."""
         if len(self) == 0 or (self.seat < 0).any():
             return None
@@ -135,11 +132,11 @@ class CardDetections:
             if self.seat[i] >= 0:
                 entry["asiento"] = int(self.seat[i])
             # always said, so that no reader of the JSON guesses it from the confidence: the
-            # reader's flag rules (vision.reader, vision.dudosas) are not one threshold
+            # reader's flag rules (vision.flags) are not one threshold
             entry["dudosa"] = bool(self.low_confidence[i])
             if self.low_confidence[i]:
                 entry["alternativa"] = str(self.alternatives[i])
             cartas.append(entry)
         out: dict = {"imagen": imagen} if imagen is not None else {}
-        out.update({"cartas": cartas, "asientos": self.asientos, "avisos": list(self.avisos)})
+        out.update({"cartas": cartas, "asientos": self.hands, "avisos": list(self.warnings)})
         return out

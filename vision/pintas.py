@@ -1,6 +1,6 @@
 """The pintas of a card: the breaks in the frame line along its top and bottom edges that tell
 the suit in every Spanish deck (oros: no break, copas: one, espadas: two, bastos: three), cut
-from the card rectified at :data:`vision.indice.INDEX_CROP` (numpy + OpenCV).
+from the card rectified at :data:`vision.corner_index.INDEX_CROP` (numpy + OpenCV).
 
 The convention is the same in both training designs and in the modern Fournier deck our users
 own, unlike the suit signs' drawing, which is why a reader of the strips tells the suit of a
@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from scoring.cards import CARD_IDS
+from scoring.cards import CARD_IDS, SUITS
+from vision.corner_index import INDEX_CROP, standardise
 from vision.geometry import crop_cards
-from vision.indice import INDEX_CROP, standardise
 
 STRIP_H = 28  # 15 % of the card's height: the frame line wherever the box puts it, and the index
 STRIP_W = INDEX_CROP[0]
-SUITS = ("o", "c", "e", "b")  # oros, copas, espadas, bastos: no break, one, two, three
+# the suit reader's classes are scoring.cards.SUITS (oros, copas, espadas, bastos: no break in the
+# frame line, one, two, three), in that order
 SUIT_OF = np.array([SUITS.index(c[-1]) for c in CARD_IDS])  # card class -> suit class
 
 

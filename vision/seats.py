@@ -154,5 +154,5 @@ def assign_seats(dets: CardDetections) -> CardDetections:
     if labels is not None:
         dets.seat = labels.astype(np.int8)
     else:
-        dets.avisos.append(NOT_16.format(n=n) if n != N_SEATS * HAND else NOT_SEPARATE)
+        dets.warnings.append(NOT_16.format(n=n) if n != N_SEATS * HAND else NOT_SEPARATE)
     return dets

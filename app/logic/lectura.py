@@ -12,6 +12,7 @@ with a message for the screen, and the manual path (the 40-card grid) still work
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
@@ -137,18 +138,17 @@ def _indices(cartas: list[CartaLeida], seats: list[list[str]]) -> list[list[int]
 
 def _lector(baraja: str | None):
     """The shipped reader, or one reading against the registered deck in ``baraja`` (.npz)."""
+    # vision/ (OpenCV, ONNX Runtime) is an optional extra: imported when a photo is read, so
+    # the app runs without it and says so
+    from vision.reader import read_cards, reader_for_deck
+    from vision.registered_deck import DeckError
+
     if not baraja:
-        try:
-            from vision import read_cards  # the package-level API named in issue 3
-        except ImportError:
-            from vision.reader import read_cards  # where it is defined today
         return read_cards
-    from vision.baraja import BarajaError
-    from vision.reader import reader_for_deck
 
     try:
         return reader_for_deck(baraja).read
-    except (BarajaError, FileNotFoundError) as exc:
+    except (DeckError, FileNotFoundError) as exc:
         raise LecturaError(f"baraja registrada: {exc}") from None
 
 
@@ -178,15 +178,15 @@ def preparar_baraja(origen: str, carpeta_datos: str) -> tuple[str, str, list[str
     is), or a folder with the photos to register (``oros.jpg copas.jpg espadas.jpg
     bastos.jpg``, or ``baraja.jpg`` with all 40), registered into ``carpeta_datos/baraja.npz``.
     Subfolders holding more sets of photos of the same deck (another light, another cloth)
-    are registered too and merged in (up to vision.baraja.MAX_SERIES sets): it reads better.
+    are registered too and merged in (up to vision.registered_deck.MAX_SERIES sets): it reads better.
 
     Returns (path of the .npz, a one-line description, warnings); LecturaError otherwise.
     """
-    from pathlib import Path
-
-    try:
-        from vision.baraja import BarajaError, BarajaRegistrada, registrar
-        from vision.reader import CardReader, ImageError
+    try:  # vision/ is an optional extra, imported when used (see _lector)
+        from vision.images import ImageError
+        from vision.reader import CardReader
+        from vision.registered_deck import DeckError, RegisteredDeck
+        from vision.registration import register
     except ImportError as exc:
         raise LecturaError(f"la lectura de cartas no está disponible ({exc})") from None
     src = Path(origen.strip()).expanduser()
@@ -195,17 +195,17 @@ def preparar_baraja(origen: str, carpeta_datos: str) -> tuple[str, str, list[str
         if src.is_dir():
             reader, baraja = CardReader(), None
             for fotos in _series_de_registro(src):
-                nueva, nuevos = registrar(reader, fotos, nombre=src.name)
-                baraja = nueva if baraja is None else baraja.combinada(nueva)
+                nueva, nuevos = register(reader, fotos, name=src.name)
+                baraja = nueva if baraja is None else baraja.combined(nueva)
                 avisos += nuevos
             destino = baraja.save(Path(carpeta_datos) / "baraja.npz")
         elif src.is_file():
-            baraja = BarajaRegistrada.load(src)
-            CardReader(baraja=baraja)  # refuses a registration made with another classifier
+            baraja = RegisteredDeck.load(src)
+            CardReader(deck=baraja)  # refuses a registration made with another classifier
             destino = src
         else:
             raise LecturaError(f"{src}: no existe (da una carpeta con las fotos o un .npz)")
-    except (BarajaError, ImageError, FileNotFoundError) as exc:
+    except (DeckError, ImageError, FileNotFoundError) as exc:
         raise LecturaError(str(exc)) from None
     except OSError as exc:
         raise LecturaError(f"no se puede guardar la baraja: {exc.strerror or exc}") from None
@@ -217,7 +217,7 @@ def preparar_baraja(origen: str, carpeta_datos: str) -> tuple[str, str, list[str
 def _series_de_registro(carpeta: Any) -> list[list[str]]:
     """The sets of registration photos in ``carpeta``: its own, then each subfolder's that
     holds a set, by name."""
-    from vision.baraja import MAX_SERIES
+    from vision.registered_deck import MAX_SERIES  # optional extra (see _lector)
 
     series, falta = [], None
     try:

@@ -5,9 +5,9 @@ and what the corner-index and pinta readers cost (the same reader with them swit
 ``--baraja FILE`` also times reading against that registered deck, with its templates and
 without them (the features alone).
 
-    python -m vision.bench --veces 30 --pytorch
+    python -m training.cards.bench --veces 30 --pytorch
     mus baraja registrar examples/baraja/{oros,copas,espadas,bastos}.jpg --salida runs/ejemplo.npz
-    python -m vision.bench --veces 30 --baraja runs/ejemplo.npz
+    python -m training.cards.bench --veces 30 --baraja runs/ejemplo.npz
 
 ``--pytorch`` also times the checkpoints ``models/carta_obb.pt`` (through Ultralytics' predict),
 ``models/carta_cls.pt``, ``models/carta_idx.pt`` and ``models/carta_palo.pt`` (torch); it needs
@@ -26,9 +26,9 @@ from pathlib import Path
 import numpy as np
 
 from scoring.cards import CARD_IDS
-from vision.dataset import scene_rng
+from training.cards.dataset import scene_rng
 from vision.geometry import CROP_H, CROP_W, crop_cards
-from vision.indice import corner_patches
+from vision.corner_index import corner_patches
 from vision.pintas import pinta_strips
 from vision.reader import (
     DEFAULT_THREADS,
@@ -40,7 +40,7 @@ from vision.reader import (
     assign_unique,
     combine_marks,
 )
-from vision.synth import HOLDOUT_BACKGROUNDS, render_scene
+from training.cards.synth import HOLDOUT_BACKGROUNDS, render_scene
 
 
 def _time(fn, images, repeats: int) -> list[float]:
@@ -59,7 +59,7 @@ def torch_reader(models: Path, threads: int):
     import torch
     from ultralytics import YOLO
 
-    from vision.classifier_train import CardNet
+    from training.cards.classifier import CardNet
 
     torch.set_num_threads(threads)
     det = YOLO(str(models / "carta_obb.pt"))
@@ -69,14 +69,14 @@ def torch_reader(models: Path, threads: int):
     cls.eval()
     idx = None
     if (models / "carta_idx.pt").is_file():
-        from vision.index_train import IndexNet
+        from training.cards.corner_index import IndexNet
 
         idx = IndexNet()
         idx.load_state_dict(torch.load(models / "carta_idx.pt"))
         idx.eval()
     pinta = None
     if (models / "carta_palo.pt").is_file():
-        from vision.pinta_train import PintaNet
+        from training.cards.pintas import PintaNet
 
         pinta = PintaNet()
         pinta.load_state_dict(torch.load(models / "carta_palo.pt"))
@@ -107,9 +107,9 @@ def torch_reader(models: Path, threads: int):
 def _registered_times(path: Path, threads: int, images: list[np.ndarray], repeats: int) -> dict:
     from dataclasses import replace
 
-    from vision.baraja import BarajaRegistrada
+    from vision.registered_deck import RegisteredDeck
 
-    baraja = BarajaRegistrada.load(path)
+    baraja = RegisteredDeck.load(path)
     res = {}
     if baraja.has_templates:
         reader = CardReader(threads=threads, baraja=baraja).load()
@@ -122,7 +122,7 @@ def _registered_times(path: Path, threads: int, images: list[np.ndarray], repeat
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m training.cards.bench", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--veces", type=int, default=30)
     p.add_argument("--hilos", type=int, default=DEFAULT_THREADS)

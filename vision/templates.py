@@ -9,7 +9,7 @@ cross-correlation (mean removed per colour channel in Lab, so a warmer or dimmer
 count). A card partly hidden by the next one still matches on its visible patches: a pair of
 cards scores the mean of its best KEEP share of patches.
 
-The score is added to the features' similarity with weight TEMPLATE_WEIGHT (vision.baraja);
+The score is added to the features' similarity with weight TEMPLATE_WEIGHT (vision.registered_deck);
 the sizes, blur, share of patches and weight were chosen on 60 validation tables of each
 design read by a classifier trained on the other one (models/README.md (b)).
 

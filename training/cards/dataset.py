@@ -3,7 +3,7 @@ detector and an array of rectified card crops for the card classifier.
 
 Seeds: scene ``i`` of a split uses ``np.random.default_rng([base_seed, split_code, i])``, so the
 training, validation and evaluation splits never share a scene; validation and evaluation also
-use only :data:`vision.synth.HOLDOUT_BACKGROUNDS`.
+use only :data:`training.cards.synth.HOLDOUT_BACKGROUNDS`.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import cv2
 import numpy as np
 
 from scoring.cards import CARD_IDS
-from vision.decks import DECKS
+from training.cards.decks import DECKS
 from vision.geometry import CROP_H, CROP_W, crop_cards, quad_to_obb
-from vision.synth import HOLDOUT_BACKGROUNDS, TRAIN_BACKGROUNDS, render_scene, visible_fraction
+from training.cards.synth import HOLDOUT_BACKGROUNDS, TRAIN_BACKGROUNDS, render_scene, visible_fraction
 
 SPLIT_CODES = {"train": 1, "val": 2, "eval": 3, "ejemplo": 4}
 MIN_VISIBLE = 0.12  # cards hidden more than this are not labelled as readable crops
@@ -48,7 +48,7 @@ class SceneJob:
     deck_root: str | None
     keep_image: bool = False  # return the full scene (for crops from a detector's boxes)
     jitter: float = 1.0
-    kind: str | None = None  # a fixed kind of scene (see vision.synth.render_scene); None: mixed
+    kind: str | None = None  # a fixed kind of scene (see training.cards.synth.render_scene); None: mixed
     hand_style: str | None = None  # how every hand of a table lies ("fan", ...); None: mixed
 
 

@@ -1,9 +1,9 @@
 """Measure the card reader on synthetic tables it never saw in training.
 
-    python -m vision.evaluate --baraja fournier1878-pd --escenas 60 --out runs/eval_fournier.json
+    python -m training.cards.evaluate --baraja fournier1878-pd --escenas 60 --out runs/eval_fournier.json
 
 Scenes come from the ``eval`` split (seeds never used in training) with
-:data:`vision.synth.HOLDOUT_BACKGROUNDS` only (backgrounds never used in training), as 1280x960
+:data:`training.cards.synth.HOLDOUT_BACKGROUNDS` only (backgrounds never used in training), as 1280x960
 photos of a full table (16 cards, four hands). Reports:
 
 - detector: precision and recall of card boxes (rotated IoU >= 0.5) and mAP50-95 (rotated IoU,
@@ -27,10 +27,10 @@ from pathlib import Path
 import numpy as np
 
 from scoring.cards import CARD_IDS
-from vision.dataset import scene_rng
+from training.cards.dataset import scene_rng
 from vision.geometry import quad_to_obb, rotated_iou
 from vision.reader import CLS_FILE, DET_FILE, INDEX_FILE, PINTA_FILE, UNFAMILIAR_WARNING, CardReader
-from vision.synth import HOLDOUT_BACKGROUNDS, render_scene
+from training.cards.synth import HOLDOUT_BACKGROUNDS, render_scene
 
 
 def _match(pred: np.ndarray, gt: np.ndarray, thr: float) -> np.ndarray:
@@ -205,7 +205,7 @@ def register_from_generated_photos(reader: CardReader, deck: str, seed: int = 0,
 
     Returns (registration, warnings, sets of photos taken)."""
     from scoring.cards import CARD_IDS
-    from vision.baraja import BarajaError, registrar
+    from vision.registered_deck import DeckError, registrar
 
     baraja, avisos, k = None, [], 0
     for _ in range(series):
@@ -217,13 +217,13 @@ def register_from_generated_photos(reader: CardReader, deck: str, seed: int = 0,
             k += 1
             try:
                 nueva, nuevos = registrar(reader, fotos, nombre=deck)
-            except BarajaError:
+            except DeckError:
                 continue
             baraja = nueva if baraja is None else baraja.combinada(nueva)
             avisos += nuevos
             break
         else:
-            raise BarajaError(f"no se pudo registrar {deck} con {tries} series de fotos")
+            raise DeckError(f"no se pudo registrar {deck} con {tries} series de fotos")
     return baraja, avisos, k
 
 
@@ -232,7 +232,7 @@ def registration_photos(reader: CardReader, deck: str, n: int, seed: int = 0,
     """How often one suit photo for registering is accepted, and accepted with every card in
     its right place (the dangerous failure is a wrong photo accepted): ``n`` generated photos,
     eval split, unseen backgrounds, away from the test tables."""
-    from vision.baraja import BarajaError, locate_grid
+    from vision.registered_deck import DeckError, locate_grid
 
     accepted = right = 0
     for k in range(n):
@@ -242,7 +242,7 @@ def registration_photos(reader: CardReader, deck: str, n: int, seed: int = 0,
                              backgrounds=HOLDOUT_BACKGROUNDS, size=size, kind="palo", card_ids=ids)
         try:
             boxes = locate_grid(reader, scene.image, 10, ((1, 10), (2, 5)))
-        except BarajaError:
+        except DeckError:
             continue
         accepted += 1
         centres = np.stack([q.mean(0) for q in scene.corners])
@@ -272,7 +272,7 @@ def reader_with(folder: Path | None = None, clasificador: Path | str | None = No
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m training.cards.evaluate", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--baraja", default="fournier1878-pd")
     p.add_argument("--escenas", type=int, default=60)
@@ -296,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--registrar", action="store_true",
                    help="first register the test deck from four generated photos (one a suit) "
                         "(eval split, unseen backgrounds, not one of the test tables), then read "
-                        "the tables against it (vision.baraja)")
+                        "the tables against it (vision.registered_deck)")
     p.add_argument("--series", type=int, default=1, metavar="N",
                    help="with --registrar: register N accepted sets of four photos, merged "
                         "(mus baraja registrar --añadir)")
@@ -304,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="also measure N generated registration photos (one suit each): how many "
                         "are accepted, and accepted with every card in place")
     p.add_argument("--dudas", type=Path, default=None, metavar="FILE",
-                   help="against a registered deck, flag cards by this flag model (vision.dudosas; "
+                   help="against a registered deck, flag cards by this flag model (vision.flags; "
                         "default: the models folder's, when it was fitted with its models)")
     p.add_argument("--sin-dudas", action="store_true",
                    help="against a registered deck, flag by detector x card probability alone")
@@ -321,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError
     except ValueError:
         p.error(f"--tamano debe ser ANCHOxALTO, p. ej. 1920x1440 (no {args.tamano!r})")
-    from vision.baraja import MAX_SERIES
+    from vision.registered_deck import MAX_SERIES
 
     if not 1 <= args.series <= MAX_SERIES:
         p.error(f"--series va de 1 a {MAX_SERIES} (no {args.series})")
@@ -335,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.umbral_dudas is not None:
         reader.low_confidence = args.umbral_dudas
     if args.dudas or args.sin_dudas:
-        from vision.dudosas import load
+        from vision.flags import load
 
         reader.dudas = False if args.sin_dudas else load(args.dudas)
     # the weights the mark readers were read with (0: that reader not used)

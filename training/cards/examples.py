@@ -1,6 +1,6 @@
 """Make the bundled example photos in ``examples/`` with the synthetic generator.
 
-    python -m vision.examples
+    python -m training.cards.examples
 
 Only the public-domain Fournier 1878 deck is used. ``examples/mesa.jpg`` is a full table (the
 four hands of ``examples/mesa.json``, seat 0 nearest the camera); ``examples/mano.jpg`` a
@@ -17,9 +17,9 @@ from pathlib import Path
 
 import cv2
 
-from vision.dataset import scene_rng
-from vision.decks import PUBLIC_DOMAIN_DECK
-from vision.synth import render_scene
+from training.cards.dataset import scene_rng
+from training.cards.decks import PUBLIC_DOMAIN_DECK
+from training.cards.synth import render_scene
 
 REPO = Path(__file__).resolve().parent.parent
 MANOS = ["12o 12c 11e 1b", "3o 3c 7e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
@@ -39,7 +39,7 @@ def make(out: Path, mesa_seed: int = MESA_SEED, mano_seed: int = MANO_SEED) -> N
                          backgrounds=("felt",), size=(1280, 960), kind="mesa", card_ids=ids,
                          hand_style="row")
     cv2.imwrite(str(out / "mesa.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 88])
-    truth = {"fuente": "generada por vision.examples (baraja Fournier 1878, dominio público); "
+    truth = {"fuente": "generada por training.cards.examples (baraja Fournier 1878, dominio público); "
                        "no es una fotografía",
              "semilla": mesa_seed, "manos": MANOS,
              "asientos": ["abajo", "derecha", "arriba", "izquierda"]}
@@ -68,7 +68,7 @@ def make_registration(out: Path, seed: int = BARAJA_SEED) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m vision.examples", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m training.cards.examples", description=__doc__)
     p.add_argument("--out", type=Path, default=REPO / "examples")
     p.add_argument("--semilla", type=int, default=MESA_SEED)
     args = p.parse_args(argv)

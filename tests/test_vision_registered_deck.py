@@ -1,4 +1,4 @@
-"""Registering the players' own deck (vision.baraja): grid, file, matching, and `mus baraja`."""
+"""Registering the players' own deck (vision.registered_deck): grid, file, matching, and `mus baraja`."""
 
 from __future__ import annotations
 
@@ -12,13 +12,14 @@ import numpy as np
 import pytest
 
 from scoring.cards import CARD_IDS
-from vision.baraja import BarajaError, BarajaRegistrada, grid_order
-from vision.reader import CLS_FILE, DET_FILE, models_dir
+from vision.models import CLASSIFIER_FILE, DETECTOR_FILE, models_dir
+from vision.registered_deck import DeckError, RegisteredDeck
+from vision.registration import grid_order
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples" / "baraja"
 SUIT_PHOTOS = [str(EXAMPLES / f"{s}.jpg") for s in ("oros", "copas", "espadas", "bastos")]
-HAVE_MODELS = (models_dir() / DET_FILE).is_file() and (models_dir() / CLS_FILE).is_file()
+HAVE_MODELS = (models_dir() / DETECTOR_FILE).is_file() and (models_dir() / CLASSIFIER_FILE).is_file()
 needs_models = pytest.mark.skipif(not HAVE_MODELS, reason="the trained models are not in models/")
 
 
@@ -55,23 +56,23 @@ def test_one_suit_in_two_rows_of_five_or_a_row_of_ten():
 
 def test_grid_refuses_a_missing_card_a_double_box_and_uneven_rows():
     boxes = _grid()
-    with pytest.raises(BarajaError, match="39 cartas"):
+    with pytest.raises(DeckError, match="39 cartas"):
         grid_order(boxes[:39])
     doubled = boxes.copy()
     doubled[5] = doubled[4] + [8, 0, 0, 0, 0.3]  # card 5 missed, card 4 boxed twice
-    with pytest.raises(BarajaError, match="dos cartas encima"):
+    with pytest.raises(DeckError, match="dos cartas encima"):
         grid_order(doubled)
     moved = boxes.copy()
     moved[9, 1] += 115.0 * 0.5  # the last oros card pushed between two rows
-    with pytest.raises(BarajaError, match="filas"):
+    with pytest.raises(DeckError, match="filas"):
         grid_order(moved)
     holed = boxes.copy()
     holed[5, :2] = holed[9, :2] + (holed[9, :2] - holed[8, :2])  # a gap, and a card past the end
-    with pytest.raises(BarajaError, match="hueco"):
+    with pytest.raises(DeckError, match="hueco"):
         grid_order(holed)
     big = boxes.copy()
     big[12, 2:4] *= 1.6  # a box on something that is not one card
-    with pytest.raises(BarajaError, match="tamaño"):
+    with pytest.raises(DeckError, match="tamaño"):
         grid_order(big)
 
 
@@ -80,7 +81,7 @@ def _registration(dim=8, views=2, seed=0):
     protos = rng.normal(size=(40, dim))
     feats = np.repeat(protos, views, 0) + rng.normal(0, 0.05, (40 * views, dim))
     feats /= np.linalg.norm(feats, axis=1, keepdims=True)
-    return BarajaRegistrada(feats.astype(np.float32), np.repeat(np.arange(40), views),
+    return RegisteredDeck(feats.astype(np.float32), np.repeat(np.arange(40), views),
                             "prueba", "abc"), protos
 
 
@@ -103,11 +104,11 @@ def _with_templates(baraja, seed=0):
     """The registration with templates: a random face per card."""
     from dataclasses import replace
 
-    from vision.plantillas import TEMPLATE_H, TEMPLATE_W
+    from vision.templates import TEMPLATE_H, TEMPLATE_W
 
     rng = np.random.default_rng(seed)
     faces = rng.integers(0, 255, (40, TEMPLATE_H, TEMPLATE_W, 3), dtype=np.uint8)
-    return replace(baraja, plantillas=faces, etiquetas_plantillas=np.arange(40)), faces
+    return replace(baraja, templates=faces, template_labels=np.arange(40)), faces
 
 
 def test_templates_decide_between_cards_the_features_cannot_tell_apart():
@@ -130,18 +131,18 @@ def test_templates_decide_between_cards_the_features_cannot_tell_apart():
 def test_templates_round_trip_and_are_checked(tmp_path):
     baraja, _ = _registration()
     baraja, faces = _with_templates(baraja)
-    back = BarajaRegistrada.load(baraja.save(tmp_path / "mia.npz"))
-    assert back.has_templates and np.array_equal(back.plantillas, faces)
-    assert back.etiquetas_plantillas.tolist() == baraja.etiquetas_plantillas.tolist()
+    back = RegisteredDeck.load(baraja.save(tmp_path / "mia.npz"))
+    assert back.has_templates and np.array_equal(back.templates, faces)
+    assert back.template_labels.tolist() == baraja.template_labels.tolist()
     assert back.describe()["plantillas"] == 40
-    with pytest.raises(BarajaError, match="plantillas sin etiquetas"):
-        BarajaRegistrada(baraja.features, baraja.labels, plantillas=faces)
-    with pytest.raises(BarajaError, match="faltan cartas"):
-        BarajaRegistrada(baraja.features, baraja.labels, plantillas=faces[:30],
-                         etiquetas_plantillas=np.arange(30))
-    with pytest.raises(BarajaError, match="no casan"):
-        BarajaRegistrada(baraja.features, baraja.labels, plantillas=faces[:, :10],
-                         etiquetas_plantillas=baraja.etiquetas_plantillas)
+    with pytest.raises(DeckError, match="plantillas sin etiquetas"):
+        RegisteredDeck(baraja.features, baraja.labels, templates=faces)
+    with pytest.raises(DeckError, match="faltan cartas"):
+        RegisteredDeck(baraja.features, baraja.labels, templates=faces[:30],
+                       template_labels=np.arange(30))
+    with pytest.raises(DeckError, match="no casan"):
+        RegisteredDeck(baraja.features, baraja.labels, templates=faces[:, :10],
+                       template_labels=baraja.template_labels)
 
 
 def test_a_registration_saved_before_templates_still_loads(tmp_path):
@@ -151,7 +152,7 @@ def test_a_registration_saved_before_templates_still_loads(tmp_path):
     np.savez_compressed(old, features=baraja.features.astype(np.float16),
                         labels=baraja.labels.astype(np.int16), nombre="vieja", modelo="abc",
                         tau=baraja.tau, formato=1)
-    back = BarajaRegistrada.load(old)
+    back = RegisteredDeck.load(old)
     assert not back.has_templates and back.describe()["plantillas"] == 0
     assert back.series == 1
     f = protos / np.linalg.norm(protos, axis=1, keepdims=True)
@@ -171,7 +172,7 @@ def test_a_second_set_of_photos_makes_up_for_a_poor_one():
     feats[good.labels == 4] = glare / np.linalg.norm(glare, axis=1, keepdims=True)
     poor = replace(good, features=feats)
     assert poor.probabilities(f).argmax(1)[4] != 4
-    both = poor.combinada(good)
+    both = poor.combined(good)
     assert both.series == 2 and len(both.labels) == 2 * len(good.labels)
     assert both.probabilities(f).argmax(1).tolist() == list(range(40))
 
@@ -180,31 +181,31 @@ def test_adding_a_set_checks_classifier_count_and_keeps_templates_only_when_both
         tmp_path):
     from dataclasses import replace
 
-    from vision.baraja import MAX_SERIES
+    from vision.registered_deck import MAX_SERIES
 
     plain, _ = _registration()
     with_t, _ = _with_templates(plain)
-    assert with_t.combinada(with_t).plantillas.shape[0] == 80
-    assert not plain.combinada(with_t).has_templates  # a format-1 registration has none
-    with pytest.raises(BarajaError, match="otro clasificador"):
-        plain.combinada(replace(plain, modelo="otro"))
+    assert with_t.combined(with_t).templates.shape[0] == 80
+    assert not plain.combined(with_t).has_templates  # a format-1 registration has none
+    with pytest.raises(DeckError, match="otro clasificador"):
+        plain.combined(replace(plain, model="otro"))
     full = plain
     for _ in range(MAX_SERIES - 1):
-        full = full.combinada(plain)
+        full = full.combined(plain)
     assert full.series == MAX_SERIES
-    with pytest.raises(BarajaError, match=f"ya tiene {MAX_SERIES} series"):
-        full.combinada(plain)
-    back = BarajaRegistrada.load(with_t.combinada(with_t).save(tmp_path / "dos.npz"))
-    assert back.series == 2 and back.describe()["series"] == 2 and len(back.plantillas) == 80
-    with pytest.raises(BarajaError, match="series de fotos"):
+    with pytest.raises(DeckError, match=f"ya tiene {MAX_SERIES} series"):
+        full.combined(plain)
+    back = RegisteredDeck.load(with_t.combined(with_t).save(tmp_path / "dos.npz"))
+    assert back.series == 2 and back.describe()["series"] == 2 and len(back.templates) == 80
+    with pytest.raises(DeckError, match="series de fotos"):
         replace(plain, series=0)
 
 
 def test_save_load_round_trip(tmp_path):
     baraja, _ = _registration()
     path = baraja.save(tmp_path / "sub" / "mia.npz")
-    back = BarajaRegistrada.load(path)
-    assert back.nombre == "prueba" and back.modelo == "abc"
+    back = RegisteredDeck.load(path)
+    assert back.name == "prueba" and back.model == "abc"
     assert back.labels.tolist() == baraja.labels.tolist()
     assert np.allclose(back.features, baraja.features, atol=2e-3)  # stored as float16
     assert not [p for p in path.parent.iterdir() if p.name.startswith(".baraja-")]
@@ -226,20 +227,20 @@ def test_a_failed_save_keeps_the_old_file_and_leaves_no_temporary(tmp_path, monk
 
 
 def test_unreadable_or_incomplete_files_are_clear_errors(tmp_path):
-    with pytest.raises(BarajaError, match="no existe"):
-        BarajaRegistrada.load(tmp_path / "nada.npz")
+    with pytest.raises(DeckError, match="no existe"):
+        RegisteredDeck.load(tmp_path / "nada.npz")
     junk = tmp_path / "junk.npz"
     junk.write_bytes(b"no soy un npz")
-    with pytest.raises(BarajaError, match="no es una baraja registrada"):
-        BarajaRegistrada.load(junk)
+    with pytest.raises(DeckError, match="no es una baraja registrada"):
+        RegisteredDeck.load(junk)
     baraja, _ = _registration()
     good = baraja.save(tmp_path / "buena.npz")
     cut = tmp_path / "cortada.npz"
     cut.write_bytes(good.read_bytes()[: good.stat().st_size // 2])  # killed mid-copy
-    with pytest.raises(BarajaError):
-        BarajaRegistrada.load(cut)
-    with pytest.raises(BarajaError, match="le faltan cartas: 12b"):
-        BarajaRegistrada(baraja.features[:-2], baraja.labels[:-2])
+    with pytest.raises(DeckError):
+        RegisteredDeck.load(cut)
+    with pytest.raises(DeckError, match="le faltan cartas: 12b"):
+        RegisteredDeck(baraja.features[:-2], baraja.labels[:-2])
 
 
 @needs_models
@@ -247,8 +248,8 @@ def test_a_registration_from_another_classifier_is_refused(tmp_path):
     from vision.reader import CardReader
 
     baraja, _ = _registration()  # modelo "abc" is not the shipped classifier's hash
-    with pytest.raises(BarajaError, match="otro clasificador"):
-        CardReader(baraja=baraja)
+    with pytest.raises(DeckError, match="otro clasificador"):
+        CardReader(deck=baraja)
 
 
 def mus(*args: str) -> subprocess.CompletedProcess:
@@ -274,9 +275,9 @@ def test_register_the_example_deck_and_read_the_example_table_against_it(tmp_pat
     assert info["series"] == 2 and info["plantillas"] == 480 and info["nombre"] == "ejemplo"
     from dataclasses import replace
 
-    from vision.baraja import MAX_SERIES
+    from vision.registered_deck import MAX_SERIES
 
-    replace(BarajaRegistrada.load(out), series=MAX_SERIES).save(out)  # as if full
+    replace(RegisteredDeck.load(out), series=MAX_SERIES).save(out)  # as if full
     before = out.read_bytes()
     res = mus("baraja", "registrar", *SUIT_PHOTOS, "--salida", str(out), "--añadir")
     assert res.returncode == 2 and f"ya tiene {MAX_SERIES} series" in res.stderr
@@ -291,13 +292,15 @@ def test_register_the_example_deck_and_read_the_example_table_against_it(tmp_pat
 @needs_models
 def test_registered_cards_read_back_as_themselves(tmp_path):
     """Each registration photo, read against the registration, names its own ten cards."""
-    from vision.baraja import VIEWS, registrar
-    from vision.reader import CardReader, load_image
+    from vision.images import load_image
+    from vision.reader import CardReader
+    from vision.registered_deck import VIEWS
+    from vision.registration import register
 
     reader = CardReader()
-    baraja, _ = registrar(reader, SUIT_PHOTOS)
-    assert baraja.has_templates and len(baraja.plantillas) == 40 * VIEWS
-    reader = CardReader(baraja=baraja)
+    baraja, _ = register(reader, SUIT_PHOTOS)
+    assert baraja.has_templates and len(baraja.templates) == 40 * VIEWS
+    reader = CardReader(deck=baraja)
     for p, path in enumerate(SUIT_PHOTOS):
         dets = reader.read(load_image(path))
         assert sorted(dets.ids) == sorted(CARD_IDS[10 * p:10 * p + 10])
@@ -323,31 +326,32 @@ def test_bad_registration_input_exits_2_with_one_line(tmp_path):
 def test_reading_against_a_registered_deck_flags_more():
     """A registered deck may be a design the classifier never saw, where its similarities are
     sure and wrong: cards are flagged under a higher confidence, unless the caller sets one."""
-    from vision.reader import LOW_CONFIDENCE, LOW_CONFIDENCE_REGISTERED, CardReader
+    from vision.flags import LOW_CONFIDENCE, LOW_CONFIDENCE_REGISTERED
+    from vision.reader import CardReader, ReaderSettings
 
     baraja, _ = _registration()
     assert LOW_CONFIDENCE_REGISTERED > LOW_CONFIDENCE
-    assert CardReader(folder="/nonexistent").flag_threshold == LOW_CONFIDENCE
-    reader = CardReader(folder="/nonexistent", baraja=baraja)
-    assert reader.flag_threshold == LOW_CONFIDENCE_REGISTERED
-    reader.baraja = None  # set or dropped after construction, as the app and evaluation do
-    assert reader.flag_threshold == LOW_CONFIDENCE
-    assert CardReader(folder="/nonexistent", baraja=baraja, low_confidence=0.5).flag_threshold == 0.5
+    assert CardReader(folder="/nonexistent").flags.threshold == LOW_CONFIDENCE
+    reader = CardReader(folder="/nonexistent", deck=baraja)
+    assert reader.flags.threshold == LOW_CONFIDENCE_REGISTERED
+    explicit = CardReader(folder="/nonexistent", settings=ReaderSettings(low_confidence=0.5), deck=baraja)
+    assert explicit.flags.threshold == 0.5 and explicit.flags.model is None
 
 
 @needs_models
 def test_a_card_read_against_the_registration_is_flagged_at_the_registered_threshold(monkeypatch):
     """The bundled table read against its registration is sure of every card (0.86-0.96):
     at a registered threshold of 0.9 (set here, whatever the default), without the learned flag
-    model (vision.dudosas), exactly the cards under 0.9 are flagged."""
-    import vision.reader as reader_module
-    from vision.baraja import registrar
-    from vision.reader import CardReader, load_image
+    model (vision.flags), exactly the cards under 0.9 are flagged."""
+    import vision.flags as flags_module
+    from vision.images import load_image
+    from vision.reader import CardReader, ReaderSettings
+    from vision.registration import register
 
-    baraja, _ = registrar(CardReader(), SUIT_PHOTOS)
+    baraja, _ = register(CardReader(), SUIT_PHOTOS)
     image = load_image(REPO / "examples" / "mesa.jpg")
-    monkeypatch.setattr(reader_module, "LOW_CONFIDENCE_REGISTERED", 0.9)
-    dets = CardReader(baraja=baraja, dudas=False).read(image)
+    monkeypatch.setattr(flags_module, "LOW_CONFIDENCE_REGISTERED", 0.9)
+    dets = CardReader(settings=ReaderSettings(flag_model=False), deck=baraja).read(image)
     under = dets.confidence < 0.9
     assert 0 < under.sum() < len(dets)
     assert (dets.low_confidence == under).all()
@@ -355,15 +359,15 @@ def test_a_card_read_against_the_registration_is_flagged_at_the_registered_thres
 
 @needs_models
 def test_the_evaluation_registers_several_sets_of_generated_photos():
-    """`vision.evaluate --registrar --series 2`: two accepted sets of four photos, merged."""
-    from vision.baraja import VIEWS
-    from vision.evaluate import register_from_generated_photos
+    """`training.cards.evaluate --registrar --series 2`: two accepted sets of four photos, merged."""
+    from training.cards.evaluate import register_from_generated_photos
     from vision.reader import CardReader
+    from vision.registered_deck import VIEWS
 
     two, _, taken = register_from_generated_photos(CardReader(), "fournier1878-pd", series=2)
     assert two.series == 2 and taken >= 2  # a refused set is taken again
-    assert len(two.plantillas) == 2 * 40 * VIEWS and len(two.labels) == 2 * 2 * 40 * VIEWS
-    first, second = two.plantillas[:40 * VIEWS], two.plantillas[40 * VIEWS:]
+    assert len(two.templates) == 2 * 40 * VIEWS and len(two.labels) == 2 * 2 * 40 * VIEWS
+    first, second = two.templates[:40 * VIEWS], two.templates[40 * VIEWS:]
     assert not np.array_equal(first, second)  # two different sets of photos
 
 
@@ -383,13 +387,13 @@ def test_the_app_registers_every_set_of_photos_in_the_folder(tmp_path):
         shutil.copy(foto, casa / "otra-luz")
     ruta, desc, _ = preparar_baraja(str(casa), str(tmp_path / "datos"))
     assert desc == "casa (40 cartas, 2 series de fotos)"
-    assert BarajaRegistrada.load(ruta).series == 2
+    assert RegisteredDeck.load(ruta).series == 2
     solo = tmp_path / "solo"
     (solo / "a").mkdir(parents=True)
     shutil.copy(SUIT_PHOTOS[0], solo / "a")  # a subfolder with one photo is no set
     with pytest.raises(LecturaError, match="faltan"):
         preparar_baraja(str(solo), str(tmp_path / "datos"))
-    from vision.baraja import MAX_SERIES
+    from vision.registered_deck import MAX_SERIES
 
     for k in range(MAX_SERIES):
         (casa / f"mas-{k}").mkdir()
@@ -400,7 +404,7 @@ def test_the_app_registers_every_set_of_photos_in_the_folder(tmp_path):
 
 
 def test_small_cards_in_a_registration_photo_get_a_warning():
-    from vision.baraja import MIN_CARD_PX, _size_warning
+    from vision.registration import MIN_CARD_PX, _size_warning
 
     boxes = _grid(rows=1, card=(60.0, 90.0))
     assert "oros" in _size_warning(boxes, 0) and "dos filas de cinco" in _size_warning(boxes, 0)
@@ -411,25 +415,25 @@ def test_small_cards_in_a_registration_photo_get_a_warning():
 
 @needs_models
 def test_a_registration_from_rows_of_ten_warns_of_the_small_photos():
-    """The example photos until the fifteenth session (scenes 2000-2003): oros and espadas in a
-    row of ten, cards about 110 px long; copas and bastos in two rows of five."""
-    from vision.baraja import registrar
-    from vision.dataset import scene_rng
-    from vision.decks import PUBLIC_DOMAIN_DECK
+    """Generated photos (scenes 2000-2003): oros and espadas in a row of ten, cards about 110 px
+    long; copas and bastos in two rows of five."""
+    from training.cards.dataset import scene_rng
+    from training.cards.decks import PUBLIC_DOMAIN_DECK
+    from training.cards.synth import render_scene
     from vision.reader import CardReader
-    from vision.synth import render_scene
+    from vision.registration import register
 
     fotos = [render_scene(scene_rng(0, "ejemplo", 2000 + p), decks=(PUBLIC_DOMAIN_DECK,),
                           backgrounds=("felt",), kind="palo",
                           card_ids=list(CARD_IDS[10 * p:10 * p + 10])).image for p in range(4)]
-    _, avisos = registrar(CardReader(), fotos)
+    _, avisos = register(CardReader(), fotos)
     small = [a for a in avisos if "pequeñas" in a]
     assert len(small) == 2 and "oros" in small[0] and "espadas" in small[1]
 
 
 def test_the_evaluation_refuses_more_sets_than_a_registration_holds(capsys):
-    from vision.baraja import MAX_SERIES
-    from vision.evaluate import main
+    from training.cards.evaluate import main
+    from vision.registered_deck import MAX_SERIES
 
     with pytest.raises(SystemExit) as exc:
         main(["--baraja", "fournier1878-pd", "--escenas", "1", "--registrar",

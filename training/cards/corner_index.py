@@ -3,19 +3,19 @@
 1. synthetic index patches: a rank in one of the fonts matplotlib ships, on paper, with frame
    lines, pips, card edges, blur, lost resolution and noise (class 10: no index), so that it
    learns digits rather than one deck's print;
-2. patches cut from rendered tables (:mod:`vision.synth`) of the training decks, the faces'
+2. patches cut from rendered tables (:mod:`training.cards.synth`) of the training decks, the faces'
    indices redrawn in another of those fonts on a share of the cards.
 
-The ONNX model takes ``(N, 2, 36, 40)`` float32 from :func:`vision.indice.corner_patches` (the
-two index corners of each card) and returns ``(N, 10)`` logits in :data:`vision.indice.RANKS`
+The ONNX model takes ``(N, 2, 36, 40)`` float32 from :func:`vision.corner_index.corner_patches` (the
+two index corners of each card) and returns ``(N, 10)`` logits in :data:`vision.corner_index.RANKS`
 order. :mod:`vision.reader` multiplies the classifier's probabilities by the reader's rank
 probabilities (see INDEX_WEIGHT there). Full size, 39 min on one core here (another job on the second core)::
 
-    python -m vision.index_train --out runs/indice
+    python -m training.cards.corner_index --out runs/indice
 
 The cross-design check (train on one design, measure on the other)::
 
-    python -m vision.index_train --out runs/indice_F --barajas fournier1878-pd \\
+    python -m training.cards.corner_index --out runs/indice_F --barajas fournier1878-pd \\
         --prueba naipes-libres-basquetteur
 
 ``--marcos 0.5`` also redraws the frame line of half the faces in other styles
@@ -40,9 +40,9 @@ from torch import nn
 from torch.nn import functional as F
 
 from scoring.cards import CARD_IDS
-from vision.dataset import HIDDEN_FIRST_INDEX, MIN_VISIBLE, jitter_obb, join_sets, scene_rng
+from training.cards.dataset import HIDDEN_FIRST_INDEX, MIN_VISIBLE, jitter_obb, join_sets, scene_rng
 from vision.geometry import crop_card, quad_to_obb
-from vision.indice import INDEX_CROP, PATCH_H, PATCH_W, RANK_OF, RANKS, corners_bgr, normalise, standardise
+from vision.corner_index import INDEX_CROP, PATCH_H, PATCH_W, RANK_OF, RANKS, corners_bgr, normalise, standardise
 
 DECKS = ("fournier1878-pd", "naipes-libres-basquetteur")
 NONE = len(RANKS)  # the synthetic class "no index in this patch"
@@ -139,7 +139,7 @@ def synthetic_set(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
 
 
 class IndexRedraw:
-    """A ``face_edit`` for :func:`vision.synth.render_scene`: on a share of the faces, both
+    """A ``face_edit`` for :func:`training.cards.synth.render_scene`: on a share of the faces, both
     corner indices painted over with the paper's colour and the rank written in a random font."""
 
     def __init__(self, share: float, seed: int) -> None:
@@ -183,9 +183,9 @@ def write_view_set(path: Path, cut: Callable[[np.ndarray], np.ndarray], *, n_sce
     ``n_scenes`` rendered 1280x960 scenes, each cut ``per_card`` times on jittered boxes like a
     detector's; saved with card ids (``y``) and designs (``deck``). What the mark readers
     (corner index, pintas) train and are validated on. ``hidden``: the half-hidden cards of
-    :func:`vision.dataset.half_hidden_tables` instead (training split)."""
-    from vision.dataset import half_hidden_tables
-    from vision.synth import HOLDOUT_BACKGROUNDS, TRAIN_BACKGROUNDS, render_scene, visible_fraction
+    :func:`training.cards.dataset.half_hidden_tables` instead (training split)."""
+    from training.cards.dataset import half_hidden_tables
+    from training.cards.synth import HOLDOUT_BACKGROUNDS, TRAIN_BACKGROUNDS, render_scene, visible_fraction
 
     def scenes():
         if hidden:
@@ -397,7 +397,7 @@ def reader_arguments(prog: str, doc: str | None, scenes: int) -> argparse.Argume
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = reader_arguments("python -m vision.index_train", __doc__, 1200)
+    p = reader_arguments("python -m training.cards.corner_index", __doc__, 1200)
     p.add_argument("--fuentes", type=float, default=0.35, help="share of faces with a redrawn index")
     p.add_argument("--marcos", type=float, default=0.0,
                    help="share of faces with the frame line redrawn in another style")

@@ -1,17 +1,17 @@
 """Train the card reader from nothing, offline, on this CPU: one command.
 
-    python -m vision.train --out runs/cartas --tiempo 100
+    python -m training.cards.train --out runs/cartas --tiempo 100
 
-1. ``datos``, ``recortes``: renders the synthetic data (:mod:`vision.dataset`): detector images
+1. ``datos``, ``recortes``: renders the synthetic data (:mod:`training.cards.dataset`): detector images
    (640x480) with oriented card boxes (mixed scenes, plus sets of close-ups of one hand and of
    cards laid out to register a deck), and rectified card crops (jittered true boxes) taken
    from full-resolution (1280x960) scenes;
-2. ``clasificador``: trains the 40-class crop classifier (:mod:`vision.classifier_train`);
-   ``indice``: the reader of the printed rank in the corners (:mod:`vision.index_train`, about
+2. ``clasificador``: trains the 40-class crop classifier (:mod:`training.cards.classifier`);
+   ``indice``: the reader of the printed rank in the corners (:mod:`training.cards.corner_index`, about
    40 min at its default sizes before the half-hidden cards, which add an estimated 12,
    taken from ``--tiempo`` before the detector's share);
    ``pintas``: the reader of the suit from the breaks in the frame line
-   (:mod:`vision.pinta_train`, about 23 min with the half-hidden cards);
+   (:mod:`training.cards.pintas`, about 23 min with the half-hidden cards);
 3. ``detector``: trains the one-class oriented-box detector (Ultralytics YOLO11-OBB at a thin
    custom scale, ``vision/carta-obb.yaml``, no pretrained weights) for the time left in
    ``--tiempo`` minus ``--reserva``; ``abanicos`` (since the eleventh session): fine-tunes it
@@ -161,8 +161,8 @@ def write_mixed_sets(out: Path, *, scale: float = 1.0, seed: int = 0,
                      decks: tuple[str, ...] | None = None, workers: int | None = None) -> Path:
     """Render :data:`MIXED_SETS` (each count times ``scale``, at least 1) under ``out`` and
     return a data yaml that trains on all of them and validates on the three table sets."""
-    from vision.dataset import write_detector_set, write_fan_table_set
-    from vision.decks import DECKS
+    from training.cards.dataset import write_detector_set, write_fan_table_set
+    from training.cards.decks import DECKS
 
     decks = decks or DECKS
     for folder, kind, render, offset, n_train, n_val in MIXED_SETS:
@@ -194,7 +194,7 @@ def export_detector(weights: Path, out_dir: Path, imgsz: int) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m training.cards.train", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", type=Path, default=Path("runs/cartas"))
     p.add_argument("--tiempo", type=float, default=100, help="minutes for the whole run")
@@ -274,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     def note(msg: str) -> None:
         print(f"[{time.time() - start:7.0f} s] {msg}", flush=True)
 
-    from vision.dataset import write_crop_set, write_detector_set
+    from training.cards.dataset import write_crop_set, write_detector_set
 
     if "datos" in stages:
         note("rendering detector scenes")
@@ -301,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
         write_crop_set(out / "crops_val.npz", n_scenes=max(20, args.escenas_cls // 10), split="val",
                        seed=args.seed, decks=decks, workers=args.hilos)
     if "clasificador" in stages:
-        from vision.classifier_train import train_classifier
+        from training.cards.classifier import train_classifier
 
         note("training classifier")
         t0 = time.time()
@@ -355,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
     best = out / "detector" / "weights" / "best.pt"
     fanned = fanned_detector(out)
     if "abanicos" in stages:
-        from vision.dataset import write_fan_table_set
+        from training.cards.dataset import write_fan_table_set
 
         init = best if best.is_file() else args.detector_desde
         note("rendering fanned tables and fine-tuning the detector on them")
@@ -393,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
     if mixed.is_file():
         best = mixed
     if "recortes-detector" in stages:
-        from vision.dataset import write_detector_crop_set, write_hidden_crop_set
+        from training.cards.dataset import write_detector_crop_set, write_hidden_crop_set
         from vision.reader import CardReader
 
         note("classifier crops where the trained detector puts its boxes")
@@ -406,8 +406,8 @@ def main(argv: list[str] | None = None) -> int:
             write_hidden_crop_set(out / "crops_tapadas.npz", reader, n_scenes=args.escenas_tapadas,
                                   seed=args.seed, decks=decks)
     if "afinar" in stages:
-        from vision.classifier_train import train_classifier
-        from vision.dataset import join_sets
+        from training.cards.classifier import train_classifier
+        from training.cards.dataset import join_sets
 
         note("fine-tuning the classifier on true-box, detector-box and half-hidden crops")
         parts = [out / name for name in ("crops_train.npz", "crops_det.npz", "crops_tapadas.npz")

@@ -1,7 +1,7 @@
 """Synthetic photos of a Mus table: the training and validation data of the card reader.
 
 No labelled photo set of the Spanish deck exists, so every image is composed here: card faces
-(:mod:`vision.decks`) laid on a table plane (four hands of four in front of the four seats, a
+(:mod:`training.cards.decks`) laid on a table plane (four hands of four in front of the four seats, a
 close-up of one hand, or loose cards), seen through the perspective of a tablet held at the
 table's edge, on felt, wood, cloth, patterned tablecloths or real textures, with uneven warm
 light, shadows, glare, blur, noise and JPEG. Card faces are re-printed on every use (paper
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.decks import load_back, load_deck
+from training.cards.decks import load_back, load_deck
 
 TRAIN_BACKGROUNDS = ("felt", "wood", "cloth", "check", "grass", "gravel", "noise",
                      "photo", "camo", "clutter", "scribble")

@@ -4,15 +4,15 @@ exported to ONNX (inference in :mod:`vision.reader` needs only ONNX Runtime).
 The ONNX model takes ``(N, 3, 96, 64)`` float32 BGR in [0, 1] and returns ``(N, 40)`` logits in
 the order of :data:`scoring.cards.CARD_IDS` and ``(N, 960)`` features: the last feature map
 pooled to 3x2 cells (it keeps where the pips are) and L2-normalised. The features are what a
-registered deck (:mod:`vision.baraja`) is compared on.
+registered deck (:mod:`vision.registered_deck`) is compared on.
 
 Export a checkpoint again (for instance one trained on a single design)::
 
-    python -m vision.classifier_train --exportar runs/cartas/cls_F_to_N/carta_cls.pt
+    python -m training.cards.classifier --exportar runs/cartas/cls_F_to_N/carta_cls.pt
 
 Train and test on different designs (the cross-design check)::
 
-    python -m vision.classifier_train --recortes runs/cartas/crops_train.npz \\
+    python -m training.cards.classifier --recortes runs/cartas/crops_train.npz \\
         --val runs/cartas/crops_val.npz --entrena fournier1878-pd --prueba naipes-libres-basquetteur
 """
 
@@ -282,7 +282,7 @@ def export_onnx(model: nn.Module, path: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m vision.classifier_train", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m training.cards.classifier", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--recortes", type=Path)
     p.add_argument("--val", type=Path)

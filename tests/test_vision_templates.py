@@ -1,4 +1,4 @@
-"""Template matching of cards against the registered deck's faces (vision.plantillas)."""
+"""Template matching of cards against the registered deck's faces (vision.templates)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.plantillas import TEMPLATE_H, TEMPLATE_W, stacked, template_patches, template_similarity
+from vision.templates import TEMPLATE_H, TEMPLATE_W, stacked, template_patches, template_similarity
 
 
 def _faces(n=6, seed=0):
@@ -68,7 +68,7 @@ def test_wrong_crop_size_is_a_clear_error():
 def test_module_doctests_pass():
     import doctest
 
-    import vision.plantillas
+    import vision.templates
 
-    result = doctest.testmod(vision.plantillas)
+    result = doctest.testmod(vision.templates)
     assert result.attempted >= 3 and result.failed == 0

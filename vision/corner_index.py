@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from scoring.cards import CARD_IDS
+from scoring.cards import CARD_IDS, RANKS
 from vision.geometry import crop_cards
 
 INDEX_CROP = (128, 192)  # the card rectified at twice the classifier's 64x96
 PATCH_H, PATCH_W = 36, 40  # the corner cut from it: 19 % of the card's height, 31 % of its width
-RANKS = ("1", "2", "3", "4", "5", "6", "7", "10", "11", "12")
-RANK_OF = np.array([RANKS.index(c[:-1]) for c in CARD_IDS])  # card class -> rank class
+# the rank reader's classes are scoring.cards.RANKS, in that order
+RANK_OF = np.array([RANKS.index(int(c[:-1])) for c in CARD_IDS])  # card class -> rank class
 
 
 def corners_bgr(card: np.ndarray) -> np.ndarray:

@@ -1,5 +1,5 @@
 """The suit reader of the pintas (``carta_palo.onnx``), trained in torch on the frame strips
-(:mod:`vision.pintas`) of every visible card of rendered tables (:mod:`vision.synth`), and of
+(:mod:`vision.pintas`) of every visible card of rendered tables (:mod:`training.cards.synth`), and of
 the half-hidden cards of more tables laid out in fans and overlapping rows, cut on jittered
 boxes like a detector's.
 
@@ -9,11 +9,11 @@ multiplies the card probabilities by the suit probabilities (see PINTA_WEIGHT th
 size, about 23 min on one core here: 7 rendering the tables' strips, 7 the half-hidden cards'
 tables, 8 training (each set is rendered only when it is not in ``--out`` yet)::
 
-    python -m vision.pinta_train --out runs/pintas
+    python -m training.cards.pintas --out runs/pintas
 
 The cross-design check (train on one design, measure on the other)::
 
-    python -m vision.pinta_train --out runs/pintas_F --barajas fournier1878-pd \\
+    python -m training.cards.pintas --out runs/pintas_F --barajas fournier1878-pd \\
         --prueba naipes-libres-basquetteur
 
 ``--marcos 0.5`` redraws the frame line of half the training faces in other styles
@@ -32,8 +32,8 @@ from torch import nn
 from torch.nn import functional as F
 
 from scoring.cards import CARD_IDS
-from vision.dataset import HIDDEN_FIRST_INDEX
-from vision.index_train import (
+from training.cards.dataset import HIDDEN_FIRST_INDEX
+from training.cards.corner_index import (
     DECKS,
     TwoViewNet,
     conv_block,
@@ -43,7 +43,7 @@ from vision.index_train import (
     with_hidden,
     write_view_set,
 )
-from vision.indice import normalise
+from vision.corner_index import normalise
 from vision.marcos import FrameRedraw
 from vision.pintas import STRIP_H, STRIP_W, SUIT_OF, SUITS, strips_bgr
 
@@ -52,7 +52,7 @@ def write_pinta_set(path: Path, *, n_scenes: int, split: str = "train", seed: in
                     decks: tuple[str, ...] = DECKS, per_card: int = 2, first_index: int = 20_000,
                     hidden: bool = False, frame_share: float = 0.0) -> Path:
     """Grey frame strips (N, 2, STRIP_H, STRIP_W) uint8 of every visible card of ``n_scenes``
-    rendered scenes (:func:`vision.index_train.write_view_set`), a share of the faces with
+    rendered scenes (:func:`training.cards.corner_index.write_view_set`), a share of the faces with
     their frame line redrawn (:class:`FrameRedraw`)."""
     grey = np.float32([0.114, 0.587, 0.299])
     edit = FrameRedraw(frame_share, seed) if frame_share > 0 else None
@@ -127,7 +127,7 @@ def train_pinta_reader(out: Path, train_npz: Path, *, epochs: int = 8, threads: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = reader_arguments("python -m vision.pinta_train", __doc__, 700)
+    p = reader_arguments("python -m training.cards.pintas", __doc__, 700)
     p.add_argument("--epocas", type=int, default=8)
     p.add_argument("--marcos", type=float, default=0.0,
                    help="share of training faces with the frame line redrawn in another style")

@@ -1,0 +1,222 @@
+"""The players' own deck, registered from photos of its 40 cards; tables are read against it.
+
+The classifier learnt two deck designs; a deck it never saw (a modern Fournier, a bar's
+advertising deck) it reads far worse. Registering the deck once makes up for much of that: the
+user lays the cards face up in the order of :data:`scoring.cards.CARD_IDS`, either all 40 in
+four rows of ten (oros, copas, espadas, bastos; each row 1 2 3 4 5 6 7 10 11 12) for one photo,
+or one suit per photo (a row of ten or two rows of five; four photos). Each
+card is cut out as the reader would cut it (a few jittered boxes, both ways up), and the
+classifier's features of those crops are kept, and the crops themselves, small, as templates.
+A card on the table is then named by the registered card whose features are the most alike
+(cosine similarity) plus, with weight TEMPLATE_WEIGHT, whose face matches it best patch by patch
+(:mod:`vision.templates`), so the classifier's features must be general, but its 40-way head is
+not used at all. More photos of the same deck, under another light or on another cloth, can be
+added to a registration (:meth:`RegisteredDeck.combined`, ``mus baraja registrar
+--añadir``): a card is then matched against every photo of it, and one poor photo no longer
+misleads the whole deck. Registering is :mod:`vision.registration`.
+
+    >>> deck = RegisteredDeck.load("mi_baraja.npz")             # doctest: +SKIP
+    >>> reader = CardReader(deck=deck)                           # doctest: +SKIP
+
+The registration is tied to the classifier it was made with (its hash is stored): features of
+another classifier are not comparable, and loading it with another one is an error.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from scoring.cards import CARD_IDS
+from vision.models import CLASSIFIER_FILE, file_hash
+from vision.templates import (
+    TEMPLATE_H,
+    TEMPLATE_W,
+    best_per_class,
+    stacked,
+    template_patches,
+    template_similarity,
+)
+
+DECK_SIZE, ROWS, PER_ROW = 40, 4, 10
+SUIT_NAMES = ("oros", "copas", "espadas", "bastos")
+TAU = 0.04  # softmax temperature on cosine similarities (lowest NLL on validation crops)
+VIEWS = 6  # crops per registered card: its box and five jittered ones
+# Weight of the template match (vision.templates) added to the features' cosine similarity.
+# On the detector's boxes of 60 validation tables of each design, read by a classifier trained
+# on the other design, weights 0 / 0.2 / 0.3 / 0.5 / 1 gave 88.2 / 90.7 / 90.9 / 90.5 / 90.9 %
+# of the cards right (Naipes Libres) and 92.1 / 93.3 / 93.8 / 94.0 / 91.3 % (Fournier); tables
+# all right 13 / 18 / 18 / 15 / 15 and 24 / 25 / 27 / 27 / 19.
+TEMPLATE_WEIGHT = 0.3
+FORMAT = 2  # 2: with templates; files of format 1 (features only) still load
+# Sets of photos one registration may hold: each adds about 1.5 MB and a millisecond a read.
+MAX_SERIES = 4
+class DeckError(ValueError):
+    """The registration photo or file cannot be used; the message says why, in Spanish."""
+
+
+def classifier_hash(folder: Path) -> str:
+    """Short hash of the classifier ONNX file that features come from."""
+    return file_hash(Path(folder) / CLASSIFIER_FILE)
+
+
+@dataclass(frozen=True)
+class RegisteredDeck:
+    """Features of the registered crops (M, D), L2-normalised, and their card index (M,);
+    optionally the crops as templates (K, TEMPLATE_H, TEMPLATE_W, 3) uint8, upright (they are
+    matched either way up), and their card index (K,) (registrations of format 1 have none and
+    are read by the features alone)."""
+
+    features: np.ndarray
+    labels: np.ndarray
+    name: str = ""
+    model: str = ""  # the hash of the classifier the features come from
+    tau: float = TAU
+    templates: np.ndarray | None = None
+    template_labels: np.ndarray | None = None
+    series: int = 1  # sets of photos (one of 40 cards, or four of one suit each) merged in
+
+    def __post_init__(self) -> None:
+        f, y = self.features, self.labels
+        if f.ndim != 2 or y.shape != (len(f),) or not len(f):
+            raise DeckError("baraja registrada incoherente: rasgos y etiquetas no casan")
+        missing = sorted(set(range(DECK_SIZE)) - {int(v) for v in y})
+        if missing:
+            names = " ".join(CARD_IDS[i] for i in missing)
+            raise DeckError(f"a la baraja registrada le faltan cartas: {names}")
+        if (self.templates is None) != (self.template_labels is None):
+            raise DeckError("baraja registrada incoherente: plantillas sin etiquetas")
+        if self.templates is not None:
+            t, ty = self.templates, self.template_labels
+            if t.shape[1:] != (TEMPLATE_H, TEMPLATE_W, 3) or ty.shape != (len(t),) or not len(t):
+                raise DeckError("baraja registrada incoherente: plantillas y etiquetas no casan")
+            if set(range(DECK_SIZE)) - {int(v) for v in ty}:
+                raise DeckError("a las plantillas de la baraja registrada les faltan cartas")
+        if not 1 <= self.series <= MAX_SERIES:
+            raise DeckError(f"baraja registrada incoherente: {self.series} series de fotos")
+
+    def combined(self, other: RegisteredDeck) -> RegisteredDeck:
+        """This registration with the photos of ``other`` (the same deck photographed again)
+        added: each card is matched against all its photos. Both must come from the same
+        classifier; the templates are kept only when both have them.
+
+        >>> a = RegisteredDeck(np.eye(40, 8, dtype=np.float32), np.arange(40), "bar", "m1")
+        >>> b = a.combined(a)
+        >>> (b.series, len(b.labels), b.name)
+        (2, 80, 'bar')
+        """
+        if self.model and other.model and self.model != other.model:
+            raise DeckError("las fotos nuevas se leyeron con otro clasificador: registra la "
+                              "baraja de nuevo, desde el principio")
+        if self.features.shape[1] != other.features.shape[1]:
+            raise DeckError("baraja registrada incoherente: rasgos de distinto tamaño")
+        self.check_room(other.series)
+        both = self.has_templates and other.has_templates
+        return RegisteredDeck(
+            np.concatenate([self.features, other.features]),
+            np.concatenate([self.labels, other.labels]),
+            self.name or other.name, self.model or other.model, self.tau,
+            np.concatenate([self.templates, other.templates]) if both else None,
+            np.concatenate([self.template_labels, other.template_labels]) if both
+            else None,
+            self.series + other.series)
+
+    def check_room(self, added: int = 1) -> None:
+        """DeckError when ``added`` more sets of photos would pass MAX_SERIES."""
+        if self.series + added > MAX_SERIES:
+            raise DeckError(f"la baraja ya tiene {self.series} series de fotos (como mucho "
+                              f"{MAX_SERIES}): regístrala de nuevo con las mejores")
+
+    @cached_property
+    def _templates_both_ways(self) -> tuple[np.ndarray, np.ndarray]:
+        t = self.templates
+        both = np.concatenate([t, t[:, ::-1, ::-1]])
+        return stacked(template_patches(both)), np.tile(self.template_labels, 2)
+
+    @property
+    def has_templates(self) -> bool:
+        return self.templates is not None
+
+    def class_similarity(self, feats: np.ndarray) -> np.ndarray:
+        """(N, 40): for each crop, its best cosine similarity with each registered card."""
+        sim = np.asarray(feats, np.float32) @ self.features.astype(np.float32).T
+        return best_per_class(sim, self.labels, DECK_SIZE)
+
+    def probabilities(self, upright: np.ndarray, upside_down: np.ndarray | None = None,
+                      crops: np.ndarray | None = None) -> np.ndarray:
+        """(N, 40) from the features of each crop, read both ways up when ``upside_down`` is
+        given (the better way counts); the registered crops are stored both ways up, so one
+        way finds a card lying either way. ``crops``: the cards cut at the template size
+        (N, TEMPLATE_H, TEMPLATE_W, 3), matched against the templates where there are some."""
+        s = self.class_similarity(upright)
+        if upside_down is not None:
+            s = np.maximum(s, self.class_similarity(upside_down))
+        if crops is not None and self.has_templates:
+            templates, labels = self._templates_both_ways
+            s = s + TEMPLATE_WEIGHT * template_similarity(template_patches(crops), templates, labels,
+                                                          DECK_SIZE)
+        z = (s - s.max(1, keepdims=True)) / self.tau
+        e = np.exp(z)
+        return e / e.sum(1, keepdims=True)
+
+    def check_model(self, folder: Path) -> None:
+        if self.model and self.model != classifier_hash(folder):
+            raise DeckError("esta baraja se registró con otro clasificador: regístrala de nuevo "
+                              "con las fotos de sus cartas")
+
+    # ---- files
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write atomically (a temporary file renamed over the target): a kill loses nothing."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".baraja-", suffix=".npz", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                extra = {} if not self.has_templates else {
+                    "plantillas": self.templates.astype(np.uint8),
+                    "etiquetas_plantillas": self.template_labels.astype(np.int16)}
+                np.savez_compressed(fh, features=self.features.astype(np.float16),
+                                    labels=self.labels.astype(np.int16), nombre=self.name,
+                                    modelo=self.model, tau=self.tau, formato=FORMAT,
+                                    series=self.series, **extra)
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a normal file instead
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return path
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> RegisteredDeck:
+        p = Path(path)
+        if not p.is_file():
+            raise DeckError(f"{p}: no existe el fichero de la baraja registrada")
+        try:
+            with np.load(p, allow_pickle=False) as d:
+                if int(d["formato"]) not in (1, FORMAT):
+                    raise DeckError(f"{p}: formato de baraja {int(d['formato'])} desconocido")
+                templates = "plantillas" in d.files  # format 1 has none; format 2 may
+                return cls(d["features"].astype(np.float32), d["labels"].astype(np.int64),
+                           str(d["nombre"]), str(d["modelo"]), float(d["tau"]),
+                           d["plantillas"].astype(np.uint8) if templates else None,
+                           d["etiquetas_plantillas"].astype(np.int64) if templates else None,
+                           int(d["series"]) if "series" in d.files else 1)
+        except DeckError:
+            raise
+        except Exception as exc:  # not an npz, a truncated file, missing arrays
+            raise DeckError(f"{p}: no es una baraja registrada legible ({exc})") from exc
+
+    def describe(self) -> dict:
+        return {"nombre": self.name, "cartas": DECK_SIZE, "recortes": len(self.labels),
+                "rasgos": int(self.features.shape[1]), "modelo": self.model,
+                "plantillas": 0 if self.templates is None else len(self.templates),
+                "series": self.series}
+
+
