@@ -19,14 +19,28 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
+# pip, quietly; any failure stops the setup with pip's own output (a broken install must never
+# end in a green test run)
+pip_install() {
+  local log
+  log=$(mktemp)
+  if ! .venv/bin/python -m pip install -q "$@" >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    echo "setup: pip install $* failed" >&2
+    exit 1
+  fi
+  grep -v "^WARNING: Location" "$log" || true  # grep finds nothing when pip said nothing
+  rm -f "$log"
+}
+
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
-.venv/bin/python -m pip install -q --upgrade pip 2>&1 | grep -v "^WARNING: Location" || true
-.venv/bin/python -m pip install -q -e ".[$EXTRAS]" 2>&1 | grep -v "^WARNING: Location" || true
+pip_install --upgrade pip
+pip_install -e ".[$EXTRAS]"
 # ultralytics pulls opencv-python, mediapipe wants opencv-contrib-python: both write cv2/, so the
 # contrib build (a superset) is installed last, at the same pinned version.
 if .venv/bin/python -m pip show -q opencv-contrib-python >/dev/null 2>&1; then
-  .venv/bin/python -m pip install -q --force-reinstall --no-deps "opencv-contrib-python==4.14.0.94" \
-    2>&1 | grep -v "^WARNING: Location" || true
+  pip_install --force-reinstall --no-deps "opencv-contrib-python==4.14.0.94"
 fi
 .venv/bin/python -c "import scoring" >/dev/null
 echo "setup: ok ($EXTRAS)"

@@ -21,3 +21,35 @@ def write_json(tmp_path: Path) -> Callable[[Any], Path]:
         return path
 
     return _write
+
+
+# A test that needs the deck images or the shipped models must run where they are: a skip for
+# a wrong path or a broken lookup would otherwise pass unseen. Reasons as the tests write them.
+_MUST_NOT_SKIP = {"no deck images": "decks", "the trained models are not in models/": "models"}
+_wrong_skips: list[str] = []
+
+
+def _present(what: str) -> bool:
+    # the lookups of the tests themselves; imported here so that collecting stays light
+    if what == "decks":
+        from training.cards.decks import DECKS, decks_root
+
+        return (decks_root() / DECKS[0]).is_dir()
+    from vision.models import CLASSIFIER_FILE, DETECTOR_FILE, models_dir
+
+    return (models_dir() / DETECTOR_FILE).is_file() and (models_dir() / CLASSIFIER_FILE).is_file()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if not report.skipped or not isinstance(report.longrepr, tuple):
+        return
+    reason = str(report.longrepr[2])
+    for text, what in _MUST_NOT_SKIP.items():
+        if text in reason and _present(what):
+            _wrong_skips.append(f"{report.nodeid}: skipped ({text}) but the {what} are there")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _wrong_skips:
+        print("\n" + "\n".join(_wrong_skips))
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -1,7 +1,7 @@
 """The training pipeline end to end, in seconds: a handful of generated images, one epoch of
 the detector and of the classifier, ONNX export, and a read with the exported models.
 
-This is the CI check that `python -m vision.train` still works; the real run is documented in
+This is the CI check that `python -m training.cards.train` still works; the real run is documented in
 models/README.md. Training runs in its own process, as a user runs it: torch's lazily imported
 extensions crashed (SIGSEGV) when loaded into a pytest process that already held Kivy, OpenGL
 and MediaPipe from earlier tests.
@@ -21,7 +21,13 @@ pytest.importorskip("torch")
 pytest.importorskip("ultralytics")
 pytest.importorskip("onnxruntime")
 
-from vision.decks import DECKS, decks_root
+from scoring.cards import RANKS, SUITS
+from training.cards.decks import DECKS, decks_root
+from training.cards.synth import render_scene
+from training.cards.train import MIXED_FAN_FIRST, MIXED_SETS, main, retire_fanned, retire_mixed
+from vision.models import CLASSIFIER_FILE, CORNER_INDEX_FILE, DETECTOR_FILE, PINTAS_FILE
+from vision.pintas import STRIP_H, STRIP_W
+from vision.reader import CardReader, ReaderSettings
 
 pytestmark = [
     pytest.mark.skipif(not (decks_root() / DECKS[0]).is_dir(), reason="no deck images"),
@@ -30,14 +36,11 @@ pytestmark = [
 
 
 def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
-    """`python -m vision.train` with every stage, sized down to seconds."""
-    from vision.reader import CLS_FILE, DET_FILE, INDEX_FILE, PINTA_FILE, CardReader
-    from vision.synth import render_scene
-
+    """`python -m training.cards.train` with every stage, sized down to seconds."""
     out = tmp_path / "run"
-    args = ["--out", str(out), "--tiempo", "0", "--escenas", "4", "--escenas-extra", "1", "--escenas-val", "1",
-            "--escenas-cls", "1", "--escenas-det-cls", "1", "--imgsz", "160",
-            "--epochs", "1", "--cls-epochs", "1", "--afinar-epochs", "1", "--hilos", "1",
+    args = ["--salida", str(out), "--tiempo", "0", "--escenas", "4", "--escenas-extra", "1", "--escenas-val", "1",
+            "--escenas-cls", "1", "--escenas-det-cls", "1", "--tamano-imagen", "160",
+            "--epocas", "1", "--epocas-cls", "1", "--epocas-afinar", "1", "--hilos", "1",
             "--escenas-indice", "1", "--sinteticos-indice", "128", "--epocas-indice", "1,1",
             "--escenas-pintas", "2", "--epocas-pintas", "1", "--escenas-tapadas", "1",
             "--escenas-abanico", "2", "--epocas-abanico", "1", "--epoca-abanico", "0",
@@ -45,11 +48,12 @@ def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
             "--aumento-diseno", "--aumento-estilo"]
     repo = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(repo)}
-    proc = subprocess.run([sys.executable, "-m", "vision.train", *args], cwd=repo, env=env,
+    proc = subprocess.run([sys.executable, "-m", "training.cards.train", *args], cwd=repo, env=env,
                           capture_output=True, text=True, timeout=280)
     assert proc.returncode == 0, proc.stderr[-3000:]
     export = out / "export"
-    for name in (DET_FILE, CLS_FILE, INDEX_FILE, PINTA_FILE, "carta_obb.pt", "carta_cls.pt", "carta_idx.pt",
+    for name in (DETECTOR_FILE, CLASSIFIER_FILE, CORNER_INDEX_FILE, PINTAS_FILE, "carta_obb.pt", "carta_cls.pt",
+                 "carta_idx.pt",
                  "carta_palo.pt"):
         assert (export / name).is_file(), name
     assert (out / "crops_det.npz").is_file() and (out / "classifier_afinado").is_dir()
@@ -73,7 +77,7 @@ def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
         assert f"{folder}/images/train" in mixed_yaml
         assert any((out / "det_mezcla" / folder / "images" / "train").glob("*.jpg")), folder
 
-    reader = CardReader(export, det_threshold=0.0001).load()
+    reader = CardReader(export, ReaderSettings(det_threshold=0.0001)).load()
     scene = render_scene(np.random.default_rng(5), size=(640, 480), kind="mano")
     dets = reader.read(scene.image)
     # an untrained model reads nonsense, but the pipeline runs and keeps cards unique
@@ -83,7 +87,7 @@ def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
 
 STYLE_CHECK = """
 import torch
-from vision.classifier_train import _augment, _augment_style
+from training.cards.classifier import _augment, _augment_style
 
 x = torch.full((256, 3, 96, 64), 0.95)  # white cards (BGR) with a blue bar, as a sword
 x[:, :, 30:66, 26:38] = torch.tensor([0.8, 0.4, 0.2])[:, None, None]
@@ -118,60 +122,57 @@ def test_style_augmentation_keeps_crops_valid_and_changes_them():
 
 
 def test_smoke_index_reader_training_exports_a_model_the_reader_uses(tmp_path):
-    """`python -m vision.index_train` sized down to seconds: synthetic pretraining, patches of
+    """`python -m training.cards.corner_index` sized down to seconds: synthetic pretraining, patches of
     rendered tables, fine-tuning, ONNX export, and the reader multiplying by its ranks."""
-    from vision.indice import RANKS
-    from vision.reader import INDEX_FILE, CardReader
-
     out = tmp_path / "idx"
-    _run_module("vision.index_train", "--out", str(out), "--escenas", "2", "--escenas-val", "1",
+    _run_module("training.cards.corner_index", "--salida", str(out), "--escenas", "2", "--escenas-val", "1",
                 "--sinteticos", "256", "--epocas-pre", "1", "--epocas", "1", "--barajas", DECKS[0],
-                "--escenas-tapadas", "1", "--marcos", "0.5")
-    assert (out / INDEX_FILE).is_file() and (out / "carta_idx.pt").is_file()
+                "--escenas-tapadas", "1")
+    assert (out / CORNER_INDEX_FILE).is_file() and (out / "carta_idx.pt").is_file()
     patches = np.load(out / "indice_train.npz")["p"]
     assert patches.ndim == 5 and patches.shape[1:] == (2, 36, 40, 3) and len(patches) >= 8
     hidden = np.load(out / "indice_train_tapadas.npz")["p"]
     assert hidden.shape[1:] == patches.shape[1:] and len(hidden) >= 2
     assert len(np.load(out / "indice_train_todo.npz")["p"]) == len(patches) + len(hidden)
 
-    reader = CardReader(_models_with(tmp_path, out / INDEX_FILE))
+    models = _models_with(tmp_path, out / CORNER_INDEX_FILE)
     img = np.full((480, 640, 3), 120, np.uint8)
     obbs = np.float32([[320, 240, 100, 160, 0.2], [150, 200, 90, 140, -0.4]])
-    ranks = reader.rank_probabilities(img, obbs)
-    assert ranks.shape == (2, len(RANKS)) and np.allclose(ranks.sum(1), 1, atol=1e-5)
-    with_index = reader.classify(img, obbs)
-    reader.index_weight = 0
-    assert reader.rank_probabilities(img, obbs) is None
-    without = reader.classify(img, obbs)
-    assert np.allclose(with_index.sum(1), 1, atol=1e-5)
-    assert not np.allclose(with_index, without)
+    with_index = _probabilities(CardReader(models), img, obbs)
+    assert with_index.ranks.shape == (2, len(RANKS)) and np.allclose(with_index.ranks.sum(1), 1, atol=1e-5)
+    without = _probabilities(CardReader(models, ReaderSettings(index_weight=0)), img, obbs)
+    assert without.ranks is None
+    assert np.allclose(with_index.cards, without.cards)  # the same classifier
+    assert np.allclose(with_index.combined(0.5, 0.5).sum(1), 1, atol=1e-5)
+    assert not np.allclose(with_index.combined(0.5, 0.5), without.combined(0, 0.5))
 
 
 def test_smoke_pinta_reader_training_exports_a_model_the_reader_uses(tmp_path):
-    """`python -m vision.pinta_train` sized down to seconds: strips of rendered tables, training,
+    """`python -m training.cards.pintas` sized down to seconds: strips of rendered tables, training,
     ONNX export, and the reader multiplying by its suits."""
-    from vision.pintas import STRIP_H, STRIP_W, SUITS
-    from vision.reader import PINTA_FILE, CardReader
-
     out = tmp_path / "pintas"
-    _run_module("vision.pinta_train", "--out", str(out), "--escenas", "3", "--escenas-val", "1",
-                "--epocas", "1", "--barajas", DECKS[0], "--escenas-tapadas", "0", "--marcos", "0.5")
-    assert (out / PINTA_FILE).is_file() and (out / "carta_palo.pt").is_file()
+    _run_module("training.cards.pintas", "--salida", str(out), "--escenas", "3", "--escenas-val", "1",
+                "--epocas", "1", "--barajas", DECKS[0], "--escenas-tapadas", "0")
+    assert (out / PINTAS_FILE).is_file() and (out / "carta_palo.pt").is_file()
     assert not (out / "pintas_train_tapadas.npz").exists()  # 0: none
     strips = np.load(out / "pintas_train.npz")["p"]
     assert strips.ndim == 4 and strips.shape[1:] == (2, STRIP_H, STRIP_W) and len(strips) >= 8
     assert "palo" in (out / "pinta_log.json").read_text()
 
-    reader = CardReader(_models_with(tmp_path, out / PINTA_FILE))
+    models = _models_with(tmp_path, out / PINTAS_FILE)
     img = np.full((480, 640, 3), 120, np.uint8)
     obbs = np.float32([[320, 240, 100, 160, 0.2], [150, 200, 90, 140, -0.4]])
-    suits = reader.suit_probabilities(img, obbs)
-    assert suits.shape == (2, len(SUITS)) and np.allclose(suits.sum(1), 1, atol=1e-5)
-    assert reader.rank_probabilities(img, obbs) is None  # no index reader in this folder
-    with_pintas = reader.classify(img, obbs)
-    reader.pinta_weight = 0
-    assert reader.suit_probabilities(img, obbs) is None
-    assert not np.allclose(with_pintas, reader.classify(img, obbs))
+    with_pintas = _probabilities(CardReader(models), img, obbs)
+    assert with_pintas.suits.shape == (2, len(SUITS)) and np.allclose(with_pintas.suits.sum(1), 1, atol=1e-5)
+    assert with_pintas.ranks is None  # no index reader in this folder
+    without = _probabilities(CardReader(models, ReaderSettings(pinta_weight=0)), img, obbs)
+    assert without.suits is None
+    assert not np.allclose(with_pintas.combined(0.5, 0.5), without.combined(0.5, 0))
+
+
+def _probabilities(reader: CardReader, image: np.ndarray, obbs: np.ndarray):
+    """What the reader's classifier and mark readers say of the cards under ``obbs``."""
+    return reader.classifier.classify_boxes(image, obbs)
 
 
 def _run_module(module: str, *args: str) -> None:
@@ -187,7 +188,7 @@ def _models_with(tmp_path: Path, model: Path) -> Path:
     """A models folder with the shipped detector and classifier and one freshly trained reader."""
     models = tmp_path / "models"
     models.mkdir()
-    for name in ("carta_obb.onnx", "carta_cls.onnx"):
+    for name in (DETECTOR_FILE, CLASSIFIER_FILE):
         (models / name).write_bytes((Path(__file__).resolve().parents[1] / "models" / name).read_bytes())
     (models / model.name).write_bytes(model.read_bytes())
     return models
@@ -196,27 +197,21 @@ def _models_with(tmp_path: Path, model: Path) -> Path:
 def test_the_fan_stage_refuses_to_start_without_a_detector(tmp_path, capsys):
     """`abanicos` fine-tunes a detector: with none trained and none given it stops at once (exit
     status 2, a Spanish message) instead of after the stages before it."""
-    from vision.train import main
-
     with pytest.raises(SystemExit) as exc:
-        main(["--out", str(tmp_path / "run"), "--etapas", "datos,abanicos", "--escenas", "1"])
+        main(["--salida", str(tmp_path / "run"), "--etapas", "datos,abanicos", "--escenas", "1"])
     assert exc.value.code == 2 and "--detector-desde" in capsys.readouterr().err
     assert not (tmp_path / "run" / "det").exists()  # nothing was rendered
 
 
 def test_the_mixed_stage_refuses_to_start_without_a_detector(tmp_path, capsys):
     """`mezcla` too fine-tunes a detector: none trained, none given, no fanned one: exit 2."""
-    from vision.train import main
-
     with pytest.raises(SystemExit) as exc:
-        main(["--out", str(tmp_path / "run"), "--etapas", "mezcla"])
+        main(["--salida", str(tmp_path / "run"), "--etapas", "mezcla"])
     assert exc.value.code == 2 and "etapa mezcla" in capsys.readouterr().err
 
 
 def test_a_stale_mixed_detector_is_moved_aside_not_reused(tmp_path):
     """As for the fanned detector below: ``mezcla_anterior.pt``, replacing an older one."""
-    from vision.train import retire_mixed
-
     assert retire_mixed(tmp_path) is None
     mixed = tmp_path / "detector_mezcla" / "mezcla.pt"
     mixed.parent.mkdir()
@@ -230,8 +225,6 @@ def test_a_stale_mixed_detector_is_moved_aside_not_reused(tmp_path):
 def test_the_mixed_sets_render_where_no_earlier_fan_set_does():
     """The mixed stage's fanned tables start after the abanicos stage's (1,200) and an earlier
     second round's (1,200), so no table is rendered twice into the training data."""
-    from vision.train import MIXED_FAN_FIRST, MIXED_SETS
-
     assert MIXED_FAN_FIRST >= 2400
     assert sum(s[4] + s[5] for s in MIXED_SETS) == 5495 + 136
     assert len({s[3] for s in MIXED_SETS}) == len(MIXED_SETS)  # each set its own seed
@@ -241,8 +234,6 @@ def test_a_stale_fanned_detector_is_moved_aside_not_reused(tmp_path):
     """A run folder keeps each stage's output so a run can be split across sessions; but when
     the detector is trained again without the fan stage, the old fine-tuned detector (which the
     later stages would prefer) is renamed, not used and not lost."""
-    from vision.train import retire_fanned
-
     assert retire_fanned(tmp_path) is None
     fanned = tmp_path / "detector_abanicos" / "abanicos.pt"
     fanned.parent.mkdir()

@@ -24,7 +24,7 @@ def _run(*args: str) -> subprocess.CompletedProcess:
 def test_the_margin_cosine_loss_prefers_features_near_their_class():
     code = """
 import torch
-from vision.classifier_train import CosineHead
+from training.cards.classifier import CosineHead
 head = CosineHead(6, n_classes=3)
 with torch.no_grad():
     head.weight.copy_(torch.eye(3, 6))
@@ -45,8 +45,8 @@ def test_training_with_the_feature_loss_exports_a_model_with_features(tmp_path):
     np.savez(crops, x=rng.integers(0, 255, (80, 96, 64, 3), np.uint8), y=np.arange(80) % 40,
              deck=np.zeros(80, np.int64), decks=np.array(["a"]))
     out = tmp_path / "cls"
-    res = _run("-m", "vision.classifier_train", "--recortes", str(crops), "--val", str(crops),
-               "--epochs", "1", "--hilos", "1", "--perdida-rasgos", "1.0", "--out", str(out))
+    res = _run("-m", "training.cards.classifier", "--recortes", str(crops), "--val", str(crops),
+               "--epocas", "1", "--hilos", "1", "--perdida-rasgos", "1.0", "--salida", str(out))
     assert res.returncode == 0, res.stderr
     assert json.loads((out / "classifier_log.json").read_text())["n_train"] == 80
     import onnxruntime as ort

@@ -2,12 +2,37 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from scoring.cards import CARD_IDS
-from vision.decks import DECKS, decks_root, load_deck
-from vision.synth import ALL_BACKGROUNDS, HOLDOUT_BACKGROUNDS, TRAIN_BACKGROUNDS, make_background
+from training.cards.dataset import (
+    FAN_FIRST_INDEX,
+    FAN_SEED_OFFSET,
+    HIDDEN_MAX_VISIBLE,
+    MIN_VISIBLE,
+    half_hidden_tables,
+    join_sets,
+    scene_rng,
+    write_crop_set,
+    write_detector_set,
+    write_fan_table_set,
+    write_hidden_crop_set,
+)
+from training.cards.decks import DECKS, decks_root, load_deck
+from training.cards.synth import (
+    ALL_BACKGROUNDS,
+    HOLDOUT_BACKGROUNDS,
+    TRAIN_BACKGROUNDS,
+    make_background,
+    render_scene,
+    visible_fraction,
+)
+from vision.detect import Detector
+from vision.geometry import CROP_H, CROP_W
+from vision.models import DETECTOR_FILE, models_dir
 
 pytestmark = pytest.mark.skipif(not (decks_root() / DECKS[0]).is_dir(),
                                 reason="the deck images in ../shared/decks are not here")
@@ -34,16 +59,12 @@ def test_every_background_renders(kind):
 
 
 def test_a_detector_set_never_trains_on_a_held_out_background(tmp_path):
-    from vision.dataset import write_detector_set
-
     with pytest.raises(ValueError, match="reservados"):
         write_detector_set(tmp_path / "det", n_train=1, n_val=0, backgrounds=("felt", "stripes"))
     assert not (tmp_path / "det").exists()  # refused before anything is written
 
 
 def test_scene_is_a_pure_function_of_its_seed():
-    from vision.synth import render_scene
-
     a = render_scene(np.random.default_rng(7), size=(320, 240), kind="mesa")
     b = render_scene(np.random.default_rng(7), size=(320, 240), kind="mesa")
     assert a.card_ids == b.card_ids
@@ -51,8 +72,6 @@ def test_scene_is_a_pure_function_of_its_seed():
 
 
 def test_table_scene_has_four_hands_of_four_distinct_cards():
-    from vision.synth import render_scene
-
     scene = render_scene(np.random.default_rng(3), size=(640, 480), kind="mesa")
     assert scene.image.shape == (480, 640, 3)
     assert len(scene.card_ids) == 16 == len(set(scene.card_ids))
@@ -67,8 +86,6 @@ def test_table_scene_has_four_hands_of_four_distinct_cards():
 
 def test_labels_sit_on_the_cards():
     """The pixels inside a labelled card differ from the empty table around the layout."""
-    from vision.synth import render_scene, visible_fraction
-
     scene = render_scene(np.random.default_rng(11), size=(640, 480), kind="mano")
     assert len(scene.card_ids) == 4
     vis = visible_fraction(scene)
@@ -78,9 +95,6 @@ def test_labels_sit_on_the_cards():
 
 
 def test_detector_and_crop_sets_are_written(tmp_path):
-    from vision.dataset import write_crop_set, write_detector_set
-    from vision.geometry import CROP_H, CROP_W
-
     yaml = write_detector_set(tmp_path / "det", n_train=2, n_val=1, det_size=(320, 240),
                               render_size=(320, 240), workers=1)
     text = yaml.read_text()
@@ -103,9 +117,6 @@ def test_half_hidden_tables_give_only_half_hidden_cards():
     """The extra training tables for covered cards: fans and overlapping rows, reproducible,
     and the cards they hand out show between MIN_VISIBLE and HIDDEN_MAX_VISIBLE of their face
     (most covered cards of a fan do)."""
-    from vision.dataset import HIDDEN_MAX_VISIBLE, MIN_VISIBLE, half_hidden_tables
-    from vision.synth import visible_fraction
-
     tables = list(half_hidden_tables(3))
     again = list(half_hidden_tables(3))
     assert [s.card_ids for _, s, _ in tables] == [s.card_ids for _, s, _ in again]
@@ -120,11 +131,8 @@ def test_half_hidden_tables_give_only_half_hidden_cards():
 
 def test_hidden_crop_set_holds_the_half_hidden_cards(tmp_path):
     """Two jittered crops of each half-hidden card and one under each detector box over one."""
-    from vision.dataset import half_hidden_tables, write_hidden_crop_set
-    from vision.geometry import CROP_H, CROP_W
-    from vision.reader import CardReader
-
-    data = np.load(write_hidden_crop_set(tmp_path / "t.npz", CardReader(threads=1), n_scenes=2))
+    detector = Detector(models_dir() / DETECTOR_FILE, threads=1)
+    data = np.load(write_hidden_crop_set(tmp_path / "t.npz", detector, n_scenes=2))
     expected = [CARD_IDS.index(s.card_ids[j]) for _, s, hidden in half_hidden_tables(2) for j in hidden]
     assert data["x"].shape[1:] == (CROP_H, CROP_W, 3)
     # two crops of each true box, and at most one more under a detector box
@@ -133,8 +141,6 @@ def test_hidden_crop_set_holds_the_half_hidden_cards(tmp_path):
 
 
 def test_join_sets_keeps_designs_in_order(tmp_path):
-    from vision.dataset import join_sets
-
     a, b, c = tmp_path / "a.npz", tmp_path / "b.npz", tmp_path / "c.npz"
     np.savez(a, p=np.zeros((2, 3)), y=np.array([1, 2]), deck=np.array([0, 1]), decks=np.array(DECKS))
     np.savez(b, p=np.ones((1, 3)), y=np.array([3]), deck=np.array([1]), decks=np.array(DECKS))
@@ -149,10 +155,6 @@ def test_join_sets_keeps_designs_in_order(tmp_path):
 def test_the_fanned_table_set_fans_two_tables_in_three(tmp_path):
     """The detector's fine-tuning set: whole tables from their own scene indices, one deck design
     each in turn, every hand fanned in two tables of three (the others laid any way)."""
-    import json
-
-    from vision.dataset import FAN_FIRST_INDEX, FAN_SEED_OFFSET, scene_rng, write_fan_table_set
-    from vision.synth import render_scene
 
     write_fan_table_set(tmp_path, n_train=3, n_val=1, workers=1)
     meta = [m for m in json.loads((tmp_path / "scenes.json").read_text()) if m["split"] == "train"]
@@ -172,9 +174,6 @@ def test_the_fanned_table_set_fans_two_tables_in_three(tmp_path):
 def test_a_second_fanned_table_set_starts_where_the_first_ends(tmp_path):
     """``first`` offsets the scene indices (a second round of tables shares none with the
     first) and keeps each table's deck and layout those of its own index."""
-    import json
-
-    from vision.dataset import FAN_FIRST_INDEX, write_fan_table_set
 
     write_fan_table_set(tmp_path / "a", n_train=4, n_val=0, workers=1)
     write_fan_table_set(tmp_path / "b", n_train=2, n_val=0, workers=1, first=2)

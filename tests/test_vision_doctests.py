@@ -8,7 +8,6 @@ import importlib
 import numpy as np
 import pytest
 
-
 MODULES = ("vision.assemble", "vision.classify", "vision.corner_index", "vision.cutout",
            "vision.detections", "vision.flags", "vision.geometry", "vision.pintas",
            "vision.registered_deck", "vision.templates")

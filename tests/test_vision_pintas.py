@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from scoring.cards import CARD_IDS
-from vision.indice import INDEX_CROP
-from vision.pintas import STRIP_H, STRIP_W, SUIT_OF, SUITS, pinta_strips, strips_bgr
-from vision.reader import combine_marks
+from scoring.cards import CARD_IDS, SUITS
+from vision.classify import combine_marks
+from vision.corner_index import INDEX_CROP
+from vision.pintas import STRIP_H, STRIP_W, SUIT_OF, pinta_strips, strips_bgr
 
 
 def _card_with_pintas(breaks: int) -> np.ndarray:
@@ -62,7 +62,7 @@ def test_combine_marks_weighs_each_reader_and_leaves_probabilities_alone_without
     assert combine_marks(probs, ranks, suits, 0, 0) is probs
     out = combine_marks(probs, ranks, suits, 0.5, 1.0)
     assert np.allclose(out.sum(1), 1)
-    from vision.indice import RANK_OF
+    from vision.corner_index import RANK_OF
 
     expected = probs * ranks[:, RANK_OF] ** 0.5 * suits[:, SUIT_OF]
     assert np.allclose(out, expected / expected.sum(1, keepdims=True))
@@ -71,69 +71,3 @@ def test_combine_marks_weighs_each_reader_and_leaves_probabilities_alone_without
     oros = SUIT_OF == 0
     assert np.allclose(only[:, oros] / only[:, oros].sum(1, keepdims=True),
                        probs[:, oros] / probs[:, oros].sum(1, keepdims=True))
-
-
-# ----------------------------------------------------------------- the frame line redrawn (training)
-
-def _face_with_frame(deck: str, breaks: int) -> np.ndarray:
-    """A blank 512-high face with a 3-px frame line where ``deck`` prints its own, broken
-    ``breaks`` times along the top and bottom, a dark index inside and a pip in the middle."""
-    from vision.marcos import FRAME_LINES
-
-    h, w = 512, 330
-    face = np.full((h, w, 3), 235, np.uint8)
-    ty, by, lx, rx = FRAME_LINES[deck]
-    top, bottom, left, right = round(ty * h), round(by * h), round(lx * w), round(rx * w)
-    face[top - 1:top + 2, left:right + 1] = face[bottom - 1:bottom + 2, left:right + 1] = 40
-    face[top:bottom + 1, left - 1:left + 2] = face[top:bottom + 1, right - 1:right + 2] = 40
-    for k in range(breaks):
-        x = left + (k + 1) * (right - left) // (breaks + 1)
-        face[top - 1:top + 2, x - 12:x + 12] = face[bottom - 1:bottom + 2, w - x - 12:w - x + 12] = 235
-    face[top + 12:top + 40, left + 8:left + 26] = 30  # the index
-    face[240:270, 150:180] = (30, 30, 200)  # a pip
-    return face
-
-
-def test_a_redrawn_frame_line_has_the_breaks_of_its_suit():
-    from vision.marcos import count_segments, draw_frame
-
-    face = np.full((512, 330, 3), 235, np.uint8)
-    for seed in range(6):
-        rng = np.random.default_rng(seed)
-        for breaks, suit in enumerate(SUITS):
-            inset = (rng.uniform(0.03, 0.11), rng.uniform(0.025, 0.07))
-            drawn = draw_frame(face, suit, rng, inset)
-            y = round(inset[1] * 512)
-            assert count_segments(drawn[y]) == breaks + 1
-            assert count_segments(drawn[::-1, ::-1][y]) == breaks + 1  # the bottom edge too
-
-
-def test_erasing_a_designs_frame_line_keeps_the_index_and_the_pips():
-    from vision.marcos import FRAME_LINES, count_segments, erase_frame
-
-    for deck, (ty, _, lx, _) in FRAME_LINES.items():
-        face = _face_with_frame(deck, 3)
-        row = round(ty * 512)
-        assert count_segments(face[row]) == 4
-        erased = erase_frame(face, deck)
-        assert count_segments(erased[row]) == 0
-        assert count_segments(erased[::-1, ::-1][row]) == 0
-        assert np.array_equal(erased[240:270, 150:180], face[240:270, 150:180])
-        top, left = round(ty * 512), round(lx * 330)
-        index = (slice(top + 12, top + 40), slice(left + 8, left + 26))
-        assert np.array_equal(erased[index], face[index])
-
-
-def test_the_frame_redraw_gives_each_face_the_breaks_of_its_own_suit():
-    from vision.marcos import FrameRedraw, count_segments
-
-    face = _face_with_frame("fournier1878-pd", 3)  # a bastos line, given to an oro
-    redraw = FrameRedraw(1.0, seed=0)
-    for _ in range(5):
-        drawn = redraw("fournier1878-pd", "5o", face)
-        assert drawn.shape == face.shape
-        top = drawn[: int(0.1 * 512)]
-        y = int(np.argmax((top.mean(2) < 160).sum(1)))  # the redrawn line's row
-        assert count_segments(top[y]) == 1
-    assert FrameRedraw(0.0, seed=0)("fournier1878-pd", "5o", face) is face
-    assert FrameRedraw(1.0, seed=0)("a-design-without-measures", "5o", face) is face

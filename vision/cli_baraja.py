@@ -9,7 +9,7 @@ written then, and an existing file is only replaced once the new one is complete
 
 With ``--añadir`` the photos are added to the registration already in FILE (another set of the
 same deck, under another light or on another cloth): a card is then matched against all its
-photos, which reads better than any one set (models/README.md (b)); up to four sets.
+photos, which reads better than any one set; up to four sets.
 """
 
 from __future__ import annotations

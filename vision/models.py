@@ -28,7 +28,7 @@ FLAG_MODEL_FILE: Final = "carta_dudas.json"
 ONNX_FILES: Final = (DETECTOR_FILE, CLASSIFIER_FILE, CORNER_INDEX_FILE, PINTAS_FILE)
 # Two threads where the process may use two cores: on this 2-core CPU a photo reads about a
 # third faster with two than with one, and about as fast with the other core busy
-# (models/README.md, speed). More were not measured.
+# (training.cards.bench). More were not measured.
 DEFAULT_THREADS: Final = min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                              else os.cpu_count() or 1)
 

@@ -120,7 +120,7 @@ def register(reader: CardReader, photos: Sequence[np.ndarray | str | os.PathLike
     one suit each (oros, copas, espadas, bastos, in that order; a row of ten or two rows of
     five). Returns the registration and warnings (rows whose suit the classifier doubts)."""
     if len(photos) not in (1, 4):
-        raise DeckError(f"se dan {len(photos)} photos: hace falta una foto de las 40 cartas o "
+        raise DeckError(f"se dan {len(photos)} fotos: hace falta una foto de las 40 cartas o "
                           "cuatro, una por palo (oros, copas, espadas, bastos)")
     per_photo, layouts = (40, ((4, 10),)) if len(photos) == 1 else (10, ((1, 10), (2, 5)))
     rng = np.random.default_rng(0)
@@ -172,10 +172,10 @@ def _suit_warnings(logits: np.ndarray, labels: np.ndarray) -> list[str]:
     e = np.exp(logits - logits.max(1, keepdims=True))
     probs = e / e.sum(1, keepdims=True)
     suit_p = probs.reshape(len(probs), ROWS, PER_ROW).sum(2)  # CARD_IDS runs suit by suit
-    avisos = []
+    warnings = []
     for r in range(ROWS):
         seen = int(np.argmax(suit_p[labels // PER_ROW == r].mean(0)))
         if seen != r:
-            avisos.append(f"la fila {r + 1} debería ser de {SUIT_NAMES[r]} pero parece de "
-                          f"{SUIT_NAMES[seen]}: comprueba el orden de las filas")
-    return avisos
+            warnings.append(f"la fila {r + 1} debería ser de {SUIT_NAMES[r]} pero parece de "
+                            f"{SUIT_NAMES[seen]}: comprueba el orden de las filas")
+    return warnings

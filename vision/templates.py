@@ -11,7 +11,7 @@ cards scores the mean of its best KEEP share of patches.
 
 The score is added to the features' similarity with weight TEMPLATE_WEIGHT (vision.registered_deck);
 the sizes, blur, share of patches and weight were chosen on 60 validation tables of each
-design read by a classifier trained on the other one (models/README.md (b)).
+design read by a classifier trained on the other one.
 
     >>> rng = np.random.default_rng(0)
     >>> faces = rng.integers(0, 255, (3, TEMPLATE_H, TEMPLATE_W, 3), dtype=np.uint8)

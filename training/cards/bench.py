@@ -21,26 +21,23 @@ import json
 import os
 import statistics
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from scoring.cards import CARD_IDS
 from training.cards.dataset import scene_rng
-from vision.geometry import CROP_H, CROP_W, crop_cards
-from vision.corner_index import corner_patches
-from vision.pintas import pinta_strips
-from vision.reader import (
-    DEFAULT_THREADS,
-    DET_THRESHOLD,
-    INDEX_WEIGHT,
-    NMS_IOU,
-    PINTA_WEIGHT,
-    CardReader,
-    assign_unique,
-    combine_marks,
-)
 from training.cards.synth import HOLDOUT_BACKGROUNDS, render_scene
+from vision.assemble import assign_unique
+from vision.classify import INDEX_WEIGHT, PINTA_WEIGHT, combine_marks
+from vision.corner_index import corner_patches
+from vision.detect import DET_THRESHOLD, NMS_IOU
+from vision.geometry import CROP_H, CROP_W, crop_cards
+from vision.models import DEFAULT_THREADS
+from vision.pintas import pinta_strips
+from vision.reader import CardReader, ReaderSettings
+from vision.registered_deck import RegisteredDeck
 
 
 def _time(fn, images, repeats: int) -> list[float]:
@@ -56,10 +53,13 @@ def _time(fn, images, repeats: int) -> list[float]:
 def torch_reader(models: Path, threads: int):
     """The same pipeline with the PyTorch models (detector via Ultralytics predict)."""
     os.environ.setdefault("YOLO_OFFLINE", "1")
+    # torch and Ultralytics (the train extra), and the networks built on them, only for this
     import torch
     from ultralytics import YOLO
 
     from training.cards.classifier import CardNet
+    from training.cards.corner_index import IndexNet
+    from training.cards.pintas import PintaNet
 
     torch.set_num_threads(threads)
     det = YOLO(str(models / "carta_obb.pt"))
@@ -69,15 +69,11 @@ def torch_reader(models: Path, threads: int):
     cls.eval()
     idx = None
     if (models / "carta_idx.pt").is_file():
-        from training.cards.corner_index import IndexNet
-
         idx = IndexNet()
         idx.load_state_dict(torch.load(models / "carta_idx.pt"))
         idx.eval()
     pinta = None
     if (models / "carta_palo.pt").is_file():
-        from training.cards.pintas import PintaNet
-
         pinta = PintaNet()
         pinta.load_state_dict(torch.load(models / "carta_palo.pt"))
         pinta.eval()
@@ -104,18 +100,15 @@ def torch_reader(models: Path, threads: int):
     return read
 
 
-def _registered_times(path: Path, threads: int, images: list[np.ndarray], repeats: int) -> dict:
-    from dataclasses import replace
-
-    from vision.registered_deck import RegisteredDeck
-
-    baraja = RegisteredDeck.load(path)
+def _registered_times(path: Path, settings: ReaderSettings, images: list[np.ndarray],
+                      repeats: int) -> dict:
+    deck = RegisteredDeck.load(path)
     res = {}
-    if baraja.has_templates:
-        reader = CardReader(threads=threads, baraja=baraja).load()
+    if deck.has_templates:
+        reader = CardReader(settings=settings, deck=deck).load()
         res["registrada_mediana_ms"] = round(statistics.median(_time(reader.read, images, repeats)), 1)
-    plain = replace(baraja, plantillas=None, etiquetas_plantillas=None)
-    reader = CardReader(threads=threads, baraja=plain).load()
+    plain = replace(deck, templates=None, template_labels=None)
+    reader = CardReader(settings=settings, deck=plain).load()
     res["registrada_sin_plantillas_mediana_ms"] = round(
         statistics.median(_time(reader.read, images, repeats)), 1)
     return res
@@ -128,24 +121,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hilos", type=int, default=DEFAULT_THREADS)
     p.add_argument("--pytorch", action="store_true")
     p.add_argument("--baraja", type=Path, default=None, help="also read against this registration")
-    p.add_argument("--out", type=Path, default=None)
+    p.add_argument("--salida", type=Path, default=None, help="also write the results here (JSON)")
     args = p.parse_args(argv)
     images = [render_scene(scene_rng(0, "eval", 1000 + i), backgrounds=HOLDOUT_BACKGROUNDS,
                            size=(1280, 960), kind="mesa").image for i in range(5)]
     t0 = time.perf_counter()
-    reader = CardReader(threads=args.hilos).load()
+    settings = ReaderSettings(threads=args.hilos)
+    reader = CardReader(settings=settings).load()
     load_ms = (time.perf_counter() - t0) * 1000
     onnx_ms = _time(reader.read, images, args.veces)
     res = {"foto": "1280x960", "hilos": args.hilos, "veces": args.veces,
            "onnxruntime_carga_ms": round(load_ms, 1),
            "onnxruntime_mediana_ms": round(statistics.median(onnx_ms), 1)}
-    if reader.index_reader is not None or reader.pinta_reader is not None:
-        reader.index_weight = reader.pinta_weight = 0
+    if reader.classifier.has_marks:
+        no_marks = CardReader(reader.folder, replace(settings, index_weight=0, pinta_weight=0)).load()
         res["onnxruntime_sin_marcas_mediana_ms"] = round(statistics.median(
-            _time(reader.read, images, args.veces)), 1)
-        reader.index_weight, reader.pinta_weight = INDEX_WEIGHT, PINTA_WEIGHT
+            _time(no_marks.read, images, args.veces)), 1)
     if args.baraja:
-        res.update(_registered_times(args.baraja, args.hilos, images, args.veces))
+        res.update(_registered_times(args.baraja, settings, images, args.veces))
     if args.pytorch:
         read = torch_reader(reader.folder, args.hilos)
         torch_ms = _time(read, images, args.veces)
@@ -154,8 +147,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  / statistics.median(onnx_ms), 2)
     res["carga_media_cpu"] = round(os.getloadavg()[0], 2)
     print(json.dumps(res, indent=1, ensure_ascii=False))
-    if args.out:
-        args.out.write_text(json.dumps(res, indent=1, ensure_ascii=False))
+    if args.salida:
+        args.salida.write_text(json.dumps(res, indent=1, ensure_ascii=False))
     return 0
 
 

@@ -1,5 +1,5 @@
 """The 40-class card classifier: a small CNN on rectified 64x96 crops, trained in torch and
-exported to ONNX (inference in :mod:`vision.reader` needs only ONNX Runtime).
+exported to ONNX (inference in :mod:`vision.classify` needs only ONNX Runtime).
 
 The ONNX model takes ``(N, 3, 96, 64)`` float32 BGR in [0, 1] and returns ``(N, 40)`` logits in
 the order of :data:`scoring.cards.CARD_IDS` and ``(N, 960)`` features: the last feature map
@@ -30,6 +30,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from scoring.cards import CARD_IDS
+from vision.geometry import CROP_H, CROP_W
 
 N_CLASSES = len(CARD_IDS)
 FEATURE_GRID = (3, 2)  # rows x columns of the pooled feature map (960 numbers a crop)
@@ -270,8 +271,6 @@ class WithFeatures(nn.Module):
 
 
 def export_onnx(model: nn.Module, path: Path) -> Path:
-    from vision.geometry import CROP_H, CROP_W
-
     model.eval()
     dummy = torch.rand(1, 3, CROP_H, CROP_W)
     torch.onnx.export(WithFeatures(model), (dummy,), str(path), input_names=["crops"],
@@ -288,12 +287,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--val", type=Path)
     p.add_argument("--exportar", type=Path, default=None, metavar="PT",
                    help="only export this checkpoint to ONNX next to it, and stop")
-    p.add_argument("--out", type=Path, default=Path("runs/clasificador"))
+    p.add_argument("--salida", type=Path, default=Path("runs/clasificador"), help="the run's folder")
     p.add_argument("--entrena", default=None, help="train only on this deck design")
     p.add_argument("--prueba", default=None, help="validate only on this deck design")
-    p.add_argument("--epochs", type=int, default=12)
+    p.add_argument("--epocas", type=int, default=12)
     p.add_argument("--hilos", type=int, default=2)
-    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--tasa", type=float, default=3e-3, help="the peak learning rate")
     p.add_argument("--desde", type=Path, default=None, help="start from these weights (.pt)")
     p.add_argument("--aumento-diseno", action="store_true",
                    help="also vary what differs between deck designs (proportions, hues, patches)")
@@ -310,10 +309,10 @@ def main(argv: list[str] | None = None) -> int:
         print(export_onnx(model, args.exportar.with_suffix(".onnx")))
         return 0
     if not (args.recortes and args.val):
-        p.error("--recortes and --val are needed to train")
-    res = train_classifier(args.recortes, args.val, args.out, epochs=args.epochs,
+        p.error("para entrenar hacen falta --recortes y --val")
+    res = train_classifier(args.recortes, args.val, args.salida, epochs=args.epocas,
                            threads=args.hilos, train_deck=args.entrena, test_deck=args.prueba,
-                           lr=args.lr, init=args.desde, design_augment=args.aumento_diseno,
+                           lr=args.tasa, init=args.desde, design_augment=args.aumento_diseno,
                            style_augment=args.aumento_estilo, feature_loss=args.perdida_rasgos)
     print(json.dumps(res, indent=1))
     return 0

@@ -7,20 +7,17 @@
    indices redrawn in another of those fonts on a share of the cards.
 
 The ONNX model takes ``(N, 2, 36, 40)`` float32 from :func:`vision.corner_index.corner_patches` (the
-two index corners of each card) and returns ``(N, 10)`` logits in :data:`vision.corner_index.RANKS`
-order. :mod:`vision.reader` multiplies the classifier's probabilities by the reader's rank
-probabilities (see INDEX_WEIGHT there). Full size, 39 min on one core here (another job on the second core)::
+two index corners of each card) and returns ``(N, 10)`` logits in :data:`scoring.cards.RANKS`
+order. :mod:`vision.classify` multiplies the classifier's probabilities by the reader's rank
+probabilities (see INDEX_WEIGHT there). Full size, 39 min on one core of a 2-core CPU (another
+job on the second core)::
 
-    python -m training.cards.corner_index --out runs/indice
+    python -m training.cards.corner_index --salida runs/indice
 
 The cross-design check (train on one design, measure on the other)::
 
-    python -m training.cards.corner_index --out runs/indice_F --barajas fournier1878-pd \\
+    python -m training.cards.corner_index --salida runs/indice_F --barajas fournier1878-pd \\
         --prueba naipes-libres-basquetteur
-
-``--marcos 0.5`` also redraws the frame line of half the faces in other styles
-(:mod:`vision.marcos`); measured in the sixteenth session, no gain on a design never seen, so
-it is off by default (models/README.md (b)).
 """
 
 from __future__ import annotations
@@ -39,10 +36,18 @@ from PIL import Image, ImageDraw, ImageFont
 from torch import nn
 from torch.nn import functional as F
 
-from scoring.cards import CARD_IDS
-from training.cards.dataset import HIDDEN_FIRST_INDEX, MIN_VISIBLE, jitter_obb, join_sets, scene_rng
+from scoring.cards import CARD_IDS, RANKS
+from training.cards.dataset import (
+    HIDDEN_FIRST_INDEX,
+    MIN_VISIBLE,
+    half_hidden_tables,
+    jitter_obb,
+    join_sets,
+    scene_rng,
+)
+from training.cards.synth import HOLDOUT_BACKGROUNDS, TRAIN_BACKGROUNDS, render_scene, visible_fraction
+from vision.corner_index import INDEX_CROP, PATCH_H, PATCH_W, RANK_OF, corners_bgr, normalise, standardise
 from vision.geometry import crop_card, quad_to_obb
-from vision.corner_index import INDEX_CROP, PATCH_H, PATCH_W, RANK_OF, RANKS, corners_bgr, normalise, standardise
 
 DECKS = ("fournier1878-pd", "naipes-libres-basquetteur")
 NONE = len(RANKS)  # the synthetic class "no index in this patch"
@@ -56,6 +61,8 @@ _SYMBOL_FONTS = ("Siz", "NonUni", "cmex", "cmsy", "cmmi", "LastResort", "Display
 def font_files() -> tuple[str, ...]:
     """The text fonts matplotlib ships (DejaVu, STIX, Computer Modern): sans, serif, mono,
     bold and italic numerals, installed with the training extra, nothing downloaded."""
+    # matplotlib (the train extra) reads MPLCONFIGDIR when first imported: only when needed,
+    # so that train.setup_offline may set it first
     import matplotlib
 
     folder = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
@@ -88,7 +95,8 @@ def _draw_frame(d: ImageDraw.ImageDraw, rng: np.random.Generator, s: int, paper:
 
 
 def synthetic_patch(rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """One grey PATCH_H x PATCH_W index patch and its class (a RANKS index, or NONE)."""
+    """One grey PATCH_H x PATCH_W index patch and its class (an index into
+    scoring.cards.RANKS, or NONE)."""
     s = 3  # drawn at 3x and shrunk: anti-aliased like a photo
     paper = int(rng.integers(120, 256))
     img = Image.new("L", (PATCH_W * s, PATCH_H * s), paper)
@@ -106,7 +114,7 @@ def synthetic_patch(rng: np.random.Generator) -> tuple[np.ndarray, int]:
         tx = fx + rng.uniform(-1, 6) * s + (lw if rng.random() < 0.7 else 0)
         ty = fy + rng.uniform(0, 5) * s
         text = Image.new("L", img.size, 0)
-        ImageDraw.Draw(text).text((tx, ty), RANKS[label], font=font, fill=255, anchor="lt",
+        ImageDraw.Draw(text).text((tx, ty), str(RANKS[label]), font=font, fill=255, anchor="lt",
                                   stroke_width=int(rng.integers(0, 2)) * s // 2)
         if rng.random() < 0.5:
             text = text.rotate(rng.uniform(-8, 8), center=(tx, ty), resample=Image.BILINEAR)
@@ -184,8 +192,6 @@ def write_view_set(path: Path, cut: Callable[[np.ndarray], np.ndarray], *, n_sce
     detector's; saved with card ids (``y``) and designs (``deck``). What the mark readers
     (corner index, pintas) train and are validated on. ``hidden``: the half-hidden cards of
     :func:`training.cards.dataset.half_hidden_tables` instead (training split)."""
-    from training.cards.dataset import half_hidden_tables
-    from training.cards.synth import HOLDOUT_BACKGROUNDS, TRAIN_BACKGROUNDS, render_scene, visible_fraction
 
     def scenes():
         if hidden:
@@ -215,34 +221,13 @@ def write_view_set(path: Path, cut: Callable[[np.ndarray], np.ndarray], *, n_sce
     return path
 
 
-def index_edits(redraw_share: float, frame_share: float, seed: int
-                ) -> Callable[[str, str, np.ndarray], np.ndarray] | None:
-    """The ``face_edit`` of the index reader's tables: a share of the faces with their frame
-    line redrawn (:class:`vision.marcos.FrameRedraw`, kept clear of the index box), then a
-    share with their index redrawn (:class:`IndexRedraw`); None when both shares are 0."""
-    from vision.marcos import FrameRedraw
-
-    edits: list[Callable[[str, str, np.ndarray], np.ndarray]] = []
-    if frame_share > 0:
-        edits.append(FrameRedraw(frame_share, seed, {deck: (box[0], box[2]) for deck, box in INDEX_BOX.items()}))
-    if redraw_share > 0:
-        edits.append(IndexRedraw(redraw_share, seed))
-    if len(edits) < 2:
-        return edits[0] if edits else None
-
-    def both(deck: str, card_id: str, face: np.ndarray) -> np.ndarray:
-        return edits[1](deck, card_id, edits[0](deck, card_id, face))
-    return both
-
-
 def write_index_set(path: Path, *, n_scenes: int, split: str = "train", seed: int = 0,
                     decks: tuple[str, ...] = DECKS, redraw_share: float = 0.35,
-                    per_card: int = 2, first_index: int = 20_000, hidden: bool = False,
-                    frame_share: float = 0.0) -> Path:
+                    per_card: int = 2, first_index: int = 20_000, hidden: bool = False) -> Path:
     """Corner patches (N, 2, PATCH_H, PATCH_W, 3) uint8 of every visible card of ``n_scenes``
-    rendered scenes (:func:`write_view_set`), shares of the faces with a redrawn index and a
-    redrawn frame line (:func:`index_edits`)."""
-    edit = index_edits(redraw_share, frame_share, seed)
+    rendered scenes (:func:`write_view_set`), a share ``redraw_share`` of the faces with their
+    index redrawn (:class:`IndexRedraw`)."""
+    edit = IndexRedraw(redraw_share, seed) if redraw_share > 0 else None
     return write_view_set(path, corners_bgr, n_scenes=n_scenes, split=split, seed=seed, decks=decks,
                           per_card=per_card, first_index=first_index, face_edit=edit, hidden=hidden)
 
@@ -343,7 +328,7 @@ def measure(model: nn.Module, npz: Path, deck: str | None = None) -> dict:
         keep = d["deck"] == [str(v) for v in d["decks"]].index(deck)
     y = RANK_OF[d["y"][keep]]
     right = rank_probabilities(model, d["p"][keep]).argmax(1) == y
-    court = y >= RANKS.index("10")
+    court = y >= RANKS.index(10)
     return {"n": int(keep.sum()), "rango": float(right.mean()),
             "rango_figuras": float(right[court].mean()), "rango_1_7": float(right[~court].mean())}
 
@@ -381,9 +366,9 @@ def train_index_reader(out: Path, train_npz: Path, *, synthetic: int = 60_000, p
 
 
 def reader_arguments(prog: str, doc: str | None, scenes: int) -> argparse.ArgumentParser:
-    """The options the mark readers' training commands share (``--hilos``, ``--seed`` too)."""
+    """The options the mark readers' training commands share."""
     p = argparse.ArgumentParser(prog=prog, description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--salida", type=Path, required=True, help="the run's folder")
     p.add_argument("--barajas", default=",".join(DECKS), help="designs to train on")
     p.add_argument("--prueba", default=None, help="also measure on this design (cross-design check)")
     p.add_argument("--escenas", type=int, default=scenes, help="training tables rendered")
@@ -391,7 +376,7 @@ def reader_arguments(prog: str, doc: str | None, scenes: int) -> argparse.Argume
     p.add_argument("--escenas-tapadas", type=int, default=800,
                    help="more tables in fans and overlapping rows whose half-hidden cards are "
                         "trained on too (0: none)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--semilla", type=int, default=0)
     p.add_argument("--hilos", type=int, default=1)
     return p
 
@@ -399,29 +384,28 @@ def reader_arguments(prog: str, doc: str | None, scenes: int) -> argparse.Argume
 def main(argv: list[str] | None = None) -> int:
     p = reader_arguments("python -m training.cards.corner_index", __doc__, 1200)
     p.add_argument("--fuentes", type=float, default=0.35, help="share of faces with a redrawn index")
-    p.add_argument("--marcos", type=float, default=0.0,
-                   help="share of faces with the frame line redrawn in another style")
     p.add_argument("--sinteticos", type=int, default=60_000)
     p.add_argument("--epocas-pre", type=int, default=5)
     p.add_argument("--epocas", type=int, default=6)
     p.add_argument("--desde", type=Path, default=None, help="skip pretraining: start from these weights")
     args = p.parse_args(argv)
     decks = tuple(args.barajas.split(","))
-    out = args.out
+    out = args.salida
     start = time.time()
     train_npz = out / "indice_train.npz"
     if not train_npz.is_file():
-        write_index_set(train_npz, n_scenes=args.escenas, seed=args.seed, decks=decks,
-                        redraw_share=args.fuentes, frame_share=args.marcos)
+        write_index_set(train_npz, n_scenes=args.escenas, seed=args.semilla, decks=decks,
+                        redraw_share=args.fuentes)
         print(f"patches of {args.escenas} tables ({time.time() - start:.0f} s)", flush=True)
     train_npz = with_hidden(train_npz, args.escenas_tapadas, lambda path: write_index_set(
-        path, n_scenes=args.escenas_tapadas, seed=args.seed, decks=decks, redraw_share=args.fuentes,
-        first_index=HIDDEN_FIRST_INDEX, hidden=True, frame_share=args.marcos))
+        path, n_scenes=args.escenas_tapadas, seed=args.semilla, decks=decks, redraw_share=args.fuentes,
+        first_index=HIDDEN_FIRST_INDEX, hidden=True))
     model = train_index_reader(out, train_npz, synthetic=args.sinteticos, pre_epochs=args.epocas_pre,
-                               epochs=args.epocas, threads=args.hilos, seed=args.seed, init=args.desde)
+                               epochs=args.epocas, threads=args.hilos, seed=args.semilla, init=args.desde)
     log_validation(model, measure, args, start, out / "index_log.json", out / "indice_val_{}.npz",
-                   lambda path, deck: write_index_set(path, n_scenes=args.escenas_val, split="val", seed=args.seed,
-                                                      decks=(deck,), redraw_share=0, per_card=1))
+                   lambda path, deck: write_index_set(path, n_scenes=args.escenas_val, split="val",
+                                                      seed=args.semilla, decks=(deck,), redraw_share=0,
+                                                      per_card=1))
     return 0
 
 

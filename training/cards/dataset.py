@@ -19,8 +19,9 @@ import numpy as np
 
 from scoring.cards import CARD_IDS
 from training.cards.decks import DECKS
-from vision.geometry import CROP_H, CROP_W, crop_cards, quad_to_obb
 from training.cards.synth import HOLDOUT_BACKGROUNDS, TRAIN_BACKGROUNDS, render_scene, visible_fraction
+from vision.detect import Detector
+from vision.geometry import CROP_H, CROP_W, crop_cards, quad_to_obb, rotated_iou
 
 SPLIT_CODES = {"train": 1, "val": 2, "eval": 3, "ejemplo": 4}
 MIN_VISIBLE = 0.12  # cards hidden more than this are not labelled as readable crops
@@ -230,11 +231,11 @@ def half_hidden_tables(n_scenes: int, *, seed: int = 0, decks: tuple[str, ...] =
         yield rng, scene, np.nonzero((vis >= MIN_VISIBLE) & (vis < HIDDEN_MAX_VISIBLE))[0]
 
 
-def write_hidden_crop_set(path: Path, reader, *, n_scenes: int, seed: int = 0,
+def write_hidden_crop_set(path: Path, detector: Detector, *, n_scenes: int, seed: int = 0,
                           decks: tuple[str, ...] = DECKS, first_index: int = HIDDEN_FIRST_INDEX) -> Path:
     """Classifier crops of the half-hidden cards of :func:`half_hidden_tables`: two jittered
-    crops of each one's true box, and the crop under the detector's box over it (``reader``;
-    rotated IoU >= 0.3), like :func:`write_detector_crop_set`."""
+    crops of each one's true box, and the crop under the ``detector``'s box over it (rotated
+    IoU >= 0.3), like :func:`write_detector_crop_set`."""
     crop_set = _CropSet(decks)
     for rng, scene, hidden in half_hidden_tables(n_scenes, seed=seed, decks=decks,
                                                  first_index=first_index):
@@ -243,19 +244,17 @@ def write_hidden_crop_set(path: Path, reader, *, n_scenes: int, seed: int = 0,
         crops = list(crop_cards(scene.image, np.stack(jittered))) if jittered else []
         labels = [CARD_IDS.index(scene.card_ids[j]) for j in hidden for _ in range(2)]
         readable = np.isin(np.arange(len(gt)), hidden)
-        more, more_labels = _detector_box_crops(reader, scene.image, gt, scene.card_ids, readable)
+        more, more_labels = _detector_box_crops(detector, scene.image, gt, scene.card_ids, readable)
         if crops or more:
             crop_set.add(np.stack(crops + more), np.array(labels + more_labels, np.int16), scene.deck)
     return crop_set.save(path)
 
 
-def _detector_box_crops(reader, image: np.ndarray, gt: list[np.ndarray], card_ids: list[str],
-                        readable: np.ndarray) -> tuple[list[np.ndarray], list[int]]:
-    """Crops under the detector's (``reader``) boxes and the class of the true card each box
-    overlaps most (rotated IoU >= 0.3), for the boxes whose card is ``readable``."""
-    from vision.geometry import rotated_iou
-
-    boxes, _ = reader.detect(image)
+def _detector_box_crops(detector: Detector, image: np.ndarray, gt: list[np.ndarray],
+                        card_ids: list[str], readable: np.ndarray) -> tuple[list[np.ndarray], list[int]]:
+    """Crops under the boxes of the table the ``detector`` chooses and the class of the true
+    card each box overlaps most (rotated IoU >= 0.3), for the boxes whose card is ``readable``."""
+    boxes = detector.detect(image).boxes
     kept, labels = [], []
     for b in boxes:
         ious = [rotated_iou(b, g) for g in gt]
@@ -277,11 +276,11 @@ def join_sets(path: Path, parts: list[Path], keys: tuple[str, ...]) -> Path:
     return Path(path)
 
 
-def write_detector_crop_set(path: Path, reader, *, n_scenes: int, first_index: int = 100_000,
+def write_detector_crop_set(path: Path, detector: Detector, *, n_scenes: int, first_index: int = 100_000,
                             seed: int = 0, decks: tuple[str, ...] = DECKS,
                             render_size: tuple[int, int] = (1280, 960), workers: int | None = None,
                             deck_root: str | None = None, kind: str | None = None) -> Path:
-    """Classifier crops cut where a trained detector (``reader``) put its boxes, labelled with
+    """Classifier crops cut where a trained ``detector`` puts its boxes, labelled with
     the card each box overlaps most (rotated IoU >= 0.3), plus strongly jittered crops of the
     true boxes: the classifier learns the detector's real errors. Training split, training
     backgrounds, scene indices from ``first_index`` on (not shared with the other sets);
@@ -294,7 +293,7 @@ def write_detector_crop_set(path: Path, reader, *, n_scenes: int, first_index: i
         if not len(res["card_ids"]):
             continue
         gt = [quad_to_obb(q) for q in res["corners"]]
-        crops, labels = _detector_box_crops(reader, res["image"], gt, res["card_ids"],
+        crops, labels = _detector_box_crops(detector, res["image"], gt, res["card_ids"],
                                             res["visible"] >= MIN_VISIBLE)
         if crops:
             crop_set.add(np.stack(crops), np.array(labels, np.int16), res["deck"])

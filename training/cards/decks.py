@@ -25,7 +25,7 @@ from scoring.cards import CARD_IDS, SUIT_NAMES
 FACE_HEIGHT = 512
 DECKS = ("fournier1878-pd", "naipes-libres-basquetteur")
 PUBLIC_DOMAIN_DECK = "fournier1878-pd"
-_REPO = Path(__file__).resolve().parent.parent
+_REPO = Path(__file__).resolve().parents[2]
 
 
 def decks_root(root: str | os.PathLike[str] | None = None) -> Path:

@@ -1,6 +1,6 @@
 """Measure the card reader on synthetic tables it never saw in training.
 
-    python -m training.cards.evaluate --baraja fournier1878-pd --escenas 60 --out runs/eval_fournier.json
+    python -m training.cards.evaluate --baraja fournier1878-pd --escenas 60 --salida runs/eval_fournier.json
 
 Scenes come from the ``eval`` split (seeds never used in training) with
 :data:`training.cards.synth.HOLDOUT_BACKGROUNDS` only (backgrounds never used in training), as 1280x960
@@ -20,7 +20,10 @@ or the pinta reader; ``--peso-pintas`` sets the pinta reader's weight.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
+import shutil
+import tempfile
 import time
 from pathlib import Path
 
@@ -28,13 +31,27 @@ import numpy as np
 
 from scoring.cards import CARD_IDS
 from training.cards.dataset import scene_rng
-from vision.geometry import quad_to_obb, rotated_iou
-from vision.reader import CLS_FILE, DET_FILE, INDEX_FILE, PINTA_FILE, UNFAMILIAR_WARNING, CardReader
 from training.cards.synth import HOLDOUT_BACKGROUNDS, render_scene
+from vision.classify import INDEX_WEIGHT, PINTA_WEIGHT
+from vision.detections import CardDetections
+from vision.flags import load as load_flag_model
+from vision.geometry import obb_to_xyxy, quad_to_obb, rotated_iou
+from vision.models import CLASSIFIER_FILE, CORNER_INDEX_FILE, ONNX_FILES, PINTAS_FILE, models_dir
+from vision.reader import UNFAMILIAR_WARNING, CardReader, ReaderSettings
+from vision.registered_deck import MAX_SERIES, DeckError, RegisteredDeck
+from vision.registration import locate_grid, register
+from vision.seats import assign_seats
+
+AP_MIN_SCORE = 0.01  # the detector's boxes down to this score count for its AP
 
 
-def _match(pred: np.ndarray, gt: np.ndarray, thr: float) -> np.ndarray:
-    """Greedy match (predictions in score order) -> index of matched gt or -1."""
+def match_boxes(pred: np.ndarray, gt: np.ndarray, thr: float) -> np.ndarray:
+    """Greedy match (predictions in the order given) -> index of the matched true box or -1.
+
+    >>> gt = np.float32([[100, 100, 60, 90, 0], [300, 100, 60, 90, 0]])
+    >>> match_boxes(np.float32([[302, 98, 60, 90, 0], [500, 500, 60, 90, 0]]), gt, 0.5).tolist()
+    [1, -1]
+    """
     used: set[int] = set()
     out = np.full(len(pred), -1, np.int64)
     for i, p in enumerate(pred):
@@ -53,11 +70,16 @@ def _match(pred: np.ndarray, gt: np.ndarray, thr: float) -> np.ndarray:
 
 def average_precision(records: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
                       thr: float) -> float:
-    """Single-class AP at rotated-IoU ``thr`` over images of (pred_obb, scores, gt_obb)."""
+    """Single-class AP at rotated-IoU ``thr`` over images of (pred_obb, scores, gt_obb).
+
+    >>> gt = np.float32([[100, 100, 60, 90, 0]])
+    >>> average_precision([(gt.copy(), np.float32([0.9]), gt)], 0.5)
+    1.0
+    """
     scores_all, tp_all, n_gt = [], [], 0
     for pred, scores, gt in records:
         order = np.argsort(-scores)
-        m = _match(pred[order], gt, thr)
+        m = match_boxes(pred[order], gt, thr)
         scores_all.append(scores[order])
         tp_all.append(m >= 0)
         n_gt += len(gt)
@@ -79,10 +101,6 @@ def average_precision(records: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
 
 def _seats_right_on_true_boxes(gt_obb: np.ndarray, scene) -> bool:
     """The seat grouping alone: right seats from the true boxes (no detector, no classifier)."""
-    from vision.detections import CardDetections
-    from vision.geometry import obb_to_xyxy
-    from vision.seats import assign_seats
-
     n = len(gt_obb)
     ids = np.array(scene.card_ids, object)
     one = np.ones(n, np.float32)
@@ -91,7 +109,7 @@ def _seats_right_on_true_boxes(gt_obb: np.ndarray, scene) -> bool:
     return dets.seat.tolist() == list(scene.seats)
 
 
-def _unflagged_error(dets, truth: list[list[str]]) -> bool:
+def _unflagged_error(dets: CardDetections, truth: list[list[str]]) -> bool:
     """Whether a table read with seats has a wrong card that is not flagged ``dudosa``: the
     reader would give a wrong tanteo with no warning at all (no seats is a warning)."""
     wrong = np.array([str(c) not in truth[int(s)] for c, s in zip(dets.card_ids, dets.seat,
@@ -122,17 +140,13 @@ def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
                              hand_style=hand_style)
         gt_obb = np.stack([quad_to_obb(q) for q in scene.corners])
         seats_from_truth += _seats_right_on_true_boxes(gt_obb, scene)
-        # detector AP: all of the detector's boxes down to a low threshold, before the table
-        # choice (which keeps 16) so that it measures the detector alone
-        saved = reader.det_threshold
-        reader.det_threshold = 0.01
-        boxes, scores = reader.candidates(scene.image)
-        reader.det_threshold = saved
-        ap_records.append((boxes, scores, gt_obb))
+        # detector AP: all of the detector's boxes down to a low score, before the table choice
+        # (which keeps 16) so that it measures the detector alone
+        ap_records.append((*reader.detector.candidates(scene.image, min_score=AP_MIN_SCORE), gt_obb))
         t0 = time.perf_counter()
         dets = reader.read(scene.image)
         ms.append((time.perf_counter() - t0) * 1000)
-        m = _match(dets.obb, gt_obb, 0.5)
+        m = match_boxes(dets.obb, gt_obb, 0.5)
         det_tp += int((m >= 0).sum())
         det_fp += int((m < 0).sum())
         det_fn += len(gt_obb) - int((m >= 0).sum())
@@ -156,17 +170,17 @@ def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
                     per_fp[got] += 1
         truth = [sorted(c for c, s in zip(scene.card_ids, scene.seats, strict=True) if s == seat)
                  for seat in range(4)]
-        got_hands = dets.asientos
+        got_hands = dets.hands
         if got_hands is not None:
             seats_given += 1
         exact = got_hands is not None and [sorted(h) for h in got_hands] == truth
         tables_exact += exact
         silent_errors += not exact and got_hands is not None and _unflagged_error(dets, truth)
-        unfamiliar += UNFAMILIAR_WARNING in dets.avisos
+        unfamiliar += UNFAMILIAR_WARNING in dets.warnings
         flagged += int(dets.low_confidence.sum())
         if not exact:
             failures.append({"escena": i, "fondo": scene.background, "leidas": len(dets),
-                             "avisos": dets.avisos,
+                             "avisos": dets.warnings,
                              "errores": sorted(set(scene.card_ids) - set(dets.ids))})
     with np.errstate(invalid="ignore", divide="ignore"):
         prec = per_tp / (per_tp + per_fp)
@@ -195,8 +209,8 @@ def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
 
 
 def register_from_generated_photos(reader: CardReader, deck: str, seed: int = 0,
-                                  size: tuple[int, int] = (1280, 960), tries: int = 5,
-                                  series: int = 1):
+                                   size: tuple[int, int] = (1280, 960), tries: int = 5,
+                                   series: int = 1) -> tuple[RegisteredDeck, list[str], int]:
     """Register ``deck`` from four generated photos, one suit each, through the real path
     (detector, grid, crops): scenes 90,000 on of the eval split, away from the test tables.
     When the registration refuses a set, the four photos are taken again, as a user would
@@ -204,27 +218,24 @@ def register_from_generated_photos(reader: CardReader, deck: str, seed: int = 0,
     baraja registrar --añadir`` merges them.
 
     Returns (registration, warnings, sets of photos taken)."""
-    from scoring.cards import CARD_IDS
-    from vision.registered_deck import DeckError, registrar
-
-    baraja, avisos, k = None, [], 0
+    registration, warnings, taken = None, [], 0
     for _ in range(series):
         for _ in range(tries):
-            fotos = [render_scene(scene_rng(seed, "eval", 90_000 + 4 * k + p), decks=(deck,),
-                                  backgrounds=HOLDOUT_BACKGROUNDS, size=size, kind="palo",
-                                  card_ids=list(CARD_IDS[10 * p:10 * p + 10])).image
-                     for p in range(4)]
-            k += 1
+            photos = [render_scene(scene_rng(seed, "eval", 90_000 + 4 * taken + p), decks=(deck,),
+                                   backgrounds=HOLDOUT_BACKGROUNDS, size=size, kind="palo",
+                                   card_ids=list(CARD_IDS[10 * p:10 * p + 10])).image
+                      for p in range(4)]
+            taken += 1
             try:
-                nueva, nuevos = registrar(reader, fotos, nombre=deck)
+                new, new_warnings = register(reader, photos, name=deck)
             except DeckError:
                 continue
-            baraja = nueva if baraja is None else baraja.combinada(nueva)
-            avisos += nuevos
+            registration = new if registration is None else registration.combined(new)
+            warnings += new_warnings
             break
         else:
             raise DeckError(f"no se pudo registrar {deck} con {tries} series de fotos")
-    return baraja, avisos, k
+    return registration, warnings, taken
 
 
 def registration_photos(reader: CardReader, deck: str, n: int, seed: int = 0,
@@ -232,8 +243,6 @@ def registration_photos(reader: CardReader, deck: str, n: int, seed: int = 0,
     """How often one suit photo for registering is accepted, and accepted with every card in
     its right place (the dangerous failure is a wrong photo accepted): ``n`` generated photos,
     eval split, unseen backgrounds, away from the test tables."""
-    from vision.registered_deck import DeckError, locate_grid
-
     accepted = right = 0
     for k in range(n):
         suit = k % 4
@@ -251,32 +260,48 @@ def registration_photos(reader: CardReader, deck: str, n: int, seed: int = 0,
     return {"fotos": n, "aceptadas": accepted / max(n, 1), "aceptadas_y_bien": right / max(n, 1)}
 
 
-def reader_with(folder: Path | None = None, clasificador: Path | str | None = None,
-                indice: Path | str | None = None, pintas: Path | str | None = None) -> CardReader:
-    """A reader of ``folder``'s models (default the shipped ones) with any of the classifier,
-    corner-index and pinta readers swapped for other ONNX files (copied with the rest into a
-    temporary folder, so the shipped folder is never touched)."""
-    reader = CardReader(folder)
-    swaps = {CLS_FILE: clasificador, INDEX_FILE: indice, PINTA_FILE: pintas}
+def models_with(folder: Path | None = None, *, classifier: Path | str | None = None,
+                corner_index: Path | str | None = None, pintas: Path | str | None = None) -> Path:
+    """``folder`` (default the shipped models' folder) or, when any of the classifier,
+    corner-index and pinta readers is swapped for another ONNX file, a temporary folder (removed
+    at exit) holding the swapped files and the folder's other ONNX files: the shipped folder is
+    never touched. The flag model is not copied: it belongs to the folder's own files."""
+    folder = Path(folder) if folder else models_dir()
+    swaps = {CLASSIFIER_FILE: classifier, CORNER_INDEX_FILE: corner_index, PINTAS_FILE: pintas}
     if not any(swaps.values()):
-        return reader
-    import shutil
-    import tempfile
-
+        return folder
     tmp = Path(tempfile.mkdtemp(prefix="musmesa-modelos-"))
-    for name in (DET_FILE, CLS_FILE, INDEX_FILE, PINTA_FILE):
-        src = swaps.get(name) or reader.folder / name
-        if Path(src).is_file():
+    atexit.register(shutil.rmtree, tmp, True)
+    for name in ONNX_FILES:
+        src = Path(swaps.get(name) or folder / name)
+        if src.is_file():
             shutil.copy(src, tmp / name)
-    return CardReader(tmp)
+    return tmp
 
 
-def main(argv: list[str] | None = None) -> int:
+def reader_with(folder: Path | None = None, *, classifier: Path | str | None = None,
+                corner_index: Path | str | None = None, pintas: Path | str | None = None,
+                settings: ReaderSettings | None = None) -> CardReader:
+    """A reader of ``folder``'s models (default the shipped ones) with any of the classifier,
+    corner-index and pinta readers swapped for other ONNX files (:func:`models_with`)."""
+    return CardReader(models_with(folder, classifier=classifier, corner_index=corner_index,
+                                  pintas=pintas), settings)
+
+
+def settings_from(args: argparse.Namespace) -> ReaderSettings:
+    """The reader's settings the command line asks for (the defaults where it says nothing)."""
+    pinta_weight = PINTA_WEIGHT if args.peso_pintas is None else args.peso_pintas
+    return ReaderSettings(low_confidence=args.umbral_dudas, flag_model=not args.sin_dudas,
+                          index_weight=0 if args.sin_indice else INDEX_WEIGHT,
+                          pinta_weight=0 if args.sin_pintas else pinta_weight)
+
+
+def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m training.cards.evaluate", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--baraja", default="fournier1878-pd")
     p.add_argument("--escenas", type=int, default=60)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--semilla", type=int, default=0)
     p.add_argument("--modelos", type=Path, default=None, help="folder with the ONNX models")
     p.add_argument("--clasificador", type=Path, default=None,
                    help="use this classifier ONNX instead of the one in --modelos")
@@ -296,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--registrar", action="store_true",
                    help="first register the test deck from four generated photos (one a suit) "
                         "(eval split, unseen backgrounds, not one of the test tables), then read "
-                        "the tables against it (vision.registered_deck)")
+                        "the tables against it (vision.registration)")
     p.add_argument("--series", type=int, default=1, metavar="N",
                    help="with --registrar: register N accepted sets of four photos, merged "
                         "(mus baraja registrar --añadir)")
@@ -313,7 +338,12 @@ def main(argv: list[str] | None = None) -> int:
                         "(default: the reader's rules)")
     p.add_argument("--tamano", default="1280x960", metavar="WxH",
                    help="size of the generated photos (the same tables at any size)")
-    p.add_argument("--out", type=Path, default=None)
+    p.add_argument("--salida", type=Path, default=None, help="write the full results here (JSON)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser()
     args = p.parse_args(argv)
     try:
         size = tuple(int(v) for v in args.tamano.lower().split("x"))
@@ -321,42 +351,32 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError
     except ValueError:
         p.error(f"--tamano debe ser ANCHOxALTO, p. ej. 1920x1440 (no {args.tamano!r})")
-    from vision.registered_deck import MAX_SERIES
-
     if not 1 <= args.series <= MAX_SERIES:
         p.error(f"--series va de 1 a {MAX_SERIES} (no {args.series})")
-    reader = reader_with(args.modelos, args.clasificador, args.indice, args.pintas)
-    if args.sin_indice:
-        reader.index_weight = 0
-    if args.peso_pintas is not None:
-        reader.pinta_weight = args.peso_pintas
-    if args.sin_pintas:
-        reader.pinta_weight = 0
-    if args.umbral_dudas is not None:
-        reader.low_confidence = args.umbral_dudas
-    if args.dudas or args.sin_dudas:
-        from vision.flags import load
-
-        reader.dudas = False if args.sin_dudas else load(args.dudas)
+    reader = reader_with(args.modelos, classifier=args.clasificador, corner_index=args.indice,
+                         pintas=args.pintas, settings=settings_from(args))
+    flag_model = load_flag_model(args.dudas) if args.dudas and not args.sin_dudas else None
     # the weights the mark readers were read with (0: that reader not used)
-    extra: dict = {"peso_indice": reader.index_weight if reader.index_reader is not None else 0,
-                   "peso_pintas": reader.pinta_weight if reader.pinta_reader is not None else 0}
+    s = reader.settings
+    extra: dict = {"peso_indice": s.index_weight if reader.classifier.index_reader is not None else 0,
+                   "peso_pintas": s.pinta_weight if reader.classifier.pinta_reader is not None else 0}
     if args.registrar:
-        reader.baraja, avisos, fotos = register_from_generated_photos(reader, args.baraja, args.seed,
-                                                                      series=args.series)
-        extra.update({"registrada": True, "fotos_registro": fotos, "avisos_registro": avisos,
+        registration, warnings, photos = register_from_generated_photos(
+            reader, args.baraja, args.semilla, series=args.series)
+        reader = CardReader(reader.folder, s, deck=registration, flag_model=flag_model)
+        extra.update({"registrada": True, "fotos_registro": photos, "avisos_registro": warnings,
                       "series_registro": args.series})
-        extra["dudosas_por"] = "modelo" if reader.flag_model is not None else "producto"
+        extra["dudosas_por"] = "modelo" if reader.flags.model is not None else "producto"
     if args.fotos_registro:
         extra["registro_por_foto"] = registration_photos(reader, args.baraja, args.fotos_registro,
-                                                         args.seed)
-    res = {**evaluate(reader.load(), args.baraja, args.escenas, args.seed, size=size,
+                                                         args.semilla)
+    res = {**evaluate(reader.load(), args.baraja, args.escenas, args.semilla, size=size,
                       split=args.particion, hand_style=args.estilo), **extra}
     short = {k: v for k, v in res.items() if k not in ("por_carta", "fallos")}
     print(json.dumps(short, indent=1, ensure_ascii=False))
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(res, indent=1, ensure_ascii=False))
+    if args.salida:
+        args.salida.parent.mkdir(parents=True, exist_ok=True)
+        args.salida.write_text(json.dumps(res, indent=1, ensure_ascii=False))
     return 0
 
 

@@ -17,18 +17,19 @@ from pathlib import Path
 
 import cv2
 
+from scoring.cards import CARD_IDS
 from training.cards.dataset import scene_rng
 from training.cards.decks import PUBLIC_DOMAIN_DECK
 from training.cards.synth import render_scene
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 MANOS = ["12o 12c 11e 1b", "3o 3c 7e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
 LANCES = {"grande": "paso", "chica": {"no_quiero": 1, "gana": 0}, "pares": {"quiero": 2},
           "juego": {"quiero": 2}}
 MESA_SEED = 0  # scene index in the "ejemplo" split
 MANO_SEED = 1
 BARAJA_SEED = 2344  # scenes 2344-2347 of the "ejemplo" split: the four suit photos, cards
-# about 250 px long (2000-2003 until the fifteenth session: two of them in rows of ten, 107-116 px)
+# about 250 px long
 SUITS = ("oros", "copas", "espadas", "bastos")
 
 
@@ -54,8 +55,6 @@ def make(out: Path, mesa_seed: int = MESA_SEED, mano_seed: int = MANO_SEED) -> N
 
 def make_registration(out: Path, seed: int = BARAJA_SEED) -> list[Path]:
     """Four photos, one suit each, laid out to register the deck."""
-    from scoring.cards import CARD_IDS
-
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for p, suit in enumerate(SUITS):
@@ -69,11 +68,11 @@ def make_registration(out: Path, seed: int = BARAJA_SEED) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m training.cards.examples", description=__doc__)
-    p.add_argument("--out", type=Path, default=REPO / "examples")
+    p.add_argument("--salida", type=Path, default=REPO / "examples")
     p.add_argument("--semilla", type=int, default=MESA_SEED)
     args = p.parse_args(argv)
-    make(args.out, args.semilla)
-    print(f"ejemplos escritos en {args.out}")
+    make(args.salida, args.semilla)
+    print(f"ejemplos escritos en {args.salida}")
     return 0
 
 

@@ -4,21 +4,18 @@ the half-hidden cards of more tables laid out in fans and overlapping rows, cut 
 boxes like a detector's.
 
 The ONNX model takes ``(N, 2, 28, 128)`` float32 from :func:`vision.pintas.pinta_strips` and
-returns ``(N, 4)`` logits in :data:`vision.pintas.SUITS` order. :mod:`vision.reader`
+returns ``(N, 4)`` logits in :data:`scoring.cards.SUITS` order. :mod:`vision.classify`
 multiplies the card probabilities by the suit probabilities (see PINTA_WEIGHT there). Full
-size, about 23 min on one core here: 7 rendering the tables' strips, 7 the half-hidden cards'
-tables, 8 training (each set is rendered only when it is not in ``--out`` yet)::
+size, about 23 min on one core of a 2-core CPU: 7 rendering the tables' strips, 7 the
+half-hidden cards' tables, 8 training (each set is rendered only when it is not in
+``--salida`` yet)::
 
-    python -m training.cards.pintas --out runs/pintas
+    python -m training.cards.pintas --salida runs/pintas
 
 The cross-design check (train on one design, measure on the other)::
 
-    python -m training.cards.pintas --out runs/pintas_F --barajas fournier1878-pd \\
+    python -m training.cards.pintas --salida runs/pintas_F --barajas fournier1878-pd \\
         --prueba naipes-libres-basquetteur
-
-``--marcos 0.5`` redraws the frame line of half the training faces in other styles
-(:mod:`vision.marcos`); measured in the sixteenth session, no gain on a design never seen, so
-it is off by default (models/README.md (b)).
 """
 
 from __future__ import annotations
@@ -31,8 +28,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from scoring.cards import CARD_IDS
-from training.cards.dataset import HIDDEN_FIRST_INDEX
+from scoring.cards import CARD_IDS, SUITS
 from training.cards.corner_index import (
     DECKS,
     TwoViewNet,
@@ -43,29 +39,27 @@ from training.cards.corner_index import (
     with_hidden,
     write_view_set,
 )
+from training.cards.dataset import HIDDEN_FIRST_INDEX
 from vision.corner_index import normalise
-from vision.marcos import FrameRedraw
-from vision.pintas import STRIP_H, STRIP_W, SUIT_OF, SUITS, strips_bgr
+from vision.pintas import STRIP_H, STRIP_W, SUIT_OF, strips_bgr
 
 
 def write_pinta_set(path: Path, *, n_scenes: int, split: str = "train", seed: int = 0,
                     decks: tuple[str, ...] = DECKS, per_card: int = 2, first_index: int = 20_000,
-                    hidden: bool = False, frame_share: float = 0.0) -> Path:
+                    hidden: bool = False) -> Path:
     """Grey frame strips (N, 2, STRIP_H, STRIP_W) uint8 of every visible card of ``n_scenes``
-    rendered scenes (:func:`training.cards.corner_index.write_view_set`), a share of the faces with
-    their frame line redrawn (:class:`FrameRedraw`)."""
+    rendered scenes (:func:`training.cards.corner_index.write_view_set`)."""
     grey = np.float32([0.114, 0.587, 0.299])
-    edit = FrameRedraw(frame_share, seed) if frame_share > 0 else None
     return write_view_set(path, lambda card: (strips_bgr(card).astype(np.float32) @ grey).astype(np.uint8),
                           n_scenes=n_scenes, split=split, seed=seed, decks=decks, per_card=per_card,
-                          first_index=first_index, hidden=hidden, face_edit=edit)
+                          first_index=first_index, hidden=hidden)
 
 
 class PintaNet(TwoViewNet):
     """The suit reader: a small CNN on each frame strip (28x128), flattened so that it can tell
     where the breaks fall, not only that there are some. Every block halves the resolution,
-    the first too (about 2.6 M multiply-adds a strip; the eighth session's first block at full
-    resolution cost 10 M and read no better: models/README.md)."""
+    the first too: about 2.6 M multiply-adds a strip (a first block at full resolution costs
+    10 M and reads no better)."""
 
     view = (STRIP_H, STRIP_W)
     input_name = "tiras"
@@ -129,23 +123,22 @@ def train_pinta_reader(out: Path, train_npz: Path, *, epochs: int = 8, threads: 
 def main(argv: list[str] | None = None) -> int:
     p = reader_arguments("python -m training.cards.pintas", __doc__, 700)
     p.add_argument("--epocas", type=int, default=8)
-    p.add_argument("--marcos", type=float, default=0.0,
-                   help="share of training faces with the frame line redrawn in another style")
     args = p.parse_args(argv)
     decks = tuple(args.barajas.split(","))
-    out = args.out
+    out = args.salida
     start = time.time()
     train_npz = out / "pintas_train.npz"
     if not train_npz.is_file():
-        write_pinta_set(train_npz, n_scenes=args.escenas, seed=args.seed, decks=decks, frame_share=args.marcos)
+        write_pinta_set(train_npz, n_scenes=args.escenas, seed=args.semilla, decks=decks)
         print(f"strips of {args.escenas} tables ({time.time() - start:.0f} s)", flush=True)
     train_npz = with_hidden(train_npz, args.escenas_tapadas, lambda path: write_pinta_set(
-        path, n_scenes=args.escenas_tapadas, seed=args.seed, decks=decks, first_index=HIDDEN_FIRST_INDEX,
-        hidden=True, frame_share=args.marcos))
-    model = train_pinta_reader(out, train_npz, epochs=args.epocas, threads=args.hilos, seed=args.seed)
+        path, n_scenes=args.escenas_tapadas, seed=args.semilla, decks=decks, first_index=HIDDEN_FIRST_INDEX,
+        hidden=True))
+    model = train_pinta_reader(out, train_npz, epochs=args.epocas, threads=args.hilos, seed=args.semilla)
     log_validation(model, measure, args, start, out / "pinta_log.json", out / "pintas_val_{}.npz",
-                   lambda path, deck: write_pinta_set(path, n_scenes=args.escenas_val, split="val", seed=args.seed,
-                                                      decks=(deck,), per_card=1, first_index=0))
+                   lambda path, deck: write_pinta_set(path, n_scenes=args.escenas_val, split="val",
+                                                      seed=args.semilla, decks=(deck,), per_card=1,
+                                                      first_index=0))
     return 0
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from scoring.cards import CARD_IDS
 from training.cards.decks import load_back, load_deck
 
 TRAIN_BACKGROUNDS = ("felt", "wood", "cloth", "check", "grass", "gravel", "noise",
@@ -96,7 +97,7 @@ def _random_colour(rng: np.random.Generator, kind: str) -> np.ndarray:
 
 @functools.cache
 def _skimage_texture(name: str) -> np.ndarray:
-    from skimage import data  # test/train extra only
+    from skimage import data  # scikit-image: the test and train extras only, imported when used
 
     img = getattr(data, name)()
     if img.ndim == 2:
@@ -582,8 +583,6 @@ def render_scene(rng: np.random.Generator, *, decks: tuple[str, ...] = ("fournie
     face)`` may change each face before it is printed (the rank reader's training redraws the
     corner indices in other fonts with it); it draws on its own random numbers, not ``rng``.
     """
-    from scoring.cards import CARD_IDS
-
     out_w, out_h = size
     if kind is None:
         kind = str(rng.choice(["mesa", "mano", "sueltas", "vacia"], p=[0.66, 0.14, 0.16, 0.04]))

@@ -1,6 +1,6 @@
 """Train the card reader from nothing, offline, on this CPU: one command.
 
-    python -m training.cards.train --out runs/cartas --tiempo 100
+    python -m training.cards.train --salida runs/cartas --tiempo 100
 
 1. ``datos``, ``recortes``: renders the synthetic data (:mod:`training.cards.dataset`): detector images
    (640x480) with oriented card boxes (mixed scenes, plus sets of close-ups of one hand and of
@@ -13,13 +13,12 @@
    ``pintas``: the reader of the suit from the breaks in the frame line
    (:mod:`training.cards.pintas`, about 23 min with the half-hidden cards);
 3. ``detector``: trains the one-class oriented-box detector (Ultralytics YOLO11-OBB at a thin
-   custom scale, ``vision/carta-obb.yaml``, no pretrained weights) for the time left in
-   ``--tiempo`` minus ``--reserva``; ``abanicos`` (since the eleventh session): fine-tunes it
-   on 1,200 more tables, two in three with every hand fanned, 3 epochs at a small rate, and
-   keeps the second epoch's weights (chosen on validation tables; about 30 min); the later
-   stages use that detector when the run folder holds it (a ``detector`` stage run without
-   ``abanicos`` renames an earlier one to ``abanicos_anterior.pt``);
-   ``mezcla`` (since the thirteenth session): renders 5,495 fresh images of every layout (fanned
+   custom scale, ``training/cards/carta-obb.yaml``, no pretrained weights) for the time left in
+   ``--tiempo`` minus ``--reserva``; ``abanicos``: fine-tunes it on 1,200 more tables, two in
+   three with every hand fanned, 3 epochs at a small rate, and keeps the second epoch's weights
+   (chosen on validation tables; about 30 min); the later stages use that detector when the
+   run folder holds it (a ``detector`` stage run without ``abanicos`` renames an earlier one to
+   ``abanicos_anterior.pt``); ``mezcla``: renders 5,495 fresh images of every layout (fanned
    tables, tables laid any way, mixed scenes, close-ups, decks laid out to register) and
    fine-tunes the detector on them for 44 epochs at batch 64: about 7 min on an H200 GPU with 16
    cores (``--dispositivo 0 --hilos 15``), many hours on this CPU; the later stages prefer its
@@ -28,7 +27,7 @@
    (its real errors) and of the half-hidden cards of tables laid out in fans and overlapping
    rows (where most wrong ids fall; the mark readers train on those cards' views too), and
    fine-tunes the classifier on the three sets;
-5. ``exportar``: the models to ONNX in ``OUT/export/`` (``--instalar`` copies them to
+5. ``exportar``: the models to ONNX in ``SALIDA/export/`` (``--instalar`` copies them to
    ``models/``).
 
 Needs the ``train`` extra (torch, ultralytics, onnx). Ultralytics is kept offline here:
@@ -45,12 +44,19 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from training.cards.dataset import (
+    join_sets,
+    write_crop_set,
+    write_detector_crop_set,
+    write_detector_set,
+    write_fan_table_set,
+    write_hidden_crop_set,
+)
+from training.cards.decks import DECKS
+from vision.detect import Detector
+from vision.models import CLASSIFIER_FILE, CORNER_INDEX_FILE, DETECTOR_FILE, PINTAS_FILE, REPO
+
 MODELS = REPO / "models"
-DET_NAME = "carta_obb.onnx"
-CLS_NAME = "carta_cls.onnx"
-IDX_NAME = "carta_idx.onnx"
-PINTA_NAME = "carta_palo.onnx"
 DET_YAML = Path(__file__).resolve().parent / "carta-obb.yaml"  # YOLO11-OBB, 1 class, thin
 
 
@@ -58,11 +64,11 @@ def setup_offline(config_dir: Path, threads: int = 2) -> None:
     """Environment that keeps Ultralytics from reaching the network; call before importing it."""
     config_dir = Path(config_dir).resolve()
     (config_dir / "Ultralytics").mkdir(parents=True, exist_ok=True)
-    os.environ.setdefault("YOLO_OFFLINE", "1")
     os.environ["YOLO_OFFLINE"] = "1"
     os.environ["YOLO_AUTOINSTALL"] = "0"
     os.environ["YOLO_CONFIG_DIR"] = str(config_dir)
     os.environ.setdefault("MPLCONFIGDIR", str(config_dir / "mpl"))
+    # matplotlib and torch (the train extra) read that environment when first imported
     import matplotlib
 
     font = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
@@ -91,6 +97,7 @@ def train_detector(data_yaml: Path, out: Path, *, epochs: int, imgsz: int, batch
     goes to ``out/name``.
     """
     setup_offline(out / "cfg", threads)
+    # torch and Ultralytics (the train extra), once the environment keeps Ultralytics offline
     import torch
     import ultralytics.utils.torch_utils as tu
     from ultralytics import YOLO
@@ -143,9 +150,10 @@ def _retire(path: Path) -> Path | None:
     return path.replace(path.with_name(f"{path.stem}_anterior{path.suffix}"))
 
 
-# The mixed fine-tune's sets (thirteenth session): folder, kind (None: mixed scenes; "fan": two
-# tables in three fanned, write_fan_table_set from its table 2,400, after the abanicos stage's
-# and an earlier second round's), render size, seed offset, training and validation images.
+# The mixed fine-tune's sets: folder, kind (None: mixed scenes; "fan": two tables in three
+# fanned, write_fan_table_set from its table MIXED_FAN_FIRST, after the 1,200 of the abanicos
+# stage and 1,200 more kept for a second set of fanned tables), render size, seed offset,
+# training and validation images.
 MIXED_SETS = (
     ("mez_abanicos", "fan", (1280, 960), 0, 2400, 60),
     ("mez_mesa", "mesa", (1280, 960), 41, 1200, 30),
@@ -161,9 +169,6 @@ def write_mixed_sets(out: Path, *, scale: float = 1.0, seed: int = 0,
                      decks: tuple[str, ...] | None = None, workers: int | None = None) -> Path:
     """Render :data:`MIXED_SETS` (each count times ``scale``, at least 1) under ``out`` and
     return a data yaml that trains on all of them and validates on the three table sets."""
-    from training.cards.dataset import write_detector_set, write_fan_table_set
-    from training.cards.decks import DECKS
-
     decks = decks or DECKS
     for folder, kind, render, offset, n_train, n_val in MIXED_SETS:
         n_train, n_val = (max(1, round(n * scale)) for n in (n_train, n_val))
@@ -181,13 +186,14 @@ def write_mixed_sets(out: Path, *, scale: float = 1.0, seed: int = 0,
 
 
 def export_detector(weights: Path, out_dir: Path, imgsz: int) -> Path:
+    # Ultralytics (the train extra): imported where a stage needs it
     from ultralytics import YOLO
 
     model = YOLO(str(weights))
     path = Path(model.export(format="onnx", imgsz=imgsz, opset=17, simplify=True, dynamic=False,
                              half=False, nms=False, device="cpu"))
     out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / DET_NAME
+    target = out_dir / DETECTOR_FILE
     if path.resolve() != target.resolve():  # Ultralytics writes the .onnx beside the weights
         shutil.copy(path, target)
     return target
@@ -196,7 +202,7 @@ def export_detector(weights: Path, out_dir: Path, imgsz: int) -> Path:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m training.cards.train", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--out", type=Path, default=Path("runs/cartas"))
+    p.add_argument("--salida", type=Path, default=Path("runs/cartas"), help="the run's folder")
     p.add_argument("--tiempo", type=float, default=100, help="minutes for the whole run")
     p.add_argument("--escenas", type=int, default=4500, help="detector training images (mixed)")
     p.add_argument("--escenas-extra", type=int, default=300,
@@ -204,20 +210,19 @@ def main(argv: list[str] | None = None) -> int:
                         "laid out to register it (and a third as many whole decks)")
     p.add_argument("--escenas-val", type=int, default=150)
     p.add_argument("--escenas-cls", type=int, default=900, help="full-resolution scenes for crops")
-    p.add_argument("--imgsz", type=int, default=448)
-    p.add_argument("--epochs", type=int, default=30)
-    p.add_argument("--cls-epochs", type=int, default=8)
-    p.add_argument("--afinar-epochs", type=int, default=10)
+    p.add_argument("--tamano-imagen", type=int, default=448, help="the detector's input size")
+    p.add_argument("--epocas", type=int, default=30, help="detector epochs")
+    p.add_argument("--epocas-cls", type=int, default=8, help="classifier epochs")
+    p.add_argument("--epocas-afinar", type=int, default=10, help="classifier fine-tuning epochs")
     p.add_argument("--escenas-det-cls", type=int, default=400,
                    help="scenes whose detector boxes become classifier crops")
     # estimated from a measured classifier epoch at the default sizes (about 10-11 s per 1,000
-    # crops, sixth and tenth sessions): afinar's 10 epochs of ~55,000 crops (~35,000 before the
-    # half-hidden cards) take about 95 min, plus ~10 min of detector and half-hidden crops, plus
-    # ~30 min for the fanned tables' fine-tuning of the detector (eleventh session)
+    # crops): afinar's 10 epochs of ~55,000 crops take about 95 min, plus ~10 min of detector
+    # and half-hidden crops, plus ~30 min for the fanned tables' fine-tuning of the detector
     p.add_argument("--reserva", type=float, default=135,
                    help="minutes of --tiempo kept for the stages after the detector")
     p.add_argument("--barajas", default="fournier1878-pd,naipes-libres-basquetteur")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--semilla", type=int, default=0)
     p.add_argument("--detector-desde", type=Path, default=None,
                    help="go on training the detector from these weights (.pt)")
     p.add_argument("--aumento-diseno", action="store_true",
@@ -259,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.epoca_abanico < args.epocas_abanico:
         p.error("--epoca-abanico debe ser menor que --epocas-abanico")
     start = time.time()
-    out = args.out.resolve()
+    out = args.salida.resolve()
     out.mkdir(parents=True, exist_ok=True)
     decks = tuple(args.barajas.split(","))
     stages = set(args.etapas.split(","))
@@ -274,17 +279,15 @@ def main(argv: list[str] | None = None) -> int:
     def note(msg: str) -> None:
         print(f"[{time.time() - start:7.0f} s] {msg}", flush=True)
 
-    from training.cards.dataset import write_crop_set, write_detector_set
-
     if "datos" in stages:
         note("rendering detector scenes")
-        write_detector_set(out / "det", n_train=args.escenas, n_val=args.escenas_val, seed=args.seed,
+        write_detector_set(out / "det", n_train=args.escenas, n_val=args.escenas_val, seed=args.semilla,
                            decks=decks, workers=args.hilos, render_size=(640, 480))
         extra_sets = []
         for k, (kind, n) in enumerate((("mano", args.escenas_extra), ("palo", args.escenas_extra),
                                        ("baraja", max(1, args.escenas_extra // 3)))):
             write_detector_set(out / f"det_{kind}", n_train=n, n_val=max(1, args.escenas_val // 5),
-                               seed=args.seed + 100 + k, decks=decks, workers=args.hilos,
+                               seed=args.semilla + 100 + k, decks=decks, workers=args.hilos,
                                render_size=(640, 480), kind=kind)
             extra_sets.append(f"det_{kind}")
         (out / "det_all.yaml").write_text(
@@ -297,43 +300,44 @@ def main(argv: list[str] | None = None) -> int:
     if "recortes" in stages:
         note("rendering classifier crops")
         write_crop_set(out / "crops_train.npz", n_scenes=args.escenas_cls, split="train",
-                       seed=args.seed, decks=decks, workers=args.hilos)
+                       seed=args.semilla, decks=decks, workers=args.hilos)
         write_crop_set(out / "crops_val.npz", n_scenes=max(20, args.escenas_cls // 10), split="val",
-                       seed=args.seed, decks=decks, workers=args.hilos)
+                       seed=args.semilla, decks=decks, workers=args.hilos)
     if "clasificador" in stages:
+        # the networks' modules import torch (the train extra): only where a stage trains one
         from training.cards.classifier import train_classifier
 
         note("training classifier")
         t0 = time.time()
         res = train_classifier(out / "crops_train.npz", out / "crops_val.npz", out / "classifier",
-                               epochs=args.cls_epochs, threads=args.hilos,
+                               epochs=args.epocas_cls, threads=args.hilos,
                                design_augment=args.aumento_diseno,
                                style_augment=args.aumento_estilo)
         log["clasificador"] = {**res, "s": time.time() - t0}
         note(f"classifier: {res}")
     if "indice" in stages:
-        from vision import index_train
+        from training.cards import corner_index  # torch, as above
 
         note("training the corner-index rank reader")
         t0 = time.time()
         pre, fine = args.epocas_indice.split(",")
-        index_train.main(["--out", str(out / "indice"), "--barajas", ",".join(decks),
+        corner_index.main(["--salida", str(out / "indice"), "--barajas", ",".join(decks),
                           "--escenas", str(args.escenas_indice), "--escenas-val",
                           str(max(1, args.escenas_val // 2)), "--sinteticos",
                           str(args.sinteticos_indice), "--epocas-pre", pre, "--epocas", fine,
                           "--escenas-tapadas", str(args.escenas_tapadas),
-                          "--hilos", str(args.hilos), "--seed", str(args.seed)])
+                          "--hilos", str(args.hilos), "--semilla", str(args.semilla)])
         log["indice_s"] = time.time() - t0
     if "pintas" in stages:
-        from vision import pinta_train
+        from training.cards import pintas  # torch, as above
 
         note("training the pintas' suit reader")
         t0 = time.time()
-        pinta_train.main(["--out", str(out / "pintas"), "--barajas", ",".join(decks),
-                          "--escenas", str(args.escenas_pintas), "--escenas-val",
-                          str(max(1, args.escenas_val // 2)), "--epocas", str(args.epocas_pintas),
-                          "--escenas-tapadas", str(args.escenas_tapadas),
-                          "--hilos", str(args.hilos), "--seed", str(args.seed)])
+        pintas.main(["--salida", str(out / "pintas"), "--barajas", ",".join(decks),
+                     "--escenas", str(args.escenas_pintas), "--escenas-val",
+                     str(max(1, args.escenas_val // 2)), "--epocas", str(args.epocas_pintas),
+                     "--escenas-tapadas", str(args.escenas_tapadas),
+                     "--hilos", str(args.hilos), "--semilla", str(args.semilla)])
         log["pintas_s"] = time.time() - t0
     if "detector" in stages and "abanicos" not in stages and (kept := retire_fanned(out)):
         note(f"the fanned-table detector of an earlier run was made from the old detector: "
@@ -345,9 +349,9 @@ def main(argv: list[str] | None = None) -> int:
         left_h = (args.tiempo * 60 - (time.time() - start)) / 3600 - args.reserva / 60
         note(f"training detector, {left_h * 60:.0f} min left")
         t0 = time.time()
-        train_detector(out / "det_all.yaml", out, epochs=args.epochs, imgsz=args.imgsz,
+        train_detector(out / "det_all.yaml", out, epochs=args.epocas, imgsz=args.tamano_imagen,
                        threads=args.hilos, workers=args.hilos,
-                       time_hours=max(left_h, 0.01) if args.tiempo else None, seed=args.seed,
+                       time_hours=max(left_h, 0.01) if args.tiempo else None, seed=args.semilla,
                        init=args.detector_desde, device=args.dispositivo,
                        lr0=1e-3 if args.detector_desde else None)
         log["detector_s"] = time.time() - t0
@@ -355,19 +359,17 @@ def main(argv: list[str] | None = None) -> int:
     best = out / "detector" / "weights" / "best.pt"
     fanned = fanned_detector(out)
     if "abanicos" in stages:
-        from training.cards.dataset import write_fan_table_set
-
         init = best if best.is_file() else args.detector_desde
         note("rendering fanned tables and fine-tuning the detector on them")
         t0 = time.time()
         write_fan_table_set(out / "det_abanicos", n_train=args.escenas_abanico,
-                            n_val=max(1, args.escenas_val * 2 // 5), seed=args.seed, decks=decks,
+                            n_val=max(1, args.escenas_val * 2 // 5), seed=args.semilla, decks=decks,
                             workers=args.hilos)
         train_detector(out / "det_abanicos" / "data.yaml", out, epochs=args.epocas_abanico,
-                       imgsz=args.imgsz, threads=args.hilos, workers=args.hilos, seed=args.seed,
+                       imgsz=args.tamano_imagen, threads=args.hilos, workers=args.hilos, seed=args.semilla,
                        init=init, lr0=3e-4, save_period=1, name="detector_abanicos",
                        device=args.dispositivo)
-        from ultralytics.utils.torch_utils import strip_optimizer
+        from ultralytics.utils.torch_utils import strip_optimizer  # the train extra
 
         strip_optimizer(out / "detector_abanicos" / "weights" / f"epoch{args.epoca_abanico}.pt",
                         str(fanned))
@@ -379,35 +381,30 @@ def main(argv: list[str] | None = None) -> int:
         init = best if best.is_file() else args.detector_desde
         note(f"rendering the mixed sets and fine-tuning the detector ({init.name}) on them")
         t0 = time.time()
-        data = write_mixed_sets(out / "det_mezcla", scale=args.escala_mezcla, seed=args.seed,
+        data = write_mixed_sets(out / "det_mezcla", scale=args.escala_mezcla, seed=args.semilla,
                                 decks=decks, workers=args.hilos)
         log["mezcla_datos_s"] = time.time() - t0
-        train_detector(data, out, epochs=args.epocas_mezcla, imgsz=args.imgsz,
+        train_detector(data, out, epochs=args.epocas_mezcla, imgsz=args.tamano_imagen,
                        batch=args.lote_mezcla, threads=args.hilos, workers=args.hilos,
-                       seed=args.seed, init=init, lr0=5e-4, name="detector_mezcla",
+                       seed=args.semilla, init=init, lr0=5e-4, name="detector_mezcla",
                        device=args.dispositivo, close_mosaic=12)
-        from ultralytics.utils.torch_utils import strip_optimizer
+        from ultralytics.utils.torch_utils import strip_optimizer  # the train extra
 
         strip_optimizer(out / "detector_mezcla" / "weights" / "last.pt", str(mixed))
         log["mezcla_s"] = time.time() - t0
     if mixed.is_file():
         best = mixed
     if "recortes-detector" in stages:
-        from training.cards.dataset import write_detector_crop_set, write_hidden_crop_set
-        from vision.reader import CardReader
-
         note("classifier crops where the trained detector puts its boxes")
-        export_detector(best, export, args.imgsz)
-        shutil.copy(out / "classifier" / CLS_NAME, export / CLS_NAME)
-        reader = CardReader(export, threads=args.hilos, det_threshold=0.25)
-        write_detector_crop_set(out / "crops_det.npz", reader, n_scenes=args.escenas_det_cls,
-                                seed=args.seed, decks=decks, workers=args.hilos)
+        detector = Detector(export_detector(best, export, args.tamano_imagen), args.hilos,
+                            threshold=0.25)
+        write_detector_crop_set(out / "crops_det.npz", detector, n_scenes=args.escenas_det_cls,
+                                seed=args.semilla, decks=decks, workers=args.hilos)
         if args.escenas_tapadas:
-            write_hidden_crop_set(out / "crops_tapadas.npz", reader, n_scenes=args.escenas_tapadas,
-                                  seed=args.seed, decks=decks)
+            write_hidden_crop_set(out / "crops_tapadas.npz", detector, n_scenes=args.escenas_tapadas,
+                                  seed=args.semilla, decks=decks)
     if "afinar" in stages:
-        from training.cards.classifier import train_classifier
-        from training.cards.dataset import join_sets
+        from training.cards.classifier import train_classifier  # torch, as above
 
         note("fine-tuning the classifier on true-box, detector-box and half-hidden crops")
         parts = [out / name for name in ("crops_train.npz", "crops_det.npz", "crops_tapadas.npz")
@@ -415,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
         join_sets(out / "crops_train_det.npz", parts, ("x", "y", "deck"))
         t0 = time.time()
         res = train_classifier(out / "crops_train_det.npz", out / "crops_val.npz",
-                               out / "classifier_afinado", epochs=args.afinar_epochs,
+                               out / "classifier_afinado", epochs=args.epocas_afinar,
                                threads=args.hilos, lr=1.5e-3,
                                init=out / "classifier" / "carta_cls.pt",
                                design_augment=args.aumento_diseno,
@@ -424,15 +421,16 @@ def main(argv: list[str] | None = None) -> int:
         note(f"classifier (fine-tuned): {res}")
     if "exportar" in stages:
         note("exporting to ONNX")
-        export_detector(best, export, args.imgsz)
+        export_detector(best, export, args.tamano_imagen)
         tuned = out / "classifier_afinado"
-        cls_dir = tuned if (tuned / CLS_NAME).is_file() else out / "classifier"
-        shutil.copy(cls_dir / CLS_NAME, export / CLS_NAME)
+        cls_dir = tuned if (tuned / CLASSIFIER_FILE).is_file() else out / "classifier"
+        shutil.copy(cls_dir / CLASSIFIER_FILE, export / CLASSIFIER_FILE)
         shutil.copy(cls_dir / "carta_cls.pt", export / "carta_cls.pt")
         shutil.copy(best, export / "carta_obb.pt")
-        names = [DET_NAME, CLS_NAME, "carta_obb.pt", "carta_cls.pt"]
+        names = [DETECTOR_FILE, CLASSIFIER_FILE, "carta_obb.pt", "carta_cls.pt"]
         # the mark readers, where their stages ran: ONNX and checkpoint
-        for stage, pair in (("indice", (IDX_NAME, "carta_idx.pt")), ("pintas", (PINTA_NAME, "carta_palo.pt"))):
+        for stage, pair in (("indice", (CORNER_INDEX_FILE, "carta_idx.pt")),
+                            ("pintas", (PINTAS_FILE, "carta_palo.pt"))):
             if (out / stage / pair[0]).is_file():
                 for name in pair:
                     shutil.copy(out / stage / name, export / name)

@@ -1,0 +1,231 @@
+"""Fit and measure the learned flag model (``models/carta_dudas.json``, :mod:`vision.flags`).
+
+Against a registered deck the detector scores most true cards 0.82-0.94, so a product rule
+(detector x card probability under 0.9) flags about half of every table for the box alone,
+while the cards read wrong without a flag are sure of their card (0.996-0.999) but not of
+their printed rank or suit. A logistic model of "this card is read wrong" on the six numbers
+of :func:`vision.flags.card_features` separates them better.
+
+It is fitted on the reading of generated validation tables (registered decks: the designs the
+shipped models know, and each design read by models trained on the other one only), and its
+threshold is the lowest probability it gives a wrong card of those tables, so that none of
+them is left wrong without a warning, lowered by the margin that leaving each case out of the
+fit in turn shows a case never seen needs (:func:`fit`). The model is saved with the hashes of
+the model files it was fitted with; a reader whose models differ falls back to the product
+rule. Steps::
+
+    python -m training.cards.flag_model volcar CASO --particion val --escenas 120 --salida V.npz   (each case)
+    python -m training.cards.flag_model ajustar V1.npz V2.npz ... --salida models/carta_dudas.json
+    python -m training.cards.flag_model volcar CASO --particion eval --escenas 100 --salida E.npz
+    python -m training.cards.flag_model medir E1.npz E2.npz ...
+
+``CASO`` is a deck, or ``deck:classifier.onnx:index.onnx:pintas.onnx`` to read it with other
+models than the shipped ones. ``volcar --sin-registrar`` dumps the reading without a registered
+deck (what the generic product threshold, :data:`vision.flags.LOW_CONFIDENCE`, is chosen on).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from scoring.cards import CARD_IDS
+from training.cards.dataset import scene_rng
+from training.cards.evaluate import match_boxes, reader_with, register_from_generated_photos
+from training.cards.synth import HOLDOUT_BACKGROUNDS, render_scene
+from vision.flags import LOW_CONFIDENCE, LOW_CONFIDENCE_REGISTERED, FlagModel, card_features, load
+from vision.geometry import quad_to_obb
+from vision.models import FLAG_MODEL_FILE, models_dir, models_hashes
+from vision.reader import CardReader, ReaderSettings
+
+# --------------------------------------------------------------------------- fitting
+
+
+def fit_logistic(X: np.ndarray, y: np.ndarray, l2: float = 1e-2, steps: int = 3000,
+                 lr: float = 0.1) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Mean, scale, weights and bias of an L2-regularised logistic regression, fitted by
+    full-batch gradient descent on standardised features (deterministic)."""
+    X, y = np.asarray(X, np.float64), np.asarray(y, np.float64)
+    mean, scale = X.mean(0), X.std(0) + 1e-9
+    Z = np.c_[(X - mean) / scale, np.ones(len(X))]
+    w = np.zeros(Z.shape[1])
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-Z @ w))
+        g = Z.T @ (p - y) / len(y)
+        g[:-1] += l2 * w[:-1]
+        w -= lr * g
+    return mean, scale, w[:-1], float(w[-1])
+
+
+def _must_cover(d: dict) -> np.ndarray:
+    """The wrong cards of tables read with seats that nothing else flags: those the model's
+    threshold must reach (a table without seats already warns)."""
+    return (d["wrong"] > 0) & (d["seated"] > 0) & ~(d["changed"] > 0)
+
+
+def fit_once(dumps: list[dict], l2: float = 1e-2) -> FlagModel:
+    """The model fitted on ``dumps``, its threshold the lowest probability it gives a wrong
+    card that nothing else flags (no margin)."""
+    X = np.concatenate([d["X"] for d in dumps])
+    y = np.concatenate([d["wrong"] for d in dumps])
+    mean, scale, w, b = fit_logistic(X, y, l2)
+    model = FlagModel(mean, scale, w, b, 1.0)
+    lowest = np.concatenate([model.probability(d["X"][_must_cover(d)]) for d in dumps])
+    threshold = float(lowest.min()) if len(lowest) else 0.5
+    return FlagModel(mean, scale, w, b, threshold)
+
+
+def margin(dumps: list[dict], l2: float = 1e-2) -> float:
+    """How far under the fitted threshold a case the fit did not see put its least likely
+    wrong card: each dump left out in turn, the smallest ratio of its lowest wrong card's
+    probability to the threshold fitted on the others, at most 1."""
+    ratios = []
+    for k, held in enumerate(dumps):
+        must = _must_cover(held)
+        if len(dumps) < 2 or not must.any():
+            continue
+        model = fit_once(dumps[:k] + dumps[k + 1:], l2)
+        ratios.append(float(model.probability(held["X"][must]).min()) / model.threshold)
+    return min([1.0, *ratios])
+
+
+def fit(dumps: list[dict], l2: float = 1e-2) -> FlagModel:
+    """The model fitted on all the dumps, its threshold the lowest probability of their wrong
+    cards that nothing else flags times :func:`margin` (a case never seen may put a wrong
+    card lower: leaving each dump out in turn measures how much lower)."""
+    model = fit_once(dumps, l2)
+    return replace(model, threshold=model.threshold * margin(dumps, l2))
+
+
+def table_stats(d: dict, flagged: np.ndarray) -> dict:
+    """Cards flagged a table, flagged cards read right a table, and tables read with seats
+    that hold a box read wrong (another card, or on no card) with no flag. Stricter than
+    :mod:`training.cards.evaluate`'s ``mesas_mal_sin_aviso``, which compares each hand's ids:
+    a box off its card that still names a card of that hand is wrong here, not there."""
+    tables = d["table"].astype(int)
+    ids = np.unique(tables)
+    right = d["wrong"] == 0
+    silent = sum(1 for t in ids if d["seated"][tables == t][0] > 0
+                 and ((~right) & ~flagged)[tables == t].any())
+    return {"mesas": len(ids), "dudosas_por_mesa": round(float(flagged.sum() / len(ids)), 2),
+            "dudosas_bien_por_mesa": round(float((flagged & right).sum() / len(ids)), 2),
+            "mesas_con_caja_mal_sin_aviso": int(silent)}
+
+
+# --------------------------------------------------------------------------- dumping
+
+
+def reader_for_case(case: str, settings: ReaderSettings | None = None) -> tuple[str, CardReader]:
+    """The deck and a reader of a case: ``deck`` (the shipped models) or
+    ``deck:classifier:index:pintas`` (those ONNX files instead)."""
+    deck, *files = case.split(":")
+    if files and len(files) != 3:
+        raise ValueError(f"caso {case!r}: baraja o baraja:clasificador:indice:pintas")
+    classifier, corner_index, pintas = files or (None, None, None)
+    return deck, reader_with(None, classifier=classifier, corner_index=corner_index,
+                             pintas=pintas, settings=settings)
+
+
+def dump(case: str, split: str, scenes: int, seed: int = 0, registered: bool = True,
+         series: int = 1) -> dict:
+    """Read ``scenes`` generated tables of the case's deck against its registration (four
+    generated photos, as ``training.cards.evaluate --registrar``, ``series`` sets of them
+    merged; without one if not ``registered``) and return, per card read: features, detector x
+    card probability, whether it is wrong (another card, or a box on no card), whether the
+    assignment moved it off its first choice, its table and whether the table got seats; and
+    ``registrada``, whether the deck was registered."""
+    # a threshold of 0 flags nothing but the cards the assignment moved
+    deck, reader = reader_for_case(case, ReaderSettings(low_confidence=0.0))
+    if registered:
+        registration, _, _ = register_from_generated_photos(reader, deck, seed, series=series)
+        reader = CardReader(reader.folder, reader.settings, deck=registration)
+    rows: dict[str, list] = {k: [] for k in ("X", "conf", "wrong", "changed", "table", "seated")}
+    for i in range(scenes):
+        scene = render_scene(scene_rng(seed, split, 10_000 + i), decks=(deck,),
+                             backgrounds=HOLDOUT_BACKGROUNDS, size=(1280, 960), kind="mesa")
+        dets = reader.read(scene.image)
+        if not len(dets) or not {"corner_index", "pintas"} <= dets.data.keys():
+            raise ValueError(f"{case}: the reader gives no mark probabilities to fit on")
+        gt = np.stack([quad_to_obb(q) for q in scene.corners])
+        m = match_boxes(dets.obb, gt, 0.5)
+        truth = np.array([CARD_IDS.index(scene.card_ids[j]) if j >= 0 else -1 for j in m])
+        read = np.array([CARD_IDS.index(str(c)) for c in dets.card_ids])
+        rows["X"].append(card_features(dets.det_confidence, dets.cls_confidence,
+                                       dets.data["corner_index"], dets.data["pintas"]))
+        rows["conf"].append(dets.confidence.astype(np.float64))
+        rows["wrong"].append((read != truth).astype(np.int8))
+        rows["changed"].append(dets.low_confidence.astype(np.int8))
+        rows["table"].append(np.full(len(dets), i, np.int32))
+        rows["seated"].append(np.full(len(dets), dets.hands is not None, np.int8))
+    return {**{k: np.concatenate(v) for k, v in rows.items()},
+            "registrada": np.array(registered)}
+
+
+def load_dump(path: Path) -> dict:
+    with np.load(path, allow_pickle=False) as f:
+        return {k: f[k] for k in f.files}
+
+
+def measure(model: FlagModel, d: dict) -> dict:
+    """:func:`table_stats` of a dump flagged by ``model`` and by the product rule (the one for
+    a registered deck or not, as the dump says; a dump without ``registrada`` is registered)."""
+    changed = d["changed"] > 0
+    product = LOW_CONFIDENCE_REGISTERED if bool(d.get("registrada", True)) else LOW_CONFIDENCE
+    return {"modelo": table_stats(d, model.flagged(d["X"]) | changed),
+            "producto": table_stats(d, (d["conf"] < product) | changed)}
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m training.cards.flag_model", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    v = sub.add_parser("volcar", help="read generated tables of a case and keep each card's features")
+    v.add_argument("caso")
+    v.add_argument("--particion", choices=("val", "eval"), default="val")
+    v.add_argument("--escenas", type=int, default=120)
+    v.add_argument("--semilla", type=int, default=0)
+    v.add_argument("--series", type=int, default=1,
+                   help="sets of four registration photos merged (mus baraja registrar --añadir)")
+    v.add_argument("--sin-registrar", action="store_true",
+                   help="read the tables without registering the deck")
+    v.add_argument("--salida", type=Path, required=True)
+    a = sub.add_parser("ajustar", help="fit the flag model on dumps of validation tables")
+    a.add_argument("volcados", nargs="+", type=Path)
+    a.add_argument("--l2", type=float, default=1e-2)
+    a.add_argument("--salida", type=Path, required=True)
+    m = sub.add_parser("medir", help="flags and silent tables of a model against the product rule")
+    m.add_argument("volcados", nargs="+", type=Path)
+    m.add_argument("--modelo", type=Path, default=None,
+                   help=f"flag model (default: models/{FLAG_MODEL_FILE})")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.cmd == "volcar":
+        d = dump(args.caso, args.particion, args.escenas, args.semilla, not args.sin_registrar,
+                 args.series)
+        args.salida.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(args.salida, **d)
+        print(f"{args.salida}: {len(d['wrong'])} cartas, {int(d['wrong'].sum())} mal leídas")
+        return 0
+    if args.cmd == "ajustar":
+        model = fit([load_dump(f) for f in args.volcados], args.l2)
+        model = replace(model, models=models_hashes(models_dir()),
+                        info={"volcados": [f.name for f in args.volcados], "l2": args.l2})
+        model.save(args.salida)
+        print(json.dumps(model.to_json(), indent=1))
+        return 0
+    model = load(args.modelo or models_dir() / FLAG_MODEL_FILE)
+    json.dump({f.name: measure(model, load_dump(f)) for f in args.volcados}, sys.stdout, indent=1)
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
