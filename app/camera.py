@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ class FuenteError(RuntimeError):
 
 
 def _cv2() -> Any:
-    try:
+    try:  # OpenCV is an optional extra: imported when a source is opened
         import cv2
     except ImportError as exc:
         raise FuenteError(f"falta OpenCV ({exc}); instala el extra 'vision' de musmesa") from None
@@ -129,6 +130,8 @@ class Fotogramas(Fuente):
 
 def a_textura(frame_bgr: np.ndarray, texture: Any = None) -> Any:
     """Blit a BGR frame into a Kivy texture (re-used when the size matches)."""
+    # Kivy only once a frame is shown: the sources work without it, and importing Kivy
+    # before launcher.configure_kivy would fix its settings too early
     from kivy.graphics.texture import Texture
 
     h, w = frame_bgr.shape[:2]
@@ -165,7 +168,7 @@ class Preview:
         self._sesion = 0  # results of a stopped source are dropped
 
     def empezar(self, fuente: Fuente) -> None:
-        from kivy.clock import Clock
+        from kivy.clock import Clock  # Kivy only when previewing (see a_textura)
 
         self.parar()
         self.fuente = fuente
@@ -194,9 +197,7 @@ class Preview:
             self._terminar(self._sesion, t, frame, self.procesar(t, frame))
 
     def _en_hilo(self, t: float, frame: np.ndarray) -> None:
-        from concurrent.futures import ThreadPoolExecutor
-
-        from kivy.clock import Clock
+        from kivy.clock import Clock  # Kivy only when previewing (see a_textura)
 
         if self._ocupado:
             self.mostrar(frame)

@@ -18,6 +18,8 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.input.motionevent import MotionEvent
 
+from app.camera import Video
+
 ASSETS = Path(__file__).resolve().parent / "assets"
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -62,7 +64,7 @@ def captura(path: Path) -> Path:
 
 
 def foto_ejemplo() -> Path | None:
-    """The bundled table photo (vision.examples writes examples/mesa.jpg), else any image."""
+    """The bundled table photo (training.cards.examples writes examples/mesa.jpg), else any image."""
     if (EXAMPLES / "mesa.jpg").is_file():
         return EXAMPLES / "mesa.jpg"
     for ext in ("jpg", "jpeg", "png"):
@@ -148,7 +150,7 @@ class Demo:
                 yield from self.capturar("cartas_a_mano")
 
     def verdad(self) -> list[str] | None:
-        """The true hands of a generated photo (the JSON vision.examples writes beside it)."""
+        """The true hands of a generated photo (the JSON training.cards.examples writes beside it)."""
         if self.foto is None:
             return None
         try:
@@ -259,14 +261,11 @@ class Demo:
         yield 0.3
         senas = self.pantalla("senas")
         senas.poner_mano(MANO_SENAS)
-        if self.video.exists():
-            from app.camera import Video
-
-            if senas.usar_fuente(Video(self.video)):
-                yield ("hasta", lambda: senas.preview.ultimo is not None and
-                       len(senas.eventos) >= 1, 60)
-                yield from self.capturar("senas_en_vivo")
-                yield ("hasta", lambda: not senas.en_vivo, 90)
+        if self.video.exists() and senas.usar_fuente(Video(self.video)):
+            yield ("hasta", lambda: senas.preview.ultimo is not None and
+                   len(senas.eventos) >= 1, 60)
+            yield from self.capturar("senas_en_vivo")
+            yield ("hasta", lambda: not senas.en_vivo, 90)
         tocar(senas.ids.comprobar)
         yield 0.3
         yield from self.capturar("senas")
@@ -285,13 +284,10 @@ class Demo:
         yield 0.1
         tocar(arb.fase_botones["reparto"])
         yield 0.1
-        if self.video.exists():
-            from app.camera import Video
-
-            if arb.usar_fuente(Video(self.video)):
-                yield ("hasta", lambda: arb.t > 1.5, 60)
-                tocar(arb.fase_botones["lances"])
-                yield ("hasta", lambda: not arb.en_vivo, 90)
+        if self.video.exists() and arb.usar_fuente(Video(self.video)):
+            yield ("hasta", lambda: arb.t > 1.5, 60)
+            tocar(arb.fase_botones["lances"])
+            yield ("hasta", lambda: not arb.en_vivo, 90)
         if arb.cartas:
             tocar(arb.ids.comprobar)
         yield 0.3

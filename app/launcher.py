@@ -1,12 +1,13 @@
 """`mus app`: open the table app (Kivy); `--demo --capturas DIR` plays a scripted partida.
 
-Kivy is imported only inside run(), after the window size is configured, so `mus app --help`
+Kivy is imported only when the app opens, after its window is configured, so `mus app --help`
 works without Kivy and a missing display gives a clear message instead of an SDL traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 import tempfile
@@ -44,8 +45,7 @@ def configure_kivy(width: int, height: int) -> None:
     """Window settings; must run before kivy.core.window is imported."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # no xclip/xsel probing on Linux
-    import logging
-
+    # Kivy after the variables above: it reads them, and its settings, when imported
     from kivy.config import Config
     from kivy.logger import Logger
 
@@ -82,12 +82,13 @@ def run(args: argparse.Namespace) -> int:
         datos = tempfile.mkdtemp(prefix="musmesa-demo-")  # the demo never touches real data
     try:
         configure_kivy(*size)
+        # app.main opens Kivy's window: only once it is configured, and only for this command
         from app.main import MusApp
     except ImportError as exc:
         return _fail(f"falta Kivy ({exc}); instala el extra: pip install 'musmesa[app]'")
     demo = None
     if args.demo:
-        from app.demo import Demo
+        from app.demo import Demo  # Kivy's window too (see app.main above)
 
         demo = Demo(capturas, foto=Path(args.foto) if args.foto else None)
     app = MusApp(datos=datos, demo=demo)

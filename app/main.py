@@ -1,7 +1,7 @@
 """The Kivy app: one ScreenManager, one screen per .kv file, logic in app.logic.
 
-Only this module and app.screens import Kivy; vision/ and gestures/ are imported lazily by
-the screens that need them, so the marcador works without those extras.
+vision/ and gestures/ are imported lazily by the screens that need them, so the marcador
+works without those extras.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, Strin
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from app import i18n
+from app import i18n, screens
 from app.logic.partida import ControlPartida
 from app.storage import Almacen, StorageError, abrir_o_memoria
 
@@ -57,12 +57,14 @@ class MusApp(App):
         """Translate; kv passes app.lang so the text updates when the language changes."""
         return i18n.t(texto, self.lang)
 
+    def on_lang(self, _app: object, lang: str) -> None:
+        if self.ctl is not None:
+            self.ctl.idioma = lang  # the texts it makes (pareja names, last hands) follow
+
     # -- build ----------------------------------------------------------------------------
     def build(self) -> Raiz:
         Window.clearcolor = (0.07, 0.24, 0.15, 1)
         Builder.load_file(str(KV_DIR / "common.kv"))
-        import app.screens as screens
-
         self._abrir_datos(self._datos)  # before the first screen's on_pre_enter
         sm = ScreenManager(transition=NoTransition())
         for name in SCREENS:
@@ -91,8 +93,8 @@ class MusApp(App):
             self.almacen.cerrar()
         self.almacen, problema = abrir_o_memoria(carpeta)
         self.carpeta = str(self.almacen.carpeta)
-        self.ctl = ControlPartida(self.almacen)
         self.lang = self.almacen.ajuste("idioma", self.lang)
+        self.ctl = ControlPartida(self.almacen, idioma=self.lang)
         self.perfil = self.almacen.ajuste("perfil", self.perfil)
         self.camara = self.almacen.ajuste("camara", self.camara)
         self.baraja = self.almacen.ajuste("baraja", "")

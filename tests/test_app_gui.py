@@ -347,6 +347,7 @@ def test_language_switch_retranslates(app: Any) -> None:
     tap(english)
     tap(ajustes.ids.volver)
     assert app.sm.current == "marcador" and marcador.ids.nueva_mano.text == "New hand"
+    assert marcador.ids.p0.nombre == f"{JUGADORES[0]} and {JUGADORES[2]}"  # the controller's too
     assert app.almacen.ajuste("idioma") == "en"
 
 

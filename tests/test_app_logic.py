@@ -1,5 +1,5 @@
 """App logic without a window: storage, hand entry, partida control, reading, trainer,
-referee log, translations, frame sources and the `mus app` command's argument errors."""
+referee log, frame sources and the `mus app` command's argument errors."""
 
 from __future__ import annotations
 
@@ -11,9 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app import i18n
 from app.camera import Fotogramas, FuenteError, Video, cargar_imagen
-from app.i18n.extraer import extraer
 from app.logic.arbitro import SesionArbitro, verificar
 from app.logic.lectura import Lectura
 from app.logic.mano import EntradaError, EntradaMano
@@ -165,6 +163,8 @@ def test_damaged_stored_hand_stops_the_replay_with_a_reason(ctl: ControlPartida)
     fresh = ControlPartida(Almacen.abrir(ctl.almacen.carpeta))
     assert fresh.reanudar()
     assert "la mano 2" in fresh.problema and fresh.partida.tantos == tantos_1
+    in_english = ControlPartida(Almacen.abrir(ctl.almacen.carpeta), idioma="en")
+    assert in_english.reanudar() and in_english.problema.startswith("saved hand 2 cannot be scored")
 
 
 def test_corrupt_database_file_is_reported(tmp_path: Path) -> None:
@@ -190,6 +190,23 @@ def test_ordago_announces_end_of_juego(ctl: ControlPartida) -> None:
     assert avisos == [("¡Órdago! Juego para {0}", "Bea y Dani")]
     v = ctl.vista()
     assert v.parejas[1].juegos == 1 and v.parejas[1].tantos == 0
+
+
+@pytest.mark.parametrize(("idioma", "pareja", "ultima"), [
+    ("es", "Bea y Dani", "1. mano Ana: +0 / +40 · fin del juego"),
+    ("eu", "Bea eta Dani", "1. eskua (Ana eskua): +0 / +40 · jokoaren amaiera"),
+    ("en", "Bea and Dani", "Hand 1, Ana mano: +0 / +40 · end of the game"),
+])
+def test_texts_for_players_follow_the_language(ctl: ControlPartida, idioma: str, pareja: str,
+                                               ultima: str) -> None:
+    ctl.idioma = idioma  # as the app sets it when its language changes
+    e = _entrada(ctl)
+    e.ordago("grande")
+    _res, avisos = ctl.confirmar(e)
+    assert avisos == [("¡Órdago! Juego para {0}", pareja)]
+    v = ctl.vista()
+    assert v.parejas[1].nombre == pareja and ctl.entrada().parejas[1] == pareja
+    assert v.ultimas == [ultima]
 
 
 def test_names_must_be_four_and_distinct(almacen: Almacen) -> None:
@@ -241,7 +258,7 @@ def test_reading_adapts_vision_card_detections() -> None:
         confidence=conf,
         det_confidence=np.ones(n, np.float32), cls_confidence=np.ones(n, np.float32),
         alternatives=alts, low_confidence=low, seat=np.repeat(np.arange(4), 4).astype(np.int8),
-        avisos=["una carta dudosa"])
+        warnings=["una carta dudosa"])
     lec = Lectura.desde_detecciones(det)
     assert lec.manos() == MANOS  # seats as vision grouped them, each sorted left to right
     assert [c.dudosa for c in lec.cartas].count(True) == 1 and lec.cartas[5].alternativa == "2b"
@@ -282,21 +299,6 @@ def test_referee_log_is_hash_chained_tamper_evident_and_resumable() -> None:
     assert not check.valido and check.entrada == 4
     with pytest.raises(ValueError):
         SesionArbitro("segovia", JUGADORES, entradas=data["entradas"])
-
-
-# -- translations ----------------------------------------------------------------------------
-
-def test_po_reader_and_catalogues() -> None:
-    cat = i18n.Catalogo.from_po_text('msgid "A"\nmsgstr ""\n"B"\n\nmsgid "C"\nmsgstr ""\n')
-    assert cat.traducir("A") == "B" and cat.traducir("C") == "C"
-    with pytest.raises(i18n.PoError, match=":2:"):
-        i18n.parse_po('msgid "A"\nbasura\n')
-    ids = extraer()
-    es = i18n.parse_po((i18n.CARPETA / "es.po").read_text(encoding="utf-8"))
-    en = i18n.parse_po((i18n.CARPETA / "en.po").read_text(encoding="utf-8"))
-    assert set(ids) <= set(es), "run python -m app.i18n.extraer"
-    assert not [m for m in ids if not en.get(m)], "untranslated English strings"
-    assert i18n.t("Nueva mano", "en") == "New hand" and i18n.t("Nueva mano", "xx") == "Nueva mano"
 
 
 # -- frame sources ---------------------------------------------------------------------------

@@ -1,56 +1,154 @@
-"""Collect the translatable strings of the app and update the .po catalogues.
+"""Developer tool: extract the strings the app translates, refresh the .po catalogues and
+compile them to the .mo files the app reads.
 
-Strings are found where they are translated: ``t("...")`` / ``app.t('...')`` in Python and
-kv files, and ``N_("...")`` for constants. Existing translations are kept; new msgids get
-an empty msgstr (Spanish shows until someone translates). Run: ``python -m app.i18n.extraer``.
+The strings are the literal first arguments of ``t(...)``, ``app.t(...)`` and ``N_(...)`` in
+app/**/*.py and app/**/*.kv. Babel keeps the catalogues: translations stay, a new msgid gets
+an empty msgstr (or a fuzzy guess from a similar old one, which the .mo leaves out until a
+translator confirms it), msgids the app no longer uses are dropped. Run after changing texts
+or translations, and commit the .po and .mo files together:
+
+    python -m app.i18n.extraer
+
+Needs Babel (the ``test`` extra); the app itself only needs the standard library's gettext.
 """
 
 from __future__ import annotations
 
+import ast
 import re
+from collections.abc import Collection, Mapping
+from datetime import datetime
+from io import BytesIO
 from pathlib import Path
+from typing import IO, Any
 
-from app.i18n import CARPETA, IDIOMAS, parse_po
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+from app.i18n import CARPETA, DOMAIN, IDIOMAS, SOURCE, mo_path, po_path
 
 APP = CARPETA.parent
-_CALL = re.compile(r"""\b(?:t|N_)\(\s*(?P<q>['"])(?P<s>(?:\\.|(?!(?P=q)).)+)(?P=q)""")
+KEYWORDS: Mapping[str, None] = {"t": None, "N_": None}  # None: the msgid is the first argument
+_Found = tuple[int, str, str, list[str]]  # Babel's (lineno, function, message, comments)
 
 
-def extraer(root: Path = APP) -> list[str]:
-    """Every msgid in the app's .py and .kv files, in first-seen order."""
-    seen: dict[str, None] = {}
-    files = sorted(root.rglob("*.py")) + sorted(root.rglob("*.kv"))
-    for path in files:
-        if path.parent.name == "i18n":
+def _calls(tree: ast.AST, keywords: Collection[str], line: int = 1) -> list[_Found]:
+    """Literal first arguments of calls named like a keyword. ast, unlike Babel's tokenizer
+    before Python 3.12, sees the calls inside f-strings, where most of the app's texts are."""
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
             continue
-        for m in _CALL.finditer(path.read_text(encoding="utf-8")):
-            seen.setdefault(m.group("s").encode().decode("unicode_escape").encode(
-                "latin-1").decode("utf-8"), None)
-    return list(seen)
+        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        arg = node.args[0]
+        if name in keywords and isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            found.append((node.lineno + line - 1, node.col_offset, name, arg.value))
+    return [(lineno, name, msg, []) for lineno, _col, name, msg in sorted(found)]
 
 
-def _quote(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+def extract_py(fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str],
+               options: Mapping[str, Any]) -> list[_Found]:
+    """A Babel extraction method for Python files."""
+    return _calls(ast.parse(fileobj.read().decode("utf-8")), keywords)
 
 
-def escribir(idioma: str, msgids: list[str]) -> Path:
-    path = CARPETA / f"{idioma}.po"
-    old = parse_po(path.read_text(encoding="utf-8"), str(path)) if path.exists() else {}
-    lines = [f"# musmesa: {IDIOMAS[idioma]}. Source language: Spanish (msgid).",
-             'msgid ""', 'msgstr ""', '"Content-Type: text/plain; charset=UTF-8\\n"',
-             f'"Language: {idioma}\\n"', ""]
-    for msgid in msgids:
-        msgstr = msgid if idioma == "es" else old.get(msgid, "")
-        lines += [f"msgid {_quote(msgid)}", f"msgstr {_quote(msgstr)}", ""]
-    path.write_text("\n".join(lines), encoding="utf-8")
-    return path
+def _parse_kv_line(code: str) -> ast.AST | None:
+    # "text: app.t('x')" is itself Python (an annotated name); "size_hint: None, None" and
+    # rule headers ("<Raiz>:") are not, but what follows their colon is.
+    for candidate in (code, code.partition(":")[2].strip()):
+        try:
+            return ast.parse(candidate)
+        except SyntaxError:
+            continue
+    return None
+
+
+def extract_kv(fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str],
+               options: Mapping[str, Any]) -> list[_Found]:
+    """A Babel extraction method for Kivy kv files, line by line. A line with a translation
+    call that does not parse (a value split over lines) is an error, not a missed string."""
+    names = "|".join(map(re.escape, keywords))
+    call = re.compile(rf"\b(?:{names})\(")
+    found: list[_Found] = []
+    for lineno, raw in enumerate(fileobj.read().decode("utf-8").splitlines(), 1):
+        code = raw.strip()
+        if not code or code.startswith("#"):
+            continue
+        tree = _parse_kv_line(code)
+        if tree is None and call.search(code):
+            name = getattr(fileobj, "name", "<kv>")
+            raise SyntaxError(f"{name}:{lineno}: put this translated text on one line: {code[:60]}")
+        if tree is not None:
+            found += _calls(tree, keywords, lineno)
+    return found
+
+
+METHODS = [("i18n/**", "ignore"), ("**.py", extract_py), ("**.kv", extract_kv)]
+
+
+def template(root: Path = APP) -> Catalog:
+    """Every msgid the app uses, with where, in first-seen order (the .pot, kept in memory)."""
+    cat = Catalog(domain=DOMAIN, project="musmesa", fuzzy=False)
+    for filename, lineno, msgid, _comments, context in extract_from_dir(
+            root, METHODS, keywords=KEYWORDS):  # type: ignore[arg-type]  # takes callables too
+        cat.add(msgid, None, [(filename, lineno)], context=context)
+    return cat
+
+
+def msgids(root: Path = APP) -> list[str]:
+    return [m.id for m in template(root) if m.id]
+
+
+def read(idioma: str) -> Catalog:
+    with po_path(idioma).open("rb") as f:
+        return read_po(f, locale=idioma, domain=DOMAIN)
+
+
+def refresh(idioma: str, tmpl: Catalog) -> Catalog:
+    """The language's catalogue brought up to the template (a new one if it has none)."""
+    cat = read(idioma) if po_path(idioma).exists() else Catalog(locale=idioma, domain=DOMAIN)
+    cat.update(tmpl, update_creation_date=False)
+    # A fixed header, so that the files change only when the texts do.
+    cat.header_comment = f"# musmesa: {IDIOMAS[idioma]}. The msgids are Spanish, the source language."
+    cat.project, cat.version, cat.msgid_bugs_address = "musmesa", "app", ""
+    cat.last_translator, cat.language_team = "", IDIOMAS[idioma]
+    if not isinstance(cat.revision_date, datetime):  # Babel's placeholder
+        cat.revision_date = cat.creation_date
+    return cat
+
+
+def compile_mo(cat: Catalog) -> bytes:
+    buf = BytesIO()
+    write_mo(buf, cat)  # fuzzy entries stay out, so the app shows Spanish until they are confirmed
+    return buf.getvalue()
+
+
+def write(idioma: str, cat: Catalog) -> None:
+    buf = BytesIO()
+    # File names without line numbers: the .po changes only when texts do.
+    write_po(buf, cat, ignore_obsolete=True, include_lineno=False)
+    po_path(idioma).write_bytes(buf.getvalue())
+    mo_path(idioma).write_bytes(compile_mo(cat))
+
+
+def untranslated(cat: Catalog) -> list[str]:
+    return [m.id for m in cat if m.id and (not m.string or m.fuzzy)]
 
 
 def main() -> None:
-    ids = extraer()
+    tmpl = template()
+    total = len(tmpl)
     for idioma in IDIOMAS:
-        print(escribir(idioma, ids))
-    print(f"{len(ids)} mensajes")
+        if idioma == SOURCE:
+            continue
+        cat = refresh(idioma, tmpl)
+        write(idioma, cat)
+        missing = untranslated(cat)
+        print(f"{po_path(idioma).relative_to(APP.parent)}: {total - len(missing)}/{total} translated")
+        for msgid in missing:
+            print(f"  missing: {msgid!r}")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ with a message for the screen, and the manual path (the 40-card grid) still work
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -70,8 +71,6 @@ class Lectura:
             if callable(fn):
                 data = fn()
                 if isinstance(data, str):
-                    import json
-
                     data = json.loads(data)
                 return cls.desde_json(data)
         if isinstance(det, dict):
@@ -106,7 +105,7 @@ class Lectura:
 
     def dibujar(self, image_bgr: np.ndarray) -> np.ndarray:
         """The photo with each card's box and id, coloured by seat (grey: no seat)."""
-        import cv2
+        import cv2  # OpenCV is an optional extra: only when a read photo is shown
 
         out = image_bgr.copy()
         seat_of = {}

@@ -10,7 +10,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.i18n import N_
+from app.i18n import N_, SOURCE, t
 from app.logic.mano import EntradaMano
 from app.storage import Almacen
 from scoring.partida import Partida, amarracos
@@ -44,15 +44,16 @@ class VistaMarcador:
     ganador: int | None = None
 
 
-def nombre_pareja(jugadores: list[str], pareja: int) -> str:
-    return f"{jugadores[pareja]} y {jugadores[pareja + 2]}"
-
-
 class ControlPartida:
-    """Owns the current Partida and writes every change through the Almacen."""
+    """Owns the current Partida and writes every change through the Almacen.
 
-    def __init__(self, almacen: Almacen) -> None:
+    The texts it makes for players (pareja names, the last hands, :attr:`problema`) are in
+    ``idioma``, which the app keeps equal to its language.
+    """
+
+    def __init__(self, almacen: Almacen, idioma: str = SOURCE) -> None:
         self.almacen = almacen
+        self.idioma = idioma
         self.partida_id: int | None = None
         self.partida: Partida | None = None
         self.info: dict[str, Any] = {}
@@ -62,9 +63,9 @@ class ControlPartida:
     def nueva(self, reglas: str | dict, jugadores: list[str], mano: int) -> None:
         names = [n.strip() for n in jugadores]
         if len(names) != 4 or not all(names):
-            raise ValueError("escribe los cuatro nombres")
+            raise ValueError(N_("escribe los cuatro nombres"))  # nueva.py shows it translated
         if len(set(names)) != 4:
-            raise ValueError("los cuatro nombres deben ser distintos")
+            raise ValueError(N_("los cuatro nombres deben ser distintos"))
         partida = Partida(perfil(reglas), jugadores=names, mano=mano)  # validates first
         pid = self.almacen.nueva_partida(reglas, names, mano)
         self.partida_id, self.partida = pid, partida
@@ -85,14 +86,16 @@ class ControlPartida:
             partida = Partida(perfil(info["reglas"]), jugadores=info["jugadores"],
                               mano=info["mano_inicial"])
         except ValueError as exc:
-            self.problema = f"la partida guardada no se puede abrir: {exc}"
+            self.problema = t("la partida guardada no se puede abrir: {0}",
+                              self.idioma).format(exc)
             return False
         for m in self.almacen.manos(info["id"]):
             reg = m["registro"]
             try:
                 partida.registrar(reg["manos"], reg.get("lances", {}), mano=reg["mano"])
             except (ValueError, KeyError, TypeError) as exc:
-                self.problema = f"la mano {m['n']} guardada no se puede contar: {exc}"
+                self.problema = t("la mano {n} guardada no se puede contar: {error}",
+                                  self.idioma).format(n=m["n"], error=exc)
                 break
         self.partida_id, self.partida, self.info = info["id"], partida, info
         return True
@@ -109,9 +112,13 @@ class ControlPartida:
     # -- hands ----------------------------------------------------------------------------
     def entrada(self) -> EntradaMano:
         p = self._p()
-        jug = self.info["jugadores"]
         return EntradaMano(mano=p.mano, reglas=self.info["reglas"],
-                           parejas=(nombre_pareja(jug, 0), nombre_pareja(jug, 1)))
+                           parejas=(self.nombre_pareja(0), self.nombre_pareja(1)))
+
+    def nombre_pareja(self, pareja: int) -> str:
+        """'Ana y Carlos': the players in seats ``pareja`` and ``pareja + 2``."""
+        jug = self.info["jugadores"]
+        return t("{0} y {1}", self.idioma).format(jug[pareja], jug[pareja + 2])
 
     def registro(self, entrada: EntradaMano) -> dict[str, Any]:
         """The hand record in `mus tanteo` format (what is stored and exported)."""
@@ -139,7 +146,7 @@ class ControlPartida:
         if not entrada.cartas_completas():
             entrada.registro([0, 0])  # raises EntradaError naming the missing seats
         res = p.registrar(list(entrada.cartas), entrada.lances(), mano=entrada.mano)
-        return res, _avisos(p, res)
+        return res, self._avisos(p, res)
 
     def deshacer(self) -> bool:
         p = self._p()
@@ -157,40 +164,42 @@ class ControlPartida:
         parejas = []
         for k in (0, 1):
             am, pi = amarracos(p.tantos[k])
-            parejas.append(VistaPareja(nombre_pareja(jug, k), p.tantos[k], am, pi,
+            parejas.append(VistaPareja(self.nombre_pareja(k), p.tantos[k], am, pi,
                                        p.juegos[k], p.vacas[k]))
         manos = self.almacen.manos(self.partida_id or 0)
         return VistaMarcador(
             parejas=(parejas[0], parejas[1]), jugadores=list(jug), mano=p.mano,
             reglas=reglas.nombre, tantos_juego=reglas.tantos,
             juegos_por_vaca=reglas.juegos_por_vaca, vacas_por_partida=reglas.vacas_por_partida,
-            numero_mano=len(manos) + 1, ultimas=_ultimas(manos, jug),
+            numero_mano=len(manos) + 1, ultimas=_ultimas(manos, jug, self.idioma),
             terminada=bool(p.terminada), ganador=p.ganador,
         )
 
 
-def _avisos(p: Partida, res: Any) -> list[tuple[str, str]]:
-    """The end of a juego, vaca or partida: (Spanish template, pareja name) for the screen
-    to translate and format."""
-    if not res.fin:
-        return []
-    name = p.nombre_pareja(res.fin["ganador"])
-    aviso = p.estado.aviso
-    out = [(N_("¡Órdago! Juego para {0}") if res.fin.get("por") == "ordago"
-            else N_("¡Juego para {0}!"), name)]
-    if aviso in ("vaca", "partida") and p.reglas.vacas_por_partida > 1:
-        out.append((N_("¡Vaca para {0}!"), name))
-    if aviso == "partida":
-        out.append((N_("¡Partida para {0}!"), name))
-    return out
+    def _avisos(self, p: Partida, res: Any) -> list[tuple[str, str]]:
+        """The end of a juego, vaca or partida: (Spanish template, pareja name) for the
+        screen to translate and format."""
+        if not res.fin:
+            return []
+        name = self.nombre_pareja(res.fin["ganador"])
+        aviso = p.estado.aviso
+        out = [(N_("¡Órdago! Juego para {0}") if res.fin.get("por") == "ordago"
+                else N_("¡Juego para {0}!"), name)]
+        if aviso in ("vaca", "partida") and p.reglas.vacas_por_partida > 1:
+            out.append((N_("¡Vaca para {0}!"), name))
+        if aviso == "partida":
+            out.append((N_("¡Partida para {0}!"), name))
+        return out
 
 
-def _ultimas(manos: list[dict], jugadores: list[str], n: int = 5) -> list[str]:
+def _ultimas(manos: list[dict], jugadores: list[str], idioma: str, n: int = 5) -> list[str]:
+    """The last ``n`` hands, newest first: number, who was mano, tantos each pareja won."""
     out = []
     for m in manos[-n:][::-1]:
         tan = m["tanteo"]
         pts = [sum(v[i] for v in tan.get("por_lance", {}).values()) for i in (0, 1)]
-        mano = jugadores[m["registro"]["mano"]]
-        fin = " · fin del juego" if tan.get("fin") else ""
-        out.append(f"{m['n']}. mano {mano}: +{pts[0]} / +{pts[1]}{fin}")
+        plantilla = (N_("{n}. mano {jugador}: +{a} / +{b} · fin del juego") if tan.get("fin")
+                     else N_("{n}. mano {jugador}: +{a} / +{b}"))
+        out.append(t(plantilla, idioma).format(n=m["n"], jugador=jugadores[m["registro"]["mano"]],
+                                               a=pts[0], b=pts[1]))
     return out

@@ -7,6 +7,7 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from app.i18n import IDIOMAS
+from app.logic.lectura import LecturaError, preparar_baraja
 from app.screens.widgets import Opcion
 from scoring.rules import PERFILES
 
@@ -62,8 +63,6 @@ class AjustesScreen(Screen):
 
     def usar_baraja(self) -> None:
         """Register the deck from a folder of photos, or use a registered .npz file."""
-        from app.logic.lectura import LecturaError, preparar_baraja
-
         app = App.get_running_app()
         try:
             ruta, desc, avisos = preparar_baraja(self.ids.baraja.text, app.carpeta)

@@ -30,7 +30,7 @@ NOMBRES_FASE = {"reparto": N_("Reparto"), "mus": N_("Mus"), "descarte": N_("Desc
 
 
 def _pequena(frame: Any, ancho: int = 160) -> Any:
-    import cv2
+    import cv2  # OpenCV is an optional extra: only with a live source
 
     return cv2.resize(frame, (ancho, int(ancho * frame.shape[0] / frame.shape[1])),
                       interpolation=cv2.INTER_AREA)
@@ -177,7 +177,7 @@ class ArbitroScreen(ReconocimientoEnVivo, Screen):
         returns its name and sha256 (the hash goes in the chained log)."""
         if not self.recientes:
             return None, None
-        import cv2
+        import cv2  # OpenCV is an optional extra: only with a live source
 
         app = App.get_running_app()
         mitad = (ev.get("inicio", self.t) + ev.get("fin", self.t)) / 2

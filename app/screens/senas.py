@@ -21,7 +21,7 @@ def clave(ev: dict[str, Any]) -> tuple[str, float]:
 
 def dibujar_marcas(frame: Any, res: Any) -> Any:
     """Face landmarks (every 3rd point) and shoulders on a copy of the frame."""
-    import cv2
+    import cv2  # OpenCV is an optional extra: only with a live source
 
     out = frame.copy()
     if res.landmarks is not None:

@@ -24,7 +24,7 @@ class TanteoScreen(Screen):
             return
         res, avisos = app.resultado
         reg = res.registro
-        parejas = (reg.nombre_pareja(0), reg.nombre_pareja(1))
+        parejas = (app.ctl.nombre_pareja(0), app.ctl.nombre_pareja(1))  # in app.lang, unlike reg's
         self.titulo = f"{app.t('Tanteo')} · {app.t('es mano')}: {reg.nombre(reg.mano)}"
         self._tabla(app, res, parejas)
         self.marcador = (f"{parejas[0]}  {res.marcador[0]}  —  {res.marcador[1]}  {parejas[1]}")

@@ -15,8 +15,8 @@ from app.camera import Camara, Fuente, FuenteError
 
 
 def crear_reconocedor(perfil: str) -> Any:
-    """gestures/ is optional: import it only here; errors become a message."""
-    try:
+    """The recognizer for a profile; a missing extra or model becomes a message."""
+    try:  # gestures/ (MediaPipe) is an optional extra: imported when a source starts
         from gestures.recognizer import SenaRecognizer
     except ImportError as exc:
         raise FuenteError(f"las señas no están disponibles ({exc}); "
