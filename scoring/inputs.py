@@ -1,0 +1,149 @@
+"""Untrusted input, read once and checked before anything uses it: JSON files with limits on
+size and nesting, text a terminal can print, and short excerpts for error messages.
+
+Every `mus` command reads its JSON through :func:`read_json` (or :func:`parse_json`), so a
+50 MB file, a document nested 500 levels deep, an integer of 5,000 digits or a lone surrogate
+gives one clear Spanish line, never a traceback.
+
+    >>> parse_json('{"mano": 1}', "x")
+    {'mano': 1}
+    >>> try:
+    ...     parse_json('[' * 100 + ']' * 100, "x")
+    ... except InputError as exc:
+    ...     print(exc)
+    x: JSON anidado demasiado profundo (más de 32 niveles)
+    >>> excerpt("a" * 500)[-12:]
+    '… (500 car.)'
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from typing import Any, Final
+
+MAX_INPUT_BYTES: Final = 8 * 1024 * 1024  # 8 MiB: about 30,000 hand records
+MAX_DEPTH: Final = 32  # a hand record is 4 deep; reglas overrides a few more
+MAX_INT_DIGITS: Final = 18  # any count in Mus fits; larger is not a number we can use
+EXCERPT: Final = 60
+
+
+class InputError(ValueError):
+    """Input that cannot be used; the message is one Spanish line with at most an excerpt."""
+
+
+def excerpt(value: object, limit: int = EXCERPT) -> str:
+    """``value`` as text of at most about ``limit`` characters, printable (no surrogates)."""
+    text = value if isinstance(value, str) else repr(value)
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text)} car.)"
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of brackets outside strings (a scan, so no recursion)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _int(token: str) -> int:
+    if len(token.lstrip("-")) > MAX_INT_DIGITS:
+        raise InputError(f"número demasiado largo ({len(token)} cifras)")
+    return int(token)
+
+
+def _float(token: str) -> float:
+    if len(token) > 64:
+        raise InputError(f"número demasiado largo ({len(token)} caracteres)")
+    value = float(token)
+    if not math.isfinite(value):
+        raise InputError(f"número fuera de rango: {excerpt(token, 20)}")
+    return value
+
+
+def _no_constant(token: str) -> Any:
+    raise InputError(f"{token} no es un número JSON válido")
+
+
+def check_text(value: Any, where: str) -> None:
+    """InputError when a string anywhere in ``value`` cannot be printed (a lone surrogate)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                raise InputError(f"{where}: texto con caracteres no válidos: {excerpt(v, 20)}") from None
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+
+
+def parse_json(text: str, where: str) -> Any:
+    """JSON from ``text`` within the limits above; InputError naming ``where`` otherwise."""
+    if len(text) > MAX_INPUT_BYTES:
+        raise InputError(f"{where}: demasiado grande ({len(text):,} caracteres; como mucho "
+                         f"{MAX_INPUT_BYTES:,})".replace(",", "."))
+    if _depth(text) > MAX_DEPTH:
+        raise InputError(f"{where}: JSON anidado demasiado profundo (más de {MAX_DEPTH} niveles)")
+    try:
+        data = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_no_constant)
+    except InputError as exc:
+        raise InputError(f"{where}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"JSON inválido en {where}: {exc.msg} (línea {exc.lineno})") from None
+    except (ValueError, RecursionError) as exc:
+        raise InputError(f"JSON inválido en {where}: {excerpt(str(exc))}") from None
+    check_text(data, where)
+    return data
+
+
+def read_text(path: str, where: str | None = None) -> str:
+    """The UTF-8 text of a file or ``-`` (stdin), at most MAX_INPUT_BYTES; InputError otherwise."""
+    where = where or path
+    try:
+        if path == "-":
+            raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            with open(path, "rb") as fh:
+                raw = fh.read(MAX_INPUT_BYTES + 1)
+    except FileNotFoundError:
+        raise InputError(f"{excerpt(where)}: no existe el fichero") from None
+    except IsADirectoryError:
+        raise InputError(f"{excerpt(where)}: es una carpeta, no un fichero") from None
+    except PermissionError:
+        raise InputError(f"{excerpt(where)}: no hay permiso para leerlo") from None
+    except OSError as exc:
+        raise InputError(f"no se puede leer {excerpt(where)}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_INPUT_BYTES:
+        raise InputError(f"{excerpt(where)}: demasiado grande (más de {MAX_INPUT_BYTES // 1024 // 1024} MiB)")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{excerpt(where)} no es texto UTF-8") from None
+
+
+def read_json(path: str, where: str | None = None) -> Any:
+    """JSON from a file or ``-`` (stdin) within the limits; InputError with one line otherwise."""
+    return parse_json(read_text(path, where), excerpt(where or path))
