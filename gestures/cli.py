@@ -9,11 +9,11 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import fields, replace
 from pathlib import Path
 from typing import TextIO
 
@@ -21,14 +21,17 @@ import cv2
 import numpy as np
 
 from gestures.draw import draw_landmarks, draw_status
-from gestures.events import TIEMPOS, Tiempos
+from gestures.events import Tiempos, tiempos_with
 from gestures.models import ModelError
 from gestures.recognizer import SenaRecognizer
 from gestures.scorer import Umbrales, with_overrides
 from gestures.sources import CameraSource, SourceError, VideoSource
 from gestures.types import GESTOS, Evento, FrameResult
+from scoring.inputs import InputError, excerpt, read_json
 from scoring.rules import PerfilError, perfil
 
+# Threshold and timing overrides of --umbrales; None: the defaults.
+Settings = tuple[Umbrales | None, dict[str, Tiempos] | None]
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 
 
@@ -67,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 130
     except _Fail as exc:
-        print(f"mus senas: {exc}", file=sys.stderr)
+        print(f"mus senas: {' '.join(str(exc).split())}", file=sys.stderr)  # one line
         return exc.status
 
 
@@ -85,18 +88,35 @@ def _run(args: argparse.Namespace) -> int:
     if args.calibracion < 0:
         raise _Fail("--calibracion no puede ser negativa")
     _check_perfil(args.perfil)
+    settings = _settings(args.umbrales)  # before any model is loaded or frame read
     if args.camara is not None:
-        return _stream(args, camera=args.camara)
+        return _stream(args, settings, camera=args.camara)
     paths = [Path(p) for p in args.fuentes]
     for p in paths:
-        if not p.is_file():
-            raise _Fail(f"no existe el fichero {p}")
+        _check_file(p)
     if len(paths) == 1 and paths[0].suffix.lower() not in IMAGE_SUFFIXES:
-        return _stream(args, video=paths[0])
+        return _stream(args, settings, video=paths[0])
     not_images = [str(p) for p in paths if p.suffix.lower() not in IMAGE_SUFFIXES]
     if not_images:
         raise _Fail(f"un vídeo cada vez; estos no son imágenes: {', '.join(not_images)}")
-    return _images(args, paths)
+    return _images(args, settings, paths)
+
+
+def _check_file(p: Path) -> None:
+    """_Fail saying why ``p`` cannot be read: missing, a folder, a loop of links, no permission."""
+    try:
+        with open(p, "rb"):
+            pass
+    except FileNotFoundError:
+        raise _Fail(f"no existe el fichero {p}") from None
+    except IsADirectoryError:
+        raise _Fail(f"{p}: es una carpeta, no un vídeo ni una imagen") from None
+    except PermissionError:
+        raise _Fail(f"{p}: no hay permiso para leer el fichero") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise _Fail(f"{p}: es un bucle de enlaces simbólicos") from None
+        raise _Fail(f"{p}: no se puede leer ({exc.strerror or exc})") from None
 
 
 def _check_perfil(name: str | None) -> None:
@@ -108,8 +128,8 @@ def _check_perfil(name: str | None) -> None:
         raise _Fail(str(exc)) from exc
 
 
-def _recognizer(args: argparse.Namespace) -> SenaRecognizer:
-    umbrales, tiempos = _settings(args.umbrales)
+def _recognizer(args: argparse.Namespace, settings: Settings) -> SenaRecognizer:
+    umbrales, tiempos = settings
     try:
         rec = SenaRecognizer(args.perfil or "general", mirrored=args.espejo,
                              pose=not args.sin_hombros, calibracion=args.calibracion,
@@ -126,38 +146,49 @@ def _recognizer(args: argparse.Namespace) -> SenaRecognizer:
     return rec
 
 
-def _settings(path: str | None) -> tuple[Umbrales | None, dict[str, Tiempos] | None]:
-    """Threshold and timing overrides from a JSON file (None: defaults)."""
+def _settings(path: str | None) -> Settings:
+    """Threshold and timing overrides from a JSON file (None: defaults), every value checked
+    here, before any frame is read."""
     if not path:
         return None, None
+    where = f"--umbrales {excerpt(path)}"
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-        extra = set(doc) - {"umbrales", "tiempos"}
-        if extra:
-            raise ValueError(f"claves desconocidas {sorted(extra)}")
-        values = {k: tuple(v) if isinstance(v, list) else v
-                  for k, v in doc.get("umbrales", {}).items()}
-        umbrales = with_overrides(Umbrales(), values)
-        tiempos = dict(TIEMPOS)
-        names = {f.name for f in fields(Tiempos)}
-        for gesto, changes in doc.get("tiempos", {}).items():
-            if gesto not in tiempos or set(changes) - names:
-                raise ValueError(f"tiempos de {gesto!r}: {sorted(changes)}")
-            tiempos[gesto] = replace(tiempos[gesto], **changes)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise _Fail(f"--umbrales {path}: {exc}") from exc
-    return umbrales, tiempos
+        doc = read_json(path, where)
+    except InputError as exc:
+        raise _Fail(str(exc)) from None
+    try:
+        return parse_settings(doc)
+    except KeyError as exc:  # an unknown threshold name
+        raise _Fail(f"{where}: {exc.args[0]}") from None
+    except ValueError as exc:
+        raise _Fail(f"{where}: {exc}") from None
+
+
+def parse_settings(doc: object) -> tuple[Umbrales, dict[str, Tiempos]]:
+    """The ``--umbrales`` document as thresholds and timings; KeyError for an unknown threshold,
+    ValueError (one Spanish line) for anything else wrong."""
+    if not isinstance(doc, dict):
+        raise ValueError('se espera un objeto: {"umbrales": {...}, "tiempos": {...}}')
+    extra = set(doc) - {"umbrales", "tiempos"}
+    if extra:
+        raise ValueError(f"claves desconocidas: {excerpt(', '.join(map(repr, sorted(extra))))} "
+                         "(solo umbrales y tiempos)")
+    umbrales, tiempos = doc.get("umbrales", {}), doc.get("tiempos", {})
+    for key, value in (("umbrales", umbrales), ("tiempos", tiempos)):
+        if not isinstance(value, dict):
+            raise ValueError(f'"{key}" debe ser un objeto')
+    return with_overrides(Umbrales(), umbrales), tiempos_with(tiempos)
 
 
 # --- video and camera ---------------------------------------------------------------------
 
-def _stream(args: argparse.Namespace, video: Path | None = None,
+def _stream(args: argparse.Namespace, settings: Settings, video: Path | None = None,
             camera: int | None = None) -> int:
     try:
         source = VideoSource(video) if video is not None else CameraSource(int(camera or 0))
     except SourceError as exc:
         raise _Fail(str(exc)) from exc
-    rec = _recognizer(args)
+    rec = _recognizer(args, settings)
     show = camera is not None and not args.sin_ventana and _has_display()
     if camera is not None and not args.neutra:
         print(f"mus senas: cámara {camera}: mira a la cámara con la cara neutra "
@@ -193,9 +224,10 @@ def _stream(args: argparse.Namespace, video: Path | None = None,
     if problem:
         print(f"mus senas: {problem}; se conservan los eventos anteriores", file=sys.stderr)
         return 1
-    if not seen_face:
-        print("mus senas: no se vio ninguna cara en toda la fuente", file=sys.stderr)
-        return 1
+    if not seen_face:  # nothing to recognise: bad input, like a file that is not a video
+        print(f"mus senas: {name}: no se vio ninguna cara en toda la fuente "
+              "(¿está la cara a la vista y con luz?)", file=sys.stderr)
+        return 2
     if faceless > 0.2 * frames:
         print(f"mus senas: aviso: sin cara en {faceless} de {frames} fotogramas",
               file=sys.stderr)
@@ -276,8 +308,8 @@ def _report(args: argparse.Namespace, name: str, eventos: Sequence[Evento],
 
 # --- still images ---------------------------------------------------------------------------
 
-def _images(args: argparse.Namespace, paths: Sequence[Path]) -> int:
-    rec = _recognizer(args)
+def _images(args: argparse.Namespace, settings: Settings, paths: Sequence[Path]) -> int:
+    rec = _recognizer(args, settings)
     out = []
     for p in paths:
         frame = cv2.imread(str(p), cv2.IMREAD_COLOR)
@@ -304,7 +336,7 @@ def _images(args: argparse.Namespace, paths: Sequence[Path]) -> int:
     faceless = [str(i["imagen"]) for i in out if "error" not in i and not i["cara"]]
     if faceless:
         print(f"mus senas: sin cara en {', '.join(faceless)}", file=sys.stderr)
-    return 1 if len(faceless) + len(bad) == len(out) else 0
+    return 2 if len(faceless) + len(bad) == len(out) else 0  # no face in any: bad input, as a video
 
 
 def _image_line(item: dict) -> str:  # type: ignore[type-arg]

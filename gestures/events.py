@@ -47,6 +47,48 @@ TIEMPOS: dict[str, Tiempos] = {
     "hombro_arriba": Tiempos(minimo=0.3),
 }
 
+# What each field may be: scores are 0..1, times are seconds (a seña lasts a few), frames a count.
+LIMITES: dict[str, tuple[type, float]] = {"entrar": (float, 1.0), "salir": (float, 1.0),
+                                          "minimo": (float, 60.0), "hueco": (float, 60.0),
+                                          "hueco_frames": (int, 1000), "enfriar": (float, 60.0)}
+
+
+def tiempos_with(overrides: Mapping[str, object],
+                 base: Mapping[str, Tiempos] = TIEMPOS) -> dict[str, Tiempos]:
+    """``base`` with some gestures' timings changed (``{"guino": {"minimo": 0.2}}``), each value
+    checked (type, finite, in range, ``salir`` not above ``entrar``); ValueError (one Spanish
+    line) otherwise."""
+    tiempos = dict(base)
+    for gesto, changes in overrides.items():
+        if gesto not in tiempos:
+            raise ValueError(f"tiempos: gesto desconocido {str(gesto)[:40]!r} "
+                             f"(los gestos: {', '.join(tiempos)})")
+        if not isinstance(changes, Mapping):
+            raise ValueError(f"tiempos de {gesto}: se espera un objeto, p. ej. {{\"minimo\": 0.2}}")
+        checked = {name: _tiempo(gesto, name, value) for name, value in changes.items()}
+        nuevo = replace(tiempos[gesto], **checked)  # type: ignore[arg-type]
+        if nuevo.salir > nuevo.entrar:
+            raise ValueError(f"tiempos de {gesto}: salir ({nuevo.salir:g}) no puede ser mayor "
+                             f"que entrar ({nuevo.entrar:g})")
+        tiempos[gesto] = nuevo
+    return tiempos
+
+
+def _tiempo(gesto: str, name: object, value: object) -> float | int:
+    if name not in LIMITES:
+        raise ValueError(f"tiempos de {gesto}: campo desconocido {str(name)[:40]!r} "
+                         f"(los campos: {', '.join(LIMITES)})")
+    kind, top = LIMITES[str(name)]
+    # bool is an int in Python, but `true` is not a time; a count of frames must be whole
+    ok = int if kind is int else int | float
+    if isinstance(value, bool) or not isinstance(value, ok):
+        what = "un número entero" if kind is int else "un número"
+        raise ValueError(f"tiempos de {gesto}: {name} debe ser {what}")
+    if not (0 <= value <= top):  # also false for NaN
+        raise ValueError(f"tiempos de {gesto}: {name} fuera de rango (de 0 a {top:g})")
+    return kind(value)
+
+
 # When both members of a pair are confirmed together, the first one wins: a shrug of both
 # shoulders often starts with one; closing both eyes often starts with one.
 PREFERIDO = {"hombro_arriba": "hombros_arriba", "guino": "ojos_cerrados",

@@ -18,6 +18,7 @@ import numpy as np
 
 from gestures.features import Features
 from gestures.types import GESTOS
+from scoring.inputs import excerpt
 
 # sided features: image-left (_a) and image-right (_b); MediaPipe names blendshapes after the
 # person's own side, which in an unmirrored image is the opposite image side.
@@ -313,10 +314,38 @@ def _one_mouth_sena(vals: dict[str, float], cap: float = 0.5) -> None:
             vals[g] = cap
 
 
-def with_overrides(u: Umbrales, overrides: Mapping[str, tuple[float, float] | float]) -> Umbrales:
-    """Copy of ``u`` with some thresholds changed (unknown names raise KeyError)."""
-    names = {f.name for f in fields(u)}
-    unknown = set(overrides) - names
+# Largest value a threshold may take: a ratio or share is at most a few units; these are not.
+MAX_UMBRAL = 10.0
+MAX_UMBRAL_POR_NOMBRE = {"head_turn": 180.0, "min_face_px": 10_000.0, "noise_k": 100.0}
+
+
+def with_overrides(u: Umbrales, overrides: Mapping[str, object]) -> Umbrales:
+    """Copy of ``u`` with some thresholds changed, each checked: a pair of numbers where the
+    default is a pair, one number otherwise, finite, from 0 to its maximum. Unknown names raise
+    KeyError; a wrong type or value raises ValueError (one Spanish line)."""
+    kinds = {f.name: isinstance(getattr(u, f.name), tuple) for f in fields(u)}
+    unknown = set(overrides) - set(kinds)
     if unknown:
-        raise KeyError(f"umbrales desconocidos: {sorted(unknown)}")
-    return replace(u, **overrides)  # type: ignore[arg-type]
+        raise KeyError(f"umbrales desconocidos: {excerpt(', '.join(map(repr, sorted(map(str, unknown)))))}")
+    changes = {name: _umbral(name, value, kinds[name]) for name, value in overrides.items()}
+    return replace(u, **changes)  # type: ignore[arg-type]
+
+
+def _umbral(name: str, value: object, pair: bool) -> tuple[float, float] | float:
+    """``value`` as a threshold of ``name``; ValueError saying what is wrong."""
+    if pair:
+        if not isinstance(value, list | tuple) or len(value) != 2:
+            raise ValueError(f"umbral {name}: se esperan dos números [desde, hasta]")
+        lo, hi = (_number(name, v) for v in value)
+        return (lo, hi)
+    return _number(name, value)
+
+
+def _number(name: str, value: object) -> float:
+    top = MAX_UMBRAL_POR_NOMBRE.get(name, MAX_UMBRAL)
+    # bool is an int in Python, but `true` is not a threshold
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"umbral {name}: se espera un número")
+    if not (0.0 <= value <= top):  # also false for NaN
+        raise ValueError(f"umbral {name}: fuera de rango (de 0 a {top:g})")
+    return float(value)

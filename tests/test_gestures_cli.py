@@ -80,20 +80,20 @@ def test_image_without_a_face_is_said_clearly(capsys, tmp_path):
     path = tmp_path / "cafe.png"
     cv2.imwrite(str(path), data.coffee()[:, :, ::-1])
     status, out, err = run_cli(capsys, str(path))
-    assert status == 1
+    assert status == 2
     assert "sin cara" in out and "sin cara" in err
 
 
-def test_video_without_a_face_keeps_going_and_says_so(capsys, tmp_path):
+def test_video_without_a_face_is_bad_input(capsys, tmp_path):
     path = tmp_path / "mesa.mp4"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), 10, (320, 240))
     for _ in range(8):
         writer.write(cv2.resize(data.coffee()[:, :, ::-1], (320, 240)))
     writer.release()
     status, out, err = run_cli(capsys, "--json", "--sin-hombros", str(path))
-    assert status == 1
+    assert status == 2  # nothing to recognise: bad input
     assert json.loads(out)["eventos"] == []
-    assert "ninguna cara" in err
+    assert "ninguna cara" in err and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("argv", [
@@ -215,3 +215,49 @@ def test_bad_settings_file(capsys, tmp_path, content):
     settings.write_text(content)
     status, _, err = run_cli(capsys, "--umbrales", str(settings), str(CLIP))
     assert status == 2 and "--umbrales" in err
+
+
+class NoRecognizer:
+    """Stands in for SenaRecognizer: a refused settings file must stop before any model loads."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        raise AssertionError("the recogniser was built before the settings were checked")
+
+
+@pytest.mark.parametrize(("content", "why"), [
+    ('{"umbrales": {"brow_geom": "abc"}}', "dos números"),
+    ('{"umbrales": {"brow_geom": [0.03]}}', "dos números"),
+    ('{"umbrales": {"brow_geom": [0.03, "x"]}}', "un número"),
+    ('{"umbrales": {"brow_geom": [true, 0.07]}}', "un número"),
+    ('{"umbrales": {"noise_k": [1, 2]}}', "un número"),
+    ('{"umbrales": {"noise_k": -1}}', "fuera de rango"),
+    ('{"umbrales": {"head_turn": [1e300, 15]}}', "fuera de rango"),
+    ('{"umbrales": {"noise_k": NaN}}', "NaN"),
+    ('{"umbrales": [1]}', "debe ser un objeto"),
+    ('{"tiempos": {"guino": {"minimo": "0.2"}}}', "un número"),
+    ('{"tiempos": {"guino": {"minimo": null}}}', "un número"),
+    ('{"tiempos": {"guino": {"hueco_frames": 2.5}}}', "entero"),
+    ('{"tiempos": {"guino": {"entrar": 3}}}', "fuera de rango"),
+    ('{"tiempos": {"guino": {"salir": 0.9}}}', "mayor que entrar"),
+    ('{"tiempos": {"guino": 5}}', "se espera un objeto"),
+    ('{"tiempos": {"guino": {"nope": 1}}}', "campo desconocido"),
+    ('{"tiempos": []}', "debe ser un objeto"),
+    ("[]", "se espera un objeto"),
+    ('{"umbrales": ' + "[" * 10_000 + "]" * 10_000 + "}", "anidado"),
+])
+def test_settings_of_the_wrong_type_are_refused_before_any_frame(capsys, monkeypatch, tmp_path,
+                                                                 content, why):
+    settings = tmp_path / "ajustes.json"
+    settings.write_text(content)
+    monkeypatch.setattr(senas_cli, "SenaRecognizer", NoRecognizer)
+    status, _, err = run_cli(capsys, "--sin-hombros", "--umbrales", str(settings), str(CLIP))
+    assert status == 2
+    assert err.startswith("mus senas: --umbrales") and err.count("\n") == 1
+    assert why in err
+
+
+def test_a_loop_of_links_is_not_a_missing_file(capsys, tmp_path):
+    (tmp_path / "a.mp4").symlink_to(tmp_path / "b.mp4")
+    (tmp_path / "b.mp4").symlink_to(tmp_path / "a.mp4")
+    status, _, err = run_cli(capsys, str(tmp_path / "a.mp4"))
+    assert status == 2 and "bucle de enlaces" in err and "no existe" not in err

@@ -103,3 +103,111 @@ def test_mano_bad_input(tmp_path):
     res = mus("mano", str(EXAMPLE), "--mano", "0", "--lances", str(bad), "--json")
     assert res.returncode == 2 and "error" in json.loads(res.stdout)
     assert "Traceback" not in res.stderr
+
+
+def run_main(capsys, *argv: str) -> tuple[int, str, str]:
+    """`mus` in this process (so a test can patch it); an exception here is a traceback."""
+    from app.cli import main
+
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def one_clean_line(err: str, prefix: str) -> None:
+    assert "Traceback" not in err
+    assert err.count("\n") == 1 and err.startswith(prefix), err
+
+
+@pytest.mark.parametrize(("h", "w", "why"), [(3, 5000, "pequeña"), (5000, 3, "pequeña"),
+                                             (1, 1, "pequeña"), (40, 2000, "estrecha")])
+def test_leer_refuses_images_too_small_or_thin_to_hold_a_card(tmp_path, h, w, why):
+    import cv2
+    import numpy as np
+
+    path = tmp_path / "tira.png"
+    cv2.imwrite(str(path), np.full((h, w, 3), 128, np.uint8))
+    res = mus("leer", str(path))
+    assert res.returncode == 2
+    one_clean_line(res.stderr, "mus leer:")
+    assert f"demasiado {why}" in res.stderr and f"{w}x{h}" in res.stderr
+
+
+def test_the_reader_refuses_a_thin_array_clearly():
+    import numpy as np
+
+    from vision.images import ImageError
+    from vision.reader import CardReader
+
+    with pytest.raises(ImageError, match="demasiado pequeña"):
+        CardReader().read(np.zeros((3, 5000, 3), np.uint8))
+
+
+def test_leer_a_file_without_permission(capsys, monkeypatch):
+    """Tests run as root, where mode 000 does not stop a read: the open is made to fail."""
+    import builtins
+
+    real_open = builtins.open
+
+    def no_permission(file, *args, **kwargs):
+        if str(file) == str(EXAMPLE):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", no_permission)
+    status, _, err = run_main(capsys, "leer", str(EXAMPLE))
+    assert status == 2
+    one_clean_line(err, "mus leer:")
+    assert "no hay permiso" in err
+
+
+def test_leer_a_loop_of_links_is_not_a_missing_file(tmp_path):
+    (tmp_path / "a.jpg").symlink_to(tmp_path / "b.jpg")
+    (tmp_path / "b.jpg").symlink_to(tmp_path / "a.jpg")
+    res = mus("leer", str(tmp_path / "a.jpg"))
+    assert res.returncode == 2
+    one_clean_line(res.stderr, "mus leer:")
+    assert "bucle de enlaces" in res.stderr and "no existe" not in res.stderr
+
+
+@pytest.mark.parametrize("where", ["fichero", "fichero/sub", "roto/sub"])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_leer_anotar_where_no_folder_can_be(tmp_path, where, as_json):
+    (tmp_path / "fichero").write_text("no soy una carpeta")
+    (tmp_path / "roto").symlink_to(tmp_path / "no_existe" / "x")
+    res = mus("leer", *(["--json"] if as_json else []), "--anotar", str(tmp_path / where),
+              str(EXAMPLE))
+    assert res.returncode == 2
+    one_clean_line(res.stderr, "mus leer: --anotar")
+    assert "no puede ser una carpeta" in res.stderr
+    if as_json:
+        assert "error" in json.loads(res.stdout)
+
+
+def test_leer_anotar_when_the_picture_cannot_be_written(tmp_path):
+    (tmp_path / "mesa_anotada.jpg").mkdir()  # a folder where the picture should go
+    res = mus("leer", "--anotar", str(tmp_path), str(EXAMPLE))
+    assert res.returncode == 2
+    one_clean_line(res.stderr, "mus leer: --anotar")
+
+
+@pytest.mark.parametrize(("content", "why"), [
+    ('{"lances": ' + "[" * 100_000 + "]" * 100_000 + "}", "anidado"),
+    ('{"lances": {}, "jugadores": ["\\ud800", "B", "C", "D"]}', "no válidos"),
+    ('{"lances": {"grande": "\\udfff"}}', "no válidos"),
+    ('{"lances": {"pares": {"quiero": 1' + "0" * 5000 + "}}}", "demasiado largo"),
+    ("[1, 2]", "una lista"),
+    ('{"lances": "paso"}', "un texto"),
+    ('"paso"', "un texto"),
+])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_mano_refuses_lances_files_it_cannot_use(tmp_path, content, why, as_json):
+    lances = tmp_path / "lances.json"
+    lances.write_text(content)
+    res = mus("mano", str(EXAMPLE), "--mano", "0", "--lances", str(lances),
+              *(["--json"] if as_json else []))
+    assert res.returncode == 2
+    one_clean_line(res.stderr, "mus mano: --lances")
+    assert why in res.stderr
+    if as_json:
+        assert "error" in json.loads(res.stdout)

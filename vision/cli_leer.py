@@ -10,6 +10,7 @@ a deck registered with ``mus baraja registrar`` (:mod:`vision.registered_deck`).
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
 from pathlib import Path
@@ -60,12 +61,29 @@ def read_one(path: str, anotar: Path | None = None, baraja: str | None = None) -
     except FileNotFoundError as exc:
         raise ReadError(str(exc)) from None
     if anotar is not None:
-        anotar.mkdir(parents=True, exist_ok=True)
         target = anotar / (Path(path).stem + "_anotada.jpg")
-        cv2.imwrite(str(target), annotate(image, dets))
+        if not cv2.imwrite(str(target), annotate(image, dets)):
+            raise ReadError(f"--anotar: no se puede escribir {target}")
     if len(dets) == 0:
         raise ReadError(f"{path}: no se ve ninguna carta (¿es una foto de la mesa?)")
     return dets
+
+
+def prepare_folder(folder: Path) -> None:
+    """Create the ``--anotar`` folder before any photo is read; ReadError saying why not."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError, FileNotFoundError):
+        raise ReadError(f"--anotar {folder}: no puede ser una carpeta (en el camino hay un "
+                        "fichero o un enlace roto)") from None
+    except PermissionError:
+        raise ReadError(f"--anotar {folder}: no hay permiso para crear la carpeta") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ReadError(f"--anotar {folder}: hay un bucle de enlaces simbólicos en el "
+                            "camino") from None
+        raise ReadError(f"--anotar {folder}: no se puede crear la carpeta "
+                        f"({exc.strerror or exc})") from None
 
 
 def _text(path: str, dets: CardDetections) -> str:
@@ -81,13 +99,21 @@ def _text(path: str, dets: CardDetections) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.anotar is not None:
+        try:
+            prepare_folder(args.anotar)
+        except ReadError as exc:
+            print(f"mus leer: {' '.join(str(exc).split())}", file=sys.stderr)
+            if args.json:
+                print(json.dumps({"error": str(exc)}, ensure_ascii=False))
+            return 2
     status = 0
     results = []
     for path in args.images:
         try:
             dets = read_one(path, args.anotar, args.baraja)
         except ReadError as exc:
-            print(f"mus leer: {exc}", file=sys.stderr)
+            print(f"mus leer: {' '.join(str(exc).split())}", file=sys.stderr)
             status = 2
             results.append({"imagen": path, "error": str(exc)})
             continue

@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 from scoring.cli import print_tanteo
+from scoring.inputs import excerpt, read_json
 from vision.cli_leer import ReadError, add_baraja_option, read_one
 from vision.detections import SEAT_NAMES
 
@@ -35,6 +36,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _fail(message: str, as_json: bool) -> int:
+    message = " ".join(message.split())  # one line, whatever a path or the input holds
     print(f"mus mano: {message}", file=sys.stderr)
     if as_json:
         print(json.dumps({"error": message}, ensure_ascii=False))
@@ -42,16 +44,22 @@ def _fail(message: str, as_json: bool) -> int:
 
 
 def _load_lances(path: str) -> dict[str, Any]:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except OSError as exc:
-        raise ValueError(f"no se puede leer {path}: {exc.strerror or exc}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"JSON inválido en {path}: {exc}") from None
+    """The ``--lances`` file as a partial hand record; ValueError (one Spanish line) if unusable."""
+    data = read_json(path, f"--lances {excerpt(path)}")  # size, depth, numbers, text checked
     if not isinstance(data, dict):
-        raise ValueError(f"{path}: se espera un objeto JSON con los lances")
-    return data if "lances" in data else {"lances": data}
+        raise ValueError(f"--lances {excerpt(path)}: se espera un objeto JSON con los lances, "
+                         f"no {_json_type(data)}")
+    record = data if "lances" in data else {"lances": data}
+    if not isinstance(record["lances"], dict):
+        raise ValueError(f"--lances {excerpt(path)}: \"lances\" debe ser un objeto, "
+                         f"no {_json_type(record['lances'])}")
+    return record
+
+
+def _json_type(value: Any) -> str:
+    names = {dict: "un objeto", list: "una lista", str: "un texto", bool: "un booleano",
+             int: "un número", float: "un número", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
 
 
 def build_record(hands: list[list[str]], mano: int, extra: dict[str, Any] | None = None,

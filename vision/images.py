@@ -1,13 +1,23 @@
-"""Photos in: read an image file, or check an array, as a 3-channel BGR image."""
+"""Photos in: read an image file, or check an array, as a 3-channel BGR image.
+
+A photo too small or too thin to hold a readable card is refused here, with the reason, before
+any stage resizes it (a 3x5000 strip would shrink to zero rows).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 from pathlib import Path
+from typing import Final
 
 import cv2
 import numpy as np
+
+MAX_IMAGE_BYTES: Final = 64 * 1024 * 1024  # a phone photo is under 20 MB
+MIN_SIDE: Final = 32  # pixels: a card narrower than this cannot be read
+MAX_ASPECT: Final = 10  # long side / short side: a table photo is nowhere near this thin
 
 
 class ImageError(ValueError):
@@ -20,24 +30,52 @@ def _quiet_opencv() -> None:
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
 
 
+def _read_bytes(p: Path) -> bytes:
+    """The file's bytes; ImageError saying why it cannot be read (missing, loop, permission)."""
+    try:
+        with open(p, "rb") as fh:
+            data = fh.read(MAX_IMAGE_BYTES + 1)
+    except FileNotFoundError:
+        raise ImageError(f"{p}: no existe el fichero") from None
+    except IsADirectoryError:
+        raise ImageError(f"{p}: es una carpeta, no una imagen") from None
+    except PermissionError:
+        raise ImageError(f"{p}: no hay permiso para leer el fichero") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ImageError(f"{p}: es un bucle de enlaces simbólicos") from None
+        raise ImageError(f"{p}: no se puede leer ({exc.strerror or exc})") from None
+    if len(data) > MAX_IMAGE_BYTES:
+        raise ImageError(f"{p}: demasiado grande (más de {MAX_IMAGE_BYTES // 2**20} MiB)")
+    return data
+
+
+def check_size(img: np.ndarray, name: str = "la imagen") -> np.ndarray:
+    """``img`` itself, or ImageError when it is too small or too thin to hold a card."""
+    h, w = img.shape[:2]
+    if min(h, w) < MIN_SIDE:
+        raise ImageError(f"{name}: imagen demasiado pequeña ({w}x{h} píxeles; hacen falta "
+                         f"al menos {MIN_SIDE} de lado para ver una carta)")
+    if max(h, w) > MAX_ASPECT * min(h, w):
+        raise ImageError(f"{name}: imagen demasiado estrecha ({w}x{h} píxeles; una foto de "
+                         f"la mesa no es más de {MAX_ASPECT} veces más larga que ancha)")
+    return img
+
+
 def load_image(path: str | os.PathLike[str]) -> np.ndarray:
     """Read an image file as BGR, or raise ImageError with a clear Spanish message."""
     p = Path(path)
-    if not p.exists():
-        raise ImageError(f"{p}: no existe el fichero")
-    if p.is_dir():
-        raise ImageError(f"{p}: es una carpeta, no una imagen")
-    data = np.fromfile(str(p), np.uint8)
+    data = np.frombuffer(_read_bytes(p), np.uint8)
     _quiet_opencv()
     img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if img is None:
         raise ImageError(f"{p}: no es una imagen legible (¿fichero dañado o de otro tipo?)")
-    return img
+    return check_size(img, str(p))
 
 
 def as_bgr(image: np.ndarray | str | os.PathLike[str]) -> np.ndarray:
     """A BGR uint8 image from a file path or an array (grey and BGRA arrays converted)."""
-    img = load_image(image) if not isinstance(image, np.ndarray) else image
+    img = load_image(image) if not isinstance(image, np.ndarray) else check_size(image)
     if img.ndim == 2:
         return cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
     if img.shape[2] == 4:
