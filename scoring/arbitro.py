@@ -30,11 +30,13 @@ The API in short (for the app's referee and trainer screens):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from scoring.cards import Hand, parse_hand
+from scoring.inputs import excerpt
 from scoring.jugadas import Jugada, evaluar
 from scoring.rules import Reglas
 from scoring.rules import perfil as _perfil
@@ -479,19 +481,28 @@ def _eventos(
     for i, ev in enumerate(eventos):
         if not isinstance(ev, Mapping) or "gesto" not in ev:
             raise SenasError(f"evento {i}: se espera un objeto con 'gesto'")
+        if not isinstance(ev["gesto"], str):
+            raise SenasError(f"evento {i}: gesto debe ser un texto, no {excerpt(ev['gesto'])}")
         for key in ("inicio", "fin", "confianza"):
-            if key in ev and (not isinstance(ev[key], int | float) or isinstance(ev[key], bool)):
-                raise SenasError(f"evento {i}: {key} debe ser un número, no {ev[key]!r}")
+            if key in ev and not _numero(ev[key]):
+                raise SenasError(f"evento {i}: {key} debe ser un número, no {excerpt(ev[key])}")
         if ev.get("confianza", 1.0) >= confianza_min:
             out.append((i, ev))
     out.sort(key=lambda pair: (pair[1].get("inicio", 0.0), pair[0]))
     return out
 
 
+def _numero(value: Any) -> bool:
+    """A finite int or float: a JSON true is not a time, and NaN cannot be ordered or printed."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def _marcas(fase: Fases) -> list[tuple[float, str]]:
     if fase is None or isinstance(fase, str):
         _check_fase(fase)
         return []
+    if isinstance(fase, Mapping) or not isinstance(fase, Sequence):
+        raise SenasError("fases debe ser una lista de marcas {fase, inicio} o el nombre de una fase")
     marcas = []
     for i, m in enumerate(fase):
         if isinstance(m, Mapping):
@@ -501,15 +512,15 @@ def _marcas(fase: Fases) -> list[tuple[float, str]]:
         else:
             raise SenasError(f"marca de fase {i}: se espera {{fase, inicio}}")
         _check_fase(name)
-        if not isinstance(t, int | float) or isinstance(t, bool):
-            raise SenasError(f"marca de fase {i}: inicio debe ser un número, no {t!r}")
+        if not _numero(t):
+            raise SenasError(f"marca de fase {i}: inicio debe ser un número, no {excerpt(t)}")
         marcas.append((float(t), name))
     return sorted(marcas)
 
 
 def _check_fase(name: Any) -> None:
-    if name is not None and name not in FASES:
-        raise SenasError(f"fase desconocida {name!r} ({', '.join(FASES)})")
+    if name is not None and (not isinstance(name, str) or name not in FASES):
+        raise SenasError(f"fase desconocida {excerpt(repr(name))} ({', '.join(FASES)})")
 
 
 def _fase_de(ev: Mapping[str, Any], marcas: list[tuple[float, str]], fase: Fases) -> str | None:

@@ -28,7 +28,8 @@ from typing import Any
 
 from scoring.arbitro import comprobar_senas, senas_permitidas
 from scoring.cards import NotationError, parse_hand
-from scoring.cli import InputError, fail, read_json
+from scoring.cli import fail
+from scoring.inputs import InputError, excerpt, read_json
 from scoring.registro import verificar
 from scoring.rules import Reglas, cargar_perfil, perfil
 from scoring.senas import FASES, ConjuntoSenas, conjunto_senas
@@ -96,7 +97,7 @@ def _arbitrar(args: argparse.Namespace) -> int:
                                  primera_mano=args.primera_mano or primera,
                                  conjunto=args.conjunto, confianza_min=args.confianza_min)
     if args.json:
-        print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+        print(json.dumps(result.to_json(), ensure_ascii=False, indent=2, allow_nan=False))
     else:
         print(result.texto())
     return 0
@@ -120,10 +121,10 @@ def _eventos(data: Any, path: str) -> tuple[list[Any], Any, bool]:
     if isinstance(data, list):
         return data, None, False
     if not isinstance(data, dict) or not isinstance(data.get("eventos"), list):
-        raise _Entrada(f"{path}: se espera un objeto con 'eventos' (salida de `mus senas --json`)")
+        raise _Entrada(f"{excerpt(path)}: se espera un objeto con 'eventos' (salida de `mus senas --json`)")
     primera = data.get("primera_mano", False)
     if not isinstance(primera, bool):
-        raise _Entrada(f"{path}: primera_mano debe ser true o false")
+        raise _Entrada(f"{excerpt(path)}: primera_mano debe ser true o false")
     return data["eventos"], data.get("fases"), primera
 
 
@@ -151,8 +152,8 @@ def _avisar_dudosas(cards: list[Any]) -> None:
     """The card reader flags low-confidence cards: the referee should look at them."""
     for c in cards:
         if isinstance(c, dict) and c.get("dudosa"):
-            alt = f" (¿o {c['alternativa']}?)" if c.get("alternativa") else ""
-            print(f"mus arbitro: aviso: la carta {c.get('carta')} se leyó con poca "
+            alt = f" (¿o {excerpt(c['alternativa'], 8)}?)" if c.get("alternativa") else ""
+            print(f"mus arbitro: aviso: la carta {excerpt(c.get('carta'), 8)} se leyó con poca "
                   f"confianza{alt}; compruébala", file=sys.stderr)
 
 
@@ -210,11 +211,12 @@ def _verificar(args: argparse.Namespace) -> int:
         try:
             clave = Path(args.clave_archivo).read_bytes().strip()
         except OSError as exc:
-            raise _Entrada(f"no se puede leer {args.clave_archivo}: {exc.strerror}") from None
+            raise _Entrada(f"no se puede leer {excerpt(args.clave_archivo)}: {exc.strerror}") from None
     check = verificar(data, clave, args.sello)
     if args.json:
         print(json.dumps({"valido": check.valido, "entrada": check.entrada,
-                          "motivo": check.motivo, "sello": check.sello}, ensure_ascii=False))
+                          "motivo": check.motivo, "sello": check.sello}, ensure_ascii=False,
+                         allow_nan=False))
     elif check:
         print(f"Registro íntegro: {len(data['entradas'])} entradas, sello {check.sello}")
     else:

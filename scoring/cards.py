@@ -17,6 +17,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
+from scoring.inputs import excerpt
+
 RANKS: Final = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 SUITS: Final = ("o", "c", "e", "b")
 SUIT_NAMES: Final = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}
@@ -31,7 +33,13 @@ RANK_PLURALS: Final = {
 }
 HAND_SIZE: Final = 4
 
-_CARD_RE = re.compile(r"^(\d{1,2})([a-zA-Z])$")
+# ASCII only: \d and int() would also take full-width or Arabic-Indic digits ("１２o").
+_CARD_RE = re.compile(r"^([0-9]{1,2})([a-zA-Z])$")
+
+
+def _cita(value: object) -> str:
+    """The offending text as the message quotes it: its repr, cut to a short excerpt."""
+    return excerpt(repr(value), 40)
 
 
 class NotationError(ValueError):
@@ -52,10 +60,10 @@ class Card:
     index: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.rank not in RANKS:
-            raise NotationError(f"rango de carta inválido: {self.rank!r} (1-7, 10, 11, 12)")
-        if self.suit not in SUITS:
-            raise NotationError(f"palo de carta inválido: {self.suit!r} (o, c, e, b)")
+        if type(self.rank) is not int or self.rank not in RANKS:  # True and 1.0 are not ranks
+            raise NotationError(f"rango de carta inválido: {_cita(self.rank)} (1-7, 10, 11, 12)")
+        if type(self.suit) is not str or self.suit not in SUITS:
+            raise NotationError(f"palo de carta inválido: {_cita(self.suit)} (o, c, e, b)")
         object.__setattr__(self, "index", SUITS.index(self.suit) * 10 + RANKS.index(self.rank))
 
     def __hash__(self) -> int:
@@ -72,20 +80,22 @@ class Card:
         ...
         scoring.cards.NotationError: carta '8o': el rango 8 no existe en la baraja de 40 cartas
         """
+        if not isinstance(text, str):
+            raise NotationError(f"carta {_cita(text)}: se espera un texto como '12o'")
         card = _BY_TEXT.get(text)
         if card is not None:  # fast path: canonical or upper-case text, no spaces
             return card
         token = text.strip()
         match = _CARD_RE.match(token)
         if not match:
-            raise NotationError(f"carta {token!r}: se espera rango y palo, por ejemplo '12o'")
+            raise NotationError(f"carta {_cita(token)}: se espera rango y palo, por ejemplo '12o'")
         rank, suit = int(match.group(1)), match.group(2).lower()
         if rank not in RANKS:
             raise NotationError(
-                f"carta {token!r}: el rango {rank} no existe en la baraja de 40 cartas"
+                f"carta {_cita(token)}: el rango {rank} no existe en la baraja de 40 cartas"
             )
         if suit not in SUITS:
-            raise NotationError(f"carta {token!r}: palo {suit!r} desconocido (o, c, e, b)")
+            raise NotationError(f"carta {_cita(token)}: palo {suit!r} desconocido (o, c, e, b)")
         return cls(rank, suit)
 
     @property
@@ -142,20 +152,20 @@ def parse_hand(text: str) -> Hand:
     scoring.cards.NotationError: mano '12o 3c 11e': tiene 3 cartas, se esperan 4
     """
     if not isinstance(text, str):
-        raise NotationError(f"mano {text!r}: se espera un texto como '12o 3c 11e 1b'")
+        raise NotationError(f"mano {_cita(text)}: se espera un texto como '12o 3c 11e 1b'")
     tokens = text.split()
     if len(tokens) != HAND_SIZE:
         raise NotationError(
-            f"mano {text.strip()!r}: tiene {len(tokens)} cartas, se esperan {HAND_SIZE}"
+            f"mano {_cita(text.strip())}: tiene {len(tokens)} cartas, se esperan {HAND_SIZE}"
         )
     try:
         cards = tuple(Card.parse(t) for t in tokens)
     except NotationError as exc:
-        raise NotationError(f"mano {text.strip()!r}: {exc}") from None
+        raise NotationError(f"mano {_cita(text.strip())}: {exc}") from None
     try:
         return Hand(cards)  # type: ignore[arg-type]
     except NotationError as exc:
-        raise NotationError(f"mano {text.strip()!r}: {exc}") from None
+        raise NotationError(f"mano {_cita(text.strip())}: {exc}") from None
 
 
 def check_distinct(hands: Iterable[Hand]) -> None:

@@ -1,7 +1,9 @@
 """`mus tanteo [--json] FILE`: score one hand record or a JSON array of them.
 
-FILE is a path or ``-`` for stdin. Bad input exits with status 2 and a one-line message (with
-``--json`` also printed as ``{"error": ...}`` on stdout), never a traceback.
+FILE is a path or ``-`` for stdin, read within scoring.inputs' limits (8 MiB, 32 levels of
+nesting, integers of at most 18 digits). Bad input exits with status 2 and a one-line message
+that quotes at most a short excerpt of it (with ``--json`` also printed as ``{"error": ...}`` on
+stdout), never a traceback.
 """
 
 from __future__ import annotations
@@ -9,9 +11,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+import textwrap
+from typing import Any, Final
 
-from scoring.tanteo import RegistroError, tantear
+from scoring.inputs import InputError, excerpt, read_json
+from scoring.tanteo import RegistroError, ResultadoTanteo, tantear
+
+__all__ = ["InputError", "configure", "fail", "print_tanteo", "read_json", "run"]
+
+# A message names the problem and quotes an excerpt; a longer one is cut, so no input can
+# flood the terminal whatever message quotes it.
+MAX_MESSAGE: Final = 280
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -27,36 +37,12 @@ def run(args: argparse.Namespace) -> int:
     return print_tanteo(data, args.json)
 
 
-class InputError(Exception):
-    pass
-
-
-def read_json(path: str) -> Any:
-    """JSON from a file or ``-`` (stdin); InputError with a one-line message on any problem."""
-    try:
-        text = sys.stdin.read() if path == "-" else _read(path)
-    except OSError as exc:
-        raise InputError(f"no se puede leer {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path} no es texto UTF-8") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"JSON inválido en {path}: {exc.msg} (línea {exc.lineno})") from None
-    except RecursionError:
-        raise InputError(f"JSON inválido en {path}: anidado demasiado profundo") from None
-
-
-def _read(path: str) -> str:
-    with open(path, encoding="utf-8") as fh:
-        return fh.read()
-
-
 def fail(message: str, as_json: bool) -> int:
-    """Report bad input the way every `mus` command does: one line, status 2."""
-    print(f"mus: {message}", file=sys.stderr)
+    """Report bad input the way every `mus` command does: one printable line, status 2."""
+    line = excerpt(" ".join(message.split()), MAX_MESSAGE)
+    print(f"mus: {line}", file=sys.stderr)
     if as_json:
-        print(json.dumps({"error": message}, ensure_ascii=False))
+        print(json.dumps({"error": line}, ensure_ascii=False))
     return 2
 
 
@@ -75,10 +61,18 @@ def print_tanteo(data: Any, as_json: bool) -> int:
                 raise RegistroError(f"{prefix}{exc}") from None
     except RegistroError as exc:
         return fail(str(exc), as_json)
-    if as_json:
-        payload = [r.to_json() for r in results]
-        print(json.dumps(payload if isinstance(data, list) else payload[0], ensure_ascii=False,
-                         indent=2))
+    if not isinstance(data, list):
+        print(_json(results[0]) if as_json else results[0].texto())
+    elif as_json:  # one record at a time: 30,000 records never sit in memory as one text
+        print("[")
+        for i, r in enumerate(results):
+            print(textwrap.indent(_json(r), "  ") + ("," if i < len(results) - 1 else ""))
+        print("]")
     else:
-        print("\n\n".join(r.texto() for r in results))
+        for i, r in enumerate(results):
+            print(("\n" if i else "") + r.texto())
     return 0
+
+
+def _json(result: ResultadoTanteo) -> str:
+    return json.dumps(result.to_json(), ensure_ascii=False, indent=2, allow_nan=False)

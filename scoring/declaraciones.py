@@ -48,6 +48,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from scoring.cards import Hand, parse_hand
+from scoring.inputs import excerpt
 from scoring.jugadas import Jugada, cuarto_lance, evaluar
 from scoring.rules import Reglas, perfil
 from scoring.senas import conjunto_senas
@@ -118,38 +119,39 @@ def leer_declaraciones(declaraciones: Any) -> dict[str, Any]:
         raise ValueError("declaraciones debe ser un objeto {pares: [...], juego: [...]}")
     unknown = sorted(set(declaraciones) - _CLAVES)
     if unknown:
-        raise ValueError(f"clave desconocida en declaraciones: {', '.join(unknown)}")
+        raise ValueError(f"clave desconocida en declaraciones: {excerpt(', '.join(unknown))}")
     out: dict[str, Any] = {}
     for lance in LANCES_DECLARADOS:
         value = declaraciones.get(lance, [None] * 4)
         if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != 4:
             raise ValueError(f"declaraciones.{lance} debe ser una lista de 4 valores, uno por asiento")
         out[lance] = tuple(_si_no(lance, seat, v) for seat, v in enumerate(value))
-    out["ensenadas"] = tuple(_ensenada(e) for e in declaraciones.get("ensenadas", []))
+    ensenadas = declaraciones.get("ensenadas", [])
+    if isinstance(ensenadas, str) or not isinstance(ensenadas, Sequence):
+        raise ValueError("declaraciones.ensenadas debe ser una lista de {\"asiento\", \"lance\"}")
+    out["ensenadas"] = tuple(_ensenada(e) for e in ensenadas)
     return out
 
 
 def _si_no(lance: str, seat: int, value: Any) -> bool | None:
+    # 0, 1 and 1.0 equal False and True as dict keys, but they are not a declaration
     key = value.strip().lower() if isinstance(value, str) else value
-    if isinstance(key, int) and not isinstance(key, bool):
-        key = object()  # 0/1 are not a declaration
-    try:
+    if (value is None or isinstance(value, bool | str)) and key in _SI:
         return _SI[key]
-    except (KeyError, TypeError):
-        raise ValueError(
-            f"declaraciones.{lance}[{seat}]: se espera true, false, \"si\", \"no\" o null; "
-            f"no {value!r}"
-        ) from None
+    raise ValueError(
+        f"declaraciones.{lance}[{seat}]: se espera true, false, \"si\", \"no\" o null; "
+        f"no {excerpt(value)}"
+    )
 
 
 def _ensenada(value: Any) -> tuple[int, str]:
     if not isinstance(value, Mapping) or set(value) != {"asiento", "lance"}:
         raise ValueError("cada entrada de ensenadas es {\"asiento\": 0-3, \"lance\": ...}")
     seat, lance = value["asiento"], value["lance"]
-    if seat not in (0, 1, 2, 3) or isinstance(seat, bool):
-        raise ValueError(f"ensenadas: asiento {seat!r} (0-3)")
-    if lance not in _LANCES_ENSENAR:
-        raise ValueError(f"ensenadas: lance {lance!r} ({', '.join(_LANCES_ENSENAR)})")
+    if type(seat) is not int or seat not in (0, 1, 2, 3):  # true and 1.0 are not seats
+        raise ValueError(f"ensenadas: asiento {excerpt(seat)} (0-3)")
+    if not isinstance(lance, str) or lance not in _LANCES_ENSENAR:
+        raise ValueError(f"ensenadas: lance {excerpt(lance)} ({', '.join(_LANCES_ENSENAR)})")
     return seat, lance
 
 
@@ -232,8 +234,8 @@ def correcciones(
     envites (Segovia VIII.2, IX.2; the Basque "eta enbidoa jotzen badu") need it.
     """
     reglas = perfil(reglas)
-    if mano not in (0, 1, 2, 3) or isinstance(mano, bool):
-        raise ValueError(f"mano debe ser un asiento de 0 a 3, no {mano!r}")
+    if type(mano) is not int or mano not in (0, 1, 2, 3):
+        raise ValueError(f"mano debe ser un asiento de 0 a 3, no {excerpt(mano)}")
     jugadas = _jugadas(manos, reglas)
     fs = faltas(declaraciones, manos, reglas)
     ctx = _Contexto(jugadas, mano, lances or {}, cuarto_lance(jugadas),

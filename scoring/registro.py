@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from scoring.inputs import excerpt
+
 FORMATO: Final = "musmesa-arbitro/1"
 GENESIS: Final = "0" * 64
 TIPOS: Final = ("inicio", "vigilar", "mano", "fase", "sena", "cartas", "informe",
@@ -206,7 +208,7 @@ def verificar(data: Any, clave: bytes | None = None, sello: str | None = None) -
         return Verificacion(False, None, f"no es un registro {FORMATO}")
     algoritmo = "hmac-sha256" if clave else "sha256"
     if data.get("algoritmo") != algoritmo:
-        return Verificacion(False, None, f"algoritmo {data.get('algoritmo')!r}; se esperaba "
+        return Verificacion(False, None, f"algoritmo {excerpt(repr(data.get('algoritmo')))}; se esperaba "
                                          f"{algoritmo!r} (¿falta o sobra la clave?)")
     entradas = data.get("entradas")
     if not isinstance(entradas, list):
@@ -234,9 +236,9 @@ def _motivo(e: Any, i: int, anterior: str, clave: bytes | None) -> str:
     if not isinstance(e, Mapping) or set(e) != _CAMPOS:
         return "entrada mal formada"
     if e["indice"] != i:
-        return f"índice {e['indice']!r} fuera de orden"
+        return f"índice {excerpt(e['indice'])} fuera de orden"
     if e["tipo"] not in TIPOS:
-        return f"tipo desconocido {e['tipo']!r}"
+        return f"tipo desconocido {excerpt(repr(e['tipo']))}"
     if e["anterior"] != anterior:
         return "no enlaza con la entrada anterior (borrada, insertada o reordenada)"
     contenido = {k: e[k] for k in ("indice", "tipo", "datos", "t", "anterior")}
@@ -244,6 +246,8 @@ def _motivo(e: Any, i: int, anterior: str, clave: bytes | None) -> str:
         expected = calcular_hash(contenido, clave)
     except RegistroError as exc:
         return str(exc)
-    if not isinstance(e["hash"], str) or not hmac.compare_digest(expected, e["hash"]):
+    # compare_digest takes ASCII text only; a hash with any other character is wrong anyway
+    if (not isinstance(e["hash"], str) or not e["hash"].isascii()
+            or not hmac.compare_digest(expected, e["hash"])):
         return "el contenido no coincide con su hash (entrada modificada)"
     return ""

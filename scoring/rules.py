@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from scoring.cards import DECK, Card
+from scoring.inputs import excerpt
 
 REAL_OPCIONES: Final = ("no", "cualquier_figura", "sota_oros")
 DEJE_OPCIONES: Final = ("no", "al_final")
@@ -80,12 +81,12 @@ class Reglas:
     tabla: dict[Card, tuple[int, int]] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        if self.reyes not in (4, 8):
-            raise PerfilError(f"reyes debe ser 4 u 8, no {self.reyes!r}")
+        if type(self.reyes) is not int or self.reyes not in (4, 8):  # 8.0 is not 8 here
+            raise PerfilError(f"reyes debe ser 4 u 8, no {excerpt(self.reyes)}")
         if self.ases is None:
             object.__setattr__(self, "ases", self.reyes)
-        if self.ases not in (4, 8):
-            raise PerfilError(f"ases debe ser 4 u 8, no {self.ases!r}")
+        if type(self.ases) is not int or self.ases not in (4, 8):
+            raise PerfilError(f"ases debe ser 4 u 8, no {excerpt(self.ases)}")
         _check_int("tantos", self.tantos, 10, 100)
         _check_int("juegos_por_vaca", self.juegos_por_vaca, 1, 20)
         _check_int("vacas_por_partida", self.vacas_por_partida, 1, 20)
@@ -94,7 +95,7 @@ class Reglas:
         _check_choice("mus_corrido", self.mus_corrido, MUS_CORRIDO_OPCIONES)
         for name in ("nombre", "fuente"):
             if not isinstance(getattr(self, name), str):
-                raise PerfilError(f"{name} debe ser un texto, no {getattr(self, name)!r}")
+                raise PerfilError(f"{name} debe ser un texto, no {excerpt(getattr(self, name))}")
         if not self.nombre.strip():
             raise PerfilError("nombre del perfil vacío")
         if not isinstance(self.senas, str) or not self.senas:
@@ -133,12 +134,12 @@ _VALOR: Final = {r: (10 if r >= 10 else r) for r in (1, 2, 3, 4, 5, 6, 7, 10, 11
 
 def _check_int(name: str, value: object, low: int, high: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise PerfilError(f"{name} debe ser un entero entre {low} y {high}, no {value!r}")
+        raise PerfilError(f"{name} debe ser un entero entre {low} y {high}, no {excerpt(value)}")
 
 
 def _check_choice(name: str, value: object, options: tuple[str, ...]) -> None:
-    if value not in options:
-        raise PerfilError(f"{name} debe ser uno de {', '.join(options)}; no {value!r}")
+    if not isinstance(value, str) or value not in options:
+        raise PerfilError(f"{name} debe ser uno de {', '.join(options)}; no {excerpt(value)}")
 
 
 _SEG = "Normas generales de mus para la provincia de Segovia"
@@ -197,19 +198,22 @@ def perfil(spec: str | Mapping[str, Any] | Reglas | None = None) -> Reglas:
         return spec
     if isinstance(spec, str):
         if spec not in PERFILES:
-            raise PerfilError(f"perfil desconocido {spec!r} ({', '.join(PERFILES)})")
+            raise PerfilError(f"perfil desconocido {excerpt(repr(spec))} ({', '.join(PERFILES)})")
         return PERFILES[spec]
     if isinstance(spec, Mapping):
         return _from_mapping(spec)
-    raise PerfilError(f"reglas debe ser un nombre de perfil o un objeto, no {spec!r}")
+    raise PerfilError(f"reglas debe ser un nombre de perfil o un objeto, no {excerpt(spec)}")
 
 
 def _from_mapping(spec: Mapping[str, Any]) -> Reglas:
     overrides = dict(spec)
-    base = perfil(overrides.pop("base", DEFAULT))
-    unknown = sorted(set(overrides) - _FIELDS)
+    base_name = overrides.pop("base", DEFAULT)
+    if not isinstance(base_name, str):  # a base is a built-in profile, never another mapping
+        raise PerfilError(f"base debe ser el nombre de un perfil, no {excerpt(base_name)}")
+    base = perfil(base_name)
+    unknown = sorted(str(k) for k in set(overrides) - _FIELDS)
     if unknown:
-        raise PerfilError(f"opción de reglas desconocida: {', '.join(unknown)}")
+        raise PerfilError(f"opción de reglas desconocida: {excerpt(', '.join(unknown))}")
     if "reyes" in overrides and "ases" not in overrides:
         overrides["ases"] = None  # follow the new reyes unless set apart
     if "nombre" not in overrides:

@@ -26,6 +26,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
+from scoring.inputs import excerpt
+
 GESTOS: Final[tuple[str, ...]] = (
     "labio_mordido", "lengua_fuera", "lengua_lado", "labios_lado", "cejas_arriba", "morro",
     "guino", "ojos_cerrados", "hombros_arriba", "hombro_arriba",
@@ -290,9 +292,10 @@ def _close_enough(
 def _check_gestos(gestos: Sequence[str]) -> list[str]:
     if isinstance(gestos, str):
         raise SenasError("gestos debe ser una lista de ids, no un texto")
-    unknown = [g for g in gestos if g not in GESTOS]
+    unknown = [g for g in gestos if not isinstance(g, str) or g not in GESTOS]
     if unknown:
-        raise SenasError(f"gesto desconocido {unknown[0]!r} (ids válidos: {', '.join(GESTOS)})")
+        raise SenasError(f"gesto desconocido {excerpt(repr(unknown[0]))} "
+                         f"(ids válidos: {', '.join(GESTOS)})")
     return list(gestos)
 
 
@@ -305,7 +308,7 @@ def _per_gesture(fases: str | Sequence[str | None] | None, n: int) -> list[str |
             raise SenasError(f"se esperan {n} fases, una por gesto; hay {len(values)}")
     bad = [f for f in values if f is not None and f not in FASES]
     if bad:
-        raise SenasError(f"fase desconocida {bad[0]!r} ({', '.join(FASES)})")
+        raise SenasError(f"fase desconocida {excerpt(repr(bad[0]))} ({', '.join(FASES)})")
     return values
 
 
@@ -322,8 +325,10 @@ def conjunto_senas(nombre: str) -> ConjuntoSenas:
     ...
     scoring.senas.SenasError: conjunto de señas desconocido 'murcia' (enciclopedia, euskadi, ...)
     """
-    if not isinstance(nombre, str) or not nombre or not set(nombre) <= _NAME_CHARS:
-        raise SenasError(f"nombre de conjunto de señas inválido: {nombre!r}")
+    # short names only: a long one would make the file lookup fail with "name too long"
+    if (not isinstance(nombre, str) or not nombre or len(nombre) > 64
+            or not set(nombre) <= _NAME_CHARS):
+        raise SenasError(f"nombre de conjunto de señas inválido: {excerpt(repr(nombre))}")
     return _cargar(nombre)
 
 

@@ -24,6 +24,7 @@ from typing import Any, Final
 from scoring import declaraciones
 from scoring.cards import Hand, NotationError, check_distinct, parse_hand
 from scoring.declaraciones import Correccion
+from scoring.inputs import excerpt
 from scoring.jugadas import Jugada, cuarto_lance, evaluar, ganador_de, se_apuesta, tienen
 from scoring.rules import PERFILES, PerfilError, Reglas, perfil
 
@@ -52,14 +53,14 @@ class Lance:
         if value == "paso" or value is None:
             return cls()
         if not isinstance(value, Mapping):
-            raise RegistroError(f"lance {lance}: resultado inválido {value!r}")
+            raise RegistroError(f"lance {lance}: resultado inválido {excerpt(value)}")
         keys = set(value)
         if keys == {"quiero"}:
             return cls("quiero", _int_at_least(lance, "quiero", value["quiero"], 2))
         if keys == {"no_quiero", "gana"}:
             gana = value["gana"]
             if type(gana) is not int or gana not in (0, 1):
-                raise RegistroError(f"lance {lance}: 'gana' debe ser la pareja 0 o 1, no {gana!r}")
+                raise RegistroError(f"lance {lance}: 'gana' debe ser la pareja 0 o 1, no {excerpt(gana)}")
             return cls("no_quiero", _int_at_least(lance, "no_quiero", value["no_quiero"], 1), gana)
         if keys == {"ordago"}:
             if value["ordago"] != "quiero":
@@ -68,7 +69,7 @@ class Lance:
                     '{"no_quiero": N, "gana": P}'
                 )
             return cls("ordago")
-        raise RegistroError(f"lance {lance}: resultado inválido {dict(value)!r}")
+        raise RegistroError(f"lance {lance}: resultado inválido {excerpt(dict(value))}")
 
     def to_json(self) -> Any:
         if self.tipo == "paso":
@@ -82,7 +83,7 @@ class Lance:
 
 def _int_at_least(lance: str, key: str, value: Any, low: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise RegistroError(f"lance {lance}: {key} debe ser un entero >= {low}, no {value!r}")
+        raise RegistroError(f"lance {lance}: {key} debe ser un entero >= {low}, no {excerpt(value)}")
     return value
 
 
@@ -120,9 +121,9 @@ class RegistroMano:
     def from_dict(cls, data: Any) -> RegistroMano:
         if not isinstance(data, Mapping):
             raise RegistroError("un registro de mano debe ser un objeto JSON")
-        unknown = sorted(set(data) - _RECORD_KEYS)
+        unknown = sorted(map(str, set(data) - _RECORD_KEYS))
         if unknown:
-            raise RegistroError(f"campo desconocido en el registro: {', '.join(unknown)}")
+            raise RegistroError(f"campo desconocido en el registro: {excerpt(', '.join(unknown))}")
         try:
             reglas = perfil(data.get("reglas"))
         except PerfilError as exc:
@@ -130,7 +131,7 @@ class RegistroMano:
         manos = _parse_manos(data.get("manos"))
         mano = data.get("mano", 0)
         if type(mano) is not int or mano not in (0, 1, 2, 3):
-            raise RegistroError(f"mano debe ser un asiento de 0 a 3, no {mano!r}")
+            raise RegistroError(f"mano debe ser un asiento de 0 a 3, no {excerpt(mano)}")
         marcador = _parse_marcador(data.get("marcador", [0, 0]), reglas)
         lances = _parse_lances(data.get("lances", {}))
         return cls(manos, mano, reglas, marcador, lances, _parse_jugadores(data.get("jugadores")),
@@ -179,7 +180,7 @@ def _parse_manos(value: Any) -> tuple[Hand, Hand, Hand, Hand]:
 def _parse_marcador(value: Any, reglas: Reglas) -> tuple[int, int]:
     ok = isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 2
     if not ok or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value):
-        raise RegistroError(f"marcador debe ser [tantos pareja 0, tantos pareja 1], no {value!r}")
+        raise RegistroError(f"marcador debe ser [tantos pareja 0, tantos pareja 1], no {excerpt(value)}")
     if max(value) >= reglas.tantos:
         raise RegistroError(
             f"marcador {list(value)}: una pareja ya tiene {reglas.tantos} tantos, el juego acabó"
@@ -190,9 +191,9 @@ def _parse_marcador(value: Any, reglas: Reglas) -> tuple[int, int]:
 def _parse_lances(value: Any) -> dict[str, Lance]:
     if not isinstance(value, Mapping):
         raise RegistroError("lances debe ser un objeto {lance: resultado}")
-    unknown = sorted(set(value) - set(APUESTA_LANCES))
+    unknown = sorted(map(str, set(value) - set(APUESTA_LANCES)))
     if unknown:
-        raise RegistroError(f"lance desconocido: {', '.join(unknown)}")
+        raise RegistroError(f"lance desconocido: {excerpt(', '.join(unknown))}")
     if "juego" in value and "punto" in value:
         raise RegistroError("el cuarto lance es juego o punto, no los dos")
     return {k: Lance.parse(k, v) for k, v in value.items()}
@@ -202,9 +203,18 @@ def _parse_jugadores(value: Any) -> tuple[str, str, str, str] | None:
     if value is None:
         return None
     if (not isinstance(value, Sequence) or isinstance(value, str) or len(value) != 4
-            or not all(isinstance(v, str) and v.strip() for v in value)):
+            or not all(isinstance(v, str) and v.strip() and _printable(v) for v in value)):
         raise RegistroError("jugadores debe ser una lista de 4 nombres, uno por asiento")
     return tuple(v.strip() for v in value)  # type: ignore[return-value]
+
+
+def _printable(text: str) -> bool:
+    """No lone surrogate: the name must reach the terminal and the JSON output."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _parse_declaraciones(value: Any) -> Mapping[str, Any] | None:
@@ -212,6 +222,10 @@ def _parse_declaraciones(value: Any) -> Mapping[str, Any] | None:
         return None
     if not isinstance(value, Mapping):
         raise RegistroError("declaraciones debe ser un objeto")
+    try:  # checked here, with the record, so a bad value never reaches the count
+        declaraciones.leer_declaraciones(value)
+    except ValueError as exc:
+        raise RegistroError(f"declaraciones: {exc}") from None
     return dict(value)
 
 

@@ -90,7 +90,7 @@ def test_trainer_mode_without_events(capsys) -> None:
 @pytest.mark.parametrize(
     ("argv", "mensaje"),
     [
-        (["--senas", "/no/existe.json", "--cartas", "12o 12c 1e 1b"], "no se puede leer"),
+        (["--senas", "/no/existe.json", "--cartas", "12o 12c 1e 1b"], "no existe el fichero"),
         (["--cartas", "12o 12c 1e"], "tiene 3 cartas"),
         (["--cartas", "12o 12c 1e 9b"], "rango 9"),
         (["--cartas", "12o 12c 1e 1b", "--perfil", "murcia"], "perfil desconocido"),
@@ -220,3 +220,76 @@ def test_doubtful_card_from_the_reader_is_flagged(capsys, tmp_path) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
     code, _, err = mus(capsys, "--cartas-json", str(path), "--perfil", "segovia")
     assert code == 0 and "la carta 12b se leyó con poca confianza (¿o 11b?)" in err
+
+
+_EV = [{"gesto": "labio_mordido", "inicio": 8.0, "fin": 8.4}]
+ISSUE_29: dict[str, tuple[str, str]] = {
+    # name: (the events file's JSON text, what the message says)
+    "fases-a-number": (json.dumps({"eventos": _EV, "fases": 5}), "fases debe ser una lista"),
+    "fases-an-object": (json.dumps({"eventos": _EV, "fases": {"fase": "mus"}}),
+                        "fases debe ser una lista"),
+    "nan-time": ('{"eventos": [{"gesto": "labio_mordido", "inicio": NaN, "fin": NaN}]}', "NaN"),
+    "infinite-time": ('{"eventos": [{"gesto": "labio_mordido", "inicio": 1e999}]}',
+                      "fuera de rango"),
+    "nan-phase-mark": ('{"eventos": [], "fases": [{"fase": "mus", "inicio": NaN}]}', "NaN"),
+    "bool-time": (json.dumps({"eventos": [{"gesto": "guino", "inicio": True}]}),
+                  "inicio debe ser un número"),
+    "gesto-a-number": (json.dumps({"eventos": [{"gesto": 5, "inicio": 1.0}]}),
+                       "gesto debe ser un texto"),
+    "gesto-a-list": (json.dumps({"eventos": [{"gesto": ["guino"], "inicio": 1.0}]}),
+                     "gesto debe ser un texto"),
+    "long-phase": (json.dumps({"eventos": [{"gesto": "guino", "fase": "m" * 100_000}]}),
+                   "fase desconocida"),
+    "phase-a-list": (json.dumps({"eventos": [{"gesto": "guino", "fase": ["mus"]}]}),
+                     "fase desconocida"),
+    "surrogate": ('{"eventos": [{"gesto": "\\ud800"}]}', "caracteres no válidos"),
+    "deep": ('{"eventos": ' + "[" * 500 + "]" * 500 + "}", "profundo"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ISSUE_29))
+def test_issue_29_events_exit_2_with_one_short_line(capsys, tmp_path, name: str) -> None:
+    text, says = ISSUE_29[name]
+    path = tmp_path / "ev.json"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = mus(capsys, "--senas", str(path), "--cartas", "12o 12c 1e 1b", "--json")
+    assert code == 2 and err.startswith("mus: ") and err.count("\n") == 1, err[:300]
+    assert says in err and len(err) <= 300
+    assert json.loads(out)["error"] in err
+
+
+def test_non_finite_times_are_refused_by_the_api() -> None:
+    from scoring.arbitro import comprobar_senas
+    from scoring.senas import SenasError
+
+    with pytest.raises(SenasError, match="inicio debe ser un número"):
+        comprobar_senas([{"gesto": "guino", "inicio": float("nan")}], "12o 12c 1e 1b", "segovia")
+    with pytest.raises(SenasError, match="inicio debe ser un número"):
+        comprobar_senas([], "12o 12c 1e 1b", "segovia", [{"fase": "mus", "inicio": float("inf")}])
+
+
+def test_json_output_is_strict_json(capsys) -> None:
+    code, out, _ = mus(capsys, "--senas", str(DATA / "segovia_faltas.json"), "--cartas",
+                       "12o 12c 1e 1b", "--json")
+    assert code == 0
+
+    def refuse(token: str) -> None:
+        raise AssertionError(token)
+
+    assert json.loads(out, parse_constant=refuse)["hallazgos"]
+
+
+def test_a_huge_hand_on_the_command_line_is_quoted_as_an_excerpt(capsys) -> None:
+    code, out, err = mus(capsys, "--cartas", "12o " * 1_000_000, "--json")
+    assert code == 2 and err.count("\n") == 1 and len(err) <= 300 and "car.)" in err
+    assert json.loads(out)["error"] in err
+
+
+def test_a_log_hash_with_non_ascii_text_is_an_altered_log(capsys, tmp_path) -> None:
+    log = json.loads((DATA / "registro_partida.json").read_text(encoding="utf-8"))
+    log["entradas"][0]["hash"] = "ñ" * 64  # hmac.compare_digest raises on non-ASCII text
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log), encoding="utf-8")
+    code, out, err = mus(capsys, "--verificar", str(path), "--json")
+    assert (code, err) == (1, "")
+    assert json.loads(out)["valido"] is False and json.loads(out)["entrada"] == 0

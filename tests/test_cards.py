@@ -132,3 +132,33 @@ def test_module_doctests_pass(name: str) -> None:
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0, f"{result.failed} doctest(s) failed in {name}"
+
+
+@pytest.mark.parametrize("text", ["１２o", "١٢o", "۱۲o", "1２o", "７e"])
+def test_only_ascii_digits_are_ranks(text: str) -> None:
+    # str.isdigit, \d and int() all take these; a card written so is a typo or a trick
+    with pytest.raises(NotationError, match="se espera rango y palo"):
+        Card.parse(text)
+    with pytest.raises(NotationError):
+        parse_hand(f"{text} 3c 11e 1b")
+
+
+@pytest.mark.parametrize(("rank", "suit"), [(True, "o"), (1.0, "o"), (12.0, "c"), (1, 0)])
+def test_a_card_is_built_from_an_int_and_a_suit_letter(rank: object, suit: object) -> None:
+    with pytest.raises(NotationError):
+        Card(rank, suit)  # type: ignore[arg-type]
+
+
+def test_a_long_hand_is_quoted_only_as_an_excerpt() -> None:
+    hand = "x" * 1_000_000 + " 3c 11e 1b"
+    with pytest.raises(NotationError) as info:
+        parse_hand(hand)
+    assert len(str(info.value)) < 200 and "car.)" in str(info.value)
+    with pytest.raises(NotationError) as info:
+        parse_hand(["12o"] * 100_000)  # type: ignore[arg-type]
+    assert len(str(info.value)) < 200
+
+
+def test_a_card_that_is_not_text_is_a_notation_error() -> None:
+    with pytest.raises(NotationError):
+        Card.parse(["12o"])  # type: ignore[arg-type]

@@ -43,7 +43,8 @@ def test_json_array_gives_an_array(capsys: pytest.CaptureFixture[str], write_jso
 
 
 def test_dash_reads_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(GOOD)))
+    # a real stdin: text over bytes (read_json reads the bytes, to bound them before decoding)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(GOOD).encode())))
     status, out, _ = run(capsys, "--json", "-")
     assert status == 0 and json.loads(out)["marcador"] == [5, 4]
 
@@ -144,3 +145,98 @@ def test_missing_file_argument_is_a_usage_error(capsys: pytest.CaptureFixture[st
         main(["tanteo"])
     assert info.value.code == 2
     assert "FILE" in capsys.readouterr().err
+
+
+def _nested_reglas(depth: int) -> str:
+    return '{"base": ' * depth + '"general"' + "}" * depth
+
+
+_MANOS = json.dumps(C)
+ISSUE_29: dict[str, tuple[str, str]] = {
+    # name: (the file's JSON text, what the message says)
+    "surrogate-in-a-name": (f'{{"manos": {_MANOS}, "jugadores": ["\\ud800", "B", "C", "D"]}}',
+                            "caracteres no válidos"),
+    "4301-digit-mano": (f'{{"manos": {_MANOS}, "mano": {"9" * 4301}}}', "demasiado largo"),
+    "19-digit-mano": (f'{{"manos": {_MANOS}, "mano": {"9" * 19}}}', "demasiado largo"),
+    "float-seat-1": (json.dumps({"reglas": "segovia", "manos": C, "declaraciones": {
+        "ensenadas": [{"asiento": 1.0, "lance": "pares"}]}}), "asiento 1.0"),
+    "float-seat-3": (json.dumps({"reglas": "segovia", "manos": C, "declaraciones": {
+        "ensenadas": [{"asiento": 3.0, "lance": "pares"}]}}), "asiento 3.0"),
+    "bool-seat": (json.dumps({"reglas": "segovia", "manos": C, "declaraciones": {
+        "ensenadas": [{"asiento": True, "lance": "pares"}]}}), "asiento True"),
+    "ensenadas-not-a-list": (json.dumps({"manos": C, "declaraciones": {"ensenadas": 5}}),
+                             "ensenadas debe ser una lista"),
+    "float-declaration": (json.dumps({"reglas": "segovia", "manos": C, "declaraciones": {
+        "pares": [1.0, None, None, None]}}), "declaraciones.pares[0]"),
+    "reglas-500-deep": (f'{{"manos": {_MANOS}, "reglas": {_nested_reglas(500)}}}', "profundo"),
+    "reglas-base-not-a-name": (f'{{"manos": {_MANOS}, "reglas": {_nested_reglas(3)}}}',
+                               "base debe ser el nombre"),
+    "float-reyes": (json.dumps({"manos": C, "reglas": {"reyes": 8.0}}), "reyes debe ser 4 u 8"),
+    "nan-marcador": (f'{{"manos": {_MANOS}, "marcador": [NaN, 0]}}', "NaN"),
+    "full-width-card": (json.dumps({"manos": ["１２o 12c 11o 11c", *C[1:]]}), "１２o"),
+    "arabic-indic-card": (json.dumps({"manos": ["١٢o 12c 11o 11c", *C[1:]]}), "١٢o"),
+}
+
+
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "text"])
+@pytest.mark.parametrize("name", sorted(ISSUE_29))
+def test_issue_29_inputs_exit_2_with_one_short_line(
+    capsys: pytest.CaptureFixture[str], write_json: Callable[..., Path], name: str, as_json: bool
+) -> None:
+    text, says = ISSUE_29[name]
+    status, out, err = run(capsys, *(["--json"] if as_json else []), str(write_json(text)))
+    assert status == 2 and err.startswith("mus: ") and err.count("\n") == 1, err[:300]
+    assert says in err and len(err) <= 300
+    if as_json:
+        assert json.loads(out)["error"] in err
+    else:
+        assert out == ""
+
+
+def test_a_huge_hand_is_quoted_as_an_excerpt(
+    capsys: pytest.CaptureFixture[str], write_json: Callable[..., Path]
+) -> None:
+    hand = "x" * 5_000_000 + " 3c 11e 1b"  # under the 8 MiB limit: the card is what is wrong
+    status, out, err = run(capsys, "--json", str(write_json({"manos": [hand, *C[1:]]})))
+    assert status == 2 and err.count("\n") == 1 and len(err) <= 300
+    assert "se espera rango y palo" in err and "car.)" in err
+    assert len(out) <= 300
+
+
+def test_an_input_over_the_limit_is_refused(
+    capsys: pytest.CaptureFixture[str], write_json: Callable[..., Path]
+) -> None:
+    from scoring.inputs import MAX_INPUT_BYTES
+
+    status, out, err = run(capsys, "--json", str(write_json([GOOD] * (MAX_INPUT_BYTES // 80))))
+    assert status == 2 and "demasiado grande" in err and "8 MiB" in err
+    assert err.count("\n") == 1 and len(err) <= 300 and json.loads(out)["error"] in err
+
+
+def test_an_array_is_printed_as_one_json_array(
+    capsys: pytest.CaptureFixture[str], write_json: Callable[..., Path]
+) -> None:
+    records = [GOOD, {**GOOD, "jugadores": ["Ñuño", "B", "C", "D"]}, {**GOOD, "marcador": [0, 39]}]
+    status, out, _ = run(capsys, "--json", str(write_json(records)))
+    assert status == 0
+    assert out == json.dumps([json.loads(json.dumps(r)) for r in json.loads(out)],
+                             ensure_ascii=False, indent=2) + "\n"
+    assert [r["marcador"] for r in json.loads(out)] == [[5, 4], [5, 4], [1, 40]]
+
+
+@pytest.mark.slow
+def test_an_array_near_the_limit_in_bounded_time_and_memory(tmp_path: Path) -> None:
+    import resource
+    import time
+
+    from scoring.inputs import MAX_INPUT_BYTES
+
+    one = json.dumps({**GOOD, "jugadores": ["Ana", "Luis", "Eva", "Iker"], "marcador": [10, 20]})
+    path = tmp_path / "big.json"
+    path.write_text("[" + ",".join([one] * (MAX_INPUT_BYTES // (len(one) + 1) - 1)) + "]")
+    start = time.monotonic()
+    done = subprocess.run([*_mus(), "tanteo", "--json", str(path)], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-300:]
+    peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    assert time.monotonic() - start < 120 and peak_mib < 600, (time.monotonic() - start, peak_mib)

@@ -483,3 +483,38 @@ def test_ordago_opened_by_false_declarations_with_no_pares_at_all() -> None:
     except RegistroError:
         return
     assert result.fin is None or result.fin["por"] == "ordago"
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ({"reglas": "segovia", "declaraciones": {"ensenadas": [{"asiento": 1.0, "lance": "pares"}]}},
+         "asiento 1.0"),
+        ({"reglas": "segovia", "declaraciones": {"ensenadas": [{"asiento": 3.0, "lance": "pares"}]}},
+         "asiento 3.0"),
+        ({"declaraciones": {"ensenadas": [{"asiento": 1, "lance": ["pares"]}]}}, "lance"),
+        ({"declaraciones": {"juego": [None, 0.0, None, None]}}, "declaraciones.juego[1]"),
+        ({"declaraciones": {"pares": [1, None, None, None]}}, "declaraciones.pares[0]"),
+        ({"reglas": {"reyes": 8.0}}, "reyes"),
+        ({"reglas": {"base": {"base": "general"}}}, "base debe ser el nombre"),
+        ({"reglas": {"real": ["no"]}}, "real debe ser uno de"),
+        ({"jugadores": ["\ud800", "B", "C", "D"]}, "jugadores"),
+        ({"mano": 2.0}, "mano debe ser un asiento"),
+    ],
+)
+def test_record_values_are_checked_with_their_types(change: dict[str, Any], says: str) -> None:
+    # checked when the record is read, so a bad value never reaches the count
+    with pytest.raises(RegistroError, match=says.replace("[", r"\[").replace(".", r"\.")):
+        RegistroMano.from_dict({"manos": C, **change})
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"mano": "9" * 100_000}, {"reglas": "x" * 100_000}, {"marcador": [0] * 100_000},
+     {"lances": {"grande": {"quiero": "x" * 100_000}}}, {"y" * 100_000: 1},
+     {"declaraciones": {"pares": ["x" * 100_000, None, None, None]}}],
+)
+def test_errors_quote_only_an_excerpt_of_the_record(change: dict[str, Any]) -> None:
+    with pytest.raises(RegistroError) as info:
+        RegistroMano.from_dict({"manos": C, **change})
+    assert len(str(info.value)) < 250
