@@ -182,9 +182,23 @@ class Demo:
             yield 0.3
 
     # -- the script ------------------------------------------------------------------------
+    def a_nueva_partida(self) -> Iterator[Paso]:
+        """From the screen the app opened on (a saved partida resumed on the marcador, a
+        message over it) to Nueva partida, by touch as a player would."""
+        if self.app.aviso:
+            tocar(self.app.root.ids.aviso_ok)
+            yield 0.2
+        if self.app.sm.current == "marcador":
+            tocar(self.pantalla("marcador").ids.ajustes)
+            yield 0.3
+        if self.app.sm.current == "ajustes":
+            tocar(self.pantalla("ajustes").ids.nueva)
+            yield 0.3
+
     def guion(self) -> Iterator[Paso]:
         app = self.app
         yield 0.5
+        yield from self.a_nueva_partida()
         nueva = self.pantalla("nueva")
         nueva.poner_nombres(["Ana", "Bea", "Carlos", "Dani"])  # typed on the keyboard
         tocar(nueva.ids.m0)

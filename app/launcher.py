@@ -9,9 +9,13 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import shutil
+import sqlite3
 import sys
 import tempfile
 from pathlib import Path
+
+from app.storage import DB_NAME
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -58,6 +62,28 @@ def configure_kivy(width: int, height: int) -> None:
     Config.set("kivy", "exit_on_escape", "0")
 
 
+def copia_para_demo(datos: Path | None) -> str:
+    """A fresh folder for the demo holding a copy of ``datos``'s database, if it has one
+    (SQLite's online backup; a file copy if SQLite cannot read it, the app then recovers it)."""
+    dest = Path(tempfile.mkdtemp(prefix="musmesa-demo-"))
+    fuente = datos / DB_NAME if datos else None
+    if fuente is None or not fuente.is_file():
+        return str(dest)
+    try:
+        src = sqlite3.connect(f"{fuente.resolve().as_uri()}?mode=ro", uri=True)
+        out = sqlite3.connect(dest / DB_NAME)
+        try:
+            src.backup(out)
+        finally:
+            src.close()
+            out.close()
+    except sqlite3.Error:
+        for extra in ("", "-wal"):
+            if Path(f"{fuente}{extra}").is_file():
+                shutil.copyfile(f"{fuente}{extra}", dest / f"{DB_NAME}{extra}")
+    return str(dest)
+
+
 def run(args: argparse.Namespace) -> int:
     size = _size(args.tamano)
     if size is None:
@@ -78,8 +104,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail("no hay pantalla (DISPLAY vacío); en un servidor usa "
                      "xvfb-run -a -s '-screen 0 1280x800x24' mus app ...")
     datos = args.datos
-    if args.demo and not datos:
-        datos = tempfile.mkdtemp(prefix="musmesa-demo-")  # the demo never touches real data
+    if args.demo:  # the demo never touches real data: a fresh folder, or a copy of --datos
+        datos = copia_para_demo(Path(datos) if datos else None)
     try:
         configure_kivy(*size)
         # app.main opens Kivy's window: only once it is configured, and only for this command

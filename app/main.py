@@ -26,13 +26,17 @@ SCREENS = ("nueva", "marcador", "mano", "cartas", "tanteo", "senas", "arbitro", 
 
 
 class Raiz(FloatLayout):
-    """Screens plus the message banner on top of them."""
+    """The data-folder bar above the screens (while nothing is saved), the screens, and the
+    message banner on top of them."""
 
 
 class MusApp(App):
     lang = StringProperty("es")
     aviso = StringProperty("")
     aviso_error = BooleanProperty(False)
+    # Why nothing is being saved (the data folder cannot be written); "" while it saves.
+    # Shown above every screen until another folder works, never fading.
+    problema_datos = StringProperty("")
     perfil = StringProperty("general")
     camara = StringProperty("0")
     carpeta = StringProperty("")
@@ -60,6 +64,9 @@ class MusApp(App):
     def on_lang(self, _app: object, lang: str) -> None:
         if self.ctl is not None:
             self.ctl.idioma = lang  # the texts it makes (pareja names, last hands) follow
+        if self.almacen is not None:
+            self.almacen.idioma = lang  # and the storage errors
+            self._mostrar_problema()
 
     # -- build ----------------------------------------------------------------------------
     def build(self) -> Raiz:
@@ -71,7 +78,7 @@ class MusApp(App):
             Builder.load_file(str(KV_DIR / f"{name}.kv"))
             sm.add_widget(screens.CLASSES[name](name=name))
         root = Raiz()
-        root.add_widget(sm, index=1)
+        root.ids.cuerpo.add_widget(sm)
         self.sm = sm
         return root
 
@@ -88,18 +95,30 @@ class MusApp(App):
             self.ir("nueva")
         if self.ctl.problema:
             self.avisar(self.ctl.problema, error=True)
+        if self.almacen.aviso is not None:  # a damaged file was recovered: tell it once
+            self.avisar(self.almacen.aviso.texto(self.lang), error=True, fijo=True)
+            self.almacen.aviso = None
+
     def _abrir_datos(self, carpeta: str | None) -> None:
         if self.almacen is not None:
             self.almacen.cerrar()
-        self.almacen, problema = abrir_o_memoria(carpeta)
+        self.almacen = abrir_o_memoria(carpeta)
         self.carpeta = str(self.almacen.carpeta)
         self.lang = self.almacen.ajuste("idioma", self.lang)
+        self.almacen.idioma = self.lang
         self.ctl = ControlPartida(self.almacen, idioma=self.lang)
         self.perfil = self.almacen.ajuste("perfil", self.perfil)
         self.camara = self.almacen.ajuste("camara", self.camara)
         self.baraja = self.almacen.ajuste("baraja", "")
-        if problema:
-            self.avisar(problema, error=True)
+        self._mostrar_problema()
+
+    def _mostrar_problema(self) -> None:
+        problema = self.almacen.problema if self.almacen is not None else None
+        self.problema_datos = problema.texto(self.lang) if problema is not None else ""
+
+    def elegir_carpeta(self) -> None:
+        """The data bar's button: Ajustes, where the data folder is chosen."""
+        self.ir("ajustes")
 
     def cambiar_datos(self, carpeta: str) -> None:
         """Switch data folder (Ajustes) and resume whatever is open there."""
@@ -126,11 +145,15 @@ class MusApp(App):
     def ir(self, name: str) -> None:
         self.sm.current = name
 
-    def avisar(self, texto: str, error: bool = False, segundos: float = 6) -> None:
-        """Show a message over the screen; errors stay longer (and until OK is tapped)."""
+    def avisar(self, texto: str, error: bool = False, segundos: float = 6,
+               fijo: bool = False) -> None:
+        """Show a message over the screen; errors stay longer, ``fijo`` until OK is tapped."""
         self.aviso, self.aviso_error = texto, error
         if self._aviso_ev is not None:
             self._aviso_ev.cancel()
+            self._aviso_ev = None
+        if fijo:
+            return
         self._aviso_ev = Clock.schedule_once(lambda dt: self.cerrar_aviso(),
                                              segundos * (3 if error else 1))
 

@@ -4,6 +4,12 @@ One file ``musmesa.sqlite3`` in the data folder, WAL journal, one transaction pe
 kill at any moment loses at most the hand being entered. The partida state is rebuilt by
 replaying its stored hands through scoring/ (the hand records are the source of truth).
 
+The file is checked on opening (``PRAGMA quick_check``). A damaged one is moved aside (renamed
+with the time, never deleted) and rebuilt from the rows it still gives, read row by row, plus
+those of the backup ``musmesa.copia.sqlite3`` (SQLite's online backup, written at the end of
+every partida and every COPIA_CADA_MANOS hands). A folder that cannot be written gives an
+in-memory store holding what the folder's database has (opened read-only).
+
     >>> import tempfile
     >>> s = Almacen.abrir(tempfile.mkdtemp())
     >>> pid = s.nueva_partida("general", ["Ana", "Bea", "Carlos", "Dani"], mano=0)
@@ -22,11 +28,21 @@ import sqlite3
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from app.i18n import N_, SOURCE, t
+
 DB_NAME: Final = "musmesa.sqlite3"
+COPIA_NAME: Final = "musmesa.copia.sqlite3"  # the latest backup, beside the database
 ENV_VAR: Final = "MUSMESA_DATA"
+COPIA_CADA_MANOS: Final = 5  # a backup every this many hands of a partida (and at its end)
+COPIA_MAX_EDAD_S: Final = 24 * 3600  # and one at start when the last is older than a day
+_TABLAS: Final = ("partidas", "manos", "correcciones", "arbitraje", "ajustes")
+_SQLITE_CORRUPT: Final = 11
+_SQLITE_NOTADB: Final = 26
+_MAX_ROWID_SIN_INDICE: Final = 100_000  # how far a scan seeks when max(rowid) is unreadable
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS partidas (
@@ -71,7 +87,30 @@ CREATE TABLE IF NOT EXISTS ajustes (
 
 
 class StorageError(RuntimeError):
-    """The data folder cannot be used (read-only, full, corrupt); the message says what to do."""
+    """The data folder cannot be used (read-only, full, corrupt); the message says what to do.
+
+    ``aviso`` keeps the message untranslated; ``str()`` is it in the store's language."""
+
+    def __init__(self, aviso: Aviso, idioma: str = SOURCE) -> None:
+        super().__init__(aviso.texto(idioma))
+        self.aviso = aviso
+
+
+@dataclass(frozen=True)
+class Aviso:
+    """A message for the player: a Spanish template, a reason (translated too) and values."""
+
+    plantilla: str
+    motivo: str = ""
+    datos: dict[str, Any] = field(default_factory=dict)
+
+    def texto(self, idioma: str = SOURCE) -> str:
+        motivo = t(self.motivo, idioma) if self.motivo else ""  # gettext("") is the header
+        return t(self.plantilla, idioma).format(motivo=motivo, **self.datos)
+
+
+class _Danado(Exception):
+    """The database file is damaged (SQLITE_CORRUPT, SQLITE_NOTADB or quick_check failed)."""
 
 
 def default_data_dir() -> Path:
@@ -88,39 +127,233 @@ def default_data_dir() -> Path:
     return base / "musmesa"
 
 
-def _explain(exc: BaseException, where: Path) -> StorageError:
+def _danado(exc: BaseException) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+
+
+def _motivo(exc: BaseException, where: Path) -> str:
+    """Why the folder cannot be used, in plain words (a Spanish msgid)."""
     text = str(exc).lower()
-    if "readonly" in text or "read-only" in text or isinstance(exc, PermissionError):
-        why = "la carpeta de datos es de solo lectura"
-    elif "full" in text or "no space" in text:
-        why = "el disco está lleno"
-    elif "not a database" in text or "malformed" in text:
-        why = "el fichero de datos está dañado"
-    else:
-        why = str(exc)
-    return StorageError(f"No se puede guardar en {where}: {why}. Lo ya guardado no se pierde.")
+    if _danado(exc) or "malformed" in text or "not a database" in text:
+        return N_("el fichero de datos está dañado")
+    solo_lectura = where.is_dir() and not os.access(where, os.W_OK)  # also a read-only mount
+    if ("readonly" in text or "read-only" in text or isinstance(exc, PermissionError)
+            or solo_lectura):
+        return N_("la carpeta de datos es de solo lectura")
+    if "full" in text or "no space" in text:
+        return N_("el disco está lleno")
+    if isinstance(exc, (NotADirectoryError, FileExistsError)):
+        return N_("esa ruta no es una carpeta")
+    if "unable to open" in text or isinstance(exc, OSError):
+        return N_("no se puede abrir ni crear el fichero de datos en esa carpeta")
+    return str(exc)
+
+
+def _explain(exc: BaseException, where: Path, idioma: str = SOURCE) -> StorageError:
+    return StorageError(Aviso(N_("No se puede guardar en {carpeta}: {motivo}. Lo ya guardado "
+                                 "no se pierde."), _motivo(exc, where), {"carpeta": str(where)}), idioma)
+
+
+def _conectar(path: Path) -> sqlite3.Connection:
+    """Open the database for writing, checked; _Danado when its pages are damaged."""
+    conn = sqlite3.connect(path, timeout=5, isolation_level=None)
+    try:
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable on app kill
+        check = [r[0] for r in conn.execute("PRAGMA quick_check").fetchall()]
+        if check != ["ok"]:
+            raise _Danado("; ".join(check[:3]))
+        conn.executescript(_SCHEMA)
+        _probar_escritura(conn)
+    except sqlite3.Error as exc:
+        conn.close()
+        if _danado(exc):
+            raise _Danado(str(exc)) from None
+        raise
+    except _Danado:
+        conn.close()
+        raise
+    return conn
+
+
+def _probar_escritura(conn: sqlite3.Connection) -> None:
+    """Raise SQLITE_READONLY now, not at the first hand: SQLite opens a file it cannot write
+    (a read-only mount, a read-only file) for reading without a word. The write is the
+    header's own value, rolled back."""
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(f"PRAGMA user_version={version}")
+    finally:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+
+
+# -- recovery: read what a damaged file still holds, row by row ------------------------------
+
+def _filas(conn: sqlite3.Connection, tabla: str) -> dict[Any, tuple]:
+    """Every row of ``tabla`` that can still be read, by rowid. A damaged page makes the
+    cursor raise; the scan then seeks on past it, one rowid at a time."""
+    rows: dict[Any, tuple] = {}
+    try:
+        hi = conn.execute(f"SELECT max(rowid) FROM {tabla}").fetchone()[0] or 0
+    except sqlite3.Error:
+        hi = _MAX_ROWID_SIN_INDICE
+    last = -1
+    while last < hi:
+        try:
+            cur = conn.execute(f"SELECT rowid, * FROM {tabla} WHERE rowid > ? ORDER BY rowid",
+                               (last,))
+            for row in cur:
+                rows[row[0]] = tuple(row[1:])
+                last = row[0]
+            break
+        except sqlite3.Error:
+            last += 1  # the row after the last good one is on the damaged page: skip it
+    return rows
+
+
+def _leer_todo(path: Path, uri: str | None = None) -> dict[str, dict[Any, tuple]]:
+    """What a (maybe damaged) database holds, table by table; {} if it cannot be read."""
+    try:
+        conn = sqlite3.connect(uri or str(path), uri=uri is not None)
+    except sqlite3.Error:
+        return {}
+    try:
+        hay = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.Error:  # no readable schema (a damaged header): nothing to find
+        conn.close()
+        return {}
+    try:
+        return {tabla: _filas(conn, tabla) for tabla in _TABLAS if tabla in hay}
+    finally:
+        conn.close()
+
+
+def _unir(*fuentes: dict[str, dict[Any, tuple]]) -> dict[str, dict[Any, tuple]]:
+    """Rows of every source by table and key; a later source wins (the newer copy). The
+    settings go by their key, the rest by id: nothing is ever deleted, so a union loses nothing."""
+    out: dict[str, dict[Any, tuple]] = {tabla: {} for tabla in _TABLAS}
+    for fuente in fuentes:
+        for tabla, rows in fuente.items():
+            for rowid, row in rows.items():
+                out[tabla][row[0] if tabla == "ajustes" else rowid] = row
+    return out
+
+
+def _volcar(conn: sqlite3.Connection, filas: dict[str, dict[Any, tuple]]) -> None:
+    """Write recovered rows into a fresh database (with the schema) in one transaction."""
+    conn.executescript(_SCHEMA)
+    conn.execute("BEGIN")
+    for tabla, rows in filas.items():
+        for row in rows.values():
+            marks = ",".join("?" * len(row))
+            with contextlib.suppress(sqlite3.Error):  # a row with damaged values: left out
+                conn.execute(f"INSERT OR REPLACE INTO {tabla} VALUES ({marks})", row)
+    conn.execute("COMMIT")
+
+
+def _aparte(path: Path) -> Path:
+    """Move the damaged file (and its WAL) aside, renamed with the time; never deleted."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    dest = path.with_name(f"{path.stem}.danado-{stamp}{path.suffix}")
+    k = 1
+    while dest.exists():
+        k += 1
+        dest = path.with_name(f"{path.stem}.danado-{stamp}-{k}{path.suffix}")
+    for extra in ("-wal", "-shm"):
+        side = Path(f"{path}{extra}")
+        if side.exists():
+            os.replace(side, f"{dest}{extra}")
+    os.replace(path, dest)
+    return dest
+
+
+def _rescatar(folder: Path) -> Aviso:
+    """Recover a damaged database: its readable rows plus the backup's, into a new file.
+
+    The damaged file is read first (with its WAL: the latest hands), then moved aside."""
+    path, copia = folder / DB_NAME, folder / COPIA_NAME
+    leido = _leer_todo(path)
+    respaldo = _leer_todo(copia) if copia.is_file() else {}
+    filas = _unir(respaldo, leido)
+    aparte = _aparte(path)
+    nuevo = folder / (DB_NAME + ".nuevo")
+    with contextlib.suppress(FileNotFoundError):
+        nuevo.unlink()
+    conn = sqlite3.connect(nuevo, isolation_level=None)
+    try:
+        _volcar(conn, filas)
+    finally:
+        conn.close()
+    os.replace(nuevo, path)
+    manos = sum(1 for r in filas["manos"].values() if not r[6])  # r[6]: deshecha
+    plantilla = (N_("El fichero de datos estaba dañado. Se ha guardado aparte como {fichero} "
+                    "y se han recuperado {manos} manos de {partidas} partidas (también de la "
+                    "copia de seguridad).") if respaldo else
+                 N_("El fichero de datos estaba dañado. Se ha guardado aparte como {fichero} "
+                    "y se han recuperado {manos} manos de {partidas} partidas."))
+    return Aviso(plantilla, datos={"fichero": aparte.name, "manos": manos,
+                                   "partidas": len(filas["partidas"])})
+
+
+def _en_memoria(path: Path) -> sqlite3.Connection:
+    """An in-memory store holding what ``path`` has (opened read-only), to show and keep
+    playing while the folder cannot be written."""
+    mem = sqlite3.connect(":memory:", isolation_level=None)
+    mem.row_factory = sqlite3.Row
+    if path.is_file():
+        uri = path.resolve().as_uri()
+        # immutable=1: a WAL database whose -shm cannot be created in a read-only folder
+        for extra in ("?mode=ro", "?mode=ro&immutable=1"):
+            filas = _leer_todo(path, uri + extra)
+            if any(filas.values()):
+                _volcar(mem, filas)
+                break
+    mem.executescript(_SCHEMA)
+    return mem
 
 
 class Almacen:
-    """All reads and writes of the app's data. Every public write is one transaction."""
+    """All reads and writes of the app's data. Every public write is one transaction.
+
+    ``aviso``: what happened on opening (a damaged file recovered), to tell once.
+    ``problema``: set while nothing reaches the folder (kept in memory), to show throughout.
+    ``idioma``: the language of the errors it raises; the app keeps it equal to its own.
+    """
 
     def __init__(self, conn: sqlite3.Connection, carpeta: Path) -> None:
         self.conn = conn
         self.carpeta = carpeta
+        self.aviso: Aviso | None = None
+        self.problema: Aviso | None = None
+        self.idioma = SOURCE
 
     @classmethod
     def abrir(cls, carpeta: str | Path | None = None) -> Almacen:
+        """Open (or create) the folder's database, checked; a damaged one is recovered."""
         folder = Path(carpeta) if carpeta else default_data_dir()
+        aviso = None
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(folder / DB_NAME, timeout=5, isolation_level=None)
-            conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable on app kill
-            conn.executescript(_SCHEMA)
-        except (OSError, sqlite3.Error) as exc:
+            try:
+                conn = _conectar(folder / DB_NAME)
+            except _Danado:
+                aviso = _rescatar(folder)
+                conn = _conectar(folder / DB_NAME)
+        except (OSError, sqlite3.Error, _Danado) as exc:
             raise _explain(exc, folder) from None
-        return cls(conn, folder)
+        store = cls(conn, folder)
+        store.aviso = aviso
+        store._copia_si_antigua()
+        return store
+
+    @property
+    def guarda(self) -> bool:
+        """False while the data stay in memory (the folder cannot be written)."""
+        return self.problema is None
 
     def cerrar(self) -> None:
         with contextlib.suppress(sqlite3.Error):
@@ -134,7 +367,7 @@ class Almacen:
             self.conn.execute("COMMIT")
         except (OSError, sqlite3.Error) as exc:
             self._rollback()
-            raise _explain(exc, self.carpeta) from None
+            raise _explain(exc, self.carpeta, self.idioma) from None
         except BaseException:
             self._rollback()
             raise
@@ -144,6 +377,42 @@ class Almacen:
         if self.conn.in_transaction:
             with contextlib.suppress(sqlite3.Error):
                 self.conn.execute("ROLLBACK")
+
+    # -- backup ---------------------------------------------------------------------------
+    def copiar(self) -> bool:
+        """Copy the database to COPIA_NAME with SQLite's online backup (written beside it,
+        then renamed, so the last good copy survives a kill). False when it cannot."""
+        if not self.guarda:
+            return False
+        dest, tmp = self.carpeta / COPIA_NAME, self.carpeta / (COPIA_NAME + ".nueva")
+        try:
+            out = sqlite3.connect(tmp)
+            try:
+                self.conn.backup(out)
+            finally:
+                out.close()
+            os.replace(tmp, dest)
+        except (OSError, sqlite3.Error):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            return False  # the hand is stored; only the copy is missing
+        return True
+
+    def _copia_si_antigua(self) -> None:
+        copia = self.carpeta / COPIA_NAME
+        try:
+            old = time.time() - copia.stat().st_mtime > COPIA_MAX_EDAD_S
+        except OSError:
+            old = True
+        if old:
+            self.copiar()
+
+    def _tras_mano(self, n: int, terminada: bool) -> None:
+        """After a confirmed hand: checkpoint the WAL into the file, and back up when due."""
+        with contextlib.suppress(sqlite3.Error):
+            self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        if terminada or n % COPIA_CADA_MANOS == 0:
+            self.copiar()
 
     # -- partidas -------------------------------------------------------------------------
     def nueva_partida(self, reglas: str | dict, jugadores: list[str], mano: int) -> int:
@@ -180,6 +449,8 @@ class Almacen:
         with self._tx() as db:
             db.execute("UPDATE partidas SET terminada=?, ganador=? WHERE id=?",
                        (int(terminada), ganador, partida_id))
+        if terminada:
+            self.copiar()
 
     # -- manos ----------------------------------------------------------------------------
     def guardar_mano(self, partida_id: int, registro: dict, tanteo: dict, origen: str = "manual",
@@ -195,7 +466,9 @@ class Almacen:
             )
             db.execute("UPDATE partidas SET terminada=?, ganador=? WHERE id=?",
                        (int(terminada), ganador, partida_id))
-            return int(cur.lastrowid or 0)
+            rowid = int(cur.lastrowid or 0)
+        self._tras_mano(n + 1, terminada)
+        return rowid
 
     def deshacer_mano(self, partida_id: int) -> bool:
         """Mark the last hand as undone (kept for the record); False when there is none."""
@@ -278,18 +551,19 @@ class Almacen:
                                      indent=1), encoding="utf-8")
             pc.write_text(self.exportar_csv(partida_id), encoding="utf-8")
         except OSError as exc:
-            raise _explain(exc, folder) from None
+            raise _explain(exc, folder, self.idioma) from None
         return pj, pc
 
 
-def abrir_o_memoria(carpeta: str | Path | None) -> tuple[Almacen, str]:
-    """Open the data folder; if impossible, an in-memory store and the message to show."""
+def abrir_o_memoria(carpeta: str | Path | None) -> Almacen:
+    """Open the data folder; if it cannot be written, an in-memory store holding what the
+    folder's database has (read-only), with ``problema`` saying why nothing is saved."""
     try:
-        return Almacen.abrir(carpeta), ""
+        return Almacen.abrir(carpeta)
     except StorageError as exc:
-        conn = sqlite3.connect(":memory:", isolation_level=None)
-        conn.row_factory = sqlite3.Row
-        conn.executescript(_SCHEMA)
         folder = Path(carpeta) if carpeta else default_data_dir()
-        return Almacen(conn, folder), f"{exc} Esta partida no se guardará: cambia la carpeta " \
-                                      "de datos en Ajustes."
+        store = Almacen(_en_memoria(folder / DB_NAME), folder)
+        store.problema = Aviso(N_("No se guarda nada: {motivo} ({carpeta}). Se ven las partidas "
+                                  "guardadas, pero lo que se juegue ahora se pierde al cerrar."),
+                               exc.aviso.motivo, {"carpeta": str(folder)})
+        return store

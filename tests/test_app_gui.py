@@ -516,3 +516,80 @@ def test_registering_the_own_deck_in_ajustes_and_reading_against_it(app: Any,
     frames(2)
     tap(ajustes.ids.baraja_general)
     assert app.baraja == "" and app.almacen.ajuste("baraja", "x") == ""
+
+
+# -- the data folder: damage, no writing, the demo on a folder in use -------------------------
+
+def _captura(nombre: str) -> Path:
+    from app.demo import captura
+
+    frames(4)
+    return captura(Path(tempfile.gettempdir()) / f"musmesa-{nombre}.png")
+
+
+def test_damaged_database_opens_with_a_message(app: Any, tmp_path: Path) -> None:
+    from test_app_storage import partida_danada
+
+    carpeta, pid = partida_danada(tmp_path / "danada", con_copia=False)
+    app.cambiar_datos(str(carpeta))  # a crash at every start before: "disk image is malformed"
+    frames(5)
+    assert app.sm.current == "marcador" and app.ctl.partida_id == pid
+    assert app.aviso_error and "dañado" in app.aviso and "guardado aparte" in app.aviso
+    assert not app.problema_datos  # recovered: it saves again
+    _captura("datos-danados")
+    assert app._aviso_ev is None  # the message waits for OK, it does not fade
+    tap(app.root.ids.aviso_ok)
+    assert app.aviso == ""
+
+
+def test_unwritable_folder_is_a_bar_on_every_screen(app: Any, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_app_storage import jugar, sin_escritura
+
+    carpeta = tmp_path / "solo-lectura"
+    ctl = jugar(carpeta, n=2)
+    tantos = ctl.partida.tantos
+    ctl.almacen.cerrar()
+    sin_escritura(monkeypatch, carpeta)
+    app.cambiar_datos(str(carpeta))
+    frames(5)
+    assert app.sm.current == "marcador"  # the saved partida, still readable
+    marcador = app.sm.get_screen("marcador")
+    assert (marcador.ids.p0.tantos, marcador.ids.p1.tantos) == tantos
+    barra = app.root.ids.barra_datos
+    assert "No se guarda nada" in app.problema_datos and "unable to open" not in app.problema_datos
+    _captura("datos-sin-escritura")
+    app.cerrar_aviso()  # what the banner's timer does: the bar stays
+    for screen in ("marcador", "mano", "nueva"):
+        app.ir(screen)
+        frames(3)
+        assert barra.height > 0 and barra.opacity == 1, screen
+        assert barra.top <= app.root.top and barra.y >= app.sm.top - 1  # above, not over
+    tap(app.root.ids.elegir_carpeta)  # one tap to where the folder is chosen
+    assert app.sm.current == "ajustes"
+    _captura("datos-sin-escritura-ajustes")
+    ajustes = app.sm.get_screen("ajustes")
+    ajustes.ids.carpeta.text = str(tmp_path / "otra")
+    tap(ajustes.ids.aplicar_carpeta)
+    frames(3)
+    assert app.problema_datos == "" and barra.height == 0 and app.almacen.guarda
+
+
+def test_demo_starts_from_a_folder_with_an_open_partida(app: Any) -> None:
+    from app.demo import Demo
+
+    start_partida(app)
+    old = app.ctl.partida_id
+    app.cambiar_datos(app.carpeta)  # as on starting there: the open partida is resumed
+    frames(3)
+    assert app.sm.current == "marcador"
+    demo = Demo(None)
+    demo.app = app
+    steps = demo.guion()
+    for _ in range(40):  # up to the demo's own partida on its marcador
+        next(steps)
+        frames(2)
+        if app.ctl.partida_id != old and app.sm.current == "marcador":
+            break
+    assert app.ctl.partida_id != old and app.ctl.info["jugadores"] == JUGADORES
+    assert app.sm.current == "marcador"

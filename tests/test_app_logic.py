@@ -63,8 +63,8 @@ def test_unusable_folder_gives_clear_error_and_memory_fallback(tmp_path: Path) -
     blocker.write_text("no soy una carpeta")
     with pytest.raises(StorageError, match="No se puede guardar"):
         Almacen.abrir(blocker / "datos")
-    s, msg = abrir_o_memoria(blocker / "datos")
-    assert "no se guardará" in msg
+    s = abrir_o_memoria(blocker / "datos")
+    assert not s.guarda and "No se guarda nada" in s.problema.texto()
     pid = s.nueva_partida("general", JUGADORES, 0)  # the app still keeps score
     assert s.partida(pid)["jugadores"] == JUGADORES
 
@@ -169,8 +169,8 @@ def test_damaged_stored_hand_stops_the_replay_with_a_reason(ctl: ControlPartida)
 
 def test_corrupt_database_file_is_reported(tmp_path: Path) -> None:
     (tmp_path / "musmesa.sqlite3").write_bytes(b"esto no es SQLite" * 200)
-    s, msg = abrir_o_memoria(tmp_path)
-    assert "dañado" in msg
+    s = abrir_o_memoria(tmp_path)
+    assert "dañado" in s.aviso.texto()
     assert s.nueva_partida("general", JUGADORES, 0)
 
 
