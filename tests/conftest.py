@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,14 +24,18 @@ def write_json(tmp_path: Path) -> Callable[[Any], Path]:
     return _write
 
 
-# A test that needs the deck images or the shipped models must run where they are: a skip for
+# A test that needs the deck images, the shipped models or the real clips must run where they are: a skip for
 # a wrong path or a broken lookup would otherwise pass unseen. Reasons as the tests write them.
-_MUST_NOT_SKIP = {"no deck images": "decks", "the trained models are not in models/": "models"}
+_MUST_NOT_SKIP = {"no deck images": "decks", "the trained models are not in models/": "models",
+                  "no real clips": "real clips"}
 _wrong_skips: list[str] = []
 
 
 def _present(what: str) -> bool:
     # the lookups of the tests themselves; imported here so that collecting stays light
+    if what == "real clips":
+        root = os.environ.get("MUSMESA_REALDATA") or Path(__file__).resolve().parents[2] / "shared" / "realdata"
+        return (Path(root) / "senas" / "labels.json").is_file()
     if what == "decks":
         from training.cards.decks import DECKS, decks_root
 
