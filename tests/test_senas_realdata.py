@@ -1,0 +1,210 @@
+"""The señas evaluation on real labelled clips: scoring rules on hand-made events and labels,
+and the report on ../shared/realdata/senas (run once for both calibrations; it takes minutes)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gestures.types import Evento
+from training.senas.evaluate import (
+    CALIBRACIONES,
+    Clip,
+    Etiqueta,
+    EvaluationError,
+    EventoClip,
+    clave_evento,
+    default_folder,
+    load_labels,
+    neutral_frame,
+    score_clip,
+    summarize,
+)
+
+FOLDER = default_folder()
+HAVE_CLIPS = (FOLDER / "labels.json").is_file()
+
+
+# --- scoring logic ------------------------------------------------------------------------------
+
+def test_overlap_within_eight_frames() -> None:
+    labels = [Etiqueta("morro", 100, 110)]
+    near = score_clip(labels, [EventoClip("morro", 118, 125)])  # starts 8 after the end
+    far = score_clip(labels, [EventoClip("morro", 119, 125)])  # 9 after
+    before = score_clip(labels, [EventoClip("morro", 80, 92)])  # ends 8 before the start
+    assert near.encontradas == {0: 0} and near.falsos == {}
+    assert far.encontradas == {} and far.falsos == {0: "sin_etiqueta"}
+    assert before.encontradas == {0: 0}
+
+
+def test_wrong_gesture_is_false_and_not_found() -> None:
+    labels = [Etiqueta("morro", 10, 20), Etiqueta("otro", 30, 60), Etiqueta("neutro", 61, 90)]
+    p = score_clip(labels, [EventoClip("labios_lado", 12, 18), EventoClip("cejas_arriba", 35, 50),
+                            EventoClip("morro", 70, 80)])
+    assert p.encontradas == {}
+    assert p.falsos == {0: "morro", 1: "otro", 2: "neutro"}
+
+
+def test_ambiguous_labels_neither_required_nor_wrong() -> None:
+    labels = [Etiqueta("cejas_arriba?", 10, 30), Etiqueta("morro_abierto", 50, 60),
+              Etiqueta("ojos_cerrados?", 80, 90)]
+    assert not any(lab.requerida for lab in labels)
+    p = score_clip(labels, [EventoClip("cejas_arriba", 12, 20), EventoClip("morro", 52, 58)])
+    assert p.encontradas == {} and p.falsos == {}
+    # an ambiguous label of another gesture does not excuse an event
+    q = score_clip(labels, [EventoClip("lengua_fuera", 52, 58)])
+    assert q.falsos == {0: "morro_abierto"}
+
+
+def test_event_on_a_blink_is_false_even_inside_its_label() -> None:
+    labels = [Etiqueta("ojos_cerrados?", 10, 40), Etiqueta("parpadeo", 20, 24),
+              Etiqueta("parpadeo", 60, 63)]
+    p = score_clip(labels, [EventoClip("ojos_cerrados", 18, 30), EventoClip("guino_derecho", 61, 65),
+                            EventoClip("guino_derecho", 66, 70), EventoClip("guino_derecho", 72, 75)])
+    # sharing a frame with a blink makes it false; a false event near one is put down to it
+    assert p.en_parpadeo == {0, 1, 2}
+    assert p.falsos == {0: "parpadeo", 1: "parpadeo", 2: "parpadeo", 3: "sin_etiqueta"}
+
+
+def test_a_wink_just_before_a_blink_is_not_false() -> None:
+    labels = [Etiqueta("guino_izquierdo", 33, 46), Etiqueta("parpadeo", 48, 52)]
+    p = score_clip(labels, [EventoClip("guino_izquierdo", 33, 47)])
+    assert p.encontradas == {0: 0} and p.falsos == {} and p.en_parpadeo == set()
+    q = score_clip(labels, [EventoClip("guino_izquierdo", 33, 48)])
+    assert q.encontradas == {0: 0} and q.falsos == {0: "parpadeo"}
+
+
+def test_wink_sides_as_the_viewer_sees_them() -> None:
+    # the recognizer names the player's eye: the viewer's right is the player's left
+    assert clave_evento(Evento("guino", "izquierdo", 0.0, 0.5, 0.9)) == "guino_derecho"
+    assert clave_evento(Evento("guino", "derecho", 0.0, 0.5, 0.9)) == "guino_izquierdo"
+    assert clave_evento(Evento("ojos_cerrados", None, 0.0, 1.0, 0.9)) == "ojos_cerrados"
+    labels = [Etiqueta("guino_derecho", 10, 20), Etiqueta("guino_izquierdo", 40, 50)]
+    right = EventoClip("guino_derecho", 11, 19)
+    wrong = EventoClip("guino_derecho", 41, 49)  # the other eye
+    p = score_clip(labels, [right, wrong])
+    assert p.encontradas == {0: 0}
+    assert p.falsos == {1: "guino_izquierdo"}
+    assert score_clip([Etiqueta("guino", 10, 20)], [wrong, right]).falsos == {0: "sin_etiqueta"}
+
+
+def test_labels_inside_auto_calibration_counted_apart() -> None:
+    labels = [Etiqueta("guino_derecho", 6, 20), Etiqueta("morro", 59, 70), Etiqueta("morro", 61, 70)]
+    p = score_clip(labels, [EventoClip("morro", 62, 68)], calibrando_hasta=59)
+    assert p.en_calibracion == {0, 1}
+    assert p.encontradas == {2: 0}
+
+
+def test_summary_arithmetic() -> None:
+    a = Clip("a.mp4", 30.0, 900, [Etiqueta("morro", 100, 120), Etiqueta("morro", 300, 320),
+                                   Etiqueta("parpadeo", 500, 503), Etiqueta("otro", 600, 700)])
+    b = Clip("b.mp4", 25.0, 750, [Etiqueta("labios_lado", 50, 60)])
+    evs = {"a.mp4": [EventoClip("morro", 106, 118), EventoClip("guino_izquierdo", 500, 504),
+                     EventoClip("cejas_arriba", 610, 650), EventoClip("cejas_arriba", 660, 690)],
+           "b.mp4": [EventoClip("labios_lado", 45, 60)]}
+    scores = {k: score_clip(c.etiquetas, evs[k]) for k, c in (("a.mp4", a), ("b.mp4", b))}
+    s = summarize([a, b], evs, scores)
+    assert s["minutos"] == pytest.approx(1.0)  # 30 s + 30 s
+    g = s["gestos"]
+    assert (g["morro"]["etiquetadas"], g["morro"]["encontradas"]) == (2, 1)
+    assert g["morro"]["retraso_mediana_s"] == pytest.approx(0.2)
+    assert g["labios_lado"]["retraso_mediana_s"] == pytest.approx(-0.2)
+    assert g["cejas_arriba"]["falsos"] == 2 and g["cejas_arriba"]["confusion"] == {"otro": 2}
+    assert g["guino_izquierdo"]["en_parpadeo"] == 1
+    t = g["total"]
+    assert (t["etiquetadas"], t["encontradas"], t["falsos"], t["eventos"]) == (3, 2, 3, 5)
+    assert t["falsos_por_minuto"] == pytest.approx(3.0)
+    assert t["confusion"] == {"otro": 2, "parpadeo": 1}
+
+
+def test_neutral_frame_is_middle_of_longest_neutro() -> None:
+    clip = Clip("x.mp4", 25.0, 300, [Etiqueta("neutro", 0, 10), Etiqueta("otro", 11, 50),
+                                      Etiqueta("neutro", 51, 150), Etiqueta("neutro", 160, 200)])
+    assert neutral_frame(clip) == 100
+    with pytest.raises(EvaluationError):
+        neutral_frame(Clip("y.mp4", 25.0, 10, [Etiqueta("otro", 0, 9)]))
+
+
+@pytest.mark.parametrize("doc", [
+    [], {"clips": {}}, {"clips": {"a.mp4": {"fps": 0, "frames": 10, "events": []}}},
+    {"clips": {"a.mp4": {"fps": 25, "frames": 10, "events": [["morro", 5, 12, ""]]}}},
+    {"clips": {"a.mp4": {"fps": 25, "frames": 10, "events": [["morro", 5]]}}},
+    {"clips": {"a.mp4": {"fps": 25, "frames": True, "events": []}}},
+])
+def test_bad_labels_give_one_clear_error(tmp_path: Path, doc: object) -> None:
+    (tmp_path / "labels.json").write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(EvaluationError):
+        load_labels(tmp_path)
+
+
+# --- on the shared real clips ---------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def report() -> dict[str, Any]:
+    from training.senas.evaluate import evaluate
+
+    return evaluate(FOLDER)
+
+
+@pytest.mark.skipif(not HAVE_CLIPS, reason="no real clips")
+def test_real_clips_report_is_consistent(report: dict[str, Any]) -> None:
+    raw = json.loads((FOLDER / "labels.json").read_text(encoding="utf-8"))["clips"]
+    minutes = sum(c["frames"] / c["fps"] for c in raw.values()) / 60
+    required = [e for c in raw.values() for e in c["events"]
+                if Etiqueta(e[0], e[1], e[2]).requerida]
+    assert report["clips"] == len(raw)
+    assert report["fotogramas"] == sum(c["frames"] for c in raw.values())
+    assert set(report["calibraciones"]) == set(CALIBRACIONES)
+    for cal, s in report["calibraciones"].items():
+        assert s["minutos"] == pytest.approx(minutes, abs=1e-3)
+        gestos = s["gestos"]
+        rows = {k: r for k, r in gestos.items() if k != "total"}
+        total = gestos["total"]
+        assert total["etiquetadas"] + total["en_calibracion"] == len(required)
+        for key in ("etiquetadas", "encontradas", "en_calibracion", "eventos", "falsos",
+                    "en_parpadeo"):
+            assert total[key] == sum(r[key] for r in rows.values()), (cal, key)
+        events = [e for c in s["clips"].values() for e in c["eventos"]]
+        assert total["eventos"] == len(events)
+        assert total["falsos"] == sum(e["falso"] for e in events)
+        for r in gestos.values():
+            assert 0 <= r["encontradas"] <= r["etiquetadas"]
+            assert r["en_parpadeo"] <= r["falsos"] <= r["eventos"]
+            assert sum(r["confusion"].values()) == r["falsos"]
+            assert r["confusion"].get("parpadeo", 0) == r["en_parpadeo"]
+            assert r["falsos_por_minuto"] == pytest.approx(r["falsos"] / minutes, abs=0.006)
+            assert (r["retraso_mediana_s"] is None) == (r["encontradas"] == 0)
+            if r["retraso_mediana_s"] is not None:
+                assert math.isfinite(r["retraso_mediana_s"])
+        not_found = sum(len(c["no_encontradas"]) for c in s["clips"].values())
+        assert not_found == total["etiquetadas"] - total["encontradas"]
+    # the neutral frame calibrates beforehand: nothing starts inside a calibration
+    assert report["calibraciones"]["neutra"]["gestos"]["total"]["en_calibracion"] == 0
+    auto_clips = report["calibraciones"]["auto"]["clips"].values()
+    assert all(c["calibrando_hasta"] >= 0 for c in auto_clips)
+
+
+@pytest.mark.skipif(not HAVE_CLIPS, reason="no real clips")
+def test_real_clips_text_report(report: dict[str, Any]) -> None:
+    from training.senas.evaluate import format_report
+
+    text = format_report(report)
+    for cal in CALIBRACIONES:
+        assert f"calibración {cal}" in text
+    assert text.count("\ntotal ") == len(CALIBRACIONES)
+
+
+def test_command_fails_in_one_line_without_clips(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from training.senas.evaluate import main
+
+    doc = {"clips": {"falta.mp4": {"fps": 25, "frames": 10, "events": [["neutro", 0, 9, ""]]}}}
+    (tmp_path / "labels.json").write_text(json.dumps(doc), encoding="utf-8")
+    assert main([str(tmp_path), "--json"]) == 2
+    err = capsys.readouterr().err
+    assert "falta.mp4" in err and err.count("\n") == 1
+    assert main([str(tmp_path / "nada")]) == 2

@@ -1,0 +1,442 @@
+"""Score `mus senas` on real clips labelled frame by frame, with both calibrations.
+
+    python -m training.senas.evaluate                        # ../shared/realdata/senas
+    python -m training.senas.evaluate CARPETA --calibracion neutra --json --salida r.json
+
+CARPETA holds the clips and their ``labels.json`` (format: ../shared/realdata/README.md); by
+default ``$MUSMESA_REALDATA/senas``, else ``../shared/realdata/senas`` next to the repository.
+Each clip runs through :class:`gestures.recognizer.SenaRecognizer` exactly as ``mus senas VIDEO``
+runs it (profile ``general``, not mirrored, with shoulders), under two calibrations:
+
+- ``auto``: the recognizer's own first 2 seconds. A labelled seña that starts while it is still
+  calibrating cannot fire; it is counted apart (``en_calibracion``), not as labelled;
+- ``neutra``: ``calibrate()`` on one neutral frame of the same person, the middle frame of the
+  clip's longest ``neutro`` label, as ``mus senas --neutra FOTO`` does.
+
+Scoring, as the README's protocol says (frames are the clip's own, 0-based):
+
+- a label names a gesture id of ``gestures/``, or ``guino_izquierdo`` / ``guino_derecho``: a wink
+  of the eye as the *viewer* sees it. The recognizer names the *player's* side of an unmirrored
+  image, so ``guino_izquierdo`` (image-left eye = the person's right) is the event
+  ``guino`` / ``derecho`` and ``guino_derecho`` is ``guino`` / ``izquierdo``; a bare ``guino``
+  label takes either side. Other sided gestures (``labios_lado``...) are labelled without side;
+- a labelled gesture is found if an event of that gesture overlaps it within ``TOLERANCIA``
+  frames; labels ending in ``?`` and ``morro_abierto`` (an open "O", a ``morro`` only maybe) are
+  ambiguous: never required, and an event on them is not wrong;
+- an event that overlaps (within ``TOLERANCIA``) no label of its gesture, ambiguous ones
+  included, is a false event; so is an event that shares a frame with a ``parpadeo`` (a blink is
+  never a seña), whatever else it overlaps;
+- what fired instead: a false event within ``TOLERANCIA`` frames of a ``parpadeo`` is put down to
+  the blink (counted apart too, ``en_parpadeo``); any other to the label it shares most frames
+  with (gesture labels first among equals; ``sin_etiqueta`` if it touches none);
+- timing: for each label found, the start of its first matching event minus the label's first
+  frame, in seconds; the median per gesture.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, TextIO
+
+from gestures.types import GESTOS, Evento
+from scoring.inputs import InputError, excerpt, read_json
+
+TOLERANCIA: Final = 8  # frames an event may miss its label by
+AMBIGUAS: Final = frozenset({"morro_abierto"})
+MORRO_ABIERTO_DE: Final = "morro"  # the gesture an open "O" may pass for
+PARPADEO: Final = "parpadeo"
+# viewer's side of a wink -> the recognizer's (player's) side on an unmirrored image
+GUINO_LADO: Final = {"guino_izquierdo": "derecho", "guino_derecho": "izquierdo"}
+GUINO_ETIQUETA: Final = {lado: label for label, lado in GUINO_LADO.items()}
+CALIBRACIONES: Final = ("auto", "neutra")
+SIN_ETIQUETA: Final = "sin_etiqueta"
+
+
+class EvaluationError(RuntimeError):
+    """The folder, its labels or a clip cannot be evaluated; one Spanish line."""
+
+
+@dataclass(frozen=True)
+class Etiqueta:
+    """One label of labels.json: name and its first and last frame."""
+
+    nombre: str
+    inicio: int
+    fin: int
+
+    @property
+    def gesto(self) -> str | None:
+        """The gesture key this label is about (``guino_derecho``...), None for neutro/otro."""
+        base = self.nombre.rstrip("?")
+        if base in AMBIGUAS:
+            return MORRO_ABIERTO_DE
+        return base if base in GESTOS or base in GUINO_LADO else None
+
+    @property
+    def requerida(self) -> bool:
+        """A gesture label that must be found (not ambiguous)."""
+        return self.gesto is not None and not self.nombre.endswith("?") and (
+            self.nombre not in AMBIGUAS)
+
+
+@dataclass(frozen=True)
+class EventoClip:
+    """A recognised event in frames of its clip; ``clave`` as labels name it."""
+
+    clave: str
+    inicio: int
+    fin: int
+
+
+@dataclass
+class Clip:
+    nombre: str
+    fps: float
+    frames: int
+    etiquetas: list[Etiqueta]
+
+
+@dataclass
+class Puntuacion:
+    """The scoring of one clip under one calibration."""
+
+    encontradas: dict[int, int] = field(default_factory=dict)  # label index -> event index
+    falsos: dict[int, str] = field(default_factory=dict)  # event index -> label it fell on
+    en_parpadeo: set[int] = field(default_factory=set)
+    en_calibracion: set[int] = field(default_factory=set)  # label indices
+
+
+# --- scoring (no video needed) ------------------------------------------------------------------
+
+def clave_evento(ev: Evento) -> str:
+    """The label name an event would carry: winks by the viewer's eye.
+
+    >>> clave_evento(Evento("guino", "derecho", 1.0, 1.4, 0.9))
+    'guino_izquierdo'
+    >>> clave_evento(Evento("labios_lado", "izquierdo", 1.0, 1.4, 0.9))
+    'labios_lado'
+    """
+    if ev.gesto == "guino" and ev.lado in GUINO_ETIQUETA:
+        return GUINO_ETIQUETA[ev.lado]
+    return ev.gesto
+
+
+def _del_gesto(label: Etiqueta, clave: str) -> bool:
+    g = label.gesto
+    return g == clave or (g == "guino" and clave in GUINO_LADO)
+
+
+def _overlap(a0: int, a1: int, b0: int, b1: int, tol: int = 0) -> bool:
+    return a0 <= b1 + tol and b0 - tol <= a1
+
+
+def _shared(a0: int, a1: int, b0: int, b1: int) -> int:
+    return max(0, min(a1, b1) - max(a0, b0) + 1)
+
+
+def score_clip(etiquetas: Sequence[Etiqueta], eventos: Sequence[EventoClip],
+               calibrando_hasta: int = -1) -> Puntuacion:
+    """Match events to labels; labels starting at or before ``calibrando_hasta`` (the last
+    frame of the auto calibration) are counted apart.
+
+    >>> labels = [Etiqueta("morro", 10, 20), Etiqueta("parpadeo", 40, 42), Etiqueta("otro", 50, 60)]
+    >>> p = score_clip(labels, [EventoClip("morro", 25, 30), EventoClip("guino_derecho", 41, 44),
+    ...                         EventoClip("cejas_arriba", 52, 58)])
+    >>> p.encontradas, p.falsos, p.en_parpadeo
+    ({0: 0}, {1: 'parpadeo', 2: 'otro'}, {1})
+    """
+    p = Puntuacion()
+    for i, lab in enumerate(etiquetas):
+        if not lab.requerida:
+            continue
+        if lab.inicio <= calibrando_hasta:
+            p.en_calibracion.add(i)
+            continue
+        hits = [j for j, ev in enumerate(eventos) if ev.clave == lab.gesto
+                and _overlap(ev.inicio, ev.fin, lab.inicio, lab.fin, TOLERANCIA)]
+        if hits:
+            p.encontradas[i] = min(hits, key=lambda j: eventos[j].inicio)
+    blinks = [lab for lab in etiquetas if lab.nombre == PARPADEO]
+    for j, ev in enumerate(eventos):
+        on_blink = any(_overlap(ev.inicio, ev.fin, b.inicio, b.fin) for b in blinks)
+        matched = any(_del_gesto(lab, ev.clave)
+                      and _overlap(ev.inicio, ev.fin, lab.inicio, lab.fin, TOLERANCIA)
+                      for lab in etiquetas)
+        if not on_blink and matched:
+            continue
+        if on_blink or any(_overlap(ev.inicio, ev.fin, b.inicio, b.fin, TOLERANCIA)
+                           for b in blinks):
+            p.en_parpadeo.add(j)
+            p.falsos[j] = PARPADEO
+        else:
+            p.falsos[j] = _fell_on(etiquetas, ev)
+    return p
+
+
+def _fell_on(etiquetas: Sequence[Etiqueta], ev: EventoClip) -> str:
+    """The label a false event shares most frames with (gesture labels win ties)."""
+    best, best_key = SIN_ETIQUETA, (0, 0)
+    for lab in etiquetas:
+        key = (_shared(ev.inicio, ev.fin, lab.inicio, lab.fin), lab.gesto is not None)
+        if key[0] > 0 and key > best_key:
+            best, best_key = lab.nombre, key
+    return best
+
+
+def summarize(clips: Sequence[Clip], eventos: Mapping[str, Sequence[EventoClip]],
+              puntuaciones: Mapping[str, Puntuacion]) -> dict[str, Any]:
+    """Per-gesture figures over all clips of one calibration (plus a ``total`` row)."""
+    minutos = sum(c.frames / c.fps for c in clips) / 60.0
+    rows: dict[str, dict[str, Any]] = {}
+    delays: dict[str, list[float]] = {}
+
+    def row(key: str) -> dict[str, Any]:
+        return rows.setdefault(key, {"etiquetadas": 0, "encontradas": 0, "en_calibracion": 0,
+                                     "eventos": 0, "falsos": 0, "en_parpadeo": 0,
+                                     "confusion": Counter()})
+
+    for clip in clips:
+        p, evs = puntuaciones[clip.nombre], eventos[clip.nombre]
+        for i, lab in enumerate(clip.etiquetas):
+            if not lab.requerida:
+                continue
+            assert lab.gesto is not None
+            r = row(lab.gesto)
+            if i in p.en_calibracion:
+                r["en_calibracion"] += 1
+                continue
+            r["etiquetadas"] += 1
+            if i in p.encontradas:
+                r["encontradas"] += 1
+                ev = evs[p.encontradas[i]]
+                delays.setdefault(lab.gesto, []).append((ev.inicio - lab.inicio) / clip.fps)
+        for j, ev in enumerate(evs):
+            r = row(ev.clave)
+            r["eventos"] += 1
+            if j in p.falsos:
+                r["falsos"] += 1
+                r["confusion"][p.falsos[j]] += 1
+            r["en_parpadeo"] += j in p.en_parpadeo
+    total = row("total")  # created last so that it sums the others
+    for key, r in rows.items():
+        if key != "total":
+            for k in ("etiquetadas", "encontradas", "en_calibracion", "eventos", "falsos",
+                      "en_parpadeo"):
+                total[k] += r[k]
+            total["confusion"].update(r["confusion"])
+    delays["total"] = [d for k, ds in delays.items() for d in ds]
+    for key, r in rows.items():
+        r["falsos_por_minuto"] = round(r["falsos"] / minutos, 2) if minutos else 0.0
+        r["confusion"] = dict(sorted(r["confusion"].items(), key=lambda kv: (-kv[1], kv[0])))
+        ds = delays.get(key)
+        r["retraso_mediana_s"] = round(statistics.median(ds), 3) if ds else None
+    order = [*sorted(k for k in rows if k != "total"), "total"]
+    return {"minutos": round(minutos, 4), "gestos": {k: rows[k] for k in order}}
+
+
+# --- labels -------------------------------------------------------------------------------------
+
+def default_folder() -> Path:
+    root = os.environ.get("MUSMESA_REALDATA")
+    if root:
+        return Path(root) / "senas"
+    return Path(__file__).resolve().parents[3] / "shared" / "realdata" / "senas"
+
+
+def load_labels(folder: Path) -> list[Clip]:
+    """The clips of ``folder/labels.json``, each value checked; EvaluationError otherwise."""
+    path = folder / "labels.json"
+    try:
+        doc = read_json(path, str(path))
+    except InputError as exc:
+        raise EvaluationError(str(exc)) from None
+    clips = doc.get("clips") if isinstance(doc, dict) else None
+    if not isinstance(clips, dict) or not clips:
+        raise EvaluationError(f"{path}: se espera {{\"clips\": {{\"video.mp4\": {{...}}}}}}")
+    return [_clip(path, str(name), value) for name, value in sorted(clips.items())]
+
+
+def _clip(path: Path, name: str, value: object) -> Clip:
+    where = f"{path}: {excerpt(name)}"
+    if not isinstance(value, dict):
+        raise EvaluationError(f"{where}: se espera un objeto con fps, frames y events")
+    fps, frames, events = value.get("fps"), value.get("frames"), value.get("events")
+    if isinstance(fps, bool) or not isinstance(fps, int | float) or not 0 < fps < 1000:
+        raise EvaluationError(f"{where}: fps debe ser un número positivo")
+    if isinstance(frames, bool) or not isinstance(frames, int) or frames <= 0:
+        raise EvaluationError(f"{where}: frames debe ser un entero positivo")
+    if not isinstance(events, list):
+        raise EvaluationError(f"{where}: events debe ser una lista")
+    return Clip(name, float(fps), frames, [_label(where, e, frames) for e in events])
+
+
+def _label(where: str, e: object, frames: int) -> Etiqueta:
+    ok = (isinstance(e, list) and len(e) >= 3 and isinstance(e[0], str)
+          and all(isinstance(x, int) and not isinstance(x, bool) for x in e[1:3]))
+    if not ok:
+        raise EvaluationError(f"{where}: evento {excerpt(e)}: se espera [etiqueta, primero, "
+                              "último, nota]")
+    assert isinstance(e, list)
+    if not 0 <= e[1] <= e[2] < frames:
+        raise EvaluationError(f"{where}: evento {excerpt(e)}: fotogramas fuera del clip")
+    return Etiqueta(e[0], e[1], e[2])
+
+
+def neutral_frame(clip: Clip) -> int:
+    """Middle frame of the clip's longest ``neutro`` label (the first of equals)."""
+    neutros = [lab for lab in clip.etiquetas if lab.nombre == "neutro"]
+    if not neutros:
+        raise EvaluationError(f"{clip.nombre}: no tiene ninguna etiqueta neutro para calibrar")
+    best = max(neutros, key=lambda lab: lab.fin - lab.inicio)
+    return (best.inicio + best.fin) // 2
+
+
+# --- running the recognizer -----------------------------------------------------------------------
+
+def run_clip(folder: Path, clip: Clip, calibracion: str) -> tuple[list[EventoClip], int]:
+    """Events of ``mus senas`` on one clip, in frames, and the last frame still calibrating
+    (-1 when calibrated beforehand)."""
+    from gestures.models import ModelError
+    from gestures.recognizer import SenaRecognizer
+    from gestures.sources import SourceError, VideoSource
+
+    path = folder / clip.nombre
+    try:
+        rec = SenaRecognizer("general")
+        if calibracion == "neutra":
+            frame = _frame_at(path, neutral_frame(clip))
+            if rec.calibrate([frame]) is None:
+                raise EvaluationError(f"{clip.nombre}: no se ve la cara en el fotograma neutro")
+        times: list[float] = []
+        calibrating = -1
+        for i, (t, frame) in enumerate(VideoSource(path)):
+            times.append(t)
+            if rec.process(frame, t).calibrando:
+                calibrating = i
+        eventos = rec.finish()
+    except (ModelError, SourceError) as exc:
+        raise EvaluationError(f"{clip.nombre}: {exc}") from None
+    return [EventoClip(clave_evento(e), _index(times, e.inicio), _index(times, e.fin))
+            for e in eventos], calibrating
+
+
+def _frame_at(path: Path, index: int) -> Any:
+    from gestures.sources import VideoSource
+
+    for i, (_, frame) in enumerate(VideoSource(path)):
+        if i == index:
+            return frame
+    raise EvaluationError(f"{path.name}: el vídeo no llega al fotograma {index}")
+
+
+def _index(times: Sequence[float], t: float) -> int:
+    """Frame whose timestamp is nearest ``t`` (event times are frame times)."""
+    i = bisect_left(times, t)
+    if i >= len(times):
+        return len(times) - 1
+    return i if i == 0 or times[i] - t <= t - times[i - 1] else i - 1
+
+
+def evaluate(folder: Path, calibraciones: Sequence[str] = CALIBRACIONES,
+             log: TextIO | None = None) -> dict[str, Any]:
+    """The whole report: per calibration, per-gesture figures and each clip's events; a line
+    per clip on ``log`` as it goes (minutes in all on a small CPU)."""
+    clips = load_labels(folder)
+    for clip in clips:
+        if not (folder / clip.nombre).is_file():
+            raise EvaluationError(f"no existe el clip {folder / clip.nombre}")
+    report: dict[str, Any] = {
+        "carpeta": str(folder), "clips": len(clips), "fotogramas": sum(c.frames for c in clips),
+        "tolerancia_fotogramas": TOLERANCIA, "calibraciones": {}}
+    for cal in calibraciones:
+        start = time.monotonic()
+        eventos, puntuaciones, detail = {}, {}, {}
+        for clip in clips:
+            if log is not None:
+                print(f"evaluate: {cal}: {clip.nombre} ({clip.frames} fotogramas)", file=log,
+                      flush=True)
+            evs, calibrando = run_clip(folder, clip, cal)
+            p = score_clip(clip.etiquetas, evs, calibrando)
+            eventos[clip.nombre], puntuaciones[clip.nombre] = evs, p
+            detail[clip.nombre] = _clip_detail(clip, evs, p, calibrando, cal)
+        summary = summarize(clips, eventos, puntuaciones)
+        summary["clips"] = detail
+        summary["segundos"] = round(time.monotonic() - start, 1)
+        report["calibraciones"][cal] = summary
+    return report
+
+
+def _clip_detail(clip: Clip, evs: Sequence[EventoClip], p: Puntuacion, calibrando: int,
+                 cal: str) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "fps": clip.fps, "fotogramas": clip.frames, "calibrando_hasta": calibrando,
+        "eventos": [{"gesto": e.clave, "inicio": e.inicio, "fin": e.fin,
+                     "falso": j in p.falsos, "sobre": p.falsos.get(j)}
+                    for j, e in enumerate(evs)],
+        "no_encontradas": [[lab.nombre, lab.inicio, lab.fin] for i, lab in enumerate(clip.etiquetas)
+                           if lab.requerida and i not in p.encontradas
+                           and i not in p.en_calibracion]}
+    if cal == "neutra":
+        out["fotograma_neutro"] = neutral_frame(clip)
+    return out
+
+
+# --- output -------------------------------------------------------------------------------------
+
+def format_report(report: Mapping[str, Any]) -> str:
+    mins = next(iter(report["calibraciones"].values()))["minutos"] if report["calibraciones"] else 0
+    lines = [f"{report['carpeta']}: {report['clips']} clips, {report['fotogramas']} fotogramas "
+             f"({mins * 60:.1f} s); encontrada = un evento del gesto a {TOLERANCIA} fotogramas "
+             "o menos"]
+    head = (f"{'gesto':<16}{'etiq.':>6}{'encon.':>7}{'calib.':>7}{'eventos':>8}{'falsos':>7}"
+            f"{'/min':>7}{'parp.':>6}{'retraso':>9}  confusión (falsos sobre)")
+    for cal, s in report["calibraciones"].items():
+        lines += ["", f"calibración {cal} ({s['segundos']:.0f} s de cálculo)", head]
+        for g, r in s["gestos"].items():
+            delay = "-" if r["retraso_mediana_s"] is None else f"{r['retraso_mediana_s']:+.2f} s"
+            conf = ", ".join(f"{k} {n}" for k, n in r["confusion"].items())
+            lines.append(f"{g:<16}{r['etiquetadas']:>6}{r['encontradas']:>7}"
+                         f"{r['en_calibracion']:>7}{r['eventos']:>8}{r['falsos']:>7}"
+                         f"{r['falsos_por_minuto']:>7.2f}{r['en_parpadeo']:>6}{delay:>9}  {conf}")
+    lines += ["", "etiq.: señas etiquetadas (sin las ambiguas ni las que empiezan durante la "
+              "calibración automática, que van en calib.); parp.: falsos sobre un parpadeo; "
+              "retraso: mediana de inicio del evento - inicio de la etiqueta"]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.senas.evaluate",
+                                     description="Mide `mus senas` en clips reales etiquetados.")
+    parser.add_argument("carpeta", nargs="?", type=Path, default=None,
+                        help="carpeta con labels.json y los clips (por defecto "
+                             "$MUSMESA_REALDATA/senas o ../shared/realdata/senas)")
+    parser.add_argument("--calibracion", choices=("auto", "neutra", "ambas"), default="ambas")
+    parser.add_argument("--json", action="store_true", help="salida JSON")
+    parser.add_argument("--salida", type=Path, help="escribe también el informe JSON aquí")
+    args = parser.parse_args(argv)
+    folder = args.carpeta or default_folder()
+    cals = CALIBRACIONES if args.calibracion == "ambas" else (args.calibracion,)
+    try:
+        report = evaluate(folder, cals, log=sys.stderr)
+    except EvaluationError as exc:
+        print(f"evaluate: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    text = json.dumps(report, ensure_ascii=False, indent=1)
+    if args.salida:
+        args.salida.write_text(text + "\n", encoding="utf-8")
+    print(text if args.json else format_report(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
