@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import argparse
-import errno
 import json
 import os
 import sys
@@ -27,7 +26,7 @@ from gestures.recognizer import SenaRecognizer
 from gestures.scorer import Umbrales, with_overrides
 from gestures.sources import CameraSource, SourceError, VideoSource
 from gestures.types import GESTOS, Evento, FrameResult
-from scoring.inputs import InputError, excerpt, read_json
+from scoring.inputs import InputError, check_readable, excerpt, read_json
 from scoring.rules import PerfilError, perfil
 
 # Threshold and timing overrides of --umbrales; None: the defaults.
@@ -105,18 +104,9 @@ def _run(args: argparse.Namespace) -> int:
 def _check_file(p: Path) -> None:
     """_Fail saying why ``p`` cannot be read: missing, a folder, a loop of links, no permission."""
     try:
-        with open(p, "rb"):
-            pass
-    except FileNotFoundError:
-        raise _Fail(f"no existe el fichero {p}") from None
-    except IsADirectoryError:
-        raise _Fail(f"{p}: es una carpeta, no un vídeo ni una imagen") from None
-    except PermissionError:
-        raise _Fail(f"{p}: no hay permiso para leer el fichero") from None
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise _Fail(f"{p}: es un bucle de enlaces simbólicos") from None
-        raise _Fail(f"{p}: no se puede leer ({exc.strerror or exc})") from None
+        check_readable(p, kind="un vídeo ni una imagen")
+    except InputError as exc:
+        raise _Fail(str(exc)) from None
 
 
 def _check_perfil(name: str | None) -> None:

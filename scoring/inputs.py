@@ -18,8 +18,10 @@ gives one clear Spanish line, never a traceback.
 
 from __future__ import annotations
 
+import errno
 import json
 import math
+import os
 import sys
 from typing import Any, Final
 
@@ -119,29 +121,54 @@ def parse_json(text: str, where: str) -> Any:
     return data
 
 
-def read_text(path: str, where: str | None = None) -> str:
-    """The UTF-8 text of a file or ``-`` (stdin), at most MAX_INPUT_BYTES; InputError otherwise."""
-    where = where or path
+def _unreadable(exc: OSError, where: str, kind: str) -> InputError:
+    """Why ``where`` cannot be read, in one line: missing, a folder, no permission, a loop."""
+    where = excerpt(where)
+    if isinstance(exc, FileNotFoundError):
+        return InputError(f"{where}: no existe el fichero")
+    if isinstance(exc, IsADirectoryError):
+        return InputError(f"{where}: es una carpeta, no {kind}")
+    if isinstance(exc, PermissionError):
+        return InputError(f"{where}: no hay permiso para leer el fichero")
+    if exc.errno == errno.ELOOP:
+        return InputError(f"{where}: es un bucle de enlaces simbólicos")
+    return InputError(f"no se puede leer {where}: {exc.strerror or exc}")
+
+
+def read_bytes(path: str | os.PathLike[str], limit: int, where: str | None = None,
+               kind: str = "un fichero") -> bytes:
+    """At most ``limit`` bytes of a file or ``-`` (stdin); InputError saying why it cannot be
+    read (``kind`` names what a folder is not), or that it holds more."""
+    where = where or str(path)
     try:
-        if path == "-":
-            raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        if str(path) == "-":
+            raw = sys.stdin.buffer.read(limit + 1)
         else:
             with open(path, "rb") as fh:
-                raw = fh.read(MAX_INPUT_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError(f"{excerpt(where)}: no existe el fichero") from None
-    except IsADirectoryError:
-        raise InputError(f"{excerpt(where)}: es una carpeta, no un fichero") from None
-    except PermissionError:
-        raise InputError(f"{excerpt(where)}: no hay permiso para leerlo") from None
+                raw = fh.read(limit + 1)
     except OSError as exc:
-        raise InputError(f"no se puede leer {excerpt(where)}: {exc.strerror or exc}") from None
-    if len(raw) > MAX_INPUT_BYTES:
-        raise InputError(f"{excerpt(where)}: demasiado grande (más de {MAX_INPUT_BYTES // 1024 // 1024} MiB)")
+        raise _unreadable(exc, where, kind) from None
+    if len(raw) > limit:
+        raise InputError(f"{excerpt(where)}: demasiado grande (más de {limit // 2**20} MiB)")
+    return raw
+
+
+def check_readable(path: str | os.PathLike[str], kind: str = "un fichero") -> None:
+    """InputError, as :func:`read_bytes` says it, when ``path`` cannot be opened for reading."""
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as exc:
+        raise _unreadable(exc, str(path), kind) from None
+
+
+def read_text(path: str, where: str | None = None) -> str:
+    """The UTF-8 text of a file or ``-`` (stdin), at most MAX_INPUT_BYTES; InputError otherwise."""
+    raw = read_bytes(path, MAX_INPUT_BYTES, where)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise InputError(f"{excerpt(where)} no es texto UTF-8") from None
+        raise InputError(f"{excerpt(where or path)} no es texto UTF-8") from None
 
 
 def read_json(path: str, where: str | None = None) -> Any:

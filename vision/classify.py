@@ -126,7 +126,7 @@ class Classifier:
         return self.index_reader is not None or self.pinta_reader is not None
 
     def load(self) -> Classifier:
-        """Create the sessions now (otherwise the first read does)."""
+        """Load the ONNX models now (otherwise the first read does)."""
         _ = self.network, self.index_reader, self.pinta_reader
         return self
 

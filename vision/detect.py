@@ -56,7 +56,7 @@ class DetectedBoxes:
 
 
 class Detector:
-    """The card detector of one ONNX file; the session loads on first use."""
+    """The card detector of one ONNX file, loaded on first use."""
 
     def __init__(self, path: str | os.PathLike[str], threads: int = DEFAULT_THREADS,
                  threshold: float = DET_THRESHOLD):

@@ -7,13 +7,14 @@ any stage resizes it (a 3x5000 strip would shrink to zero rows).
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 from pathlib import Path
 from typing import Final
 
 import cv2
 import numpy as np
+
+from scoring.inputs import InputError, read_bytes
 
 MAX_IMAGE_BYTES: Final = 64 * 1024 * 1024  # a phone photo is under 20 MB
 MIN_SIDE: Final = 32  # pixels: a card narrower than this cannot be read
@@ -33,21 +34,9 @@ def _quiet_opencv() -> None:
 def _read_bytes(p: Path) -> bytes:
     """The file's bytes; ImageError saying why it cannot be read (missing, loop, permission)."""
     try:
-        with open(p, "rb") as fh:
-            data = fh.read(MAX_IMAGE_BYTES + 1)
-    except FileNotFoundError:
-        raise ImageError(f"{p}: no existe el fichero") from None
-    except IsADirectoryError:
-        raise ImageError(f"{p}: es una carpeta, no una imagen") from None
-    except PermissionError:
-        raise ImageError(f"{p}: no hay permiso para leer el fichero") from None
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise ImageError(f"{p}: es un bucle de enlaces simbólicos") from None
-        raise ImageError(f"{p}: no se puede leer ({exc.strerror or exc})") from None
-    if len(data) > MAX_IMAGE_BYTES:
-        raise ImageError(f"{p}: demasiado grande (más de {MAX_IMAGE_BYTES // 2**20} MiB)")
-    return data
+        return read_bytes(p, MAX_IMAGE_BYTES, kind="una imagen")
+    except InputError as exc:
+        raise ImageError(str(exc)) from None
 
 
 def check_size(img: np.ndarray, name: str = "la imagen") -> np.ndarray:

@@ -1,4 +1,4 @@
-"""The model files of the card reader, where they are, and their ONNX Runtime sessions.
+"""The model files of the card reader, where they are, and their ONNX Runtime inference objects.
 
 A reader's folder (``models/``, or ``$MUSMESA_MODELS``) holds:
 
@@ -52,7 +52,7 @@ def models_hashes(folder: str | os.PathLike[str]) -> dict[str, str]:
 
 @lru_cache(maxsize=16)
 def session(path: str, threads: int):
-    """An ONNX Runtime session of ``path`` on the CPU with ``threads`` threads."""
+    """An ONNX Runtime InferenceSession of ``path`` on the CPU with ``threads`` threads."""
     # ONNX Runtime is heavy and only the card reader needs it: imported on first use
     import onnxruntime as ort
 
@@ -69,6 +69,6 @@ def session(path: str, threads: int):
 
 
 def optional_session(folder: Path, name: str, threads: int):
-    """The session of ``folder/name``, or None where the folder has no such file."""
+    """The ONNX Runtime model of ``folder/name``, or None where the folder has no such file."""
     path = Path(folder) / name
     return session(str(path), threads) if path.is_file() else None

@@ -91,7 +91,7 @@ class CardReader:
         return flag_rule(self.folder, self.deck is not None, self.settings.low_confidence, use)
 
     def load(self) -> CardReader:
-        """Create the sessions now (otherwise the first read does)."""
+        """Load the ONNX models now (otherwise the first read does)."""
         _ = self.detector.session
         self.classifier.load()
         return self
