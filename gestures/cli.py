@@ -25,7 +25,7 @@ from gestures.models import ModelError
 from gestures.recognizer import SenaRecognizer
 from gestures.scorer import Umbrales, with_overrides
 from gestures.sources import CameraSource, SourceError, VideoSource
-from gestures.types import GESTOS, Evento, FrameResult
+from gestures.types import GESTOS, Calibracion, Evento, FrameResult
 from scoring.inputs import InputError, check_readable, excerpt, read_json
 from scoring.rules import PerfilError, perfil
 
@@ -49,9 +49,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="no buscar los hombros (más rápido; sin señas de hombros)")
     parser.add_argument("--calibracion", type=float, default=2.0, metavar="S",
                         help="segundos de cara neutra al principio (por defecto 2)")
-    parser.add_argument("--neutra", metavar="IMAGEN",
+    parser.add_argument("--neutra", metavar="IMAGEN", action="append",
                         help="foto de la cara neutra de la misma persona: calibra con ella "
-                             "(necesaria para lengua y labio mordido en imágenes sueltas)")
+                             "(necesaria para lengua y labio mordido en imágenes sueltas); "
+                             "repítela con varias fotos para una calibración más fiable")
     parser.add_argument("--sin-ventana", action="store_true",
                         help="con --camara, no abrir ventana")
     parser.add_argument("--umbrales", metavar="JSON",
@@ -128,12 +129,31 @@ def _recognizer(args: argparse.Namespace, settings: Settings) -> SenaRecognizer:
     except ModelError as exc:
         raise _Fail(str(exc)) from exc
     if args.neutra:
-        neutral = cv2.imread(args.neutra, cv2.IMREAD_COLOR)
-        if neutral is None:
-            raise _Fail(f"{args.neutra}: no es una imagen legible")
-        if rec.calibrate([neutral]) is None:
-            raise _Fail(f"{args.neutra}: no se ve ninguna cara en la imagen neutra")
+        photos = []
+        for path in args.neutra:
+            photo = cv2.imread(path, cv2.IMREAD_COLOR)
+            if photo is None:
+                raise _Fail(f"{path}: no es una imagen legible")
+            photos.append(photo)
+        if rec.calibrate(photos) is None:
+            raise _Fail(f"{', '.join(args.neutra)}: no se ve ninguna cara en la imagen neutra")
+        _warn_calibration(rec.calidad)
     return rec
+
+
+# How the command words a poor calibration (the app has its own, translated, wording).
+MENSAJES_CALIBRACION = {
+    "cara_pequena": "la cara se ve pequeña: acércate a la cámara",
+    "oscuro": "hay poca luz en la cara",
+    "no_neutra": "la cara no estuvo quieta y neutra (hablar, sonreír o parpadear mucho)",
+    "pocos_fotogramas": "pocos fotogramas neutros: los gestos pequeños pueden confundirse",
+}
+
+
+def _warn_calibration(calidad: Calibracion | None) -> None:
+    if calidad is not None and not calidad.buena:
+        why = "; ".join(MENSAJES_CALIBRACION[p] for p in calidad.problemas)
+        print(f"mus senas: aviso: calibración pobre: {why}", file=sys.stderr, flush=True)
 
 
 def _settings(path: str | None) -> Settings:
@@ -185,6 +205,7 @@ def _stream(args: argparse.Namespace, settings: Settings, video: Path | None = N
               f"{args.calibracion:g} s", file=sys.stderr, flush=True)
     scores_out = _scores_file(args.puntuaciones)
     seen_face = calibrated = False
+    quality: Calibracion | None = None
     frames = faceless = 0
     interrupted = False
     printed: set[tuple[str, float]] = set()
@@ -195,9 +216,15 @@ def _stream(args: argparse.Namespace, settings: Settings, video: Path | None = N
             faceless += not res.cara
             if scores_out is not None:
                 scores_out.write(_score_row(res))
-            if camera is not None and res.cara and not res.calibrando and not calibrated:
-                calibrated = True  # tell a player without a window when to start
-                print("mus senas: calibrado; ya puedes hacer señas", file=sys.stderr, flush=True)
+            if res.calibracion is not None and res.calibracion is not quality:
+                quality = res.calibracion
+                if camera is not None and not calibrated:
+                    # tell a player without a window when to start
+                    print("mus senas: calibrado; ya puedes hacer señas", file=sys.stderr,
+                          flush=True)
+                if not args.neutra:
+                    _warn_calibration(quality)
+                calibrated = True
             if not args.json:  # text mode prints each seña as it ends
                 for ev in res.eventos:
                     print(_line(ev), flush=True)
@@ -209,7 +236,7 @@ def _stream(args: argparse.Namespace, settings: Settings, video: Path | None = N
             scores_out.close()
     eventos = rec.finish()
     name = str(video) if video is not None else f"camara:{camera}"
-    _report(args, name, eventos, printed)
+    _report(args, name, eventos, printed, rec.calidad)
     problem = getattr(source, "error", None)
     if problem:
         print(f"mus senas: {problem}; se conservan los eventos anteriores", file=sys.stderr)
@@ -285,9 +312,10 @@ def _line(ev: Evento) -> str:
 
 
 def _report(args: argparse.Namespace, name: str, eventos: Sequence[Evento],
-            printed: set[tuple[str, float]]) -> None:
+            printed: set[tuple[str, float]], calidad: Calibracion | None) -> None:
     if args.json:
-        print(json.dumps({"fuente": name, "eventos": [e.to_dict() for e in eventos]},
+        print(json.dumps({"fuente": name, "eventos": [e.to_dict() for e in eventos],
+                          "calibracion": calidad.to_dict() if calidad else None},
                          ensure_ascii=False, indent=2))
         return
     for ev in eventos:  # the ones still held when the stream ended

@@ -23,7 +23,9 @@ BLENDSHAPES = ("eyeBlinkLeft", "eyeBlinkRight", "eyeSquintLeft", "eyeSquintRight
                "browInnerUp", "browOuterUpLeft", "browOuterUpRight", "mouthPucker",
                "mouthFunnel", "mouthRollLower", "mouthRollUpper", "mouthLeft", "mouthRight",
                "jawOpen", "mouthSmileLeft", "mouthSmileRight", "mouthPressLeft",
-               "mouthPressRight")
+               "mouthPressRight", "mouthFrownLeft", "mouthFrownRight", "eyeWideLeft",
+               "eyeWideRight", "noseSneerLeft", "noseSneerRight", "cheekSquintLeft",
+               "cheekSquintRight", "mouthStretchLeft", "mouthStretchRight")
 
 
 class FaceFrame:
@@ -67,6 +69,15 @@ def head_angles(matrix: np.ndarray | None) -> tuple[float, float, float]:
     return yaw, pitch, roll
 
 
+def lip_push(face: np.ndarray, unit: float) -> float:
+    """How far the middle of the lips stands out in front of the mouth corners, in IOD, from
+    the mesh's depth. Pushing the lips out (a morro) raises it by 0.04-0.06 on real faces;
+    pressed lips, talking and a pout-like "o" of speech by 0.02 at most."""
+    centre = face[[L.LIP_OUTER_TOP, L.LIP_OUTER_BOTTOM, L.LIP_INNER_TOP, L.LIP_INNER_BOTTOM], 2]
+    corners = face[[L.MOUTH_CORNER_A, L.MOUTH_CORNER_B], 2]
+    return float((centre.mean() - corners.mean()) / unit)
+
+
 def face_features(obs: Observation) -> Features:
     """Geometry and blendshapes of the face; empty when there is no face."""
     if obs.face is None:
@@ -91,9 +102,12 @@ def face_features(obs: Observation) -> Features:
                            L.LIP_INNER_BOTTOM]][:, 0].mean() - nose[0]),
         "mouth_w": _dist(f, L.MOUTH_CORNER_A, L.MOUTH_CORNER_B),
         "lip_gap": _dist(f, L.LIP_INNER_TOP, L.LIP_INNER_BOTTOM),
+        # widest opening along the mouth: a tongue out to one side parts the lips at a corner
+        "lip_gap_max": max(_dist(f, u, d) for u, d in L.INNER_LIP_PAIRS),
         "lower_lip": _dist(f, L.LIP_INNER_BOTTOM, L.LIP_OUTER_BOTTOM),
         "upper_lip": _dist(f, L.LIP_OUTER_TOP, L.LIP_INNER_TOP),
         "mouth_y": float(f[[L.MOUTH_CORNER_A, L.MOUTH_CORNER_B]][:, 1].mean()),
+        "lip_push": lip_push(obs.face, f.unit),
     }
     for name in BLENDSHAPES:
         out[name] = obs.blendshapes.get(name, 0.0)
@@ -177,7 +191,8 @@ def tongue_features(bgr: np.ndarray, obs: Observation) -> Features:
     n_band = max(float(band.sum()), 1.0)
     # teeth: bright and grey compared with the skin (upper teeth resting on a bitten lip)
     teeth_like = (lum > skin_lum * 1.05) & (grey < 0.12)
-    out: Features = {"tongue_area": area, "tongue_fill": fill, "tongue_dx": 0.0,
+    out: Features = {"tongue_area": area, "tongue_out": float(outside.sum()) / unit**2,
+                     "tongue_fill": fill, "tongue_dx": 0.0, "skin_lum": skin_lum,
                      "tongue_dy": 0.0,
                      "red_total": float(_opened(tongue_like).sum()) / unit**2,
                      "lower_lip_red": float((lip_like & band).sum()) / n_band,

@@ -28,6 +28,8 @@ LIPS_OUTER = UPPER_LIP_OUTER + LOWER_LIP_OUTER[-2:0:-1]  # closed polygon
 LIPS_INNER = UPPER_LIP_INNER + LOWER_LIP_INNER[-2:0:-1]
 MOUTH_CORNER_A, MOUTH_CORNER_B = 61, 291
 LIP_OUTER_TOP, LIP_INNER_TOP, LIP_INNER_BOTTOM, LIP_OUTER_BOTTOM = 0, 13, 14, 17
+# upper and lower inner-lip points facing each other, from the image-left corner to the right
+INNER_LIP_PAIRS = ((80, 88), (81, 178), (82, 87), (13, 14), (312, 317), (311, 402), (310, 318))
 NOSE_TIP, NOSE_BASE, CHIN = 1, 2, 152
 CHEEK_A, CHEEK_B = 205, 425
 

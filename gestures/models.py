@@ -93,6 +93,9 @@ class Observation:
     pose: np.ndarray | None = None
 
 
+POSE_EVERY = 0.2  # seconds between pose runs in a stream (5 a second)
+
+
 class Landmarkers:
     """Face (+ optional pose) landmarkers in IMAGE or VIDEO mode.
 
@@ -128,6 +131,8 @@ class Landmarkers:
             raise ModelError(f"no se pudo cargar el modelo: {exc}") from exc
         self._warm = False
         self._last_ms = -1
+        self._pose_t: float | None = None  # stream time of the last pose run
+        self._pose_last: Any = None
         self._lock = threading.Lock()
         _close_before_shutdown(self.close)
 
@@ -157,13 +162,22 @@ class Landmarkers:
         # the first inference logs its delegate choices on stderr
         quiet = contextlib.nullcontext() if self._warm else quiet_native_stderr()
         with self._lock, quiet:
+            # shoulders move slowly and the pose model costs three times the face's: in a
+            # stream it runs every POSE_EVERY seconds and its last answer stands between
+            fresh = self._pose is not None and not (
+                self._pose_t is not None and self._pose_t < t < self._pose_t + POSE_EVERY)
             if self.mode == "video":
                 ms = self._timestamp(t)
                 face = self._face.detect_for_video(image, ms)
-                pose = self._pose.detect_for_video(image, ms) if self._pose else None
+                if fresh:
+                    self._pose_last = self._pose.detect_for_video(image, ms)
             else:
                 face = self._face.detect(image)
-                pose = self._pose.detect(image) if self._pose else None
+                if fresh:
+                    self._pose_last = self._pose.detect(image)
+            if fresh:
+                self._pose_t = t
+            pose = self._pose_last if self._pose is not None else None
             self._warm = True
         return _observation(w, h, face, pose, near)
 

@@ -19,17 +19,21 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from gestures.calibration import calibrate
+from gestures.context import MouthActivity, hush
 from gestures.events import TIEMPOS, EventDetector, Tiempos
 from gestures.features import Features, all_features
 from gestures.models import Landmarkers, Observation, face_anchor, shared_landmarkers
 from gestures.scorer import Baseline, Scorer, Scores, Umbrales
-from gestures.types import CON_LADO, Evento, FrameResult, lado_jugador
+from gestures.types import CON_LADO, Calibracion, Evento, FrameResult, lado_jugador
 from scoring import rules
 from scoring.senas import ConjuntoSenas, conjunto_senas
 
 SHOULDER_KEYS = ("sh_y_a", "sh_y_b", "sh_width_px", "mouth_y_px")
 SHOULDER_WINDOW = 0.25  # seconds
 LOST_AFTER = 3.0  # seconds without the followed face before following anyone again
+CALIBRATION_PATIENCE = 3.0  # calibrations long without a still face: the quality says why
+ENOUGH_NEUTRAL = 3  # neutral frames in a window that make a usable, if poor, baseline
 
 
 class SenaRecognizer:
@@ -68,9 +72,12 @@ class SenaRecognizer:
     def reset(self) -> None:
         """Forget the person: new calibration, no events."""
         self.baseline: Baseline | None = None
-        self._calib: list[Features] = []
+        self.calidad: Calibracion | None = None  # how good the baseline in use is
+        self._auto = False  # the baseline came from the stream itself
+        self._calib: list[tuple[float, float, Features]] = []  # time, talking, measurements
         self._calib_start: float | None = None
         self.detector = EventDetector(dict(self.tiempos))
+        self.activity = MouthActivity()
         self._shoulders: deque[tuple[float, dict[str, float]]] = deque()
         self._t = 0.0
         self._anchor: tuple[float, float, float] | None = None  # followed face: x, y, size
@@ -82,12 +89,14 @@ class SenaRecognizer:
         """Measure the neutral face from ``frames`` (BGR); without frames, restart the
         automatic calibration on the next ``calibracion`` seconds of the stream."""
         if frames is None:
-            self.baseline, self._calib, self._calib_start = None, [], None
+            self.baseline, self.calidad = None, None
+            self._calib, self._calib_start = [], None
             return None
         feats = [self.features(f, i * 0.04)[1] for i, f in enumerate(frames)]
         if not any(feats):
             return None
-        self.baseline = Baseline.from_frames(feats)
+        self.baseline, self.calidad = calibrate(feats)  # photos, not a stream: no talking
+        self._auto = False  # chosen by the caller: never replaced from the stream
         return self.baseline
 
     def features(self, frame_bgr: np.ndarray, t: float) -> tuple[Observation, Features]:
@@ -117,18 +126,30 @@ class SenaRecognizer:
 
     def process(self, frame_bgr: np.ndarray, t: float) -> FrameResult:
         """One frame (BGR, any size) at time ``t`` seconds."""
-        self._t = t
         obs, feats = self.features(frame_bgr, t)
+        return self.step(obs, feats, t)
+
+    def step(self, obs: Observation, feats: Features, t: float) -> FrameResult:
+        """The part of :meth:`process` after the landmarkers: measurements in, result out
+        (also what replays recorded measurements)."""
+        self._t = t
         feats = self._smooth_shoulders(feats, t)
+        talking = self.activity.update(t, feats)
         calibrating = self.baseline is None
-        if calibrating and feats:
-            self._collect(feats, t)
-        if self.baseline is None or not feats:
-            scores = Scores.zero()
-        else:
-            scores = self.scorer.score(feats, self.baseline)
-            if self.adaptar and max(scores.valores.values()) < 0.15:
-                self.baseline.blend(feats, 0.002)  # ~20 s time constant at 25 fps
+        ready = self.baseline is not None and bool(feats)
+        scores = self.scorer.score(feats, self.baseline) if ready else Scores.zero()
+        # a poor automatic calibration keeps looking for a still face to replace it; a frame
+        # that shows something against the poor one is no neutral frame
+        poor = self._auto and self.calidad is not None and not self.calidad.buena
+        if feats and (calibrating or poor):
+            busy = ready and max(scores.valores.values()) >= 0.3
+            # a face just found cannot be told to talk yet: its other measures still judge it
+            known = talking if self.activity.known(t) else 0.0
+            self._collect(feats, t, 1.0 if busy else known)
+        if (self.baseline is not None and feats and self.adaptar and talking < 0.2
+                and max(scores.valores.values()) < 0.15):
+            self.baseline.blend(feats, 0.002)  # ~20 s time constant at 25 fps
+        scores = Scores(hush(scores.valores, talking), scores.lados)
         ended = self.detector.update(t, scores.valores, scores.lados)
         return FrameResult(
             t=t, cara=bool(feats),
@@ -138,7 +159,7 @@ class SenaRecognizer:
             lados={g: lado_jugador(s, self.mirrored) or "" for g, s in scores.lados.items()},
             activos=tuple(self._provisional(e) for e in self.detector.activos(t)),
             eventos=tuple(self._with_senas(ended)),
-            calibrando=calibrating)
+            calibrando=calibrating, calibracion=self.calidad)
 
     def _smooth_shoulders(self, feats: Features, t: float) -> Features:
         """Running median of the shoulder measurements over the last SHOULDER_WINDOW s.
@@ -159,13 +180,29 @@ class SenaRecognizer:
             out[k] = float(np.median([row[k] for _, row in self._shoulders if k in row]))
         return out
 
-    def _collect(self, feats: Features, t: float) -> None:
+    def _collect(self, feats: Features, t: float, talking: float) -> None:
+        """Automatic calibration: the last ``calibracion`` seconds, once they hold enough
+        neutral frames; ``ENOUGH_NEUTRAL`` of them make a baseline said to be poor (the face
+        did not keep still), until a still face replaces it. After ``CALIBRATION_PATIENCE``
+        times as long without them the quality says why (still calibrating); after twice that,
+        the least bad frames make the baseline, said to be poor."""
         if self._calib_start is None:
             self._calib_start = t
-        self._calib.append(feats)
-        if t - self._calib_start >= self.calibracion and len(self._calib) >= 3:
-            self.baseline = Baseline.from_frames(self._calib)
+        self._calib.append((t, talking, feats))
+        while len(self._calib) > 3 and t - self._calib[0][0] > self.calibracion:
+            self._calib.pop(0)
+        if t - self._calib[0][0] < 0.9 * self.calibracion or len(self._calib) < 3:
+            return  # not a whole window yet
+        base, quality = calibrate([f for *_, f in self._calib],
+                                  talking=[a for _, a, _ in self._calib])
+        waited = (t - self._calib_start) / max(self.calibracion, 1e-6)
+        enough = quality.fotogramas >= ENOUGH_NEUTRAL and self.baseline is None
+        if quality.buena or enough or (self.baseline is None
+                                       and waited >= 2 * CALIBRATION_PATIENCE):
+            self.baseline, self.calidad, self._auto = base, quality, True
             self._calib = []
+        elif self.baseline is None and waited >= CALIBRATION_PATIENCE:
+            self.calidad = quality  # say why it takes so long; nothing fires on a poor face yet
 
     def finish(self) -> list[Evento]:
         """Close what is still held and return every event of the stream, with señas."""

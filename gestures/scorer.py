@@ -52,7 +52,8 @@ class Umbrales:
     lips_side_blend: tuple[float, float] = (0.1, 0.3)  # mouthLeft/mouthRight increase
     lips_open: tuple[float, float] = (0.12, 0.06)  # lip gap increase, IOD: closed-lips gate
     bite_geom: tuple[float, float] = (0.7, 0.45)  # lower lip height / neutral
-    bite_blend: tuple[float, float] = (0.15, 0.45)  # mouthRollLower increase
+    bite_blend: tuple[float, float] = (0.15, 0.45)  # mouthRollLower increase...
+    bite_thinner: tuple[float, float] = (0.95, 0.8)  # ...with the lower lip thinner (/ neutral)
     bite_colour: tuple[float, float] = (0.6, 0.3)  # red part of the lower lip / neutral
     bite_teeth: tuple[float, float] = (0.03, 0.10)  # teeth-coloured part of the lower lip, rise
     min_lip_red: float = 0.25  # neutral lower lip this red at least, or no colour cue
@@ -60,6 +61,14 @@ class Umbrales:
     tongue_red: tuple[float, float] = (0.03, 0.07)  # all tongue-coloured area near the mouth
     tongue_fill: tuple[float, float] = (0.3, 0.5)  # share of the mouth opening that is tongue
     tongue_side: tuple[float, float] = (0.6, 1.0)  # |tongue offset| in mouth half-widths
+    # what real faces do that is not a seña (tuned on real clips: docs/senas.md)
+    lip_push: tuple[float, float] = (0.008, 0.016)  # lips out in front of the corners, IOD
+    lips_rolled_in: tuple[float, float] = (0.18, 0.1)  # both lips' mouthRoll rise: pressed
+    grin: tuple[float, float] = (0.3, 0.15)  # smile rise: a grin or a laugh, not a seña
+    jaw_drop: tuple[float, float] = (0.3, 0.15)  # jawOpen rise: surprise, a shout, an "ah"
+    tongue_jaw: tuple[float, float] = (0.3, 0.45)  # jaw this open: only a tongue past the lips
+    tongue_gap: tuple[float, float] = (0.0, 0.012)  # lip gap rise, IOD: lips apart for a tongue
+    tongue_open_jaw: tuple[float, float] = (0.04, 0.1)  # ...or a jaw this much more open
     shoulder: tuple[float, float] = (0.045, 0.09)  # shoulder rise, shoulder widths
     head_turn: tuple[float, float] = (25.0, 15.0)  # yaw/pitch change, degrees: gate
     min_face_px: float = 30.0  # below this IOD the tongue colour test is not trusted
@@ -106,7 +115,9 @@ DEFAULT_NEUTRAL: dict[str, float] = {
     "eyeBlinkLeft": 0.05, "eyeBlinkRight": 0.05, "browInnerUp": 0.05,
     "browOuterUpLeft": 0.05, "browOuterUpRight": 0.05, "mouthPucker": 0.02, "mouthFunnel": 0.01,
     "mouthRollLower": 0.02, "mouthLeft": 0.01, "mouthRight": 0.01, "mouthSmileLeft": 0.1,
-    "mouthSmileRight": 0.1, "jawOpen": 0.02, "yaw": 0.0, "pitch": 0.0,
+    "mouthSmileRight": 0.1, "jawOpen": 0.02, "yaw": 0.0, "pitch": 0.0, "lip_push": 0.0,
+    "mouthRollUpper": 0.02, "lip_gap_max": 0.03,
+    "tongue_out": 0.0,
 }
 
 
@@ -161,7 +172,11 @@ class Scorer:
         lados: dict[str, str] = {}
         head = self._head_gate(f, base)
         self._eyes(f, base, vals, lados)
-        vals["cejas_arriba"] = self._brows(f, base)
+        # a grin, a laugh or a dropped jaw is another expression: its brows and lips are no seña
+        smile = max(f.get(k, 0.0) - base.get(k) for k in ("mouthSmileLeft", "mouthSmileRight"))
+        calm = ramp(smile, *self.u.grin) * ramp(f["jawOpen"] - base.get("jawOpen"),
+                                                 *self.u.jaw_drop)
+        vals["cejas_arriba"] = self._brows(f, base) * calm
         closed = ramp(f["lip_gap"] - base.get("lip_gap"), *self.u.lips_open)
         tongue, side = self._tongue(f, base)
         vals["lengua_lado"] = tongue * ramp(abs(side), *self.u.tongue_side)
@@ -169,12 +184,18 @@ class Scorer:
         if side:
             lados["lengua_lado"] = "a" if side < 0 else "b"
         no_tongue = 1.0 - tongue
-        vals["morro"] = self._pucker(f, base) * closed * no_tongue
+        pushed = ramp(f.get("lip_push", 0.0) - base.get("lip_push"), *self.u.lip_push)
+        # both lips rolled in are pressed together (a sad or tight mouth), not pushed out
+        rolled = min(f.get(k, 0.0) - base.get(k) for k in ("mouthRollLower", "mouthRollUpper"))
+        pushed *= ramp(rolled, *self.u.lips_rolled_in)
+        vals["morro"] = self._pucker(f, base) * closed * no_tongue * pushed * calm
         lips, lside = self._lips_side(f, base)
-        vals["labios_lado"] = lips * closed * no_tongue
+        # a wink lifts its cheek and drags that corner of the mouth along
+        vals["labios_lado"] = (lips * closed * no_tongue * calm * (1.0 - vals["guino"])
+                               * ramp(rolled, *self.u.lips_rolled_in))
         if lside:
             lados["labios_lado"] = lside
-        vals["labio_mordido"] = self._bite(f, base) * no_tongue
+        vals["labio_mordido"] = self._bite(f, base) * no_tongue * calm
         for g in list(vals):
             vals[g] *= head
         _one_mouth_sena(vals)
@@ -253,8 +274,10 @@ class Scorer:
                                                    scale=lip0))
         # a lip that thins because the mouth opens wide is stretched, not bitten
         geom *= ramp(f["lip_gap"] - base.get("lip_gap"), *self.u.lips_open)
+        # lips pressed together also roll in: a bitten lip is hidden under the teeth, thinner
         blend = ramp(f["mouthRollLower"] - base.get("mouthRollLower"),
-                     *self._t(self.u.bite_blend, base, "mouthRollLower"))
+                     *self._t(self.u.bite_blend, base, "mouthRollLower")) * ramp(
+            f["lower_lip"] / lip0, *self.u.bite_thinner)
         colour = 0.0
         red0 = base.get("lower_lip_red")
         if "lower_lip_red" in f and base.frames and red0 >= self.u.min_lip_red:
@@ -269,15 +292,23 @@ class Scorer:
         if ("tongue_area" not in f or not base.frames
                 or f.get("scale_px", 0.0) < self.u.min_face_px):
             return 0.0, 0.0
-        outside = ramp(f["tongue_area"] - base.get("tongue_area"),
+        # a dropped jaw shows the tongue lying in the mouth: then only what is past the lips counts
+        wide = ramp(f["jawOpen"] - base.get("jawOpen"), *self.u.tongue_jaw)
+        area = (1.0 - wide) * f["tongue_area"] + wide * f.get("tongue_out", f["tongue_area"])
+        outside = ramp(area - base.get("tongue_area"),
                        *self._t(self.u.tongue_area, base, "tongue_area"))
         # more red near the mouth counts only if it reaches past the lips or fills the
         # opening: a tongue lying in a talking mouth shares it with teeth and shadow
         reach = max(ramp(f["tongue_area"] - base.get("tongue_area"), 0.005, 0.015),
                     ramp(f.get("tongue_fill", 0.0), *self.u.tongue_fill))
         red = ramp(f["red_total"] - base.get("red_total"),
-                   *self._t(self.u.tongue_red, base, "red_total")) * reach
-        score = max(outside, red)
+                   *self._t(self.u.tongue_red, base, "red_total")) * reach * (1.0 - wide)
+        # no tongue comes out between closed lips: red below them is the chin's shadow or skin
+        gap = max(f["lip_gap"] - base.get("lip_gap"),
+                  f.get("lip_gap_max", 0.0) - base.get("lip_gap_max"))
+        apart = max(ramp(gap, *self.u.tongue_gap),
+                    ramp(f["jawOpen"] - base.get("jawOpen"), *self.u.tongue_open_jaw))
+        score = max(outside, red) * apart
         return score, (f["tongue_dx"] if score > 0 else 0.0)
 
     def _shoulders(self, f: Features, base: Baseline, vals: dict[str, float],

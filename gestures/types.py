@@ -58,6 +58,32 @@ class Evento:
         return d
 
 
+# Why a calibration is poor (the app words each one for the player; gestures/ never does).
+PROBLEMAS_CALIBRACION: Final = ("cara_pequena", "oscuro", "no_neutra", "pocos_fotogramas")
+
+
+@dataclass(frozen=True)
+class Calibracion:
+    """How well the neutral face was measured.
+
+    ``fotogramas``: frames kept as neutral; ``descartados``: frames with a face rejected as not
+    neutral (a gesture, a blink, the head turned); ``problemas``: codes of
+    :data:`PROBLEMAS_CALIBRACION`, empty when the calibration is good.
+    """
+
+    fotogramas: int
+    descartados: int = 0
+    problemas: tuple[str, ...] = ()
+
+    @property
+    def buena(self) -> bool:
+        return not self.problemas
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"fotogramas": self.fotogramas, "descartados": self.descartados,
+                "problemas": list(self.problemas), "buena": self.buena}
+
+
 @dataclass(frozen=True)
 class FrameResult:
     """What one frame gave: face landmarks to draw (pixels), scores, events.
@@ -65,6 +91,7 @@ class FrameResult:
     ``activos``: gestures confirmed and still held (``fin`` = this frame's time).
     ``eventos``: gestures that ended at this frame (final ``fin``).
     ``calibrando``: the neutral face is still being measured; nothing fires meanwhile.
+    ``calibracion``: the quality of the neutral face in use (None until there is one).
     """
 
     t: float
@@ -76,3 +103,4 @@ class FrameResult:
     activos: tuple[Evento, ...] = ()
     eventos: tuple[Evento, ...] = ()
     calibrando: bool = False
+    calibracion: Calibracion | None = None

@@ -85,6 +85,7 @@ def test_meanings_follow_the_profile_and_sequences():
         if 1.0 <= t < 1.6:
             return blend(o, mouthLeft=0.6)
         if 2.0 <= t < 2.6:
+            o.face[17, 1] -= 0.5 * (o.face[17, 1] - o.face[14, 1])  # the lower lip hidden
             return blend(o, mouthRollLower=0.7)
         return o
     rec, res = run(medias_then_kings, 3.2, perfil="euskadi")
@@ -111,3 +112,66 @@ def test_reset_forgets_events_and_calibration():
     assert rec.eventos
     rec.reset()
     assert rec.baseline is None and rec.eventos == []
+
+
+LOWER_LIP = [14, 17, 87, 178, 317, 402]
+
+
+def mouth_open(until: float, px: float, jaw: float,
+               syllables: bool) -> Callable[[float, Observation], Observation]:
+    """The lower lip ``px`` down and jawOpen at ``jaw`` until ``until`` s: every other eighth
+    of a second (syllables) or all the time (a held jaw drop); then a still face."""
+    def change(t: float, obs: Observation) -> Observation:
+        if t < until and (int(t * 8) % 2 or not syllables):
+            obs.face[LOWER_LIP, 1] += px
+            obs.blendshapes["jawOpen"] = jaw
+        return obs
+    return change
+
+
+def talking_then_still(until: float) -> Callable[[float, Observation], Observation]:
+    return mouth_open(until, 12.0, 0.4, syllables=True)
+
+
+def test_auto_calibration_leaves_out_the_open_mouth_of_speech():
+    rec, _ = run(talking_then_still(4.0), 1.0, calib=0.5)
+    quality = rec.calidad
+    assert quality is not None and quality.descartados >= 4 and quality.fotogramas >= 4
+    assert rec.baseline.get("jawOpen") < 0.1  # the closed-mouth frames between syllables
+
+
+def test_auto_calibration_waits_for_a_neutral_face():
+    # a held jaw drop is still, but no neutral face: the calibration waits, then says why
+    rec, results = run(mouth_open(4.0, 30.0, 0.6, syllables=False), 6.0, calib=0.5)
+    said = next(i for i, r in enumerate(results) if r.calibracion is not None)
+    # three calibrations long, it says why it is taking so long, and still calibrates
+    assert said / FPS == pytest.approx(1.5, abs=0.1)
+    assert results[said].calibrando and "no_neutra" in results[said].calibracion.problemas
+    # six: the least bad frames, said to be poor
+    first = next(i for i, r in enumerate(results) if not r.calibrando)
+    assert first / FPS == pytest.approx(3.0, abs=0.1)
+    assert not results[first].calibracion.buena
+    # it keeps looking, and a neutral window replaces the poor baseline
+    assert results[-1].calibracion is not None and results[-1].calibracion.buena
+    assert rec.calidad is results[-1].calibracion
+    assert rec.baseline.get("jawOpen") < 0.1
+
+
+def test_a_still_face_calibrates_on_time_and_well():
+    _, results = run(lambda t, obs: obs, 1.5, calib=0.5)
+    first = next(i for i, r in enumerate(results) if not r.calibrando)
+    assert first / FPS == pytest.approx(0.5, abs=0.05)
+    assert results[first].calibracion.buena and results[first].calibracion.fotogramas >= 5
+    assert all(r.calibracion is None for r in results[:first - 1])  # the last one measured it
+
+
+def test_talking_makes_no_mouth_sena():
+    # a spoken "u" every other syllable: puckered lips a quarter of a second at a time
+    def change(t: float, obs: Observation) -> Observation:
+        if t >= 1.0:
+            obs = talking_then_still(9.0)(t, obs)
+            if int(t * 8) % 2 == 0:
+                obs.blendshapes["mouthPucker"] = 0.9
+        return obs
+    rec, _ = run(change, 4.0, calib=0.5)
+    assert [e.gesto for e in rec.finish()] == []

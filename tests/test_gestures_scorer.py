@@ -78,11 +78,11 @@ def test_brows_by_geometry_or_blendshapes():
 
 def test_pucker_needs_closed_lips_and_is_not_a_fading_smile():
     narrow = NEUTRAL["mouth_w"] * 0.85
-    assert fired(mouth_w=narrow) == {"morro"}
-    assert "morro" not in fired(mouth_w=narrow, lip_gap=NEUTRAL["lip_gap"] + 0.2)
+    assert fired(mouth_w=narrow, lip_push=0.03) == {"morro"}
+    assert "morro" not in fired(mouth_w=narrow, lip_push=0.03, lip_gap=NEUTRAL["lip_gap"] + 0.2)
     smiling = {**NEUTRAL, "mouthSmileLeft": 0.9, "mouthSmileRight": 0.9}
     s = Scorer().score({**smiling, "mouth_w": narrow, "mouthSmileLeft": 0.1,
-                        "mouthSmileRight": 0.1}, cal(smiling))
+                        "mouthSmileRight": 0.1, "lip_push": 0.03}, cal(smiling))
     assert s.valores["morro"] < 0.6
 
 
@@ -99,14 +99,14 @@ def test_lips_to_one_side_and_a_one_sided_smile():
 def test_the_mouth_makes_one_sena_at_a_time():
     # lips pushed to one side also narrow the mouth a little
     s = score(lips_x=0.06, corner_a_x=NEUTRAL["corner_a_x"] + 0.05,
-              corner_b_x=NEUTRAL["corner_b_x"] + 0.05, mouthPucker=0.3)
+              corner_b_x=NEUTRAL["corner_b_x"] + 0.05, mouthPucker=0.3, lip_push=0.03)
     assert s["labios_lado"] == 1.0 and 0.35 <= s["morro"] <= 0.5
 
 
 def test_bite_by_lip_colour_and_not_with_the_tongue_out():
     assert fired(lower_lip_red=0.1, lower_lip_teeth=0.2) == {"labio_mordido"}
     assert "labio_mordido" not in fired(lower_lip_red=0.1, lower_lip_teeth=0.2, red_total=0.2,
-                                        tongue_area=0.05)
+                                        tongue_area=0.05, lip_gap=0.06)
 
 
 def test_pale_lips_disable_the_colour_cue():
@@ -117,8 +117,8 @@ def test_pale_lips_disable_the_colour_cue():
 
 
 def test_tongue_straight_or_to_a_side():
-    assert fired(tongue_area=0.08, tongue_dx=0.1) == {"lengua_fuera"}
-    s = Scorer().score({**NEUTRAL, "tongue_area": 0.08, "tongue_dx": -1.4},
+    assert fired(tongue_area=0.08, tongue_dx=0.1, lip_gap=0.06) == {"lengua_fuera"}
+    s = Scorer().score({**NEUTRAL, "tongue_area": 0.08, "tongue_dx": -1.4, "lip_gap": 0.06},
                        cal(NEUTRAL))
     assert s.valores["lengua_lado"] >= 0.6 and s.lados["lengua_lado"] == "a"
     assert s.valores["lengua_fuera"] < 0.35
@@ -193,3 +193,47 @@ def test_ramp_and_overrides():
     ("a", True, "izquierdo"), ("b", True, "derecho"), (None, False, None)])
 def test_player_side(side, mirrored, expected):
     assert lado_jugador(side, mirrored) == expected
+
+
+# --- what real faces do that is not a seña (measured on the real clips: docs/senas.md) -----------
+
+MORRO = {"mouth_w": NEUTRAL["mouth_w"] * 0.85, "mouthPucker": 0.6}
+
+
+def test_a_morro_pushes_the_lips_out():
+    assert fired(**MORRO, lip_push=0.04) == {"morro"}
+    # the same narrow, puckered mouth with the lips pressed flat: a sad mouth, a spoken "u"
+    assert "morro" not in fired(**MORRO, lip_push=0.005)
+
+
+def test_a_grin_or_a_laugh_makes_no_mouth_or_brow_sena():
+    brows = {"brow_h": NEUTRAL["brow_h"] + 0.08}
+    assert fired(**brows) == {"cejas_arriba"}
+    assert fired(**brows, mouthSmileLeft=0.6, mouthSmileRight=0.6) == set()
+    aside = {"lips_x": 0.06, "corner_a_x": NEUTRAL["corner_a_x"] + 0.05,
+             "corner_b_x": NEUTRAL["corner_b_x"] + 0.05}
+    assert fired(**aside) == {"labios_lado"}
+    assert fired(**aside, mouthSmileLeft=0.6) == set()
+    assert fired(lower_lip_red=0.1, lower_lip_teeth=0.2, mouthSmileRight=0.6) == set()
+
+
+def test_surprise_is_not_cejas_arriba():
+    assert fired(brow_h=NEUTRAL["brow_h"] + 0.08, jawOpen=0.5, lip_gap=0.3) == set()
+
+
+def test_a_dropped_jaw_shows_a_tongue_only_past_the_lips():
+    open_mouth = {"jawOpen": 0.7, "lip_gap": 0.35, "tongue_area": 0.1, "red_total": 0.15,
+                  "tongue_fill": 0.9}
+    assert not fired(**open_mouth, tongue_out=0.0) & {"lengua_fuera", "lengua_lado"}
+    assert "lengua_fuera" in fired(**open_mouth, tongue_out=0.08)
+
+
+def test_no_tongue_comes_out_between_closed_lips():
+    assert not fired(tongue_area=0.08, red_total=0.1, lip_gap=0.015) & {"lengua_fuera",
+                                                                         "lengua_lado"}
+
+
+def test_a_wink_drags_the_mouth_but_is_not_labios_lado():
+    s = score(ear_a=0.08, lips_x=-0.06, corner_a_x=NEUTRAL["corner_a_x"] - 0.05,
+              corner_b_x=NEUTRAL["corner_b_x"] - 0.05)
+    assert s["guino"] >= 0.6 and s["labios_lado"] < 0.35

@@ -208,3 +208,20 @@ def test_command_fails_in_one_line_without_clips(tmp_path: Path,
     err = capsys.readouterr().err
     assert "falta.mp4" in err and err.count("\n") == 1
     assert main([str(tmp_path / "nada")]) == 2
+
+
+@pytest.mark.skipif(not HAVE_CLIPS, reason="no real clips")
+def test_real_clips_meet_the_targets(report: dict[str, Any]) -> None:
+    """Issue 31's bar on the shared clips, with either calibration: 90 % of the labelled señas
+    found, at most one false event a minute, none on a blink. The recognizer's rules were tuned
+    on these very clips, so this guards against regressions; other people's clips are the
+    real measure (the README says so)."""
+    for cal, s in report["calibraciones"].items():
+        total = s["gestos"]["total"]
+        assert total["encontradas"] >= 0.9 * total["etiquetadas"], (cal, total)
+        assert total["falsos_por_minuto"] <= 1.0, (cal, total)
+        assert total["en_parpadeo"] == 0, (cal, total)
+        # a wink is never both eyes closed, nor both eyes a wink
+        for g in ("guino_derecho", "guino_izquierdo", "ojos_cerrados"):
+            confusion = s["gestos"].get(g, {}).get("confusion", {})
+            assert not {"guino_derecho", "guino_izquierdo", "ojos_cerrados"} & set(confusion), g

@@ -303,9 +303,10 @@ def neutral_frame(clip: Clip) -> int:
 
 # --- running the recognizer -----------------------------------------------------------------------
 
-def run_clip(folder: Path, clip: Clip, calibracion: str) -> tuple[list[EventoClip], int]:
-    """Events of ``mus senas`` on one clip, in frames, and the last frame still calibrating
-    (-1 when calibrated beforehand)."""
+def run_clip(folder: Path, clip: Clip,
+             calibracion: str) -> tuple[list[EventoClip], int, dict[str, Any] | None]:
+    """Events of ``mus senas`` on one clip, in frames, the last frame still calibrating
+    (-1 when calibrated beforehand) and the quality of the calibration in use at the end."""
     from gestures.models import ModelError
     from gestures.recognizer import SenaRecognizer
     from gestures.sources import SourceError, VideoSource
@@ -326,8 +327,9 @@ def run_clip(folder: Path, clip: Clip, calibracion: str) -> tuple[list[EventoCli
         eventos = rec.finish()
     except (ModelError, SourceError) as exc:
         raise EvaluationError(f"{clip.nombre}: {exc}") from None
+    quality = rec.calidad.to_dict() if rec.calidad is not None else None
     return [EventoClip(clave_evento(e), _index(times, e.inicio), _index(times, e.fin))
-            for e in eventos], calibrating
+            for e in eventos], calibrating, quality
 
 
 def _frame_at(path: Path, index: int) -> Any:
@@ -365,10 +367,11 @@ def evaluate(folder: Path, calibraciones: Sequence[str] = CALIBRACIONES,
             if log is not None:
                 print(f"evaluate: {cal}: {clip.nombre} ({clip.frames} fotogramas)", file=log,
                       flush=True)
-            evs, calibrando = run_clip(folder, clip, cal)
+            evs, calibrando, quality = run_clip(folder, clip, cal)
             p = score_clip(clip.etiquetas, evs, calibrando)
             eventos[clip.nombre], puntuaciones[clip.nombre] = evs, p
             detail[clip.nombre] = _clip_detail(clip, evs, p, calibrando, cal)
+            detail[clip.nombre]["calibracion"] = quality
         summary = summarize(clips, eventos, puntuaciones)
         summary["clips"] = detail
         summary["segundos"] = round(time.monotonic() - start, 1)
@@ -401,7 +404,10 @@ def format_report(report: Mapping[str, Any]) -> str:
     head = (f"{'gesto':<16}{'etiq.':>6}{'encon.':>7}{'calib.':>7}{'eventos':>8}{'falsos':>7}"
             f"{'/min':>7}{'parp.':>6}{'retraso':>9}  confusión (falsos sobre)")
     for cal, s in report["calibraciones"].items():
-        lines += ["", f"calibración {cal} ({s['segundos']:.0f} s de cálculo)", head]
+        poor = sorted(name for name, c in s["clips"].items()
+                      if c.get("calibracion") is None or not c["calibracion"]["buena"])
+        said = f"; calibración pobre o sin acabar en {', '.join(poor)}" if poor else ""
+        lines += ["", f"calibración {cal} ({s['segundos']:.0f} s de cálculo){said}", head]
         for g, r in s["gestos"].items():
             delay = "-" if r["retraso_mediana_s"] is None else f"{r['retraso_mediana_s']:+.2f} s"
             conf = ", ".join(f"{k} {n}" for k, n in r["confusion"].items())

@@ -311,10 +311,12 @@ def recipes(image: Frame, face: np.ndarray, pose: np.ndarray | None) -> dict[str
         "guino_b": lambda im, a: close_eye(im, face, "b", a),
         "ojos_cerrados": lambda im, a: close_eye(close_eye(im, face, "a", a), face, "b", a),
         "labio_mordido": lambda im, a: bite_lower_lip(im, face, a),
-        "lengua_fuera": lambda im, a: draw_tongue(im, face, "centro", a),
-        "lengua_lado_a": lambda im, a: draw_tongue(im, face, "a", a),
-        "lengua_lado_b": lambda im, a: draw_tongue(im, face, "b", a),
     })
+    # a tongue comes out between parted lips: the jaw drops a little with it
+    jaw = open_jaw(face, 0.035)
+    for key, direction in (("lengua_fuera", "centro"), ("lengua_lado_a", "a"),
+                           ("lengua_lado_b", "b")):
+        out[key] = lambda im, a, d=direction: draw_tongue(jaw.apply(im, a), face, d, a)
     return out
 
 

@@ -1,0 +1,107 @@
+"""What the face did over the last second: a person talking is making no mouth or brow seña.
+
+Speech opens and closes the jaw several times a second, and on the way it shapes pouts ("o",
+"u"), lips to a side and raised brows that look, frame by frame, exactly like the regulated
+señas (measured on real clips: a spoken "u" pushes the lips out as far as a morro). What tells
+them apart is the second around: a seña comes out of a still mouth and is held, speech moves
+the jaw up and down, again and again. Fed one frame at a time by the recognizer.
+
+    >>> m = MouthActivity()
+    >>> still = [m.update(i / 25, {"jawOpen": 0.05, "lip_gap": 0.01}) for i in range(25)]
+    >>> still[0], still[-1]
+    (1.0, 0.0)
+    >>> talk = [m.update(1 + i / 25, {"jawOpen": 0.05 + 0.3 * (i % 6 < 3),
+    ...                               "lip_gap": 0.01 + 0.1 * (i % 6 < 3)}) for i in range(25)]
+    >>> talk[-1]
+    1.0
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from gestures.scorer import ramp
+
+# The señas the mouth and brows make: speech fakes them; eyes and shoulders are not affected.
+SPEECH_FAKES = ("morro", "labios_lado", "labio_mordido", "lengua_fuera", "lengua_lado",
+                "cejas_arriba")
+
+
+@dataclass(frozen=True)
+class ActivitySettings:
+    """How many openings and closings of the mouth over how long are talking."""
+
+    window: float = 1.5  # seconds looked back
+    gap_step: float = 0.04  # a move of the lip gap at least this big (IOD) counts...
+    jaw_step: float = 0.12  # ...or of jawOpen, when the lips move too...
+    jaw_gap_step: float = 0.015  # ...by at least this much
+    moves: tuple[float, float] = (2.5, 3.5)  # moves in the window: from not talking to talking
+    min_frames: int = 4  # fewer frames in the window: not enough to tell...
+    known_after: float = 0.6  # ...nor less than this many seconds of the face
+
+
+def moves(values: Sequence[float], step: float) -> int:
+    """Up and down moves of at least ``step`` between turning points (a zigzag count).
+
+    Opening the mouth for a seña and closing it again is two moves; speech makes several a
+    second.
+
+    >>> moves([0, 0.1, 0.1, 0.1, 0], 0.05), moves([0, 0.1, 0, 0.1, 0, 0.1], 0.05)
+    (2, 5)
+    """
+    count, anchor, up = 0, values[0] if values else 0.0, None
+    for v in values[1:]:
+        if up is None or (v - anchor) * (1 if up else -1) > 0:
+            if up is None and abs(v - anchor) >= step:
+                up, count = v > anchor, count + 1
+            if up is not None:
+                anchor = v
+        elif abs(v - anchor) >= step:
+            up, anchor, count = not up, v, count + 1
+    return count
+
+
+class MouthActivity:
+    """Running measure (0..1) of how much the person is talking."""
+
+    def __init__(self, settings: ActivitySettings | None = None) -> None:
+        self.settings = settings or ActivitySettings()
+        self._rows: deque[tuple[float, float, float]] = deque()
+
+    def reset(self) -> None:
+        self._rows.clear()
+
+    def known(self, t: float) -> bool:
+        """Whether the face has been seen long enough to tell if it talks."""
+        s = self.settings
+        return len(self._rows) >= s.min_frames and t - self._rows[0][0] >= s.known_after
+
+    def update(self, t: float, feats: Mapping[str, float]) -> float:
+        """Add one frame (no face: nothing added) and return the talking measure at ``t``."""
+        s = self.settings
+        if feats and "jawOpen" in feats:
+            self._rows.append((t, feats["jawOpen"], feats.get("lip_gap", 0.0)))
+        while self._rows and t - self._rows[0][0] > s.window:
+            self._rows.popleft()
+        # a face just found: whether it is talking is not known yet, so it counts as talking
+        if not self.known(t):
+            return 1.0
+        jaw = [r[1] for r in self._rows]
+        gap = [r[2] for r in self._rows]
+        # the jaw blendshape also moves when the chin is raised with the lips shut (a pout):
+        # its moves count only as far as the lips move with them
+        jaw_moves = min(moves(jaw, s.jaw_step), moves(gap, s.jaw_gap_step))
+        return ramp(max(moves(gap, s.gap_step), jaw_moves), *s.moves)
+
+
+def hush(scores: dict[str, float], talking: float) -> dict[str, float]:
+    """Scores with the señas speech fakes turned down by how much the person talks."""
+    if talking <= 0.0:
+        return scores
+    out = dict(scores)
+    for g in SPEECH_FAKES:
+        if g in out:
+            out[g] = round(out[g] * (1.0 - talking), 4)
+    return out
