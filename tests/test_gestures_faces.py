@@ -16,7 +16,7 @@ from skimage import data
 
 pytest.importorskip("mediapipe")  # needs the gestures extra
 
-from gestures.models import shared_landmarkers
+from gestures.models import POSE_EVERY, Landmarkers, shared_landmarkers
 from gestures.recognizer import SenaRecognizer
 from gestures.types import GESTOS
 from training.senas import synthetic_faces as S
@@ -212,3 +212,17 @@ def test_colour_cues_follow_the_light(neutral, recipes, cast):
     for recipe, gesto in (("labio_mordido", "labio_mordido"), ("lengua_fuera", "lengua_fuera")):
         _, scores, _ = rec.score_image(lit(recipes[recipe](neutral, 1.0)))
         assert max(scores, key=scores.get) == gesto and scores[gesto] >= 0.6, scores
+
+
+def test_the_pose_model_runs_five_times_a_second_in_a_stream(neutral):
+    marks = Landmarkers("image", pose=True)
+    calls = []
+    real = marks._pose.detect
+    marks._pose.detect = lambda image: calls.append(image) or real(image)
+    rgb = neutral[:, :, ::-1].copy()
+    seen = [marks.detect(rgb, i / 25) for i in range(25)]
+    assert len(calls) == round(1.0 / POSE_EVERY)
+    assert all(o.pose is not None for o in seen)  # the last answer stands between runs
+    marks.detect(rgb, 0.0)  # a new stream (time back to 0) or a single image: runs again
+    assert len(calls) == round(1.0 / POSE_EVERY) + 1
+    marks.close()
