@@ -66,6 +66,8 @@ class Umbrales:
     lips_rolled_in: tuple[float, float] = (0.18, 0.1)  # both lips' mouthRoll rise: pressed
     grin: tuple[float, float] = (0.3, 0.15)  # smile rise: a grin or a laugh, not a seña
     jaw_drop: tuple[float, float] = (0.3, 0.15)  # jawOpen rise: surprise, a shout, an "ah"
+    grimace: tuple[float, float] = (0.35, 0.2)  # noseSneer or mouthStretch rise
+    eyes_wide: tuple[float, float] = (0.5, 0.3)  # eyeWide rise: surprise, not cejas_arriba
     tongue_jaw: tuple[float, float] = (0.3, 0.45)  # jaw this open: only a tongue past the lips
     tongue_gap: tuple[float, float] = (0.0, 0.012)  # lip gap rise, IOD: lips apart for a tongue
     tongue_open_jaw: tuple[float, float] = (0.04, 0.1)  # ...or a jaw this much more open
@@ -174,9 +176,14 @@ class Scorer:
         self._eyes(f, base, vals, lados)
         # a grin, a laugh or a dropped jaw is another expression: its brows and lips are no seña
         smile = max(f.get(k, 0.0) - base.get(k) for k in ("mouthSmileLeft", "mouthSmileRight"))
-        calm = ramp(smile, *self.u.grin) * ramp(f["jawOpen"] - base.get("jawOpen"),
-                                                 *self.u.jaw_drop)
-        vals["cejas_arriba"] = self._brows(f, base) * calm
+        # ...and so is a grimace: the nose wrinkled or the mouth stretched sideways
+        grimace = max(f.get(k, 0.0) - base.get(k) for k in (
+            "noseSneerLeft", "noseSneerRight", "mouthStretchLeft", "mouthStretchRight"))
+        calm = (ramp(smile, *self.u.grin) * ramp(grimace, *self.u.grimace)
+                * ramp(f["jawOpen"] - base.get("jawOpen"), *self.u.jaw_drop))
+        # surprise opens the eyes wide with the brows; a brow raise alone barely does
+        wide = max(f.get(k, 0.0) - base.get(k) for k in ("eyeWideLeft", "eyeWideRight"))
+        vals["cejas_arriba"] = self._brows(f, base) * calm * ramp(wide, *self.u.eyes_wide)
         closed = ramp(f["lip_gap"] - base.get("lip_gap"), *self.u.lips_open)
         tongue, side = self._tongue(f, base)
         vals["lengua_lado"] = tongue * ramp(abs(side), *self.u.tongue_side)

@@ -237,3 +237,12 @@ def test_a_wink_drags_the_mouth_but_is_not_labios_lado():
     s = score(ear_a=0.08, lips_x=-0.06, corner_a_x=NEUTRAL["corner_a_x"] - 0.05,
               corner_b_x=NEUTRAL["corner_b_x"] - 0.05)
     assert s["guino"] >= 0.6 and s["labios_lado"] < 0.35
+
+
+def test_a_grimace_or_wide_eyed_surprise_is_not_a_sena():
+    brows = {"brow_h": NEUTRAL["brow_h"] + 0.08}
+    assert fired(**brows, eyeWideLeft=0.6, eyeWideRight=0.6) == set()
+    assert fired(**brows, noseSneerLeft=0.5) == set()
+    assert fired(**MORRO, lip_push=0.04, mouthStretchRight=0.5) == set()
+    # a wink often comes with a wrinkled nose: it stays a wink
+    assert fired(ear_a=0.08, noseSneerLeft=0.5) == {"guino"}
