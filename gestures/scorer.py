@@ -202,7 +202,9 @@ class Scorer:
                                * ramp(rolled, *self.u.lips_rolled_in))
         if lside:
             lados["labios_lado"] = lside
-        vals["labio_mordido"] = self._bite(f, base) * no_tongue * calm
+        # teeth rest on a bitten lip: the mouth is shut (a tongue out parts the lips wide and
+        # hides the lower lip just as well)
+        vals["labio_mordido"] = self._bite(f, base) * no_tongue * calm * closed
         for g in list(vals):
             vals[g] *= head
         _one_mouth_sena(vals)

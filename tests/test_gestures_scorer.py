@@ -246,3 +246,11 @@ def test_a_grimace_or_wide_eyed_surprise_is_not_a_sena():
     assert fired(**MORRO, lip_push=0.04, mouthStretchRight=0.5) == set()
     # a wink often comes with a wrinkled nose: it stays a wink
     assert fired(ear_a=0.08, noseSneerLeft=0.5) == {"guino"}
+
+
+def test_a_tongue_out_between_parted_lips_is_no_bite_even_unseen():
+    # the tongue hides the lower lip's red as a bite does; the lips wide apart tell them apart
+    hidden = {"lower_lip_red": 0.1, "lower_lip_teeth": 0.2, "mouthRollLower": 0.6,
+              "lower_lip": NEUTRAL["lower_lip"] * 0.6}
+    assert fired(**hidden) == {"labio_mordido"}
+    assert "labio_mordido" not in fired(**hidden, lip_gap=NEUTRAL["lip_gap"] + 0.15)
