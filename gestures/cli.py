@@ -205,7 +205,7 @@ def _stream(args: argparse.Namespace, settings: Settings, video: Path | None = N
               f"{args.calibracion:g} s", file=sys.stderr, flush=True)
     scores_out = _scores_file(args.puntuaciones)
     seen_face = calibrated = False
-    quality: Calibracion | None = None
+    said: tuple[str, ...] = ()
     frames = faceless = 0
     interrupted = False
     printed: set[tuple[str, float]] = set()
@@ -216,15 +216,15 @@ def _stream(args: argparse.Namespace, settings: Settings, video: Path | None = N
             faceless += not res.cara
             if scores_out is not None:
                 scores_out.write(_score_row(res))
-            if res.calibracion is not None and res.calibracion is not quality:
-                quality = res.calibracion
-                if camera is not None and not calibrated:
-                    # tell a player without a window when to start
+            if res.calibracion is not None and not res.calibrando and not calibrated:
+                calibrated = True
+                if camera is not None:  # tell a player without a window when to start
                     print("mus senas: calibrado; ya puedes hacer señas", file=sys.stderr,
                           flush=True)
-                if not args.neutra:
-                    _warn_calibration(quality)
-                calibrated = True
+            problems = res.calibracion.problemas if res.calibracion is not None else ()
+            if problems != said and not args.neutra:
+                said = problems  # each new verdict once, not once a frame
+                _warn_calibration(res.calibracion)
             if not args.json:  # text mode prints each seña as it ends
                 for ev in res.eventos:
                     print(_line(ev), flush=True)

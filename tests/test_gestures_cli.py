@@ -53,6 +53,24 @@ def test_clip_events_match_what_was_made(capsys):
     assert [e["sena"] for e in got] == ["treinta y una", "duples", "dos ases", "medias"]
 
 
+def test_the_calibration_is_reported_and_a_poor_one_said_once(capsys, tmp_path):
+    status, out, err = run_cli(capsys, "--json", "--sin-hombros", str(CLIP))
+    assert status == 0 and json.loads(out)["calibracion"]["buena"] is True
+    assert "calibración pobre" not in err
+    photo = tmp_path / "neutra.png"
+    cv2.imwrite(str(photo), neutral())
+    # one photo is too few frames to know the face's noise: it works, and says so once
+    status, out, err = run_cli(capsys, "--json", "--sin-hombros", "--neutra", str(photo),
+                               str(CLIP))
+    assert status == 0 and len(json.loads(out)["eventos"]) == 4
+    assert json.loads(out)["calibracion"]["problemas"] == ["pocos_fotogramas"]
+    assert err.count("calibración pobre") == 1
+    # several photos of the neutral face make a good one
+    status, out, err = run_cli(capsys, "--json", "--sin-hombros", *sum(
+        (["--neutra", str(photo)] for _ in range(3)), []), str(CLIP))
+    assert status == 0 and json.loads(out)["calibracion"]["buena"] is True
+
+
 def test_clip_text_output_lists_each_sena(capsys):
     status, out, _ = run_cli(capsys, "--sin-hombros", str(CLIP))
     assert status == 0
