@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.i18n import N_, SOURCE, t
 from scoring.arbitro import comprobar_senas, senas_permitidas
 from scoring.cards import CARD_IDS
 
@@ -25,6 +26,36 @@ NOMBRES_GESTO = {
     "ojos_cerrados": "ojos cerrados", "hombros_arriba": "hombros arriba",
     "hombro_arriba": "un hombro arriba",
 }
+
+# What the player can do about each code of gestures.types.PROBLEMAS_CALIBRACION.
+PROBLEMAS_CALIBRACION = {
+    "cara_pequena": N_("Acerca la cara a la cámara: se ve muy pequeña"),
+    "oscuro": N_("Hay poca luz: enciende una luz o ponte de cara a ella"),
+    "no_neutra": N_("Pon la cara neutra, sin gestos, y vuelve a calibrar"),
+    "pocos_fotogramas": N_("Se vio la cara muy poco rato: mira a la cámara y vuelve a calibrar"),
+}
+PROBLEMA_DESCONOCIDO = N_("La calibración no es buena: vuelve a calibrar")
+
+
+def avisos_calibracion(calibracion: Any, idioma: str = SOURCE) -> list[str]:
+    """What to do about a poor calibration (a gestures.types.Calibracion, or None), one line
+    per problem in the player's language; [] when it is good or there is none yet.
+
+    >>> from types import SimpleNamespace as C
+    >>> avisos_calibracion(C(problemas=("oscuro",)), "en")
+    ['There is little light: switch a light on or face one']
+    >>> avisos_calibracion(None), avisos_calibracion(C(problemas=()))
+    ([], [])
+    """
+    problemas = getattr(calibracion, "problemas", None) or ()
+    textos = [t(PROBLEMAS_CALIBRACION.get(p, PROBLEMA_DESCONOCIDO), idioma) for p in problemas]
+    return list(dict.fromkeys(textos))  # two unknown codes say it once
+
+
+def texto_calibracion(calibracion: Any, idioma: str = SOURCE) -> str:
+    """The screen's line: 'Calibración pobre: ...' or '' when it is good."""
+    avisos = avisos_calibracion(calibracion, idioma)
+    return f"{t(N_('Calibración pobre'), idioma)}: {' · '.join(avisos)}" if avisos else ""
 
 
 def describir_evento(ev: dict[str, Any]) -> str:
@@ -69,6 +100,11 @@ class Entrenador:
         sp = senas_permitidas(self.mano, self.perfil)
         return [f"{j.sena.significado} ({' + '.join(NOMBRES_GESTO.get(g, g) for g in j.sena.gestos)})"
                 for j in sp.completas]
+
+    def gestos_pedidos(self) -> list[str]:
+        """The gestures of every complete seña the dealt hand entitles (what a take asks)."""
+        sp = senas_permitidas(self.mano, self.perfil)
+        return sorted({g for j in sp.completas for g in j.sena.gestos})
 
     def explicacion(self) -> str:
         return senas_permitidas(self.mano, self.perfil).texto()

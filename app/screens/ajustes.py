@@ -1,4 +1,4 @@
-"""Ajustes: rule profile, language, camera index, data folder, export, own deck."""
+"""Ajustes: rule profile, language, camera index, señas takes, data folder, export, own deck."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from kivy.uix.screenmanager import Screen
 
 from app.i18n import IDIOMAS
 from app.logic.lectura import LecturaError, preparar_baraja
+from app.logic.tomas import AJUSTE, AlmacenTomas, TomaError
 from app.screens.widgets import Opcion
 from scoring.rules import PERFILES
 
@@ -15,6 +16,7 @@ from scoring.rules import PERFILES
 class AjustesScreen(Screen):
     info = StringProperty("")
     estado_baraja = StringProperty("")
+    info_tomas = StringProperty("")
 
     def on_pre_enter(self, *_: object) -> None:
         app = App.get_running_app()
@@ -27,6 +29,9 @@ class AjustesScreen(Screen):
         self.estado_baraja = (f"{app.t('Baraja registrada')}: {app.baraja}" if app.baraja
                               else app.t('Baraja: el modelo general'))
         self.ids.exportar.disabled = not app.ctl.activa
+        self.ids.guardar_tomas.state = "down" if app.almacen.ajuste(AJUSTE, "0") == "1" \
+            else "normal"
+        self._info_tomas()
         n = len(app.almacen.partidas()) if app.almacen else 0
         self.info = f"{app.t('Partidas guardadas')}: {n}\n{app.t('Base de datos')}: " \
                     f"{app.carpeta}/musmesa.sqlite3"
@@ -56,6 +61,28 @@ class AjustesScreen(Screen):
         app = App.get_running_app()
         app.camara = index
         app.guardar_ajuste("camara", index)
+
+    def _info_tomas(self) -> None:
+        app = App.get_running_app()
+        tomas = AlmacenTomas(app.carpeta).tomas()
+        hechas = sum(d.get("respuesta") is not None for d in tomas)
+        self.info_tomas = f"{app.t('Tomas guardadas')}: {len(tomas)} " \
+                          f"({hechas} {app.t('con respuesta')})"
+        self.ids.exportar_tomas.disabled = not hechas
+
+    def guardar_tomas(self, si: bool) -> None:
+        """Keep (or stop keeping) every take of the señas trainer: off by default."""
+        App.get_running_app().guardar_ajuste(AJUSTE, "1" if si else "0")
+
+    def exportar_tomas(self) -> None:
+        """The answered takes as a folder of clips and labels.json (the evaluation's format)."""
+        app = App.get_running_app()
+        try:
+            hecho = AlmacenTomas(app.carpeta).exportar()
+        except TomaError as exc:
+            app.avisar(exc.texto(app.lang), error=True)
+            return
+        app.avisar(f"{app.t('Tomas exportadas')}: {hecho.clips} · {hecho.carpeta}")
 
     def cambiar_carpeta(self) -> None:
         app = App.get_running_app()

@@ -42,6 +42,7 @@ class ArbitroScreen(ReconocimientoEnVivo, Screen):
     cartas = StringProperty("")
     hallazgos = StringProperty("")
     en_vivo = BooleanProperty(False)
+    aviso_calibracion = StringProperty("")
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -148,6 +149,7 @@ class ArbitroScreen(ReconocimientoEnVivo, Screen):
     # -- sources --------------------------------------------------------------------------
     def _reiniciar(self) -> None:
         self.recientes.clear()
+        self.aviso_calibracion = ""
 
     def _frame(self, t: float, frame: Any, res: Any) -> Any:
         self.t, self.frame = t, frame
@@ -159,6 +161,7 @@ class ArbitroScreen(ReconocimientoEnVivo, Screen):
         self.estado = (app.t("Calibrando…") if res.calibrando else
                        app.t("No se ve ninguna cara") if not res.cara else
                        f"{app.t('Vigilando a')} {self.sesion.jugadores[self.sesion.asiento]}")
+        self._calibracion(res)
         self._nuevos(res.eventos)
         return dibujar_marcas(frame, res)
 

@@ -1,4 +1,7 @@
-"""Señas: the trainer (deal, signal, check) and the free mode, fed by gestures/ lazily."""
+"""Señas: the trainer (deal, signal, check) and the free mode, fed by gestures/ lazily.
+
+With "Guardar cada toma" on in Ajustes, each attempt of the trainer is kept as a take
+(app.logic.tomas) and the player is asked whether it was recognised right."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from kivy.uix.screenmanager import Screen
 
 from app.camera import Preview
 from app.logic.senas import Entrenador, describir_evento
+from app.logic.tomas import AJUSTE, AlmacenTomas, Grabacion, TomaError, nueva_toma
 from app.screens.vivo import ReconocimientoEnVivo
 from app.screens.widgets import CartaChip
 
@@ -45,6 +49,10 @@ class SenasScreen(ReconocimientoEnVivo, Screen):
     perfil = StringProperty("general")
     en_vivo = BooleanProperty(False)
     repartida = BooleanProperty(False)
+    aviso_calibracion = StringProperty("")
+    # the take just saved, waiting for the player's "sí, era eso" / "no" ("" = none)
+    toma = StringProperty("")
+    toma_vista = StringProperty("")  # what the take recognised, for the question
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -53,6 +61,8 @@ class SenasScreen(ReconocimientoEnVivo, Screen):
         self.entrenador: Entrenador | None = None
         self.eventos: list[dict[str, Any]] = []
         self.desde = 0  # index of the first event of the current attempt
+        self.grabacion: Grabacion | None = None  # only while takes are kept (Ajustes)
+        self.activos: list[dict[str, Any]] = []  # gestures held at the last frame
 
     def on_pre_enter(self, *_: object) -> None:
         app = App.get_running_app()
@@ -66,17 +76,20 @@ class SenasScreen(ReconocimientoEnVivo, Screen):
                                    al_error=self._fallo)
         if not self.estado:
             self.estado = app.t("Mira a la cámara con la cara neutra para calibrar")
+        guardar = app.almacen is not None and app.almacen.ajuste(AJUSTE, "0") == "1"
+        if guardar and self.grabacion is None:
+            self.grabacion = Grabacion()
+        elif not guardar:
+            self.grabacion = None
         self._marcador()
 
     # -- sources --------------------------------------------------------------------------
     def _reiniciar(self) -> None:
-        self.eventos, self.desde = [], 0
+        self.eventos, self.desde, self.activos = [], 0, []
+        self.aviso_calibracion = ""
+        if self.grabacion is not None:
+            self.grabacion.reiniciar()
         self.estado = App.get_running_app().t("Calibrando: cara neutra un momento…")
-
-    def recalibrar(self) -> None:
-        if self.reconocedor is not None:
-            self.reconocedor.calibrate()
-            self.estado = App.get_running_app().t("Calibrando: cara neutra un momento…")
 
     def _frame(self, t: float, frame: Any, res: Any) -> Any:
         app = App.get_running_app()
@@ -89,6 +102,9 @@ class SenasScreen(ReconocimientoEnVivo, Screen):
             self.estado = app.t("No se ve ninguna cara")
         else:
             self.estado = app.t("Haz tus señas")
+        self._calibracion(res)
+        self._grabar(t, frame, res)
+        self.activos = [ev.to_dict() for ev in res.activos]
         self._nuevos(res.eventos)
         return dibujar_marcas(frame, res)
 
@@ -99,6 +115,15 @@ class SenasScreen(ReconocimientoEnVivo, Screen):
                 continue
             self.eventos.append(d)
         self.vistas = "\n".join(describir_evento(e) for e in self.eventos[-8:][::-1])
+
+    def _grabar(self, t: float, frame: Any, res: Any) -> None:
+        if self.grabacion is None or self.modo != "entrenar":
+            return  # the free mode asks no seña: no take
+        try:
+            self.grabacion.fotograma(t, frame, res.calibrando, getattr(res, "calibracion", None))
+        except TomaError as exc:  # no OpenCV, a frame that cannot be encoded: say it once
+            self.grabacion = None
+            App.get_running_app().avisar(exc.texto(App.get_running_app().lang), error=True)
 
     # -- trainer --------------------------------------------------------------------------
     def repartir(self) -> None:
@@ -118,6 +143,9 @@ class SenasScreen(ReconocimientoEnVivo, Screen):
         self.repartida = True
         self.desde = len(self.eventos)
         self.veredicto = ""
+        self.toma = ""  # a take left unanswered stays out of the export
+        if self.grabacion is not None:
+            self.grabacion.empezar()
         self.explicacion = app.t("Haz las señas de esta mano y pulsa Comprobar")
 
     def comprobar(self) -> None:
@@ -128,8 +156,43 @@ class SenasScreen(ReconocimientoEnVivo, Screen):
         lines = [f"{app.t('Debías señar')}: {debia}"]
         lines += intento.hallazgos[:3]
         self.explicacion = "\n".join(lines)
+        held = [a for a in self.activos if all(clave(a) != clave(e) for e in self.eventos)]
+        self._guardar_toma(self.eventos[self.desde:] + held, intento.correcto)
         self.desde = len(self.eventos)
         self._marcador()
+
+    # -- takes (Ajustes: keep every take) -------------------------------------------------
+    def _guardar_toma(self, eventos: list[dict[str, Any]], correcto: bool) -> None:
+        """Write this attempt's take, then ask the player whether it was recognised right."""
+        if self.grabacion is None:
+            return
+        got = self.grabacion.terminar()
+        if got is None:
+            return  # no frame seen since the deal: nothing to keep
+        app = App.get_running_app()
+        e = self.entrenador
+        doc = nueva_toma(got.frames, got.n_calib, mano=e.mano, perfil=e.perfil,
+                         senas=e.que_senar(), gestos=e.gestos_pedidos(), eventos=eventos,
+                         correcto=correcto, calibracion=self.grabacion.calibracion,
+                         recortada=got.recortada)
+        try:
+            self.toma = AlmacenTomas(app.carpeta).guardar(doc, got.frames)
+        except TomaError as exc:
+            app.avisar(exc.texto(app.lang), error=True)
+            return
+        vistas = [describir_evento(ev) for ev in doc["eventos"]]
+        self.toma_vista = "\n".join(vistas) or app.t("ninguna seña")
+
+    def responder(self, si: bool) -> None:
+        """The player's answer about the take just saved: "sí, era eso" or "no"."""
+        app = App.get_running_app()
+        try:
+            AlmacenTomas(app.carpeta).responder(self.toma, si)
+        except TomaError as exc:
+            app.avisar(exc.texto(app.lang), error=True)
+            return
+        self.toma = ""
+        app.avisar(app.t("Toma guardada con tu respuesta"))
 
     def _marcador(self) -> None:
         e = self.entrenador

@@ -1,8 +1,8 @@
 """What the señas trainer and the referee screen share: a live seña recognizer on a source.
 
-A screen using it has ``preview`` (app.camera.Preview), ``reconocedor``, ``perfil``, ``estado``
-and ``en_vivo``, and defines ``_reiniciar()`` (clear its own per-source state) and
-``_nuevos(eventos)``.
+A screen using it has ``preview`` (app.camera.Preview), ``reconocedor``, ``perfil``, ``estado``,
+``aviso_calibracion`` (what is wrong with the calibration, "" when nothing) and ``en_vivo``,
+and defines ``_reiniciar()`` (clear its own per-source state) and ``_nuevos(eventos)``.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any
 from kivy.app import App
 
 from app.camera import Camara, Fuente, FuenteError
+from app.logic.senas import texto_calibracion
 
 
 def crear_reconocedor(perfil: str) -> Any:
@@ -69,6 +70,18 @@ class ReconocimientoEnVivo(ConVistaPrevia):
         self.preview.empezar(fuente)
         self.en_vivo = True
         return True
+
+    def recalibrar(self) -> None:
+        """Measure the neutral face again on the next frames."""
+        if self.reconocedor is not None:
+            self.reconocedor.calibrate()
+            self.aviso_calibracion = ""
+            self.estado = App.get_running_app().t("Calibrando: cara neutra un momento…")
+
+    def _calibracion(self, res: Any) -> None:
+        """Say what is wrong with the calibration in use (None: still calibrating)."""
+        app = App.get_running_app()
+        self.aviso_calibracion = texto_calibracion(getattr(res, "calibracion", None), app.lang)
 
     def _fallo(self, msg: str) -> None:
         self.en_vivo = False
