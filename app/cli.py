@@ -21,6 +21,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "baraja": ("vision.cli_baraja", "registra tu propia baraja para leerla mejor"),
     "senas": ("gestures.cli", "reconoce señas en un vídeo, una cámara o imágenes"),
     "app": ("app.launcher", "abre la aplicación de mesa (Kivy)"),
+    "torneo": ("torneo.cli", "servidor del torneo: mesas, clasificación e informes de árbitro"),
 }
 
 

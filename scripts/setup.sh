@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up musmesa on a fresh Debian machine (Python >= 3.11): system packages for the Kivy window
-# under Xvfb, a virtualenv in .venv and the Python extras named in $1 (default: all).
+# under Xvfb (and PostgreSQL + Chromium for the tournament server's tests), a virtualenv in .venv
+# and the Python extras named in $1 (default: all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 EXTRAS="${1:-all}"
@@ -9,6 +10,13 @@ PY="${PYTHON:-python3}"
 need_apt=()
 if [ "$EXTRAS" = "all" ] || [ "$EXTRAS" = "app" ]; then
   for pkg in xvfb xauth libgl1 libegl1 libgl1-mesa-dri libmtdev1; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
+  done
+fi
+# the tournament server's tests: a PostgreSQL started on the loopback, and the organiser's
+# pages in headless Chromium driven through Debian's chromedriver (nothing downloaded at run time)
+if [ "$EXTRAS" = "all" ] || [ "$EXTRAS" = "test" ]; then
+  for pkg in postgresql chromium chromium-driver; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
   done
 fi

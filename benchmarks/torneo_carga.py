@@ -1,0 +1,234 @@
+"""Load test of the tournament server on the loopback: N simulated tables (default 64), each
+playing a hand every few seconds for some minutes, with random network drops (the request
+lost, or the answer lost after the server stored the hand) retried from each table's queue,
+and a `kill -9` of the server midway followed by a restart.
+
+Afterwards it checks that every hand is stored exactly once (the same ids as the tables
+confirmed, no more, no fewer) and that the standings equal the sum of the tables' own
+marcadores; it prints the throughput and the latency percentiles of the answered requests.
+
+    .venv/bin/python benchmarks/torneo_carga.py --mesas 64 --minutos 3
+    .venv/bin/python benchmarks/torneo_carga.py --postgres   # a throwaway PostgreSQL on the loopback
+    .venv/bin/python benchmarks/torneo_carga.py --url postgresql://...
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import select
+from sqlalchemy.orm import sessionmaker
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from torneo import auth, db, servicio  # noqa: E402
+from torneo import formato as fm  # noqa: E402
+from torneo.simulacion import MesaSimulada, PostgresMissing, free_port, postgres_temporal  # noqa: E402
+
+CLAVE = "carga-secreta-1"
+
+
+def preparar(url: str, mesas: int) -> tuple[int, list[str]]:
+    """An organiser and a league of 2 x mesas parejas whose matches do not end within the test (20 juegos)."""
+    engine = db.motor(url)
+    with sessionmaker(engine)() as s, s.begin():
+        org = auth.crear_cuenta(s, f"org{random.randrange(10**9)}", CLAVE, "organizador")
+        parejas = [servicio.NuevaPareja(f"P{i:03d}", (f"A{i}", f"B{i}")) for i in range(2 * mesas)]
+        t = servicio.crear_torneo(s, org, "Carga", "segovia", fm.Formato(juegos=20), parejas, mesas)
+        servicio.iniciar_ronda(s, t)
+        codigos = [m.codigo for m in servicio.mesas_de(s, t)]
+        tid = t.id
+    engine.dispose()
+    return tid, codigos
+
+
+class Servidor:
+    """`mus torneo servir` as a child process, to be killed with SIGKILL."""
+
+    def __init__(self, args: list[str], port: int) -> None:
+        self.args, self.port = args, port
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def arrancar(self) -> None:
+        cmd = [sys.executable, "-m", "app.cli", "torneo", "servir", *self.args, "--host", "127.0.0.1",
+               "--puerto", str(self.port), "--limite-entradas", "100000"]
+        self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"el servidor no arrancó: {self.proc.stderr.read().decode()[-500:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("el servidor no arrancó en 60 s")
+
+    def matar(self) -> None:
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+    def parar(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+class Red:
+    """A flaky network in front of the client: drops requests and answers at random."""
+
+    def __init__(self, client: httpx.Client, rng: random.Random, caidas: float) -> None:
+        self.client, self.rng, self.caidas = client, rng, caidas
+
+    def post(self, url: str, **kw: Any) -> httpx.Response:
+        if self.rng.random() < self.caidas / 2:
+            raise httpx.ConnectError("caída simulada (petición perdida)")
+        r = self.client.post(url, **kw)
+        if self.rng.random() < self.caidas / 2:
+            raise httpx.ReadError("caída simulada (respuesta perdida)")  # stored, but the table never knew
+        return r
+
+
+def mesa(codigo: str, base: str, fin: float, intervalo: float, caidas: float, semilla: int,
+         latencias: list[float], salida: dict[str, Any]) -> None:
+    rng = random.Random(semilla)
+    with httpx.Client(base_url=base, timeout=10) as client:
+        while True:
+            try:
+                m = MesaSimulada.unirse(client, codigo, semilla)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.5)
+        red = Red(client, rng, caidas)
+        while time.monotonic() < fin:
+            time.sleep(intervalo * rng.uniform(0.5, 1.5))
+            m.jugar()
+            m.enviar(red, latencias)  # type: ignore[arg-type]
+        deadline = time.monotonic() + 60
+        while m.cola and time.monotonic() < deadline:  # the queue is sent once the network is back
+            if not m.enviar(client, latencias):
+                time.sleep(0.3)
+    salida[codigo] = m
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--mesas", type=int, default=64)
+    p.add_argument("--minutos", type=float, default=3.0)
+    p.add_argument("--intervalo", type=float, default=3.0, help="segundos entre manos de una mesa (3)")
+    p.add_argument("--caidas", type=float, default=0.1, help="probabilidad de caída de red por envío (0.1)")
+    p.add_argument("--matar", type=int, default=1, help="veces que se mata el servidor con kill -9 (1)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--url", help="PostgreSQL; por defecto SQLite en una carpeta temporal")
+    g.add_argument("--postgres", action="store_true", help="arranca un PostgreSQL temporal en el loopback")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    if args.postgres:
+        try:
+            with postgres_temporal() as url:
+                return _carga(args, url)
+        except PostgresMissing as exc:
+            raise SystemExit(f"torneo_carga: {exc}") from None
+    return _carga(args, args.url)
+
+
+def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
+
+    tmp = tempfile.mkdtemp(prefix="musmesa-carga-")
+    url = pg_url or db.url_por_defecto(tmp)
+    tid, codigos = preparar(url, args.mesas)
+    port = free_port()
+    srv = Servidor(["--url", url] if pg_url else ["--datos", tmp], port)
+    srv.arrancar()
+    base = f"http://127.0.0.1:{port}"
+    duracion = args.minutos * 60
+    inicio = time.monotonic()
+    fin = inicio + duracion
+    latencias: list[float] = []
+    tablas: dict[str, MesaSimulada] = {}
+    hilos = [threading.Thread(target=mesa, args=(c, base, fin, args.intervalo, args.caidas, i, latencias, tablas))
+             for i, c in enumerate(codigos)]
+    for h in hilos:
+        h.start()
+    for k in range(args.matar):
+        time.sleep(max(0.0, inicio + duracion * (k + 1) / (args.matar + 1) - time.monotonic()))
+        srv.matar()
+        time.sleep(1.0)
+        srv.arrancar()
+    for h in hilos:
+        h.join()
+    enviado = time.monotonic() - inicio
+    try:
+        resultado = comprobar(url, tid, base, tablas, codigos)
+    finally:
+        srv.parar()
+    latencias.sort()
+    n = len(latencias)
+    resultado |= {
+        "mesas": args.mesas, "segundos": round(enviado, 1), "base": "postgresql" if pg_url else "sqlite",
+        "peticiones_respondidas": n, "manos_por_segundo": round(resultado["manos"] / enviado, 1),
+        "latencia_p50_ms": round(latencias[n // 2] * 1000, 1) if n else None,
+        "latencia_p99_ms": round(latencias[min(n - 1, int(n * 0.99))] * 1000, 1) if n else None,
+        "muertes": args.matar,
+    }
+    if args.json:
+        print(json.dumps(resultado))
+    else:
+        print(f"{resultado['manos']} manos de {args.mesas} mesas en {enviado:.0f} s "
+              f"({resultado['base']}, {args.matar} kill -9): {resultado['manos_por_segundo']} manos/s, "
+              f"latencia p50 {resultado['latencia_p50_ms']} ms, p99 {resultado['latencia_p99_ms']} ms; "
+              "todas guardadas una vez, clasificación = suma de los marcadores")
+    return resultado
+
+
+def comprobar(url: str, tid: int, base: str, tablas: dict[str, MesaSimulada], codigos: list[str]) -> dict[str, Any]:
+    """Every confirmed hand stored once, nothing else stored; standings = the tables' sums."""
+    assert set(tablas) == set(codigos), "alguna mesa no terminó"
+    assert all(not m.cola for m in tablas.values()), "quedaron manos sin enviar"
+    engine = db.motor(url)
+    with sessionmaker(engine)() as s:
+        filas = list(s.execute(select(db.Mano.enfrentamiento_id, db.Mano.cliente_id)))
+        por_partida: dict[int, list[str]] = {}
+        for eid, cid in filas:
+            por_partida.setdefault(eid, []).append(cid)
+        t = s.get(db.Torneo, tid)
+        nombres = {p.id: p.nombre for p in servicio.parejas_de(s, t)}
+        mesa_de = {m.id: m.codigo for m in servicio.mesas_de(s, t)}
+        partidas = {mesa_de[e.mesa_id]: e for e in servicio.enfrentamientos_de(s, t)}
+        clasif = {f["nombre"]: f for f in servicio.clasificacion(s, t)["grupos"][0]["filas"]}
+    engine.dispose()
+    total = 0
+    for codigo, m in tablas.items():
+        e = partidas[codigo]
+        guardadas = por_partida.get(e.id, [])
+        assert sorted(guardadas) == sorted(m.enviadas), f"mesa {codigo}: guardadas != confirmadas"
+        assert len(set(guardadas)) == len(guardadas)
+        total += len(guardadas)
+        p0, p1 = nombres[e.pareja0_id], nombres[e.pareja1_id]
+        assert (clasif[p0]["tantos_favor"], clasif[p1]["tantos_favor"]) == tuple(m.ganados), codigo
+        assert (clasif[p0]["juegos_favor"], clasif[p1]["juegos_favor"]) == tuple(m.juegos), codigo
+    assert total == len(filas)
+    return {"manos": total}
+
+
+if __name__ == "__main__":
+    main()

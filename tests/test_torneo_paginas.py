@@ -1,0 +1,185 @@
+"""The organiser's pages as people use them: headless Chromium (Debian's chromium and
+chromium-driver, driven by Selenium; nothing is downloaded) against a real `mus torneo servir`
+started here. Screenshots go to $MUSMESA_CAPTURAS or a temp folder."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from torneo.i18n import CATALOGO, IDIOMAS, idioma, traducir
+from torneo.simulacion import free_port
+
+REPO = Path(__file__).resolve().parents[1]
+PLANTILLAS = REPO / "torneo" / "plantillas"
+CLAVE = "organiza-bien-1"
+
+
+def test_every_word_of_the_pages_is_in_the_catalogue():
+    words = {m for p in PLANTILLAS.glob("*.html") for m in re.findall(r'_\("([^"]+)"\)', p.read_text("utf-8"))}
+    assert words, "no words found: the pattern no longer matches the templates"
+    missing = sorted(words - CATALOGO.keys())
+    assert not missing
+    assert all(all(t.strip() for t in v) for v in CATALOGO.values())
+    assert len(IDIOMAS) == 3
+
+
+def test_language_from_the_query_then_the_browser():
+    assert idioma("eu", "en-GB,en;q=0.8") == "eu"
+    assert idioma(None, "en-GB,en;q=0.8") == "en"
+    assert idioma("fr", "fr-FR") == "es"
+    assert traducir("Clasificación", "eu") == "Sailkapena"
+
+
+@pytest.fixture(scope="module")
+def servidor() -> Iterator[tuple[str, str]]:
+    pytest.importorskip("uvicorn")
+    datos = tempfile.mkdtemp(prefix="musmesa-paginas-")
+    env = {**os.environ, "MUS_CLAVE": CLAVE}
+    cli = [sys.executable, "-m", "app.cli", "torneo"]
+    subprocess.run([*cli, "organizador", "ana", "--datos", datos, "--clave-entorno", "MUS_CLAVE"],
+                   check=True, cwd=REPO, env=env, capture_output=True)
+    port = free_port()
+    proc = subprocess.Popen([*cli, "servir", "--datos", datos, "--host", "127.0.0.1", "--puerto", str(port)],
+                            cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for _ in range(300):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                break
+        except OSError:
+            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+            time.sleep(0.1)
+    try:
+        yield f"http://127.0.0.1:{port}", datos
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        shutil.rmtree(datos, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def navegador() -> Iterator[object]:
+    webdriver = pytest.importorskip("selenium.webdriver")
+    if not (Path("/usr/bin/chromium").exists() and Path("/usr/bin/chromedriver").exists()):
+        pytest.skip("falta Chromium de Debian (apt-get install chromium chromium-driver)")
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1400",
+                "--disable-dev-shm-usage"):
+        opts.add_argument(arg)
+    # headless Chromium ignores --lang: the Accept-Language it sends is this preference
+    opts.add_experimental_option("prefs", {"intl.accept_languages": "es-ES,es"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    driver.implicitly_wait(5)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def capturas() -> Path:
+    folder = Path(os.environ.get("MUSMESA_CAPTURAS") or tempfile.mkdtemp(prefix="musmesa-capturas-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def test_organiser_logs_in_creates_a_tournament_starts_a_round_and_sees_standings(servidor, navegador, capturas):
+    import httpx
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from torneo.simulacion import MesaSimulada
+
+    base, _datos = servidor
+    d = navegador
+
+    def enviar(button_id: str) -> None:
+        """Click a form's button and wait for the next page to replace this one."""
+        button = d.find_element(By.ID, button_id)
+        button.click()
+        WebDriverWait(d, 20).until(expected_conditions.staleness_of(button))
+    d.get(f"{base}/")
+    assert "/entrar" in d.current_url  # not logged in: sent to the login page
+    d.find_element(By.ID, "usuario").send_keys("ana")
+    d.find_element(By.ID, "clave").send_keys("mal")
+    enviar("entrar")
+    assert "usuario o contraseña incorrectos" in d.find_element(By.CLASS_NAME, "error").text
+    d.find_element(By.ID, "usuario").send_keys("ana")
+    d.find_element(By.ID, "clave").send_keys(CLAVE)
+    enviar("entrar")
+    d.find_element(By.ID, "nombre").send_keys("Txapelketa de Otoño")
+    d.find_element(By.ID, "parejas").send_keys(
+        "Los Reyes: Ana, Luis\nLas Sotas: Eva, Iker\nDuples: Maite, Jon\nÓrdago: Nerea, Unai")
+    enviar("crear_boton")
+    assert "Txapelketa de Otoño" in d.find_element(By.TAG_NAME, "h1").text
+    assert d.find_element(By.ID, "ronda").text == "Empezar la siguiente ronda"  # Spanish from Accept-Language
+    enviar("ronda")
+    codigos = [e.text for e in d.find_elements(By.CLASS_NAME, "codigo")]
+    assert len(codigos) == 2 and all(len(c) == 10 for c in codigos)
+    qr = d.execute_script("return document.querySelector('.mesa img').naturalWidth")
+    assert qr > 50  # the QR code image was served and decoded by the browser
+    d.save_screenshot(str(capturas / "torneo.png"))
+
+    sums = {}
+    with httpx.Client(base_url=base) as client:
+        for i, codigo in enumerate(codigos):
+            m = MesaSimulada.unirse(client, codigo, semilla=i)
+            for _ in range(6):
+                m.jugar()
+            assert m.enviar(client) == 6
+            partida = client.get("/api/mesa/partida", headers={"Authorization": f"Bearer {m.token}"}).json()
+            sums[partida["parejas"][0]] = m.ganados[0]
+            sums[partida["parejas"][1]] = m.ganados[1]
+    d.get(d.current_url.split("?")[0] + "/clasificacion")
+    rows = d.find_elements(By.CSS_SELECTOR, "table.clasificacion tr")[1:]
+    shown = {r.find_elements(By.TAG_NAME, "td")[1].text: r.find_elements(By.TAG_NAME, "td")[5].text for r in rows}
+    assert {k: int(v.split(" - ")[0]) for k, v in shown.items()} == sums
+    assert d.find_element(By.CSS_SELECTOR, "meta[http-equiv=refresh]").get_attribute("content") == "10"
+    d.save_screenshot(str(capturas / "clasificacion.png"))
+    d.get(d.current_url.split("?")[0] + "?lang=eu")
+    assert d.find_element(By.TAG_NAME, "h2").text == "Sailkapena"
+    d.save_screenshot(str(capturas / "clasificacion_eu.png"))
+
+
+def test_pages_without_a_browser_refuse_bad_forms_and_show_incidents(tmp_path: Path):
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from scoring.arbitro import comprobar_senas
+    from scoring.registro import RegistroArbitro
+    from torneo import auth
+    from torneo.api import Servidor
+
+    srv = Servidor(f"sqlite:///{tmp_path / 't.sqlite3'}")
+    with srv.sesion() as s:
+        auth.crear_cuenta(s, "ana", CLAVE, "organizador")
+    c = TestClient(srv.app)
+    assert c.post("/entrar", data={"usuario": "ana", "clave": CLAVE}, follow_redirects=False).status_code == 303
+    bad = c.post("/torneos", data={"nombre": "X", "parejas": "Uno: Ana\nDos: Eva, Jon", "mesas": "1"})
+    assert bad.status_code == 422 and "línea 1 de parejas" in bad.text
+    r = c.post("/torneos", data={"nombre": "X", "parejas": "Uno: Ana, Luis\nDos: Eva, Jon", "mesas": "1",
+                                 "juegos": "1"}, follow_redirects=False)
+    tid = int(r.headers["location"].split("/")[2].split("?")[0])
+    c.post(f"/torneos/{tid}/rondas")
+    log = RegistroArbitro.nuevo({"reglas": "segovia"})
+    inf = comprobar_senas([{"gesto": "morro", "inicio": 1.0, "fin": 1.4, "confianza": 0.9}], "4o 5c 6e 7b", "segovia")
+    log.anotar("informe", {"jugador": 2, "informe": inf.to_json()})
+    assert c.post(f"/api/torneos/{tid}/informes", json={"mesa": 1, "registro": log.to_json()}).status_code == 201
+    page = c.get(f"/torneos/{tid}/incidencias?lang=en")
+    assert "Incidents" in page.text and "Título VII, art. 3" in page.text and "Uno" in page.text
+    c.post("/salir")
+    assert c.get(f"/torneos/{tid}/incidencias", follow_redirects=False).status_code == 303

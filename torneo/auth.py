@@ -1,0 +1,115 @@
+"""Accounts, login tokens and a rate limit.
+
+Passwords are hashed with argon2id (argon2-cffi, the reference implementation's binding).
+A login token is 32 random bytes shown once; the database keeps only its SHA-256 and when it
+expires, so a copy of the database opens no session.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+import threading
+import time
+from collections import deque
+from typing import Final
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+from starlette.requests import Request
+
+from torneo.db import Cuenta, Sesion, Torneo, ahora
+from torneo.servicio import ServicioError, huella
+
+DURACION: Final = dt.timedelta(hours=12)  # a tournament day
+ROLES: Final = ("organizador", "arbitro")
+_HASHER = PasswordHasher()
+# a hash to check against when the user does not exist, so both cases take as long
+_FALSO = _HASHER.hash("musmesa")
+
+
+def comprobar_usuario(usuario: str) -> str:
+    usuario = usuario.strip()
+    if not 3 <= len(usuario) <= 64 or not all(c.isalnum() or c in "._-@" for c in usuario):
+        raise ServicioError("el usuario debe tener de 3 a 64 letras, cifras o . _ - @")
+    return usuario
+
+
+def crear_cuenta(s: Session, usuario: str, clave: str, rol: str, torneo: Torneo | None = None) -> Cuenta:
+    usuario = comprobar_usuario(usuario)
+    if rol not in ROLES:
+        raise ServicioError(f"rol desconocido {rol!r}")
+    if not 8 <= len(clave) <= 256:
+        raise ServicioError("la contraseña debe tener de 8 a 256 caracteres")
+    if s.scalar(select(Cuenta).where(Cuenta.usuario == usuario)) is not None:
+        raise ServicioError(f"ya existe el usuario {usuario}", 409)
+    cuenta = Cuenta(usuario=usuario, clave_hash=_HASHER.hash(clave), rol=rol,
+                    torneo_id=torneo.id if torneo else None)
+    s.add(cuenta)
+    s.flush()
+    return cuenta
+
+
+def entrar(s: Session, usuario: str, clave: str) -> tuple[str, dt.datetime]:
+    """A new login token for a right password; the same refusal for a wrong user or password."""
+    cuenta = s.scalar(select(Cuenta).where(Cuenta.usuario == usuario.strip()))
+    try:
+        _HASHER.verify(cuenta.clave_hash if cuenta else _FALSO, clave)
+    except (VerificationError, InvalidHashError):
+        cuenta = None
+    if cuenta is None:
+        raise ServicioError("usuario o contraseña incorrectos", 401)
+    token = secrets.token_urlsafe(32)
+    caduca = ahora() + DURACION
+    s.execute(delete(Sesion).where(Sesion.cuenta_id == cuenta.id, Sesion.caduca < ahora()))
+    s.add(Sesion(huella=huella(token), cuenta_id=cuenta.id, caduca=caduca))
+    return token, caduca
+
+
+def cuenta_del_token(s: Session, token: str | None) -> Cuenta:
+    if not token:
+        raise ServicioError("hay que iniciar sesión", 401)
+    sesion = s.scalar(select(Sesion).where(Sesion.huella == huella(token)))
+    if sesion is None or sesion.caduca < ahora():
+        raise ServicioError("la sesión no es válida o ha caducado: vuelve a entrar", 401)
+    return s.get(Cuenta, sesion.cuenta_id)
+
+
+def salir(s: Session, token: str) -> None:
+    s.execute(delete(Sesion).where(Sesion.huella == huella(token)))
+
+
+class Limite:
+    """At most ``n`` requests per ``ventana`` seconds for each key (a token or an address),
+    in this process's memory: a sliding window of request times."""
+
+    def __init__(self, n: int, ventana: float) -> None:
+        self.n, self.ventana = n, ventana
+        self._vistas: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def permitir(self, clave: str) -> bool:
+        t = time.monotonic()
+        with self._lock:
+            q = self._vistas.setdefault(clave, deque())
+            while q and q[0] <= t - self.ventana:
+                q.popleft()
+            if len(q) >= self.n:
+                return False
+            q.append(t)
+            if len(self._vistas) > 100_000:  # a flood of addresses cannot grow this without end
+                self._vistas = {k: v for k, v in self._vistas.items() if v and v[-1] > t - self.ventana}
+            return True
+
+
+COOKIE: Final = "musmesa_sesion"
+
+
+def token_de(request: Request) -> str | None:
+    """A bearer token from the Authorization header, or the organiser pages' cookie."""
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip() or None
+    return request.cookies.get(COOKIE)

@@ -1,0 +1,115 @@
+"""`mus torneo`: the tournament server and its accounts.
+
+    mus torneo servir [--datos DIR | --url URL] [--puerto N] [--host H]
+    mus torneo organizador USUARIO [--datos DIR | --url URL]   (asks for the password)
+    mus torneo crear FICHERO.json --organizador USUARIO [--datos DIR | --url URL]
+
+SQLite in DIR (default: the user's data folder) unless a PostgreSQL URL is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import sys
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
+
+from scoring.inputs import InputError, excerpt, read_json
+from torneo import auth, db, servicio
+from torneo import formato as fm
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="accion", metavar="ACCION", required=True)
+    servir = sub.add_parser("servir", help="arranca el servidor del torneo")
+    _base(servir)
+    servir.add_argument("--puerto", type=int, default=8000, help="puerto (8000)")
+    servir.add_argument("--host", default="0.0.0.0", help="dirección en la que escucha (0.0.0.0: toda la red local)")
+    servir.add_argument("--limite-entradas", type=int, default=30, metavar="N",
+                        help="entradas y códigos de mesa por minuto y dirección (30); súbelo si todas las "
+                             "tabletas salen por una sola dirección")
+    org = sub.add_parser("organizador", help="crea una cuenta de organizador")
+    _base(org)
+    org.add_argument("usuario")
+    org.add_argument("--clave-entorno", metavar="VAR",
+                     help="lee la contraseña de esta variable de entorno en vez de preguntarla")
+    crear = sub.add_parser("crear", help="crea un torneo desde un JSON (nombre, reglas, formato, parejas, mesas)")
+    _base(crear)
+    crear.add_argument("fichero")
+    crear.add_argument("--organizador", required=True, help="usuario organizador del torneo")
+
+
+def _base(p: argparse.ArgumentParser) -> None:
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--datos", help="carpeta del fichero SQLite (por defecto, la carpeta de datos del usuario)")
+    g.add_argument("--url", help="URL de PostgreSQL, p. ej. postgresql://usuario:clave@host/base")
+
+
+def url_de(args: argparse.Namespace) -> str:
+    return args.url or db.url_por_defecto(args.datos)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.accion == "servir":
+            return _servir(args)
+        if args.accion == "organizador":
+            return _organizador(args)
+        return _crear(args)
+    except (servicio.ServicioError, fm.FormatoError, InputError, db.EsquemaError) as exc:
+        print(f"mus torneo: {excerpt(str(exc), 280)}", file=sys.stderr)
+        return 2
+    except SQLAlchemyError as exc:
+        print(f"mus torneo: no se puede usar la base de datos: {excerpt(str(exc).splitlines()[0], 200)}",
+              file=sys.stderr)
+        return 2
+
+
+def _servir(args: argparse.Namespace) -> int:
+    import uvicorn  # the server only: `mus torneo organizador` needs no web stack loaded
+
+    from torneo.api import Servidor
+    srv = Servidor(url_de(args), limite_entrar=args.limite_entradas)
+    print(f"mus torneo: sirviendo en http://{args.host}:{args.puerto}/", file=sys.stderr)
+    uvicorn.run(srv.app, host=args.host, port=args.puerto, log_level="warning")
+    return 0
+
+
+def _organizador(args: argparse.Namespace) -> int:
+    clave = os.environ.get(args.clave_entorno, "") if args.clave_entorno else getpass.getpass("Contraseña: ")
+    engine = db.motor(url_de(args))
+    with db.sessionmaker(engine)() as s, s.begin():
+        auth.crear_cuenta(s, args.usuario, clave, "organizador")
+    print(f"Organizador {args.usuario} creado.")
+    return 0
+
+
+def _crear(args: argparse.Namespace) -> int:
+    data: Any = read_json(args.fichero)
+    if not isinstance(data, dict):
+        raise servicio.ServicioError("el torneo debe ser un objeto JSON")
+    # the API's model checks the file exactly as it checks a request
+    from pydantic import ValidationError
+
+    from torneo.api import TorneoIn
+    try:
+        body = TorneoIn.model_validate(data)
+    except ValidationError as exc:
+        e = exc.errors()[0]
+        raise servicio.ServicioError(f"campo {'.'.join(map(str, e['loc']))}: {e['msg']}") from None
+    engine = db.motor(url_de(args))
+    with db.sessionmaker(engine)() as s, s.begin():
+        cuenta = s.scalar(select(db.Cuenta).where(db.Cuenta.usuario == args.organizador,
+                                                  db.Cuenta.rol == "organizador"))
+        if cuenta is None:
+            raise servicio.ServicioError(f"no existe el organizador {args.organizador}")
+        t = servicio.crear_torneo(s, cuenta, body.nombre, body.reglas, fm.Formato.from_dict(body.formato.model_dump()),
+                                  [servicio.NuevaPareja(p.nombre, (p.jugadores[0], p.jugadores[1]))
+                                   for p in body.parejas], body.mesas)
+        s.flush()
+        print(f"Torneo {t.id} creado: {t.nombre}")
+    return 0

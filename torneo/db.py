@@ -1,0 +1,236 @@
+"""The tournament's tables in SQLAlchemy 2: one schema for SQLite (a club's laptop) and
+PostgreSQL (a federation's server).
+
+The schema is made with ``create_all`` and a one-row ``esquema`` table that records its
+version; a database of another version is refused with a clear line rather than half read.
+Every row below a tournament carries ``torneo_id`` so that each query can be scoped to one
+tournament (no page or API may show another tournament's data).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from pathlib import Path
+from typing import Any, ClassVar, Final
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+
+ESQUEMA: Final = 1
+
+
+class EsquemaError(RuntimeError):
+    """A database this version of the server cannot use."""
+
+
+def ahora() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Esquema(Base):
+    __tablename__ = "esquema"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+
+
+class Cuenta(Base):
+    """An organiser (owns tournaments) or a referee (belongs to one tournament)."""
+
+    __tablename__ = "cuenta"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    usuario: Mapped[str] = mapped_column(String(64), unique=True)
+    clave_hash: Mapped[str] = mapped_column(String(255))
+    rol: Mapped[str] = mapped_column(String(16))  # "organizador" | "arbitro"
+    # cuenta <-> torneo refer to each other: the constraint is added after both tables exist
+    torneo_id: Mapped[int | None] = mapped_column(ForeignKey("torneo.id", use_alter=True, name="fk_cuenta_torneo"),
+                                                  nullable=True)
+
+
+class Sesion(Base):
+    """A login token, stored as its SHA-256 (a leaked database gives no usable token)."""
+
+    __tablename__ = "sesion"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    huella: Mapped[str] = mapped_column(String(64), unique=True)
+    cuenta_id: Mapped[int] = mapped_column(ForeignKey("cuenta.id"))
+    caduca: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+class Torneo(Base):
+    __tablename__ = "torneo"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    nombre: Mapped[str] = mapped_column(String(120))
+    organizador_id: Mapped[int] = mapped_column(ForeignKey("cuenta.id"))
+    # reglas: the scoring.rules profile (name or overrides) the matches are scored with, with
+    # the match length already folded in (juegos_por_vaca, vacas_por_partida)
+    reglas: Mapped[Any] = mapped_column(JSON)
+    formato: Mapped[dict[str, Any]] = mapped_column(JSON)  # see torneo.formato.Formato
+    creado: Mapped[dt.datetime] = mapped_column(DateTime, default=ahora)
+
+
+class Pareja(Base):
+    __tablename__ = "pareja"
+    __table_args__ = (UniqueConstraint("torneo_id", "nombre"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    torneo_id: Mapped[int] = mapped_column(ForeignKey("torneo.id"), index=True)
+    nombre: Mapped[str] = mapped_column(String(120))
+    jugadores: Mapped[list[Any]] = mapped_column(JSON)  # two names
+    semilla: Mapped[int] = mapped_column(Integer)  # seeding order, 1 = first seed
+    grupo: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class Mesa(Base):
+    __tablename__ = "mesa"
+    __table_args__ = (UniqueConstraint("torneo_id", "numero"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    torneo_id: Mapped[int] = mapped_column(ForeignKey("torneo.id"), index=True)
+    numero: Mapped[int] = mapped_column(Integer)
+    codigo: Mapped[str] = mapped_column(String(16), unique=True)  # typed or read from the QR code
+
+
+class Ronda(Base):
+    __tablename__ = "ronda"
+    __table_args__ = (UniqueConstraint("torneo_id", "numero"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    torneo_id: Mapped[int] = mapped_column(ForeignKey("torneo.id"), index=True)
+    numero: Mapped[int] = mapped_column(Integer)
+    fase: Mapped[str] = mapped_column(String(16))  # "liga" | "grupos" | "eliminatoria"
+    semilla: Mapped[int | None] = mapped_column(Integer, nullable=True)  # of the draw, to replay it
+
+
+class Enfrentamiento(Base):
+    """A match of a round: pareja 0 sits at seats 0 and 2, pareja 1 at 1 and 3. A bye has no
+    mesa and no pareja 1."""
+
+    __tablename__ = "enfrentamiento"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    torneo_id: Mapped[int] = mapped_column(ForeignKey("torneo.id"), index=True)
+    ronda_id: Mapped[int] = mapped_column(ForeignKey("ronda.id"), index=True)
+    mesa_id: Mapped[int | None] = mapped_column(ForeignKey("mesa.id"), nullable=True)
+    pareja0_id: Mapped[int] = mapped_column(ForeignKey("pareja.id"))
+    pareja1_id: Mapped[int | None] = mapped_column(ForeignKey("pareja.id"), nullable=True)
+    ganador: Mapped[int | None] = mapped_column(Integer, nullable=True)  # 0 or 1 once finished
+
+
+class TokenMesa(Base):
+    """What a table's tablet writes with: bound to one match, stored as its SHA-256."""
+
+    __tablename__ = "token_mesa"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    huella: Mapped[str] = mapped_column(String(64), unique=True)
+    torneo_id: Mapped[int] = mapped_column(ForeignKey("torneo.id"))
+    enfrentamiento_id: Mapped[int] = mapped_column(ForeignKey("enfrentamiento.id"))
+
+
+class Mano(Base):
+    """One confirmed hand as the table sent it; ``cuerpo`` is kept to answer a resend."""
+
+    __tablename__ = "mano"
+    __table_args__ = (UniqueConstraint("enfrentamiento_id", "cliente_id"),
+                      UniqueConstraint("enfrentamiento_id", "numero"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    torneo_id: Mapped[int] = mapped_column(ForeignKey("torneo.id"), index=True)
+    enfrentamiento_id: Mapped[int] = mapped_column(ForeignKey("enfrentamiento.id"), index=True)
+    cliente_id: Mapped[str] = mapped_column(String(64))
+    numero: Mapped[int] = mapped_column(Integer)
+    huella_cuerpo: Mapped[str] = mapped_column(String(64))  # SHA-256 of the canonical body
+    registro: Mapped[dict[str, Any]] = mapped_column(JSON)  # the full `mus tanteo` record
+    marcador: Mapped[list[Any]] = mapped_column(JSON)  # tantos after the hand, as recomputed
+    ganados: Mapped[list[Any]] = mapped_column(JSON)  # tantos each pareja scored in the hand
+    juego: Mapped[int | None] = mapped_column(Integer, nullable=True)  # pareja that won a juego with it
+    respuesta: Mapped[dict[str, Any]] = mapped_column(JSON)  # what was answered, to answer a resend alike
+    foto: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    anulada: Mapped[bool] = mapped_column(default=False)  # voided by a later correction
+    recibida: Mapped[dt.datetime] = mapped_column(DateTime, default=ahora)
+
+
+class Informe(Base):
+    """A referee's hash-chained log, verified before it is stored."""
+
+    __tablename__ = "informe"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    torneo_id: Mapped[int] = mapped_column(ForeignKey("torneo.id"), index=True)
+    mesa_id: Mapped[int] = mapped_column(ForeignKey("mesa.id"))
+    enfrentamiento_id: Mapped[int | None] = mapped_column(ForeignKey("enfrentamiento.id"), nullable=True)
+    arbitro_id: Mapped[int] = mapped_column(ForeignKey("cuenta.id"))
+    sello: Mapped[str] = mapped_column(String(64))
+    registro: Mapped[dict[str, Any]] = mapped_column(JSON)
+    recibido: Mapped[dt.datetime] = mapped_column(DateTime, default=ahora)
+
+
+class Incidencia(Base):
+    """One finding of a referee's report (scoring.arbitro.Hallazgo), with its article."""
+
+    __tablename__ = "incidencia"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    torneo_id: Mapped[int] = mapped_column(ForeignKey("torneo.id"), index=True)
+    informe_id: Mapped[int] = mapped_column(ForeignKey("informe.id"))
+    mesa_id: Mapped[int] = mapped_column(ForeignKey("mesa.id"))
+    pareja_id: Mapped[int | None] = mapped_column(ForeignKey("pareja.id"), nullable=True)
+    asiento: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    tipo: Mapped[str] = mapped_column(String(32))
+    gravedad: Mapped[str] = mapped_column(String(32))
+    articulo: Mapped[str] = mapped_column(Text)
+    razon: Mapped[str] = mapped_column(Text)
+
+
+def url_por_defecto(datos: str | os.PathLike[str] | None = None) -> str:
+    """A SQLite file in ``datos`` (default: the user's data folder), created if missing."""
+    if datos is None:
+        base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+        datos = Path(base) / "musmesa"
+    folder = Path(datos)
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'torneo.sqlite3'}"
+
+
+def motor(url: str) -> Engine:
+    """An engine for ``url`` with the schema in place (created, or checked if it exists)."""
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    kwargs: dict[str, Any] = {}
+    if url.startswith("sqlite"):
+        # one file shared by uvicorn's thread pool; WAL lets readers go on while a hand is written
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    else:
+        kwargs |= {"pool_size": 10, "max_overflow": 20, "pool_pre_ping": True}
+    engine = create_engine(url, **kwargs)
+    if url.startswith("sqlite"):
+        event.listen(engine, "connect", _sqlite_pragmas)
+    Base.metadata.create_all(engine)
+    _check_version(engine)
+    return engine
+
+
+def _sqlite_pragmas(conn: Any, _record: Any) -> None:
+    cur = conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a committed hand survives a kill -9
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+def _check_version(engine: Engine) -> None:
+    with sessionmaker(engine)() as s, s.begin():
+        row = s.scalar(select(Esquema))
+        if row is None:
+            s.add(Esquema(id=1, version=ESQUEMA))
+        elif row.version != ESQUEMA:
+            raise EsquemaError(f"la base de datos tiene el esquema {row.version}; este servidor usa el {ESQUEMA}")

@@ -1,0 +1,232 @@
+"""The shape of a tournament, pure and without a database: the match length folded into the
+rule profile, the pairings of each round (a league's round robin, groups then a knockout
+bracket, byes) and the standings with their tie-breaks.
+
+    >>> [[(a, b) for a, b in r] for r in round_robin([1, 2, 3])]
+    [[(1, None), (2, 3)], [(1, 3), (None, 2)], [(1, 2), (3, None)]]
+    >>> orden_cuadro(8)
+    [1, 8, 4, 5, 2, 7, 3, 6]
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from scoring.rules import PerfilError, perfil
+
+TIPOS: Final = ("liga", "grupos")
+DESEMPATES: Final = ("diferencia_juegos", "juegos_favor", "diferencia_tantos", "tantos_favor")
+MAX_PAREJAS: Final = 256
+MAX_MESAS: Final = 128
+
+
+class FormatoError(ValueError):
+    """A tournament shape that cannot be played; one Spanish line."""
+
+
+@dataclass(frozen=True)
+class Formato:
+    """tipo: ``liga`` (everyone meets everyone) or ``grupos`` (a round robin in each of
+    ``grupos`` groups, then a knockout of the first ``clasifican`` of each). A match is won at
+    ``juegos`` juegos, or at ``vacas`` vacas of the profile's juegos. ``sorteo``: draw the
+    order (with ``semilla``) instead of following the seeding."""
+
+    tipo: str = "liga"
+    grupos: int = 1
+    clasifican: int = 2
+    juegos: int | None = None
+    vacas: int | None = None
+    desempates: tuple[str, ...] = DESEMPATES
+    sorteo: bool = False
+    semilla: int | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Formato:
+        f = cls(tipo=data.get("tipo", "liga"), grupos=data.get("grupos", 1),
+                clasifican=data.get("clasifican", 2), juegos=data.get("juegos"),
+                vacas=data.get("vacas"), desempates=tuple(data.get("desempates", DESEMPATES)),
+                sorteo=bool(data.get("sorteo", False)), semilla=data.get("semilla"))
+        f.comprobar()
+        return f
+
+    def comprobar(self) -> None:
+        if self.tipo not in TIPOS:
+            raise FormatoError(f"formato desconocido {self.tipo!r} (liga, grupos)")
+        if self.juegos is not None and self.vacas is not None:
+            raise FormatoError("una partida se juega a juegos o a vacas, no a las dos")
+        for name, value, high in (("grupos", self.grupos, 32), ("clasifican", self.clasifican, 16),
+                                  ("juegos", self.juegos, 20), ("vacas", self.vacas, 9)):
+            if value is not None and (type(value) is not int or not 1 <= value <= high):
+                raise FormatoError(f"{name} debe ser un entero de 1 a {high}")
+        unknown = [d for d in self.desempates if d not in DESEMPATES]
+        if unknown or len(set(self.desempates)) != len(self.desempates):
+            raise FormatoError(f"desempate desconocido o repetido ({', '.join(DESEMPATES)})")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tipo": self.tipo, "grupos": self.grupos, "clasifican": self.clasifican,
+                "juegos": self.juegos, "vacas": self.vacas, "desempates": list(self.desempates),
+                "sorteo": self.sorteo, "semilla": self.semilla}
+
+
+def reglas_de_partida(spec: Any, formato: Formato) -> Any:
+    """The profile a match is scored with: ``spec`` with the match length folded in."""
+    try:
+        base = perfil(spec)
+    except PerfilError as exc:
+        raise FormatoError(str(exc)) from None
+    if formato.juegos is None and formato.vacas is None:
+        return spec if isinstance(spec, str) else {**spec}
+    overrides: dict[str, Any] = dict(spec) if isinstance(spec, Mapping) else {"base": base.nombre}
+    if formato.juegos is not None:
+        overrides |= {"juegos_por_vaca": formato.juegos, "vacas_por_partida": 1}
+    else:
+        overrides["vacas_por_partida"] = formato.vacas
+    largo = f"{formato.juegos} juegos" if formato.juegos is not None else f"{formato.vacas} vacas"
+    overrides["nombre"] = f"{base.nombre}, a {largo}"
+    try:
+        perfil(overrides)
+    except PerfilError as exc:
+        raise FormatoError(str(exc)) from None
+    return overrides
+
+
+# -- pairings -------------------------------------------------------------------------------
+Par = tuple[int | None, int | None]
+
+
+def round_robin(ids: Sequence[int]) -> list[list[Par]]:
+    """Every round of a round robin (circle method); ``None`` marks the bye of an odd count."""
+    items: list[int | None] = list(ids)
+    if len(items) % 2:
+        items.append(None)
+    n = len(items)
+    rounds = []
+    for _ in range(n - 1):
+        rounds.append([(items[i], items[n - 1 - i]) for i in range(n // 2)])
+        items = [items[0], items[-1], *items[1:-1]]
+    return rounds
+
+
+def orden(ids_por_semilla: Sequence[int], formato: Formato) -> list[int]:
+    """The order the pairings follow: the seeding, or a draw reproducible from the seed."""
+    ids = list(ids_por_semilla)
+    if formato.sorteo:
+        random.Random(formato.semilla).shuffle(ids)
+    return ids
+
+
+def repartir_grupos(ids: Sequence[int], grupos: int) -> list[list[int]]:
+    """Serpentine split (1st seeds spread over the groups, then back), so groups are even."""
+    out: list[list[int]] = [[] for _ in range(grupos)]
+    for i, pid in enumerate(ids):
+        lap, pos = divmod(i, grupos)
+        out[pos if lap % 2 == 0 else grupos - 1 - pos].append(pid)
+    return out
+
+
+def orden_cuadro(n: int) -> list[int]:
+    """Seed numbers in bracket order for a bracket of ``n`` (a power of two): 1 meets n."""
+    order = [1]
+    while len(order) < n:
+        size = len(order) * 2
+        order = [s for seed in order for s in (seed, size + 1 - seed)]
+    return order
+
+
+def cuadro(clasificados: Sequence[int]) -> list[Par]:
+    """First knockout round for parejas in seed order; the top seeds get the byes."""
+    size = 1
+    while size < len(clasificados):
+        size *= 2
+    seeded: list[int | None] = [*clasificados, *[None] * (size - len(clasificados))]
+    order = orden_cuadro(size)
+    return [(seeded[order[i] - 1], seeded[order[i + 1] - 1]) for i in range(0, size, 2)]
+
+
+def siguiente_cuadro(ganadores: Sequence[int]) -> list[Par]:
+    """The next knockout round: winners of consecutive matches meet."""
+    return [(ganadores[i], ganadores[i + 1] if i + 1 < len(ganadores) else None)
+            for i in range(0, len(ganadores), 2)]
+
+
+def cruzar_grupos(clasificacion_por_grupo: Sequence[Sequence[int]], clasifican: int) -> list[int]:
+    """Qualifiers in seed order: group winners first, then seconds in reverse group order (so
+    a group's 1st and 2nd land in opposite halves), and so on."""
+    out: list[int] = []
+    for puesto in range(clasifican):
+        row = [g[puesto] for g in clasificacion_por_grupo if puesto < len(g)]
+        out.extend(row if puesto % 2 == 0 else reversed(row))
+    return out
+
+
+# -- standings ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Resultado:
+    """What the stored hands of one match add up to (tantos: every tanto scored)."""
+
+    pareja0: int
+    pareja1: int | None
+    juegos: tuple[int, int]
+    tantos: tuple[int, int]
+    ganador: int | None
+
+
+@dataclass
+class Fila:
+    pareja: int
+    jugadas: int = 0
+    ganadas: int = 0
+    perdidas: int = 0
+    juegos_favor: int = 0
+    juegos_contra: int = 0
+    tantos_favor: int = 0
+    tantos_contra: int = 0
+    descansos: int = 0
+    semilla: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def diferencia_juegos(self) -> int:
+        return self.juegos_favor - self.juegos_contra
+
+    @property
+    def diferencia_tantos(self) -> int:
+        return self.tantos_favor - self.tantos_contra
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pareja": self.pareja, "jugadas": self.jugadas, "ganadas": self.ganadas,
+                "perdidas": self.perdidas, "juegos_favor": self.juegos_favor,
+                "juegos_contra": self.juegos_contra, "tantos_favor": self.tantos_favor,
+                "tantos_contra": self.tantos_contra, "descansos": self.descansos}
+
+
+def clasificacion(parejas: Mapping[int, int], resultados: Iterable[Resultado],
+                  desempates: Sequence[str] = DESEMPATES) -> list[Fila]:
+    """Rows sorted by matches won, then the tie-breaks in order, then the seeding.
+
+    ``parejas``: pareja id -> seed. A bye counts as a match won with no juegos. A match still
+    being played counts its juegos and tantos but no win yet.
+    """
+    filas = {pid: Fila(pid, semilla=seed) for pid, seed in parejas.items()}
+    for r in resultados:
+        if r.pareja1 is None:
+            if r.pareja0 in filas:
+                filas[r.pareja0].descansos += 1
+                filas[r.pareja0].ganadas += 1
+            continue
+        for lado, pid in ((0, r.pareja0), (1, r.pareja1)):
+            if pid not in filas:
+                continue
+            f, otro = filas[pid], 1 - lado
+            f.juegos_favor += r.juegos[lado]
+            f.juegos_contra += r.juegos[otro]
+            f.tantos_favor += r.tantos[lado]
+            f.tantos_contra += r.tantos[otro]
+            if r.ganador is not None:
+                f.jugadas += 1
+                f.ganadas += r.ganador == lado
+                f.perdidas += r.ganador != lado
+    return sorted(filas.values(), key=lambda f: (-f.ganadas, *(-getattr(f, d) for d in desempates), f.semilla))

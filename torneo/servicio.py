@@ -1,0 +1,435 @@
+"""What the server does, without HTTP: create a tournament, start rounds, take a table's hands
+(recomputed with scoring/ and stored once), take a referee's report, add up the standings.
+
+Every function takes a SQLAlchemy session and the tournament it acts on, so nothing reads
+outside that tournament. Errors are ``ServicioError`` with a Spanish line and an HTTP status.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from scoring.inputs import excerpt
+from scoring.partida import Partida, PartidaError
+from scoring.registro import verificar
+from scoring.rules import PerfilError, perfil
+from scoring.tanteo import RegistroError
+from torneo import formato as fm
+from torneo.db import Cuenta, Enfrentamiento, Incidencia, Informe, Mano, Mesa, Pareja, Ronda, TokenMesa, Torneo
+
+ALFABETO: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: typed from a screen
+LARGO_CODIGO: Final = 10  # 50 bits: a join code cannot be guessed within the rate limit
+_CAMPOS_REGISTRO: Final = frozenset({"reglas", "mano", "manos", "marcador", "lances", "jugadores",
+                                     "declaraciones"})
+
+
+class ServicioError(ValueError):
+    def __init__(self, mensaje: str, estado: int = 422) -> None:
+        super().__init__(mensaje)
+        self.estado = estado
+
+
+def huella(texto: str | bytes) -> str:
+    return hashlib.sha256(texto.encode() if isinstance(texto, str) else texto).hexdigest()
+
+
+def canonico(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def nuevo_codigo() -> str:
+    return "".join(secrets.choice(ALFABETO) for _ in range(LARGO_CODIGO))
+
+
+# -- tournaments ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class NuevaPareja:
+    nombre: str
+    jugadores: tuple[str, str]
+
+
+def crear_torneo(s: Session, organizador: Cuenta, nombre: str, reglas: Any, formato: fm.Formato,
+                 parejas: Sequence[NuevaPareja], mesas: int) -> Torneo:
+    if not 2 <= len(parejas) <= fm.MAX_PAREJAS:
+        raise ServicioError(f"un torneo necesita de 2 a {fm.MAX_PAREJAS} parejas")
+    if len({p.nombre for p in parejas}) != len(parejas):
+        raise ServicioError("dos parejas tienen el mismo nombre")
+    if not 1 <= mesas <= fm.MAX_MESAS:
+        raise ServicioError(f"el número de mesas debe ir de 1 a {fm.MAX_MESAS}")
+    if formato.tipo == "grupos" and formato.grupos * 2 > len(parejas):
+        raise ServicioError("hay más grupos que parejas para llenarlos (dos por grupo como poco)")
+    torneo = Torneo(nombre=nombre, organizador_id=organizador.id,
+                    reglas=fm.reglas_de_partida(reglas, formato), formato=formato.to_dict())
+    s.add(torneo)
+    s.flush()
+    ids = []
+    for i, p in enumerate(parejas, start=1):
+        row = Pareja(torneo_id=torneo.id, nombre=p.nombre, jugadores=list(p.jugadores), semilla=i)
+        s.add(row)
+        ids.append(row)
+    for n in range(1, mesas + 1):
+        s.add(Mesa(torneo_id=torneo.id, numero=n, codigo=nuevo_codigo()))
+    s.flush()
+    if formato.tipo == "grupos":
+        order = fm.orden([p.id for p in ids], formato)
+        by_id = {p.id: p for p in ids}
+        for g, members in enumerate(fm.repartir_grupos(order, formato.grupos), start=1):
+            for pid in members:
+                by_id[pid].grupo = g
+    return torneo
+
+
+def torneo_de(s: Session, torneo_id: int, cuenta: Cuenta) -> Torneo:
+    """The tournament if ``cuenta`` may see it (its organiser, or one of its referees)."""
+    torneo = s.get(Torneo, torneo_id)
+    if torneo is None or not (torneo.organizador_id == cuenta.id or cuenta.torneo_id == torneo.id):
+        raise ServicioError("no existe ese torneo", 404)  # the same answer whether it exists or not
+    return torneo
+
+
+def parejas_de(s: Session, torneo: Torneo) -> list[Pareja]:
+    return list(s.scalars(select(Pareja).where(Pareja.torneo_id == torneo.id).order_by(Pareja.semilla)))
+
+
+def mesas_de(s: Session, torneo: Torneo) -> list[Mesa]:
+    return list(s.scalars(select(Mesa).where(Mesa.torneo_id == torneo.id).order_by(Mesa.numero)))
+
+
+def rondas_de(s: Session, torneo: Torneo) -> list[Ronda]:
+    return list(s.scalars(select(Ronda).where(Ronda.torneo_id == torneo.id).order_by(Ronda.numero)))
+
+
+def enfrentamientos_de(s: Session, torneo: Torneo, ronda: Ronda | None = None) -> list[Enfrentamiento]:
+    q = select(Enfrentamiento).where(Enfrentamiento.torneo_id == torneo.id)
+    if ronda is not None:
+        q = q.where(Enfrentamiento.ronda_id == ronda.id)
+    return list(s.scalars(q.order_by(Enfrentamiento.ronda_id, Enfrentamiento.id)))
+
+
+# -- rounds -----------------------------------------------------------------------------------
+def iniciar_ronda(s: Session, torneo: Torneo) -> Ronda:
+    """Pair the next round and seat its matches at the tables; byes are won at once."""
+    formato = fm.Formato.from_dict(torneo.formato)
+    rondas = rondas_de(s, torneo)
+    if rondas and any(e.ganador is None for e in enfrentamientos_de(s, torneo, rondas[-1])):
+        raise ServicioError("la ronda en juego no ha terminado: faltan partidas", 409)
+    fase, pares = _siguientes_pares(s, torneo, formato, rondas)
+    if not pares:
+        raise ServicioError("el torneo ha terminado: no quedan rondas", 409)
+    jugables = [p for p in pares if p[0] is not None and p[1] is not None]
+    mesas = mesas_de(s, torneo)
+    if len(jugables) > len(mesas):
+        raise ServicioError(f"la ronda necesita {len(jugables)} mesas y el torneo tiene {len(mesas)}", 409)
+    ronda = Ronda(torneo_id=torneo.id, numero=len(rondas) + 1, fase=fase, semilla=formato.semilla)
+    s.add(ronda)
+    s.flush()
+    libres = iter(mesas)
+    for a, b in pares:
+        if a is None and b is None:
+            continue
+        if a is None or b is None:
+            s.add(Enfrentamiento(torneo_id=torneo.id, ronda_id=ronda.id, pareja0_id=a or b, ganador=0))
+        else:
+            s.add(Enfrentamiento(torneo_id=torneo.id, ronda_id=ronda.id, mesa_id=next(libres).id,
+                                 pareja0_id=a, pareja1_id=b))
+    s.flush()
+    return ronda
+
+
+def _siguientes_pares(s: Session, torneo: Torneo, formato: fm.Formato,
+                      rondas: list[Ronda]) -> tuple[str, list[fm.Par]]:
+    parejas = parejas_de(s, torneo)
+    if formato.tipo == "liga":
+        rr = fm.round_robin(fm.orden([p.id for p in parejas], formato))
+        return "liga", (rr[len(rondas)] if len(rondas) < len(rr) else [])
+    grupos: dict[int, list[int]] = {}
+    for p in sorted(parejas, key=lambda p: p.semilla):
+        grupos.setdefault(p.grupo or 1, []).append(p.id)
+    por_grupo = [fm.round_robin(g) for _, g in sorted(grupos.items())]
+    n_grupo = max(len(r) for r in por_grupo)
+    if len(rondas) < n_grupo:
+        return "grupos", [par for r in por_grupo if len(rondas) < len(r) for par in r[len(rondas)]]
+    ko = [r for r in rondas if r.fase == "eliminatoria"]
+    if not ko:
+        tablas = clasificacion(s, torneo)["grupos"]
+        clasif = [[f["pareja"] for f in g["filas"]] for g in tablas]
+        return "eliminatoria", fm.cuadro(fm.cruzar_grupos(clasif, formato.clasifican))
+    ganadores = [e.pareja0_id if e.ganador == 0 else e.pareja1_id
+                 for e in enfrentamientos_de(s, torneo, ko[-1])]
+    if len(ganadores) < 2:
+        return "eliminatoria", []
+    return "eliminatoria", fm.siguiente_cuadro([g for g in ganadores if g is not None])
+
+
+# -- the match of a table ---------------------------------------------------------------------
+# (database, match id) -> ((hands, last hand's row id), Partida): a hand is not a replay of the
+# whole match. Keyed by the database too: one process may serve (or test) several.
+_PARTIDAS: dict[tuple[str, int], tuple[tuple[int, int], Partida]] = {}
+
+
+def _clave_cache(s: Session, e: Enfrentamiento) -> tuple[str, int]:
+    return str(s.get_bind().url), e.id
+_CERROJOS: dict[int, threading.Lock] = {}
+_CERROJO_GLOBAL = threading.Lock()
+
+
+def cerrojo(enfrentamiento_id: int) -> threading.Lock:
+    """One writer per match in this process (the database's row lock covers other processes)."""
+    with _CERROJO_GLOBAL:
+        return _CERROJOS.setdefault(enfrentamiento_id, threading.Lock())
+
+
+def jugadores_de(p0: Pareja, p1: Pareja) -> list[str]:
+    """Seats 0 and 2 for pareja 0, 1 and 3 for pareja 1; names made distinct if two players share one."""
+    names = [p0.jugadores[0], p1.jugadores[0], p0.jugadores[1], p1.jugadores[1]]
+    if len(set(names)) < 4:
+        names = [f"{n} ({p.nombre})" for n, p in zip(names, (p0, p1, p0, p1), strict=True)]
+    return names
+
+
+def _vigentes(e: Enfrentamiento) -> Any:
+    return select(Mano).where(Mano.enfrentamiento_id == e.id, Mano.anulada.is_(False))
+
+
+def partida_de(s: Session, torneo: Torneo, e: Enfrentamiento) -> tuple[Partida, int]:
+    """The match replayed from its stored hands (voided ones left out), and how many there are.
+    Only a count and an id are read when the cached replay is still the database's."""
+    n, last = s.execute(select(func.count(Mano.id), func.max(Mano.id))
+                        .where(Mano.enfrentamiento_id == e.id, Mano.anulada.is_(False))).one()
+    clave = (n, last or 0)
+    cached = _PARTIDAS.get(_clave_cache(s, e))
+    if cached and cached[0] == clave:
+        return cached[1], n
+    p0, p1 = s.get(Pareja, e.pareja0_id), s.get(Pareja, e.pareja1_id)
+    partida = Partida(torneo.reglas, jugadores_de(p0, p1))
+    for m in s.scalars(_vigentes(e).order_by(Mano.numero)):
+        r = m.registro
+        partida.registrar(r["manos"], r.get("lances"), r.get("mano"), r.get("declaraciones"))
+    _PARTIDAS[_clave_cache(s, e)] = (clave, partida)
+    return partida, n
+
+
+def estado_partida(s: Session, torneo: Torneo, e: Enfrentamiento) -> dict[str, Any]:
+    p0 = s.get(Pareja, e.pareja0_id)
+    p1 = s.get(Pareja, e.pareja1_id) if e.pareja1_id else None
+    mesa = s.get(Mesa, e.mesa_id) if e.mesa_id else None
+    out: dict[str, Any] = {"id": e.id, "mesa": mesa.numero if mesa else None,
+                           "parejas": [p0.nombre, p1.nombre if p1 else None], "ganador": e.ganador}
+    if p1 is None:
+        return out | {"descansa": True}
+    partida, n = partida_de(s, torneo, e)
+    ultimo = s.scalar(select(func.max(Mano.numero)).where(Mano.enfrentamiento_id == e.id)) or 0
+    return out | {"jugadores": list(partida.jugadores), "reglas": torneo.reglas,
+                  "tantos": list(partida.tantos), "juegos": list(partida.juegos),
+                  "vacas": list(partida.vacas), "mano": partida.mano, "manos": n,
+                  "siguiente": ultimo + 1, "terminada": partida.terminada}
+
+
+def unirse(s: Session, codigo: str) -> tuple[str, Torneo, Enfrentamiento]:
+    """A table's code -> a new token bound to the match now played at that table."""
+    mesa = s.scalar(select(Mesa).where(Mesa.codigo == codigo.strip().upper()))
+    if mesa is None:
+        raise ServicioError("código de mesa desconocido", 404)
+    torneo = s.get(Torneo, mesa.torneo_id)
+    e = s.scalar(select(Enfrentamiento).where(Enfrentamiento.mesa_id == mesa.id)
+                 .order_by(Enfrentamiento.id.desc()))
+    if e is None:
+        raise ServicioError("esta mesa aún no tiene partida: espera a que empiece la ronda", 409)
+    token = secrets.token_urlsafe(32)
+    s.add(TokenMesa(huella=huella(token), torneo_id=torneo.id, enfrentamiento_id=e.id))
+    return token, torneo, e
+
+
+def mesa_del_token(s: Session, token: str) -> tuple[Torneo, Enfrentamiento]:
+    row = s.scalar(select(TokenMesa).where(TokenMesa.huella == huella(token)))
+    if row is None:
+        raise ServicioError("token de mesa no válido", 401)
+    return s.get(Torneo, row.torneo_id), s.get(Enfrentamiento, row.enfrentamiento_id)
+
+
+@dataclass(frozen=True)
+class ManoEnviada:
+    id: str
+    numero: int
+    registro: Mapping[str, Any]
+    tanteo: tuple[int, int]
+    foto: str | None = None
+    anula: str | None = None
+
+
+def registrar_mano(s: Session, torneo: Torneo, e: Enfrentamiento, mano: ManoEnviada) -> tuple[int, dict[str, Any]]:
+    """Store one hand of the table's match once; (HTTP status, answer). A resend of the same
+    body gets the first answer; another body under the same id is refused."""
+    cuerpo = huella(canonico({"id": mano.id, "numero": mano.numero, "registro": mano.registro,
+                              "tanteo": list(mano.tanteo), "foto": mano.foto, "anula": mano.anula}))
+    previa = s.scalar(select(Mano).where(Mano.enfrentamiento_id == e.id, Mano.cliente_id == mano.id))
+    if previa is not None:
+        if previa.huella_cuerpo != cuerpo:
+            raise ServicioError(f"la mano {excerpt(mano.id)} ya se recibió con otro contenido", 409)
+        return 200, previa.respuesta
+    if e.pareja1_id is None:
+        raise ServicioError("esta pareja descansa en la ronda: no hay manos que enviar", 409)
+    ultimo = s.scalar(select(func.max(Mano.numero)).where(Mano.enfrentamiento_id == e.id)) or 0
+    if mano.numero != ultimo + 1:
+        raise ServicioError(f"se esperaba la mano {ultimo + 1}, no la {mano.numero}", 409)
+    partida, n = partida_de(s, torneo, e)
+    if mano.anula is not None:
+        partida, n = _anular(s, torneo, e, mano.anula)
+    _PARTIDAS.pop(_clave_cache(s, e), None)  # registrar changes the Partida: it is cached again only once stored
+    result = _tantear(partida, mano.registro, mano.tanteo)
+    antes = result.registro.marcador
+    ganados = [result.marcador[0] - antes[0], result.marcador[1] - antes[1]]
+    respuesta = {"id": mano.id, "numero": mano.numero, "marcador": list(result.marcador),
+                 "tantos": list(partida.tantos), "juegos": list(partida.juegos), "vacas": list(partida.vacas),
+                 "terminada": partida.terminada, "ganador": partida.ganador}
+    row = Mano(torneo_id=torneo.id, enfrentamiento_id=e.id, cliente_id=mano.id, numero=mano.numero,
+               huella_cuerpo=cuerpo, registro=result.registro.to_dict(), marcador=list(result.marcador),
+               ganados=ganados, juego=result.fin["ganador"] if result.fin else None, foto=mano.foto,
+               respuesta=respuesta)
+    s.add(row)
+    if partida.terminada:
+        e.ganador = partida.ganador
+    try:
+        s.flush()
+    except IntegrityError:
+        raise ServicioError("otra copia de esta mano llegó a la vez: reenvíala", 409) from None
+    _PARTIDAS[_clave_cache(s, e)] = ((n + 1, row.id), partida)
+    return 201, respuesta
+
+
+def _anular(s: Session, torneo: Torneo, e: Enfrentamiento, cliente_id: str) -> tuple[Partida, int]:
+    """Void the match's last hand (a correction); the new hand replaces it."""
+    ultima = s.scalar(_vigentes(e).order_by(Mano.numero.desc()).limit(1))
+    if ultima is None or ultima.cliente_id != cliente_id:
+        raise ServicioError("solo se puede corregir la última mano de la partida", 409)
+    ultima.anulada = True
+    e.ganador = None
+    s.flush()
+    _PARTIDAS.pop(_clave_cache(s, e), None)
+    return partida_de(s, torneo, e)
+
+
+def _sin_fuente(reglas: Any) -> dict[str, Any]:
+    """The rules as they score: the profile's title (fuente) is not a rule."""
+    return {k: v for k, v in reglas.to_dict().items() if k not in ("fuente", "nombre")}
+
+
+def _tantear(partida: Partida, registro: Mapping[str, Any], tanteo: tuple[int, int]) -> Any:
+    """Score the table's record as the next hand of the match; refuse a claimed tanteo that differs."""
+    unknown = sorted(map(str, set(registro) - _CAMPOS_REGISTRO))
+    if unknown:
+        raise ServicioError(f"campo desconocido en el registro: {excerpt(', '.join(unknown))}")
+    if "reglas" in registro:
+        try:
+            if _sin_fuente(perfil(registro["reglas"])) != _sin_fuente(partida.reglas):
+                raise ServicioError("el registro trae otras reglas que las del torneo")
+        except PerfilError as exc:
+            raise ServicioError(str(exc)) from None
+    if "marcador" in registro and list(registro["marcador"]) != list(partida.tantos):
+        raise ServicioError(f"el marcador antes de la mano no coincide: el servidor lleva {list(partida.tantos)}", 409)
+    if "jugadores" in registro and list(registro["jugadores"]) != list(partida.jugadores):
+        raise ServicioError("los jugadores del registro no son los de esta partida")
+    try:
+        result = partida.registrar(registro.get("manos"), registro.get("lances"), registro.get("mano"),
+                                   registro.get("declaraciones"))
+    except (RegistroError, PartidaError, TypeError) as exc:
+        raise ServicioError(str(exc)) from None
+    if tuple(result.marcador) != tuple(tanteo):
+        partida.deshacer()
+        raise ServicioError(f"el tanteo no coincide: la mesa dice {list(tanteo)}, las reglas dan "
+                            f"{list(result.marcador)}")
+    return result
+
+
+# -- standings --------------------------------------------------------------------------------
+def resultados(s: Session, torneo: Torneo, fase: str | None = None) -> list[fm.Resultado]:
+    """Each match added up from its stored hands (not from any running total)."""
+    q = select(Enfrentamiento).where(Enfrentamiento.torneo_id == torneo.id)
+    if fase:
+        q = q.join(Ronda, Ronda.id == Enfrentamiento.ronda_id).where(Ronda.fase == fase)
+    partidos = list(s.scalars(q))
+    suma: dict[int, list[int]] = {e.id: [0, 0, 0, 0] for e in partidos}
+    for m in s.scalars(select(Mano).where(Mano.torneo_id == torneo.id, Mano.anulada.is_(False))):
+        if m.enfrentamiento_id in suma:
+            acc = suma[m.enfrentamiento_id]
+            acc[0] += m.ganados[0]
+            acc[1] += m.ganados[1]
+            if m.juego is not None:
+                acc[2 + m.juego] += 1
+    return [fm.Resultado(e.pareja0_id, e.pareja1_id, (suma[e.id][2], suma[e.id][3]),
+                         (suma[e.id][0], suma[e.id][1]), e.ganador) for e in partidos]
+
+
+def clasificacion(s: Session, torneo: Torneo) -> dict[str, Any]:
+    formato = fm.Formato.from_dict(torneo.formato)
+    parejas = parejas_de(s, torneo)
+    nombres = {p.id: p.nombre for p in parejas}
+    fase = "grupos" if formato.tipo == "grupos" else None
+    res = resultados(s, torneo, fase)
+    grupos: dict[int, dict[int, int]] = {}
+    for p in parejas:
+        grupos.setdefault(p.grupo or 1, {})[p.id] = p.semilla
+    out = []
+    for g, miembros in sorted(grupos.items()):
+        filas = fm.clasificacion(miembros, res, formato.desempates)
+        out.append({"grupo": g, "filas": [f.to_json() | {"nombre": nombres[f.pareja]} for f in filas]})
+    return {"torneo": torneo.id, "nombre": torneo.nombre, "grupos": out}
+
+
+# -- referee reports --------------------------------------------------------------------------
+def subir_informe(s: Session, torneo: Torneo, arbitro: Cuenta, numero_mesa: int, registro: Any,
+                  clave: str | None, sello: str | None) -> Informe:
+    """Verify a referee's chained log with scoring.registro and store it with its findings."""
+    mesa = s.scalar(select(Mesa).where(Mesa.torneo_id == torneo.id, Mesa.numero == numero_mesa))
+    if mesa is None:
+        raise ServicioError(f"el torneo no tiene mesa {numero_mesa}", 404)
+    check = verificar(registro, clave.encode() if clave else None, sello)
+    if not check:
+        where = "" if check.entrada is None else f" en la entrada {check.entrada}"
+        raise ServicioError(f"registro del árbitro ALTERADO{where}: {check.motivo}")
+    e = s.scalar(select(Enfrentamiento).where(Enfrentamiento.mesa_id == mesa.id).order_by(Enfrentamiento.id.desc()))
+    informe = Informe(torneo_id=torneo.id, mesa_id=mesa.id, enfrentamiento_id=e.id if e else None,
+                      arbitro_id=arbitro.id, sello=check.sello, registro=registro)
+    s.add(informe)
+    s.flush()
+    for entrada in registro["entradas"]:
+        for asiento, h in _hallazgos(entrada):
+            pareja = None
+            if e is not None and asiento is not None:
+                pareja = e.pareja0_id if asiento % 2 == 0 else e.pareja1_id
+            s.add(Incidencia(torneo_id=torneo.id, informe_id=informe.id, mesa_id=mesa.id, pareja_id=pareja,
+                             asiento=asiento, tipo=str(h.get("tipo", ""))[:32],
+                             gravedad=str(h.get("gravedad", ""))[:32], articulo=str(h.get("articulo", "")),
+                             razon=str(h.get("razon", ""))))
+    return informe
+
+
+def _hallazgos(entrada: Mapping[str, Any]) -> list[tuple[int | None, Mapping[str, Any]]]:
+    """The findings of an ``informe`` entry (what app.logic.arbitro writes), with the seat."""
+    datos = entrada.get("datos")
+    if entrada.get("tipo") != "informe" or not isinstance(datos, Mapping):
+        return []
+    asiento = datos.get("jugador")
+    asiento = asiento if type(asiento) is int and 0 <= asiento <= 3 else None
+    inf = datos.get("informe")
+    hs = inf.get("hallazgos") if isinstance(inf, Mapping) else None
+    return [(asiento, h) for h in hs if isinstance(h, Mapping)] if isinstance(hs, list) else []
+
+
+def incidencias(s: Session, torneo: Torneo) -> list[dict[str, Any]]:
+    mesas = {m.id: m.numero for m in mesas_de(s, torneo)}
+    nombres = {p.id: p.nombre for p in parejas_de(s, torneo)}
+    rows = s.scalars(select(Incidencia).where(Incidencia.torneo_id == torneo.id).order_by(Incidencia.id))
+    return [{"mesa": mesas.get(i.mesa_id), "pareja": nombres.get(i.pareja_id) if i.pareja_id else None,
+             "asiento": i.asiento, "tipo": i.tipo, "gravedad": i.gravedad, "articulo": i.articulo,
+             "razon": i.razon} for i in rows]
