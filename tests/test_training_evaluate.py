@@ -106,3 +106,20 @@ def test_the_evaluation_command_generates_photos_of_the_size_asked(capsys, monke
         with pytest.raises(SystemExit) as exc:
             ev.main(["--escenas", "1", "--tamano", bad])
         assert exc.value.code == 2 and "--tamano" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not (decks_root() / DECKS[0]).is_dir(), reason="no deck images")
+def test_the_evaluation_measures_closeups_empty_tables_and_real_photos_without_cards():
+    from training.cards.evaluate import LAYOUTS, evaluate, negatives
+    from vision.reader import CardReader
+
+    reader = CardReader()
+    closeup = evaluate(reader, DECKS[0], 1, kind="mano", hand_style="fan")
+    assert closeup["disposicion"] == "mano" and 0.0 <= closeup["fotos_exactas"] <= 1.0
+    assert closeup["cartas_de_mas_por_foto"] >= 0 and closeup["cartas_mal_sin_aviso"] == 0
+    empty = evaluate(reader, DECKS[0], 1, kind="vacia")
+    assert empty["cartas_bien"] is None and empty["cartas_perdidas_por_foto"] == 0
+    assert {kind for _, kind, _ in LAYOUTS} == {"mesa", "mano", "sueltas", "vacia"}
+    res = negatives(reader, ("coffee", "astronaut"))
+    assert res["fotos"] == 2 and set(res["por_foto"]) == {"coffee", "astronaut"}
+    assert res["sin_cartas"] == sum(v == 0 for v in res["por_foto"].values())

@@ -183,3 +183,18 @@ def test_a_second_fanned_table_set_starts_where_the_first_ends(tmp_path):
     for name in names[1]:
         assert ((tmp_path / "a" / "images" / "train" / f"{name}.jpg").read_bytes()
                 == (tmp_path / "b" / "images" / "train" / f"{name}.jpg").read_bytes())
+
+
+def test_an_empty_table_has_no_card_face_and_a_closeup_takes_a_hand_style():
+    for seed in range(3):
+        empty = render_scene(np.random.default_rng(seed), size=(320, 240), kind="vacia")
+        assert empty.card_ids == [] and empty.corners.shape == (0, 4, 2)
+    fan = render_scene(np.random.default_rng(5), size=(640, 480), kind="mano", hand_style="fan")
+    row = render_scene(np.random.default_rng(5), size=(640, 480), kind="mano", hand_style="row")
+    assert len(fan.card_ids) == len(row.card_ids) == 4
+    # in a fan the cards turn from one to the next; in a row they lie nearly parallel
+    def turn(scene):
+        edges = scene.corners[:, 1] - scene.corners[:, 0]
+        angles = np.unwrap(np.arctan2(edges[:, 1], edges[:, 0]))
+        return float(np.ptp(angles))
+    assert turn(fan) > 0.4 > turn(row)

@@ -20,6 +20,13 @@ pytestmark = pytest.mark.skipif(not (models_dir() / DETECTOR_FILE).is_file()
                                 reason="the trained models are not in models/")
 
 
+
+@pytest.fixture(autouse=True)
+def _own_data_folder(tmp_path, monkeypatch):
+    """The commands read against the deck registered in the data folder: a folder of the
+    test's own, never the real home's."""
+    monkeypatch.setenv("MUSMESA_DATA", str(tmp_path / "datos"))
+
 def mus(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "app.cli", *args], capture_output=True,
                           text=True, cwd=REPO, timeout=120)

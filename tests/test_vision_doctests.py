@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 MODULES = ("vision.assemble", "vision.classify", "vision.corner_index", "vision.cutout",
-           "vision.detections", "vision.flags", "vision.geometry", "vision.pintas",
-           "vision.registered_deck", "vision.templates")
+           "vision.detect", "vision.detections", "vision.flags", "vision.geometry", "vision.hands",
+           "vision.pintas", "vision.registered_deck", "vision.templates")
 
 
 @pytest.mark.parametrize("name", MODULES)

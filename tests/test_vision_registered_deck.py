@@ -23,6 +23,13 @@ HAVE_MODELS = (models_dir() / DETECTOR_FILE).is_file() and (models_dir() / CLASS
 needs_models = pytest.mark.skipif(not HAVE_MODELS, reason="the trained models are not in models/")
 
 
+
+@pytest.fixture(autouse=True)
+def _own_data_folder(tmp_path, monkeypatch):
+    """The commands read against the deck registered in the data folder: a folder of the
+    test's own, never the real home's."""
+    monkeypatch.setenv("MUSMESA_DATA", str(tmp_path / "datos"))
+
 def _grid(rows=4, per_row=10, tilt=0.06, card=(60.0, 90.0), seed=0):
     """Boxes of a grid photographed a little tilted; card k of the reading order is row-major."""
     rng = np.random.default_rng(seed)

@@ -35,6 +35,11 @@ from vision.seats import seat_labels
 # boxed twice (chosen on validation tables: 0.2 and 0.3 the same, 0.4 and 0.5 fewer).
 DUPLICATE_IOU = 0.3
 DUPLICATE_ROUNDS = 3  # swaps at most per photo
+# Off a table of 16 (a close-up, loose cards) there is no table to say which card a duplicate
+# stands for: a box overlapping a better one this much and reading as the same card is that
+# card boxed twice (in a fan the detector boxes one card at two angles), and is dropped.
+# Neighbours of a fan overlap by 0.5-0.6 but read as different cards.
+CLOSE_DUPLICATE_IOU = 0.5
 NOT_A_CARD_SCORE, NOT_A_CARD_PROB = 0.5, 0.1  # detector score, probability of its card
 # A deck design the classifier never saw gives low class probabilities across the table: mean
 # 0.36-0.73 a table on an unseen design against 0.60-0.95 on the known ones (60 validation
@@ -46,6 +51,22 @@ UNFAMILIAR_DECK, UNFAMILIAR_MIN_CARDS = 0.65, 8
 # 81.4 -> 83.5 % and 74.5 -> 75.7 % of the cards on 60 validation tables of each design read by
 # models trained on the other, none wrong without a warning.
 UNFAMILIAR_PINTA_WEIGHT = 1.0
+
+# A photo of anything else (a cup, a portrait, a cat) gives a few boxes of detector scores up
+# to 0.8 on no card. A photo with fewer than CARD_EVIDENCE_BOXES boxes shows cards only if its
+# most card-like box has a card evidence (card_evidence) of CARD_EVIDENCE, or
+# CARD_EVIDENCE_LONE when it is the photo's only box (a lone box is the commonest phantom, and
+# one card alone is no Mus photo). Chosen on generated validation photos (50 close-ups, 20 of
+# loose cards, 15 empty tables, 5 tables, of each design: none with cards lost but one of a
+# single card) and 22 real photos with no card of scikit-image (the evaluation's negatives:
+# every one read as none); the generic classifier's probabilities, even against a registered
+# deck, whose similarities are sharp on anything.
+CARD_EVIDENCE, CARD_EVIDENCE_LONE, CARD_EVIDENCE_BOXES = 0.35, 0.55, 8
+# A box of card evidence under BOX_EVIDENCE is not a card (a card back, a phone, a napkin),
+# unless the boxes are 16 in four hands. On the sure boxes of generated validation photos of
+# close-ups and loose cards (30 of each, two designs) it drops 28 of 60 boxes on no card and 6
+# of 343 cards (3 of them read right); on tables 4 of 22 and none of 477.
+BOX_EVIDENCE = 0.25
 
 ClassifyBoxes = Callable[[np.ndarray], CardProbabilities]  # boxes -> their probabilities
 
@@ -91,6 +112,9 @@ def assemble(detected: DetectedBoxes, parts: CardProbabilities, classify_boxes: 
     if settings.replace_duplicates:
         boxes, scores, parts, probs = replace_duplicates(
             boxes, scores, parts, probs, detected, classify_boxes, settings)
+    if settings.replace_duplicates and len(boxes) != TABLE_CARDS:
+        keep = without_duplicates(boxes, scores, probs.argmax(1))
+        boxes, scores, probs, parts = boxes[keep], scores[keep], probs[keep], parts.rows(keep)
     labels, cls_conf, alt = assign_unique(probs)
     # A weak box given an unlikely card is not a card: dropped rather than shown as a guess,
     # unless it completes a table of 16 in four hands, where it most likely stands for a
@@ -116,6 +140,31 @@ def assemble(detected: DetectedBoxes, parts: CardProbabilities, classify_boxes: 
                 parts.combined(settings.index_weight, UNFAMILIAR_PINTA_WEIGHT))
             table = replace(table, labels=labels, cls_conf=cls_conf, alt=alt)
     return table
+
+
+def card_evidence(det_scores: np.ndarray, generic: CardProbabilities, index_weight: float,
+                  pinta_weight: float) -> np.ndarray:
+    """How much each box looks like a card: its detector score times the likelier of its best
+    card's probability (the generic classifier's, marks multiplied in) and what the marks alone
+    say (the geometric mean of the rank reader's and the suit reader's highest probability,
+    the same in every Spanish deck, where the classifier may not know the design).
+
+    >>> p = CardProbabilities(np.full((1, 40), 0.025), np.full((1, 10), 0.1), np.eye(1, 4))
+    >>> card_evidence(np.float32([0.8]), p, 0.5, 0.5).round(3).tolist()
+    [0.253]
+    """
+    best = generic.combined(index_weight, pinta_weight).max(1)
+    if generic.ranks is not None and generic.suits is not None:
+        best = np.maximum(best, np.sqrt(generic.ranks.max(1) * generic.suits.max(1)))
+    return np.asarray(det_scores, np.float64) * best
+
+
+def shows_cards(evidence: np.ndarray) -> bool:
+    """Whether a photo whose boxes have this card evidence shows cards (see CARD_EVIDENCE)."""
+    if len(evidence) >= CARD_EVIDENCE_BOXES:
+        return True
+    need = CARD_EVIDENCE_LONE if len(evidence) == 1 else CARD_EVIDENCE
+    return bool(len(evidence)) and float(evidence.max()) >= need
 
 
 def unfamiliar(cls_conf: np.ndarray) -> bool:
@@ -160,6 +209,17 @@ def replace_duplicates(boxes: np.ndarray, scores: np.ndarray, parts: CardProbabi
         order = np.argsort(-scores, kind="stable")
         boxes, scores, probs, parts = boxes[order], scores[order], probs[order], parts.rows(order)
     return boxes, scores.astype(np.float32), parts, probs
+
+
+def without_duplicates(boxes: np.ndarray, scores: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """Indices of the boxes (sorted by score) left when each box overlapping a better kept one
+    by CLOSE_DUPLICATE_IOU or more and reading as the same card (``top``) is dropped."""
+    kept: list[int] = []
+    for i in range(len(boxes)):
+        if not any(top[k] == top[i] and rotated_iou(boxes[k], boxes[i]) >= CLOSE_DUPLICATE_IOU
+                   for k in kept):
+            kept.append(i)
+    return np.asarray(kept, np.int64)
 
 
 def without_taken(boxes: np.ndarray, cls_conf: np.ndarray) -> np.ndarray | None:

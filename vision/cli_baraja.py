@@ -1,11 +1,14 @@
-"""`mus baraja registrar FOTO... --salida FILE` and `mus baraja ver FILE`: your own deck.
+"""`mus baraja registrar FOTO... [--salida FILE]` and `mus baraja ver [FILE]`: your own deck.
 
 ``registrar`` takes one photo of the 40 cards in four rows of ten (oros, copas, espadas,
 bastos; each row 1 2 3 4 5 6 7 10 11 12) or four photos, one suit each in that order (a row of
-ten or two rows of five), and writes the registration (an .npz of about 1.5 MB) that
-``mus leer --baraja FILE`` and ``mus mano --baraja FILE`` read against. A photo that does not
-show the layout is refused with a message that says what was seen (exit status 2); nothing is
-written then, and an existing file is only replaced once the new one is complete.
+ten or two rows of five), and writes the registration (an .npz of about 1.5 MB), by default
+into the user's data folder (:func:`vision.registered_deck.default_deck_path`), where ``mus
+leer`` and ``mus mano`` read against it without being told (``--baraja FILE`` for one stored
+elsewhere; the app registers into the same file, ``baraja.npz`` of its data folder). A photo
+that does not show the layout is refused with a message that says what was seen (exit status
+2); nothing is written then, and an existing file is only replaced once the new one is
+complete.
 
 With ``--añadir`` the photos are added to the registration already in FILE (another set of the
 same deck, under another light or on another cloth): a card is then matched against all its
@@ -22,7 +25,7 @@ from pathlib import Path
 
 from vision.images import ImageError
 from vision.reader import CardReader
-from vision.registered_deck import DeckError, RegisteredDeck
+from vision.registered_deck import DeckError, RegisteredDeck, default_deck_path
 from vision.registration import register
 
 
@@ -32,15 +35,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
                                            "o cuatro fotos, una por palo")
     reg.add_argument("fotos", nargs="+", metavar="FOTO",
                      help="una foto de las 40 cartas, o cuatro: oros, copas, espadas, bastos")
-    reg.add_argument("--salida", required=True, type=Path, metavar="FILE",
-                     help="fichero donde guardar la baraja registrada (.npz)")
+    reg.add_argument("--salida", type=Path, metavar="FILE", default=None,
+                     help="fichero donde guardar la baraja registrada (.npz; por defecto, en la "
+                          "carpeta de datos, donde la usan 'mus leer' y 'mus mano')")
     reg.add_argument("--nombre", default="", help="nombre de la baraja (p. ej. 'Fournier del bar')")
     reg.add_argument("--añadir", "--anadir", dest="anadir", action="store_true",
                      help="añade estas fotos a la baraja ya registrada en --salida (otra luz, "
                           "otro tapete: se lee mejor)")
     reg.add_argument("--json", action="store_true", help="salida en JSON")
     ver = sub.add_parser("ver", help="describe una baraja registrada")
-    ver.add_argument("fichero", type=Path, metavar="FILE")
+    ver.add_argument("fichero", type=Path, metavar="FILE", nargs="?", default=None,
+                     help="la baraja registrada (por defecto, la de la carpeta de datos)")
     ver.add_argument("--json", action="store_true", help="salida en JSON")
 
 
@@ -52,8 +57,11 @@ def _fail(message: str, as_json: bool) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-
     if args.accion == "ver":
+        if args.fichero is None and not default_deck_path().is_file():
+            return _fail("no hay ninguna baraja registrada: regístrala con 'mus baraja "
+                         "registrar' y las fotos de sus cartas", args.json)
+        args.fichero = args.fichero or default_deck_path()
         try:
             info = RegisteredDeck.load(args.fichero).describe()
         except DeckError as exc:
@@ -65,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
                   f"{_series(info['series'])}, {info['recortes']} recortes, "
                   f"{info['plantillas'] or 'sin'} plantillas, clasificador {info['modelo']}")
         return 0
+    args.salida = args.salida or default_deck_path()
     try:
         reader = CardReader()
         previa = _previous(args.salida, reader) if args.anadir else None

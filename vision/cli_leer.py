@@ -3,8 +3,10 @@
 For each image: the cards with confidence and box, the four hands in seat order (0 bottom,
 1 right, 2 top, 3 left) when there are four groups of four, and warnings. Bad input (a missing
 or corrupt file, a photo with no cards) gets a one-line message and exit status 2; with
-``--json`` the image's entry is ``{"imagen": ..., "error": ...}``. ``--baraja`` reads against
-a deck registered with ``mus baraja registrar`` (:mod:`vision.registered_deck`).
+``--json`` the image's entry is ``{"imagen": ..., "error": ...}``. The photos are read against
+the deck registered with ``mus baraja registrar`` in the user's data folder when there is one
+(:func:`vision.registered_deck.default_deck_path`); ``--baraja FILE`` reads against another
+registration, ``--sin-baraja`` with the generic reader alone.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from vision.detections import SEAT_NAMES, CardDetections
 from vision.draw import annotate
 from vision.images import ImageError, load_image
 from vision.reader import reader_for_deck
-from vision.registered_deck import DeckError
+from vision.registered_deck import DeckError, default_deck_path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -33,24 +35,53 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def add_baraja_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--baraja", metavar="FILE", default=None,
-                        help="baraja registrada con 'mus baraja registrar' (lee tu propia baraja)")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--baraja", metavar="FILE", default=None,
+                       help="otra baraja registrada con 'mus baraja registrar' (por defecto, la "
+                            "registrada en la carpeta de datos, si la hay)")
+    group.add_argument("--sin-baraja", dest="sin_baraja", action="store_true",
+                       help="lee sin baraja registrada, con el lector genérico")
 
 
 class ReadError(Exception):
     """A photo that cannot be read as a table of cards; the message says why."""
 
 
-def reader_for(baraja: str | None):
-    """The shipped reader, or one reading against a registered deck; ReadError if unusable."""
+NO_DECK = object()  # read_one(baraja=NO_DECK): the generic reader, whatever is registered
+
+
+def deck_to_use(baraja: str | None = None, sin_baraja: bool = False) -> str | object:
+    """The registration a command reads against: ``baraja`` when given, none (NO_DECK) with
+    ``sin_baraja``, else the one in the user's data folder, or none if nothing is there."""
+    if sin_baraja:
+        return NO_DECK
+    if baraja:
+        return baraja
+    default = default_deck_path()
+    return str(default) if default.is_file() else NO_DECK
+
+
+def chosen_deck(args: argparse.Namespace) -> str | object | None:
+    """What ``--baraja`` and ``--sin-baraja`` ask for, as read_one takes it."""
+    return NO_DECK if args.sin_baraja else args.baraja
+
+
+def reader_for(baraja: str | object | None):
+    """The reader of ``deck_to_use``'s answer (None: the default, as deck_to_use gives it);
+    ReadError if the registration is unusable."""
+    chosen = deck_to_use() if baraja is None else baraja
     try:
-        return reader_for_deck(baraja)
+        return reader_for_deck(None if chosen is NO_DECK else str(chosen))
     except (DeckError, FileNotFoundError) as exc:
+        if baraja is None:  # the registered deck the user did not name: say how to do without
+            raise ReadError(f"baraja registrada: {exc} (o lee sin ella con --sin-baraja)") from None
         raise ReadError(str(exc)) from None
 
 
-def read_one(path: str, anotar: Path | None = None, baraja: str | None = None) -> CardDetections:
-    """Read one photo; raise ReadError (clear Spanish message) for bad input or no cards."""
+def read_one(path: str, anotar: Path | None = None, baraja: str | object | None = None
+             ) -> CardDetections:
+    """Read one photo; raise ReadError (clear Spanish message) for bad input or no cards.
+    ``baraja``: a registration file, NO_DECK, or None for the one in the data folder."""
     reader = reader_for(baraja)
     try:
         image = load_image(path)
@@ -111,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     results = []
     for path in args.images:
         try:
-            dets = read_one(path, args.anotar, args.baraja)
+            dets = read_one(path, args.anotar, chosen_deck(args))
         except ReadError as exc:
             print(f"mus leer: {' '.join(str(exc).split())}", file=sys.stderr)
             status = 2

@@ -1,11 +1,18 @@
-"""`mus mano FOTO --mano K [--lances FILE] [--reglas NAME] [--baraja FILE] [--json]`: the main job.
+"""`mus mano FOTO... --mano K [--lances FILE] [--reglas NAME] [--baraja FILE | --sin-baraja] [--json]`.
 
-Reads the photo of the table at the end of a hand, gives the four hands to the seats (seat 0 is
-the group of cards nearest the camera, then counter-clockwise), builds the hand record of
-``mus tanteo`` (issue 2, section 3) and prints the tanteo. ``--lances`` is a JSON file with the
+The main job. Reads the photo of the table at the end of a hand, gives the four hands to the
+seats (seat 0 is the group of cards nearest the camera, then counter-clockwise), builds the
+hand record of ``mus tanteo`` (issue 2, section 3) and prints the tanteo. ``--lances`` is a JSON file with the
 ``lances`` object (``{"grande": "paso", "pares": {"quiero": 5}}``), or a partial hand record
 whose ``lances``, ``marcador``, ``reglas`` and ``jugadores`` are used. Without it every lance was
 played en paso.
+
+Seat by seat: four photos instead of one, each of one player's four cards, in seat order
+(the first is seat 0, the player nearest the camera at the table, then counter-clockwise;
+``--mano`` says which seat is mano). The cards of each photo are that seat's hand
+(:func:`vision.hands.seat_hands`): a photo with other than four cards, or a card repeated
+across photos, is refused naming the photo and the card. The photos are read against the
+registered deck of the data folder by default (see :mod:`vision.cli_leer`).
 """
 
 from __future__ import annotations
@@ -17,12 +24,16 @@ from typing import Any
 
 from scoring.cli import print_tanteo
 from scoring.inputs import excerpt, read_json
-from vision.cli_leer import ReadError, add_baraja_option, read_one
+from vision.cli_leer import ReadError, add_baraja_option, chosen_deck, read_one
 from vision.detections import SEAT_NAMES
+from vision.hands import HandsError, seat_hands
+from vision.seats import N_SEATS
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("foto", metavar="FOTO", help="foto de la mesa con las 16 cartas boca arriba")
+    parser.add_argument("fotos", nargs="+", metavar="FOTO",
+                        help="foto de la mesa con las 16 cartas boca arriba, o cuatro fotos, "
+                             "una por asiento (0, 1, 2, 3) con sus 4 cartas")
     parser.add_argument("--mano", type=int, required=True, metavar="K",
                         help="asiento (0-3) del jugador mano; 0 es el grupo más cercano a la cámara")
     parser.add_argument("--lances", metavar="FILE",
@@ -78,6 +89,19 @@ def build_record(hands: list[list[str]], mano: int, extra: dict[str, Any] | None
     return record
 
 
+def _read_hands(fotos: list[str], baraja) -> tuple[list[list[str]], list[str]]:
+    """The four hands and the warnings: from one table photo, or four hand photos in seat
+    order. ReadError or HandsError (one Spanish line naming the photo) when they cannot be."""
+    if len(fotos) == N_SEATS:
+        read = seat_hands([(foto, read_one(foto, baraja=baraja)) for foto in fotos])
+        return read.hands, read.warnings
+    dets = read_one(fotos[0], baraja=baraja)
+    if dets.hands is None:
+        why = "; ".join(dets.warnings) or "no se han podido asignar los asientos"
+        raise ReadError(f"{fotos[0]}: {why}")
+    return dets.hands, list(dets.warnings)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.mano not in range(4):
         return _fail(f"--mano {args.mano}: el asiento mano va de 0 a 3", args.json)
@@ -85,19 +109,18 @@ def run(args: argparse.Namespace) -> int:
         extra = _load_lances(args.lances) if args.lances else {}
     except ValueError as exc:
         return _fail(str(exc), args.json)
+    if len(args.fotos) not in (1, N_SEATS):
+        return _fail(f"se espera una foto de la mesa o {N_SEATS}, una por asiento (0 a 3), "
+                     f"no {len(args.fotos)}", args.json)
     try:
-        dets = read_one(args.foto, baraja=args.baraja)
-    except ReadError as exc:
+        hands, warnings = _read_hands(args.fotos, chosen_deck(args))
+    except (ReadError, HandsError) as exc:
         return _fail(str(exc), args.json)
-    hands = dets.hands
-    if hands is None:
-        why = "; ".join(dets.warnings) or "no se han podido asignar los asientos"
-        return _fail(f"{args.foto}: {why}", args.json)
-    for aviso in dets.warnings:
+    for aviso in warnings:
         print(f"mus mano: aviso: {aviso}", file=sys.stderr)
     record = build_record(hands, args.mano, extra, args.reglas, args.marcador)
     if not args.json:
-        print(f"Cartas leídas en {args.foto}:")
+        print(f"Cartas leídas en {', '.join(args.fotos)}:")
         for s, hand in enumerate(hands):
             mark = "  (mano)" if s == args.mano else ""
             print(f"  asiento {s} ({SEAT_NAMES[s]}): {' '.join(hand)}{mark}")

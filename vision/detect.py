@@ -1,9 +1,12 @@
 """Stage 1 of reading a photo: the card detector's oriented boxes, and the boxes of the table.
 
-The detector (``carta_obb.onnx``, a thin YOLO11-OBB) gives candidate boxes with scores; the table
-is chosen from them: the sure boxes, completed towards 16 with weaker ones when a Mus table's
-16 cards are not all sure, capped at 16 unless more are sure, and, when 16 boxes do not lie in
-four hands, one kept box swapped for a weaker candidate that makes them.
+The detector (``carta_obb.onnx``, a thin YOLO11-OBB) gives candidate boxes with scores; a box
+lying mostly over part of a larger, better one (a corner of one big card in a close-up) is not
+a card of its own. The cards are chosen from the rest: the sure boxes, whatever their number (a
+close-up, loose cards, none at all); only when they nearly make a Mus table (FILL_MIN_SURE of
+16) are they completed to 16 with weaker boxes, and only if the 16 then lie in four hands (a
+half-hidden card where a hand is short). More than 16 are capped unless sure; and when 16 boxes
+do not lie in four hands, one kept box is swapped for a weaker candidate that makes them.
 
     >>> det = Detector(models_dir() / DETECTOR_FILE)              # doctest: +SKIP
     >>> boxes = det.detect(image)                                  # doctest: +SKIP
@@ -25,6 +28,14 @@ from vision.seats import seat_labels
 
 DET_THRESHOLD = 0.35  # detector score to keep a box
 FILL_THRESHOLD = 0.1  # weaker boxes that may complete a table of 16 (see choose_table)
+# Sure boxes there must be before weaker ones may complete a table of 16: with fewer the photo
+# is a close-up, loose cards or no cards at all, where the weak boxes are phantoms (on real
+# close-ups: one to four of them, of scores 0.07-0.16, in 14 of 20 photos).
+FILL_MIN_SURE = 14
+# A box with this share of its area inside a box of PART_AREA times its area or more, and of a
+# higher score, is part of that card (its corner or its half, in a close-up), not a card.
+# Overlapping cards of a row or a fan are boxes of the same size and cover each other by half.
+PART_OF_LARGER, PART_AREA = 0.7, 1.5
 NMS_IOU = 0.6  # boxes of neighbouring cards in a fan overlap by 0.5-0.6 (0.5 dropped true cards)
 PRE_NMS_PROBIOU = 0.8
 TABLE_CARDS = 16
@@ -54,6 +65,11 @@ class DetectedBoxes:
         """The ``n`` best of the table's boxes (they are sorted by score)."""
         return DetectedBoxes(self.boxes[:n], self.scores[:n], self.candidates, self.candidate_scores)
 
+    def rows(self, keep: np.ndarray) -> DetectedBoxes:
+        """These of the table's boxes only (a mask or indices, in order); the same candidates."""
+        return DetectedBoxes(self.boxes[keep], self.scores[keep], self.candidates,
+                             self.candidate_scores)
+
 
 class Detector:
     """The card detector of one ONNX file, loaded on first use."""
@@ -79,7 +95,9 @@ class Detector:
         pre = probiou_nms(boxes, scores, PRE_NMS_PROBIOU)
         boxes, scores = boxes[pre], scores[pre]
         order = rotated_nms(boxes, scores, NMS_IOU)
-        return boxes[order], scores[order]
+        boxes, scores = boxes[order], scores[order]
+        whole = ~part_of_larger(boxes, scores)
+        return boxes[whole], scores[whole]
 
     def _raw_boxes(self, image: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
         """The network's boxes in image pixels scoring ``floor`` or more, before any NMS."""
@@ -125,13 +143,60 @@ def demote_oversized(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
     return np.where(big, scores * OVERSIZED_SCORE, scores).astype(scores.dtype)
 
 
+def part_of_larger(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """Mask of the boxes (sorted by score) lying mostly over part of a larger, better box
+    (PART_OF_LARGER, PART_AREA).
+
+    >>> big, corner = [100, 100, 120, 180, 0], [75, 60, 60, 90, 0]
+    >>> part_of_larger(np.float32([big, corner]), np.float32([0.9, 0.5])).tolist()
+    [False, True]
+    >>> part_of_larger(np.float32([corner, big]), np.float32([0.9, 0.5])).tolist()
+    [False, False]
+    """
+    n = len(boxes)
+    out = np.zeros(n, bool)
+    if n < 2:
+        return out
+    area = boxes[:, 2] * boxes[:, 3]
+    reach = np.hypot(boxes[:, 2], boxes[:, 3]) / 2
+    dist = np.hypot(boxes[:, None, 0] - boxes[None, :, 0], boxes[:, None, 1] - boxes[None, :, 1])
+    # (small i, large j): j better, PART_AREA times larger, i's centre within j's reach
+    pairs = ((scores[None, :] > scores[:, None]) & (area[None, :] >= PART_AREA * area[:, None])
+             & (dist < reach[None, :]))
+    for i, j in zip(*np.nonzero(pairs), strict=True):
+        if not out[i] and intersection_area(boxes[i], boxes[j]) >= PART_OF_LARGER * area[i]:
+            out[i] = True
+    return out
+
+
+def intersection_area(a: np.ndarray, b: np.ndarray) -> float:
+    """The area two oriented boxes (cx, cy, w, h, angle) share."""
+    ra = ((float(a[0]), float(a[1])), (float(a[2]), float(a[3])), float(np.rad2deg(a[4])))
+    rb = ((float(b[0]), float(b[1])), (float(b[2]), float(b[3])), float(np.rad2deg(b[4])))
+    kind, pts = cv2.rotatedRectangleIntersection(ra, rb)
+    if kind == cv2.INTERSECT_NONE or pts is None or len(pts) < 3:
+        return 0.0
+    return float(cv2.contourArea(cv2.convexHull(pts)))
+
+
 def choose_table(boxes: np.ndarray, scores: np.ndarray, threshold: float
                  ) -> tuple[np.ndarray, np.ndarray]:
-    """The boxes kept from the candidates (sorted by score): see fill_table and cap_table;
-    then, when they are 16 that do not lie in four hands, one swap with a weaker box."""
-    chosen_b, chosen_s = cap_table(*fill_table(boxes, scores, threshold))
+    """The boxes kept from the candidates (sorted by score): the sure ones (capped, see
+    cap_table), or a table of 16 completed with weaker ones (see fill_table); when they are 16
+    that do not lie in four hands, one swap with a weaker box."""
+    filled = fill_table(boxes, scores, threshold)
+    if filled is not None:
+        return filled
+    chosen_b, chosen_s = cap_table(boxes[scores >= threshold], scores[scores >= threshold])
     if len(chosen_b) != TABLE_CARDS or seat_labels(chosen_b) is not None:
         return chosen_b, chosen_s
+    return swap_for_four_hands(boxes, scores, chosen_b, chosen_s) or (chosen_b, chosen_s)
+
+
+def swap_for_four_hands(boxes: np.ndarray, scores: np.ndarray, chosen_b: np.ndarray,
+                        chosen_s: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """16 chosen boxes that do not lie in four hands, with one swapped for a weaker candidate
+    so that they do (sorted by score); None when no swap makes four hands."""
     # Most often one box is a ghost across two cards of a hand and a half-hidden card of
     # another hand is a weaker box left out. Try swapping one kept box for one of the next
     # candidates, the highest total score first; the first that makes four hands wins (the
@@ -147,18 +212,23 @@ def choose_table(boxes: np.ndarray, scores: np.ndarray, threshold: float
             trial_s = chosen_s.copy()
             trial_s[out] = extra_s[inn]
             order = np.argsort(-trial_s, kind="stable")
-            return trial_b[order], trial_s[order]
-    return chosen_b, chosen_s
+            return trial_b[order].astype(np.float32), trial_s[order].astype(np.float32)
+    return None
 
 
 def fill_table(boxes: np.ndarray, scores: np.ndarray, threshold: float
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """The boxes over ``threshold``; or, when fewer than 16 pass it but weaker ones (a card
-    half hidden under another) make up 16, the 16 best, whose low score flags them."""
-    strong = scores >= threshold
-    if strong.sum() < TABLE_CARDS <= len(scores):
-        return boxes[:TABLE_CARDS], scores[:TABLE_CARDS]  # sorted by score by the NMS
-    return boxes[strong], scores[strong]
+               ) -> tuple[np.ndarray, np.ndarray] | None:
+    """When FILL_MIN_SURE to 15 boxes pass ``threshold`` and the 16 best candidates (weaker
+    ones make up the count: a card half hidden under another) lie in four hands, perhaps after
+    one swap, those 16, whose low scores flag them; else None (the sure boxes are the cards)."""
+    sure = int((scores >= threshold).sum())
+    if not FILL_MIN_SURE <= sure < TABLE_CARDS <= len(scores):
+        return None
+    table_b = boxes[:TABLE_CARDS].astype(np.float32)  # sorted by score by the NMS
+    table_s = scores[:TABLE_CARDS].astype(np.float32)
+    if seat_labels(table_b) is not None:
+        return table_b, table_s
+    return swap_for_four_hands(boxes, scores, table_b, table_s)
 
 
 def cap_table(boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

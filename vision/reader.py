@@ -29,21 +29,30 @@ from pathlib import Path
 import numpy as np
 
 from scoring.cards import CARD_IDS
-from vision.assemble import AssemblySettings, Table, assemble
-from vision.classify import BOTH_WAYS, INDEX_WEIGHT, PINTA_WEIGHT, Classifier
-from vision.detect import DET_THRESHOLD, Detector
+from vision.assemble import (
+    BOX_EVIDENCE,
+    AssemblySettings,
+    Table,
+    assemble,
+    card_evidence,
+    shows_cards,
+)
+from vision.classify import BOTH_WAYS, INDEX_WEIGHT, PINTA_WEIGHT, CardProbabilities, Classifier
+from vision.cutout import Cutouts
+from vision.detect import DET_THRESHOLD, TABLE_CARDS, Detector
 from vision.detections import CardDetections
 from vision.flags import FlagModel, FlagRule, flag_rule
 from vision.geometry import obb_to_xyxy
 from vision.images import ImageError, as_bgr, load_image
 from vision.models import DEFAULT_THREADS, DETECTOR_FILE, models_dir
 from vision.registered_deck import DeckError, RegisteredDeck
-from vision.seats import assign_seats
+from vision.seats import assign_seats, seat_labels
 
 __all__ = ["CardReader", "ImageError", "ReaderSettings", "default_reader", "load_image",
            "read_cards", "reader_for_deck"]
 
 NO_CARDS = "no se ve ninguna carta en la foto"
+MORE_THAN_A_TABLE = "se ven {n} cartas, más de las 16 de una mesa: ¿hay cartas de otra mano en la foto?"
 UNFAMILIAR_WARNING = ("las cartas no se parecen a las barajas que conoce el lector: confirma "
                       "cada carta o registra tu baraja (mus baraja registrar)")
 
@@ -80,6 +89,9 @@ class CardReader:
         self.detector = Detector(self.folder / DETECTOR_FILE, s.threads, s.det_threshold)
         self.classifier = Classifier(self.folder, s.threads, deck, s.index_weight, s.pinta_weight,
                                      s.both_ways)
+        # whether a photo shows cards at all is the generic classifier's judgement, even
+        # against a registered deck (see vision.assemble.CARD_EVIDENCE)
+        self._generic: Classifier | None = None
         if deck is not None and self.classifier.network_file.is_file():
             deck.check_model(self.folder)
         self._flag_model = flag_model
@@ -105,12 +117,34 @@ class CardReader:
             return CardDetections.empty([NO_CARDS], (w, h))
         if len(detected) > len(CARD_IDS):  # a deck has 40 cards: keep the 40 best boxes
             detected = detected.best(len(CARD_IDS))
-        parts = self.classifier.classify(self.classifier.cut_out(img, detected.boxes))
+        cutouts = self.classifier.cut_out(img, detected.boxes)
+        parts = self.classifier.classify(cutouts)
+        if len(detected) != TABLE_CARDS or seat_labels(detected.boxes) is None:
+            # not a table of 16 in four hands: only what looks like cards is cards
+            evidence = self._card_evidence(detected.scores, cutouts, parts)
+            keep = evidence >= BOX_EVIDENCE
+            if not shows_cards(evidence) or not keep.any():
+                return CardDetections.empty([NO_CARDS], (w, h))
+            detected, parts = detected.rows(keep), parts.rows(keep)
         table = assemble(detected, parts, lambda boxes: self.classifier.classify_boxes(img, boxes),
                          self._assembly_settings())
         if len(table) == 0:
             return CardDetections.empty([NO_CARDS], (w, h))
         return self._detections(table, (w, h))
+
+    def _card_evidence(self, scores: np.ndarray, cutouts: Cutouts,
+                       parts: CardProbabilities) -> np.ndarray:
+        """How much each box looks like a card (:func:`vision.assemble.card_evidence`): by the
+        generic classifier, which reads the cards again against a registered deck."""
+        if self.deck is None:
+            generic = parts
+        else:
+            if self._generic is None:
+                s = self.settings
+                self._generic = Classifier(self.folder, s.threads, None, s.index_weight,
+                                           s.pinta_weight, s.both_ways)
+            generic = self._generic.classify(cutouts)
+        return card_evidence(scores, generic, self.settings.index_weight, self.settings.pinta_weight)
 
     def _assembly_settings(self) -> AssemblySettings:
         s = self.settings
@@ -132,6 +166,8 @@ class CardReader:
             low_confidence=low, seat=np.full(len(table), -1, np.int8), warnings=[],
             image_size=image_size, data=data)
         dets = assign_seats(dets)
+        if len(dets) > TABLE_CARDS:
+            dets.warnings.insert(0, MORE_THAN_A_TABLE.format(n=len(dets)))
         if table.unfamiliar:
             dets.warnings.append(UNFAMILIAR_WARNING)
         if low.any():

@@ -20,11 +20,16 @@ misleads the whole deck. Registering is :mod:`vision.registration`.
 
 The registration is tied to the classifier it was made with (its hash is stored): features of
 another classifier are not comparable, and loading it with another one is an error.
+
+``mus baraja registrar`` stores it in the user's data folder (:func:`default_deck_path`, the
+folder the app keeps its partidas in: :func:`default_data_dir`), where ``mus leer`` and ``mus
+mano`` find it by default.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from dataclasses import dataclass
 from functools import cached_property
@@ -56,6 +61,36 @@ TEMPLATE_WEIGHT = 0.3
 FORMAT = 2  # 2: with templates; files of format 1 (features only) still load
 # Sets of photos one registration may hold: each adds about 1.5 MB and a millisecond a read.
 MAX_SERIES = 4
+DATA_ENV = "MUSMESA_DATA"  # the data folder, overriding the platform's (tests, a second user)
+DECK_FILE = "baraja.npz"  # the registered deck in the data folder
+
+
+def default_data_dir() -> Path:
+    """The user's data folder: $MUSMESA_DATA, else the platform's per-user data folder
+    (``%APPDATA%/musmesa``, ``~/Library/Application Support/musmesa``,
+    ``$XDG_DATA_HOME/musmesa`` or ``~/.local/share/musmesa``). The one source of that path:
+    the app keeps its partidas there too."""
+    env = os.environ.get(DATA_ENV)
+    if env:
+        return Path(env).expanduser()
+    if sys.platform.startswith("win"):
+        base = Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming"))
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "musmesa"
+
+
+def default_deck_path() -> Path:
+    """Where ``mus baraja registrar`` stores the deck and the readers look for it by default.
+
+    >>> default_deck_path() == default_data_dir() / "baraja.npz"
+    True
+    """
+    return default_data_dir() / DECK_FILE
+
+
 class DeckError(ValueError):
     """The registration photo or file cannot be used; the message says why, in Spanish."""
 

@@ -1,4 +1,5 @@
-"""Benchmark (not a test): median milliseconds to read one 1280x960 photo, model loading apart,
+"""Benchmark (not a test): median milliseconds to read one 1280x960 photo of a table (and of a
+close-up of one hand, ``primer_plano_mediana_ms``), model loading apart,
 with ONNX Runtime (what ships) versus the same models run through PyTorch (Ultralytics for
 the detector, torch for the classifier and the mark readers), in one run, and their ratio;
 and what the corner-index and pinta readers cost (the same reader with them switched off).
@@ -133,6 +134,10 @@ def main(argv: list[str] | None = None) -> int:
     res = {"foto": "1280x960", "hilos": args.hilos, "veces": args.veces,
            "onnxruntime_carga_ms": round(load_ms, 1),
            "onnxruntime_mediana_ms": round(statistics.median(onnx_ms), 1)}
+    closeups = [render_scene(scene_rng(0, "eval", 1000 + i), backgrounds=HOLDOUT_BACKGROUNDS,
+                             size=(1280, 960), kind="mano").image for i in range(5)]
+    res["primer_plano_mediana_ms"] = round(statistics.median(_time(reader.read, closeups,
+                                                                   args.veces)), 1)
     if reader.classifier.has_marks:
         no_marks = CardReader(reader.folder, replace(settings, index_weight=0, pinta_weight=0)).load()
         res["onnxruntime_sin_marcas_mediana_ms"] = round(statistics.median(

@@ -11,6 +11,14 @@ photos of a full table (16 cards, four hands). Reports:
 - cards: share of cards read right, per-card precision and recall (the 40 ids);
 - tables: share of photos read exactly (all 16 ids, each in the right seat).
 
+``--disposicion mano|sueltas|vacia`` measures close-ups of one hand, loose cards or tables with
+no card face instead (exact: the same cards and none more; phantom cards a photo);
+``--por-disposicion N`` adds, in the same run, N photos of each layout (tables in rows,
+overlapping rows and fans, close-ups of one hand in each, loose cards, empty tables) and the
+real photos with no card that ship with scikit-image (``--negativas``: those alone):
+
+    python -m training.cards.evaluate --baraja fournier1878-pd --escenas 100 --por-disposicion 30
+
 ``--modelos DIR`` evaluates models other than the shipped ones, ``--clasificador``,
 ``--indice`` and ``--pintas`` swap one model (for instance ones trained on one design only, for
 the cross-design check); ``--sin-indice`` and ``--sin-pintas`` read without the corner-index
@@ -119,7 +127,13 @@ def _unflagged_error(dets: CardDetections, truth: list[list[str]]) -> bool:
 
 def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
              size: tuple[int, int] = (1280, 960), split: str = "eval",
-             hand_style: str | None = None) -> dict:
+             hand_style: str | None = None, kind: str = "mesa") -> dict:
+    """The figures of ``n`` generated photos of one layout: ``kind`` "mesa" (tables of 16,
+    exact means every card in its seat), "mano" (a close-up of one hand), "sueltas" (1-15
+    loose cards: exact means exactly those cards) or "vacia" (no card face: exact means none
+    read)."""
+    if kind != "mesa":
+        return evaluate_photos(reader, deck, n, seed, size, split, hand_style, kind)
     ap_records = []
     tables_exact = 0
     seats_given = 0
@@ -204,8 +218,103 @@ def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
         "dudosas_por_mesa": flagged / max(n, 1),  # cards flagged for confirmation, the cost
         "asientos_bien_con_cajas_verdaderas": seats_from_truth / max(n, 1),
         "ms_mediana_lectura": float(np.median(ms)),
+        "cartas_de_mas_por_foto": det_fp / max(n, 1),
         "fallos": failures[:20],
     }
+
+
+def evaluate_photos(reader: CardReader, deck: str, n: int, seed: int = 0,
+                    size: tuple[int, int] = (1280, 960), split: str = "eval",
+                    hand_style: str | None = None, kind: str = "mano") -> dict:
+    """Photos that are not a table of 16 (see :func:`evaluate`): cards found and right, the
+    photos read exactly (the same cards, none more), the phantom cards (boxes on no card) and
+    the wrong cards without a flag."""
+    exact = phantom = missed = wrong_silent = flagged = right = total = 0
+    ms, failures = [], []
+    for i in range(n):
+        scene = render_scene(scene_rng(seed, split, 10_000 + i), decks=(deck,),
+                             backgrounds=HOLDOUT_BACKGROUNDS, size=size, kind=kind,
+                             hand_style=hand_style)
+        gt_obb = (np.stack([quad_to_obb(q) for q in scene.corners]) if len(scene.corners)
+                  else np.zeros((0, 5), np.float32))
+        t0 = time.perf_counter()
+        dets = reader.read(scene.image)
+        ms.append((time.perf_counter() - t0) * 1000)
+        m = match_boxes(dets.obb, gt_obb, 0.5) if len(gt_obb) else np.full(len(dets), -1)
+        ok = np.array([j >= 0 and str(dets.card_ids[k]) == scene.card_ids[j]
+                       for k, j in enumerate(m)], bool)
+        phantom += int((m < 0).sum())
+        missed += len(gt_obb) - int((m >= 0).sum())
+        right += int(ok.sum())
+        total += len(gt_obb)
+        wrong_silent += int((~ok & (m >= 0) & ~dets.low_confidence).sum())
+        flagged += int(dets.low_confidence.sum())
+        is_exact = sorted(dets.ids) == sorted(scene.card_ids)
+        exact += is_exact
+        if not is_exact:
+            failures.append({"escena": i, "fondo": scene.background, "leidas": sorted(dets.ids),
+                             "verdad": sorted(scene.card_ids), "avisos": dets.warnings})
+    return {
+        "baraja": deck, "disposicion": kind, "estilo": hand_style, "escenas": n,
+        "cartas_bien": right / total if total else None,
+        "fotos_exactas": exact / max(n, 1),
+        "cartas_de_mas_por_foto": phantom / max(n, 1),
+        "cartas_perdidas_por_foto": missed / max(n, 1),
+        "cartas_mal_sin_aviso": wrong_silent,
+        "dudosas_por_foto": flagged / max(n, 1),
+        "ms_mediana_lectura": float(np.median(ms)) if ms else None,
+        "fallos": failures[:20],
+    }
+
+
+# Real photos that ship with scikit-image (no download) and hold no playing card: portraits, a
+# cat, a cup of coffee, coins, text, a rocket, microscopy, the sky, textures. Choosing the
+# reader's "no card here" rule looked at the first twelve (vision.detect.CARD_EVIDENCE).
+NEGATIVE_PHOTOS = ("coffee", "chelsea", "astronaut", "rocket", "camera", "coins", "page", "text",
+                   "clock", "horse", "logo", "immunohistochemistry", "moon", "hubble_deep_field",
+                   "retina", "cell", "grass", "gravel", "brick", "colorwheel",
+                   "stereo_motorcycle", "microaneurysms")
+
+
+def negative_photo(name: str) -> np.ndarray:
+    """One of NEGATIVE_PHOTOS as a BGR image (grey and RGBA converted; a stereo pair's left)."""
+    # OpenCV and scikit-image (the test extra): only this measurement needs them
+    import cv2
+    from skimage import data
+
+    img = getattr(data, name)()
+    if isinstance(img, tuple):  # stereo_motorcycle: (left, right, disparity)
+        img = img[0]
+    if img.ndim == 2:
+        img = np.dstack([img] * 3)
+    return cv2.cvtColor(np.ascontiguousarray(img[:, :, :3]).astype(np.uint8), cv2.COLOR_RGB2BGR)
+
+
+def negatives(reader: CardReader, names: tuple[str, ...] = NEGATIVE_PHOTOS) -> dict:
+    """How many cards the reader finds on each real photo with no card (all should be 0)."""
+    found = {name: len(reader.read(negative_photo(name))) for name in names}
+    return {"fotos": len(found), "sin_cartas": sum(v == 0 for v in found.values()),
+            "cartas_fantasma": sum(found.values()), "por_foto": found}
+
+
+# The layouts measured one by one (--por-disposicion): (name, kind, hand style)
+LAYOUTS = (("filas", "mesa", "row"), ("filas_solapadas", "mesa", "overlap"),
+           ("abanicos", "mesa", "fan"), ("primer_plano_fila", "mano", "row"),
+           ("primer_plano_solapada", "mano", "overlap"), ("primer_plano_abanico", "mano", "fan"),
+           ("sueltas", "sueltas", None), ("vacias", "vacia", None))
+
+
+def by_layout(reader: CardReader, deck: str, n: int, seed: int = 0,
+              size: tuple[int, int] = (1280, 960), split: str = "eval") -> dict:
+    """``n`` photos of each of LAYOUTS, the short figures of each, and the negatives."""
+    keep = ("cartas_bien", "mesas_exactas", "fotos_exactas", "cartas_de_mas_por_foto",
+            "mesas_mal_sin_aviso", "cartas_mal_sin_aviso", "dudosas_por_mesa", "dudosas_por_foto")
+    out: dict = {}
+    for name, kind, style in LAYOUTS:
+        res = evaluate(reader, deck, n, seed, size, split, style, kind)
+        out[name] = {k: res[k] for k in keep if k in res}
+    out["fotos_sin_cartas"] = negatives(reader)
+    return out
 
 
 def register_from_generated_photos(reader: CardReader, deck: str, seed: int = 0,
@@ -318,6 +427,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--estilo", choices=("row", "overlap", "fan"), default=None,
                    help="every hand laid the same way: in a row, an overlapping row or a fan "
                         "(default: mixed, as in training)")
+    p.add_argument("--disposicion", choices=("mesa", "mano", "sueltas", "vacia"), default="mesa",
+                   help="what the photos show: a table of 16 (default), a close-up of one hand, "
+                        "1-15 loose cards, or no card face")
+    p.add_argument("--por-disposicion", type=int, default=0, metavar="N",
+                   help="also N photos of each layout (tables in rows, overlapping rows and fans; "
+                        "close-ups of one hand in each; loose cards; empty tables) and the real "
+                        "photos with no card of scikit-image, in the same run")
+    p.add_argument("--negativas", action="store_true",
+                   help="also read the real photos with no card of scikit-image (NEGATIVE_PHOTOS)")
     p.add_argument("--registrar", action="store_true",
                    help="first register the test deck from four generated photos (one a suit) "
                         "(eval split, unseen backgrounds, not one of the test tables), then read "
@@ -371,7 +489,13 @@ def main(argv: list[str] | None = None) -> int:
         extra["registro_por_foto"] = registration_photos(reader, args.baraja, args.fotos_registro,
                                                          args.semilla)
     res = {**evaluate(reader.load(), args.baraja, args.escenas, args.semilla, size=size,
-                      split=args.particion, hand_style=args.estilo), **extra}
+                      split=args.particion, hand_style=args.estilo, kind=args.disposicion),
+           **extra}
+    if args.por_disposicion:
+        res["por_disposicion"] = by_layout(reader, args.baraja, args.por_disposicion, args.semilla,
+                                           size, args.particion)
+    elif args.negativas:
+        res["fotos_sin_cartas"] = negatives(reader)
     short = {k: v for k, v in res.items() if k not in ("por_carta", "fallos")}
     print(json.dumps(short, indent=1, ensure_ascii=False))
     if args.salida:

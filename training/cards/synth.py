@@ -394,12 +394,14 @@ def _layout_table(rng: np.random.Generator, ids: list[str], unit: float,
     return placed
 
 
-def _layout_closeup(rng: np.random.Generator, ids: list[str], unit: float) -> list[_Placed]:
+def _layout_closeup(rng: np.random.Generator, ids: list[str], unit: float,
+                    style: str | None = None) -> list[_Placed]:
+    """One player's four cards (a row, an overlapping row or a fan), turned any way."""
     w, h = CARD_W_CM * unit, CARD_H_CM * unit
     rot = rng.uniform(-0.5, 0.5) + (math.pi if rng.random() < 0.2 else 0)
     placed = []
     c, s = math.cos(rot), math.sin(rot)
-    for j, (x, y, a) in enumerate(_hand_layout(rng, w, h)):
+    for j, (x, y, a) in enumerate(_hand_layout(rng, w, h, style)):
         placed.append(_Placed(_card_quad(c * x - s * y, s * x + c * y, rot + a, w, h), ids[j], 0))
     return placed
 
@@ -575,11 +577,12 @@ def render_scene(rng: np.random.Generator, *, decks: tuple[str, ...] = ("fournie
     """One synthetic photo of ``size`` (width, height).
 
     ``kind``: "mesa" (16 cards, four hands), "mano" (close-up of one hand of four), "sueltas"
-    (1-15 loose cards) or "vacia" (no card); chosen at random when None. "baraja" and "palo"
+    (1-15 loose cards) or "vacia" (no card face: the table, its distractors, maybe card
+    backs); chosen at random when None. "baraja" and "palo"
     (never chosen at random) lay out cards to register a deck: the whole deck in four rows of
     ten in ``CARD_IDS`` order, or the ten cards of one suit (``card_ids``, or a random suit) in
-    a row of ten or two rows of five. ``hand_style`` fixes
-    how each hand lies ("row", "overlap" or "fan"; random when None). ``face_edit(deck, card_id,
+    a row of ten or two rows of five. ``hand_style`` fixes how each hand (of a table or a
+    close-up) lies ("row", "overlap" or "fan"; random when None). ``face_edit(deck, card_id,
     face)`` may change each face before it is printed (the rank reader's training redraws the
     corner indices in other fonts with it); it draws on its own random numbers, not ``rng``.
     """
@@ -588,7 +591,9 @@ def render_scene(rng: np.random.Generator, *, decks: tuple[str, ...] = ("fournie
         kind = str(rng.choice(["mesa", "mano", "sueltas", "vacia"], p=[0.66, 0.14, 0.16, 0.04]))
     deck = str(rng.choice(list(decks)))
     faces = load_deck(deck, deck_root)
-    n = {"mesa": 16, "mano": 4, "vacia": 0, "baraja": 40}.get(kind) or int(rng.integers(1, 16))
+    n = {"mesa": 16, "mano": 4, "vacia": 0, "baraja": 40}.get(kind)
+    if n is None:  # loose cards (0 is "vacia": an empty table, never loose cards)
+        n = int(rng.integers(1, 16))
     if card_ids is not None:
         ids = list(card_ids)
     elif kind in ("baraja", "palo"):
@@ -604,7 +609,7 @@ def render_scene(rng: np.random.Generator, *, decks: tuple[str, ...] = ("fournie
         placed = _layout_grid(rng, ids, unit)
         fill, tilt = rng.uniform(0.85, 0.97), rng.uniform(0.85, 1.0)
     elif kind == "mano":
-        placed = _layout_closeup(rng, ids, unit)
+        placed = _layout_closeup(rng, ids, unit, hand_style)
         fill, tilt = rng.uniform(0.45, 0.9), rng.uniform(0.7, 1.0)
     else:
         placed = _layout_loose(rng, ids, unit)
