@@ -24,6 +24,15 @@ def write_json(tmp_path: Path) -> Callable[[Any], Path]:
     return _write
 
 
+@pytest.fixture(autouse=True)
+def _own_data_folder(tmp_path_factory: pytest.TempPathFactory,
+                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test gets an empty data folder ($MUSMESA_DATA): none reads the deck registered or
+    the partidas saved in this machine's own folder, nor writes there. A test that wants another
+    sets its own."""
+    monkeypatch.setenv("MUSMESA_DATA", str(tmp_path_factory.mktemp("datos")))
+
+
 # A test that needs the deck images, the shipped models or the real clips must run where they are: a skip for
 # a wrong path or a broken lookup would otherwise pass unseen. Reasons as the tests write them.
 _MUST_NOT_SKIP = {"no deck images": "decks", "the trained models are not in models/": "models",
