@@ -66,8 +66,8 @@ def test_the_calibration_is_reported_and_a_poor_one_said_once(capsys, tmp_path):
     assert json.loads(out)["calibracion"]["problemas"] == ["pocos_fotogramas"]
     assert err.count("calibración pobre") == 1
     # several photos of the neutral face make a good one
-    status, out, err = run_cli(capsys, "--json", "--sin-hombros", *sum(
-        (["--neutra", str(photo)] for _ in range(3)), []), str(CLIP))
+    status, out, err = run_cli(capsys, "--json", "--sin-hombros", *["--neutra", str(photo)] * 3,
+                               str(CLIP))
     assert status == 0 and json.loads(out)["calibracion"]["buena"] is True
 
 
