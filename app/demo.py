@@ -18,7 +18,8 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.input.motionevent import MotionEvent
 
-from app.camera import Video
+from app.camera import Video, cargar_imagen
+from app.logic.asientos import fotos_por_asiento
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -182,6 +183,45 @@ class Demo:
             yield 0.3
 
     # -- the script ------------------------------------------------------------------------
+    def registrar_baraja(self, cartas: Any) -> Iterator[Paso]:
+        """The offer after the first reading without a registered deck: the four suit photos
+        (examples/baraja, as if taken with the camera inside the guide), checked one by one."""
+        tocar(cartas.ids.registrar)
+        yield 0.3
+        baraja = self.pantalla("baraja")
+        fotos = [EXAMPLES / "baraja" / f"{p}.jpg" for p in ("oros", "copas", "espadas", "bastos")]
+        baraja.preview.mostrar(cargar_imagen(fotos[0]))
+        yield 0.2
+        yield from self.capturar("registrar_baraja")
+        for foto in fotos:
+            if not baraja.cargar_foto(foto):
+                break
+            yield 0.2
+        if self.app.sm.current == "baraja":  # refused: back to the cards as they were
+            tocar(baraja.ids.volver)
+        yield 0.3
+        self.app.cerrar_aviso()
+
+    def asiento_por_asiento(self, cartas: Any) -> Iterator[Paso]:
+        """The same table seat by seat: a photo of each player's cards (cut from the table
+        photo), one with a card missing (refused, then taken again)."""
+        img, mesa = cartas.foto, cartas.lectura
+        buenas, mala = fotos_por_asiento(img, mesa), fotos_por_asiento(img, mesa, falta=2)[2]
+        tocar(cartas.ids.modo)
+        yield 0.2
+        yield from self.capturar("leer_asiento_ayuda")
+        for s, foto in enumerate(buenas):
+            if s == 2:
+                cartas.leer(mala)  # as a capture from the camera
+                yield 0.3
+                yield from self.capturar("leer_asiento_error")
+                self.app.cerrar_aviso()
+            cartas.leer(foto)
+            yield 0.3
+            if s == 1:
+                yield from self.capturar("leer_asiento")
+        yield from self.capturar("leer_asientos")
+
     def a_nueva_partida(self) -> Iterator[Paso]:
         """From the screen the app opened on (a saved partida resumed on the marcador, a
         message over it) to Nueva partida, by touch as a player would."""
@@ -251,6 +291,10 @@ class Demo:
             cartas.estado = "Demo: no hay foto de ejemplo en examples/; se escriben a mano"
         yield 0.3
         yield from self.capturar("leer_cartas")
+        if leida and cartas.ofrecer_baraja and (EXAMPLES / "baraja" / "bastos.jpg").is_file():
+            yield from self.registrar_baraja(cartas)
+        if leida and cartas.lectura is not None and cartas.lectura.asientos is not None:
+            yield from self.asiento_por_asiento(cartas)
         if leida and cartas.lectura is not None and cartas.chips:
             yield from self.corregir_lectura(cartas)
         if cartas.listas:

@@ -22,7 +22,8 @@ from app.logic.partida import ControlPartida
 from app.storage import Almacen, StorageError, abrir_o_memoria
 
 KV_DIR = Path(__file__).resolve().parent / "kv"
-SCREENS = ("nueva", "marcador", "mano", "cartas", "tanteo", "senas", "arbitro", "ajustes")
+SCREENS = ("nueva", "marcador", "mano", "cartas", "tanteo", "senas", "arbitro", "ajustes", "torneo",
+           "baraja")
 
 
 class Raiz(FloatLayout):

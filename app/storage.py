@@ -25,7 +25,6 @@ import io
 import json
 import os
 import sqlite3
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -34,9 +33,12 @@ from typing import Any, Final
 
 from app.i18n import N_, SOURCE, t
 
+# The one source of the data folder: `mus leer`/`mus mano` find the registered deck there too.
+from vision.registered_deck import DATA_ENV, DECK_FILE, default_data_dir
+
 DB_NAME: Final = "musmesa.sqlite3"
 COPIA_NAME: Final = "musmesa.copia.sqlite3"  # the latest backup, beside the database
-ENV_VAR: Final = "MUSMESA_DATA"
+ENV_VAR: Final = DATA_ENV
 COPIA_CADA_MANOS: Final = 5  # a backup every this many hands of a partida (and at its end)
 COPIA_MAX_EDAD_S: Final = 24 * 3600  # and one at start when the last is older than a day
 _TABLAS: Final = ("partidas", "manos", "correcciones", "arbitraje", "ajustes")
@@ -109,22 +111,14 @@ class Aviso:
         return t(self.plantilla, idioma).format(motivo=motivo, **self.datos)
 
 
+def baraja_registrada(carpeta: str | Path) -> Path:
+    """Where a data folder's registered deck lives (vision.registered_deck.default_deck_path()
+    for the default folder): the app, `mus leer` and `mus mano` share it."""
+    return Path(carpeta) / DECK_FILE
+
+
 class _Danado(Exception):
     """The database file is damaged (SQLITE_CORRUPT, SQLITE_NOTADB or quick_check failed)."""
-
-
-def default_data_dir() -> Path:
-    """MUSMESA_DATA, else the platform's per-user data folder."""
-    env = os.environ.get(ENV_VAR)
-    if env:
-        return Path(env).expanduser()
-    if sys.platform.startswith("win"):
-        base = Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming"))
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "musmesa"
 
 
 def _danado(exc: BaseException) -> bool:
@@ -349,6 +343,10 @@ class Almacen:
         store.aviso = aviso
         store._copia_si_antigua()
         return store
+
+    @property
+    def baraja_registrada(self) -> Path:
+        return baraja_registrada(self.carpeta)
 
     @property
     def guarda(self) -> bool:

@@ -18,7 +18,8 @@ from typing import Any, Final
 
 import numpy as np
 
-from scoring.cards import Card, NotationError
+from app.storage import baraja_registrada
+from scoring.cards import CARD_IDS, Card, NotationError
 
 # Only for a JSON that does not say which cards are doubtful (older `mus leer` output, files
 # written by hand): the reader's own flags ("dudosa") decide otherwise. Its generic threshold.
@@ -151,22 +152,46 @@ def _lector(baraja: str | None):
         raise LecturaError(f"baraja registrada: {exc}") from None
 
 
-def leer_foto(image_bgr: np.ndarray, baraja: str | None = None) -> Lectura:
-    """Run the card reader (against a registered deck file when given); every failure becomes
-    a LecturaError with a readable message."""
+def _detectar(image_bgr: np.ndarray, baraja: str | None) -> Any:
+    """The reader's CardDetections of the photo; every failure a LecturaError."""
     try:
         read_cards = _lector(baraja)
     except ImportError as exc:
         raise LecturaError(f"la lectura de cartas no está disponible ({exc}); "
                            "escribe las cartas a mano") from None
     try:
-        det = read_cards(image_bgr)
+        return read_cards(image_bgr)
     except Exception as exc:  # a model file missing or broken must not crash the app
         raise LecturaError(f"no se pudo leer la foto: {exc}") from None
-    lec = Lectura.desde_detecciones(det)
+
+
+def leer_foto(image_bgr: np.ndarray, baraja: str | None = None) -> Lectura:
+    """Run the card reader (against a registered deck file when given); every failure becomes
+    a LecturaError with a readable message."""
+    lec = Lectura.desde_detecciones(_detectar(image_bgr, baraja))
     if not lec.cartas:
         raise LecturaError("no se ve ninguna carta en la foto")
     return lec
+
+
+def leer_mano(image_bgr: np.ndarray, baraja: str | None = None) -> Lectura:
+    """One player's cards (seat by seat): the photo's cards without seats, however many (the
+    seat step says when they are not four), and its warnings less the one about seats."""
+    from vision.hands import photo_warnings  # optional extra: _detectar has imported vision
+
+    det = _detectar(image_bgr, baraja)
+    lec = Lectura.desde_detecciones(det)
+    lec.asientos, lec.avisos = None, photo_warnings(det)
+    return lec
+
+
+def baraja_de(baraja: str, carpeta: str | Path) -> str | None:
+    """The deck to read against: the one chosen in Ajustes, else the data folder's registered
+    deck (where `mus baraja registrar` puts it: `mus leer`/`mus mano` read it by default)."""
+    if baraja:
+        return baraja
+    defecto = baraja_registrada(carpeta)
+    return str(defecto) if defecto.is_file() else None
 
 
 PALOS_FOTOS: Final = ("oros", "copas", "espadas", "bastos")
@@ -197,7 +222,7 @@ def preparar_baraja(origen: str, carpeta_datos: str) -> tuple[str, str, list[str
                 nueva, nuevos = register(reader, fotos, name=src.name)
                 baraja = nueva if baraja is None else baraja.combined(nueva)
                 avisos += nuevos
-            destino = baraja.save(Path(carpeta_datos) / "baraja.npz")
+            destino = baraja.save(baraja_registrada(carpeta_datos))
         elif src.is_file():
             baraja = RegisteredDeck.load(src)
             CardReader(deck=baraja)  # refuses a registration made with another classifier
@@ -244,3 +269,80 @@ def _fotos_de_registro(carpeta: Any) -> list[str]:
     if faltan:
         raise LecturaError(f"{carpeta}: faltan {', '.join(faltan)} (o baraja.jpg con las 40)")
     return [str(f) for f in fotos]
+
+
+# -- registering the players' deck from the app: one photo per suit, each checked on the spot --
+FOTO_PALO: Final = 10  # cards in one suit's registration photo
+FILAS_PALO: Final = ((1, 10), (2, 5))  # a row of ten or two rows of five
+
+
+def _lector_general() -> Any:
+    """The generic reader that registers decks (loaded once: its models take seconds)."""
+    global _LECTOR
+    if _LECTOR is None:
+        from vision.reader import CardReader  # optional extra (see _lector)
+
+        _LECTOR = CardReader()
+    return _LECTOR
+
+
+_LECTOR: Any = None
+
+
+def comprobar_palo(image_bgr: np.ndarray, palo: int) -> None:
+    """Check one suit's registration photo as it is taken (vision.registration.locate_grid:
+    ten confident cards in a row of ten or two rows of five, none missing, none on another);
+    LecturaError saying what is wrong, naming the suit."""
+    try:  # optional extra (see _lector)
+        from vision.registered_deck import DeckError
+        from vision.registration import locate_grid
+    except ImportError as exc:
+        raise LecturaError(f"la lectura de cartas no está disponible ({exc})") from None
+    try:
+        cajas = locate_grid(_lector_general(), image_bgr, FOTO_PALO, FILAS_PALO)
+    except DeckError as exc:
+        raise LecturaError(f"foto de {PALOS_FOTOS[palo]}: {exc}") from None
+    fuera = _fuera_de_orden(image_bgr, cajas, palo)
+    if fuera:
+        k, vista = fuera
+        raise LecturaError(f"foto de {PALOS_FOTOS[palo]}: en el puesto {k + 1} (por filas, de "
+                           f"izquierda a derecha) debería ir el {CARD_IDS[palo * FOTO_PALO + k]} "
+                           f"y se ve el {vista}: pon las cartas en orden del 1 al 12")
+
+
+# Only a sure reading calls a card misplaced: on a deck the classifier never saw, a doubtful
+# one would refuse a good photo.
+SEGURA: Final = 0.95
+
+
+def _fuera_de_orden(image_bgr: np.ndarray, cajas: np.ndarray, palo: int) -> tuple[int, str] | None:
+    """The first place whose card the generic classifier surely reads as another one (and
+    surely not as the card that goes there), with the card it sees; None when all fit."""
+    from vision.geometry import CROP_H, CROP_W, crop_cards  # optional extra (see _lector)
+
+    crops = np.ascontiguousarray(crop_cards(image_bgr, cajas, (CROP_W, CROP_H)))
+    logits, _ = _lector_general().classifier.run_network(crops)
+    e = np.exp(logits - logits.max(1, keepdims=True))
+    probs = e / e.sum(1, keepdims=True)
+    for k, p in enumerate(probs):
+        esperada, vista = palo * FOTO_PALO + k, int(np.argmax(p))
+        if vista != esperada and p[vista] >= SEGURA and p[esperada] < 1 - SEGURA:
+            return k, CARD_IDS[vista]
+    return None
+
+
+def registrar_fotos(fotos: list[np.ndarray], carpeta_datos: str | Path) -> tuple[str, list[str]]:
+    """Register the deck from the four suit photos (oros, copas, espadas, bastos) into the data
+    folder's registered deck; (its path, warnings: a row that looks like another suit, small
+    cards). LecturaError otherwise."""
+    from vision.registered_deck import DeckError  # optional extra (see _lector)
+    from vision.registration import register
+
+    try:
+        baraja, avisos = register(_lector_general(), fotos)
+        destino = baraja.save(baraja_registrada(carpeta_datos))
+    except DeckError as exc:
+        raise LecturaError(str(exc)) from None
+    except OSError as exc:
+        raise LecturaError(f"no se puede guardar la baraja: {exc.strerror or exc}") from None
+    return str(destino), avisos

@@ -58,6 +58,7 @@ class ControlPartida:
         self.partida: Partida | None = None
         self.info: dict[str, Any] = {}
         self.problema = ""  # why the last resume stopped early, for the screen
+        self.ultimo_registro: dict[str, Any] | None = None  # of the last confirmed hand
 
     # -- lifecycle ------------------------------------------------------------------------
     def nueva(self, reglas: str | dict, jugadores: list[str], mano: int) -> None:
@@ -137,9 +138,10 @@ class ControlPartida:
         p = self._p()
         trial = copy.deepcopy(p)
         res, avisos = self._registrar(trial, entrada)
-        self.almacen.guardar_mano(self.partida_id or 0, self.registro(entrada), res.to_json(),
+        registro = self.registro(entrada)
+        self.almacen.guardar_mano(self.partida_id or 0, registro, res.to_json(),
                                   origen, terminada=trial.terminada, ganador=trial.ganador)
-        self.partida = trial
+        self.partida, self.ultimo_registro = trial, registro  # what a tournament queue sends
         return res, avisos
 
     def _registrar(self, p: Partida, entrada: EntradaMano) -> tuple[Any, list[tuple[str, str]]]:

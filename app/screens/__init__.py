@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from app.screens.ajustes import AjustesScreen
 from app.screens.arbitro import ArbitroScreen
+from app.screens.baraja import BarajaScreen
 from app.screens.cartas import CartasScreen
 from app.screens.mano import ManoScreen
 from app.screens.marcador import MarcadorScreen
 from app.screens.nueva import NuevaScreen
 from app.screens.senas import SenasScreen
 from app.screens.tanteo import TanteoScreen
+from app.screens.torneo import TorneoScreen
 
 CLASSES = {
     "nueva": NuevaScreen,
@@ -20,4 +22,6 @@ CLASSES = {
     "senas": SenasScreen,
     "arbitro": ArbitroScreen,
     "ajustes": AjustesScreen,
+    "torneo": TorneoScreen,
+    "baraja": BarajaScreen,
 }

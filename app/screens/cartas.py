@@ -1,9 +1,15 @@
-"""Leer cartas: camera or photo -> vision/ -> the four hands, with one-tap corrections."""
+"""Leer cartas: camera or photo -> vision/ -> the four hands, with one-tap corrections.
+
+Two ways: one photo of the whole table, or seat by seat (app.logic.asientos): one photo of each
+player's four cards in turn, the screen saying whose; a seat can be photographed again."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+import cv2
+import numpy as np
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, StringProperty
@@ -16,7 +22,8 @@ from kivy.uix.stacklayout import StackLayout
 
 from app.camera import Camara, FuenteError, Preview, cargar_imagen
 from app.i18n import N_
-from app.logic.lectura import Lectura, LecturaError, leer_foto
+from app.logic.asientos import AsientoError, AsientoPorAsiento
+from app.logic.lectura import Lectura, LecturaError, baraja_de, leer_foto, leer_mano
 from app.screens.vivo import ConVistaPrevia
 from app.screens.widgets import Boton, CartaChip, SelectorCartas
 from app.storage import StorageError
@@ -26,11 +33,47 @@ IMAGE_EXT = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 AYUDA_FOTO = N_("Cartas boca arriba delante de cada jugador, en fila y no en abanico: captura o abre una foto")
 
 
+# The reader's warning on a deck unlike those it knows (vision.reader.UNFAMILIAR_WARNING) ends so.
+DESCONOCIDA = "registra tu baraja"
+
+
+def elegir_imagen(al_elegir: Callable[[str], object]) -> None:
+    """A file chooser of images (from examples/ when there is one); ``al_elegir(path)``."""
+    app = App.get_running_app()
+    start = Path.cwd() / "examples"
+    chooser = FileChooserListView(path=str(start if start.is_dir() else Path.home()),
+                                  filters=[f"*{e}" for e in IMAGE_EXT], font_size="20sp")
+    view = ModalView(size_hint=(0.9, 0.9), auto_dismiss=False)
+    box = BoxLayout(orientation="vertical", spacing=dp(8), padding=dp(8))
+    box.add_widget(chooser)
+    row = BoxLayout(size_hint_y=None, height=dp(80), spacing=dp(8))
+    cancel = Boton(text=app.t("Cancelar"))
+    ok = Boton(text=app.t("Abrir"))
+    cancel.bind(on_release=lambda *_: view.dismiss())
+
+    def abrir(*_: object) -> None:
+        if chooser.selection:
+            view.dismiss()
+            al_elegir(chooser.selection[0])
+
+    ok.bind(on_release=abrir)
+    row.add_widget(cancel)
+    row.add_widget(ok)
+    box.add_widget(row)
+    view.add_widget(box)
+    view.open()
+
+
+TODAS_LEIDAS = N_("Ya están las cuatro manos: pulsa Repetir en un asiento para fotografiarlo de nuevo")
+
+
 class CartasScreen(ConVistaPrevia, Screen):
     estado = StringProperty("")
     resumen = StringProperty("")
     en_vivo = BooleanProperty(False)
     listas = BooleanProperty(False)
+    por_asientos = BooleanProperty(False)  # seat by seat instead of one photo of the table
+    ofrecer_baraja = BooleanProperty(False)  # offer to register the players' own deck
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -39,13 +82,18 @@ class CartasScreen(ConVistaPrevia, Screen):
         self.foto = None
         self.chips: list[CartaChip] = []  # one per detected card, index = lectura index
         self.selector: SelectorCartas | None = None
+        self.sesion: AsientoPorAsiento | None = None  # the seats read so far, seat by seat
+        self.repetir_botones: dict[int, Boton] = {}  # seat -> its "Repetir" button
+        self._de_camara = False  # the last photo came from the camera: reopen it for the next seat
 
     def on_pre_enter(self, *_: object) -> None:
         app = App.get_running_app()
         if self.preview is None:
             self.preview = Preview(self.ids.vista, al_error=self._fallo_camara)
-        if self.lectura is None:
+        if self.lectura is None and self.sesion is None:
             self.estado = app.t(AYUDA_FOTO)
+        elif self.sesion is not None:  # the players may have changed since
+            self.sesion.jugadores = self._jugadores()
         self.dibujar()
 
     def on_enter(self, *_: object) -> None:
@@ -68,7 +116,8 @@ class CartasScreen(ConVistaPrevia, Screen):
             return
         self.preview.empezar(cam)
         self.en_vivo = True
-        self.estado = app.t("Encuadra la mesa y pulsa Capturar")
+        pide = self.sesion.pedir() if self.sesion else None
+        self.estado = pide.texto(app.lang) if pide else app.t("Encuadra la mesa y pulsa Capturar")
 
     def _fallo_camara(self, msg: str) -> None:
         app = App.get_running_app()
@@ -80,32 +129,12 @@ class CartasScreen(ConVistaPrevia, Screen):
         frame = self.preview.ultimo if self.preview else None
         self.parar()
         if frame is not None:
+            self._de_camara = True
             self.leer(frame)
+            self._de_camara = False
 
     def elegir_foto(self) -> None:
-        app = App.get_running_app()
-        start = Path.cwd() / "examples"
-        chooser = FileChooserListView(path=str(start if start.is_dir() else Path.home()),
-                                      filters=[f"*{e}" for e in IMAGE_EXT], font_size="20sp")
-        view = ModalView(size_hint=(0.9, 0.9), auto_dismiss=False)
-        box = BoxLayout(orientation="vertical", spacing=dp(8), padding=dp(8))
-        box.add_widget(chooser)
-        row = BoxLayout(size_hint_y=None, height=dp(80), spacing=dp(8))
-        cancel = Boton(text=app.t("Cancelar"))
-        ok = Boton(text=app.t("Abrir"))
-        cancel.bind(on_release=lambda *_: view.dismiss())
-
-        def abrir(*_: object) -> None:
-            if chooser.selection:
-                view.dismiss()
-                self.cargar_foto(chooser.selection[0])
-
-        ok.bind(on_release=abrir)
-        row.add_widget(cancel)
-        row.add_widget(ok)
-        box.add_widget(row)
-        view.add_widget(box)
-        view.open()
+        elegir_imagen(self.cargar_foto)
 
     def cargar_foto(self, path: str | Path) -> bool:
         app = App.get_running_app()
@@ -118,30 +147,125 @@ class CartasScreen(ConVistaPrevia, Screen):
             return False
         return self.leer(img)
 
+    # -- seat by seat ---------------------------------------------------------------------
+    def _jugadores(self) -> list[str] | None:
+        app = App.get_running_app()
+        return list(app.ctl.info.get("jugadores") or []) or None if app.ctl.activa else None
+
+    def alternar_modo(self) -> None:
+        """Whole table <-> seat by seat; what was read in the other way is put aside."""
+        app = App.get_running_app()
+        self.por_asientos = not self.por_asientos
+        self.sesion = AsientoPorAsiento(self._jugadores()) if self.por_asientos else None
+        self.lectura, self.foto = None, None
+        self.ids.vista.texture = None
+        pide = self.sesion.pedir() if self.sesion else None
+        self.estado = pide.texto(app.lang) if pide else app.t(AYUDA_FOTO)
+        self.dibujar()
+
+    def repetir(self, asiento: int) -> None:
+        """Photograph ``asiento`` again; its cards stay until the new photo is good."""
+        app = App.get_running_app()
+        self.sesion.repetir(asiento)
+        self.lectura = None
+        foto = self.sesion.fotos[asiento]
+        if foto is not None and foto.foto is not None:
+            self.preview.mostrar(foto.lectura.dibujar(foto.foto))
+        self.estado = self.sesion.pedir().texto(app.lang)
+        self.dibujar()
+
+    def _leer_asiento(self, img: object) -> bool:
+        app = App.get_running_app()
+        seat = self.sesion.turno
+        try:
+            lec = leer_mano(img, baraja_de(app.baraja, app.carpeta))
+            self.preview.mostrar(lec.dibujar(img))  # what was seen, also when refused
+            self.sesion.poner(lec, img)
+        except AsientoError as exc:
+            self._rechazo(exc.aviso.texto(app.lang))
+            return False
+        except LecturaError as exc:
+            self._rechazo(str(exc))
+            return False
+        self._ofrecer(lec.avisos)
+        if self.sesion.completas and self.sesion.turno is None:
+            try:
+                self.lectura = self.sesion.lectura()
+            except LecturaError as exc:  # corrections made two seats hold one card
+                self.sesion.repetir(seat)
+                self._rechazo(str(exc))
+                return False
+        self.dibujar()
+        if self.lectura is None and self._de_camara:
+            self._reabrir_camara()
+        return True
+
+    def _reabrir_camara(self) -> None:
+        """Straight on to the next player's cards; without a camera the prompt stays."""
+        app = App.get_running_app()
+        try:
+            cam = Camara(int(app.camara or 0))
+        except (FuenteError, ValueError):
+            return
+        self.preview.empezar(cam)
+        self.en_vivo = True
+
+    def _rechazo(self, texto: str) -> None:
+        """A seat's photo refused: say why, keep everything read, ask for that seat again."""
+        app = App.get_running_app()
+        self.dibujar()
+        self.estado = texto
+        app.avisar(texto, error=True)
+
     # -- reading --------------------------------------------------------------------------
     def leer(self, img: object) -> bool:
         app = App.get_running_app()
+        if self.sesion is not None and self.sesion.turno is not None:
+            return self._leer_asiento(img)
+        if self.sesion is not None:  # all four read: a new photo replaces no seat by itself
+            self.estado = app.t(TODAS_LEIDAS)
+            app.avisar(self.estado, error=True)
+            return False
         self.foto = img
         self.preview.mostrar(img)
         self.estado = app.t("Leyendo…")
         try:
-            self.lectura = leer_foto(img, app.baraja or None)
+            self.lectura = leer_foto(img, baraja_de(app.baraja, app.carpeta))
         except LecturaError as exc:
             self.lectura = None
             self.estado = str(exc)
             app.avisar(str(exc), error=True)
             self.dibujar()
             return False
+        self._ofrecer(self.lectura.avisos)
         self.dibujar()
         return True
+
+    def _ofrecer(self, avisos: list[str]) -> None:
+        """Offer the deck's registration the first time cards are read without one, and
+        whenever the reader finds the deck unfamiliar."""
+        app = App.get_running_app()
+        primera = (baraja_de(app.baraja, app.carpeta) is None
+                   and app.almacen.ajuste("baraja_ofrecida", "") != "1")
+        if primera:
+            app.guardar_ajuste("baraja_ofrecida", "1")
+        self.ofrecer_baraja = primera or any(DESCONOCIDA in a for a in avisos)
+
+    def registrar_baraja(self) -> None:
+        self.ofrecer_baraja = False
+        App.get_running_app().ir("baraja")
 
     def dibujar(self) -> None:
         app = App.get_running_app()
         box = self.ids.asientos
         box.clear_widgets()
         self.chips = []
+        self.repetir_botones = {}
         lec = self.lectura
         self.listas = bool(lec and lec.asientos is not None)
+        if lec is None and self.sesion is not None:
+            self._dibujar_asientos()
+            return
         if lec is None:
             self.resumen = app.t("Aún no hay lectura: las cartas leídas aparecerán aquí por asiento")
             return
@@ -165,13 +289,49 @@ class CartasScreen(ConVistaPrevia, Screen):
             return
         jug = app.ctl.info.get("jugadores") if app.ctl.activa else None
         for s, idxs in enumerate(lec.asientos):
-            row = BoxLayout(size_hint_y=None, height=dp(98), spacing=dp(2))
             name = jug[s] if jug else f"{app.t('Asiento')} {s + 1}"
-            row.add_widget(Label(text=name, bold=True, size_hint_x=None, width=dp(120),
-                                 text_size=(dp(116), None)))
+            row = self._fila(name)
             for i in idxs:
                 row.add_widget(self.chips[i])
+            if self.sesion is not None:
+                row.add_widget(self._boton_repetir(s))
             box.add_widget(row)
+
+    def _fila(self, nombre: str) -> BoxLayout:
+        row = BoxLayout(size_hint_y=None, height=dp(98), spacing=dp(2))
+        row.add_widget(Label(text=nombre, bold=True, size_hint_x=None, width=dp(120),
+                             text_size=(dp(116), None)))
+        return row
+
+    def _boton_repetir(self, asiento: int) -> Boton:
+        app = App.get_running_app()
+        boton = Boton(text=app.t("Repetir"), size_hint_x=None, width=dp(104), font_size="18sp")
+        boton.bind(on_release=lambda *_: self.repetir(asiento))
+        self.repetir_botones[asiento] = boton
+        return boton
+
+    def _dibujar_asientos(self) -> None:
+        """Seat by seat, before the four are there: each seat's cards (flags in orange) or
+        what is still missing, the seat asked for marked."""
+        app = App.get_running_app()
+        ses = self.sesion
+        self.resumen = f"{ses.leidas()} {app.t('de 4 asientos leídos')}"
+        pide = ses.pedir()
+        if pide is not None:
+            self.estado = pide.texto(app.lang)
+        for s, foto in enumerate(ses.fotos):
+            row = self._fila(ses.nombre(s, app.t))
+            if foto is not None:
+                for c in foto.lectura.cartas:
+                    row.add_widget(CartaChip(carta=c.carta, dudosa=c.dudosa))
+            if s == ses.turno:
+                row.add_widget(Label(text=app.t("ahora"), font_size="20sp", bold=True,
+                                     color=(1, 0.8, 0.3, 1)))
+            elif foto is None:
+                row.add_widget(Label(text=app.t("pendiente"), font_size="20sp"))
+            if foto is not None and s != ses.turno:
+                row.add_widget(self._boton_repetir(s))
+            self.ids.asientos.add_widget(row)
 
     def _asiento_de(self, indice: int) -> int | None:
         for s, idxs in enumerate(self.lectura.asientos or []):
@@ -213,9 +373,23 @@ class CartasScreen(ConVistaPrevia, Screen):
             return
         app.cartas_leidas = manos
         app.origen_mano = "camara"
+        app.foto_mano = self._bytes_de_fotos()  # its hash goes to a tournament with the hand
         self.lectura, self.foto = None, None
+        if self.sesion is not None:  # the next hand starts with the first seat again
+            self.sesion = AsientoPorAsiento(self._jugadores())
         self.ids.vista.texture = None
         app.ir("mano")
+
+    def _bytes_de_fotos(self) -> bytes | None:
+        """The photo the cards came from (the four seats' one after another), as JPEG bytes."""
+        fotos = ([f.foto for f in self.sesion.fotos if f is not None] if self.sesion is not None
+                 else [self.foto])
+        out = b""
+        for foto in fotos:
+            if isinstance(foto, np.ndarray):
+                ok, jpg = cv2.imencode(".jpg", foto)
+                out += jpg.tobytes() if ok else b""
+        return out or None
 
     def volver(self) -> None:
         App.get_running_app().ir("mano" if App.get_running_app().entrada else "marcador")

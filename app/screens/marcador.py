@@ -61,10 +61,16 @@ class MarcadorScreen(Screen):
         app.entrada = app.ctl.entrada()
         app.cartas_leidas = []
         app.origen_mano = "manual"
+        app.foto_mano = None
         app.ir("mano")
 
     def deshacer(self) -> None:
         app = App.get_running_app()
+        if app.sm.has_screen("torneo") and app.sm.get_screen("torneo").juega():
+            # the server holds the hand already: the partida would no longer match it
+            app.avisar(app.t("En un torneo las manos enviadas no se deshacen: avisa al árbitro"),
+                       error=True)
+            return
         if not self.confirmar_deshacer:
             self.confirmar_deshacer = True
             Clock.schedule_once(lambda dt: setattr(self, "confirmar_deshacer", False), 4)

@@ -51,13 +51,16 @@ class TanteoScreen(Screen):
 
     def confirmar(self) -> None:
         app = App.get_running_app()
+        origen = getattr(app, "origen_mano", "manual")
         try:
-            _res, avisos = app.ctl.confirmar(app.entrada, origen=getattr(app, "origen_mano",
-                                                                          "manual"))
+            res, avisos = app.ctl.confirmar(app.entrada, origen=origen)
         except StorageError as exc:
             app.avisar(str(exc), error=True)  # the hand stays on screen: nothing is lost
             return
         app.entrada, app.resultado = None, None
+        if app.sm.has_screen("torneo"):  # queued and sent in the background while joined
+            foto = getattr(app, "foto_mano", None) if origen == "camara" else None
+            app.sm.get_screen("torneo").tras_confirmar(res, foto)
         app.ir("marcador")
         if avisos:
             app.avisar("  ".join(app.t(tpl).format(arg) for tpl, arg in avisos))

@@ -1,0 +1,129 @@
+"""Registrar la baraja: the players' own deck, one photo per suit, each checked as it is taken.
+
+A framing guide (two rows of five) is drawn over the preview; a photo that does not show the
+ten cards of its suit in rows says what is wrong and is asked for again, the suits already
+taken are kept. With the four, the deck is registered into the data folder (where `mus leer`
+and `mus mano` find it too) and the reader uses it from then on; Ajustes shows it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from app.camera import Camara, FuenteError, Preview, cargar_imagen
+from app.i18n import N_
+from app.logic.lectura import PALOS_FOTOS, LecturaError, comprobar_palo, registrar_fotos
+from app.screens.cartas import elegir_imagen
+from app.screens.vivo import ConVistaPrevia
+
+PIDE_PALO = N_("Foto de {palo}: sus diez cartas boca arriba, del 1 al 12, en dos "
+               "filas de cinco dentro del marco")
+PALOS = (N_("oros"), N_("copas"), N_("espadas"), N_("bastos"))
+
+
+class BarajaScreen(ConVistaPrevia, Screen):
+    estado = StringProperty("")
+    hechas = StringProperty("")
+    en_vivo = BooleanProperty(False)
+    palo = NumericProperty(0)  # the suit asked for now (4: all taken)
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.preview: Preview | None = None
+        self.fotos: list[object | None] = [None] * len(PALOS_FOTOS)
+        self.volver_a = "cartas"
+
+    def on_pre_enter(self, *_: object) -> None:
+        if self.preview is None:
+            self.preview = Preview(self.ids.vista, al_error=self._fallo_camara)
+        self.fotos = [None] * len(PALOS_FOTOS)
+        self.palo = 0
+        self._pedir()
+
+    def on_enter(self, *_: object) -> None:
+        self.alternar_camara(silencioso=True)
+
+    def _pedir(self) -> None:
+        app = App.get_running_app()
+        hechas = [app.t(PALOS[p]) for p, f in enumerate(self.fotos) if f is not None]
+        self.hechas = f"{app.t('Hechas')}: {', '.join(hechas)}" if hechas else ""
+        if self.palo < len(PALOS):
+            self.estado = app.t(PIDE_PALO).format(palo=app.t(PALOS[self.palo]))
+
+    def alternar_camara(self, silencioso: bool = False) -> None:
+        if self.en_vivo:
+            self.parar()
+            return
+        app = App.get_running_app()
+        try:
+            cam = Camara(int(app.camara or 0))
+        except (FuenteError, ValueError) as exc:
+            if not silencioso:
+                app.avisar(f"{app.t('Sin cámara')}: {exc}", error=True)
+            return
+        self.preview.empezar(cam)
+        self.en_vivo = True
+
+    def _fallo_camara(self, msg: str) -> None:
+        app = App.get_running_app()
+        self.en_vivo = False
+        app.avisar(f"{app.t('Cámara parada')}: {msg}", error=True)
+
+    def capturar(self) -> None:
+        frame = self.preview.ultimo if self.preview else None
+        self.parar()
+        if frame is not None and self.tomar(frame) and self.palo < len(PALOS):
+            self.alternar_camara(silencioso=True)  # on to the next suit
+
+    def elegir_foto(self) -> None:
+        elegir_imagen(self.cargar_foto)
+
+    def cargar_foto(self, path: str | Path) -> bool:
+        app = App.get_running_app()
+        self.parar()
+        try:
+            img = cargar_imagen(path)
+        except FuenteError as exc:
+            app.avisar(str(exc), error=True)
+            return False
+        return self.tomar(img)
+
+    def tomar(self, img: object) -> bool:
+        """This suit's photo: checked now; with the fourth, the deck is registered."""
+        app = App.get_running_app()
+        self.preview.mostrar(img)
+        try:
+            comprobar_palo(img, self.palo)
+        except LecturaError as exc:
+            self.estado = str(exc)
+            app.avisar(str(exc), error=True)
+            return False
+        self.fotos[self.palo] = img
+        self.palo += 1
+        self._pedir()
+        if self.palo < len(PALOS):
+            return True
+        return self._registrar()
+
+    def _registrar(self) -> bool:
+        app = App.get_running_app()
+        try:
+            ruta, avisos = registrar_fotos(self.fotos, app.carpeta)
+        except LecturaError as exc:  # e.g. a row of another suit: the four are taken again
+            self.fotos, self.palo = [None] * len(PALOS_FOTOS), 0
+            self._pedir()
+            app.avisar(str(exc), error=True)
+            return False
+        app.baraja = ruta
+        app.guardar_ajuste("baraja", ruta)
+        self.estado = app.t("Baraja registrada: desde ahora se lee con ella")
+        app.avisar("; ".join([self.estado, *avisos]), error=bool(avisos), fijo=bool(avisos))
+        self.volver()
+        return True
+
+    def volver(self) -> None:
+        self.parar()
+        App.get_running_app().ir(self.volver_a)

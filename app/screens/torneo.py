@@ -1,0 +1,240 @@
+"""Torneo: join a tournament's table (server address and the table's code, typed or read from
+the organiser's QR code by the camera), then see the match, the hands waiting to be sent and
+any the server refused; the queue is sent in the background (app.logic.torneo_mesa)."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from app.camera import Camara, Fuente, FuenteError, Preview
+from app.logic.torneo import DB_FILE, Mesa, SinRed, TorneoError, leer_qr
+from app.logic.torneo_mesa import MesaTorneo, validar_servidor
+from app.screens.vivo import ConVistaPrevia
+
+REINTENTO = 20.0  # seconds between background sends while hands wait
+AJUSTE_SERVIDOR = "torneo_servidor"  # the last server joined, offered again
+
+
+class TorneoScreen(ConVistaPrevia, Screen):
+    unida = BooleanProperty(False)
+    uniendo = BooleanProperty(False)
+    en_vivo = BooleanProperty(False)
+    torneo = StringProperty("")
+    parejas = StringProperty("")
+    asientos = StringProperty("")
+    marcador = StringProperty("")
+    pendientes = NumericProperty(0)
+    estado_envio = StringProperty("")
+    rechazadas = StringProperty("")
+    estado = StringProperty("")
+    confirmar_salir = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.preview: Preview | None = None
+        self._mesa: MesaTorneo | None = None
+        self._carpeta = ""
+        self._avisado = 0  # the count of unsent hands last said over the marcador
+        # the screens exist from the app's start: the queue is retried from then on
+        Clock.schedule_interval(lambda dt: self.enviar(), REINTENTO)
+
+    # -- the data folder's tournament state ------------------------------------------------
+    def mesa_torneo(self, crear: bool = True) -> MesaTorneo | None:
+        """The tournament state of the app's data folder (None if it cannot be opened, or
+        has none and ``crear`` is False: a folder never in a tournament gets no queue file)."""
+        app = App.get_running_app()
+        if not crear and not (Path(app.carpeta) / DB_FILE).exists():
+            return None
+        if self._mesa is None or self._carpeta != app.carpeta:
+            if self._mesa is not None:
+                self._mesa.close()
+            self._mesa, self._carpeta = None, app.carpeta
+            try:
+                self._mesa = MesaTorneo(Path(app.carpeta))
+            except sqlite3.Error as exc:
+                self.estado = f"{app.t('No se puede abrir la cola del torneo')}: {exc}"
+        return self._mesa
+
+    def on_pre_enter(self, *_: object) -> None:
+        self.confirmar_salir = False
+        if not self.ids.servidor.text:  # a club's server stays the same from match to match
+            self.ids.servidor.text = App.get_running_app().almacen.ajuste(AJUSTE_SERVIDOR)
+        self.refrescar()
+
+    def _olvidar_codigo(self) -> None:
+        self.ids.codigo.text = ""
+        self.ids.vista.texture = None
+
+    def refrescar(self) -> None:
+        app = App.get_running_app()
+        m = self.mesa_torneo()
+        v = m.vista() if m is not None else None
+        self.unida = v is not None
+        if v is None:
+            self.pendientes, self.estado_envio, self.rechazadas = 0, "", ""
+            return
+        t = app.t
+        self.torneo = v.torneo
+        self.parejas = f"{v.parejas[0]}  —  {v.parejas[1]}"
+        seats = (t("Abajo"), t("Derecha"), t("Arriba"), t("Izquierda"))
+        self.asientos = "\n".join(f"{s}: {n}" for s, n in zip(seats, v.jugadores, strict=False))
+        self.pendientes = v.pendientes
+        self.confirmar_salir = self.confirmar_salir and bool(v.pendientes)  # nothing to lose now
+        p = app.ctl.partida if m is not None and m.juega(app.ctl) else None
+        self.marcador = (f"{t('Marcador')}: {p.tantos[0]} — {p.tantos[1]}  ·  "
+                         f"{t('Manos')}: {len(p.historial)}") if p is not None else ""
+        self.estado_envio = ("" if not v.pendientes and v.rechazadas  # the refusal speaks
+                             else t("Todas las manos enviadas") if not v.pendientes
+                             else t("1 mano sin enviar") if v.pendientes == 1
+                             else t("{n} manos sin enviar").format(n=v.pendientes))
+        self.rechazadas = "\n".join(t("Mano {n} rechazada: {motivo}").format(n=n, motivo=why)
+                                    for n, why in v.rechazadas)
+
+    # -- joining ---------------------------------------------------------------------------
+    def unirse(self) -> None:
+        app = App.get_running_app()
+        m = self.mesa_torneo()
+        if m is None or self.uniendo:
+            return
+        try:
+            servidor = validar_servidor(self.ids.servidor.text)
+        except ValueError as exc:
+            app.avisar(app.t(str(exc)), error=True)
+            return
+        self.uniendo = True
+        self.estado = app.t("Uniéndose al torneo…")
+        codigo = self.ids.codigo.text
+        threading.Thread(target=self._unirse_en_hilo, args=(m.datos, servidor, codigo),
+                         daemon=True, name="musmesa-torneo-unirse").start()
+
+    def _unirse_en_hilo(self, datos: Path, servidor: str, codigo: str) -> None:
+        try:
+            got: Mesa | Exception = MesaTorneo.unirse_en_hilo(datos, servidor, codigo)
+        except (TorneoError, SinRed, sqlite3.Error, KeyError, TypeError, ValueError) as exc:
+            got = exc  # an odd answer too: the screen must not stay "joining"
+        Clock.schedule_once(lambda dt: self._unida(got))
+
+    def _unida(self, got: Mesa | Exception) -> None:
+        app = App.get_running_app()
+        self.uniendo, self.estado = False, ""
+        m = self.mesa_torneo()
+        if isinstance(got, Exception) or m is None:
+            app.avisar(app.t(str(got)), error=True)
+            self.refrescar()
+            return
+        try:
+            m.empezar_partida(app.ctl, got)
+        except (ValueError, TorneoError) as exc:
+            app.avisar(app.t(str(exc)), error=True)
+            self.refrescar()
+            return
+        app.guardar_ajuste(AJUSTE_SERVIDOR, got.servidor)
+        self._olvidar_codigo()
+        self.refrescar()
+        app.avisar(app.t("Unida al torneo {0}").format(got.torneo))
+
+    # -- the QR code -----------------------------------------------------------------------
+    def alternar_camara(self) -> None:
+        if self.en_vivo:
+            self.parar()
+            return
+        app = App.get_running_app()
+        try:
+            self.usar_fuente(Camara(int(app.camara or 0)))
+        except (FuenteError, ValueError) as exc:
+            app.avisar(f"{app.t('Sin cámara')}: {exc}", error=True)
+
+    def usar_fuente(self, fuente: Fuente) -> None:
+        """Look for the table's QR code in a camera (or, in tests and the demo, images)."""
+        if self.preview is None:
+            self.preview = Preview(self.ids.vista, procesar=self._leer, aplicar=self._leido,
+                                   al_error=self._fallo)
+        self.preview.empezar(fuente)
+        self.en_vivo = True
+        self.estado = App.get_running_app().t("Enseña el código QR de la mesa a la cámara")
+
+    def _leer(self, _t: float, frame: Any) -> str | None:
+        try:  # may run in the preview's worker thread: no Kivy here
+            return leer_qr(frame)
+        except Exception:  # an odd frame is only a frame without a code
+            return None
+
+    def _leido(self, _t: float, _frame: Any, codigo: str | None) -> None:
+        if codigo:
+            self.ids.codigo.text = codigo
+            self.parar()
+            self.estado = App.get_running_app().t("Código leído: {0}").format(codigo)
+
+    def _fallo(self, msg: str) -> None:
+        self.en_vivo = False
+        self.estado = f"{App.get_running_app().t('Fuente parada')}: {msg}"
+
+    # -- the queue -------------------------------------------------------------------------
+    def juega(self) -> bool:
+        """Whether the partida in play is the tournament's match (its hands go to the server)."""
+        m = self.mesa_torneo(crear=False)
+        return m is not None and m.juega(App.get_running_app().ctl)
+
+    def tras_confirmar(self, res: Any, foto: bytes | None = None) -> None:
+        """A hand was confirmed (TanteoScreen): queue it if the partida is the tournament's,
+        and send it in the background."""
+        app = App.get_running_app()
+        m = self.mesa_torneo(crear=False)
+        try:
+            if m is None or not m.tras_confirmar(app.ctl, res, foto):
+                return
+        except (TorneoError, sqlite3.Error) as exc:
+            app.avisar(f"{app.t('La mano no entró en la cola del torneo')}: {exc}", error=True)
+            return
+        self.refrescar()
+        self.enviar()
+
+    def enviar(self) -> None:
+        m = self.mesa_torneo(crear=False)
+        if m is None or m.mesa() is None or not m.cliente.pendientes():
+            return
+        m.enviar(lambda sent: Clock.schedule_once(lambda dt: self._enviado(sent)))
+
+    def enviar_ahora(self) -> None:
+        if self.mesa_torneo() is not None:
+            self.enviar()
+        self.refrescar()
+
+    def _enviado(self, _sent: int) -> None:
+        self.refrescar()
+        # said once per count while playing: the marcador has no room for it
+        if self.pendientes and self.pendientes != self._avisado and self.manager is not None \
+                and self.manager.current == "marcador":
+            App.get_running_app().avisar(self.estado_envio, error=True)
+        self._avisado = self.pendientes
+
+    # -- leaving ---------------------------------------------------------------------------
+    def salir(self) -> None:
+        app = App.get_running_app()
+        m = self.mesa_torneo()
+        if m is None:
+            return
+        if m.cliente.pendientes() and not self.confirmar_salir:
+            self.confirmar_salir = True  # the hands not sent would be lost: ask first
+            return
+        self.confirmar_salir = False
+        m.salir(app.ctl)
+        self._olvidar_codigo()
+        self.refrescar()
+        app.avisar(app.t("Has salido del torneo"))
+
+    def jugar(self) -> None:
+        app = App.get_running_app()
+        app.ir("marcador" if app.ctl.activa else "nueva")
+
+    def volver(self) -> None:
+        App.get_running_app().ir("marcador" if self.unida and App.get_running_app().ctl.activa
+                                 else "nueva")

@@ -1,0 +1,299 @@
+"""The real app joins a real `mus torneo` server on the loopback and plays: join by a typed code
+and by the organiser's QR code seen by the camera (frames from a file), hands through the real
+screens, the server stopped and started again, the queue drained, nothing counted twice.
+
+Run headless with:
+    xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python -m pytest tests/test_app_gui_torneo.py
+Screenshots go to the temp folder as musmesa-torneo-*.png.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))  # before Kivy loads
+os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # leave the root logger of this pytest alone
+
+pytest.importorskip("kivy")
+pytest.importorskip("fastapi")
+uvicorn = pytest.importorskip("uvicorn")
+pytestmark = [
+    pytest.mark.gui,
+    pytest.mark.skipif(not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")),
+                       reason="no display: run under xvfb-run -a -s '-screen 0 1280x800x24'"),
+]
+
+MANOS = [  # three hands, each scored by the app and checked again by the server
+    ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"],
+    ["1o 4c 5e 6b", "7o 7c 2e 4b", "1c 5c 6e 10b", "2o 4e 5b 6o"],
+    ["12e 11o 10c 7c", "1c 1e 4o 5o", "6c 6e 6o 2b", "3b 12b 11b 10b"],
+]
+
+
+class Server:
+    """`mus torneo`'s app in uvicorn on a thread; stopped and started again on the same port."""
+
+    def __init__(self, url: str) -> None:
+        from torneo.simulacion import free_port
+
+        self.url, self.port = url, free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        from torneo.api import Servidor
+
+        config = uvicorn.Config(Servidor(self.url).app, host="127.0.0.1", port=self.port,
+                                log_level="warning")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        for _ in range(200):
+            if self._server.started:
+                return
+            time.sleep(0.05)
+        raise RuntimeError("the server did not start")
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(10)
+
+
+@pytest.fixture
+def torneo(tmp_path: Path) -> Iterator[tuple[Server, list[str]]]:
+    from sqlalchemy.orm import sessionmaker
+
+    from torneo import auth, db, servicio
+    from torneo import formato as fm
+
+    url = f"sqlite:///{tmp_path / 'servidor.sqlite3'}"
+    engine = db.motor(url)
+    with sessionmaker(engine)() as s, s.begin():
+        org = auth.crear_cuenta(s, "ana", "una-clave-larga", "organizador")
+        parejas = [servicio.NuevaPareja(f"Pareja {i}", (f"Ana{i}", f"Bea{i}")) for i in range(4)]
+        t = servicio.crear_torneo(s, org, "Open de Segovia", "segovia", fm.Formato(juegos=20),
+                                  parejas, 2)
+        servicio.iniciar_ronda(s, t)
+        codes = [m.codigo for m in servicio.mesas_de(s, t)]
+    engine.dispose()
+    server = Server(url)
+    server.start()
+    yield server, codes
+    server.stop()
+
+
+def frames(n: int = 3) -> None:
+    from kivy.base import EventLoop
+
+    for _ in range(n):
+        EventLoop.idle()
+
+
+def tap(widget: Any) -> None:
+    from app.demo import tocar
+
+    tocar(widget)
+    frames(2)
+
+
+def esperar(cond: Any, seconds: float = 20) -> None:
+    """Run the app's loop until ``cond()`` (the join and the sends run in threads)."""
+    deadline = time.monotonic() + seconds
+    while not cond() and time.monotonic() < deadline:
+        frames(2)
+        time.sleep(0.02)
+
+
+def captura(nombre: str) -> Path:
+    from kivy.app import App
+    from kivy.core.window import Window
+
+    from app.demo import captura as shot
+
+    App.get_running_app().cerrar_aviso()  # the banner would hide the buttons
+    Window.canvas.ask_update()
+    frames(4)
+    return shot(Path(tempfile.gettempdir()) / f"musmesa-torneo-{nombre}.png")
+
+
+@pytest.fixture(scope="module")
+def kapp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from app.launcher import configure_kivy
+
+    configure_kivy(1280, 800)
+    from kivy.lang import Builder
+
+    from app.main import KV_DIR, MusApp
+
+    def olvidar_kv() -> None:  # another module's app in this process loaded the same rules
+        for kv in sorted(KV_DIR.glob("*.kv")):
+            Builder.unload_file(str(kv))
+
+    olvidar_kv()
+    app = MusApp(datos=str(tmp_path_factory.mktemp("datos")))
+    app._run_prepare()  # build and open the window without blocking in the main loop
+    frames(10)
+    yield app
+    app.stop()
+    frames(2)
+    olvidar_kv()
+
+
+@pytest.fixture
+def app(kapp: Any, tmp_path: Path) -> Any:
+    """The app on a fresh, empty data folder, in Spanish, on the Torneo screen."""
+    kapp.cerrar_aviso()
+    kapp.lang = "es"
+    kapp.cambiar_datos(str(tmp_path / "datos"))
+    frames(5)
+    assert kapp.sm.current == "nueva"
+    tap(kapp.sm.get_screen("nueva").ids.torneo)
+    assert kapp.sm.current == "torneo"
+    return kapp
+
+
+def join(app: Any, server: Server, codigo: str | None) -> Any:
+    pantalla = app.sm.get_screen("torneo")
+    pantalla.ids.servidor.text = server.base.removeprefix("http://")  # typed without http://
+    if codigo is not None:
+        pantalla.ids.codigo.text = codigo
+    tap(pantalla.ids.unirse)
+    esperar(lambda: pantalla.unida or (not pantalla.uniendo and app.aviso_error))
+    assert pantalla.unida, app.aviso
+    return pantalla
+
+
+def play(app: Any, cartas: list[str]) -> None:
+    """One hand through the real screens: marcador, the cards by touch, tanteo, confirmar."""
+    tap(app.sm.get_screen("marcador").ids.nueva_mano)
+    mano = app.sm.get_screen("mano")
+    tap(mano.ids.escribir)
+    for text in cartas:
+        for card in text.split():
+            tap(mano.selector.chips[card])
+    frames(5)
+    assert app.entrada.cartas == cartas
+    tap(mano.ids.tantear)
+    assert app.sm.current == "tanteo"
+    tap(app.sm.get_screen("tanteo").ids.confirmar)
+    assert app.sm.current == "marcador"
+
+
+def on_server(server: Server, app: Any) -> dict[str, Any]:
+    from app.logic.torneo import http
+
+    mesa = app.sm.get_screen("torneo").mesa_torneo().mesa()
+    status, doc = http(server.base)("GET", "/api/mesa/partida", None, mesa.token)
+    assert status == 200
+    return doc
+
+
+def test_join_by_the_qr_code_seen_by_the_camera(app: Any, torneo, tmp_path: Path) -> None:
+    import cv2
+    segno = pytest.importorskip("segno")
+
+    from app.camera import Fotogramas
+
+    server, codes = torneo
+    png = tmp_path / "qr.png"
+    segno.make("musmesa-mesa:" + codes[1], error="m").save(str(png), scale=8, border=4)
+    frame = cv2.copyMakeBorder(cv2.imread(str(png)), 120, 120, 200, 200, cv2.BORDER_CONSTANT,
+                               value=(60, 90, 60))  # the code on the table, not the whole frame
+    pantalla = app.sm.get_screen("torneo")
+    blank = frame.copy()
+    blank[:] = (60, 90, 60)
+    pantalla.usar_fuente(Fotogramas([blank, blank, frame, blank]))
+    esperar(lambda: not pantalla.en_vivo)
+    assert pantalla.ids.codigo.text == codes[1]
+    captura("qr")
+    pantalla = join(app, server, None)
+    match = on_server(server, app)
+    jugadores = match["jugadores"]
+    assert app.ctl.info["jugadores"] == jugadores  # the app's partida is the match
+    assert app.ctl.info["reglas"] == match["reglas"]  # segovia, to 20 juegos
+    assert app.ctl.partida.reglas.juegos_por_vaca == 20
+    assert pantalla.asientos.splitlines()[0] == f"Abajo: {jugadores[0]}"
+    assert pantalla.ids.codigo.text == "" and app.almacen.ajuste("torneo_servidor") == server.base
+    tap(pantalla.ids.salir)  # nothing pending: it leaves at once
+    assert not pantalla.unida
+
+
+def test_play_lose_the_server_and_send_the_queue_later(app: Any, torneo) -> None:
+    server, codes = torneo
+    pantalla = app.sm.get_screen("torneo")
+    pantalla.ids.servidor.text = server.base  # whatever an earlier test left in the field
+    pantalla.ids.codigo.text = "abc"
+    tap(pantalla.ids.unirse)
+    esperar(lambda: not pantalla.uniendo)
+    assert not pantalla.unida and app.aviso_error and "10 letras" in app.aviso
+    pantalla = join(app, server, codes[0].lower())
+    assert "Pareja 0" in pantalla.parejas and pantalla.torneo == "Open de Segovia"
+    captura("unida")
+    tap(pantalla.ids.jugar)
+    for cartas in MANOS[:2]:
+        play(app, cartas)
+    esperar(lambda: on_server(server, app)["manos"] == 2)
+    assert on_server(server, app)["tantos"] == list(app.ctl.partida.tantos)
+
+    server.stop()  # the network goes: the table keeps playing
+    play(app, MANOS[2])
+    esperar(lambda: not pantalla.mesa_torneo().enviando)
+    app.ir("torneo")
+    frames(3)
+    assert pantalla.pendientes == 1 and pantalla.estado_envio == "1 mano sin enviar"
+    tap(pantalla.ids.salir)  # hands pending: it only asks
+    assert pantalla.unida and pantalla.confirmar_salir
+    captura("sin-enviar")
+
+    server.start()
+    tap(pantalla.ids.enviar)
+    esperar(lambda: pantalla.pendientes == 0)
+    assert pantalla.estado_envio == "Todas las manos enviadas" and not pantalla.confirmar_salir
+    doc = on_server(server, app)
+    assert doc["manos"] == 3  # exactly three: nothing lost, nothing twice
+    assert doc["tantos"] == list(app.ctl.partida.tantos)
+    assert doc["juegos"] == list(app.ctl.partida.juegos)
+    assert len(app.almacen.manos(app.ctl.partida_id)) == 3
+    captura("enviadas")
+    # the server holds those hands: undoing one would put the tablet out of step with it
+    app.ir("marcador")
+    frames(2)
+    marcador = app.sm.get_screen("marcador")
+    marcador.deshacer()
+    marcador.deshacer()
+    assert app.aviso_error and "no se deshacen" in app.aviso
+    assert len(app.almacen.manos(app.ctl.partida_id)) == 3
+
+
+def test_a_refused_hand_is_on_screen_with_the_servers_reason(app: Any, torneo, tmp_path: Path) -> None:
+    from app.logic.torneo import ClienteTorneo
+    from scoring.partida import Partida
+
+    server, codes = torneo
+    app.ir("nueva")
+    captura("nueva")  # the way in: the Torneo button on Nueva partida
+    tap(app.sm.get_screen("nueva").ids.torneo)
+    pantalla = join(app, server, codes[1])
+    # a second tablet at the same table sends a hand first: ours no longer follows the server
+    other = ClienteTorneo(tmp_path)
+    mesa = other.unirse(server.base, codes[1])
+    partida = Partida(mesa.partida["reglas"], mesa.partida["jugadores"])
+    other.encolar(partida.registro(MANOS[1]), tuple(partida.registrar(MANOS[1]).marcador))
+    assert other.enviar() == 1
+    other.close()
+    tap(pantalla.ids.jugar)
+    play(app, MANOS[0])
+    esperar(lambda: not pantalla.mesa_torneo().enviando)
+    app.ir("torneo")
+    frames(3)
+    assert pantalla.rechazadas == "Mano 1 rechazada: se esperaba la mano 2, no la 1"  # its words
+    assert pantalla.estado_envio == ""  # not "all sent"
+    assert len(app.almacen.manos(app.ctl.partida_id)) == 1  # kept in the app all the same
+    captura("rechazada")
