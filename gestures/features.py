@@ -133,9 +133,12 @@ def shoulder_features(obs: Observation, min_visibility: float = 0.5) -> Features
 
 # --- tongue -------------------------------------------------------------------------------
 
-def _poly_mask(shape: tuple[int, int], pts: np.ndarray) -> np.ndarray:
-    mask = np.zeros(shape, np.uint8)
-    cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 255)
+def _poly_mask(box: tuple[int, int, int, int], pts: np.ndarray) -> np.ndarray:
+    """The polygon ``pts`` (image pixels) filled in a mask the size of ``box`` (x0, y0, x1, y1):
+    only the mouth box is drawn, not the whole frame."""
+    x0, y0, x1, y1 = box
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [np.round(pts - (x0, y0)).astype(np.int32)], 255)
     return mask
 
 
@@ -173,9 +176,9 @@ def tongue_features(bgr: np.ndarray, obs: Observation) -> Features:
     tongue_like = ((redness > max(0.06, 3.0 * skin_spread)) & (lum > 0.35 * skin_lum)
                    & unclipped)
     lip_like = (redness > max(0.03, 1.5 * skin_spread)) & unclipped
-    outer = _poly_mask(bgr.shape[:2], lips)[y0:y1, x0:x1]
+    outer = _poly_mask(box, lips)
     outer = cv2.dilate(outer, np.ones((3, 3), np.uint8), iterations=max(1, int(unit * 0.02)))
-    inner = _poly_mask(bgr.shape[:2], face[list(L.LIPS_INNER), :2])[y0:y1, x0:x1]
+    inner = _poly_mask(box, face[list(L.LIPS_INNER), :2])
     outside = _largest_blob(tongue_like & (outer == 0))
     # inside the open mouth a tongue that is out fills the opening; a tongue lying in a
     # talking mouth shares it with teeth and the dark cavity
@@ -186,8 +189,7 @@ def tongue_features(bgr: np.ndarray, obs: Observation) -> Features:
     fill_weight = float(np.clip((fill - 0.45) / 0.3, 0.0, 1.0))
     area = (float(outside.sum()) + fill_weight * float(inside.sum())) / unit**2
     blob = _largest_blob(outside | (inside & (fill_weight > 0)))
-    band = _poly_mask(bgr.shape[:2], face[list(L.LOWER_LIP_OUTER + L.LOWER_LIP_INNER[::-1]), :2])
-    band = band[y0:y1, x0:x1] > 0
+    band = _poly_mask(box, face[list(L.LOWER_LIP_OUTER + L.LOWER_LIP_INNER[::-1]), :2]) > 0
     n_band = max(float(band.sum()), 1.0)
     # teeth: bright and grey compared with the skin (upper teeth resting on a bitten lip)
     teeth_like = (lum > skin_lum * 1.05) & (grey < 0.12)

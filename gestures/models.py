@@ -13,6 +13,7 @@ import os
 import sys
 import threading
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -133,6 +134,8 @@ class Landmarkers:
         self._last_ms = -1
         self._pose_t: float | None = None  # stream time of the last pose run
         self._pose_last: Any = None
+        self._pose_job: Future[Any] | None = None
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="pose") if self._pose else None
         self._lock = threading.Lock()
         _close_before_shutdown(self.close)
 
@@ -162,26 +165,47 @@ class Landmarkers:
         # the first inference logs its delegate choices on stderr
         quiet = contextlib.nullcontext() if self._warm else quiet_native_stderr()
         with self._lock, quiet:
-            # shoulders move slowly and the pose model costs three times the face's: in a
-            # stream it runs every POSE_EVERY seconds and its last answer stands between
-            fresh = self._pose is not None and not (
-                self._pose_t is not None and self._pose_t < t < self._pose_t + POSE_EVERY)
-            if self.mode == "video":
-                ms = self._timestamp(t)
-                face = self._face.detect_for_video(image, ms)
-                if fresh:
-                    self._pose_last = self._pose.detect_for_video(image, ms)
-            else:
-                face = self._face.detect(image)
-                if fresh:
-                    self._pose_last = self._pose.detect(image)
-            if fresh:
-                self._pose_t = t
+            ms = self._timestamp(t) if self.mode == "video" else 0
+            self._pose_step(image, t, ms)
+            face = (self._face.detect_for_video(image, ms) if self.mode == "video"
+                    else self._face.detect(image))
             pose = self._pose_last if self._pose is not None else None
             self._warm = True
         return _observation(w, h, face, pose, near)
 
+    def _pose_step(self, image: Any, t: float, ms: int) -> None:
+        """Shoulders move slowly and the pose model costs three times the face's: in a stream
+        it runs every POSE_EVERY seconds, on the other core while the next frames' faces are
+        read, and its answer stands until the next run (so the shoulders lag by one period,
+        the same on every machine). A single image, or a stream starting again, waits for it."""
+        if self._pose is None:
+            return
+        streaming = self._pose_t is not None and t > self._pose_t
+        if streaming and t < self._pose_t + POSE_EVERY:
+            return
+        if self._pose_job is not None:
+            self._pose_last = self._pose_job.result()
+            self._pose_job = None
+        if streaming:
+            import mediapipe as mp  # lazy, as in __init__ (already loaded by then)
+
+            # its own copy: the caller may reuse the frame's buffer while the pose runs
+            mine = mp.Image(image_format=mp.ImageFormat.SRGB, data=image.numpy_view().copy())
+            assert self._pool is not None
+            self._pose_job = self._pool.submit(self._run_pose, mine, ms)
+        else:
+            self._pose_last = self._run_pose(image, ms)
+        self._pose_t = t
+
+    def _run_pose(self, image: Any, ms: int) -> Any:
+        assert self._pose is not None
+        return self._pose.detect_for_video(image, ms) if self.mode == "video" else (
+            self._pose.detect(image))
+
     def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)  # a pose run in flight ends before its model closes
+            self._pool = None
         with quiet_native_stderr():
             for task in (getattr(self, "_face", None), getattr(self, "_pose", None)):
                 if task is not None:
