@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from app.logic.asientos import AsientoError, AsientoPorAsiento, fotos_por_asiento
-from app.logic.lectura import CartaLeida, Lectura, baraja_de
+from app.logic.lectura import SIN_BARAJA, CartaLeida, Lectura, baraja_de
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "models"
@@ -123,6 +123,7 @@ def test_the_registered_deck_defaults_to_the_data_folder(tmp_path: Path,
     default_deck_path().write_bytes(b"")
     assert baraja_de("", tmp_path) == str(default_deck_path())
     assert baraja_de("/otra/baraja.npz", tmp_path) == "/otra/baraja.npz"  # chosen in Ajustes
+    assert baraja_de(SIN_BARAJA, tmp_path) is None  # the general model chosen: even with one
 
 
 def test_four_hand_photos_read_by_the_real_reader_make_the_table() -> None:

@@ -185,9 +185,15 @@ def leer_mano(image_bgr: np.ndarray, baraja: str | None = None) -> Lectura:
     return lec
 
 
+SIN_BARAJA: Final = "-"  # the setting when the player chose the general model in Ajustes
+
+
 def baraja_de(baraja: str, carpeta: str | Path) -> str | None:
-    """The deck to read against: the one chosen in Ajustes, else the data folder's registered
-    deck (where `mus baraja registrar` puts it: `mus leer`/`mus mano` read it by default)."""
+    """The deck to read against: the one chosen in Ajustes (``SIN_BARAJA``: none, the general
+    model, even with a deck in the data folder), else the data folder's registered deck (where
+    `mus baraja registrar` puts it: `mus leer`/`mus mano` read it by default)."""
+    if baraja == SIN_BARAJA:
+        return None
     if baraja:
         return baraja
     defecto = baraja_registrada(carpeta)

@@ -7,7 +7,7 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from app.i18n import IDIOMAS
-from app.logic.lectura import LecturaError, preparar_baraja
+from app.logic.lectura import SIN_BARAJA, LecturaError, baraja_de, preparar_baraja
 from app.logic.tomas import AJUSTE, AlmacenTomas, TomaError
 from app.screens.widgets import Opcion
 from scoring.rules import PERFILES
@@ -25,8 +25,9 @@ class AjustesScreen(Screen):
                     labels=IDIOMAS)
         self._grupo(self.ids.camaras, ["0", "1", "2"], app.camara, "aj_camara", self.camara)
         self.ids.carpeta.text = app.carpeta
-        self.ids.baraja.text = app.baraja
-        self.estado_baraja = (f"{app.t('Baraja registrada')}: {app.baraja}" if app.baraja
+        elegida = baraja_de(app.baraja, app.carpeta)  # the data folder's deck counts too
+        self.ids.baraja.text = elegida or ""
+        self.estado_baraja = (f"{app.t('Baraja registrada')}: {elegida}" if elegida
                               else app.t('Baraja: el modelo general'))
         self.ids.exportar.disabled = not app.ctl.activa
         self.ids.guardar_tomas.state = "down" if app.almacen.ajuste(AJUSTE, "0") == "1" \
@@ -105,8 +106,8 @@ class AjustesScreen(Screen):
 
     def baraja_general(self) -> None:
         app = App.get_running_app()
-        app.baraja = ""
-        app.guardar_ajuste("baraja", "")
+        app.baraja = SIN_BARAJA  # not "": that would fall back to the data folder's deck
+        app.guardar_ajuste("baraja", SIN_BARAJA)
         self.ids.baraja.text = ""
         self.estado_baraja = app.t('Baraja: el modelo general')
 
