@@ -508,14 +508,17 @@ def test_registering_the_own_deck_in_ajustes_and_reading_against_it(app: Any,
     tap(app.sm.get_screen("mano").ids.leer)
     cartas = app.sm.get_screen("cartas")
     assert cartas.cargar_foto(ROOT / "examples" / "mesa.jpg"), app.aviso
-    from app.logic.lectura import leer_foto
+    from app.logic.lectura import SIN_BARAJA, baraja_de, leer_foto
 
     expected = leer_foto(cv2_imread(ROOT / "examples" / "mesa.jpg"), app.baraja)
     assert [c.carta for c in cartas.lectura.cartas] == [c.carta for c in expected.cartas]
     app.ir("ajustes")
     frames(2)
     tap(ajustes.ids.baraja_general)
-    assert app.baraja == "" and app.almacen.ajuste("baraja", "x") == ""
+    # the general model, even with the deck still in the data folder
+    assert app.baraja == SIN_BARAJA and app.almacen.ajuste("baraja", "x") == SIN_BARAJA
+    assert baraja_de(app.baraja, app.carpeta) is None
+    assert ajustes.estado_baraja == "Baraja: el modelo general"
 
 
 # -- the data folder: damage, no writing, the demo on a folder in use -------------------------
