@@ -1,6 +1,6 @@
 """Seat by seat (app.logic.asientos) without a window, and where the app finds its data and deck.
 
-The session checks and messages on hand-made readings; the real reader (the ONNX models in
+The seat-by-seat checks and messages on hand-made readings; the real reader (the ONNX models in
 models/) on four hand photos cut from examples/mesa.jpg."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The organiser's pages: server-rendered HTML (Jinja2), no JavaScript needed.
 
-The login sets an HttpOnly, SameSite=Strict cookie holding the session token, so a form on
+The login sets an HttpOnly, SameSite=Strict cookie holding the login token, so a form on
 another site cannot post with it. Each page reads only the tournament its organiser (or one
 of its referees) may see, through the same functions as the API.
 """
