@@ -116,13 +116,22 @@ class Landmarkers:
         face_path = model_path("face", face_model)
         pose_path = model_path("pose", pose_model) if pose else None
         self._pose = None
+        self._faces = None  # a stream's search for the followed face among several people
+
+        def face_landmarker(running: Any, faces: int) -> Any:
+            return vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
+                base_options=BaseOptions(model_asset_path=str(face_path)), running_mode=running,
+                num_faces=faces, output_face_blendshapes=True,
+                output_facial_transformation_matrixes=True))
+
         try:
             with quiet_native_stderr():
-                self._face = vision.FaceLandmarker.create_from_options(
-                    vision.FaceLandmarkerOptions(
-                        base_options=BaseOptions(model_asset_path=str(face_path)),
-                        running_mode=running, num_faces=MAX_PEOPLE, output_face_blendshapes=True,
-                        output_facial_transformation_matrixes=True))
+                # A stream tracks one face: asked for several, MediaPipe runs its face detector
+                # on every frame while fewer are in view (2-3 ms of a 15 ms frame). The search
+                # among several people runs only when the tracked face is not ours.
+                self._face = face_landmarker(running, 1 if mode == "video" else MAX_PEOPLE)
+                if mode == "video":
+                    self._faces = face_landmarker(vision.RunningMode.IMAGE, MAX_PEOPLE)
                 if pose_path is not None:
                     self._pose = vision.PoseLandmarker.create_from_options(
                         vision.PoseLandmarkerOptions(
@@ -137,11 +146,20 @@ class Landmarkers:
         self._pose_job: Future[Any] | None = None
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="pose") if self._pose else None
         self._lock = threading.Lock()
+        self._intruders: list[tuple[int, int, int, int]] = []  # other faces hidden from tracking
+        self._searched = False
         _close_before_shutdown(self.close)
 
     @property
     def has_pose(self) -> bool:
         return self._pose is not None
+
+    @property
+    def searching(self) -> bool:
+        """Whether the last stream frame needed the search among several faces (the tracked
+        one was not the followed person, or there was none)."""
+        return self._searched
+
 
     def _timestamp(self, t: float) -> int:
         ms = max(round(t * 1000), self._last_ms + 1)
@@ -167,11 +185,39 @@ class Landmarkers:
         with self._lock, quiet:
             ms = self._timestamp(t) if self.mode == "video" else 0
             self._pose_step(image, t, ms)
-            face = (self._face.detect_for_video(image, ms) if self.mode == "video"
+            face = (self._face_in_stream(image, ms, near) if self.mode == "video"
                     else self._face.detect(image))
             pose = self._pose_last if self._pose is not None else None
             self._warm = True
         return _observation(w, h, face, pose, near)
+
+    def _face_in_stream(self, image: Any, ms: int,
+                        near: tuple[float, float, float] | None) -> Any:
+        """The followed face in a stream: the one-face tracker's, when it is ours; else a
+        search among up to MAX_PEOPLE faces, and the others are hidden from the tracker on
+        the next frame so that it finds ours again."""
+        import mediapipe as mp  # lazy, as in __init__ (already loaded by then)
+
+        assert self._faces is not None
+        rgb = image.numpy_view()
+        h, w = rgb.shape[:2]
+        if near is not None:
+            seen = image
+            if self._intruders:
+                hidden = rgb.copy()
+                for x0, y0, x1, y1 in self._intruders:
+                    hidden[y0:y1, x0:x1] = 0
+                seen = mp.Image(image_format=mp.ImageFormat.SRGB, data=hidden)
+            one = self._face.detect_for_video(seen, ms)
+            if one.face_landmarks and same_person(face_anchor(_points(one, 0, w, h)), near):
+                self._intruders, self._searched = [], False
+                return one
+        self._searched = True
+        many = self._faces.detect(image)
+        faces = [_points(many, i, w, h) for i in range(len(many.face_landmarks))]
+        mine = pick_face(faces, near) if faces else -1
+        self._intruders = [_box(f, w, h) for i, f in enumerate(faces) if i != mine]
+        return many
 
     def _pose_step(self, image: Any, t: float, ms: int) -> None:
         """Shoulders move slowly and the pose model costs three times the face's: in a stream
@@ -207,11 +253,12 @@ class Landmarkers:
             self._pool.shutdown(wait=True)  # a pose run in flight ends before its model closes
             self._pool = None
         with quiet_native_stderr():
-            for task in (getattr(self, "_face", None), getattr(self, "_pose", None)):
+            for name in ("_face", "_faces", "_pose"):
+                task = getattr(self, name, None)
                 if task is not None:
                     with contextlib.suppress(Exception):
                         task.close()
-        self._face = self._pose = None
+        self._face = self._faces = self._pose = None
         for key, value in list(_CACHE.items()):
             if value is self:
                 del _CACHE[key]
@@ -221,14 +268,34 @@ def _observation(w: int, h: int, face: Any, pose: Any,
                  near: tuple[float, float, float] | None = None) -> Observation:
     if not face.face_landmarks:
         return Observation(w, h, pose=_pose_near(w, h, pose, None))
-    faces = [np.array([(p.x * w, p.y * h, p.z * w) for p in lm], np.float32)
-             for lm in face.face_landmarks]
+    faces = [_points(face, i, w, h) for i in range(len(face.face_landmarks))]
     i = pick_face(faces, near)
     blend = ({c.category_name: float(c.score) for c in face.face_blendshapes[i]}
              if face.face_blendshapes else {})
     matrix = (np.asarray(face.facial_transformation_matrixes[i], np.float32)
               if face.facial_transformation_matrixes else None)
     return Observation(w, h, faces[i], blend, matrix, _pose_near(w, h, pose, faces[i]))
+
+
+def _points(result: Any, i: int, w: int, h: int) -> np.ndarray:
+    """Face ``i`` of a landmarker result as (478, 3) pixels."""
+    return np.array([(p.x * w, p.y * h, p.z * w) for p in result.face_landmarks[i]], np.float32)
+
+
+def _box(face: np.ndarray, w: int, h: int) -> tuple[int, int, int, int]:
+    """A face's landmark box grown by a quarter each side, clipped to the image."""
+    (x0, y0), (x1, y1) = face[:, :2].min(0), face[:, :2].max(0)
+    mx, my = 0.25 * (x1 - x0), 0.25 * (y1 - y0)
+    return (int(max(x0 - mx, 0)), int(max(y0 - my, 0)), int(min(x1 + mx, w)),
+            int(min(y1 + my, h)))
+
+
+def same_person(anchor: tuple[float, float, float], near: tuple[float, float, float]) -> bool:
+    """Whether a face at ``anchor`` is still the one followed at ``near`` (x, y, size): within
+    1.5 of its sizes, and not much nearer or farther from the camera."""
+    x, y, size = anchor
+    ax, ay, asize = near
+    return bool(np.hypot(x - ax, y - ay) <= 1.5 * asize and 0.6 < size / max(asize, 1e-6) < 1.6)
 
 
 def face_anchor(face: np.ndarray) -> tuple[float, float, float]:

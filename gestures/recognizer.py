@@ -23,7 +23,7 @@ from gestures.calibration import calibrate
 from gestures.context import MouthActivity, hush
 from gestures.events import TIEMPOS, EventDetector, Tiempos
 from gestures.features import Features, all_features
-from gestures.models import Landmarkers, Observation, face_anchor, shared_landmarkers
+from gestures.models import Landmarkers, Observation, face_anchor, same_person, shared_landmarkers
 from gestures.scorer import Baseline, Scorer, Scores, Umbrales
 from gestures.types import CON_LADO, Calibracion, Evento, FrameResult, lado_jugador
 from scoring import rules
@@ -115,9 +115,9 @@ class SenaRecognizer:
             return obs
         x, y, size = face_anchor(obs.face)
         if self._anchor is not None:
-            ax, ay, asize = self._anchor
-            if np.hypot(x - ax, y - ay) > 1.5 * asize or not 0.6 < size / asize < 1.6:
+            if not same_person((x, y, size), self._anchor):
                 return Observation(obs.width, obs.height)
+            ax, ay, asize = self._anchor
             x, y, size = 0.5 * (x + ax), 0.5 * (y + ay), 0.5 * (size + asize)
         self._anchor, self._anchor_t = (x, y, size), t
         return obs
