@@ -11,7 +11,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import textwrap
 import time
 from collections.abc import Iterator
@@ -21,15 +20,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))  # before Kivy loads
-os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # leave the root logger of this pytest alone
+from tests.ventana_kivy import MARCAS, captura, esperar, frames, limpia, tap, ventana
 
 pytest.importorskip("kivy")
-pytestmark = [
-    pytest.mark.gui,
-    pytest.mark.skipif(not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")),
-                       reason="no display: run under xvfb-run -a -s '-screen 0 1280x800x24'"),
-]
+pytestmark = MARCAS
 
 ROOT = Path(__file__).resolve().parents[1]
 JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]
@@ -37,44 +31,18 @@ MANOS = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
 SOLO_P1_PARES = ["1o 4c 5e 6b", "7o 7c 2e 4b", "1c 5c 6e 10b", "2o 4e 5b 6o"]
 
 
-def frames(n: int = 3) -> None:
-    from kivy.base import EventLoop
-
-    for _ in range(n):
-        EventLoop.idle()
-
-
-def tap(widget: Any) -> None:
-    from app.demo import tocar
-
-    tocar(widget)  # handled synchronously; two frames let layouts (a new popup) settle
-    frames(2)
-
-
 @pytest.fixture(scope="module")
 def kapp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from app.launcher import configure_kivy
-
-    configure_kivy(1280, 800)
-    from app.main import MusApp
-
-    app = MusApp(datos=str(tmp_path_factory.mktemp("datos")))
-    app._run_prepare()  # build and open the window without blocking in the main loop
-    frames(10)
-    yield app
-    app.stop()
-    frames(2)
+    with ventana(tmp_path_factory.mktemp("datos")) as opened:
+        yield opened
 
 
 @pytest.fixture
 def app(kapp: Any, tmp_path: Path) -> Any:
     """The app on a fresh, empty data folder, in Spanish, on the Nueva partida screen."""
-    kapp.cerrar_aviso()
-    kapp.lang = "es"
-    kapp.cambiar_datos(str(tmp_path / "datos"))
-    frames(5)
-    assert kapp.sm.current == "nueva"
-    return kapp
+    app = limpia(kapp, tmp_path / "datos")
+    assert app.sm.current == "nueva"
+    return app
 
 
 def start_partida(app: Any, mano: int = 0) -> None:
@@ -259,7 +227,7 @@ def test_live_camera_frames_are_processed_in_a_worker_thread(app: Any) -> None:
     errores: list[str] = []
     preview = Preview(Image(), procesar, aplicar, al_error=errores.append, fps=30)
     preview.empezar(CamaraFalsa())
-    _wait(lambda: bool(errores), 20)
+    esperar(lambda: bool(errores), 20)
     assert errores == ["desconectada"]
     assert hilos and all(h.startswith("musmesa-preview") for h in hilos)
     assert aplicados and all(main for main, _ in aplicados)
@@ -351,12 +319,6 @@ def test_language_switch_retranslates(app: Any) -> None:
     assert app.almacen.ajuste("idioma") == "en"
 
 
-def _wait(cond: Any, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while not cond() and time.monotonic() < deadline:
-        frames(2)
-
-
 def test_senas_trainer_and_referee_on_the_bundled_clip(app: Any) -> None:
     pytest.importorskip("mediapipe")
     from app.camera import Video
@@ -368,7 +330,7 @@ def test_senas_trainer_and_referee_on_the_bundled_clip(app: Any) -> None:
     senas = app.sm.get_screen("senas")
     senas.poner_mano("12o 12c 7e 4b")  # pareja de reyes and 31: dos reyes + treinta y una
     assert senas.usar_fuente(Video(clip)), app.aviso
-    _wait(lambda: not senas.en_vivo, 180)
+    esperar(lambda: not senas.en_vivo, 180)
     assert [e["gesto"] for e in senas.eventos] == ["guino", "labio_mordido"]
     tap(senas.ids.comprobar)
     assert senas.veredicto.startswith("¡Bien!")
@@ -379,9 +341,9 @@ def test_senas_trainer_and_referee_on_the_bundled_clip(app: Any) -> None:
     tap(arb.ids.jugadores.children[::-1][1])  # watch Bea
     tap(arb.fase_botones["reparto"])
     assert arb.usar_fuente(Video(clip))
-    _wait(lambda: arb.t > 1.0, 60)
+    esperar(lambda: arb.t > 1.0, 60)
     tap(arb.fase_botones["lances"])
-    _wait(lambda: not arb.en_vivo, 180)
+    esperar(lambda: not arb.en_vivo, 180)
     tap(arb.ids.elegir_cartas)
     for card in ("12o", "12c", "7e", "4b"):
         tap(arb.selector.chips[card])
@@ -523,13 +485,6 @@ def test_registering_the_own_deck_in_ajustes_and_reading_against_it(app: Any,
 
 # -- the data folder: damage, no writing, the demo on a folder in use -------------------------
 
-def _captura(nombre: str) -> Path:
-    from app.demo import captura
-
-    frames(4)
-    return captura(Path(tempfile.gettempdir()) / f"musmesa-{nombre}.png")
-
-
 def test_damaged_database_opens_with_a_message(app: Any, tmp_path: Path) -> None:
     from test_app_storage import partida_danada
 
@@ -539,7 +494,7 @@ def test_damaged_database_opens_with_a_message(app: Any, tmp_path: Path) -> None
     assert app.sm.current == "marcador" and app.ctl.partida_id == pid
     assert app.aviso_error and "dañado" in app.aviso and "guardado aparte" in app.aviso
     assert not app.problema_datos  # recovered: it saves again
-    _captura("datos-danados")
+    captura("datos-danados")
     assert app._aviso_ev is None  # the message waits for OK, it does not fade
     tap(app.root.ids.aviso_ok)
     assert app.aviso == ""
@@ -561,7 +516,7 @@ def test_unwritable_folder_is_a_bar_on_every_screen(app: Any, tmp_path: Path,
     assert (marcador.ids.p0.tantos, marcador.ids.p1.tantos) == tantos
     barra = app.root.ids.barra_datos
     assert "No se guarda nada" in app.problema_datos and "unable to open" not in app.problema_datos
-    _captura("datos-sin-escritura")
+    captura("datos-sin-escritura")
     app.cerrar_aviso()  # what the banner's timer does: the bar stays
     for screen in ("marcador", "mano", "nueva"):
         app.ir(screen)
@@ -570,7 +525,7 @@ def test_unwritable_folder_is_a_bar_on_every_screen(app: Any, tmp_path: Path,
         assert barra.top <= app.root.top and barra.y >= app.sm.top - 1  # above, not over
     tap(app.root.ids.elegir_carpeta)  # one tap to where the folder is chosen
     assert app.sm.current == "ajustes"
-    _captura("datos-sin-escritura-ajustes")
+    captura("datos-sin-escritura-ajustes")
     ajustes = app.sm.get_screen("ajustes")
     ajustes.ids.carpeta.text = str(tmp_path / "otra")
     tap(ajustes.ids.aplicar_carpeta)

@@ -10,9 +10,7 @@ Screenshots go to the temp folder as ``musmesa-asientos-*.png``.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,76 +19,25 @@ from typing import Any
 import numpy as np
 import pytest
 
-os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))  # before Kivy loads
-os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # leave the root logger of this pytest alone
+from tests.ventana_kivy import MARCAS, captura, frames, limpia, tap, ventana
 
 pytest.importorskip("kivy")
-pytestmark = [
-    pytest.mark.gui,
-    pytest.mark.skipif(not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")),
-                       reason="no display: run under xvfb-run -a -s '-screen 0 1280x800x24'"),
-]
+pytestmark = MARCAS
 
 ROOT = Path(__file__).resolve().parents[1]
 JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]
 
 
-def frames(n: int = 3) -> None:
-    from kivy.base import EventLoop
-
-    for _ in range(n):
-        EventLoop.idle()
-
-
-def tap(widget: Any) -> None:
-    from app.demo import tocar
-
-    tocar(widget)
-    frames(2)
-
-
-def captura(nombre: str) -> Path:
-    from kivy.core.window import Window
-
-    from app.demo import captura as shot
-
-    Window.canvas.ask_update()
-    frames(4)
-    return shot(Path(tempfile.gettempdir()) / f"musmesa-asientos-{nombre}.png")
-
-
 @pytest.fixture(scope="module")
 def kapp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from app.launcher import configure_kivy
-
-    configure_kivy(1280, 800)
-    from kivy.lang import Builder
-
-    from app.main import KV_DIR, MusApp
-
-    def olvidar_kv() -> None:  # another module's app in this process loaded the same rules
-        for kv in sorted(KV_DIR.glob("*.kv")):
-            Builder.unload_file(str(kv))
-
-    olvidar_kv()
-    app = MusApp(datos=str(tmp_path_factory.mktemp("datos")))
-    app._run_prepare()  # build and open the window without blocking in the main loop
-    frames(10)
-    yield app
-    app.avisar("", fijo=True)  # no timer left to close a message on the stopped app,
-    frames(2)  # and its rules run while the app is still there
-    app.stop()
-    frames(2)
-    olvidar_kv()
+    with ventana(tmp_path_factory.mktemp("datos")) as opened:
+        yield opened
 
 
 @pytest.fixture
 def app(kapp: Any, tmp_path: Path) -> Any:
-    kapp.cerrar_aviso()
-    kapp.lang = "es"
-    kapp.cambiar_datos(str(tmp_path / "datos"))
-    frames(5)
-    return kapp
+    """The app on a fresh, empty data folder, in Spanish, on the Nueva partida screen."""
+    return limpia(kapp, tmp_path / "datos")
 
 
 def fotografiar(cartas: Any, foto: np.ndarray) -> None:
@@ -131,25 +78,25 @@ def test_four_seats_one_refused_and_retaken_then_confirmed(app: Any) -> None:
     tap(cartas.ids.modo)
     assert cartas.ids.modo.text == "Toda la mesa"
     assert cartas.estado == "Fotografía las cuatro cartas de Ana (asiento 1)"
-    captura("1-ayuda")
+    captura("asientos-1-ayuda")
 
     for seat in (0, 1):
         fotografiar(cartas, buenas[seat])
         assert cartas.sesion.leidas() == seat + 1, app.aviso
     assert cartas.estado == "Fotografía las cuatro cartas de Carlos (asiento 3)"
     assert not cartas.listas and cartas.resumen.startswith("2 de 4")
-    captura("2-dos-asientos")
+    captura("asientos-2-dos-asientos")
 
     fotografiar(cartas, tres)  # Carlos's photo shows three cards
     assert app.aviso_error and "Carlos (asiento 3): se ven 3 cartas" in cartas.estado
     assert cartas.sesion.leidas() == 2 and cartas.sesion.turno == 2  # nothing lost
-    captura("3-error")
+    captura("asientos-3-error")
     app.cerrar_aviso()
 
     fotografiar(cartas, buenas[2])
     fotografiar(cartas, buenas[3])
     assert cartas.listas, cartas.estado
-    captura("4-cuatro")
+    captura("asientos-4-cuatro")
 
     tap(cartas.repetir_botones[1])  # Bea's again
     assert cartas.estado == "Fotografía las cuatro cartas de Bea (asiento 2)"
@@ -157,7 +104,7 @@ def test_four_seats_one_refused_and_retaken_then_confirmed(app: Any) -> None:
     fotografiar(cartas, buenas[1])
     assert cartas.listas
     frames(4)
-    captura("5-repetida")
+    captura("asientos-5-repetida")
     for seat, hand in enumerate(cartas.lectura.manos()):
         assert sorted(hand.split()) == sorted(truth[seat].split())
 
@@ -194,16 +141,16 @@ def test_first_reading_offers_to_register_the_deck_suit_by_suit(app: Any, tmp_pa
         tap(cartas.ids.modo)
     assert cartas.cargar_foto(ROOT / "examples" / "mesa.jpg"), app.aviso
     assert cartas.ofrecer_baraja and cartas.ids.registrar.opacity == 1
-    captura("6-oferta")
+    captura("asientos-6-oferta")
     tap(cartas.ids.registrar)
     baraja = app.sm.get_screen("baraja")
     assert app.sm.current == "baraja" and baraja.estado.startswith("Foto de oros")
     baraja.preview.mostrar(oros)  # the guide over a photo, as over the live preview
     frames(4)
-    captura("7-marco")
+    captura("asientos-7-marco")
     assert not baraja.cargar_foto(media)
     assert "foto de oros: se han encontrado 5 cartas" in app.aviso and baraja.palo == 0
-    captura("8-palo-mal")
+    captura("asientos-8-palo-mal")
     app.cerrar_aviso()
     for palo in ("oros", "copas"):
         assert baraja.cargar_foto(fotos / f"{palo}.jpg"), app.aviso
@@ -211,7 +158,7 @@ def test_first_reading_offers_to_register_the_deck_suit_by_suit(app: Any, tmp_pa
     assert re.search(r"foto de espadas: en el puesto \d+ .* debería ir el (\d+)e y se ve el \1c",
                      app.aviso), app.aviso
     assert baraja.palo == 2
-    captura("9-carta-fuera")
+    captura("asientos-9-carta-fuera")
     app.cerrar_aviso()
     assert baraja.cargar_foto(fotos / "espadas.jpg"), app.aviso
     assert baraja.palo == 3 and baraja.hechas == "Hechas: oros, copas, espadas"

@@ -13,9 +13,6 @@ Screenshots go to the temp folder as ``musmesa-tomas-*.png``.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,82 +20,26 @@ from typing import Any
 import numpy as np
 import pytest
 
-os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))  # before Kivy loads
-os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # leave the root logger of this pytest alone
+from tests.ventana_kivy import MARCAS, captura, esperar, frames, limpia, tap, ventana
 
 pytest.importorskip("kivy")
-pytestmark = [
-    pytest.mark.gui,
-    pytest.mark.skipif(not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")),
-                       reason="no display: run under xvfb-run -a -s '-screen 0 1280x800x24'"),
-]
+pytestmark = MARCAS
 
 ROOT = Path(__file__).resolve().parents[1]
 CLIP = ROOT / "app" / "assets" / "senas_demo.mp4"  # wink, then bitten lip (synthetic)
 MANO = "12o 12c 7e 4b"  # dos reyes (labio mordido) and 31 (guiño)
 
 
-def frames(n: int = 3) -> None:
-    from kivy.base import EventLoop
-
-    for _ in range(n):
-        EventLoop.idle()
-
-
-def tap(widget: Any) -> None:
-    from app.demo import tocar
-
-    tocar(widget)
-    frames(2)
-
-
-def esperar(cond: Any, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while not cond() and time.monotonic() < deadline:
-        frames(2)
-
-
-def captura(nombre: str) -> Path:
-    from kivy.core.window import Window
-
-    from app.demo import captura as shot
-
-    Window.canvas.ask_update()
-    frames(4)
-    return shot(Path(tempfile.gettempdir()) / f"musmesa-tomas-{nombre}.png")
-
-
 @pytest.fixture(scope="module")
 def kapp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from app.launcher import configure_kivy
-
-    configure_kivy(1280, 800)
-    from kivy.lang import Builder
-
-    from app.main import KV_DIR, MusApp
-
-    def olvidar_kv() -> None:  # another module's app in this process loaded the same rules
-        for kv in sorted(KV_DIR.glob("*.kv")):
-            Builder.unload_file(str(kv))
-
-    olvidar_kv()
-    app = MusApp(datos=str(tmp_path_factory.mktemp("datos")))
-    app._run_prepare()  # build and open the window without blocking in the main loop
-    frames(10)
-    yield app
-    app.stop()
-    frames(2)
-    olvidar_kv()
+    with ventana(tmp_path_factory.mktemp("datos")) as opened:
+        yield opened
 
 
 @pytest.fixture
 def app(kapp: Any, tmp_path: Path) -> Any:
     """The app on a fresh, empty data folder, in Spanish, on the Nueva partida screen."""
-    kapp.cerrar_aviso()
-    kapp.lang = "es"
-    kapp.cambiar_datos(str(tmp_path / "datos"))
-    frames(5)
-    return kapp
+    return limpia(kapp, tmp_path / "datos")
 
 
 def una_toma(app: Any, respuesta: str) -> dict[str, Any]:
@@ -114,7 +55,7 @@ def una_toma(app: Any, respuesta: str) -> dict[str, Any]:
     tap(senas.ids.comprobar)
     assert senas.toma, app.aviso  # saved, waiting for the answer
     assert senas.ids.pregunta.height > 0 and senas.ids.pregunta.opacity == 1
-    captura(f"pregunta-{respuesta}")
+    captura(f"tomas-pregunta-{respuesta}")
     tid = senas.toma
     assert AlmacenTomas(app.carpeta).leer(tid)["respuesta"] is None
     tap(senas.ids[f"toma_{respuesta}"])
@@ -135,7 +76,7 @@ def test_takes_kept_answered_and_exported_for_the_evaluation(app: Any) -> None:
     assert ajustes.ids.exportar_tomas.disabled
     tap(ajustes.ids.guardar_tomas)
     assert app.almacen.ajuste(AJUSTE) == "1"
-    captura("ajustes")
+    captura("tomas-ajustes")
     tap(ajustes.ids.volver)
     app.ir("senas")
     frames(3)
@@ -154,7 +95,7 @@ def test_takes_kept_answered_and_exported_for_the_evaluation(app: Any) -> None:
     assert "2 (2" in ajustes.info_tomas and not ajustes.ids.exportar_tomas.disabled
     tap(ajustes.ids.exportar_tomas)
     assert not app.aviso_error and "Tomas exportadas: 2" in app.aviso, app.aviso
-    captura("exportadas")
+    captura("tomas-exportadas")
     (carpeta,) = (Path(app.carpeta) / "export").glob("tomas-*")
     labels = json.loads((carpeta / "labels.json").read_text(encoding="utf-8"))["clips"]
     clip_si, clip_no = labels[si["clip"]], labels[no["clip"]]
@@ -226,7 +167,7 @@ def test_poor_calibration_is_said_with_recalibrar(app: Any, pantalla: str) -> No
     label = screen.ids.aviso_calibracion
     assert screen.aviso_calibracion.startswith("Calibración pobre: Acerca la cara")
     assert "poca luz" in label.text and label.height > 0 and label.opacity == 1
-    captura(f"calibracion-{pantalla}")
+    captura(f"tomas-calibracion-{pantalla}")
     app.lang = "en"
     assert screen.usar_fuente(Fotogramas([foto] * 3))
     esperar(lambda: not screen.en_vivo, 30)
@@ -263,4 +204,4 @@ def test_a_take_that_cannot_be_written_is_a_message(app: Any) -> None:
     assert app.aviso_error and "No se pudo guardar la toma" in app.aviso, app.aviso
     assert "no es una carpeta" in app.aviso and "anteriores no se pierden" in app.aviso
     assert senas.toma == "" and senas.ids.pregunta.height == 0  # no question for no take
-    captura("toma-sin-guardar")
+    captura("tomas-toma-sin-guardar")
