@@ -7,24 +7,21 @@ and `mus mano` find it too) and the reader uses it from then on; Ajustes shows i
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from kivy.app import App
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from app.camera import Camara, FuenteError, Preview, cargar_imagen
+from app.camera import Preview
 from app.i18n import N_
 from app.logic.lectura import PALOS_FOTOS, LecturaError, comprobar_palo, registrar_fotos
-from app.screens.cartas import elegir_imagen
-from app.screens.vivo import ConVistaPrevia
+from app.screens.fotos import ConFotos
 
 PIDE_PALO = N_("Foto de {palo}: sus diez cartas boca arriba, del 1 al 12, en dos "
                "filas de cinco dentro del marco")
 PALOS = (N_("oros"), N_("copas"), N_("espadas"), N_("bastos"))
 
 
-class BarajaScreen(ConVistaPrevia, Screen):
+class BarajaScreen(ConFotos, Screen):
     estado = StringProperty("")
     hechas = StringProperty("")
     en_vivo = BooleanProperty(False)
@@ -54,42 +51,15 @@ class BarajaScreen(ConVistaPrevia, Screen):
             self.estado = app.t(PIDE_PALO).format(palo=app.t(PALOS[self.palo]))
 
     def alternar_camara(self, silencioso: bool = False) -> None:
-        if self.en_vivo:
-            self.parar()
-            return
-        app = App.get_running_app()
-        try:
-            cam = Camara(int(app.camara or 0))
-        except (FuenteError, ValueError) as exc:
-            if not silencioso:
-                app.avisar(f"{app.t('Sin cámara')}: {exc}", error=True)
-            return
-        self.preview.empezar(cam)
-        self.en_vivo = True
+        super().alternar_camara(silencioso)
+        if silencioso and not self.en_vivo and self.palo < len(PALOS):
+            self._pedir()  # without a camera the suit asked for stays said
 
-    def _fallo_camara(self, msg: str) -> None:
-        app = App.get_running_app()
-        self.en_vivo = False
-        app.avisar(f"{app.t('Cámara parada')}: {msg}", error=True)
-
-    def capturar(self) -> None:
-        frame = self.preview.ultimo if self.preview else None
-        self.parar()
-        if frame is not None and self.tomar(frame) and self.palo < len(PALOS):
+    def usar_foto(self, img: object, de_camara: bool = False) -> bool:
+        tomada = self.tomar(img)
+        if tomada and de_camara and self.palo < len(PALOS):
             self.alternar_camara(silencioso=True)  # on to the next suit
-
-    def elegir_foto(self) -> None:
-        elegir_imagen(self.cargar_foto)
-
-    def cargar_foto(self, path: str | Path) -> bool:
-        app = App.get_running_app()
-        self.parar()
-        try:
-            img = cargar_imagen(path)
-        except FuenteError as exc:
-            app.avisar(str(exc), error=True)
-            return False
-        return self.tomar(img)
+        return tomada
 
     def tomar(self, img: object) -> bool:
         """This suit's photo: checked now; with the fourth, the deck is registered."""

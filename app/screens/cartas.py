@@ -5,30 +5,24 @@ player's four cards in turn, the screen saying whose; a seat can be photographed
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
 import cv2
 import numpy as np
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.filechooser import FileChooserListView
 from kivy.uix.label import Label
-from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 from kivy.uix.stacklayout import StackLayout
 
-from app.camera import Camara, FuenteError, Preview, cargar_imagen
+from app.camera import Camara, FuenteError, Preview
 from app.i18n import N_
 from app.logic.asientos import AsientoError, AsientoPorAsiento
 from app.logic.lectura import Lectura, LecturaError, baraja_de, leer_foto, leer_mano
-from app.screens.vivo import ConVistaPrevia
+from app.screens.fotos import ConFotos
 from app.screens.widgets import Boton, CartaChip, SelectorCartas
 from app.storage import StorageError
 
-IMAGE_EXT = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 # Fanned hands are read far worse than hands in a row (models/README.md), so the hint says so.
 AYUDA_FOTO = N_("Cartas boca arriba delante de cada jugador, en fila y no en abanico: captura o abre una foto")
 
@@ -37,37 +31,10 @@ AYUDA_FOTO = N_("Cartas boca arriba delante de cada jugador, en fila y no en aba
 DESCONOCIDA = "registra tu baraja"
 
 
-def elegir_imagen(al_elegir: Callable[[str], object]) -> None:
-    """A file chooser of images (from examples/ when there is one); ``al_elegir(path)``."""
-    app = App.get_running_app()
-    start = Path.cwd() / "examples"
-    chooser = FileChooserListView(path=str(start if start.is_dir() else Path.home()),
-                                  filters=[f"*{e}" for e in IMAGE_EXT], font_size="20sp")
-    view = ModalView(size_hint=(0.9, 0.9), auto_dismiss=False)
-    box = BoxLayout(orientation="vertical", spacing=dp(8), padding=dp(8))
-    box.add_widget(chooser)
-    row = BoxLayout(size_hint_y=None, height=dp(80), spacing=dp(8))
-    cancel = Boton(text=app.t("Cancelar"))
-    ok = Boton(text=app.t("Abrir"))
-    cancel.bind(on_release=lambda *_: view.dismiss())
-
-    def abrir(*_: object) -> None:
-        if chooser.selection:
-            view.dismiss()
-            al_elegir(chooser.selection[0])
-
-    ok.bind(on_release=abrir)
-    row.add_widget(cancel)
-    row.add_widget(ok)
-    box.add_widget(row)
-    view.add_widget(box)
-    view.open()
-
-
 TODAS_LEIDAS = N_("Ya están las cuatro manos: pulsa Repetir en un asiento para fotografiarlo de nuevo")
 
 
-class CartasScreen(ConVistaPrevia, Screen):
+class CartasScreen(ConFotos, Screen):
     estado = StringProperty("")
     resumen = StringProperty("")
     en_vivo = BooleanProperty(False)
@@ -102,50 +69,17 @@ class CartasScreen(ConVistaPrevia, Screen):
             self.alternar_camara(silencioso=True)
 
     # -- sources --------------------------------------------------------------------------
-    def alternar_camara(self, silencioso: bool = False) -> None:
-        if self.en_vivo:
-            self.parar()
-            return
+    def _al_abrir_camara(self) -> None:
         app = App.get_running_app()
-        try:
-            cam = Camara(int(app.camara or 0))
-        except (FuenteError, ValueError) as exc:
-            self.estado = f"{app.t('Sin cámara')}: {exc}"
-            if not silencioso:
-                app.avisar(self.estado, error=True)
-            return
-        self.preview.empezar(cam)
-        self.en_vivo = True
         pide = self.sesion.pedir() if self.sesion else None
         self.estado = pide.texto(app.lang) if pide else app.t("Encuadra la mesa y pulsa Capturar")
 
-    def _fallo_camara(self, msg: str) -> None:
-        app = App.get_running_app()
-        self.en_vivo = False
-        self.estado = f"{app.t('Cámara parada')}: {msg}"
-        app.avisar(self.estado, error=True)
-
-    def capturar(self) -> None:
-        frame = self.preview.ultimo if self.preview else None
-        self.parar()
-        if frame is not None:
-            self._de_camara = True
-            self.leer(frame)
-            self._de_camara = False
-
-    def elegir_foto(self) -> None:
-        elegir_imagen(self.cargar_foto)
-
-    def cargar_foto(self, path: str | Path) -> bool:
-        app = App.get_running_app()
-        self.parar()
+    def usar_foto(self, img: object, de_camara: bool = False) -> bool:
+        self._de_camara = de_camara
         try:
-            img = cargar_imagen(path)
-        except FuenteError as exc:
-            self.estado = str(exc)
-            app.avisar(str(exc), error=True)
-            return False
-        return self.leer(img)
+            return self.leer(img)
+        finally:
+            self._de_camara = False
 
     # -- seat by seat ---------------------------------------------------------------------
     def _jugadores(self) -> list[str] | None:
