@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from scoring.rules import PerfilError, Reglas, perfil
@@ -164,6 +164,31 @@ class Partida:
         self._manos.append(result)
         self._estados.append(self._siguiente(self.estado, result))
         return result
+
+    def corregir(self, tantos: Sequence[int], juegos: Sequence[int], vacas: Sequence[int],
+                 ganador: int | None = None) -> Estado:
+        """Set the marcador after the last hand to what an authority counted (a tournament's
+        server, a referee), keeping the mano; later hands count from it. The correction is
+        not part of :meth:`to_dict` (a saved partida is its hands): whoever corrects keeps it.
+
+        >>> p = Partida()
+        >>> p.corregir((12, 3), (1, 0), (0, 0)).tantos
+        (12, 3)
+        >>> p.corregir((12, 3), (1, 0), (0, -1))
+        Traceback (most recent call last):
+        ...
+        scoring.partida.PartidaError: vacas debe ser un par de enteros de 0 en adelante, no (0, -1)
+        """
+        pares = {"tantos": tantos, "juegos": juegos, "vacas": vacas}
+        for nombre, par in pares.items():
+            if (not isinstance(par, Sequence) or len(par) != 2
+                    or not all(type(v) is int and v >= 0 for v in par)):
+                raise PartidaError(f"{nombre} debe ser un par de enteros de 0 en adelante, no {par!r}")
+        if ganador not in (None, 0, 1):
+            raise PartidaError(f"ganador debe ser la pareja 0 o 1, o nada, no {ganador!r}")
+        self._estados[-1] = replace(self.estado, tantos=tuple(tantos), juegos=tuple(juegos),
+                                    vacas=tuple(vacas), ganador=ganador)
+        return self.estado
 
     def deshacer(self) -> ResultadoTanteo:
         """Undo the last hand and return it."""

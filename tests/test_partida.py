@@ -336,3 +336,25 @@ def test_any_sequence_of_valid_hands_round_trips(profile: str, first_mano: int, 
         p.deshacer()
         q.deshacer()
         assert _snapshot(q) == _snapshot(p)
+
+
+def test_corregir_sets_the_marcador_and_the_next_hand_counts_from_it() -> None:
+    p = Partida("general", ["A", "B", "C", "D"])
+    p.registrar(["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"])
+    mano = p.mano
+    assert p.corregir((30, 2), (0, 0), (0, 0)).tantos == (30, 2)
+    assert p.mano == mano  # the mano is the hands', not the count's
+    after = p.registrar(["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"])
+    assert after.registro.marcador == (30, 2)
+    assert p.to_dict()["manos"] == Partida.from_dict(p.to_dict()).to_dict()["manos"]
+
+
+@pytest.mark.parametrize("args", [((1, 2, 3), (0, 0), (0, 0)), ((1, -2), (0, 0), (0, 0)),
+                                  ((1, 2), (0, 0), (0, 0.5)), ((1, 2), "00", (0, 0))])
+def test_corregir_refuses_what_is_no_marcador_and_changes_nothing(args) -> None:
+    p = Partida()
+    with pytest.raises(PartidaError):
+        p.corregir(*args)
+    with pytest.raises(PartidaError):
+        p.corregir((1, 2), (0, 0), (0, 0), ganador=2)
+    assert p.estado.tantos == (0, 0)
