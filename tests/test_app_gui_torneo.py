@@ -293,7 +293,82 @@ def test_a_refused_hand_is_on_screen_with_the_servers_reason(app: Any, torneo, t
     esperar(lambda: not pantalla.mesa_torneo().enviando)
     app.ir("torneo")
     frames(3)
-    assert pantalla.rechazadas == "Mano 1 rechazada: se esperaba la mano 2, no la 1"  # its words
+    assert pantalla.rechazadas.splitlines() == [  # the server's words, and what to do
+        "Mano 1 rechazada: se esperaba la mano 2, no la 1",
+        "Llamad al árbitro. La mano espera en la tableta: no se pierde. Reintentar la envía otra vez."]
     assert pantalla.estado_envio == ""  # not "all sent"
+    assert pantalla.ids.enviar.text == "Reintentar"
     assert len(app.almacen.manos(app.ctl.partida_id)) == 1  # kept in the app all the same
     captura("rechazada")
+    app.lang = "en"  # the player's language: the screen's words and the server's asked in it
+    pantalla.refrescar()
+    frames(3)
+    assert pantalla.ids.enviar.text == "Retry"
+    tap(pantalla.ids.enviar)  # sent again: the server still has another tablet's hand 1
+    esperar(lambda: not pantalla.mesa_torneo().enviando and pantalla.rechazadas != "")
+    frames(3)
+    first, what = pantalla.rechazadas.splitlines()
+    assert first == "Hand 1 refused: hand 2 was expected, not 1"  # the server's words in English
+    assert what.startswith("Call the referee.")
+    assert pantalla.mesa_torneo().cliente.rechazadas()[0].numero == 1  # still kept, not lost
+    captura("rechazada-en")
+
+
+def test_a_hand_the_server_scores_otherwise_moves_the_marcador_and_is_said(app: Any) -> None:
+    """The server (a stand-in with 4 reyes; the tablet counts with 8) corrects hand 1 from
+    3-4 to 2-5: the marcador on screen becomes the server's and the player is told so in the
+    app's language; the next hand counts from it and the server takes it as it comes."""
+    from app.logic.torneo_mesa import MesaTorneo
+    from tests.test_app_torneo import MANOS_REYES, ServidorDistinto
+
+    server = ServidorDistinto("ludoteka-4")
+    pantalla = app.sm.get_screen("torneo")
+    pantalla.mesa_torneo().close()
+    pantalla._mesa = MesaTorneo(Path(app.carpeta), app.lang, server.transport)
+    app.lang = "en"
+    pantalla.ids.servidor.text, pantalla.ids.codigo.text = "mesa.club:8000", "AB2C3D4E5F"
+    tap(pantalla.ids.unirse)
+    esperar(lambda: pantalla.unida)
+    assert pantalla.unida and server.idiomas[-1] == "en, es;q=0.5"
+    tap(pantalla.ids.jugar)
+    play(app, MANOS_REYES[0])
+    marcador = app.sm.get_screen("marcador")
+    esperar(lambda: "corrected" in app.aviso)
+    frames(3)
+    assert app.aviso == "Hand 1 corrected by the server: from 3-4 to 2-5" and app.aviso_error
+    assert app.ctl.partida.tantos == (2, 5)
+    assert (marcador.ids.p0.tantos, marcador.ids.p1.tantos) == (2, 5)  # on screen, redrawn
+    from app.demo import captura as shot  # with the banner: it is what this picture is about
+
+    shot(Path(tempfile.gettempdir()) / "musmesa-torneo-corregida.png")
+    play(app, MANOS_REYES[1])  # from the server's 2-5: its record's marcador is the server's
+    esperar(lambda: not pantalla.mesa_torneo().enviando and len(server.manos) == 2)
+    assert len(server.manos) == 2 and not pantalla.mesa_torneo().cliente.rechazadas()
+    assert app.ctl.partida.tantos == server.partida.tantos
+    app.ir("torneo")
+    frames(3)
+    assert pantalla.correcciones.splitlines()[0] == "Hand 1 corrected by the server: from 3-4 to 2-5"
+    captura("correcciones")
+
+
+def test_a_token_no_longer_good_is_mended_by_retry_which_joins_again(app: Any, torneo) -> None:
+    server, codes = torneo
+    pantalla = join(app, server, codes[0])
+    tap(pantalla.ids.jugar)
+    play(app, MANOS[0])
+    esperar(lambda: on_server(server, app)["manos"] == 1)
+    cliente = pantalla.mesa_torneo().cliente
+    cliente._db.execute("UPDATE mesa SET token = 'caducado-caducado'")  # the server forgets it
+    play(app, MANOS[1])
+    esperar(lambda: not pantalla.mesa_torneo().enviando and bool(cliente.rechazadas()))
+    app.ir("torneo")
+    frames(3)
+    [refused] = cliente.rechazadas()
+    assert refused.numero == 2 and refused.estado == 401
+    assert pantalla.rechazadas.splitlines()[1].startswith("Toca Reintentar: la tableta se une")
+    captura("token")
+    tap(pantalla.ids.enviar)  # Reintentar: joins again with the stored code, the queue kept
+    esperar(lambda: pantalla.pendientes == 0 and not pantalla.rechazadas and not pantalla.uniendo)
+    doc = on_server(server, app)
+    assert doc["manos"] == 2 and doc["tantos"] == list(app.ctl.partida.tantos)
+    assert len(app.almacen.manos(app.ctl.partida_id)) == 2 and pantalla.unida

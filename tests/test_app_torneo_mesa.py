@@ -17,7 +17,7 @@ from app.logic.partida import ControlPartida
 from app.logic.torneo import ClienteTorneo, TorneoError, http
 from app.logic.torneo_mesa import MesaTorneo, validar_servidor
 from app.storage import Almacen
-from tests.test_app_torneo import Server
+from tests.test_app_torneo import MANOS_REYES, Server, ServidorDistinto
 
 MANOS = [
     ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"],
@@ -76,7 +76,8 @@ def test_join_play_queue_and_send_in_the_background(tmp_path: Path, torneo):
     almacen = Almacen.abrir(tmp_path)
     ctl = ControlPartida(almacen)
     mesa = MesaTorneo(tmp_path)
-    joined = MesaTorneo.unirse_en_hilo(tmp_path, server.base, codes[0])
+    joined, misma = mesa.unirse_en_hilo(server.base, codes[0])
+    assert not misma
     mesa.empezar_partida(ctl, joined)
     assert ctl.info["jugadores"] == joined.partida["jugadores"] and mesa.juega(ctl)
     for cartas in MANOS:
@@ -101,7 +102,7 @@ def test_a_refused_hand_is_shown_with_the_servers_reason(tmp_path: Path, torneo)
     almacen = Almacen.abrir(tmp_path)
     ctl = ControlPartida(almacen)
     mesa = MesaTorneo(tmp_path)
-    mesa.empezar_partida(ctl, MesaTorneo.unirse_en_hilo(tmp_path, server.base, codes[1]))
+    mesa.empezar_partida(ctl, *mesa.unirse_en_hilo(server.base, codes[1]))
     # a second tablet at the same table sends a hand first: ours no longer follows the server
     otra = tmp_path / "otra"
     otra.mkdir()
@@ -115,15 +116,17 @@ def test_a_refused_hand_is_shown_with_the_servers_reason(tmp_path: Path, torneo)
     res = confirm(ctl, MANOS[0])
     mesa.tras_confirmar(ctl, res)
     assert send_and_wait(mesa) == 0
-    [(numero, why)] = mesa.vista().rechazadas
-    assert numero == 1 and why  # the server's own words, shown as they come
+    [refused] = mesa.vista().rechazadas
+    assert refused.numero == 1 and refused.motivo == "se esperaba la mano 2, no la 1"
+    assert refused.estado == 409 and refused.detras == 0
     assert mesa.vista().pendientes == 0
     late = tmp_path / "tarde"  # a third tablet cannot start this match from 0-0
     late.mkdir()
     late_mesa = MesaTorneo(late)
     late_ctl = ControlPartida(Almacen.abrir(late))
     with pytest.raises(TorneoError, match=r"ya tiene manos en el servidor \(1\)"):
-        late_mesa.empezar_partida(late_ctl, MesaTorneo.unirse_en_hilo(late, server.base, codes[1]))
+        late_mesa.empezar_partida(late_ctl,
+                                  *late_mesa.unirse_en_hilo(server.base, codes[1]))
     assert late_mesa.vista() is None and not late_ctl.activa
     late_mesa.close()
     other.close()
@@ -145,5 +148,37 @@ def test_a_bye_or_bad_names_leave_nothing_half_joined(tmp_path: Path):
         mesa.empezar_partida(ctl, Mesa("http://x", "t", "Liga",
                                        {"reglas": "general", "jugadores": ["A", "A", "B", "C"]}))
     assert mesa.vista() is None and not ctl.activa
+    mesa.close()
+    almacen.cerrar()
+
+
+def test_the_marcador_follows_the_servers_corrections(tmp_path: Path):
+    """The tablet counts with 8 reyes, the server with 4: the app's marcador takes the
+    server's after each corrected hand, so the next hands count from it, as on the server."""
+    server = ServidorDistinto("ludoteka-4")
+    almacen = Almacen.abrir(tmp_path)
+    ctl = ControlPartida(almacen)
+    mesa = MesaTorneo(tmp_path, idioma="en", transport=server.transport)
+    mesa.empezar_partida(ctl, mesa.cliente.unirse("http://mesa", "AB2C3D4E5F"))
+    for cartas in MANOS_REYES[:2]:
+        assert mesa.tras_confirmar(ctl, confirm(ctl, cartas))
+    assert mesa.cliente.enviar() == 2 and ctl.partida.tantos == (5, 6)
+    # hand 1 corrected to 2-5; hand 2 from there is 4-7 with 8 reyes, but the server stored
+    # the 5-6 the tablet claimed (5-6 with 4 reyes too): the marcador is the server's 5-6
+    assert not mesa.seguir_servidor(ctl) and ctl.partida.tantos == (5, 6)
+    res = confirm(ctl, MANOS_REYES[2])  # 8 reyes from 5-6: 7-10; the server says 10-7
+    assert tuple(res.marcador) == (7, 10) and mesa.tras_confirmar(ctl, res)
+    assert mesa.cliente.enviar() == 1
+    assert mesa.seguir_servidor(ctl) and ctl.partida.tantos == (10, 7) == server.partida.tantos
+    assert not mesa.seguir_servidor(ctl)  # once
+    fourth = ["1o 1c 4e 5b", "6o 7c 10e 11b", "12o 2c 3e 4o", "5c 6e 7b 10o"]
+    assert mesa.tras_confirmar(ctl, confirm(ctl, fourth))  # counted from 10-7, as the server
+    assert mesa.cliente.enviar() == 1 and not mesa.vista().rechazadas  # its marcador agreed
+    assert [c.numero for c in mesa.vista().correcciones] == [1, 3, 4]  # 14-9 for 13-9
+    assert mesa.seguir_servidor(ctl) and ctl.partida.tantos == server.partida.tantos
+    assert len(server.manos) == 4 == len(almacen.manos(ctl.partida_id))  # each once, all kept
+    ctl.reanudar(ctl.partida_id)  # the app opened again: the stored hands are the table's count
+    assert ctl.partida.tantos != server.partida.tantos
+    assert mesa.seguir_servidor(ctl) and ctl.partida.tantos == server.partida.tantos
     mesa.close()
     almacen.cerrar()

@@ -370,3 +370,76 @@ def test_declaraciones_are_scored_with_their_corrections_as_mus_tanteo_does(srv1
     assert r.status_code == 422 and "el tanteo no coincide" in r.json()["error"]
     r = client1.post("/api/mesa/manos", json={**body, "tanteo": with_penalty}, headers=auth_h)
     assert r.status_code == 201 and r.json()["marcador"] == with_penalty
+
+
+def test_a_refused_tanteo_comes_with_the_servers_and_the_hand_is_taken_with_it(srv: Servidor, client: TestClient):
+    h = organizador(srv, client)
+    tid = torneo(client, h, parejas=2, mesas=1)
+    client.post(f"/api/torneos/{tid}/rondas", headers=h)
+    m = MesaSimulada.unirse(client, codigos(client, h, tid)[0], semilla=4)
+    auth_h = {"Authorization": f"Bearer {m.token}"}
+    m.jugar()
+    body = dict(m.cola[0])
+    servidor = list(body["tanteo"])
+    mesa = [servidor[0] + 2, servidor[1]]  # the table counted two tantos more for pareja 0
+    r = client.post("/api/mesa/manos", json={**body, "tanteo": mesa}, headers=auth_h)
+    assert r.status_code == 422
+    assert r.json() == {"error": f"el tanteo no coincide: la mesa dice {mesa}, las reglas dan {servidor}",
+                        "tanteo_servidor": servidor}
+    # what the tablet does next: the same hand under a new id, the server's tanteo, its own aside
+    corregida = {**body, "id": body["id"] + ":s", "tanteo": r.json()["tanteo_servidor"], "discrepancia": mesa}
+    first = client.post("/api/mesa/manos", json=corregida, headers=auth_h)
+    assert first.status_code == 201, first.text
+    assert first.json()["marcador"] == servidor
+    again = client.post("/api/mesa/manos", json=corregida, headers=auth_h)
+    assert (again.status_code, again.json()) == (200, first.json())
+    other = client.post("/api/mesa/manos", json={**corregida, "discrepancia": [0, 0]}, headers=auth_h)
+    assert other.status_code == 409 and "otro contenido" in other.json()["error"]
+    # the queue goes on behind it
+    m.cola[0] = corregida
+    m.jugar()
+    assert m.enviar(client) == 2
+    partida = client.get("/api/mesa/partida", headers=auth_h).json()
+    assert (partida["manos"], partida["siguiente"], partida["tantos"]) == (2, 3, list(m.partida.tantos))
+    inc = client.get(f"/api/torneos/{tid}/incidencias", headers=h).json()
+    assert inc == [{"origen": "tanteo", "mesa": 1, "pareja": "P0", "asiento": None, "tipo": "discrepancia_tanteo",
+                    "gravedad": "", "articulo": "",
+                    "razon": f"mano 1: la mesa contó {mesa}, las reglas dan {servidor}",
+                    "mano": 1, "tanteo_mesa": mesa, "tanteo_servidor": servidor}]
+    assert client.get(f"/api/torneos/{tid}/exportar.json", headers=h).json()["incidencias"] == inc
+    page = client.get(f"/torneos/{tid}/incidencias", headers=h)
+    assert page.status_code == 200 and "Discrepancia de tanteo" in page.text
+    assert f"la mesa contó {mesa[0]}-{mesa[1]}" in page.text
+    with srv.sesion() as s:
+        stored = s.scalars(select(Mano).order_by(Mano.numero)).all()
+        assert (stored[0].cliente_id, stored[0].marcador, stored[0].discrepancia) == (corregida["id"], servidor, mesa)
+        assert stored[1].discrepancia is None
+
+
+@pytest.mark.parametrize(("discrepancia", "esperado"), [
+    ([1, 2, 3], "campo discrepancia: debe tener como mucho 2 elementos"),
+    ([-1, 2], "campo discrepancia.0: debe ser 0 o más"),
+    (["1", 2], "campo discrepancia.0: debe ser un número entero"),
+    ("3-6", "campo discrepancia: debe ser una lista"),
+])
+def test_a_bad_discrepancia_is_refused_like_a_bad_tanteo(srv1: Servidor, client1: TestClient, discrepancia: Any,
+                                                         esperado: str):
+    h = organizador(srv1, client1)
+    tid = torneo(client1, h, parejas=2, mesas=1)
+    client1.post(f"/api/torneos/{tid}/rondas", headers=h)
+    m = MesaSimulada.unirse(client1, codigos(client1, h, tid)[0], semilla=9)
+    m.jugar()
+    r = client1.post("/api/mesa/manos", json={**m.cola[0], "discrepancia": discrepancia},
+                     headers={"Authorization": f"Bearer {m.token}"})
+    assert (r.status_code, r.json()) == (422, {"error": esperado})
+
+
+def test_a_discrepancia_equal_to_the_tanteo_records_no_incident(srv1: Servidor, client1: TestClient):
+    h = organizador(srv1, client1)
+    tid = torneo(client1, h, parejas=2, mesas=1)
+    client1.post(f"/api/torneos/{tid}/rondas", headers=h)
+    m = MesaSimulada.unirse(client1, codigos(client1, h, tid)[0], semilla=10)
+    m.jugar()
+    body = {**m.cola[0], "discrepancia": m.cola[0]["tanteo"]}
+    assert client1.post("/api/mesa/manos", json=body, headers={"Authorization": f"Bearer {m.token}"}).status_code == 201
+    assert client1.get(f"/api/torneos/{tid}/incidencias", headers=h).json() == []

@@ -27,6 +27,7 @@ from torneo import formato as fm
 from torneo.auth import token_de
 from torneo.cuerpo import leer_cuerpo
 from torneo.db import Cuenta, Torneo, motor
+from torneo.i18n import idioma, mensaje
 from torneo.paginas import rutas_paginas
 
 LIMITE_CUERPO: Final = 64 * 1024  # a hand record with its declaraciones is a few KiB
@@ -73,13 +74,17 @@ class Unirse(Estricto):
     codigo: Annotated[str, Field(min_length=4, max_length=16)]
 
 
+Tanteo = Annotated[list[Annotated[int, Field(ge=0, le=1000)]], Field(min_length=2, max_length=2)]
+
+
 class ManoIn(Estricto):
     id: Annotated[str, Field(pattern=ID_MANO)]
     numero: Annotated[int, Field(ge=1, le=100_000)]
     registro: dict[str, Any]
-    tanteo: Annotated[list[Annotated[int, Field(ge=0, le=1000)]], Field(min_length=2, max_length=2)]
+    tanteo: Tanteo
     foto: Annotated[str, Field(pattern=HEX64)] | None = None
     anula: Annotated[str, Field(pattern=ID_MANO)] | None = None
+    discrepancia: Tanteo | None = None  # the table's own count, sent with the server's as tanteo
 
 
 class InformeIn(Estricto):
@@ -94,14 +99,50 @@ class ArbitroIn(Estricto):
     clave: Annotated[str, Field(min_length=8, max_length=256)]
 
 
-def error(mensaje: str, estado: int) -> JSONResponse:
-    return JSONResponse({"error": excerpt(" ".join(mensaje.split()), 280)}, status_code=estado)
+def lang_de(request: Request) -> str:
+    """``?lang=``, else Accept-Language, else Spanish: the language of the answer's words."""
+    return idioma(request.query_params.get("lang"), request.headers.get("accept-language"))
 
 
-def _mensaje_validacion(exc: ValidationError) -> str:
+def texto_error(exc: servicio.ServicioError, lang: str) -> str:
+    return excerpt(" ".join(mensaje(exc.mensaje, exc.params, lang).split()), 280)
+
+
+def error(exc: servicio.ServicioError, request: Request) -> JSONResponse:
+    """The JSON the clients read: ``error`` (one line in the request's language) and any data."""
+    return JSONResponse({"error": texto_error(exc, lang_de(request)), **exc.datos}, status_code=exc.estado)
+
+
+# pydantic's error type -> (msgid, the ctx key that fills {n})
+_VALIDACION: Final[dict[str, tuple[str, str | None]]] = {
+    "missing": ("campo {campo}: falta", None),
+    "extra_forbidden": ("campo {campo}: no se admite", None),
+    "string_too_short": ("campo {campo}: debe tener al menos {n} caracteres", "min_length"),
+    "string_too_long": ("campo {campo}: debe tener como mucho {n} caracteres", "max_length"),
+    "too_short": ("campo {campo}: debe tener al menos {n} elementos", "min_length"),
+    "too_long": ("campo {campo}: debe tener como mucho {n} elementos", "max_length"),
+    "string_pattern_mismatch": ("campo {campo}: formato no válido", None),
+    "greater_than_equal": ("campo {campo}: debe ser {n} o más", "ge"),
+    "less_than_equal": ("campo {campo}: debe ser {n} o menos", "le"),
+    "int_type": ("campo {campo}: debe ser un número entero", None),
+    "int_parsing": ("campo {campo}: debe ser un número entero", None),
+    "int_from_float": ("campo {campo}: debe ser un número entero", None),
+    "string_type": ("campo {campo}: debe ser un texto", None),
+    "bool_type": ("campo {campo}: debe ser verdadero o falso", None),
+    "list_type": ("campo {campo}: debe ser una lista", None),
+    "dict_type": ("campo {campo}: debe ser un objeto", None),
+    "model_type": ("campo {campo}: debe ser un objeto", None),
+    "model_attributes_type": ("campo {campo}: debe ser un objeto", None),
+}
+
+
+def error_de_validacion(exc: ValidationError) -> servicio.ServicioError:
+    """The first problem pydantic found, as one translatable line naming the field."""
     e = exc.errors()[0]
-    where = ".".join(str(p) for p in e["loc"]) or "cuerpo"
-    return f"campo {where}: {e['msg']}"
+    campo = ".".join(str(p) for p in e["loc"]) or "cuerpo"
+    plantilla, clave = _VALIDACION.get(e["type"], ("campo {campo}: valor no válido", None))
+    extra = {"n": (e.get("ctx") or {}).get(clave, "?")} if clave else {}
+    return servicio.ServicioError(plantilla, campo=campo, **extra)
 
 
 class Servidor:
@@ -131,7 +172,7 @@ class Servidor:
         except InputError as exc:
             raise servicio.ServicioError(str(exc)) from None
         except ValidationError as exc:
-            raise servicio.ServicioError(_mensaje_validacion(exc)) from None
+            raise error_de_validacion(exc) from None
 
     def en_hilo(self, fn: Callable[[Session], Any]) -> Any:
         """Run ``fn`` in one transaction, off the event loop."""
@@ -148,18 +189,18 @@ class Servidor:
         app.state.servidor = self
 
         @app.exception_handler(servicio.ServicioError)
-        async def _servicio(_request: Request, exc: servicio.ServicioError) -> JSONResponse:
-            return error(str(exc), exc.estado)
+        async def _servicio(request: Request, exc: servicio.ServicioError) -> JSONResponse:
+            return error(exc, request)
 
         @app.exception_handler(fm.FormatoError)
-        async def _formato(_request: Request, exc: fm.FormatoError) -> JSONResponse:
-            return error(str(exc), 422)
+        async def _formato(request: Request, exc: fm.FormatoError) -> JSONResponse:
+            return error(servicio.ServicioError(str(exc)), request)
 
         @app.middleware("http")
         async def _limite(request: Request, call_next: Any) -> Response:
             ip = request.client.host if request.client else "?"
             if not self.limite_general.permitir(f"ip:{ip}:{token_de(request) or ''}"):
-                return error("demasiadas peticiones: espera un momento", 429)
+                return error(servicio.ServicioError("demasiadas peticiones: espera un momento", 429), request)
             return await call_next(request)
 
         self._rutas_api(app)
@@ -260,8 +301,9 @@ class Servidor:
         async def mano(request: Request) -> Any:
             token = self._token_mesa(request)
             body = await self.leer(request, ManoIn)
+            discrepancia = (body.discrepancia[0], body.discrepancia[1]) if body.discrepancia else None
             enviada = servicio.ManoEnviada(body.id, body.numero, body.registro, (body.tanteo[0], body.tanteo[1]),
-                                           body.foto, body.anula)
+                                           body.foto, body.anula, discrepancia)
 
             def run() -> Any:
                 with self.sesion() as s:

@@ -40,11 +40,11 @@ def comprobar_usuario(usuario: str) -> str:
 def crear_cuenta(s: Session, usuario: str, clave: str, rol: str, torneo: Torneo | None = None) -> Cuenta:
     usuario = comprobar_usuario(usuario)
     if rol not in ROLES:
-        raise ServicioError(f"rol desconocido {rol!r}")
+        raise ServicioError("rol desconocido {rol}", rol=repr(rol))
     if not 8 <= len(clave) <= 256:
         raise ServicioError("la contraseña debe tener de 8 a 256 caracteres")
     if s.scalar(select(Cuenta).where(Cuenta.usuario == usuario)) is not None:
-        raise ServicioError(f"ya existe el usuario {usuario}", 409)
+        raise ServicioError("ya existe el usuario {usuario}", 409, usuario=usuario)
     cuenta = Cuenta(usuario=usuario, clave_hash=_HASHER.hash(clave), rol=rol,
                     torneo_id=torneo.id if torneo else None)
     s.add(cuenta)

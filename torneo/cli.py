@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import sessionmaker
 
 from scoring.inputs import InputError, excerpt, read_json
 from torneo import auth, db, servicio
@@ -82,7 +83,7 @@ def _servir(args: argparse.Namespace) -> int:
 def _organizador(args: argparse.Namespace) -> int:
     clave = os.environ.get(args.clave_entorno, "") if args.clave_entorno else getpass.getpass("Contraseña: ")
     engine = db.motor(url_de(args))
-    with db.sessionmaker(engine)() as s, s.begin():
+    with sessionmaker(engine)() as s, s.begin():
         auth.crear_cuenta(s, args.usuario, clave, "organizador")
     print(f"Organizador {args.usuario} creado.")
     return 0
@@ -95,18 +96,17 @@ def _crear(args: argparse.Namespace) -> int:
     # the API's model checks the file exactly as it checks a request
     from pydantic import ValidationError
 
-    from torneo.api import TorneoIn
+    from torneo.api import TorneoIn, error_de_validacion
     try:
         body = TorneoIn.model_validate(data)
     except ValidationError as exc:
-        e = exc.errors()[0]
-        raise servicio.ServicioError(f"campo {'.'.join(map(str, e['loc']))}: {e['msg']}") from None
+        raise error_de_validacion(exc) from None
     engine = db.motor(url_de(args))
-    with db.sessionmaker(engine)() as s, s.begin():
+    with sessionmaker(engine)() as s, s.begin():
         cuenta = s.scalar(select(db.Cuenta).where(db.Cuenta.usuario == args.organizador,
                                                   db.Cuenta.rol == "organizador"))
         if cuenta is None:
-            raise servicio.ServicioError(f"no existe el organizador {args.organizador}")
+            raise servicio.ServicioError("no existe el organizador {usuario}", usuario=args.organizador)
         t = servicio.crear_torneo(s, cuenta, body.nombre, body.reglas, fm.Formato.from_dict(body.formato.model_dump()),
                                   [servicio.NuevaPareja(p.nombre, (p.jugadores[0], p.jugadores[1]))
                                    for p in body.parejas], body.mesas)

@@ -11,15 +11,17 @@ from torneo.servicio import ServicioError
 
 
 async def leer_cuerpo(request: Request, limite: int) -> bytes:
-    mensaje = f"cuerpo demasiado grande (más de {limite // 1024} KiB)"
+    def demasiado() -> ServicioError:
+        return ServicioError("cuerpo demasiado grande (más de {kib} KiB)", 413, kib=limite // 1024)
+
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > limite:
-        raise ServicioError(mensaje, 413)
+        raise demasiado()
     raw = bytearray()
     async for chunk in request.stream():
         raw += chunk
         if len(raw) > limite:
-            raise ServicioError(mensaje, 413)
+            raise demasiado()
     return bytes(raw)
 
 

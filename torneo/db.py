@@ -1,8 +1,9 @@
 """The tournament's tables in SQLAlchemy 2: one schema for SQLite (a club's laptop) and
 PostgreSQL (a federation's server).
 
-The schema is made with ``create_all`` and a one-row ``esquema`` table that records its
-version; a database of another version is refused with a clear line rather than half read.
+These classes are the schema as the code reads it; the database gets it from the Alembic
+revisions in torneo/migraciones, which ``motor`` runs on every start (a newer database is
+refused with a clear line rather than half read).
 Every row below a tournament carries ``torneo_id`` so that each query can be scoped to one
 tournament (no page or API may show another tournament's data).
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from pathlib import Path
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
@@ -24,16 +25,11 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
-    select,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-ESQUEMA: Final = 1
-
-
-class EsquemaError(RuntimeError):
-    """A database this version of the server cannot use."""
+from torneo.migraciones import EsquemaError, actualizar  # noqa: F401 (what callers of motor catch)
 
 
 def ahora() -> dt.datetime:
@@ -42,12 +38,6 @@ def ahora() -> dt.datetime:
 
 class Base(DeclarativeBase):
     type_annotation_map: ClassVar = {dict[str, Any]: JSON, list[Any]: JSON}
-
-
-class Esquema(Base):
-    __tablename__ = "esquema"
-    id: Mapped[int] = mapped_column(primary_key=True)
-    version: Mapped[int] = mapped_column(Integer)
 
 
 class Cuenta(Base):
@@ -157,6 +147,8 @@ class Mano(Base):
     juego: Mapped[int | None] = mapped_column(Integer, nullable=True)  # pareja that won a juego with it
     respuesta: Mapped[dict[str, Any]] = mapped_column(JSON)  # what was answered, to answer a resend alike
     foto: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # the tanteo the table had counted when the server's differed (the hand is stored with the server's)
+    discrepancia: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
     anulada: Mapped[bool] = mapped_column(default=False)  # voided by a later correction
     recibida: Mapped[dt.datetime] = mapped_column(DateTime, default=ahora)
 
@@ -176,12 +168,15 @@ class Informe(Base):
 
 
 class Incidencia(Base):
-    """One finding of a referee's report (scoring.arbitro.Hallazgo), with its article."""
+    """One finding of a referee's report (scoring.arbitro.Hallazgo, with its article), or a hand
+    whose tanteo the table counted otherwise than the rules (``origen`` "tanteo", with its mano)."""
 
     __tablename__ = "incidencia"
     id: Mapped[int] = mapped_column(primary_key=True)
     torneo_id: Mapped[int] = mapped_column(ForeignKey("torneo.id"), index=True)
-    informe_id: Mapped[int] = mapped_column(ForeignKey("informe.id"))
+    origen: Mapped[str] = mapped_column(String(16), default="arbitro", server_default="arbitro")  # | "tanteo"
+    informe_id: Mapped[int | None] = mapped_column(ForeignKey("informe.id"), nullable=True)
+    mano_id: Mapped[int | None] = mapped_column(ForeignKey("mano.id", name="fk_incidencia_mano"), nullable=True)
     mesa_id: Mapped[int] = mapped_column(ForeignKey("mesa.id"))
     pareja_id: Mapped[int | None] = mapped_column(ForeignKey("pareja.id"), nullable=True)
     asiento: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -202,7 +197,8 @@ def url_por_defecto(datos: str | os.PathLike[str] | None = None) -> str:
 
 
 def motor(url: str) -> Engine:
-    """An engine for ``url`` with the schema in place (created, or checked if it exists)."""
+    """An engine for ``url`` with the schema upgraded to the newest revision (EsquemaError for a
+    database of a newer server)."""
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     kwargs: dict[str, Any] = {}
@@ -214,8 +210,7 @@ def motor(url: str) -> Engine:
     engine = create_engine(url, **kwargs)
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)
-    Base.metadata.create_all(engine)
-    _check_version(engine)
+    actualizar(engine)
     return engine
 
 
@@ -226,11 +221,3 @@ def _sqlite_pragmas(conn: Any, _record: Any) -> None:
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
 
-
-def _check_version(engine: Engine) -> None:
-    with sessionmaker(engine)() as s, s.begin():
-        row = s.scalar(select(Esquema))
-        if row is None:
-            s.add(Esquema(id=1, version=ESQUEMA))
-        elif row.version != ESQUEMA:
-            raise EsquemaError(f"la base de datos tiene el esquema {row.version}; este servidor usa el {ESQUEMA}")

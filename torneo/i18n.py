@@ -1,12 +1,15 @@
-"""The organiser pages' words: Spanish first, Basque and English. A small catalogue kept here
-(the pages have few words); tests/test_torneo_paginas.py fails if a language lacks one.
+"""The server's words: Spanish first, Basque and English. Two small catalogues kept here: the
+organiser pages' words (tests/test_torneo_paginas.py fails if a language lacks one) and the
+API's error messages (tests/test_torneo_i18n_api.py checks every one the code raises).
 
 The language comes from ``?lang=`` or the browser's Accept-Language, Spanish by default.
 """
 
 from __future__ import annotations
 
-from typing import Final
+import re
+from collections.abc import Mapping
+from typing import Any, Final
 
 IDIOMAS: Final = ("es", "eu", "en")
 
@@ -51,6 +54,12 @@ CATALOGO: Final[dict[str, tuple[str, str]]] = {
     "Motivo": ("Arrazoia", "Reason"),
     "Gravedad": ("Larritasuna", "Severity"),
     "Sin incidencias": ("Gorabeherarik ez", "No incidents"),
+    "Origen": ("Jatorria", "Source"),
+    "Árbitro": ("Epailea", "Referee"),
+    "Discrepancia de tanteo": ("Zenbaketa-desadostasuna", "Score discrepancy"),
+    "Mano": ("Eskua", "Hand"),
+    "la mesa contó": ("mahaiak zenbatu zuen", "the table counted"),
+    "las reglas dan": ("arauek ematen dute", "the rules give"),
     "Ganadas": ("Irabaziak", "Won"),
     "Perdidas": ("Galduak", "Lost"),
     "Juegos": ("Jokoak", "Juegos"),
@@ -86,3 +95,200 @@ def traducir(texto: str, lang: str) -> str:
     if lang == "es" or texto not in CATALOGO:
         return texto
     return CATALOGO[texto][IDIOMAS.index(lang) - 1]
+
+
+# -- the API's error messages -----------------------------------------------------------------
+# Spanish msgid -> (Basque, English). ``{name}`` fields are filled from the ServicioError's
+# parameters. Messages made elsewhere (scoring/, torneo.formato, pydantic's checks as
+# api.error_de_validacion words them) arrive as finished text: they are matched against these
+# same templates, the fields read back from the text. Text no template matches stays Spanish.
+MENSAJES: Final[dict[str, tuple[str, str]]] = {
+    # servicio.py
+    "un torneo necesita de 2 a {maximo} parejas": (
+        "txapelketa batek 2 eta {maximo} bikote artean behar ditu", "a tournament needs 2 to {maximo} pairs"),
+    "dos parejas tienen el mismo nombre": ("bi bikotek izen bera dute", "two pairs have the same name"),
+    "el número de mesas debe ir de 1 a {maximo}": (
+        "mahai kopuruak 1 eta {maximo} artean egon behar du", "the number of tables must be 1 to {maximo}"),
+    "hay más grupos que parejas para llenarlos (dos por grupo como poco)": (
+        "bikoteak baino multzo gehiago daude (gutxienez bi multzo bakoitzeko)",
+        "there are more groups than pairs to fill them (two per group at least)"),
+    "no existe ese torneo": ("txapelketa hori ez dago", "no such tournament"),
+    "la ronda en juego no ha terminado: faltan partidas": (
+        "jokoan dagoen txanda ez da amaitu: partidak falta dira",
+        "the round being played has not finished: matches are missing"),
+    "el torneo ha terminado: no quedan rondas": (
+        "txapelketa amaitu da: ez da txandarik geratzen", "the tournament is over: no rounds are left"),
+    "la ronda necesita {necesita} mesas y el torneo tiene {tiene}": (
+        "txandak {necesita} mahai behar ditu eta txapelketak {tiene} ditu",
+        "the round needs {necesita} tables and the tournament has {tiene}"),
+    "código de mesa desconocido": ("mahai-kode ezezaguna", "unknown table code"),
+    "esta mesa aún no tiene partida: espera a que empiece la ronda": (
+        "mahai honek ez du partidarik oraindik: itxaron txanda hasi arte",
+        "this table has no match yet: wait for the round to start"),
+    "token de mesa no válido": ("mahai-token baliogabea", "invalid table token"),
+    "la mano {id} ya se recibió con otro contenido": (
+        "{id} eskua beste eduki batekin jaso zen", "hand {id} was already received with other content"),
+    "esta pareja descansa en la ronda: no hay manos que enviar": (
+        "bikote honek atseden du txanda honetan: ez dago eskurik bidaltzeko",
+        "this pair has a bye this round: there are no hands to send"),
+    "se esperaba la mano {esperada}, no la {numero}": (
+        "{esperada}. eskua espero zen, ez {numero}.a", "hand {esperada} was expected, not {numero}"),
+    "otra copia de esta mano llegó a la vez: reenvíala": (
+        "esku honen beste kopia bat iritsi da aldi berean: bidali berriro",
+        "another copy of this hand arrived at the same time: send it again"),
+    "solo se puede corregir la última mano de la partida": (
+        "partidaren azken eskua bakarrik zuzen daiteke", "only the match's last hand can be corrected"),
+    "campo desconocido en el registro: {campos}": (
+        "eremu ezezaguna erregistroan: {campos}", "unknown field in the record: {campos}"),
+    "el registro trae otras reglas que las del torneo": (
+        "erregistroak txapelketarenak ez diren arauak ditu", "the record has other rules than the tournament's"),
+    "el marcador antes de la mano no coincide: el servidor lleva {marcador}": (
+        "eskuaren aurreko markagailua ez dator bat: zerbitzariak {marcador} darama",
+        "the score before the hand does not match: the server has {marcador}"),
+    "los jugadores del registro no son los de esta partida": (
+        "erregistroko jokalariak ez dira partida honetakoak", "the record's players are not this match's"),
+    "el tanteo no coincide: la mesa dice {mesa}, las reglas dan {reglas}": (
+        "zenbaketa ez dator bat: mahaiak {mesa} dio, arauek {reglas} ematen dute",
+        "the score does not match: the table says {mesa}, the rules give {reglas}"),
+    "el torneo no tiene mesa {mesa}": ("txapelketak ez du {mesa}. mahairik", "the tournament has no table {mesa}"),
+    "registro del árbitro ALTERADO: {motivo}": (
+        "epailearen erregistroa ALDATUTA: {motivo}", "referee's log ALTERED: {motivo}"),
+    "registro del árbitro ALTERADO en la entrada {entrada}: {motivo}": (
+        "epailearen erregistroa ALDATUTA {entrada}. sarreran: {motivo}",
+        "referee's log ALTERED at entry {entrada}: {motivo}"),
+    # auth.py, cuerpo.py, api.py, paginas.py, cli.py
+    "el usuario debe tener de 3 a 64 letras, cifras o . _ - @": (
+        "erabiltzaileak 3 eta 64 artean letra, zifra edo . _ - @ izan behar ditu",
+        "the user must have 3 to 64 letters, digits or . _ - @"),
+    "rol desconocido {rol}": ("rol ezezaguna {rol}", "unknown role {rol}"),
+    "la contraseña debe tener de 8 a 256 caracteres": (
+        "pasahitzak 8 eta 256 karaktere artean izan behar ditu", "the password must have 8 to 256 characters"),
+    "ya existe el usuario {usuario}": ("{usuario} erabiltzailea badago lehendik", "the user {usuario} already exists"),
+    "usuario o contraseña incorrectos": ("erabiltzaile edo pasahitz okerra", "wrong user or password"),
+    "hay que iniciar sesión": ("saioa hasi behar da", "you must log in"),
+    "la sesión no es válida o ha caducado: vuelve a entrar": (
+        "saioa ez da baliozkoa edo iraungi da: sartu berriro", "the login is invalid or has expired: log in again"),
+    "cuerpo demasiado grande (más de {kib} KiB)": (
+        "gorputz handiegia ({kib} KiB baino gehiago)", "body too large (more than {kib} KiB)"),
+    "formulario ilegible": ("inprimaki irakurtezina", "unreadable form"),
+    "el cuerpo no es texto UTF-8": ("gorputza ez da UTF-8 testua", "the body is not UTF-8 text"),
+    "demasiadas peticiones: espera un momento": (
+        "eskaera gehiegi: itxaron pixka bat", "too many requests: wait a moment"),
+    "falta el token de la mesa": ("mahaiaren tokena falta da", "the table token is missing"),
+    "solo un organizador puede hacer esto": (
+        "antolatzaile batek bakarrik egin dezake hau", "only an organiser can do this"),
+    "solo el organizador puede empezar una ronda": (
+        "antolatzaileak bakarrik has dezake txanda bat", "only the organiser can start a round"),
+    "línea {linea} de parejas: escribe «Nombre: Jugador, Jugador»": (
+        "bikoteen {linea}. lerroa: idatzi «Izena: Jokalaria, Jokalaria»",
+        "line {linea} of pairs: write «Name: Player, Player»"),
+    "línea {linea} de parejas: nombre demasiado largo": (
+        "bikoteen {linea}. lerroa: izen luzeegia", "line {linea} of pairs: name too long"),
+    "{campo} debe ser un número de {bajo} a {alto}": (
+        "{campo} {bajo} eta {alto} arteko zenbakia izan behar da", "{campo} must be a number from {bajo} to {alto}"),
+    "perfil de reglas desconocido: {reglas}": ("arau-profil ezezaguna: {reglas}", "unknown rules profile: {reglas}"),
+    "el torneo debe ser un objeto JSON": ("txapelketak JSON objektu bat izan behar du",
+                                          "the tournament must be a JSON object"),
+    "no existe el organizador {usuario}": ("ez dago {usuario} antolatzailerik", "there is no organiser {usuario}"),
+    # the request models' checks (api.error_de_validacion)
+    "campo {campo}: falta": ("{campo} eremua: falta da", "field {campo}: missing"),
+    "campo {campo}: no se admite": ("{campo} eremua: ez da onartzen", "field {campo}: not allowed"),
+    "campo {campo}: debe tener al menos {n} caracteres": (
+        "{campo} eremua: gutxienez {n} karaktere izan behar ditu", "field {campo}: must have at least {n} characters"),
+    "campo {campo}: debe tener como mucho {n} caracteres": (
+        "{campo} eremua: gehienez {n} karaktere izan ditzake", "field {campo}: must have at most {n} characters"),
+    "campo {campo}: debe tener al menos {n} elementos": (
+        "{campo} eremua: gutxienez {n} elementu izan behar ditu", "field {campo}: must have at least {n} items"),
+    "campo {campo}: debe tener como mucho {n} elementos": (
+        "{campo} eremua: gehienez {n} elementu izan ditzake", "field {campo}: must have at most {n} items"),
+    "campo {campo}: formato no válido": ("{campo} eremua: formatu baliogabea", "field {campo}: invalid format"),
+    "campo {campo}: debe ser {n} o más": ("{campo} eremua: {n} edo gehiago izan behar da",
+                                          "field {campo}: must be {n} or more"),
+    "campo {campo}: debe ser {n} o menos": ("{campo} eremua: {n} edo gutxiago izan behar da",
+                                            "field {campo}: must be {n} or less"),
+    "campo {campo}: debe ser un número entero": (
+        "{campo} eremua: zenbaki osoa izan behar da", "field {campo}: must be a whole number"),
+    "campo {campo}: debe ser un texto": ("{campo} eremua: testua izan behar da", "field {campo}: must be text"),
+    "campo {campo}: debe ser verdadero o falso": (
+        "{campo} eremua: egia edo gezurra izan behar da", "field {campo}: must be true or false"),
+    "campo {campo}: debe ser una lista": ("{campo} eremua: zerrenda bat izan behar da",
+                                          "field {campo}: must be a list"),
+    "campo {campo}: debe ser un objeto": ("{campo} eremua: objektu bat izan behar da",
+                                          "field {campo}: must be an object"),
+    "campo {campo}: valor no válido": ("{campo} eremua: balio baliogabea", "field {campo}: invalid value"),
+    # torneo.formato
+    "formato desconocido {tipo} (liga, grupos)": (
+        "formatu ezezaguna {tipo} (liga, grupos)", "unknown format {tipo} (liga, grupos)"),
+    "una partida se juega a juegos o a vacas, no a las dos": (
+        "partida bat jokotara edo behietara jokatzen da, ez bietara",
+        "a match is played to juegos or to vacas, not both"),
+    "{campo} debe ser un entero de 1 a {maximo}": (
+        "{campo} 1 eta {maximo} arteko zenbaki osoa izan behar da",
+        "{campo} must be a whole number from 1 to {maximo}"),
+    "desempate desconocido o repetido ({lista})": (
+        "berdinketa-hausle ezezaguna edo errepikatua ({lista})", "unknown or repeated tie-break ({lista})"),
+    # scoring.inputs (the body's JSON)
+    "{donde}: JSON anidado demasiado profundo (más de {n} niveles)": (
+        "{donde}: JSON habiaratuegia ({n} maila baino gehiago)",
+        "{donde}: JSON nested too deep (more than {n} levels)"),
+    "{donde}: demasiado grande ({n} caracteres; como mucho {maximo})": (
+        "{donde}: handiegia ({n} karaktere; gehienez {maximo})",
+        "{donde}: too large ({n} characters; at most {maximo})"),
+    "JSON inválido en {donde}: {motivo} (línea {linea})": (
+        "JSON baliogabea {donde}-n: {motivo} ({linea}. lerroa)", "invalid JSON in {donde}: {motivo} (line {linea})"),
+    "{donde}: texto con caracteres no válidos: {texto}": (
+        "{donde}: karaktere baliogabeak dituen testua: {texto}", "{donde}: text with invalid characters: {texto}"),
+    "número demasiado largo ({n} cifras)": ("zenbaki luzeegia ({n} zifra)", "number too long ({n} digits)"),
+    # scoring.tanteo / scoring.cards / scoring.partida (the hand record)
+    "manos debe ser una lista de 4 manos, una por asiento": (
+        "manos 4 eskuko zerrenda izan behar da, eserleku bakoitzeko bat",
+        "manos must be a list of 4 hands, one per seat"),
+    "la carta {carta} aparece en la mano {a} y en la mano {b}": (
+        "{carta} karta {a}. eskuan eta {b}. eskuan agertzen da",
+        "the card {carta} appears in hand {a} and in hand {b}"),
+    "mano {mano}: {motivo}": ("{mano} eskua: {motivo}", "hand {mano}: {motivo}"),
+    "una mano tiene {n} cartas, no {m}": ("esku batek {n} karta ditu, ez {m}", "a hand has {n} cards, not {m}"),
+    "carta repetida en la mano: {cartas}": (
+        "karta errepikatua eskuan: {cartas}", "repeated card in the hand: {cartas}"),
+    "lance {lance}: resultado inválido {valor}": (
+        "{lance} lancea: emaitza baliogabea {valor}", "lance {lance}: invalid outcome {valor}"),
+    "lance desconocido: {lances}": ("lance ezezaguna: {lances}", "unknown lance: {lances}"),
+    "lances debe ser un objeto {lance: resultado}": (
+        "lances objektu bat izan behar da {lance: emaitza}", "lances must be an object {lance: outcome}"),
+    "el cuarto lance es juego o punto, no los dos": (
+        "laugarren lancea jokoa edo puntua da, ez biak", "the fourth lance is juego or punto, not both"),
+    "mano debe ser un asiento de 0 a 3, no {valor}": (
+        "mano 0 eta 3 arteko eserlekua izan behar da, ez {valor}", "mano must be a seat from 0 to 3, not {valor}"),
+    "la partida ya terminó: ganó {pareja}": ("partida amaitu da: {pareja} bikoteak irabazi du",
+                                             "the match is over: {pareja} won"),
+    "declaraciones debe ser un objeto": ("declaraciones objektu bat izan behar da", "declaraciones must be an object"),
+    "declaraciones: {motivo}": ("declaraciones: {motivo}", "declaraciones: {motivo}"),
+}
+
+
+def _patron(plantilla: str) -> re.Pattern[str]:
+    """A template as a regex that reads its fields back from finished text."""
+    partes = re.split(r"\{(\w+)\}", plantilla)
+    out = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(partes))
+    return re.compile(f"^{out}$", re.DOTALL)
+
+
+_PATRONES: Final = [(_patron(k), k) for k in MENSAJES if "{" in k and re.search(r"\{\w+\}", k)]
+
+
+def mensaje(plantilla: str, params: Mapping[str, Any], lang: str) -> str:
+    """A ServicioError's words in ``lang``: its template translated and filled, or, for finished
+    text from elsewhere, the template it matches; a ``motivo`` field is translated the same way."""
+    texto = plantilla.format(**params) if params else plantilla
+    if lang not in IDIOMAS[1:]:
+        return texto
+    i = IDIOMAS.index(lang) - 1
+    if plantilla in MENSAJES and (params or not re.search(r"\{\w+\}", plantilla)):
+        campos = {k: mensaje(str(v), {}, lang) if k == "motivo" else v for k, v in params.items()}
+        return MENSAJES[plantilla][i].format(**campos)
+    for patron, clave in _PATRONES:
+        m = patron.match(texto)
+        if m:
+            campos = {k: mensaje(v, {}, lang) if k == "motivo" else v for k, v in m.groupdict().items()}
+            return MENSAJES[clave][i].format(**campos)
+    return MENSAJES[texto][i] if texto in MENSAJES else texto

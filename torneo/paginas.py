@@ -18,11 +18,12 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from scoring.inputs import excerpt
 from torneo import auth, servicio
 from torneo import formato as fm
 from torneo.cuerpo import leer_formulario
 from torneo.db import Torneo
-from torneo.i18n import idioma, traducir
+from torneo.i18n import idioma, mensaje, traducir
 
 PLANTILLAS = Environment(loader=FileSystemLoader(Path(__file__).parent / "plantillas"),
                          autoescape=select_autoescape(["html"]))
@@ -32,6 +33,13 @@ MAX_FORM = 256 * 1024
 
 def _lang(request: Request) -> str:
     return idioma(request.query_params.get("lang"), request.headers.get("accept-language"))
+
+
+def _texto(exc: Exception, request: Request) -> str:
+    """An error's line in the page's language (a FormatoError is matched as finished text)."""
+    if not isinstance(exc, servicio.ServicioError):
+        exc = servicio.ServicioError(str(exc))
+    return excerpt(mensaje(exc.mensaje, exc.params, _lang(request)), 280)
 
 
 def pagina(request: Request, nombre: str, estado: int = 200, **ctx: Any) -> HTMLResponse:
@@ -49,9 +57,9 @@ def parse_parejas(texto: str) -> list[servicio.NuevaPareja]:
         nombre, sep, resto = line.partition(":")
         jugadores = [j.strip() for j in resto.split(",")]
         if not sep or not nombre.strip() or len(jugadores) != 2 or not all(jugadores):
-            raise servicio.ServicioError(f"línea {n} de parejas: escribe «Nombre: Jugador, Jugador»")
+            raise servicio.ServicioError("línea {linea} de parejas: escribe «Nombre: Jugador, Jugador»", linea=n)
         if len(nombre) > 120 or any(len(j) > 60 for j in jugadores):
-            raise servicio.ServicioError(f"línea {n} de parejas: nombre demasiado largo")
+            raise servicio.ServicioError("línea {linea} de parejas: nombre demasiado largo", linea=n)
         out.append(servicio.NuevaPareja(nombre.strip(), (jugadores[0], jugadores[1])))
     return out
 
@@ -61,7 +69,7 @@ def _entero(form: Any, campo: str, defecto: int | None, bajo: int, alto: int) ->
     if not value:
         return defecto
     if not value.lstrip("-").isdigit() or not bajo <= int(value) <= alto:
-        raise servicio.ServicioError(f"{campo} debe ser un número de {bajo} a {alto}")
+        raise servicio.ServicioError("{campo} debe ser un número de {bajo} a {alto}", campo=campo, bajo=bajo, alto=alto)
     return int(value)
 
 
@@ -98,7 +106,7 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
             token, _caduca = await srv.en_hilo(
                 lambda s: auth.entrar(s, str(form.get("usuario", ""))[:64], str(form.get("clave", ""))[:256]))
         except servicio.ServicioError as exc:
-            return pagina(request, "entrar.html", exc.estado, error=str(exc))
+            return pagina(request, "entrar.html", exc.estado, error=_texto(exc, request))
         resp = RedirectResponse(f"/?lang={_lang(request)}", status_code=303)
         resp.set_cookie(auth.COOKIE, token, httponly=True, samesite="strict",
                         max_age=int(auth.DURACION.total_seconds()))
@@ -141,7 +149,7 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
                 "sorteo": form.get("sorteo") == "1", "semilla": _entero(form, "semilla", None, 0, 2**31)})
             reglas = str(form.get("reglas", "segovia"))
             if reglas not in PERFILES:
-                raise servicio.ServicioError(f"perfil de reglas desconocido: {reglas[:30]}")
+                raise servicio.ServicioError("perfil de reglas desconocido: {reglas}", reglas=reglas[:30])
             t = servicio.crear_torneo(s, cuenta, str(form.get("nombre", "")).strip()[:120] or "Torneo", reglas,
                                       formato, parse_parejas(str(form.get("parejas", ""))),
                                       _entero(form, "mesas", 1, 1, fm.MAX_MESAS) or 1)
@@ -149,7 +157,7 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
         try:
             tid = await srv.en_hilo(run)
         except (servicio.ServicioError, fm.FormatoError) as exc:
-            return pagina(request, "error.html", 422, error=str(exc))
+            return pagina(request, "error.html", 422, error=_texto(exc, request))
         if tid is None:
             return a_entrar(request)
         return RedirectResponse(f"/torneos/{tid}?lang={_lang(request)}", status_code=303)
@@ -168,7 +176,8 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
         try:
             got = await con_torneo(request, torneo_id, run)
         except servicio.ServicioError as exc:
-            return pagina(request, "error.html", exc.estado, error=str(exc), volver=f"/torneos/{torneo_id}")
+            return pagina(request, "error.html", exc.estado, error=_texto(exc, request),
+                          volver=f"/torneos/{torneo_id}")
         if got is None:
             return a_entrar(request)
         return RedirectResponse(f"/torneos/{torneo_id}?lang={_lang(request)}", status_code=303)

@@ -2,7 +2,8 @@
 (recomputed with scoring/ and stored once), take a referee's report, add up the standings.
 
 Every function takes a SQLAlchemy session and the tournament it acts on, so nothing reads
-outside that tournament. Errors are ``ServicioError`` with a Spanish line and an HTTP status.
+outside that tournament. Errors are ``ServicioError``: a Spanish line (a msgid of
+torneo.i18n.MENSAJES and its parameters, translated when answered) and an HTTP status.
 """
 
 from __future__ import annotations
@@ -34,9 +35,13 @@ _CAMPOS_REGISTRO: Final = frozenset({"reglas", "mano", "manos", "marcador", "lan
 
 
 class ServicioError(ValueError):
-    def __init__(self, mensaje: str, estado: int = 422) -> None:
-        super().__init__(mensaje)
-        self.estado = estado
+    """``mensaje`` is a Spanish msgid with ``{name}`` fields filled from ``params``; ``datos``
+    are extra keys of the JSON answer (the client reads them beside ``error``)."""
+
+    def __init__(self, mensaje: str, estado: int = 422, datos: Mapping[str, Any] | None = None,
+                 **params: Any) -> None:
+        super().__init__(mensaje.format(**params) if params else mensaje)
+        self.mensaje, self.params, self.estado, self.datos = mensaje, params, estado, dict(datos or {})
 
 
 def huella(texto: str | bytes) -> str:
@@ -61,11 +66,11 @@ class NuevaPareja:
 def crear_torneo(s: Session, organizador: Cuenta, nombre: str, reglas: Any, formato: fm.Formato,
                  parejas: Sequence[NuevaPareja], mesas: int) -> Torneo:
     if not 2 <= len(parejas) <= fm.MAX_PAREJAS:
-        raise ServicioError(f"un torneo necesita de 2 a {fm.MAX_PAREJAS} parejas")
+        raise ServicioError("un torneo necesita de 2 a {maximo} parejas", maximo=fm.MAX_PAREJAS)
     if len({p.nombre for p in parejas}) != len(parejas):
         raise ServicioError("dos parejas tienen el mismo nombre")
     if not 1 <= mesas <= fm.MAX_MESAS:
-        raise ServicioError(f"el número de mesas debe ir de 1 a {fm.MAX_MESAS}")
+        raise ServicioError("el número de mesas debe ir de 1 a {maximo}", maximo=fm.MAX_MESAS)
     if formato.tipo == "grupos" and formato.grupos * 2 > len(parejas):
         raise ServicioError("hay más grupos que parejas para llenarlos (dos por grupo como poco)")
     torneo = Torneo(nombre=nombre, organizador_id=organizador.id,
@@ -129,7 +134,8 @@ def iniciar_ronda(s: Session, torneo: Torneo) -> Ronda:
     jugables = [p for p in pares if p[0] is not None and p[1] is not None]
     mesas = mesas_de(s, torneo)
     if len(jugables) > len(mesas):
-        raise ServicioError(f"la ronda necesita {len(jugables)} mesas y el torneo tiene {len(mesas)}", 409)
+        raise ServicioError("la ronda necesita {necesita} mesas y el torneo tiene {tiene}", 409,
+                            necesita=len(jugables), tiene=len(mesas))
     ronda = Ronda(torneo_id=torneo.id, numero=len(rondas) + 1, fase=fase, semilla=formato.semilla)
     s.add(ronda)
     s.flush()
@@ -265,23 +271,35 @@ class ManoEnviada:
     tanteo: tuple[int, int]
     foto: str | None = None
     anula: str | None = None
+    discrepancia: tuple[int, int] | None = None  # the table's own tanteo, when it took the server's
+
+    def huella(self) -> str:
+        """SHA-256 of the canonical body (``discrepancia`` only when sent, so hands stored
+        before it existed answer their resends alike)."""
+        body: dict[str, Any] = {"id": self.id, "numero": self.numero, "registro": self.registro,
+                                "tanteo": list(self.tanteo), "foto": self.foto, "anula": self.anula}
+        if self.discrepancia is not None:
+            body["discrepancia"] = list(self.discrepancia)
+        return huella(canonico(body))
 
 
 def registrar_mano(s: Session, torneo: Torneo, e: Enfrentamiento, mano: ManoEnviada) -> tuple[int, dict[str, Any]]:
     """Store one hand of the table's match once; (HTTP status, answer). A resend of the same
-    body gets the first answer; another body under the same id is refused."""
-    cuerpo = huella(canonico({"id": mano.id, "numero": mano.numero, "registro": mano.registro,
-                              "tanteo": list(mano.tanteo), "foto": mano.foto, "anula": mano.anula}))
+    body gets the first answer; another body under the same id is refused. A hand sent with
+    ``discrepancia`` (the table's count, its ``tanteo`` being the server's) is stored with the
+    server's tanteo and recorded as an incident of its table and parejas."""
+    cuerpo = mano.huella()
     previa = s.scalar(select(Mano).where(Mano.enfrentamiento_id == e.id, Mano.cliente_id == mano.id))
     if previa is not None:
         if previa.huella_cuerpo != cuerpo:
-            raise ServicioError(f"la mano {excerpt(mano.id)} ya se recibió con otro contenido", 409)
+            raise ServicioError("la mano {id} ya se recibió con otro contenido", 409, id=excerpt(mano.id))
         return 200, previa.respuesta
     if e.pareja1_id is None:
         raise ServicioError("esta pareja descansa en la ronda: no hay manos que enviar", 409)
     ultimo = s.scalar(select(func.max(Mano.numero)).where(Mano.enfrentamiento_id == e.id)) or 0
     if mano.numero != ultimo + 1:
-        raise ServicioError(f"se esperaba la mano {ultimo + 1}, no la {mano.numero}", 409)
+        raise ServicioError("se esperaba la mano {esperada}, no la {numero}", 409, esperada=ultimo + 1,
+                            numero=mano.numero)
     partida, n = partida_de(s, torneo, e)
     if mano.anula is not None:
         partida, n = _anular(s, torneo, e, mano.anula)
@@ -295,7 +313,7 @@ def registrar_mano(s: Session, torneo: Torneo, e: Enfrentamiento, mano: ManoEnvi
     row = Mano(torneo_id=torneo.id, enfrentamiento_id=e.id, cliente_id=mano.id, numero=mano.numero,
                huella_cuerpo=cuerpo, registro=result.registro.to_dict(), marcador=list(result.marcador),
                ganados=ganados, juego=result.fin["ganador"] if result.fin else None, foto=mano.foto,
-               respuesta=respuesta)
+               respuesta=respuesta, discrepancia=list(mano.discrepancia) if mano.discrepancia else None)
     s.add(row)
     if partida.terminada:
         e.ganador = partida.ganador
@@ -303,8 +321,21 @@ def registrar_mano(s: Session, torneo: Torneo, e: Enfrentamiento, mano: ManoEnvi
         s.flush()
     except IntegrityError:
         raise ServicioError("otra copia de esta mano llegó a la vez: reenvíala", 409) from None
+    if mano.discrepancia is not None:
+        _anotar_discrepancia(s, e, row, mano.discrepancia)
     _PARTIDAS[_clave_cache(s, e)] = ((n + 1, row.id), partida)
     return 201, respuesta
+
+
+def _anotar_discrepancia(s: Session, e: Enfrentamiento, row: Mano, mesa: tuple[int, int]) -> None:
+    """One incident for each pareja whose tantos the table counted otherwise than the rules."""
+    reglas = row.marcador
+    for lado, pareja in ((0, e.pareja0_id), (1, e.pareja1_id)):
+        if mesa[lado] != reglas[lado]:
+            s.add(Incidencia(torneo_id=e.torneo_id, origen="tanteo", mano_id=row.id, mesa_id=e.mesa_id,
+                             pareja_id=pareja, asiento=None, tipo="discrepancia_tanteo", gravedad="",
+                             articulo="", razon=f"mano {row.numero}: la mesa contó {list(mesa)}, "
+                                                f"las reglas dan {list(reglas)}"))
 
 
 def _anular(s: Session, torneo: Torneo, e: Enfrentamiento, cliente_id: str) -> tuple[Partida, int]:
@@ -328,7 +359,7 @@ def _tantear(partida: Partida, registro: Mapping[str, Any], tanteo: tuple[int, i
     """Score the table's record as the next hand of the match; refuse a claimed tanteo that differs."""
     unknown = sorted(map(str, set(registro) - _CAMPOS_REGISTRO))
     if unknown:
-        raise ServicioError(f"campo desconocido en el registro: {excerpt(', '.join(unknown))}")
+        raise ServicioError("campo desconocido en el registro: {campos}", campos=excerpt(", ".join(unknown)))
     if "reglas" in registro:
         try:
             if _sin_fuente(perfil(registro["reglas"])) != _sin_fuente(partida.reglas):
@@ -336,7 +367,8 @@ def _tantear(partida: Partida, registro: Mapping[str, Any], tanteo: tuple[int, i
         except PerfilError as exc:
             raise ServicioError(str(exc)) from None
     if "marcador" in registro and list(registro["marcador"]) != list(partida.tantos):
-        raise ServicioError(f"el marcador antes de la mano no coincide: el servidor lleva {list(partida.tantos)}", 409)
+        raise ServicioError("el marcador antes de la mano no coincide: el servidor lleva {marcador}", 409,
+                            marcador=list(partida.tantos))
     if "jugadores" in registro and list(registro["jugadores"]) != list(partida.jugadores):
         raise ServicioError("los jugadores del registro no son los de esta partida")
     try:
@@ -346,8 +378,10 @@ def _tantear(partida: Partida, registro: Mapping[str, Any], tanteo: tuple[int, i
         raise ServicioError(str(exc)) from None
     if tuple(result.marcador) != tuple(tanteo):
         partida.deshacer()
-        raise ServicioError(f"el tanteo no coincide: la mesa dice {list(tanteo)}, las reglas dan "
-                            f"{list(result.marcador)}")
+        # the rules' tanteo goes with the refusal: the table may resend the hand with it (discrepancia)
+        raise ServicioError("el tanteo no coincide: la mesa dice {mesa}, las reglas dan {reglas}",
+                            datos={"tanteo_servidor": list(result.marcador)}, mesa=list(tanteo),
+                            reglas=list(result.marcador))
     return result
 
 
@@ -392,11 +426,13 @@ def subir_informe(s: Session, torneo: Torneo, arbitro: Cuenta, numero_mesa: int,
     """Verify a referee's chained log with scoring.registro and store it with its findings."""
     mesa = s.scalar(select(Mesa).where(Mesa.torneo_id == torneo.id, Mesa.numero == numero_mesa))
     if mesa is None:
-        raise ServicioError(f"el torneo no tiene mesa {numero_mesa}", 404)
+        raise ServicioError("el torneo no tiene mesa {mesa}", 404, mesa=numero_mesa)
     check = verificar(registro, clave.encode() if clave else None, sello)
     if not check:
-        where = "" if check.entrada is None else f" en la entrada {check.entrada}"
-        raise ServicioError(f"registro del árbitro ALTERADO{where}: {check.motivo}")
+        if check.entrada is None:
+            raise ServicioError("registro del árbitro ALTERADO: {motivo}", motivo=check.motivo)
+        raise ServicioError("registro del árbitro ALTERADO en la entrada {entrada}: {motivo}",
+                            entrada=check.entrada, motivo=check.motivo)
     e = s.scalar(select(Enfrentamiento).where(Enfrentamiento.mesa_id == mesa.id).order_by(Enfrentamiento.id.desc()))
     informe = Informe(torneo_id=torneo.id, mesa_id=mesa.id, enfrentamiento_id=e.id if e else None,
                       arbitro_id=arbitro.id, sello=check.sello, registro=registro)
@@ -430,6 +466,14 @@ def incidencias(s: Session, torneo: Torneo) -> list[dict[str, Any]]:
     mesas = {m.id: m.numero for m in mesas_de(s, torneo)}
     nombres = {p.id: p.nombre for p in parejas_de(s, torneo)}
     rows = s.scalars(select(Incidencia).where(Incidencia.torneo_id == torneo.id).order_by(Incidencia.id))
-    return [{"mesa": mesas.get(i.mesa_id), "pareja": nombres.get(i.pareja_id) if i.pareja_id else None,
-             "asiento": i.asiento, "tipo": i.tipo, "gravedad": i.gravedad, "articulo": i.articulo,
-             "razon": i.razon} for i in rows]
+    return [_incidencia(s, i, mesas, nombres) for i in rows]
+
+
+def _incidencia(s: Session, i: Incidencia, mesas: Mapping[int, int], nombres: Mapping[int, str]) -> dict[str, Any]:
+    out = {"origen": i.origen, "mesa": mesas.get(i.mesa_id),
+           "pareja": nombres.get(i.pareja_id) if i.pareja_id else None, "asiento": i.asiento, "tipo": i.tipo,
+           "gravedad": i.gravedad, "articulo": i.articulo, "razon": i.razon}
+    mano = s.get(Mano, i.mano_id) if i.mano_id else None
+    if mano is not None:  # a tanteo discrepancy: both counts, for the referee to settle
+        out |= {"mano": mano.numero, "tanteo_mesa": mano.discrepancia, "tanteo_servidor": mano.marcador}
+    return out

@@ -1,5 +1,6 @@
 """The tournament screen's logic, no Kivy: join and start the app's partida with the match,
-queue every confirmed hand of that partida, send the queue in a background thread.
+queue every confirmed hand of that partida, send the queue in a background thread, and make the
+app's marcador follow the server where the server scored a hand differently.
 
 The queue is app.logic.torneo's ClienteTorneo (its own SQLite file in the data folder). Its
 connection belongs to the thread that opened it, so the sender thread opens its own client
@@ -16,9 +17,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.i18n import N_
+from app.i18n import N_, SOURCE
 from app.logic.partida import ControlPartida
-from app.logic.torneo import ClienteTorneo, Mesa, SinRed, TorneoError
+from app.logic.torneo import (
+    ClienteTorneo,
+    Correccion,
+    Mesa,
+    Rechazada,
+    SinRed,
+    TorneoError,
+    Transport,
+    http,
+)
+from scoring.partida import Partida
+from scoring.rules import perfil
 
 AJUSTE_PARTIDA = "torneo_partida"  # the app's partida id that plays the joined match
 
@@ -43,18 +55,29 @@ class VistaTorneo:
     parejas: list[str]
     jugadores: list[str]  # by seat: abajo, derecha, arriba, izquierda
     pendientes: int
-    rechazadas: list[tuple[int, str]] = field(default_factory=list)
+    rechazadas: list[Rechazada] = field(default_factory=list)
+    correcciones: list[Correccion] = field(default_factory=list)
 
 
 class MesaTorneo:
     """The tablet's tournament state for one data folder, used from the Kivy thread."""
 
-    def __init__(self, datos: Path) -> None:
+    def __init__(self, datos: Path, idioma: str = SOURCE,
+                 transport: Callable[[str, str], Transport] = http) -> None:
         self.datos = Path(datos)
-        self.cliente = ClienteTorneo(self.datos)
+        self._transport = transport
+        self.cliente = ClienteTorneo(self.datos, transport, idioma)
         self._enviando = False
         self._otra_vez = False
         self._lock = threading.Lock()
+
+    @property
+    def idioma(self) -> str:
+        return self.cliente.idioma
+
+    @idioma.setter
+    def idioma(self, idioma: str) -> None:
+        self.cliente.idioma = idioma
 
     def close(self) -> None:
         self.cliente.close()
@@ -68,34 +91,52 @@ class MesaTorneo:
             return None
         parejas = [p or "—" for p in mesa.parejas]
         return VistaTorneo(mesa.torneo, parejas, list(mesa.partida.get("jugadores", [])),
-                           self.cliente.pendientes(), self.cliente.rechazadas())
+                           self.cliente.pendientes(), self.cliente.rechazadas(),
+                           self.cliente.correcciones())
 
     # -- joining ---------------------------------------------------------------------------
-    @staticmethod
-    def unirse_en_hilo(datos: Path, servidor: str, codigo: str) -> Mesa:
-        """Join with a client of this thread (the caller runs it off the Kivy thread)."""
-        cliente = ClienteTorneo(datos)
+    def unirse_en_hilo(self, servidor: str, codigo: str, idioma: str = SOURCE) -> tuple[Mesa, bool]:
+        """Join with a client of the calling thread (the screen runs it off the Kivy thread);
+        the match, and whether it is the one this tablet already played (its queue kept)."""
+        cliente = ClienteTorneo(self.datos, self._transport, idioma)
         try:
-            return cliente.unirse(servidor, codigo)
+            antes = cliente.mesa()
+            mesa = cliente.unirse(servidor, codigo)
+            return mesa, antes is not None and cliente.misma_partida(antes)
         finally:
             cliente.close()
 
-    def empezar_partida(self, ctl: ControlPartida, mesa: Mesa) -> None:
-        """Start the app's partida with the match's players, rule profile and mano."""
+    def empezar_partida(self, ctl: ControlPartida, mesa: Mesa, misma: bool = False) -> None:
+        """Start the app's partida with the match's players, rule profile and mano; when the
+        tablet joined its own match again, go on with the partida it was playing."""
+        if misma:  # the queue is this partida's: it stays whatever happens
+            if not self._reanudar(ctl):
+                raise TorneoError(N_("la partida de esta mesa no está en esta carpeta de datos: "
+                                     "sus manos siguen en la cola del torneo"))
+            return
         p = mesa.partida
         if p.get("descansa") or len(p.get("jugadores", [])) != 4:
             self.cliente.salir()
-            raise TorneoError("esta mesa descansa en esta ronda: no hay partida que jugar")
+            raise TorneoError(N_("esta mesa descansa en esta ronda: no hay partida que jugar"))
         if p.get("manos"):  # a new partida here would not follow the server's marcador
             self.cliente.salir()
-            raise TorneoError(f"esta partida ya tiene manos en el servidor ({p['manos']}): "
-                              "sigue en la tableta que la empezó")
+            raise TorneoError(N_("esta partida ya tiene manos en el servidor ({n}): sigue en "
+                                 "la tableta que la empezó"), n=p["manos"])
         try:
             ctl.nueva(p["reglas"], list(p["jugadores"]), int(p.get("mano", 0)))
         except ValueError:
             self.cliente.salir()  # nothing half-joined stays behind
             raise
         ctl.almacen.guardar_ajuste(AJUSTE_PARTIDA, str(ctl.partida_id))
+
+    def _reanudar(self, ctl: ControlPartida) -> bool:
+        pid = ctl.almacen.ajuste(AJUSTE_PARTIDA)
+        if not pid.isdigit():
+            return False
+        if ctl.partida_id != int(pid) and not ctl.reanudar(int(pid)):
+            return False
+        self.seguir_servidor(ctl)
+        return True
 
     def salir(self, ctl: ControlPartida) -> None:
         self.cliente.salir()
@@ -115,6 +156,32 @@ class MesaTorneo:
         self.cliente.encolar(ctl.ultimo_registro, tuple(res.marcador), foto)
         return True
 
+    def seguir_servidor(self, ctl: ControlPartida) -> bool:
+        """Make the app's partida follow the server once it has corrected a hand: the stored
+        hands are scored again and, after each one the server stored, the marcador is the
+        server's answer (tantos, juegos, vacas), so every later hand counts from it as on the
+        server. The app's stored hands keep what the table counted. True when the marcador
+        changed."""
+        mesa = self.mesa()
+        if (mesa is None or not self.juega(ctl) or ctl.partida is None
+                or not self.cliente.correcciones()):
+            return False  # without a correction the server's count is the table's
+        fixes = self.cliente.respuestas()
+        info = ctl.info
+        p = Partida(perfil(info["reglas"]), jugadores=info["jugadores"], mano=info["mano_inicial"])
+        primera = mesa.primera
+        for k, m in enumerate(ctl.almacen.manos(ctl.partida_id or 0)):
+            reg = m["registro"]
+            p.registrar(reg["manos"], reg.get("lances", {}), mano=reg["mano"])
+            if primera + k in fixes:
+                _seguir(p, fixes[primera + k])
+        old = ctl.partida
+        if (p.tantos, p.juegos, p.vacas, p.ganador) == (old.tantos, old.juegos, old.vacas,
+                                                        old.ganador):
+            return False
+        ctl.partida = p
+        return True
+
     def enviar(self, al_terminar: Callable[[int], None]) -> bool:
         """Send the queue in a thread; ``al_terminar(hands stored)`` runs in that thread (the
         screen moves it to the Kivy clock). A request while one is under way sends again
@@ -124,14 +191,14 @@ class MesaTorneo:
                 self._otra_vez = True
                 return False
             self._enviando = True
-        threading.Thread(target=self._enviar, args=(al_terminar,), daemon=True,
+        threading.Thread(target=self._enviar, args=(al_terminar, self.idioma), daemon=True,
                          name="musmesa-torneo").start()
         return True
 
-    def _enviar(self, al_terminar: Callable[[int], None]) -> None:
+    def _enviar(self, al_terminar: Callable[[int], None], idioma: str) -> None:
         total = 0
         try:
-            cliente = ClienteTorneo(self.datos)
+            cliente = ClienteTorneo(self.datos, self._transport, idioma)
             try:
                 while True:
                     # on a failure the hands wait in the queue: the next try sends them
@@ -153,3 +220,17 @@ class MesaTorneo:
     @property
     def enviando(self) -> bool:
         return self._enviando
+
+
+def _seguir(p: Partida, respuesta: dict[str, Any]) -> None:
+    """Set the marcador after the partida's last hand to the server's answer."""
+    try:
+        p.corregir(_par(respuesta["tantos"]), _par(respuesta["juegos"]), _par(respuesta["vacas"]),
+                   respuesta.get("ganador"))
+    except (KeyError, TypeError, ValueError):
+        return  # an answer without the marcador: the table's own count stays
+
+
+def _par(v: Any) -> tuple[int, int]:
+    a, b = v
+    return int(a), int(b)

@@ -1,6 +1,7 @@
 """Torneo: join a tournament's table (server address and the table's code, typed or read from
-the organiser's QR code by the camera), then see the match, the hands waiting to be sent and
-any the server refused; the queue is sent in the background (app.logic.torneo_mesa)."""
+the organiser's QR code by the camera), then see the match, the hands waiting to be sent, those
+the server corrected (the marcador follows it) and any it refused, with what to do; the queue
+is sent in the background (app.logic.torneo_mesa)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,41 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from app.camera import Camara, Fuente, FuenteError, Preview
-from app.logic.torneo import DB_FILE, Mesa, SinRed, TorneoError, leer_qr
+from app.logic.torneo import DB_FILE, Correccion, MensajeTorneo, Mesa, Rechazada, leer_qr
 from app.logic.torneo_mesa import MesaTorneo, validar_servidor
 from app.screens.vivo import ConVistaPrevia
 
 REINTENTO = 20.0  # seconds between background sends while hands wait
 AJUSTE_SERVIDOR = "torneo_servidor"  # the last server joined, offered again
+AJUSTE_CODIGO = "torneo_codigo"  # the joined table's code: joining again mends a stale token
+
+
+def texto_error(app: Any, exc: BaseException) -> str:
+    """An error for the player in the app's language (the server's own words come in it)."""
+    return exc.texto(app.lang) if isinstance(exc, MensajeTorneo) else app.t(str(exc))
+
+
+def _marcador(par: tuple[int, int]) -> str:
+    return f"{par[0]}-{par[1]}"
+
+
+def texto_correccion(t: Any, c: Correccion) -> str:
+    return t("Mano {n} corregida por el servidor: de {mesa} a {servidor}").format(
+        n=c.numero, mesa=_marcador(c.mesa), servidor=_marcador(c.servidor))
+
+
+def texto_rechazada(t: Any, r: Rechazada) -> str:
+    """The refusal and what to do about it; no hand is lost either way."""
+    if r.unirse_otra_vez:
+        what = t("Toca Reintentar: la tableta se une otra vez con el código de la mesa y "
+                 "envía las manos que esperan.")
+    elif r.detras:
+        what = t("Llamad al árbitro. Esta mano y las {k} de detrás esperan en la tableta: no "
+                 "se pierde ninguna. Reintentar las envía otra vez.").format(k=r.detras)
+    else:
+        what = t("Llamad al árbitro. La mano espera en la tableta: no se pierde. Reintentar "
+                 "la envía otra vez.")
+    return t("Mano {n} rechazada: {motivo}").format(n=r.numero, motivo=r.motivo) + "\n" + what
 
 
 class TorneoScreen(ConVistaPrevia, Screen):
@@ -34,6 +64,7 @@ class TorneoScreen(ConVistaPrevia, Screen):
     pendientes = NumericProperty(0)
     estado_envio = StringProperty("")
     rechazadas = StringProperty("")
+    correcciones = StringProperty("")
     estado = StringProperty("")
     confirmar_salir = BooleanProperty(False)
 
@@ -43,8 +74,11 @@ class TorneoScreen(ConVistaPrevia, Screen):
         self._mesa: MesaTorneo | None = None
         self._carpeta = ""
         self._avisado = 0  # the count of unsent hands last said over the marcador
-        # the screens exist from the app's start: the queue is retried from then on
-        Clock.schedule_interval(lambda dt: self.enviar(), REINTENTO)
+        self._rechazo_dicho = ""  # and the refusal
+        # the screens exist from the app's start: the queue is retried from then on, and a
+        # resumed partida follows the server's corrections from the first frame
+        Clock.schedule_interval(lambda dt: self._latido(), REINTENTO)
+        Clock.schedule_once(lambda dt: self.seguir_servidor())
 
     # -- the data folder's tournament state ------------------------------------------------
     def mesa_torneo(self, crear: bool = True) -> MesaTorneo | None:
@@ -58,9 +92,11 @@ class TorneoScreen(ConVistaPrevia, Screen):
                 self._mesa.close()
             self._mesa, self._carpeta = None, app.carpeta
             try:
-                self._mesa = MesaTorneo(Path(app.carpeta))
+                self._mesa = MesaTorneo(Path(app.carpeta), idioma=app.lang)
             except sqlite3.Error as exc:
                 self.estado = f"{app.t('No se puede abrir la cola del torneo')}: {exc}"
+        if self._mesa is not None:
+            self._mesa.idioma = app.lang  # the server's messages come in the app's language
         return self._mesa
 
     def on_pre_enter(self, *_: object) -> None:
@@ -79,7 +115,7 @@ class TorneoScreen(ConVistaPrevia, Screen):
         v = m.vista() if m is not None else None
         self.unida = v is not None
         if v is None:
-            self.pendientes, self.estado_envio, self.rechazadas = 0, "", ""
+            self.pendientes, self.estado_envio, self.rechazadas, self.correcciones = 0, "", "", ""
             return
         t = app.t
         self.torneo = v.torneo
@@ -87,7 +123,8 @@ class TorneoScreen(ConVistaPrevia, Screen):
         seats = (t("Abajo"), t("Derecha"), t("Arriba"), t("Izquierda"))
         self.asientos = "\n".join(f"{s}: {n}" for s, n in zip(seats, v.jugadores, strict=False))
         self.pendientes = v.pendientes
-        self.confirmar_salir = self.confirmar_salir and bool(v.pendientes)  # nothing to lose now
+        # nothing to lose now
+        self.confirmar_salir = self.confirmar_salir and bool(v.pendientes or v.rechazadas)
         p = app.ctl.partida if m is not None and m.juega(app.ctl) else None
         self.marcador = (f"{t('Marcador')}: {p.tantos[0]} — {p.tantos[1]}  ·  "
                          f"{t('Manos')}: {len(p.historial)}") if p is not None else ""
@@ -95,8 +132,8 @@ class TorneoScreen(ConVistaPrevia, Screen):
                              else t("Todas las manos enviadas") if not v.pendientes
                              else t("1 mano sin enviar") if v.pendientes == 1
                              else t("{n} manos sin enviar").format(n=v.pendientes))
-        self.rechazadas = "\n".join(t("Mano {n} rechazada: {motivo}").format(n=n, motivo=why)
-                                    for n, why in v.rechazadas)
+        self.rechazadas = "\n".join(texto_rechazada(t, r) for r in v.rechazadas)
+        self.correcciones = "\n".join(texto_correccion(t, c) for c in v.correcciones[-3:])
 
     # -- joining ---------------------------------------------------------------------------
     def unirse(self) -> None:
@@ -109,37 +146,43 @@ class TorneoScreen(ConVistaPrevia, Screen):
         except ValueError as exc:
             app.avisar(app.t(str(exc)), error=True)
             return
+        self._unirse_a(m, servidor, self.ids.codigo.text)
+
+    def _unirse_a(self, m: MesaTorneo, servidor: str, codigo: str) -> None:
         self.uniendo = True
-        self.estado = app.t("Uniéndose al torneo…")
-        codigo = self.ids.codigo.text
-        threading.Thread(target=self._unirse_en_hilo, args=(m.datos, servidor, codigo),
+        self.estado = App.get_running_app().t("Uniéndose al torneo…")
+        threading.Thread(target=self._unirse_en_hilo, args=(m, servidor, codigo, m.idioma),
                          daemon=True, name="musmesa-torneo-unirse").start()
 
-    def _unirse_en_hilo(self, datos: Path, servidor: str, codigo: str) -> None:
+    def _unirse_en_hilo(self, m: MesaTorneo, servidor: str, codigo: str, idioma: str) -> None:
         try:
-            got: Mesa | Exception = MesaTorneo.unirse_en_hilo(datos, servidor, codigo)
-        except (TorneoError, SinRed, sqlite3.Error, KeyError, TypeError, ValueError) as exc:
+            got: tuple[Mesa, bool, str] | Exception = (
+                *m.unirse_en_hilo(servidor, codigo, idioma), codigo)
+        except (MensajeTorneo, sqlite3.Error, KeyError, TypeError, ValueError) as exc:
             got = exc  # an odd answer too: the screen must not stay "joining"
         Clock.schedule_once(lambda dt: self._unida(got))
 
-    def _unida(self, got: Mesa | Exception) -> None:
+    def _unida(self, got: tuple[Mesa, bool, str] | Exception) -> None:
         app = App.get_running_app()
         self.uniendo, self.estado = False, ""
         m = self.mesa_torneo()
         if isinstance(got, Exception) or m is None:
-            app.avisar(app.t(str(got)), error=True)
+            app.avisar(texto_error(app, got), error=True)
             self.refrescar()
             return
+        mesa, misma, codigo = got
         try:
-            m.empezar_partida(app.ctl, got)
-        except (ValueError, TorneoError) as exc:
-            app.avisar(app.t(str(exc)), error=True)
+            m.empezar_partida(app.ctl, mesa, misma)
+        except (ValueError, MensajeTorneo) as exc:
+            app.avisar(texto_error(app, exc), error=True)
             self.refrescar()
             return
-        app.guardar_ajuste(AJUSTE_SERVIDOR, got.servidor)
+        app.guardar_ajuste(AJUSTE_SERVIDOR, mesa.servidor)
+        app.guardar_ajuste(AJUSTE_CODIGO, codigo)
         self._olvidar_codigo()
         self.refrescar()
-        app.avisar(app.t("Unida al torneo {0}").format(got.torneo))
+        app.avisar(app.t("Unida al torneo {0}").format(mesa.torneo))
+        self.enviar()  # joined again: what waited goes now
 
     # -- the QR code -----------------------------------------------------------------------
     def alternar_camara(self) -> None:
@@ -191,8 +234,9 @@ class TorneoScreen(ConVistaPrevia, Screen):
         try:
             if m is None or not m.tras_confirmar(app.ctl, res, foto):
                 return
-        except (TorneoError, sqlite3.Error) as exc:
-            app.avisar(f"{app.t('La mano no entró en la cola del torneo')}: {exc}", error=True)
+        except (MensajeTorneo, sqlite3.Error) as exc:
+            app.avisar(f"{app.t('La mano no entró en la cola del torneo')}: "
+                       f"{texto_error(app, exc)}", error=True)
             return
         self.refrescar()
         self.enviar()
@@ -208,13 +252,58 @@ class TorneoScreen(ConVistaPrevia, Screen):
             self.enviar()
         self.refrescar()
 
-    def _enviado(self, _sent: int) -> None:
+    def reintentar(self) -> None:
+        """Send the refused hands again: after a stale token, join again with the table's
+        code (the queue is kept); otherwise once the referee has seen them."""
+        app = App.get_running_app()
+        m = self.mesa_torneo(crear=False)
+        mesa = m.mesa() if m is not None else None
+        if m is None or mesa is None or self.uniendo:
+            return
+        rechazadas = m.cliente.rechazadas()
+        codigo = app.almacen.ajuste(AJUSTE_CODIGO)
+        if rechazadas and rechazadas[0].unirse_otra_vez and codigo:
+            self._unirse_a(m, mesa.servidor, codigo)
+            return
+        m.cliente.reintentar()
+        self.enviar()
         self.refrescar()
-        # said once per count while playing: the marcador has no room for it
-        if self.pendientes and self.pendientes != self._avisado and self.manager is not None \
-                and self.manager.current == "marcador":
+
+    def _latido(self) -> None:
+        self.seguir_servidor()
+        self.enviar()
+
+    def seguir_servidor(self) -> bool:
+        """The marcador follows the server's corrections; each is told once, in words, on
+        whatever screen is up (the marcador changed under the player). True if told."""
+        app = App.get_running_app()
+        m = self.mesa_torneo(crear=False)
+        if m is None or m.mesa() is None:
+            return False
+        try:
+            m.seguir_servidor(app.ctl)
+            nuevas = m.cliente.correcciones_nuevas()
+        except (sqlite3.Error, ValueError) as exc:
+            app.avisar(f"{app.t('No se puede abrir la cola del torneo')}: {exc}", error=True)
+            return False
+        if not nuevas:
+            return False
+        app.avisar("\n".join(texto_correccion(app.t, c) for c in nuevas), error=True,
+                   segundos=12)
+        if self.manager is not None and self.manager.current == "marcador":
+            self.manager.current_screen.refrescar()  # redraw with the server's count
+        return True
+
+    def _enviado(self, _sent: int) -> None:
+        dicho = self.seguir_servidor()
+        self.refrescar()
+        # said once per change while playing: the marcador has no room for it
+        jugando = self.manager is not None and self.manager.current == "marcador"
+        if jugando and not dicho and self.rechazadas and self.rechazadas != self._rechazo_dicho:
+            App.get_running_app().avisar(self.rechazadas, error=True, segundos=15)
+        elif jugando and not dicho and self.pendientes and self.pendientes != self._avisado:
             App.get_running_app().avisar(self.estado_envio, error=True)
-        self._avisado = self.pendientes
+        self._avisado, self._rechazo_dicho = self.pendientes, self.rechazadas
 
     # -- leaving ---------------------------------------------------------------------------
     def salir(self) -> None:
@@ -222,11 +311,12 @@ class TorneoScreen(ConVistaPrevia, Screen):
         m = self.mesa_torneo()
         if m is None:
             return
-        if m.cliente.pendientes() and not self.confirmar_salir:
+        if (m.cliente.pendientes() or m.cliente.rechazadas()) and not self.confirmar_salir:
             self.confirmar_salir = True  # the hands not sent would be lost: ask first
             return
         self.confirmar_salir = False
         m.salir(app.ctl)
+        app.guardar_ajuste(AJUSTE_CODIGO, "")
         self._olvidar_codigo()
         self.refrescar()
         app.avisar(app.t("Has salido del torneo"))

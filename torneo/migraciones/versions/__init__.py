@@ -1,0 +1,1 @@
+"""The schema's revisions, oldest first (Alembic reads them from this folder)."""
