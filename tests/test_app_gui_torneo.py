@@ -9,27 +9,21 @@ Screenshots go to the temp folder as musmesa-torneo-*.png.
 
 from __future__ import annotations
 
-import os
 import tempfile
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))  # before Kivy loads
-os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # leave the root logger of this pytest alone
+from tests import ventana_kivy
+from tests.servidor_torneo import Server, torneo_en_marcha
+from tests.ventana_kivy import MARCAS, esperar, frames, limpia, tap, ventana
 
 pytest.importorskip("kivy")
 pytest.importorskip("fastapi")
 uvicorn = pytest.importorskip("uvicorn")
-pytestmark = [
-    pytest.mark.gui,
-    pytest.mark.skipif(not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")),
-                       reason="no display: run under xvfb-run -a -s '-screen 0 1280x800x24'"),
-]
+pytestmark = MARCAS
 
 MANOS = [  # three hands, each scored by the app and checked again by the server
     ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"],
@@ -38,121 +32,30 @@ MANOS = [  # three hands, each scored by the app and checked again by the server
 ]
 
 
-class Server:
-    """`mus torneo`'s app in uvicorn on a thread; stopped and started again on the same port."""
-
-    def __init__(self, url: str) -> None:
-        from torneo.simulacion import free_port
-
-        self.url, self.port = url, free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        from torneo.api import Servidor
-
-        config = uvicorn.Config(Servidor(self.url).app, host="127.0.0.1", port=self.port,
-                                log_level="warning")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, daemon=True)
-        self._thread.start()
-        for _ in range(200):
-            if self._server.started:
-                return
-            time.sleep(0.05)
-        raise RuntimeError("the server did not start")
-
-    def stop(self) -> None:
-        self._server.should_exit = True
-        self._thread.join(10)
-
-
 @pytest.fixture
 def torneo(tmp_path: Path) -> Iterator[tuple[Server, list[str]]]:
-    from sqlalchemy.orm import sessionmaker
-
-    from torneo import auth, db, servicio
-    from torneo import formato as fm
-
-    url = f"sqlite:///{tmp_path / 'servidor.sqlite3'}"
-    engine = db.motor(url)
-    with sessionmaker(engine)() as s, s.begin():
-        org = auth.crear_cuenta(s, "ana", "una-clave-larga", "organizador")
-        parejas = [servicio.NuevaPareja(f"Pareja {i}", (f"Ana{i}", f"Bea{i}")) for i in range(4)]
-        t = servicio.crear_torneo(s, org, "Open de Segovia", "segovia", fm.Formato(juegos=20),
-                                  parejas, 2)
-        servicio.iniciar_ronda(s, t)
-        codes = [m.codigo for m in servicio.mesas_de(s, t)]
-    engine.dispose()
-    server = Server(url)
-    server.start()
-    yield server, codes
-    server.stop()
-
-
-def frames(n: int = 3) -> None:
-    from kivy.base import EventLoop
-
-    for _ in range(n):
-        EventLoop.idle()
-
-
-def tap(widget: Any) -> None:
-    from app.demo import tocar
-
-    tocar(widget)
-    frames(2)
-
-
-def esperar(cond: Any, seconds: float = 20) -> None:
-    """Run the app's loop until ``cond()`` (the join and the sends run in threads)."""
-    deadline = time.monotonic() + seconds
-    while not cond() and time.monotonic() < deadline:
-        frames(2)
-        time.sleep(0.02)
+    with torneo_en_marcha(tmp_path, "Open de Segovia", pareja="Pareja {i}",
+                          jugadores=("Ana{i}", "Bea{i}")) as running:
+        yield running
 
 
 def captura(nombre: str) -> Path:
     from kivy.app import App
-    from kivy.core.window import Window
-
-    from app.demo import captura as shot
 
     App.get_running_app().cerrar_aviso()  # the banner would hide the buttons
-    Window.canvas.ask_update()
-    frames(4)
-    return shot(Path(tempfile.gettempdir()) / f"musmesa-torneo-{nombre}.png")
+    return ventana_kivy.captura(f"torneo-{nombre}")
 
 
 @pytest.fixture(scope="module")
 def kapp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from app.launcher import configure_kivy
-
-    configure_kivy(1280, 800)
-    from kivy.lang import Builder
-
-    from app.main import KV_DIR, MusApp
-
-    def olvidar_kv() -> None:  # another module's app in this process loaded the same rules
-        for kv in sorted(KV_DIR.glob("*.kv")):
-            Builder.unload_file(str(kv))
-
-    olvidar_kv()
-    app = MusApp(datos=str(tmp_path_factory.mktemp("datos")))
-    app._run_prepare()  # build and open the window without blocking in the main loop
-    frames(10)
-    yield app
-    app.stop()
-    frames(2)
-    olvidar_kv()
+    with ventana(tmp_path_factory.mktemp("datos")) as opened:
+        yield opened
 
 
 @pytest.fixture
 def app(kapp: Any, tmp_path: Path) -> Any:
     """The app on a fresh, empty data folder, in Spanish, on the Torneo screen."""
-    kapp.cerrar_aviso()
-    kapp.lang = "es"
-    kapp.cambiar_datos(str(tmp_path / "datos"))
-    frames(5)
+    limpia(kapp, tmp_path / "datos")
     assert kapp.sm.current == "nueva"
     tap(kapp.sm.get_screen("nueva").ids.torneo)
     assert kapp.sm.current == "torneo"

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import random
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +16,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 uvicorn = pytest.importorskip("uvicorn")
-from sqlalchemy.orm import sessionmaker  # noqa: E402
 
 from app.logic.torneo import (  # noqa: E402
     ClienteTorneo,
@@ -31,54 +28,14 @@ from app.logic.torneo import (  # noqa: E402
     leer_qr,
 )
 from scoring.partida import Partida  # noqa: E402
-from torneo import auth, db, servicio  # noqa: E402
-from torneo import formato as fm  # noqa: E402
-from torneo.api import Servidor  # noqa: E402
+from tests.servidor_torneo import Server, torneo_en_marcha  # noqa: E402
 from torneo.simulacion import free_port, mano_aleatoria  # noqa: E402
-
-
-class Server:
-    """`mus torneo`'s app in uvicorn on a thread; stopped and started again on the same port."""
-
-    def __init__(self, url: str) -> None:
-        self.url, self.port = url, free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self._server: uvicorn.Server | None = None
-
-    def start(self) -> None:
-        config = uvicorn.Config(Servidor(self.url).app, host="127.0.0.1", port=self.port,
-                                log_level="warning")
-        self._server = uvicorn.Server(config)
-        thread = threading.Thread(target=self._server.run, daemon=True)
-        thread.start()
-        self._thread = thread
-        for _ in range(200):
-            if self._server.started:
-                return
-            time.sleep(0.05)
-        raise RuntimeError("the server did not start")
-
-    def stop(self) -> None:
-        assert self._server is not None
-        self._server.should_exit = True
-        self._thread.join(10)
 
 
 @pytest.fixture
 def torneo(tmp_path: Path) -> Iterator[tuple[Server, list[str]]]:
-    url = f"sqlite:///{tmp_path / 'servidor.sqlite3'}"
-    engine = db.motor(url)
-    with sessionmaker(engine)() as s, s.begin():
-        org = auth.crear_cuenta(s, "ana", "una-clave-larga", "organizador")
-        parejas = [servicio.NuevaPareja(f"P{i}", (f"A{i}", f"B{i}")) for i in range(4)]
-        t = servicio.crear_torneo(s, org, "Open", "segovia", fm.Formato(juegos=20), parejas, 2)
-        servicio.iniciar_ronda(s, t)
-        codes = [m.codigo for m in servicio.mesas_de(s, t)]
-    engine.dispose()
-    server = Server(url)
-    server.start()
-    yield server, codes
-    server.stop()
+    with torneo_en_marcha(tmp_path) as running:
+        yield running
 
 
 class ServidorDistinto:

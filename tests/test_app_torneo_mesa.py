@@ -17,7 +17,8 @@ from app.logic.partida import ControlPartida
 from app.logic.torneo import ClienteTorneo, TorneoError, http
 from app.logic.torneo_mesa import MesaTorneo, validar_servidor
 from app.storage import Almacen
-from tests.test_app_torneo import MANOS_REYES, Server, ServidorDistinto
+from tests.servidor_torneo import Server, torneo_en_marcha
+from tests.test_app_torneo import MANOS_REYES, ServidorDistinto
 
 MANOS = [
     ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"],
@@ -28,24 +29,8 @@ MANOS = [
 
 @pytest.fixture
 def torneo(tmp_path: Path) -> Iterator[tuple[Server, list[str]]]:
-    from sqlalchemy.orm import sessionmaker
-
-    from torneo import auth, db, servicio
-    from torneo import formato as fm
-
-    url = f"sqlite:///{tmp_path / 'servidor.sqlite3'}"
-    engine = db.motor(url)
-    with sessionmaker(engine)() as s, s.begin():
-        org = auth.crear_cuenta(s, "ana", "una-clave-larga", "organizador")
-        parejas = [servicio.NuevaPareja(f"P{i}", (f"A{i}", f"B{i}")) for i in range(4)]
-        t = servicio.crear_torneo(s, org, "Liga", "general", fm.Formato(), parejas, 2)
-        servicio.iniciar_ronda(s, t)
-        codes = [m.codigo for m in servicio.mesas_de(s, t)]
-    engine.dispose()
-    server = Server(url)
-    server.start()
-    yield server, codes
-    server.stop()
+    with torneo_en_marcha(tmp_path, "Liga", "general", juegos=None) as running:
+        yield running
 
 
 def confirm(ctl: ControlPartida, cartas: list[str]):

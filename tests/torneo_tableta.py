@@ -21,50 +21,21 @@ import random
 import sys
 import time
 import traceback
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
+from tests import ventana_kivy  # sets Kivy's home before Kivy loads
+from tests.ventana_kivy import esperar, frames, tap
 from torneo.simulacion import mano_aleatoria
 
 ANCHO, ALTO = 1280, 800
 
 
-def frames(n: int = 3) -> None:
-    from kivy.base import EventLoop
-
-    for _ in range(n):
-        EventLoop.idle()
-
-
-def tap(widget: Any, n: int = 2) -> None:
-    from app.demo import tocar
-
-    tocar(widget)
-    frames(n)
-
-
-def esperar(cond: Callable[[], bool], seconds: float = 60) -> bool:
-    deadline = time.monotonic() + seconds
-    while not cond():
-        if time.monotonic() > deadline:
-            return False
-        frames(2)
-        time.sleep(0.02)
-    return True
-
-
 def captura(app: Any, path: Path) -> None:
-    from kivy.core.window import Window
-
-    from app.demo import captura as shot
-
-    app.cerrar_aviso()
-    Window.canvas.ask_update()
-    frames(4)
-    shot(path)
+    app.cerrar_aviso()  # the banner would hide the buttons
+    ventana_kivy.captura(path.stem, path.parent)
 
 
 def abrir(izquierda: int) -> Any:
@@ -90,7 +61,7 @@ def unirse(app: Any, servidor: str, codigo: str) -> Any:
     pantalla.ids.servidor.text = servidor
     pantalla.ids.codigo.text = codigo
     tap(pantalla.ids.unirse)
-    if not esperar(lambda: pantalla.unida or (not pantalla.uniendo and app.aviso_error)):
+    if not esperar(lambda: pantalla.unida or (not pantalla.uniendo and app.aviso_error), 60):
         raise RuntimeError("joining took too long")
     if not pantalla.unida:
         raise RuntimeError(f"not joined: {app.aviso}")
@@ -132,7 +103,7 @@ def partida(args: argparse.Namespace, salida: Path) -> dict[str, Any]:
         m = pantalla.mesa_torneo()
         app.ir("torneo")
         frames(3)
-        if not esperar(lambda: (pantalla.enviar_ahora(), m.cliente.pendientes() == 0)[1]):
+        if not esperar(lambda: (pantalla.enviar_ahora(), m.cliente.pendientes() == 0)[1], 60):
             raise RuntimeError(f"{m.cliente.pendientes()} hands not sent")
         frames(3)
         tiempos["enviar"] = time.monotonic() - t0

@@ -36,30 +36,36 @@ def frames(n: int = 3) -> None:
         EventLoop.idle()
 
 
-def tap(widget: Any) -> None:
-    """A simulated touch on ``widget``; two frames let layouts (a new popup) settle."""
+def tap(widget: Any, n: int = 2) -> None:
+    """A simulated touch on ``widget``; ``n`` frames let layouts (a new popup) settle."""
     from app.demo import tocar
 
     tocar(widget)
-    frames(2)
+    frames(n)
 
 
-def esperar(cond: Callable[[], Any], seconds: float) -> None:
-    """Turn the event loop until ``cond()`` holds or ``seconds`` have passed."""
+def esperar(cond: Callable[[], Any], seconds: float = 20) -> bool:
+    """Turn the event loop until ``cond()`` holds or ``seconds`` have passed (work done in
+    threads, a join or a send, needs the CPU too: a short sleep between turns)."""
     deadline = time.monotonic() + seconds
     while not cond() and time.monotonic() < deadline:
         frames(2)
+        time.sleep(0.02)
+    return bool(cond())
 
 
-def captura(nombre: str) -> Path:
-    """A screenshot of the window as ``musmesa-<nombre>.png`` in the temp folder."""
+def captura(nombre: str, carpeta: Path | None = None) -> Path:
+    """A screenshot of the window: ``carpeta/<nombre>.png``, by default
+    ``musmesa-<nombre>.png`` in the temp folder."""
     from kivy.core.window import Window
 
     from app.demo import captura as shot
 
     Window.canvas.ask_update()
     frames(4)
-    return shot(Path(tempfile.gettempdir()) / f"musmesa-{nombre}.png")
+    if carpeta is None:
+        return shot(Path(tempfile.gettempdir()) / f"musmesa-{nombre}.png")
+    return shot(carpeta / f"{nombre}.png")
 
 
 @contextmanager

@@ -1,0 +1,73 @@
+"""A real `mus torneo` server for the tablet's tests: uvicorn on a thread of the test process,
+on the loopback, over a SQLite file, with a tournament of four parejas at two tables and its
+first round started."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+
+class Server:
+    """`mus torneo`'s app in uvicorn on a thread; stopped and started again on the same port."""
+
+    def __init__(self, url: str) -> None:
+        from torneo.simulacion import free_port
+
+        self.url, self.port = url, free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self._server: Any = None
+
+    def start(self) -> None:
+        import uvicorn
+
+        from torneo.api import Servidor
+
+        config = uvicorn.Config(Servidor(self.url).app, host="127.0.0.1", port=self.port,
+                                log_level="warning")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        for _ in range(200):
+            if self._server.started:
+                return
+            time.sleep(0.05)
+        raise RuntimeError("the server did not start")
+
+    def stop(self) -> None:
+        assert self._server is not None
+        self._server.should_exit = True
+        self._thread.join(10)
+
+
+@contextmanager
+def torneo_en_marcha(carpeta: Path, nombre: str = "Open", reglas: str = "segovia",
+                     juegos: int | None = 20, pareja: str = "P{i}",
+                     jugadores: tuple[str, str] = ("A{i}", "B{i}")) -> Iterator[tuple[Server, list[str]]]:
+    """A server on ``carpeta``/servidor.sqlite3 with a tournament of four parejas at two tables,
+    round one started; yields the server (running) and the two tables' join codes."""
+    from sqlalchemy.orm import sessionmaker
+
+    from torneo import auth, db, servicio
+    from torneo import formato as fm
+
+    url = f"sqlite:///{carpeta / 'servidor.sqlite3'}"
+    engine = db.motor(url)
+    with sessionmaker(engine)() as s, s.begin():
+        org = auth.crear_cuenta(s, "ana", "una-clave-larga", "organizador")
+        parejas = [servicio.NuevaPareja(pareja.format(i=i), tuple(j.format(i=i) for j in jugadores))
+                   for i in range(4)]
+        t = servicio.crear_torneo(s, org, nombre, reglas, fm.Formato(juegos=juegos), parejas, 2)
+        servicio.iniciar_ronda(s, t)
+        codes = [m.codigo for m in servicio.mesas_de(s, t)]
+    engine.dispose()
+    server = Server(url)
+    server.start()
+    try:
+        yield server, codes
+    finally:
+        server.stop()
