@@ -17,7 +17,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.filechooser import FileChooserListView
 from kivy.uix.modalview import ModalView
 
-from app.camera import Camara, FuenteError, cargar_imagen
+from app.camera import Fuente, FuenteError, cargar_imagen
 from app.screens.vivo import ConVistaPrevia
 from app.screens.widgets import Boton
 
@@ -54,21 +54,8 @@ def elegir_imagen(al_elegir: Callable[[str], object]) -> None:
 class ConFotos(ConVistaPrevia):
     """Mixin: the camera toggled on and off, a frame captured, or a file opened instead."""
 
-    def alternar_camara(self, silencioso: bool = False) -> None:
-        """Start the camera (stop it if it runs); ``silencioso``: no message without one
-        (the screens open it by themselves, and a tablet may have none)."""
-        if self.en_vivo:
-            self.parar()
-            return
-        app = App.get_running_app()
-        try:
-            cam = Camara(int(app.camara or 0))
-        except (FuenteError, ValueError) as exc:
-            self.estado = f"{app.t('Sin cámara')}: {exc}"
-            if not silencioso:
-                app.avisar(self.estado, error=True)
-            return
-        self.preview.empezar(cam)
+    def usar_fuente(self, fuente: Fuente) -> None:
+        self.preview.empezar(fuente)
         self.en_vivo = True
         self._al_abrir_camara()
 

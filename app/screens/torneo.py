@@ -15,7 +15,7 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from app.camera import Camara, Fuente, FuenteError, Preview
+from app.camera import Fuente, Preview
 from app.logic.torneo import DB_FILE, Correccion, MensajeTorneo, Mesa, Rechazada, leer_qr
 from app.logic.torneo_mesa import MesaTorneo, validar_servidor
 from app.screens.vivo import ConVistaPrevia
@@ -185,16 +185,6 @@ class TorneoScreen(ConVistaPrevia, Screen):
         self.enviar()  # joined again: what waited goes now
 
     # -- the QR code -----------------------------------------------------------------------
-    def alternar_camara(self) -> None:
-        if self.en_vivo:
-            self.parar()
-            return
-        app = App.get_running_app()
-        try:
-            self.usar_fuente(Camara(int(app.camara or 0)))
-        except (FuenteError, ValueError) as exc:
-            app.avisar(f"{app.t('Sin cámara')}: {exc}", error=True)
-
     def usar_fuente(self, fuente: Fuente) -> None:
         """Look for the table's QR code in a camera (or, in tests and the demo, images)."""
         if self.preview is None:

@@ -29,10 +29,27 @@ def crear_reconocedor(perfil: str) -> Any:
 
 
 class ConVistaPrevia:
-    """Mixin for screens with a live ``preview``: leaving the screen stops the source."""
+    """Mixin for screens with a live ``preview``: the camera toggled on and off (the screen's
+    ``usar_fuente`` starts it), and leaving the screen stops the source."""
 
     def on_leave(self, *_: object) -> None:
         self.parar()
+
+    def alternar_camara(self, silencioso: bool = False) -> None:
+        """Start the camera (stop it if it runs); ``silencioso``: no message without one
+        (a screen may open it by itself, and a tablet may have none)."""
+        if self.en_vivo:
+            self.parar()
+            return
+        app = App.get_running_app()
+        try:
+            cam = Camara(int(app.camara or 0))
+        except (FuenteError, ValueError) as exc:
+            self.estado = f"{app.t('Sin cámara')}: {exc}"
+            if not silencioso:
+                app.avisar(self.estado, error=True)
+            return
+        self.usar_fuente(cam)
 
     def parar(self) -> None:
         if self.preview is not None:
@@ -42,17 +59,6 @@ class ConVistaPrevia:
 
 class ReconocimientoEnVivo(ConVistaPrevia):
     """Mixin for Kivy screens that recognise señas from a camera, a video or frames."""
-
-    def alternar_camara(self) -> None:
-        if self.en_vivo:
-            self.parar()
-            return
-        app = App.get_running_app()
-        try:
-            self.usar_fuente(Camara(int(app.camara or 0)))
-        except (FuenteError, ValueError) as exc:
-            self.estado = f"{app.t('Sin cámara')}: {exc}"
-            app.avisar(self.estado, error=True)
 
     def usar_fuente(self, fuente: Fuente) -> bool:
         """Start recognising from a camera, a video or frames (the demo feeds images)."""
