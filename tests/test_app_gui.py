@@ -474,6 +474,14 @@ def test_registering_the_own_deck_in_ajustes_and_reading_against_it(app: Any,
 
     expected = leer_foto(cv2_imread(ROOT / "examples" / "mesa.jpg"), app.baraja)
     assert [c.carta for c in cartas.lectura.cartas] == [c.carta for c in expected.cartas]
+    # the cards confirmed (Usar estas cartas) strengthen the deck in a worker thread
+    from vision.registered_deck import RegisteredDeck
+
+    assert RegisteredDeck.load(app.baraja).extra_count == 0
+    tap(cartas.ids.usar)
+    assert app.sm.current == "mano"
+    esperar(lambda: RegisteredDeck.load(app.baraja).extra_count > 0, 30)
+    assert RegisteredDeck.load(app.baraja).extra_count > 0
     app.ir("ajustes")
     frames(2)
     tap(ajustes.ids.baraja_general)

@@ -13,7 +13,8 @@ A card on the table is then named by the registered card whose features are the 
 not used at all. More photos of the same deck, under another light or on another cloth, can be
 added to a registration (:meth:`RegisteredDeck.combined`, ``mus baraja registrar
 --añadir``): a card is then matched against every photo of it, and one poor photo no longer
-misleads the whole deck. Registering is :mod:`vision.registration`.
+misleads the whole deck. Registering is :mod:`vision.registration`; the cards of tables the
+player confirmed are added as more examples, a few a card (:mod:`vision.refuerzo`).
 
     >>> deck = RegisteredDeck.load("mi_baraja.npz")             # doctest: +SKIP
     >>> reader = CardReader(deck=deck)                           # doctest: +SKIP
@@ -61,6 +62,11 @@ TEMPLATE_WEIGHT = 0.3
 FORMAT = 2  # 2: with templates; files of format 1 (features only) still load
 # Sets of photos one registration may hold: each adds about 1.5 MB and a millisecond a read.
 MAX_SERIES = 4
+# Examples added from tables the user confirmed (vision.refuerzo): at most this many per card
+# (the oldest uncorrected one dropped first), each cut EXTRA_VIEWS ways, so the added crops
+# never outnumber one registration's (40 x 3 x 2 = 240 = 40 x VIEWS).
+MAX_EXTRA_PER_CARD = 3
+EXTRA_VIEWS = 2
 DATA_ENV = "MUSMESA_DATA"  # the data folder, overriding the platform's (tests, a second user)
 DECK_FILE = "baraja.npz"  # the registered deck in the data folder
 
@@ -115,6 +121,13 @@ class RegisteredDeck:
     templates: np.ndarray | None = None
     template_labels: np.ndarray | None = None
     series: int = 1  # sets of photos (one of 40 cards, or four of one suit each) merged in
+    # examples from confirmed tables, oldest first (vision.refuerzo): features (E, 2 x
+    # EXTRA_VIEWS, D) (each view upright, then upside down), templates (E, EXTRA_VIEWS, H, W, 3)
+    # or None, card index (E,), and whether the user corrected the reader on it (E,)
+    extra_features: np.ndarray | None = None
+    extra_templates: np.ndarray | None = None
+    extra_labels: np.ndarray | None = None
+    extra_corrected: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         f, y = self.features, self.labels
@@ -134,6 +147,42 @@ class RegisteredDeck:
                 raise DeckError("a las plantillas de la baraja registrada les faltan cartas")
         if not 1 <= self.series <= MAX_SERIES:
             raise DeckError(f"baraja registrada incoherente: {self.series} series de fotos")
+        self._check_extra()
+
+    def _check_extra(self) -> None:
+        f, t, y, c = (self.extra_features, self.extra_templates, self.extra_labels,
+                      self.extra_corrected)
+        if f is None:
+            if t is not None or y is not None or c is not None:
+                raise DeckError("baraja registrada incoherente: refuerzos sin rasgos")
+            return
+        e = len(f)
+        if (f.ndim != 3 or f.shape[2] != self.features.shape[1] or y is None or c is None
+                or y.shape != (e,) or c.shape != (e,) or (y.size and not 0 <= y.min() <= y.max()
+                                                          < DECK_SIZE)):
+            raise DeckError("baraja registrada incoherente: refuerzos y etiquetas no casan")
+        if (t is not None) != self.has_templates or (
+                t is not None and (t.shape[0] != e or t.shape[2:] != (TEMPLATE_H, TEMPLATE_W, 3))):
+            raise DeckError("baraja registrada incoherente: plantillas de refuerzo no casan")
+
+    @property
+    def extra_count(self) -> int:
+        """Examples from confirmed tables held."""
+        return 0 if self.extra_labels is None else len(self.extra_labels)
+
+    def _all_features(self) -> tuple[np.ndarray, np.ndarray]:
+        if not self.extra_count:
+            return self.features, self.labels
+        f = self.extra_features
+        return (np.concatenate([self.features, f.reshape(-1, f.shape[2])]),
+                np.concatenate([self.labels, np.repeat(self.extra_labels, f.shape[1])]))
+
+    def _all_templates(self) -> tuple[np.ndarray, np.ndarray]:
+        if not self.extra_count or self.extra_templates is None:
+            return self.templates, self.template_labels
+        t = self.extra_templates
+        return (np.concatenate([self.templates, t.reshape(-1, *t.shape[2:])]),
+                np.concatenate([self.template_labels, np.repeat(self.extra_labels, t.shape[1])]))
 
     def combined(self, other: RegisteredDeck) -> RegisteredDeck:
         """This registration with the photos of ``other`` (the same deck photographed again)
@@ -152,6 +201,8 @@ class RegisteredDeck:
             raise DeckError("baraja registrada incoherente: rasgos de distinto tamaño")
         self.check_room(other.series)
         both = self.has_templates and other.has_templates
+        # the examples of confirmed tables stay only when both sides keep templates alike
+        extra = self if both or not (self.has_templates or other.has_templates) else None
         return RegisteredDeck(
             np.concatenate([self.features, other.features]),
             np.concatenate([self.labels, other.labels]),
@@ -159,7 +210,9 @@ class RegisteredDeck:
             np.concatenate([self.templates, other.templates]) if both else None,
             np.concatenate([self.template_labels, other.template_labels]) if both
             else None,
-            self.series + other.series)
+            self.series + other.series,
+            *((extra.extra_features, extra.extra_templates, extra.extra_labels,
+               extra.extra_corrected) if extra is not None else ()))
 
     def check_room(self, added: int = 1) -> None:
         """DeckError when ``added`` more sets of photos would pass MAX_SERIES."""
@@ -169,9 +222,9 @@ class RegisteredDeck:
 
     @cached_property
     def _templates_both_ways(self) -> tuple[np.ndarray, np.ndarray]:
-        t = self.templates
+        t, labels = self._all_templates()
         both = np.concatenate([t, t[:, ::-1, ::-1]])
-        return stacked(template_patches(both)), np.tile(self.template_labels, 2)
+        return stacked(template_patches(both)), np.tile(labels, 2)
 
     @property
     def has_templates(self) -> bool:
@@ -179,8 +232,9 @@ class RegisteredDeck:
 
     def class_similarity(self, feats: np.ndarray) -> np.ndarray:
         """(N, 40): for each crop, its best cosine similarity with each registered card."""
-        sim = np.asarray(feats, np.float32) @ self.features.astype(np.float32).T
-        return best_per_class(sim, self.labels, DECK_SIZE)
+        features, labels = self._all_features()
+        sim = np.asarray(feats, np.float32) @ features.astype(np.float32).T
+        return best_per_class(sim, labels, DECK_SIZE)
 
     def probabilities(self, upright: np.ndarray, upside_down: np.ndarray | None = None,
                       crops: np.ndarray | None = None) -> np.ndarray:
@@ -215,6 +269,7 @@ class RegisteredDeck:
                 extra = {} if not self.has_templates else {
                     "plantillas": self.templates.astype(np.uint8),
                     "etiquetas_plantillas": self.template_labels.astype(np.int16)}
+                extra.update(self._extra_arrays())
                 np.savez_compressed(fh, features=self.features.astype(np.float16),
                                     labels=self.labels.astype(np.int16), nombre=self.name,
                                     modelo=self.model, tau=self.tau, formato=FORMAT,
@@ -228,6 +283,16 @@ class RegisteredDeck:
             raise
         return path
 
+    def _extra_arrays(self) -> dict[str, np.ndarray]:
+        if not self.extra_count:
+            return {}
+        out = {"refuerzo_rasgos": self.extra_features.astype(np.float16),
+               "refuerzo_cartas": self.extra_labels.astype(np.int16),
+               "refuerzo_corregidas": self.extra_corrected.astype(bool)}
+        if self.extra_templates is not None:
+            out["refuerzo_plantillas"] = self.extra_templates.astype(np.uint8)
+        return out
+
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> RegisteredDeck:
         p = Path(path)
@@ -238,11 +303,17 @@ class RegisteredDeck:
                 if int(d["formato"]) not in (1, FORMAT):
                     raise DeckError(f"{p}: formato de baraja {int(d['formato'])} desconocido")
                 templates = "plantillas" in d.files  # format 1 has none; format 2 may
+                extra = "refuerzo_rasgos" in d.files
                 return cls(d["features"].astype(np.float32), d["labels"].astype(np.int64),
                            str(d["nombre"]), str(d["modelo"]), float(d["tau"]),
                            d["plantillas"].astype(np.uint8) if templates else None,
                            d["etiquetas_plantillas"].astype(np.int64) if templates else None,
-                           int(d["series"]) if "series" in d.files else 1)
+                           int(d["series"]) if "series" in d.files else 1,
+                           d["refuerzo_rasgos"].astype(np.float32) if extra else None,
+                           d["refuerzo_plantillas"].astype(np.uint8)
+                           if extra and "refuerzo_plantillas" in d.files else None,
+                           d["refuerzo_cartas"].astype(np.int64) if extra else None,
+                           d["refuerzo_corregidas"].astype(bool) if extra else None)
         except DeckError:
             raise
         except Exception as exc:  # not an npz, a truncated file, missing arrays
@@ -252,6 +323,6 @@ class RegisteredDeck:
         return {"nombre": self.name, "cartas": DECK_SIZE, "recortes": len(self.labels),
                 "rasgos": int(self.features.shape[1]), "modelo": self.model,
                 "plantillas": 0 if self.templates is None else len(self.templates),
-                "series": self.series}
+                "series": self.series, "refuerzos": self.extra_count}
 
 

@@ -12,6 +12,7 @@ with a message for the screen, and the manual path (the 40-card grid) still work
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -352,3 +353,53 @@ def registrar_fotos(fotos: list[np.ndarray], carpeta_datos: str | Path) -> tuple
     except OSError as exc:
         raise LecturaError(f"no se puede guardar la baraja: {exc.strerror or exc}") from None
     return str(destino), avisos
+
+
+def reforzar_baraja(lectura: Lectura, foto: np.ndarray | None, baraja: str | None) -> int:
+    """After the player confirms ``lectura`` (each card's id as they left it, corrections
+    included), add its cards to the registered deck ``baraja`` as more examples of those cards
+    (vision.refuerzo); the number of cards read whole that went in. Never for a reading the
+    player has not confirmed: the deck would learn the reader's mistakes. It never fails the
+    hand: with no deck, no photo, vision/ missing or a file that cannot be written, it adds
+    nothing and returns 0."""
+    if not baraja or foto is None or not lectura.cartas:
+        return 0
+    try:  # optional extra (see _lector)
+        from vision.refuerzo import ENABLED, strengthen_file
+    except ImportError:
+        return 0
+    if not ENABLED:
+        return 0
+    try:
+        antes = _refuerzos(baraja)
+        nueva = strengthen_file(baraja, _lector_general(), foto,
+                                np.array([c.caja for c in lectura.cartas], np.float32),
+                                [c.carta for c in lectura.cartas],
+                                [c.corregida_de is not None for c in lectura.cartas])
+    except (ValueError, OSError):  # DeckError is a ValueError: another classifier, bad file
+        return 0
+    return max(0, nueva.extra_count - antes)
+
+
+def reforzar_en_segundo_plano(confirmadas: list[tuple[Lectura, Any]], baraja: str | None) -> None:
+    """:func:`reforzar_baraja` for each confirmed (reading, photo), in a worker thread (a few
+    tenths of a second each: the player goes on meanwhile); one after another, and after the
+    previous hand's, since each rewrites the deck's file."""
+    if not baraja or not confirmadas:
+        return
+
+    def run() -> None:
+        with _REFORZANDO:
+            for lectura, foto in confirmadas:
+                reforzar_baraja(lectura, foto, baraja)
+
+    threading.Thread(target=run, name="reforzar-baraja", daemon=True).start()
+
+
+_REFORZANDO = threading.Lock()
+
+
+def _refuerzos(baraja: str) -> int:
+    from vision.registered_deck import RegisteredDeck  # optional extra (see _lector)
+
+    return RegisteredDeck.load(baraja).extra_count

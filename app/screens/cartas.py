@@ -18,7 +18,14 @@ from kivy.uix.stacklayout import StackLayout
 from app.camera import Camara, FuenteError, Preview
 from app.i18n import N_
 from app.logic.asientos import AsientoError, AsientoPorAsiento
-from app.logic.lectura import Lectura, LecturaError, baraja_de, leer_foto, leer_mano
+from app.logic.lectura import (
+    Lectura,
+    LecturaError,
+    baraja_de,
+    leer_foto,
+    leer_mano,
+    reforzar_en_segundo_plano,
+)
 from app.screens.fotos import ConFotos
 from app.screens.widgets import Boton, CartaChip, SelectorCartas
 from app.storage import StorageError
@@ -308,11 +315,25 @@ class CartasScreen(ConFotos, Screen):
         app.cartas_leidas = manos
         app.origen_mano = "camara"
         app.foto_mano = self._bytes_de_fotos()  # its hash goes to a tournament with the hand
+        # the cards as the player confirmed them teach the registered deck (vision.refuerzo)
+        reforzar_en_segundo_plano(self._confirmadas(), baraja_de(app.baraja, app.carpeta))
         self.lectura, self.foto = None, None
         if self.sesion is not None:  # the next hand starts with the first seat again
             self.sesion = AsientoPorAsiento(self._jugadores())
         self.ids.vista.texture = None
         app.ir("mano")
+
+    def _confirmadas(self) -> list[tuple[Lectura, object]]:
+        """Each photo with its cards as the player confirmed them, corrections included (seat
+        by seat, the confirmed reading holds the seats' cards one seat after another)."""
+        if self.sesion is None:
+            return [(self.lectura, self.foto)]
+        pares, i = [], 0
+        for f in self.sesion.fotos:
+            n = len(f.lectura.cartas)
+            pares.append((Lectura(self.lectura.cartas[i:i + n], None, []), f.foto))
+            i += n
+        return pares
 
     def _bytes_de_fotos(self) -> bytes | None:
         """The photo the cards came from (the four seats' one after another), as JPEG bytes."""

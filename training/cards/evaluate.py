@@ -19,6 +19,9 @@ real photos with no card that ship with scikit-image (``--negativas``: those alo
 
     python -m training.cards.evaluate --baraja fournier1878-pd --escenas 100 --por-disposicion 30
 
+``--registrar --refuerzo N`` first strengthens the registration with N confirmed generated
+tables (:mod:`vision.refuerzo`; scenes 70,000 on, never the test tables).
+
 ``--modelos DIR`` evaluates models other than the shipped ones, ``--clasificador``,
 ``--indice`` and ``--pintas`` swap one model (for instance ones trained on one design only, for
 the cross-design check); ``--sin-indice`` and ``--sin-pintas`` read without the corner-index
@@ -46,6 +49,7 @@ from vision.flags import load as load_flag_model
 from vision.geometry import obb_to_xyxy, quad_to_obb, rotated_iou
 from vision.models import CLASSIFIER_FILE, CORNER_INDEX_FILE, ONNX_FILES, PINTAS_FILE, models_dir
 from vision.reader import UNFAMILIAR_WARNING, CardReader, ReaderSettings
+from vision.refuerzo import strengthen
 from vision.registered_deck import MAX_SERIES, DeckError, RegisteredDeck
 from vision.registration import locate_grid, register
 from vision.seats import assign_seats
@@ -347,6 +351,31 @@ def register_from_generated_photos(reader: CardReader, deck: str, seed: int = 0,
     return registration, warnings, taken
 
 
+def strengthen_from_generated_tables(reader: CardReader, deck: str, n: int, seed: int = 0,
+                                     size: tuple[int, int] = (1280, 960)) -> dict:
+    """Confirm ``n`` generated tables read against ``reader``'s registered deck and strengthen
+    it with each (vision.refuerzo), as the app does when the player confirms a table: the
+    truth is the confirmation (phantom boxes deleted, wrong ids corrected, missed cards never
+    cut). Scenes 70,000 on of the eval split, away from the test tables and the registration
+    photos. ``reader`` reads against the strengthened deck afterwards."""
+    corrected = added = 0
+    for k in range(n):
+        scene = render_scene(scene_rng(seed, "eval", 70_000 + k), decks=(deck,),
+                             backgrounds=HOLDOUT_BACKGROUNDS, size=size, kind="mesa")
+        gt_obb = np.stack([quad_to_obb(q) for q in scene.corners])
+        dets = reader.read(scene.image)
+        m = match_boxes(dets.obb, gt_obb, 0.5) if len(dets) else np.zeros(0, np.int64)
+        keep = m >= 0
+        truth = [scene.card_ids[j] for j in m[keep]]
+        fixed = [str(c) != t for c, t in zip(dets.card_ids[keep], truth, strict=True)]
+        new = strengthen(reader.deck, reader, scene.image, dets.obb[keep], truth, fixed)
+        reader.deck = reader.classifier.deck = new  # the same models, the deck grown
+        corrected += sum(fixed)
+        added += len(truth)
+    return {"mesas": n, "cartas_confirmadas": added, "cartas_corregidas": corrected,
+            "refuerzos_guardados": reader.deck.extra_count}
+
+
 def registration_photos(reader: CardReader, deck: str, n: int, seed: int = 0,
                         size: tuple[int, int] = (1280, 960)) -> dict:
     """How often one suit photo for registering is accepted, and accepted with every card in
@@ -443,6 +472,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--series", type=int, default=1, metavar="N",
                    help="with --registrar: register N accepted sets of four photos, merged "
                         "(mus baraja registrar --añadir)")
+    p.add_argument("--refuerzo", type=int, default=0, metavar="N",
+                   help="with --registrar: then strengthen the registration with N confirmed "
+                        "generated tables (vision.refuerzo; not the test tables) before reading")
     p.add_argument("--fotos-registro", type=int, default=0, metavar="N",
                    help="also measure N generated registration photos (one suit each): how many "
                         "are accepted, and accepted with every card in place")
@@ -469,6 +501,8 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError
     except ValueError:
         p.error(f"--tamano debe ser ANCHOxALTO, p. ej. 1920x1440 (no {args.tamano!r})")
+    if args.refuerzo and not args.registrar:
+        p.error("--refuerzo va con --registrar")
     if not 1 <= args.series <= MAX_SERIES:
         p.error(f"--series va de 1 a {MAX_SERIES} (no {args.series})")
     reader = reader_with(args.modelos, classifier=args.clasificador, corner_index=args.indice,
@@ -485,6 +519,9 @@ def main(argv: list[str] | None = None) -> int:
         extra.update({"registrada": True, "fotos_registro": photos, "avisos_registro": warnings,
                       "series_registro": args.series})
         extra["dudosas_por"] = "modelo" if reader.flags.model is not None else "producto"
+        if args.refuerzo:
+            extra["refuerzo"] = strengthen_from_generated_tables(reader, args.baraja,
+                                                                 args.refuerzo, args.semilla, size)
     if args.fotos_registro:
         extra["registro_por_foto"] = registration_photos(reader, args.baraja, args.fotos_registro,
                                                          args.semilla)
