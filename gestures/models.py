@@ -185,14 +185,14 @@ class Landmarkers:
         with self._lock, quiet:
             ms = self._timestamp(t) if self.mode == "video" else 0
             self._pose_step(image, t, ms)
-            face = (self._face_in_stream(image, ms, near) if self.mode == "video"
-                    else self._face.detect(image))
+            face, faces = (self._face_in_stream(image, ms, near) if self.mode == "video"
+                           else (self._face.detect(image), None))
             pose = self._pose_last if self._pose is not None else None
             self._warm = True
-        return _observation(w, h, face, pose, near)
+        return _observation(w, h, face, pose, near, faces)
 
     def _face_in_stream(self, image: Any, ms: int,
-                        near: tuple[float, float, float] | None) -> Any:
+                        near: tuple[float, float, float] | None) -> tuple[Any, list[np.ndarray]]:
         """The followed face in a stream: the one-face tracker's, when it is ours; else a
         search among up to MAX_PEOPLE faces, and the others are hidden from the tracker on
         the next frame so that it finds ours again."""
@@ -209,15 +209,16 @@ class Landmarkers:
                     hidden[y0:y1, x0:x1] = 0
                 seen = mp.Image(image_format=mp.ImageFormat.SRGB, data=hidden)
             one = self._face.detect_for_video(seen, ms)
-            if one.face_landmarks and same_person(face_anchor(_points(one, 0, w, h)), near):
+            ours = [_points(one, 0, w, h)] if one.face_landmarks else []
+            if ours and same_person(face_anchor(ours[0]), near):
                 self._intruders, self._searched = [], False
-                return one
+                return one, ours
         self._searched = True
         many = self._faces.detect(image)
         faces = [_points(many, i, w, h) for i in range(len(many.face_landmarks))]
         mine = pick_face(faces, near) if faces else -1
         self._intruders = [_box(f, w, h) for i, f in enumerate(faces) if i != mine]
-        return many
+        return many, faces
 
     def _pose_step(self, image: Any, t: float, ms: int) -> None:
         """Shoulders move slowly and the pose model costs three times the face's: in a stream
@@ -265,10 +266,14 @@ class Landmarkers:
 
 
 def _observation(w: int, h: int, face: Any, pose: Any,
-                 near: tuple[float, float, float] | None = None) -> Observation:
+                 near: tuple[float, float, float] | None = None,
+                 faces: list[np.ndarray] | None = None) -> Observation:
+    """The followed person's Observation; ``faces``: the result's faces in pixels, when
+    already converted."""
     if not face.face_landmarks:
         return Observation(w, h, pose=_pose_near(w, h, pose, None))
-    faces = [_points(face, i, w, h) for i in range(len(face.face_landmarks))]
+    if faces is None:
+        faces = [_points(face, i, w, h) for i in range(len(face.face_landmarks))]
     i = pick_face(faces, near)
     blend = ({c.category_name: float(c.score) for c in face.face_blendshapes[i]}
              if face.face_blendshapes else {})
