@@ -1,6 +1,8 @@
-"""A real `mus torneo` server for the tablet's tests: uvicorn on a thread of the test process,
-on the loopback, over a SQLite file, with a tournament of four parejas at two tables and its
-first round started."""
+"""What the tournament tests share: a real `mus torneo` server for the tablet's tests (uvicorn
+on a thread of the test process, on the loopback, over a SQLite file, with a tournament of four
+parejas at two tables and its first round started), and the server tests' fixtures (a
+throwaway PostgreSQL, cheap password hashing). A test module takes the fixtures by importing
+them."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 
 class Server:
@@ -71,3 +75,25 @@ def torneo_en_marcha(carpeta: Path, nombre: str = "Open", reglas: str = "segovia
         yield server, codes
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster on 127.0.0.1 (torneo.simulacion.postgres_temporal)."""
+    from torneo.simulacion import PostgresMissing, postgres_temporal
+
+    try:
+        with postgres_temporal(fsync=False) as url:
+            yield url
+    except PostgresMissing as exc:
+        pytest.skip(str(exc))
+
+
+@pytest.fixture(autouse=True)
+def hash_barato(monkeypatch: pytest.MonkeyPatch) -> None:
+    """argon2 at its cheapest in tests: the slow default would make each login ~0.2 s here."""
+    from argon2 import PasswordHasher
+
+    from torneo import auth
+
+    monkeypatch.setattr(auth, "_HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))

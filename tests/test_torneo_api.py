@@ -13,35 +13,19 @@ import pytest
 
 pytest.importorskip("fastapi")
 import psycopg
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import select, text
 
 from scoring.arbitro import comprobar_senas
 from scoring.registro import RegistroArbitro
 from scoring.tanteo import tantear
+from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
 from torneo import auth
 from torneo.api import Servidor
 from torneo.db import Mano, Sesion
-from torneo.simulacion import MesaSimulada, PostgresMissing, postgres_temporal
+from torneo.simulacion import MesaSimulada
 
 CLAVE = "secreto-largo-1"
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[str]:
-    """A throwaway PostgreSQL cluster on 127.0.0.1 (torneo.simulacion.postgres_temporal)."""
-    try:
-        with postgres_temporal(fsync=False) as url:
-            yield url
-    except PostgresMissing as exc:
-        pytest.skip(str(exc))
-
-
-@pytest.fixture(autouse=True)
-def _hash_barato(monkeypatch: pytest.MonkeyPatch) -> None:
-    """argon2 at its cheapest in tests: the slow default would make each login ~0.2 s here."""
-    monkeypatch.setattr(auth, "_HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

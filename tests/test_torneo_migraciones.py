@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,18 +17,17 @@ pytest.importorskip("alembic")
 import psycopg
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import MetaData, create_engine, inspect, text
 from sqlalchemy.engine import Engine
 
 from scoring.partida import Partida
+from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
 from torneo import auth, migraciones
 from torneo import formato as fm
 from torneo.api import Servidor
 from torneo.db import Base, EsquemaError, motor
 from torneo.servicio import ManoEnviada, jugadores_de
-from torneo.simulacion import PostgresMissing, postgres_temporal
 
 CLAVE = "secreto-largo-1"
 MANOS = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
@@ -190,20 +188,6 @@ CREATE TABLE incidencia (
 );
 CREATE INDEX ix_incidencia_torneo_id ON incidencia (torneo_id);
 """
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[str]:
-    try:
-        with postgres_temporal(fsync=False) as url:
-            yield url
-    except PostgresMissing as exc:
-        pytest.skip(str(exc))
-
-
-@pytest.fixture(autouse=True)
-def _hash_barato(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(auth, "_HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
