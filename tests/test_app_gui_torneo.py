@@ -18,7 +18,7 @@ import pytest
 
 from tests import ventana_kivy
 from tests.servidor_torneo import Server, torneo_en_marcha
-from tests.ventana_kivy import MARCAS, esperar, frames, limpia, tap, ventana
+from tests.ventana_kivy import MARCAS, esperar, frames, jugar_mano, limpia, tap, ventana
 
 pytest.importorskip("kivy")
 pytest.importorskip("fastapi")
@@ -73,22 +73,6 @@ def join(app: Any, server: Server, codigo: str | None) -> Any:
     return pantalla
 
 
-def play(app: Any, cartas: list[str]) -> None:
-    """One hand through the real screens: marcador, the cards by touch, tanteo, confirmar."""
-    tap(app.sm.get_screen("marcador").ids.nueva_mano)
-    mano = app.sm.get_screen("mano")
-    tap(mano.ids.escribir)
-    for text in cartas:
-        for card in text.split():
-            tap(mano.selector.chips[card])
-    frames(5)
-    assert app.entrada.cartas == cartas
-    tap(mano.ids.tantear)
-    assert app.sm.current == "tanteo"
-    tap(app.sm.get_screen("tanteo").ids.confirmar)
-    assert app.sm.current == "marcador"
-
-
 def on_server(server: Server, app: Any) -> dict[str, Any]:
     from app.logic.torneo import http
 
@@ -141,12 +125,12 @@ def test_play_lose_the_server_and_send_the_queue_later(app: Any, torneo) -> None
     captura("unida")
     tap(pantalla.ids.jugar)
     for cartas in MANOS[:2]:
-        play(app, cartas)
+        jugar_mano(app, cartas)
     esperar(lambda: on_server(server, app)["manos"] == 2)
     assert on_server(server, app)["tantos"] == list(app.ctl.partida.tantos)
 
     server.stop()  # the network goes: the table keeps playing
-    play(app, MANOS[2])
+    jugar_mano(app, MANOS[2])
     esperar(lambda: not pantalla.mesa_torneo().enviando)
     app.ir("torneo")
     frames(3)
@@ -192,7 +176,7 @@ def test_a_refused_hand_is_on_screen_with_the_servers_reason(app: Any, torneo, t
     assert other.enviar() == 1
     other.close()
     tap(pantalla.ids.jugar)
-    play(app, MANOS[0])
+    jugar_mano(app, MANOS[0])
     esperar(lambda: not pantalla.mesa_torneo().enviando)
     app.ir("torneo")
     frames(3)
@@ -234,7 +218,7 @@ def test_a_hand_the_server_scores_otherwise_moves_the_marcador_and_is_said(app: 
     esperar(lambda: pantalla.unida)
     assert pantalla.unida and server.idiomas[-1] == "en, es;q=0.5"
     tap(pantalla.ids.jugar)
-    play(app, MANOS_REYES[0])
+    jugar_mano(app, MANOS_REYES[0])
     marcador = app.sm.get_screen("marcador")
     esperar(lambda: "corrected" in app.aviso)
     frames(3)
@@ -244,7 +228,7 @@ def test_a_hand_the_server_scores_otherwise_moves_the_marcador_and_is_said(app: 
     from app.demo import captura as shot  # with the banner: it is what this picture is about
 
     shot(Path(tempfile.gettempdir()) / "musmesa-torneo-corregida.png")
-    play(app, MANOS_REYES[1])  # from the server's 2-5: its record's marcador is the server's
+    jugar_mano(app, MANOS_REYES[1])  # from the server's 2-5: its record's marcador is the server's
     esperar(lambda: not pantalla.mesa_torneo().enviando and len(server.manos) == 2)
     assert len(server.manos) == 2 and not pantalla.mesa_torneo().cliente.rechazadas()
     assert app.ctl.partida.tantos == server.partida.tantos
@@ -258,11 +242,11 @@ def test_a_token_no_longer_good_is_mended_by_retry_which_joins_again(app: Any, t
     server, codes = torneo
     pantalla = join(app, server, codes[0])
     tap(pantalla.ids.jugar)
-    play(app, MANOS[0])
+    jugar_mano(app, MANOS[0])
     esperar(lambda: on_server(server, app)["manos"] == 1)
     cliente = pantalla.mesa_torneo().cliente
     cliente._db.execute("UPDATE mesa SET token = 'caducado-caducado'")  # the server forgets it
-    play(app, MANOS[1])
+    jugar_mano(app, MANOS[1])
     esperar(lambda: not pantalla.mesa_torneo().enviando and bool(cliente.rechazadas()))
     app.ir("torneo")
     frames(3)

@@ -27,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
 from tests import ventana_kivy  # sets Kivy's home before Kivy loads
-from tests.ventana_kivy import esperar, frames, tap
+from tests.ventana_kivy import esperar, frames, jugar_mano, tap
 from torneo.simulacion import mano_aleatoria
 
 ANCHO, ALTO = 1280, 800
@@ -68,23 +68,6 @@ def unirse(app: Any, servidor: str, codigo: str) -> Any:
     return pantalla
 
 
-def jugar(app: Any, cartas: list[str]) -> None:
-    """One hand through the real screens: marcador, the cards by touch, tanteo, confirmar."""
-    tap(app.sm.get_screen("marcador").ids.nueva_mano)
-    mano = app.sm.get_screen("mano")
-    tap(mano.ids.escribir)
-    for text in cartas:
-        for card in text.split():
-            tap(mano.selector.chips[card], 1)  # one frame takes the touch: 16 a hand
-    frames(3)
-    if app.entrada.cartas != cartas:
-        raise RuntimeError(f"cards entered {app.entrada.cartas}, not {cartas}")
-    tap(mano.ids.tantear)
-    tap(app.sm.get_screen("tanteo").ids.confirmar)
-    if app.sm.current != "marcador":
-        raise RuntimeError(f"after confirmar the app is on {app.sm.current}")
-
-
 def partida(args: argparse.Namespace, salida: Path) -> dict[str, Any]:
     t0 = time.monotonic()
     app = abrir(args.izquierda)
@@ -97,7 +80,7 @@ def partida(args: argparse.Namespace, salida: Path) -> dict[str, Any]:
         tap(pantalla.ids.jugar)
         rng = random.Random(args.semilla)
         for _ in range(args.manos):
-            jugar(app, mano_aleatoria(rng)[0])
+            jugar_mano(app, mano_aleatoria(rng)[0], frames_por_toque=1)  # 16 touches a hand
         tiempos["jugar"] = time.monotonic() - t0
         captura(app, salida / "marcador.png")
         m = pantalla.mesa_torneo()

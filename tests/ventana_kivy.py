@@ -103,3 +103,23 @@ def limpia(kapp: Any, datos: Path) -> Any:
     kapp.cambiar_datos(str(datos))
     frames(5)
     return kapp
+
+
+def jugar_mano(app: Any, cartas: list[str], frames_por_toque: int = 2) -> None:
+    """One hand through the real screens: marcador, the four hands by touch, tanteo, confirmar
+    (a RuntimeError says where it went wrong: the tablet driver runs outside pytest too)."""
+    tap(app.sm.get_screen("marcador").ids.nueva_mano)
+    mano = app.sm.get_screen("mano")
+    tap(mano.ids.escribir)
+    for text in cartas:
+        for card in text.split():
+            tap(mano.selector.chips[card], frames_por_toque)
+    frames(3)
+    if app.entrada.cartas != cartas:
+        raise RuntimeError(f"cards entered {app.entrada.cartas}, not {cartas}")
+    tap(mano.ids.tantear)
+    if app.sm.current != "tanteo":
+        raise RuntimeError(f"after tantear the app is on {app.sm.current}")
+    tap(app.sm.get_screen("tanteo").ids.confirmar)
+    if app.sm.current != "marcador":
+        raise RuntimeError(f"after confirmar the app is on {app.sm.current}")
