@@ -31,6 +31,12 @@ from vision.geometry import obb_to_corners
 # validation tables right, 10 and 40 80-86 %.
 EDGE_STEP = 20.0
 BORDER_SAMPLES = 48  # points along each side of a box
+# A card counts as lying on an overlapping one only when its border finds steps on this much
+# more of its stretch inside the other than the other's does; otherwise each may cover the
+# other. Calling a half-hidden card in view is the costly error (the flag model trusts such a
+# card more): on 120 generated tables with jittered true boxes, 0 called 27 of 298 cards that
+# show under 0.55 of their box in view, 0.3 called 3, and still found 84 % of those in view.
+SURE_ON_TOP = 0.3
 MIN_POINTS = 6  # border points inside the other box needed to judge a side of the pair
 MASK_SIDE = 48  # the longer side of the grid a box's visible share is counted on
 
@@ -79,8 +85,9 @@ def _steps(gx: np.ndarray, gy: np.ndarray, points: np.ndarray, normals: np.ndarr
     return best > EDGE_STEP
 
 
-def on_top(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """(N, N) bool: ``[i, j]`` when box i's card lies on box j's (only for overlapping boxes)."""
+def _step_shares(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(N, N) ``[i, j]``: the share of box i's border points inside box j that find a step
+    (0.5 where too few lie inside), and whether the pair could be judged at all."""
     boxes = np.asarray(boxes, np.float32).reshape(-1, 5)
     quads = obb_to_corners(boxes).astype(np.float64)
     n = len(quads)
@@ -90,7 +97,7 @@ def on_top(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     near = np.linalg.norm(centres[:, None] - centres[None], axis=-1) < radii[:, None] + radii[None]
     np.fill_diagonal(near, False)
     if not near.any():
-        return out
+        return np.full((n, n), 0.5), out
     # the gradients only around the boxes that overlap another
     some = near.any(1)
     h, w = image.shape[:2]
@@ -113,18 +120,28 @@ def on_top(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
                           (inside & found[:, None, :]).sum(-1) / np.maximum(counts, 1), np.nan)
     judged = ~np.isnan(shares) | ~np.isnan(shares.T)
     # one side unjudged (a corner of one box barely inside the other): the other alone
-    a = np.where(np.isnan(shares), 0.5, shares)
+    return np.where(np.isnan(shares), 0.5, shares), judged
+
+
+def on_top(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """(N, N) bool: ``[i, j]`` when box i's card lies on box j's (only for overlapping boxes)."""
+    a, judged = _step_shares(image, boxes)
     upper = np.triu(judged, 1)
-    out = upper & (a > a.T)
-    out |= (upper & (a <= a.T)).T
-    return out
+    return (upper & (a > a.T)) | (upper & (a <= a.T)).T
 
 
-def visible_shares(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """(N,) share of each box that no box lying on it covers, in [0, 1]."""
+def covering(image: np.ndarray, boxes: np.ndarray, sure: float) -> np.ndarray:
+    """(N, N) bool: ``[j, i]`` when box j may lie on box i: unless box i is on top by more
+    than ``sure`` in :func:`_step_shares`, an overlapping pair covers both ways."""
+    a, judged = _step_shares(image, boxes)
+    return judged & ~(a.T - a > sure)
+
+
+def visible_shares(image: np.ndarray, boxes: np.ndarray, sure: float = SURE_ON_TOP) -> np.ndarray:
+    """(N,) share of each box that no box that may lie on it (:func:`covering`) covers."""
     boxes = np.asarray(boxes, np.float32).reshape(-1, 5)
     quads = obb_to_corners(boxes)
-    above = on_top(image, boxes)
+    above = covering(image, boxes, sure)
     out = np.ones(len(boxes), np.float32)
     for i in np.flatnonzero(above.any(0)):
         # a grid around box i, its longer side MASK_SIDE cells

@@ -138,8 +138,9 @@ def fit_visible(model: FlagModel, dumps: list[dict], visible_from: float = VISIB
     ratios = [v / min(w for k, w in lowest.items() if k != deck)
               for deck, v in lowest.items() if len(lowest) > 1]
     threshold = max(low * min([1.0, *ratios]) * extra_margin, model.threshold)
+    lows = {k: float(lowest[k]) for k in sorted(lowest)}
     return replace(model, visible_from=visible_from, visible_threshold=threshold,
-                   info={**(model.info or {}), "visibles": [float(lowest[k]) for k in sorted(lowest)]})
+                   info={**(model.info or {}), "mal_en_vista_mas_bajos": lows})
 
 
 def _flagged(model: FlagModel, d: dict) -> np.ndarray:
@@ -198,9 +199,9 @@ def dump(case: str, split: str, scenes: int, seed: int = 0, registered: bool = T
         scene = render_scene(scene_rng(seed, split, 10_000 + i), decks=(deck,),
                              backgrounds=HOLDOUT_BACKGROUNDS, size=(1280, 960), kind=kind)
         dets = reader.read(scene.image)
-        if not len(dets) and kind != "mesa":
-            continue  # a close-up read as no cards: nothing to flag
-        if not len(dets) or not {"corner_index", "pintas"} <= dets.data.keys():
+        if not len(dets):
+            continue  # read as no cards: nothing to flag, and the player is told
+        if not {"corner_index", "pintas"} <= dets.data.keys():
             raise ValueError(f"{case}: the reader gives no mark probabilities to fit on")
         gt = np.stack([quad_to_obb(q) for q in scene.corners])
         m = match_boxes(dets.obb, gt, 0.5)
