@@ -167,11 +167,10 @@ def test_the_example_table_read_against_its_registration_flags_by_the_model():
                                                                    "bastos")]
     deck, _ = register(CardReader(), photos)
     dets = CardReader(deck=deck).read(load_image(REPO / "examples" / "mesa.jpg"))
-    assert set(dets.data) == {"corner_index", "pintas", "visible"}
-    assert dets.data["corner_index"].shape == (16, 2) and dets.data["visible"].shape == (16,)
+    assert {"corner_index", "pintas"} <= set(dets.data)
+    assert dets.data["corner_index"].shape == (16, 2)
     X = card_features(dets.det_confidence, dets.cls_confidence, dets.data["corner_index"],
                       dets.data["pintas"])
     model = flags.for_folder(models_dir())
-    assert (dets.low_confidence >= model.flagged(X, dets.data["visible"])).all()
-    assert (dets.data["visible"] > 0.9).all()  # the example's hands lie in rows, none covered
+    assert (dets.low_confidence >= model.flagged(X, dets.data.get("visible"))).all()
     assert dets[dets.low_confidence].data["corner_index"].shape == (int(dets.low_confidence.sum()), 2)

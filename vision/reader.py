@@ -159,7 +159,7 @@ class CardReader:
         image_size = (image.shape[1], image.shape[0])
         data = table.parts.mark_data(table.labels)
         rule = self.flags
-        if rule.model is not None:  # the learned model weighs how much of each card shows
+        if rule.model is not None and rule.model.uses_visibility:  # how much of each card shows
             data["visible"] = visible_shares(image, table.boxes)
         low = (np.ones(len(table), bool) if table.unfamiliar
                else rule.flagged(table.det_scores, table.cls_conf, data) | table.moved)
