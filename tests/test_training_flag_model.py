@@ -9,15 +9,7 @@ import pytest
 
 from training.cards import flag_model
 from training.cards.decks import DECKS, decks_root
-from training.cards.flag_model import (
-    fit,
-    fit_logistic,
-    fit_once,
-    fit_visible,
-    margin,
-    measure,
-    table_stats,
-)
+from training.cards.flag_model import fit, fit_logistic, fit_once, margin, measure, table_stats
 from vision.flags import LOW_CONFIDENCE, LOW_CONFIDENCE_REGISTERED, FlagModel, load
 from vision.models import CLASSIFIER_FILE, DETECTOR_FILE, models_dir, models_hashes
 
@@ -79,42 +71,16 @@ def test_the_threshold_keeps_the_margin_a_case_left_out_needs():
     assert margin(dumps[:1]) == 1.0  # one case: nothing to leave out
 
 
-def _seen(X, wrong, visible, deck, kind="mesa"):
-    n = len(wrong)
-    d = _dump(X, wrong, np.zeros(n, int), np.arange(n) // 16, np.ones(n, int))
-    return {**d, "visible": np.asarray(visible, float), "baraja": np.array(deck), "tipo": np.array(kind)}
-
-
-def test_cards_in_view_get_the_threshold_their_wrong_cards_allow():
-    """The threshold of the cards in view is the lowest probability of such a wrong card,
-    lowered by how far one deck's lowest lies under the other's; the hidden cards keep the
-    model's; never under the model's own threshold."""
-    model = FlagModel(np.zeros(6), np.ones(6), np.array([0, 1, 0, 0, 0, 0.]), 0.0, 0.05)
-    X = np.zeros((6, 6))
-    X[:, 1] = [-3, -1, -2, 0, -4, -5]  # probabilities 0.047, 0.27, 0.12, 0.5, 0.018, 0.007
-    p = model.probability(X)
-    a = _seen(X[:3], [1, 1, 0], [0.3, 0.9, 0.9], "a")  # the hidden wrong card does not count
-    b = _seen(X[3:], [1, 0, 0], [1.0, 1.0, 0.2], "b")
-    fitted = fit_visible(model, [a, b], 0.55, 1.0)
-    assert fitted.visible_from == 0.55 and fitted.threshold == 0.05
-    assert fitted.visible_threshold == pytest.approx(p[1] * p[1] / p[3])  # 0.27 x (0.27 / 0.5)
-    assert fitted.flagged(a["X"], a["visible"]).tolist() == [False, True, False]
-    # a close-up's wrong card counts even without seats; a deck alone gets no margin
-    c = _seen(X[:3], [0, 0, 1], [1, 1, 1], "c", "mano")
-    c["seated"][:] = 0
-    assert fit_visible(model, [c], 0.55, 1.0).visible_threshold == pytest.approx(p[2])
-    assert fit_visible(model, [c], 0.55, 0.5).visible_threshold == pytest.approx(p[2] / 2)
-    floor = fit_visible(model, [_seen(X[4:5], [1], [1], "d")], 0.55)
-    assert floor.visible_threshold == 0.05  # never under the model's own threshold
-    with pytest.raises(ValueError, match="no wrong card"):
-        fit_visible(model, [_seen(X[:2], [0, 0], [1, 1], "e")], 0.55)
-
-
 def test_table_stats_counts_flags_and_silent_tables():
     d = _dump(np.zeros((4, 6)), [0, 1, 0, 1], [0, 0, 0, 0], [0, 0, 1, 1], [1, 1, 0, 0])
     s = table_stats(d, np.array([True, False, False, False]))
     assert s == {"mesas": 2, "dudosas_por_mesa": 0.5, "dudosas_bien_por_mesa": 0.5,
                  "mesas_con_caja_mal_sin_aviso": 1}  # table 1 has no seats: a warning already
+    # a close-up of one hand is one seat's photo: its wrong card counts without seats
+    hand = {**d, "tipo": np.array("mano")}
+    assert table_stats(hand, np.array([True, False, False, False]))["mesas_con_caja_mal_sin_aviso"] == 2
+    assert flag_model._must_cover(hand).tolist() == [False, True, False, True]
+    assert flag_model._must_cover(d).tolist() == [False, True, False, False]
 
 
 def test_measure_compares_with_the_product_rule_the_dump_was_read_under():
@@ -164,14 +130,7 @@ def test_the_commands_dump_fit_and_measure(tmp_path, capsys):
                             "--salida", str(hand)]) == 0
     d = flag_model.load_dump(hand)
     assert str(d["tipo"]) == "mano" and str(d["baraja"]) == DECKS[0] and len(d["wrong"]) >= 3
-    assert ((d["visible"] >= 0) & (d["visible"] <= 1)).all() and (d["seated"] == 0).all()
-    # so few photos may hold no wrong card in view: one made up goes with them
-    made_up = tmp_path / "made_up.npz"
-    np.savez(made_up, **_seen(np.zeros((1, 6)), [1], [1.0], "x"))
-    both = tmp_path / "visibles.json"
-    assert flag_model.main(["visibles", str(reg), str(plain), str(hand), str(made_up),
-                            "--modelo", str(out), "--salida", str(both)]) == 0
-    assert load(both).visible_from == flag_model.VISIBLE_FROM and load(both).visible_threshold >= load(both).threshold
+    assert (d["seated"] == 0).all()
     capsys.readouterr()
     assert flag_model.main(["medir", str(reg), "--modelo", str(out)]) == 0
     res = json.loads(capsys.readouterr().out)["reg.npz"]

@@ -10,7 +10,7 @@ import pytest
 
 MODULES = ("vision.assemble", "vision.classify", "vision.corner_index", "vision.cutout",
            "vision.detect", "vision.detections", "vision.flags", "vision.geometry", "vision.hands",
-           "vision.occlusion", "vision.pintas", "vision.registered_deck", "vision.templates")
+           "vision.pintas", "vision.registered_deck", "vision.templates")
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -61,24 +61,6 @@ def test_a_model_round_trips_and_bad_files_are_clear_errors(tmp_path):
             flags.load(tmp_path / name)
 
 
-def test_cards_in_view_are_flagged_from_their_own_threshold(tmp_path):
-    """A model with ``visible_from`` flags the cards showing that much of their box from
-    ``visible_threshold``; without the shares (another reader) every card from ``threshold``."""
-    m = replace(_model(0.3), visible_from=0.55, visible_threshold=0.6)
-    X = card_features([0.9] * 3, [0.4] * 3, [[0.9, 0.9]] * 3, [[0.9, 0.9]] * 3)
-    assert m.probability(X).round(2).tolist() == [0.37, 0.37, 0.37]  # between the two
-    assert m.flagged(X, np.array([0.3, 0.55, 1.0])).tolist() == [True, False, False]
-    assert m.flagged(X).tolist() == [True, True, True]
-    back = flags.load(m.save(tmp_path / "d.json"))
-    assert (back.visible_from, back.visible_threshold) == (0.55, 0.6)
-    assert flags.load(_model(0.3).save(tmp_path / "plain.json")).uses_visibility is False
-    half = json.loads((tmp_path / "d.json").read_text())
-    del half["umbral_visible"]
-    (tmp_path / "half.json").write_text(json.dumps(half))
-    with pytest.raises(ValueError, match="visible_desde"):
-        flags.load(tmp_path / "half.json")
-
-
 def test_a_model_fitted_with_other_model_files_is_not_used(tmp_path):
     (tmp_path / CLASSIFIER_FILE).write_bytes(b"classifier one")
     _model(models=models_hashes(tmp_path)).save(tmp_path / FLAG_MODEL_FILE)
@@ -167,10 +149,9 @@ def test_the_example_table_read_against_its_registration_flags_by_the_model():
                                                                    "bastos")]
     deck, _ = register(CardReader(), photos)
     dets = CardReader(deck=deck).read(load_image(REPO / "examples" / "mesa.jpg"))
-    assert {"corner_index", "pintas"} <= set(dets.data)
-    assert dets.data["corner_index"].shape == (16, 2)
+    assert set(dets.data) == {"corner_index", "pintas"} and dets.data["corner_index"].shape == (16, 2)
     X = card_features(dets.det_confidence, dets.cls_confidence, dets.data["corner_index"],
                       dets.data["pintas"])
     model = flags.for_folder(models_dir())
-    assert (dets.low_confidence >= model.flagged(X, dets.data.get("visible"))).all()
+    assert (dets.low_confidence >= model.flagged(X)).all()
     assert dets[dets.low_confidence].data["corner_index"].shape == (int(dets.low_confidence.sum()), 2)

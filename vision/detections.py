@@ -45,8 +45,7 @@ class CardDetections:
     - ``data``: more per-card arrays, indexed with the rows (as supervision's ``Detections.data``):
       the reader puts ``"corner_index"`` and ``"pintas"`` (N, 2) there, each mark reader's
       probability of the card's rank (suit) and its highest probability of any, where it has
-      those readers; against a registered deck whose flag model has a threshold for cards in view, ``"visible"``
-      (N,), the share of each card no card on top of it covers (:mod:`vision.occlusion`).
+      those readers.
     """
 
     xyxy: np.ndarray

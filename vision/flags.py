@@ -13,9 +13,6 @@ Two rules:
   rank and the pinta reader's of its suit, and how much more each reader prefers its own best
   rank or suit. Its threshold is the lowest probability it gives a wrong card of its validation
   tables, lowered by a leave-one-case-out margin (:mod:`training.cards.flag_model` fits it).
-  Cards that show most of their box (``visible_from``, by :mod:`vision.occlusion`) have a
-  threshold of their own, set the same way on the wrong cards in view: most wrong cards lie
-  half under another, and a card in view is rarely wrong at the same numbers.
   A reader whose models differ from those it was fitted with falls back to the product rule,
   which is safe with any models.
 
@@ -73,25 +70,13 @@ class FlagModel:
     threshold: float
     models: dict | None = None  # file name -> hash
     info: dict | None = None
-    # cards that show at least ``visible_from`` of their box (vision.occlusion) are flagged
-    # from ``visible_threshold`` instead: a card in view is rarely wrong at the same numbers
-    visible_from: float | None = None
-    visible_threshold: float | None = None
 
     def probability(self, X: np.ndarray) -> np.ndarray:
         z = ((np.asarray(X, np.float64) - self.mean) / self.scale) @ self.weights + self.bias
         return 1 / (1 + np.exp(-np.clip(z, -50, 50)))
 
-    @property
-    def uses_visibility(self) -> bool:
-        return self.visible_from is not None and self.visible_threshold is not None
-
-    def flagged(self, X: np.ndarray, visible: np.ndarray | None = None) -> np.ndarray:
-        """Which cards to flag; ``visible`` (N,), each card's visible share, where known."""
-        threshold = np.full(len(X), self.threshold)
-        if self.uses_visibility and visible is not None:
-            threshold[np.asarray(visible) >= self.visible_from] = self.visible_threshold
-        return self.probability(X) >= threshold
+    def flagged(self, X: np.ndarray) -> np.ndarray:
+        return self.probability(X) >= self.threshold
 
     def applies_to(self, folder: Path) -> bool:
         """Whether ``folder``'s model files are the ones this model was fitted with."""
@@ -101,9 +86,7 @@ class FlagModel:
         return {"rasgos": list(FEATURES), "media": self.mean.tolist(),
                 "escala": self.scale.tolist(), "pesos": self.weights.tolist(),
                 "sesgo": self.bias, "umbral": self.threshold, "modelos": self.models or {},
-                "info": self.info or {},
-                **({"visible_desde": self.visible_from, "umbral_visible": self.visible_threshold}
-                   if self.uses_visibility else {})}
+                "info": self.info or {}}
 
     @classmethod
     def from_json(cls, d: dict) -> FlagModel:
@@ -112,11 +95,8 @@ class FlagModel:
         arrays = [np.asarray(d[k], np.float64) for k in ("media", "escala", "pesos")]
         if any(a.shape != (len(FEATURES),) for a in arrays) or not (arrays[1] > 0).all():
             raise ValueError("modelo de dudas incoherente")
-        band = [d.get(k) for k in ("visible_desde", "umbral_visible")]
-        if (band[0] is None) != (band[1] is None):
-            raise ValueError("modelo de dudas incoherente: visible_desde sin umbral_visible")
         return cls(*arrays, float(d["sesgo"]), float(d["umbral"]), dict(d.get("modelos", {})),
-                   dict(d.get("info", {})), *(None if v is None else float(v) for v in band))
+                   dict(d.get("info", {})))
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write atomically (a temporary file renamed over the target)."""
@@ -171,8 +151,7 @@ LOW_CONFIDENCE_REGISTERED = 0.9
 @dataclass(frozen=True)
 class FlagRule:
     """How a reader flags: the learned ``model`` where there is one (and both mark readers'
-    data, and each card's ``"visible"`` share where the model uses it), else detector x card
-    probability under ``threshold``."""
+    data), else detector x card probability under ``threshold``."""
 
     threshold: float
     model: FlagModel | None = None
@@ -181,7 +160,7 @@ class FlagRule:
                 data: dict[str, np.ndarray]) -> np.ndarray:
         if self.model is not None and {"corner_index", "pintas"} <= data.keys():
             return self.model.flagged(card_features(det_scores, cls_conf, data["corner_index"],
-                                                    data["pintas"]), data.get("visible"))
+                                                    data["pintas"]))
         return det_scores * cls_conf < self.threshold
 
 

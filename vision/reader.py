@@ -9,8 +9,7 @@ result and handing its own on; :class:`CardReader` only composes them:
    registered deck, :mod:`vision.registered_deck`), the corner index's rank and the pintas' suit;
 4. assemble (:mod:`vision.assemble`): one card per box, each card once, duplicates and taken
    cards resolved; then the seats (:mod:`vision.seats`);
-5. flag (:mod:`vision.flags`): the doubtful cards the user confirms, weighing against a
-   registered deck how much of each card shows (:mod:`vision.occlusion`).
+5. flag (:mod:`vision.flags`): the doubtful cards the user confirms.
 
 The model files and their loading are :mod:`vision.models`. Settings are one frozen
 :class:`ReaderSettings` given at construction.
@@ -46,7 +45,6 @@ from vision.flags import FlagModel, FlagRule, flag_rule
 from vision.geometry import obb_to_xyxy
 from vision.images import ImageError, as_bgr, load_image
 from vision.models import DEFAULT_THREADS, DETECTOR_FILE, models_dir
-from vision.occlusion import visible_shares
 from vision.registered_deck import DeckError, RegisteredDeck
 from vision.seats import assign_seats, seat_labels
 
@@ -132,7 +130,7 @@ class CardReader:
                          self._assembly_settings())
         if len(table) == 0:
             return CardDetections.empty([NO_CARDS], (w, h))
-        return self._detections(table, img)
+        return self._detections(table, (w, h))
 
     def _card_evidence(self, scores: np.ndarray, cutouts: Cutouts,
                        parts: CardProbabilities) -> np.ndarray:
@@ -154,15 +152,11 @@ class CardReader:
                                 self.classifier.pinta_reader is not None, s.replace_duplicates,
                                 s.drop_taken)
 
-    def _detections(self, table: Table, image: np.ndarray) -> CardDetections:
+    def _detections(self, table: Table, image_size: tuple[int, int]) -> CardDetections:
         """Stage 5 and the result: the flags, the seats and the warnings."""
-        image_size = (image.shape[1], image.shape[0])
         data = table.parts.mark_data(table.labels)
-        rule = self.flags
-        if rule.model is not None and rule.model.uses_visibility:  # how much of each card shows
-            data["visible"] = visible_shares(image, table.boxes)
         low = (np.ones(len(table), bool) if table.unfamiliar
-               else rule.flagged(table.det_scores, table.cls_conf, data) | table.moved)
+               else self.flags.flagged(table.det_scores, table.cls_conf, data) | table.moved)
         dets = CardDetections(
             xyxy=obb_to_xyxy(table.boxes).astype(np.float32), obb=table.boxes,
             card_ids=np.array([CARD_IDS[i] for i in table.labels], object),

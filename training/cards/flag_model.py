@@ -16,16 +16,13 @@ rule. Steps::
 
     python -m training.cards.flag_model volcar CASO --particion val --escenas 120 --salida V.npz   (each case)
     python -m training.cards.flag_model ajustar V1.npz V2.npz ... --salida models/carta_dudas.json
-    python -m training.cards.flag_model visibles V1.npz V2.npz ... --salida models/carta_dudas.json
     python -m training.cards.flag_model volcar CASO --particion eval --escenas 100 --salida E.npz
     python -m training.cards.flag_model medir E1.npz E2.npz ...
 
-``visibles`` gives the cards in view (``VISIBLE_FROM`` of their box or more, by
-:mod:`vision.occlusion`) a threshold of their own (:func:`fit_visible`); ``volcar --tipo mano``
-dumps close-ups of one hand, whose wrong cards count as a seated table's. ``CASO`` is a
-deck, or ``deck:classifier.onnx:index.onnx:pintas.onnx`` to read it with other models than
-the shipped ones. ``volcar --sin-registrar`` dumps the reading without a registered
-deck (what the generic product threshold, :data:`vision.flags.LOW_CONFIDENCE`, is chosen on).
+``volcar --tipo mano`` dumps close-ups of one hand, whose wrong cards count as a seated
+table's. ``CASO`` is a deck, or ``deck:classifier.onnx:index.onnx:pintas.onnx`` to read it with
+other models than the shipped ones. ``volcar --sin-registrar`` dumps the reading without a
+registered deck (what the generic product threshold, :data:`vision.flags.LOW_CONFIDENCE`, is chosen on).
 """
 
 from __future__ import annotations
@@ -45,20 +42,9 @@ from training.cards.synth import HOLDOUT_BACKGROUNDS, render_scene
 from vision.flags import LOW_CONFIDENCE, LOW_CONFIDENCE_REGISTERED, FlagModel, card_features, load
 from vision.geometry import quad_to_obb
 from vision.models import FLAG_MODEL_FILE, models_dir, models_hashes
-from vision.occlusion import visible_shares
 from vision.reader import CardReader, ReaderSettings
 
 # --------------------------------------------------------------------------- fitting
-
-# Cards that show this much of their box get a threshold of their own (fit_visible). 0.55
-# flagged fewest on validation tables of both designs (0.5-0.9 tried), but left a held-out
-# close-up wrong without a flag: a card showing 0.48 estimated at 0.56. 0.65 leaves room for
-# the estimate's error (within 0.2 of the truth on 95 % of cards) at 0.1 more flags a table.
-VISIBLE_FROM = 0.65
-# and their threshold is lowered once more by the margin the model's own threshold needed for a
-# design the readers never saw (its leave-one-case-out margin when it was fitted): the cases
-# fit_visible sees are the two designs the shipped models know
-VISIBLE_MARGIN = 0.81
 
 
 def fit_logistic(X: np.ndarray, y: np.ndarray, l2: float = 1e-2, steps: int = 3000,
@@ -119,34 +105,6 @@ def fit(dumps: list[dict], l2: float = 1e-2) -> FlagModel:
     return replace(model, threshold=model.threshold * margin(dumps, l2))
 
 
-def fit_visible(model: FlagModel, dumps: list[dict], visible_from: float = VISIBLE_FROM,
-                extra_margin: float = VISIBLE_MARGIN) -> FlagModel:
-    """``model`` with a threshold of its own for the cards that show at least
-    ``visible_from`` of their box: the lowest probability it gives such a wrong card of the
-    dumps that nothing else flags, times the margin leaving each deck out in turn shows (the
-    smallest ratio of a deck's lowest to the others') and ``extra_margin``, never under the
-    model's own threshold. The weights and the threshold of the other cards stay as they are."""
-    lowest: dict[str, float] = {}
-    for d in dumps:
-        must = _must_cover(d) & (d["visible"] >= visible_from)
-        deck = str(d.get("baraja", ""))
-        if must.any():
-            lowest[deck] = min(lowest.get(deck, 1.0), float(model.probability(d["X"][must]).min()))
-    if not lowest:
-        raise ValueError("no wrong card in view to set the threshold on")
-    low = min(lowest.values())
-    ratios = [v / min(w for k, w in lowest.items() if k != deck)
-              for deck, v in lowest.items() if len(lowest) > 1]
-    threshold = max(low * min([1.0, *ratios]) * extra_margin, model.threshold)
-    lows = {k: float(lowest[k]) for k in sorted(lowest)}
-    return replace(model, visible_from=visible_from, visible_threshold=threshold,
-                   info={**(model.info or {}), "mal_en_vista_mas_bajos": lows})
-
-
-def _flagged(model: FlagModel, d: dict) -> np.ndarray:
-    return model.flagged(d["X"], d.get("visible"))
-
-
 def table_stats(d: dict, flagged: np.ndarray) -> dict:
     """Cards flagged a table, flagged cards read right a table, and tables read with seats
     that hold a box read wrong (another card, or on no card) with no flag. Stricter than
@@ -185,16 +143,14 @@ def dump(case: str, split: str, scenes: int, seed: int = 0, registered: bool = T
     ``training.cards.evaluate --registrar``, ``series`` sets of them merged; without one if not
     ``registered``) and return, per card read: features, detector x card probability, whether
     it is wrong (another card, or a box on no card), whether the assignment moved it off its
-    first choice, its photo ("table") and whether the photo got seats, and its visible share
-    (:func:`vision.occlusion.visible_shares`); and ``registrada``, whether the deck was
-    registered, ``baraja`` and ``tipo``."""
+    first choice, its photo ("table") and whether the photo got seats; and ``registrada``
+    (whether the deck was registered), ``baraja`` and ``tipo``."""
     # a threshold of 0 flags nothing but the cards the assignment moved
     deck, reader = reader_for_case(case, ReaderSettings(low_confidence=0.0))
     if registered:
         registration, _, _ = register_from_generated_photos(reader, deck, seed, series=series)
         reader = CardReader(reader.folder, reader.settings, deck=registration)
-    rows: dict[str, list] = {k: [] for k in ("X", "conf", "wrong", "changed", "table", "seated",
-                                             "visible")}
+    rows: dict[str, list] = {k: [] for k in ("X", "conf", "wrong", "changed", "table", "seated")}
     for i in range(scenes):
         scene = render_scene(scene_rng(seed, split, 10_000 + i), decks=(deck,),
                              backgrounds=HOLDOUT_BACKGROUNDS, size=(1280, 960), kind=kind)
@@ -214,7 +170,6 @@ def dump(case: str, split: str, scenes: int, seed: int = 0, registered: bool = T
         rows["changed"].append(dets.low_confidence.astype(np.int8))
         rows["table"].append(np.full(len(dets), i, np.int32))
         rows["seated"].append(np.full(len(dets), dets.hands is not None, np.int8))
-        rows["visible"].append(visible_shares(scene.image, dets.obb).astype(np.float64))
     return {**{k: np.concatenate(v) for k, v in rows.items()},
             "registrada": np.array(registered), "baraja": np.array(deck), "tipo": np.array(kind)}
 
@@ -229,7 +184,7 @@ def measure(model: FlagModel, d: dict) -> dict:
     a registered deck or not, as the dump says; a dump without ``registrada`` is registered)."""
     changed = d["changed"] > 0
     product = LOW_CONFIDENCE_REGISTERED if bool(d.get("registrada", True)) else LOW_CONFIDENCE
-    return {"modelo": table_stats(d, _flagged(model, d) | changed),
+    return {"modelo": table_stats(d, model.flagged(d["X"]) | changed),
             "producto": table_stats(d, (d["conf"] < product) | changed)}
 
 
@@ -253,15 +208,6 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("volcados", nargs="+", type=Path)
     a.add_argument("--l2", type=float, default=1e-2)
     a.add_argument("--salida", type=Path, required=True)
-    b = sub.add_parser("visibles", help="give the cards in view a threshold of their own")
-    b.add_argument("volcados", nargs="+", type=Path)
-    b.add_argument("--modelo", type=Path, default=None,
-                   help=f"flag model (default: models/{FLAG_MODEL_FILE})")
-    b.add_argument("--desde", type=float, default=VISIBLE_FROM,
-                   help="the visible share from which a card is in view")
-    b.add_argument("--margen", type=float, default=VISIBLE_MARGIN,
-                   help="a further factor on the threshold, for designs the dumps do not hold")
-    b.add_argument("--salida", type=Path, required=True)
     m = sub.add_parser("medir", help="flags and silent tables of a model against the product rule")
     m.add_argument("volcados", nargs="+", type=Path)
     m.add_argument("--modelo", type=Path, default=None,
@@ -286,13 +232,6 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(model.to_json(), indent=1))
         return 0
     model = load(args.modelo or models_dir() / FLAG_MODEL_FILE)
-    if args.cmd == "visibles":
-        model = fit_visible(model, [load_dump(f) for f in args.volcados], args.desde, args.margen)
-        model = replace(model, info={**(model.info or {}),
-                                     "volcados_visibles": [f.name for f in args.volcados]})
-        model.save(args.salida)
-        print(json.dumps(model.to_json(), indent=1))
-        return 0
     json.dump({f.name: measure(model, load_dump(f)) for f in args.volcados}, sys.stdout, indent=1)
     print()
     return 0
