@@ -63,12 +63,16 @@ def fit_logistic(X: np.ndarray, y: np.ndarray, l2: float = 1e-2, steps: int = 30
     return mean, scale, w[:-1], float(w[-1])
 
 
+def _one_hand(d: dict) -> bool:
+    """Whether a dump holds close-ups of one hand (each photo is one seat's)."""
+    return str(d.get("tipo", "mesa")) == "mano"
+
+
 def _must_cover(d: dict) -> np.ndarray:
     """The wrong cards of tables read with seats, or of close-ups of one hand (one seat's
     photo), that nothing else flags: those the model's threshold must reach (a table without
     seats already warns)."""
-    one_hand = str(d.get("tipo", "mesa")) == "mano"
-    return (d["wrong"] > 0) & ((d["seated"] > 0) | one_hand) & ~(d["changed"] > 0)
+    return (d["wrong"] > 0) & ((d["seated"] > 0) | _one_hand(d)) & ~(d["changed"] > 0)
 
 
 def fit_once(dumps: list[dict], l2: float = 1e-2) -> FlagModel:
@@ -114,7 +118,7 @@ def table_stats(d: dict, flagged: np.ndarray) -> dict:
     tables = d["table"].astype(int)
     ids = np.unique(tables)
     right = d["wrong"] == 0
-    one_hand = str(d.get("tipo", "mesa")) == "mano"
+    one_hand = _one_hand(d)
     silent = sum(1 for t in ids if (one_hand or d["seated"][tables == t][0] > 0)
                  and ((~right) & ~flagged)[tables == t].any())
     return {"mesas": len(ids), "dudosas_por_mesa": round(float(flagged.sum() / len(ids)), 2),
