@@ -19,7 +19,7 @@ from kivy.core.window import Window
 from kivy.input.motionevent import MotionEvent
 
 from app.camera import Video, cargar_imagen
-from app.logic.asientos import fotos_por_asiento
+from mesa.asientos import fotos_por_asiento
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from app.storage import DB_NAME
+from mesa.storage import DB_NAME
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -1,4 +1,4 @@
-"""The Kivy app: one ScreenManager, one screen per .kv file, logic in app.logic.
+"""The Kivy app: one ScreenManager, one screen per .kv file, logic in mesa.
 
 vision/ and gestures/ are imported lazily by the screens that need them, so the marcador
 works without those extras.
@@ -17,9 +17,10 @@ from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, Strin
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from app import i18n, screens
-from app.logic.partida import ControlPartida
-from app.storage import Almacen, StorageError, abrir_o_memoria
+from app import screens
+from mesa import i18n
+from mesa.partida import ControlPartida
+from mesa.storage import Almacen, StorageError, abrir_o_memoria
 
 KV_DIR = Path(__file__).resolve().parent / "kv"
 SCREENS = ("nueva", "marcador", "mano", "cartas", "tanteo", "senas", "arbitro", "ajustes", "torneo",

@@ -1,4 +1,4 @@
-"""Seat by seat (app.logic.asientos) without a window, and where the app finds its data and deck.
+"""Seat by seat (mesa.asientos) without a window, and where the app finds its data and deck.
 
 The seat-by-seat checks and messages on hand-made readings; the real reader (the ONNX models in
 models/) on four hand photos cut from examples/mesa.jpg."""
@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.logic.asientos import AsientoError, AsientoPorAsiento, fotos_por_asiento
-from app.logic.lectura import SIN_BARAJA, CartaLeida, Lectura, baraja_de
+from mesa.asientos import AsientoError, AsientoPorAsiento, fotos_por_asiento
+from mesa.lectura import SIN_BARAJA, CartaLeida, Lectura, baraja_de
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "models"
@@ -113,7 +113,7 @@ def test_the_photo_warnings_go_with_the_player() -> None:
 
 def test_the_registered_deck_defaults_to_the_data_folder(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.storage import Almacen, default_data_dir
+    from mesa.storage import Almacen, default_data_dir
     from vision.registered_deck import default_deck_path
 
     monkeypatch.setenv("MUSMESA_DATA", str(tmp_path))
@@ -132,7 +132,7 @@ def test_four_hand_photos_read_by_the_real_reader_make_the_table() -> None:
     pytest.importorskip("onnxruntime")
     import cv2
 
-    from app.logic.lectura import leer_foto, leer_mano
+    from mesa.lectura import leer_foto, leer_mano
 
     mesa = cv2.imread(str(ROOT / "examples" / "mesa.jpg"))
     truth = json.loads((ROOT / "examples" / "mesa.json").read_text(encoding="utf-8"))["manos"]
@@ -171,7 +171,7 @@ def test_each_suit_photo_is_checked_as_it_is_taken() -> None:
     pytest.importorskip("onnxruntime")
     import cv2
 
-    from app.logic.lectura import FILAS_PALO, LecturaError, _lector_general, comprobar_palo
+    from mesa.lectura import FILAS_PALO, LecturaError, _lector_general, comprobar_palo
     from vision.registration import locate_grid
 
     copas = cv2.imread(str(ROOT / "examples" / "baraja" / "copas.jpg"))

@@ -237,7 +237,7 @@ def test_live_camera_frames_are_processed_in_a_worker_thread(app: Any) -> None:
 def test_reading_screen_corrects_a_card_and_fills_the_hand(app: Any) -> None:
     """The screen's side of reading (model apart): show a reading, correct one doubtful card
     with two taps, use the hands, score the hand; the correction and origin are stored."""
-    from app.logic.lectura import Lectura
+    from mesa.lectura import Lectura
 
     start_partida(app)
     tap(app.sm.get_screen("marcador").ids.nueva_mano)
@@ -277,7 +277,7 @@ def test_reading_the_example_photo_shows_what_vision_reads(app: Any) -> None:
     if photo is None:
         pytest.skip("no example photo in examples/ yet")
     pytest.importorskip("onnxruntime")
-    from app.logic.lectura import leer_foto
+    from mesa.lectura import leer_foto
 
     start_partida(app)
     tap(app.sm.get_screen("marcador").ids.nueva_mano)
@@ -470,7 +470,7 @@ def test_registering_the_own_deck_in_ajustes_and_reading_against_it(app: Any,
     tap(app.sm.get_screen("mano").ids.leer)
     cartas = app.sm.get_screen("cartas")
     assert cartas.cargar_foto(ROOT / "examples" / "mesa.jpg"), app.aviso
-    from app.logic.lectura import SIN_BARAJA, baraja_de, leer_foto
+    from mesa.lectura import SIN_BARAJA, baraja_de, leer_foto
 
     expected = leer_foto(cv2_imread(ROOT / "examples" / "mesa.jpg"), app.baraja)
     assert [c.carta for c in cartas.lectura.cartas] == [c.carta for c in expected.cartas]

@@ -59,8 +59,8 @@ def test_four_seats_one_refused_and_retaken_then_confirmed(app: Any) -> None:
     pytest.importorskip("onnxruntime")
     import cv2
 
-    from app.logic.asientos import fotos_por_asiento
-    from app.logic.lectura import leer_foto
+    from mesa.asientos import fotos_por_asiento
+    from mesa.lectura import leer_foto
 
     mesa = cv2.imread(str(ROOT / "examples" / "mesa.jpg"))
     truth = json.loads((ROOT / "examples" / "mesa.json").read_text(encoding="utf-8"))["manos"]
@@ -125,7 +125,7 @@ def test_first_reading_offers_to_register_the_deck_suit_by_suit(app: Any, tmp_pa
     pytest.importorskip("onnxruntime")
     import cv2
 
-    from app.storage import baraja_registrada
+    from mesa.storage import baraja_registrada
 
     fotos = ROOT / "examples" / "baraja"
     oros = cv2.imread(str(fotos / "oros.jpg"))

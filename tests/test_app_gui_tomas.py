@@ -45,7 +45,7 @@ def app(kapp: Any, tmp_path: Path) -> Any:
 def una_toma(app: Any, respuesta: str) -> dict[str, Any]:
     """Deal, sign on the clip, Comprobar, answer on screen; the take as stored."""
     from app.camera import Video
-    from app.logic.tomas import AlmacenTomas
+    from mesa.tomas import AlmacenTomas
 
     senas = app.sm.get_screen("senas")
     senas.poner_mano(MANO)
@@ -67,7 +67,7 @@ def test_takes_kept_answered_and_exported_for_the_evaluation(app: Any) -> None:
     pytest.importorskip("mediapipe")
     cv2 = pytest.importorskip("cv2")
     evaluate = pytest.importorskip("training.senas.evaluate")
-    from app.logic.tomas import AJUSTE
+    from mesa.tomas import AJUSTE
 
     app.ir("ajustes")
     frames(3)
@@ -184,7 +184,7 @@ def test_a_take_that_cannot_be_written_is_a_message(app: Any) -> None:
     pytest.importorskip("gestures.types")
     pytest.importorskip("cv2")
     from app.camera import Fotogramas, Video
-    from app.logic.tomas import AJUSTE
+    from mesa.tomas import AJUSTE
 
     app.guardar_ajuste(AJUSTE, "1")
     (Path(app.carpeta) / "tomas").write_text("un fichero donde iría la carpeta de las tomas")

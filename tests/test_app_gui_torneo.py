@@ -74,7 +74,7 @@ def join(app: Any, server: Server, codigo: str | None) -> Any:
 
 
 def on_server(server: Server, app: Any) -> dict[str, Any]:
-    from app.logic.torneo import http
+    from mesa.torneo import http
 
     mesa = app.sm.get_screen("torneo").mesa_torneo().mesa()
     status, doc = http(server.base)("GET", "/api/mesa/partida", None, mesa.token)
@@ -160,7 +160,7 @@ def test_play_lose_the_server_and_send_the_queue_later(app: Any, torneo) -> None
 
 
 def test_a_refused_hand_is_on_screen_with_the_servers_reason(app: Any, torneo, tmp_path: Path) -> None:
-    from app.logic.torneo import ClienteTorneo
+    from mesa.torneo import ClienteTorneo
     from scoring.partida import Partida
 
     server, codes = torneo
@@ -205,7 +205,7 @@ def test_a_hand_the_server_scores_otherwise_moves_the_marcador_and_is_said(app: 
     """The server (a stand-in with 4 reyes; the tablet counts with 8) corrects hand 1 from
     3-4 to 2-5: the marcador on screen becomes the server's and the player is told so in the
     app's language; the next hand counts from it and the server takes it as it comes."""
-    from app.logic.torneo_mesa import MesaTorneo
+    from mesa.torneo_mesa import MesaTorneo
     from tests.test_app_torneo import MANOS_REYES, ServidorDistinto
 
     server = ServidorDistinto("ludoteka-4")

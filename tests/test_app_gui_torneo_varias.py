@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from app.i18n import t
+from mesa.i18n import t
 
 pytest.importorskip("kivy")
 pytest.importorskip("fastapi")
@@ -76,7 +76,7 @@ def servidor(tmp_path: Path) -> Iterator[tuple[Any, str]]:
 
 def api(base: str, method: str, path: str, body: dict | None = None,
         token: str | None = None) -> dict[str, Any]:
-    from app.logic.torneo import http
+    from mesa.torneo import http
 
     status, doc = http(base)(method, path, body, token)
     assert status in (200, 201), (path, status, doc)

@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from app.camera import Fotogramas, FuenteError, Video, cargar_imagen
-from app.logic.arbitro import SesionArbitro, verificar
-from app.logic.lectura import Lectura
-from app.logic.mano import EntradaError, EntradaMano
-from app.logic.partida import ControlPartida
-from app.logic.senas import Entrenador
-from app.storage import Almacen, StorageError, abrir_o_memoria, default_data_dir
+from mesa.arbitro import SesionArbitro, verificar
+from mesa.lectura import Lectura
+from mesa.mano import EntradaError, EntradaMano
+from mesa.partida import ControlPartida
+from mesa.senas import Entrenador
+from mesa.storage import Almacen, StorageError, abrir_o_memoria, default_data_dir
 from scoring.tanteo import tantear
 
 JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from app import launcher
-from app.logic.mano import EntradaMano
-from app.logic.partida import ControlPartida
-from app.storage import COPIA_CADA_MANOS, COPIA_NAME, DB_NAME, Almacen, StorageError, abrir_o_memoria
+from mesa.mano import EntradaMano
+from mesa.partida import ControlPartida
+from mesa.storage import COPIA_CADA_MANOS, COPIA_NAME, DB_NAME, Almacen, StorageError, abrir_o_memoria
 
 JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]
 MANOS = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
@@ -189,7 +189,7 @@ def test_read_only_folder_for_a_normal_user(tmp_path: Path) -> None:
 
 LEER_MONTADA = """
 import sys
-from app.storage import abrir_o_memoria
+from mesa.storage import abrir_o_memoria
 s = abrir_o_memoria(sys.argv[1])
 print(s.guarda, len(s.manos(1)), len(s.correcciones(1)), s.problema.texto() if s.problema else "")
 """

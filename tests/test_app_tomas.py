@@ -17,15 +17,15 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
-from app.logic import tomas as tm  # noqa: E402
-from app.logic.senas import (  # noqa: E402
+from mesa import tomas as tm  # noqa: E402
+from mesa.senas import (  # noqa: E402
     PROBLEMAS_CALIBRACION,
     Entrenador,
     avisos_calibracion,
     texto_calibracion,
 )
-from app.logic.tomas import AlmacenTomas, Grabacion, TomaError, etiquetas, nueva_toma  # noqa: E402
-from app.storage import Almacen  # noqa: E402
+from mesa.tomas import AlmacenTomas, Grabacion, TomaError, etiquetas, nueva_toma  # noqa: E402
+from mesa.storage import Almacen  # noqa: E402
 
 
 def cara(i: int) -> np.ndarray:
@@ -281,7 +281,7 @@ def test_poor_calibration_line_names_what_to_do() -> None:
     assert avisos_calibracion(unknown) == ["La calibración no es buena: vuelve a calibrar"]
 
 
-@pytest.mark.parametrize("name", ["app.logic.tomas", "app.logic.senas"])
+@pytest.mark.parametrize("name", ["mesa.tomas", "mesa.senas"])
 def test_module_doctests(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted and not result.failed

@@ -1,4 +1,4 @@
-"""The tablet's tournament client (app.logic.torneo) against a real `mus torneo` server on the
+"""The tablet's tournament client (mesa.torneo) against a real `mus torneo` server on the
 loopback: join by code or QR, a queue that survives the network and the app being killed,
 resends counted once, a refused hand said and kept. The server's answer to a tanteo that
 differs (422 with ``tanteo_servidor``, the hand sent again with it) is tested against
@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("fastapi")
 uvicorn = pytest.importorskip("uvicorn")
 
-from app.logic.torneo import (  # noqa: E402
+from mesa.torneo import (  # noqa: E402
     ClienteTorneo,
     SinRed,
     TorneoError,

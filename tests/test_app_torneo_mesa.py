@@ -1,4 +1,4 @@
-"""The tournament screen's logic (app.logic.torneo_mesa) against a real `mus torneo` server on
+"""The tournament screen's logic (mesa.torneo_mesa) against a real `mus torneo` server on
 the loopback, without a window: the app's partida is the match, confirmed hands are queued
 with the marcador after them and sent in a background thread, a refused hand keeps its reason."""
 
@@ -13,10 +13,10 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
-from app.logic.partida import ControlPartida
-from app.logic.torneo import ClienteTorneo, TorneoError, http
-from app.logic.torneo_mesa import MesaTorneo, validar_servidor
-from app.storage import Almacen
+from mesa.partida import ControlPartida
+from mesa.torneo import ClienteTorneo, TorneoError, http
+from mesa.torneo_mesa import MesaTorneo, validar_servidor
+from mesa.storage import Almacen
 from tests.servidor_torneo import Server, torneo_en_marcha
 from tests.test_app_torneo import MANOS_REYES, ServidorDistinto
 
@@ -121,7 +121,7 @@ def test_a_refused_hand_is_shown_with_the_servers_reason(tmp_path: Path, torneo)
 
 
 def test_a_bye_or_bad_names_leave_nothing_half_joined(tmp_path: Path):
-    from app.logic.torneo import Mesa
+    from mesa.torneo import Mesa
 
     almacen = Almacen.abrir(tmp_path)
     ctl = ControlPartida(almacen)

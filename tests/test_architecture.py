@@ -14,16 +14,20 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-PACKAGES = ("scoring", "vision", "gestures", "app", "training", "torneo")
-RUN_TIME = ("scoring", "vision", "gestures", "app", "torneo")
+PACKAGES = ("scoring", "vision", "gestures", "mesa", "app", "training", "torneo", "web")
+RUN_TIME = ("scoring", "vision", "gestures", "mesa", "app", "torneo", "web")
 # what each package may import of the others (the rest of what it imports is not ours)
 ALLOWED = {
     "scoring": set(),
     "vision": {"scoring"},
     "gestures": {"scoring"},
-    "app": {"scoring", "vision", "gestures"},
+    # the logic of a table, shared by the tablet's screens and the phone pages: no Kivy, no HTTP
+    "mesa": {"scoring", "vision"},
+    "app": {"scoring", "vision", "gestures", "mesa"},
     "training": {"scoring", "vision", "gestures"},
     "torneo": {"scoring"},  # the server scores with the rules engine; the app never imports it
+    # the one server (`mus servir`): the phone pages of a partida over the tournament server
+    "web": {"scoring", "vision", "mesa", "torneo"},
 }
 
 
@@ -107,7 +111,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_the_checks_see_the_whole_project():
     assert {"vision.reader", "vision.detect", "scoring.tanteo", "gestures.recognizer", "app.main",
-            "training.cards.evaluate"} <= MODULES.keys()
+            "mesa.partida", "training.cards.evaluate"} <= MODULES.keys()
     assert "vision.reader" in _graph()["vision.cli_leer"]
 
 
@@ -162,3 +166,16 @@ def test_an_import_inside_a_function_says_why():
             if inside and not _comment_near(path, node.lineno):
                 silent.append(f"{path.relative_to(REPO)}:{node.lineno} imports {target}")
     assert not silent
+
+
+def test_the_shared_table_logic_imports_no_front_end():
+    """mesa/ is used by the Kivy screens and by the phone pages alike: neither Kivy nor the web
+    stack may be imported there, at the top or lazily."""
+    front_ends = {"kivy", "fastapi", "starlette", "jinja2", "uvicorn"}
+    for m, path in MODULES.items():
+        if not m.startswith("mesa"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            assert not {n.split(".")[0] for n in names} & front_ends, f"{m} imports {names}"

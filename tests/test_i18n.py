@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from babel.messages.mofile import read_mo
 
-from app import i18n
-from app.i18n import extraer
+from mesa import i18n
+from mesa.i18n import extraer
 
 LANGUAGES = [code for code in i18n.IDIOMAS if code != i18n.SOURCE]
 _PERCENT = re.compile(r"%(?:\([^)]*\))?[#0+-]*(?:\d+|\*)?(?:\.\d+)?[diouxXeEfFgGcrsa%]")
-RUN_TOOL = "run `python -m app.i18n.extraer`, translate, and commit the .po and .mo files"
+RUN_TOOL = "run `python -m mesa.i18n.extraer`, translate, and commit the .po and .mo files"
 
 
 @pytest.fixture(scope="module")
@@ -57,13 +57,13 @@ def test_extraction_sees_every_form_of_call(tmp_path: Path) -> None:
         encoding="utf-8")
     (tmp_path / "i18n").mkdir()
     (tmp_path / "i18n" / "tool.py").write_text('t("no")\n', encoding="utf-8")
-    assert extraer.msgids(tmp_path) == ["uno", "dos", "tres", "cuatro", "cinco", "seis"]
+    assert extraer.msgids([tmp_path]) == ["uno", "dos", "tres", "cuatro", "cinco", "seis"]
 
 
 def test_kv_line_the_tool_cannot_read_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "x.kv").write_text("Label:\n    text: app.t('a' +\n        'b')\n", encoding="utf-8")
     with pytest.raises(SyntaxError, match=r"x\.kv:2"):
-        extraer.msgids(tmp_path)
+        extraer.msgids([tmp_path])
 
 
 def test_app_strings_come_from_python_kv_and_constants(app_msgids: list[str]) -> None:

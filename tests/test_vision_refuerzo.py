@@ -167,7 +167,7 @@ def test_reading_held_out_tables_after_strengthening_is_not_worse(registered):
 
 @needs_models
 def test_the_app_strengthens_the_deck_with_a_confirmed_reading(registered, tmp_path):
-    from app.logic.lectura import Lectura, reforzar_baraja
+    from mesa.lectura import Lectura, reforzar_baraja
 
     reader, deck = registered
     path = str(deck.save(tmp_path / "baraja.npz"))

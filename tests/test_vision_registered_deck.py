@@ -380,11 +380,11 @@ def test_the_evaluation_registers_several_sets_of_generated_photos():
 
 @needs_models
 def test_the_app_registers_every_set_of_photos_in_the_folder(tmp_path):
-    """Ajustes' folder of photos (app.logic.lectura.preparar_baraja): its own set, then each
+    """Ajustes' folder of photos (mesa.lectura.preparar_baraja): its own set, then each
     subfolder holding another set; subfolders without a set are left alone."""
     import shutil
 
-    from app.logic.lectura import LecturaError, preparar_baraja
+    from mesa.lectura import LecturaError, preparar_baraja
 
     casa = tmp_path / "casa"
     (casa / "otra-luz").mkdir(parents=True)

@@ -6,9 +6,9 @@ from kivy.app import App
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
-from app.i18n import IDIOMAS
-from app.logic.lectura import SIN_BARAJA, LecturaError, baraja_de, preparar_baraja
-from app.logic.tomas import AJUSTE, AlmacenTomas, TomaError
+from mesa.i18n import IDIOMAS
+from mesa.lectura import SIN_BARAJA, LecturaError, baraja_de, preparar_baraja
+from mesa.tomas import AJUSTE, AlmacenTomas, TomaError
 from app.screens.widgets import Opcion
 from scoring.rules import PERFILES
 

@@ -12,8 +12,8 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from app.camera import Preview
-from app.i18n import N_
-from app.logic.lectura import PALOS_FOTOS, LecturaError, comprobar_palo, registrar_fotos
+from mesa.i18n import N_
+from mesa.lectura import PALOS_FOTOS, LecturaError, comprobar_palo, registrar_fotos
 from app.screens.fotos import ConFotos
 
 PIDE_PALO = N_("Foto de {palo}: sus diez cartas boca arriba, del 1 al 12, en dos "

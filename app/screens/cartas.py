@@ -1,6 +1,6 @@
 """Leer cartas: camera or photo -> vision/ -> the four hands, with one-tap corrections.
 
-Two ways: one photo of the whole table, or seat by seat (app.logic.asientos): one photo of each
+Two ways: one photo of the whole table, or seat by seat (mesa.asientos): one photo of each
 player's four cards in turn, the screen saying whose; a seat can be photographed again."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.stacklayout import StackLayout
 
 from app.camera import Camara, FuenteError, Preview
-from app.i18n import N_
-from app.logic.asientos import AsientoError, AsientoPorAsiento
-from app.logic.lectura import (
+from mesa.i18n import N_
+from mesa.asientos import AsientoError, AsientoPorAsiento
+from mesa.lectura import (
     Lectura,
     LecturaError,
     baraja_de,
@@ -28,7 +28,7 @@ from app.logic.lectura import (
 )
 from app.screens.fotos import ConFotos
 from app.screens.widgets import Boton, CartaChip, SelectorCartas
-from app.storage import StorageError
+from mesa.storage import StorageError
 
 # Fanned hands are read far worse than hands in a row (models/README.md), so the hint says so.
 AYUDA_FOTO = N_("Cartas boca arriba delante de cada jugador, en fila y no en abanico: captura o abre una foto")

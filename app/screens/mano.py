@@ -9,10 +9,10 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from app.i18n import N_
-from app.logic.mano import IMPORTES, EntradaError, EntradaMano
+from mesa.i18n import N_
+from mesa.mano import IMPORTES, EntradaError, EntradaMano
 from app.screens.widgets import CartaChip, Opcion, SelectorCartas
-from app.storage import StorageError
+from mesa.storage import StorageError
 from scoring.cards import NotationError
 from scoring.tanteo import RegistroError
 

@@ -7,7 +7,7 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from app.storage import StorageError
+from mesa.storage import StorageError
 
 
 def texto_piedras(t: object, amarracos: int, piedras: int) -> str:

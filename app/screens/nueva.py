@@ -7,7 +7,7 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from app.screens.widgets import Opcion
-from app.storage import StorageError
+from mesa.storage import StorageError
 from scoring.rules import PERFILES
 
 

@@ -1,7 +1,7 @@
 """Señas: the trainer (deal, signal, check) and the free mode, fed by gestures/ lazily.
 
 With "Guardar cada toma" on in Ajustes, each attempt of the trainer is kept as a take
-(app.logic.tomas) and the player is asked whether it was recognised right."""
+(mesa.tomas) and the player is asked whether it was recognised right."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from app.camera import Preview
-from app.logic.senas import Entrenador, describir_evento
-from app.logic.tomas import AJUSTE, AlmacenTomas, Grabacion, TomaError, nueva_toma
+from mesa.senas import Entrenador, describir_evento
+from mesa.tomas import AJUSTE, AlmacenTomas, Grabacion, TomaError, nueva_toma
 from app.screens.vivo import ReconocimientoEnVivo
 from app.screens.widgets import CartaChip
 

@@ -8,7 +8,7 @@ from kivy.properties import StringProperty
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from app.storage import StorageError
+from mesa.storage import StorageError
 from scoring.tanteo import NOMBRES_LANCE
 
 

@@ -1,7 +1,7 @@
 """Torneo: join a tournament's table (server address and the table's code, typed or read from
 the organiser's QR code by the camera), then see the match, the hands waiting to be sent, those
 the server corrected (the marcador follows it) and any it refused, with what to do; the queue
-is sent in the background (app.logic.torneo_mesa)."""
+is sent in the background (mesa.torneo_mesa)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from app.camera import Fuente, Preview
-from app.logic.torneo import DB_FILE, Correccion, MensajeTorneo, Mesa, Rechazada, leer_qr
-from app.logic.torneo_mesa import MesaTorneo, validar_servidor
+from mesa.torneo import DB_FILE, Correccion, MensajeTorneo, Mesa, Rechazada, leer_qr
+from mesa.torneo_mesa import MesaTorneo, validar_servidor
 from app.screens.vivo import ConVistaPrevia
 
 REINTENTO = 20.0  # seconds between background sends while hands wait

@@ -12,7 +12,7 @@ from typing import Any
 from kivy.app import App
 
 from app.camera import Camara, Fuente, FuenteError
-from app.logic.senas import texto_calibracion
+from mesa.senas import texto_calibracion
 
 
 def crear_reconocedor(perfil: str) -> Any:

@@ -7,7 +7,7 @@ message naming the player, and that seat is asked for again. Nothing already rea
 refused photo changes nothing, a seat can be photographed again at any time, and the
 corrections made on the four hands stay with their seat (the cards are the same objects).
 
-    >>> from app.logic.lectura import CartaLeida
+    >>> from mesa.lectura import CartaLeida
     >>> def foto(ids):
     ...     return Lectura([CartaLeida(c, 0.9, (0, 0, 1, 1)) for c in ids], None)
     >>> sesion = AsientoPorAsiento(["Ana", "Bea", "Carlos", "Dani"])
@@ -32,9 +32,9 @@ from typing import Final
 
 import numpy as np
 
-from app.i18n import N_, SOURCE
-from app.logic.lectura import Lectura, LecturaError, _indices
-from app.storage import Aviso
+from mesa.i18n import N_, SOURCE
+from mesa.lectura import Lectura, LecturaError, _indices
+from mesa.storage import Aviso
 
 N_ASIENTOS: Final = 4
 CARTAS_MANO: Final = 4
@@ -142,7 +142,7 @@ class AsientoPorAsiento:
 
 def _manos(fotos: list[FotoAsiento]) -> list[list[str]]:
     """The four hands by vision.hands.seat_hands (its checks are the contract of `mus mano`)."""
-    # vision/ is an optional extra (see app.logic.lectura._lector): a Lectura exists only when
+    # vision/ is an optional extra (see mesa.lectura._lector): a Lectura exists only when
     # it is installed, and the reader's CardDetections type comes with it
     from vision.detections import CardDetections
     from vision.hands import HandsError, seat_hands

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.i18n import N_, SOURCE, t
+from mesa.i18n import N_, SOURCE, t
 from scoring.arbitro import comprobar_senas, senas_permitidas
 from scoring.cards import CARD_IDS
 

@@ -10,9 +10,9 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.i18n import N_, SOURCE, t
-from app.logic.mano import EntradaMano
-from app.storage import Almacen
+from mesa.i18n import N_, SOURCE, t
+from mesa.mano import EntradaMano
+from mesa.storage import Almacen
 from scoring.partida import Partida, amarracos
 from scoring.rules import perfil
 

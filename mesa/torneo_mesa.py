@@ -2,7 +2,7 @@
 queue every confirmed hand of that partida, send the queue in a background thread, and make the
 app's marcador follow the server where the server scored a hand differently.
 
-The queue is app.logic.torneo's ClienteTorneo (its own SQLite file in the data folder). Its
+The queue is mesa.torneo's ClienteTorneo (its own SQLite file in the data folder). Its
 connection belongs to the thread that opened it, so the sender thread opens its own client
 on the same file; the queue's transactions keep the two consistent.
 """
@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.i18n import N_, SOURCE
-from app.logic.partida import ControlPartida
-from app.logic.torneo import (
+from mesa.i18n import N_, SOURCE
+from mesa.partida import ControlPartida
+from mesa.torneo import (
     ClienteTorneo,
     Correccion,
     Mesa,

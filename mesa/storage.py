@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from app.i18n import N_, SOURCE, t
+from mesa.i18n import N_, SOURCE, t
 
 # The one source of the data folder: `mus leer`/`mus mano` find the registered deck there too.
 from vision.registered_deck import DATA_ENV, DECK_FILE, default_data_dir

@@ -2,7 +2,7 @@
 
 Spanish is the source language: msgids are the Spanish texts, so Spanish needs no catalogue
 and a string a catalogue lacks shows in Spanish. Translators edit ``<idioma>.po`` beside the
-.mo; ``python -m app.i18n.extraer`` (a developer tool, with Babel) refreshes the .po files
+.mo; ``python -m mesa.i18n.extraer`` (a developer tool, with Babel) refreshes the .po files
 from the source and compiles them. The app itself needs nothing beyond the standard library.
 
     >>> t("Nueva mano", "en"), t("Nueva mano", "eu"), t("Nueva mano")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from app.i18n import N_
+from mesa.i18n import N_
 from scoring.cards import NotationError, check_distinct, parse_hand
 from scoring.jugadas import cuarto_lance, evaluar, se_apuesta, tienen
 from scoring.rules import perfil

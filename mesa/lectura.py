@@ -19,7 +19,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from app.storage import baraja_registrada
+from mesa.storage import baraja_registrada
 from scoring.cards import CARD_IDS, Card, NotationError
 
 # Only for a JSON that does not say which cards are doubtful (older `mus leer` output, files

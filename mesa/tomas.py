@@ -54,8 +54,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
-from app.i18n import N_, SOURCE
-from app.storage import Aviso
+from mesa.i18n import N_, SOURCE
+from mesa.storage import Aviso
 
 FORMATO: Final = "musmesa-toma-1"
 AJUSTE: Final = "guardar_tomas"  # the settings key ("1" on, anything else off)

@@ -17,7 +17,7 @@ once the refused one is sent again (:meth:`ClienteTorneo.reintentar`, after the 
 seen it) or the table joins the same match again with its code. Nothing is deleted from the
 queue but by leaving the tournament, and the app's own partida keeps every hand in any case.
 
-Messages are Spanish msgids translated by app.i18n in the client's ``idioma``; the server is
+Messages are Spanish msgids translated by mesa.i18n in the client's ``idioma``; the server is
 asked for its own in that language too (Accept-Language).
 
     >>> codigo_de("musmesa-mesa:ab2c3d4e5f"), codigo_de(" AB2C 3D4E 5F ")
@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.i18n import N_, SOURCE, t
+from mesa.i18n import N_, SOURCE, t
 
 QR_PREFIX = "musmesa-mesa:"  # what the organiser's page puts in each table's QR code
 CODE = re.compile(r"[A-HJ-NP-Z2-9]{10}")  # 10 characters, no 0/O/1/I

@@ -2,12 +2,13 @@
 compile them to the .mo files the app reads.
 
 The strings are the literal first arguments of ``t(...)``, ``app.t(...)`` and ``N_(...)`` in
-app/**/*.py and app/**/*.kv. Babel keeps the catalogues: translations stay, a new msgid gets
+the folders of :data:`ROOTS` (the tablet app's app/, the shared logic's mesa/ and the phone
+pages' web/: *.py, *.kv, and {{ t('...') }} in the pages' *.html). Babel keeps the catalogues: translations stay, a new msgid gets
 an empty msgstr (or a fuzzy guess from a similar old one, which the .mo leaves out until a
 translator confirms it), msgids the app no longer uses are dropped. Run after changing texts
 or translations, and commit the .po and .mo files together:
 
-    python -m app.i18n.extraer
+    python -m mesa.i18n.extraer
 
 Needs Babel (the ``test`` extra); the app itself only needs the standard library's gettext.
 """
@@ -27,9 +28,11 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from app.i18n import CARPETA, DOMAIN, IDIOMAS, SOURCE, mo_path, po_path
+from mesa.i18n import CARPETA, DOMAIN, IDIOMAS, SOURCE, mo_path, po_path
 
-APP = CARPETA.parent
+REPO = CARPETA.parent.parent
+# every folder whose texts a player reads through these catalogues
+ROOTS: tuple[Path, ...] = (REPO / "app", REPO / "mesa", REPO / "web")
 KEYWORDS: Mapping[str, None] = {"t": None, "N_": None}  # None: the msgid is the first argument
 _Found = tuple[int, str, str, list[str]]  # Babel's (lineno, function, message, comments)
 
@@ -85,20 +88,36 @@ def extract_kv(fileobj: IO[bytes], keywords: Collection[str], comment_tags: Coll
     return found
 
 
-METHODS = [("i18n/**", "ignore"), ("**.py", extract_py), ("**.kv", extract_kv)]
+_HTML_CALL = re.compile(r"""\bt\(\s*(?:'([^'\\]*)'|"([^"\\]*)")""")
 
 
-def template(root: Path = APP) -> Catalog:
+def extract_html(fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str],
+                 options: Mapping[str, Any]) -> list[_Found]:
+    """A Babel extraction method for the pages' Jinja templates: ``t('literal')`` calls."""
+    found: list[_Found] = []
+    for lineno, raw in enumerate(fileobj.read().decode("utf-8").splitlines(), 1):
+        for m in _HTML_CALL.finditer(raw):
+            found.append((lineno, "t", m.group(1) if m.group(1) is not None else m.group(2), []))
+    return found
+
+
+METHODS = [("i18n/**", "ignore"), ("**.py", extract_py), ("**.kv", extract_kv), ("**.html", extract_html)]
+
+
+def template(roots: Collection[Path] = ROOTS) -> Catalog:
     """Every msgid the app uses, with where, in first-seen order (the .pot, kept in memory)."""
     cat = Catalog(domain=DOMAIN, project="musmesa", fuzzy=False)
-    for filename, lineno, msgid, _comments, context in extract_from_dir(
-            root, METHODS, keywords=KEYWORDS):  # type: ignore[arg-type]  # takes callables too
-        cat.add(msgid, None, [(filename, lineno)], context=context)
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for filename, lineno, msgid, _comments, context in extract_from_dir(
+                root, METHODS, keywords=KEYWORDS):  # type: ignore[arg-type]  # takes callables too
+            cat.add(msgid, None, [(f"{root.name}/{filename}", lineno)], context=context)
     return cat
 
 
-def msgids(root: Path = APP) -> list[str]:
-    return [m.id for m in template(root) if m.id]
+def msgids(roots: Collection[Path] = ROOTS) -> list[str]:
+    return [m.id for m in template(roots) if m.id]
 
 
 def read(idioma: str) -> Catalog:
@@ -146,7 +165,7 @@ def main() -> None:
         cat = refresh(idioma, tmpl)
         write(idioma, cat)
         missing = untranslated(cat)
-        print(f"{po_path(idioma).relative_to(APP.parent)}: {total - len(missing)}/{total} translated")
+        print(f"{po_path(idioma).relative_to(REPO)}: {total - len(missing)}/{total} translated")
         for msgid in missing:
             print(f"  missing: {msgid!r}")
 
