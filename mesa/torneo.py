@@ -20,10 +20,9 @@ queue but by leaving the tournament, and the app's own partida keeps every hand 
 Messages are Spanish msgids translated by mesa.i18n in the client's ``idioma``; the server is
 asked for its own in that language too (Accept-Language).
 
-    >>> codigo_de("musmesa-mesa:ab2c3d4e5f"), codigo_de(" AB2C 3D4E 5F ")
-    ('AB2C3D4E5F', 'AB2C3D4E5F')
-    >>> codigo_de("hola") is None
-    True
+The contract with the server (the code, the QR code's link, the hand's body and the corrected
+hand) is scoring.protocolo's, shared with torneo/.
+
     >>> TorneoError(N_("el servidor respondió {estado}"), estado=500).texto("en")
     'the server answered 500'
 """
@@ -32,7 +31,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import sqlite3
 import urllib.error
 import urllib.request
@@ -43,12 +41,10 @@ from pathlib import Path
 from typing import Any
 
 from mesa.i18n import N_, SOURCE, t
+from scoring.protocolo import codigo_de, corregida, tanteo_del_servidor
 
-QR_PREFIX = "musmesa-mesa:"  # what the organiser's page puts in each table's QR code
-CODE = re.compile(r"[A-HJ-NP-Z2-9]{10}")  # 10 characters, no 0/O/1/I
 DB_FILE = "torneo.sqlite3"
 TIMEOUT = 5.0  # seconds a request may take before the hand waits in the queue
-SUFIJO_CORREGIDA = ":s"  # the id of a hand sent again with the server's tanteo
 TOKEN_CADUCADO = (401, 403, 404)  # refusals that joining again with the code mends
 
 Transport = Callable[[str, str, dict[str, Any] | None, str | None], tuple[int, dict[str, Any]]]
@@ -74,15 +70,6 @@ class TorneoError(MensajeTorneo):
 
 class SinRed(MensajeTorneo):
     """The server cannot be reached now: try again later, nothing is lost."""
-
-
-def codigo_de(texto: str) -> str | None:
-    """The table's code from what was typed or read from the QR code, or None."""
-    t_ = texto.strip()
-    if t_.lower().startswith(QR_PREFIX):
-        t_ = t_[len(QR_PREFIX):]
-    t_ = re.sub(r"[\s-]", "", t_).upper()
-    return t_ if CODE.fullmatch(t_) else None
 
 
 def leer_qr(frame: Any) -> str | None:
@@ -120,21 +107,6 @@ def http(base: str, idioma: str = SOURCE) -> Transport:
             raise SinRed(N_("no se llega al servidor del torneo ({motivo})"),
                          motivo=getattr(exc, "reason", exc)) from None
     return send
-
-
-def tanteo_del_servidor(status: int, doc: Mapping[str, Any]) -> tuple[int, int] | None:
-    """The server's tanteo in a refusal for a tanteo that differs, else None."""
-    got = doc.get("tanteo_servidor") if status == 422 else None
-    if (isinstance(got, list) and len(got) == 2
-            and all(type(v) is int and 0 <= v <= 1000 for v in got)):
-        return got[0], got[1]
-    return None
-
-
-def corregida(body: Mapping[str, Any], servidor: tuple[int, int]) -> dict[str, Any]:
-    """The hand again, under a new id, with the server's tanteo and the table's kept aside."""
-    return dict(body) | {"id": str(body["id"]) + SUFIJO_CORREGIDA, "tanteo": list(servidor),
-                         "discrepancia": list(body["tanteo"])}
 
 
 @dataclass(frozen=True)

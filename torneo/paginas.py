@@ -19,6 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from scoring.inputs import excerpt
+from scoring.protocolo import enlace_mesa
 from torneo import auth, servicio
 from torneo import formato as fm
 from torneo.cuerpo import leer_formulario
@@ -204,5 +205,6 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
         if codigo is None:
             return Response(status_code=404)
         buf = io.BytesIO()
-        segno.make(f"musmesa-mesa:{codigo}", error="m").save(buf, kind="png", scale=6, border=2)
+        # the link of the phone's table page: a phone's camera opens it, the tablet reads the code in it
+        segno.make(enlace_mesa(str(request.base_url), codigo), error="m").save(buf, kind="png", scale=6, border=2)
         return Response(buf.getvalue(), media_type="image/png")

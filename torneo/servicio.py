@@ -14,7 +14,7 @@ import secrets
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -22,16 +22,12 @@ from sqlalchemy.orm import Session
 
 from scoring.inputs import excerpt
 from scoring.partida import Partida, PartidaError
+from scoring.protocolo import ALFABETO_CODIGO, LARGO_CODIGO, TANTEO_SERVIDOR
 from scoring.registro import verificar
 from scoring.rules import PerfilError, perfil
-from scoring.tanteo import RegistroError
+from scoring.tanteo import CLAVES_REGISTRO, RegistroError
 from torneo import formato as fm
 from torneo.db import Cuenta, Enfrentamiento, Incidencia, Informe, Mano, Mesa, Pareja, Ronda, TokenMesa, Torneo
-
-ALFABETO: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: typed from a screen
-LARGO_CODIGO: Final = 10  # 50 bits: a join code cannot be guessed within the rate limit
-_CAMPOS_REGISTRO: Final = frozenset({"reglas", "mano", "manos", "marcador", "lances", "jugadores",
-                                     "declaraciones"})
 
 
 class ServicioError(ValueError):
@@ -53,7 +49,7 @@ def canonico(value: Any) -> str:
 
 
 def nuevo_codigo() -> str:
-    return "".join(secrets.choice(ALFABETO) for _ in range(LARGO_CODIGO))
+    return "".join(secrets.choice(ALFABETO_CODIGO) for _ in range(LARGO_CODIGO))
 
 
 # -- tournaments ------------------------------------------------------------------------------
@@ -357,7 +353,7 @@ def _sin_fuente(reglas: Any) -> dict[str, Any]:
 
 def _tantear(partida: Partida, registro: Mapping[str, Any], tanteo: tuple[int, int]) -> Any:
     """Score the table's record as the next hand of the match; refuse a claimed tanteo that differs."""
-    unknown = sorted(map(str, set(registro) - _CAMPOS_REGISTRO))
+    unknown = sorted(map(str, set(registro) - CLAVES_REGISTRO))
     if unknown:
         raise ServicioError("campo desconocido en el registro: {campos}", campos=excerpt(", ".join(unknown)))
     if "reglas" in registro:
@@ -380,7 +376,7 @@ def _tantear(partida: Partida, registro: Mapping[str, Any], tanteo: tuple[int, i
         partida.deshacer()
         # the rules' tanteo goes with the refusal: the table may resend the hand with it (discrepancia)
         raise ServicioError("el tanteo no coincide: la mesa dice {mesa}, las reglas dan {reglas}",
-                            datos={"tanteo_servidor": list(result.marcador)}, mesa=list(tanteo),
+                            datos={TANTEO_SERVIDOR: list(result.marcador)}, mesa=list(tanteo),
                             reglas=list(result.marcador))
     return result
 
