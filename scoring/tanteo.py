@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from scoring import declaraciones, textos
+from scoring import declaraciones
 from scoring.cards import Hand, NotationError, check_distinct, parse_hand
 from scoring.declaraciones import Correccion
 from scoring.inputs import excerpt
@@ -32,8 +32,6 @@ APUESTA_LANCES: Final = ("grande", "chica", "pares", "juego", "punto")
 NOMBRES_LANCE: Final = {
     "grande": "Grande", "chica": "Chica", "pares": "Pares", "juego": "Juego", "punto": "Punto",
 }
-# The words that fix when the deje is collected, by the profile's ``deje``.
-CITA_DEJE: Final = {"al_final": textos.ENC_DEJE, "primero": textos.EUS_LEHEN_HARRIAK}
 
 
 class RegistroError(ValueError):
@@ -306,7 +304,6 @@ class _Cuenta:
         self.detalle: list[Apunte] = []
         self.fin: dict[str, Any] | None = None
         self.notas: list[str] = []
-        self.punto_a_falta = False  # the punto was bet with a pareja one tanto short (Título VI art. 1)
 
     def add(self, pareja: int, tantos: int, lance: str, razon: str) -> None:
         if self.fin or tantos <= 0:
@@ -444,22 +441,11 @@ def _apuestas(
     for lance in orden:
         outcome = lances[lance]
         name = NOMBRES_LANCE[lance]
-        corr = (corrs or {}).get(lance)
-        if corr and corr.al_momento and corr.ganador is not None:  # seen as the órdago is resolved
-            cuenta.add(corr.ganador, corr.negada, lance, f"{name}: {corr.razon} ({corr.negada})")
-        if lance == "punto" and reg.reglas.punto_falta_un_tanto == "negada_y_punto":
-            cuenta.punto_a_falta = cuenta.target - 1 in cuenta.score
-        if outcome.tipo == "no_quiero" and cuenta.punto_a_falta:
-            p = outcome.gana
-            cuenta.add(p, 1, lance, f"Punto: envite no querido por {reg.nombre_pareja(1 - p)} a falta de un "
-                                    f"tanto, sólo el tanto de negada para {reg.nombre_pareja(p)} "
-                                    f"({textos.REG_PUNTO_FALTA})")
-        elif outcome.tipo == "no_quiero" and not _deje_al_final(reg, lance, outcome):
+        if outcome.tipo == "no_quiero" and not _deje_al_final(reg, lance, outcome):
             p = outcome.gana
             cuenta.add(p, outcome.tantos, lance,
-                       f"{name}: {'utzia (deje), ' if _es_deje(reg, lance, outcome) else ''}"
-                       f"envite no querido por {reg.nombre_pareja(1 - p)}, "
-                       f"{outcome.tantos} para {reg.nombre_pareja(p)}{_cita_deje(reg, lance, outcome)}")
+                       f"{name}: envite no querido por {reg.nombre_pareja(1 - p)}, "
+                       f"{outcome.tantos} para {reg.nombre_pareja(p)}")
         elif outcome.tipo == "ordago" and not cuenta.fin and _valido(corrs, lance):
             seat = ganadores[lance]
             if seat is None:  # opened by false declarations and nobody holds the jugada
@@ -480,21 +466,8 @@ def _valido(corrs: Mapping[str, Correccion] | None, lance: str) -> bool:
     return corr is None or corr.envites_validos
 
 
-def _es_deje(reg: RegistroMano, lance: str, outcome: Lance) -> bool:
-    """The refused opening envite at pares or juego, in a profile that plays with deje."""
-    return (reg.reglas.deje != "no" and outcome.tipo == "no_quiero" and lance in ("pares", "juego")
-            and outcome.tantos == 1)
-
-
 def _deje_al_final(reg: RegistroMano, lance: str, outcome: Lance) -> bool:
-    return reg.reglas.deje == "al_final" and _es_deje(reg, lance, outcome)
-
-
-def _cita_deje(reg: RegistroMano, lance: str, outcome: Lance) -> str:
-    """The words that say when the deje is collected, for its reason."""
-    if not _es_deje(reg, lance, outcome):
-        return ""
-    return f" ({CITA_DEJE[reg.reglas.deje]})"
+    return reg.reglas.deje == "al_final" and lance in ("pares", "juego") and outcome.tantos == 1
 
 
 def _contar(
@@ -505,15 +478,14 @@ def _contar(
     name = NOMBRES_LANCE[lance]
     if corr and not corr.envites_validos and outcome.tipo in ("quiero", "ordago"):
         outcome = PASO
-    if corr and corr.ganador is not None and corr.negada and not corr.al_momento:
+    if corr and corr.ganador is not None and corr.negada:
         cuenta.add(corr.ganador, corr.negada, lance, f"{name}: {corr.razon} ({corr.negada})")
     if seat is None:
         return  # nobody holds pares or juego: the lance is not played
     if outcome.tipo == "no_quiero":
         p = outcome.gana
         if _deje_al_final(reg, lance, outcome):
-            cuenta.add(p, 1, lance, f"{name}: deje, envite no querido por {reg.nombre_pareja(1 - p)} (1)"
-                                    f"{_cita_deje(reg, lance, outcome)}")
+            cuenta.add(p, 1, lance, f"{name}: deje, envite no querido por {reg.nombre_pareja(1 - p)} (1)")
         if lance == "punto":  # encyclopedia: the refusing pareja cannot take the punto either
             cuenta.add(p, 1, lance, f"Punto: 1 por el punto para {reg.nombre_pareja(p)}, "
                                     "que envidó y no se lo quisieron")
@@ -521,10 +493,6 @@ def _contar(
         return
     p = seat % 2
     who = f"{reg.nombre(seat)} ({jugadas[seat].describe(lance)})"
-    if outcome.tipo == "quiero" and lance == "punto" and cuenta.punto_a_falta:
-        cuenta.add(p, 1, lance, f"Punto: 1 por ganar el punto, {who}; a falta de un tanto el envite de "
-                                f"{outcome.tantos} no se apunta ({textos.REG_PUNTO_FALTA})")
-        return
     if outcome.tipo == "quiero":
         cuenta.add(p, outcome.tantos, lance,
                    f"{name}: envite de {outcome.tantos} querido, gana {who} ({outcome.tantos})")
