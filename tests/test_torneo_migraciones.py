@@ -31,6 +31,7 @@ from torneo.servicio import ManoEnviada, jugadores_de
 
 CLAVE = "secreto-largo-1"
 MANOS = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
+ULTIMA = "0003"  # the newest revision: a database at any older one is upgraded to it
 
 # The SQLite schema exactly as the server made it before Alembic (create_all, esquema at 1),
 # dumped from sqlite_master: what revision 0001 must reproduce and stamp.
@@ -347,12 +348,12 @@ def test_an_empty_database_upgraded_has_exactly_the_models_schema(url: str):
     engine = motor(url)
     try:
         assert _diferencias(engine) == []
-        assert _revision(url) == migraciones.ultima() == "0002"
+        assert _revision(url) == migraciones.ultima() == ULTIMA
         assert "esquema" not in inspect(engine).get_table_names()
     finally:
         engine.dispose()
     motor(url).dispose()  # a second start finds it at head and changes nothing
-    assert _revision(url) == "0002"
+    assert _revision(url) == ULTIMA
 
 
 def test_revision_1_is_the_schema_the_server_made_before_alembic(tmp_path: Path):
@@ -372,7 +373,7 @@ def test_a_database_at_revision_1_is_upgraded_with_its_rows(url: str):
     assert _revision(url) == "0001"
     engine = motor(url)
     try:
-        assert _revision(url) == "0002" and _diferencias(engine) == []
+        assert _revision(url) == ULTIMA and _diferencias(engine) == []
         with engine.connect() as conn:
             counts = {t: conn.execute(text(f"SELECT count(*) FROM {t}")).scalar()
                       for t in ("cuenta", "torneo", "pareja", "mesa", "ronda", "enfrentamiento", "mano",
@@ -396,7 +397,7 @@ def test_a_database_made_before_alembic_is_stamped_and_upgraded(url: str):
         e.dispose()
     engine = motor(url)
     try:
-        assert _revision(url) == "0002" and _diferencias(engine) == []
+        assert _revision(url) == ULTIMA and _diferencias(engine) == []
         assert "esquema" not in inspect(engine).get_table_names()
     finally:
         engine.dispose()
@@ -413,7 +414,7 @@ def test_a_database_of_a_newer_server_is_refused_with_a_clear_line(url: str):
     with pytest.raises(EsquemaError) as err:
         motor(url)
     assert str(err.value) == ("la base de datos es de un servidor más nuevo (revisión 0099 del esquema; "
-                              "este llega a la 0002): actualiza musmesa")
+                              f"este llega a la {ULTIMA}): actualiza musmesa")
     assert _revision(url) == "0099"  # nothing was touched
 
 
@@ -470,7 +471,7 @@ def test_two_servers_starting_at_once_migrate_once(url: str):
     with ThreadPoolExecutor(3) as pool:
         engines = list(pool.map(lambda _: motor(url), range(3)))
     try:
-        assert _revision(url) == "0002" and _diferencias(engines[0]) == []
+        assert _revision(url) == ULTIMA and _diferencias(engines[0]) == []
     finally:
         for e in engines:
             e.dispose()

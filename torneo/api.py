@@ -22,7 +22,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from scoring.inputs import InputError, excerpt, parse_json
-from torneo import auth, servicio
+from torneo import auth, correcciones, servicio
 from torneo import formato as fm
 from torneo.auth import token_de
 from torneo.cuerpo import leer_cuerpo
@@ -68,6 +68,7 @@ class TorneoIn(Estricto):
     formato: FormatoIn = Field(default_factory=FormatoIn)
     parejas: Annotated[list[ParejaIn], Field(min_length=2, max_length=fm.MAX_PAREJAS)]
     mesas: Annotated[int, Field(ge=1, le=fm.MAX_MESAS)]
+    arbitros_corrigen: bool = False
 
 
 class Unirse(Estricto):
@@ -85,6 +86,13 @@ class ManoIn(Estricto):
     foto: Annotated[str, Field(pattern=HEX64)] | None = None
     anula: Annotated[str, Field(pattern=ID_MANO)] | None = None
     discrepancia: Tanteo | None = None  # the table's own count, sent with the server's as tanteo
+
+
+class CorreccionIn(Estricto):
+    ganador: Annotated[int, Field(ge=0, le=1)]
+    juegos: Tanteo
+    tantos: Tanteo | None = None
+    motivo: Annotated[str, Field(min_length=3, max_length=500)]
 
 
 class InformeIn(Estricto):
@@ -225,6 +233,7 @@ class Servidor:
                 t = servicio.crear_torneo(s, cuenta, body.nombre, body.reglas, formato,
                                           [servicio.NuevaPareja(p.nombre, (p.jugadores[0], p.jugadores[1]))
                                            for p in body.parejas], body.mesas)
+                t.arbitros_corrigen = body.arbitros_corrigen
                 return {"id": t.id, "nombre": t.nombre}
             return await self.en_hilo(run)
 
@@ -247,6 +256,22 @@ class Servidor:
         @app.get("/api/torneos/{torneo_id}/incidencias")
         async def incidencias(torneo_id: int, request: Request) -> Any:
             return await self.en_hilo(lambda s: servicio.incidencias(s, self._torneo(s, request, torneo_id)))
+
+        @app.post("/api/torneos/{torneo_id}/partidas/{partida_id}/correccion", status_code=201)
+        async def corregir(torneo_id: int, partida_id: int, request: Request) -> Any:
+            body = await self.leer(request, CorreccionIn)
+
+            def run(s: Session) -> Any:
+                t = self._torneo(s, request, torneo_id)
+                e = correcciones.enfrentamiento_de(s, t, partida_id)
+                correcciones.corregir(s, t, self.cuenta(s, request), e, body.ganador, body.juegos, body.motivo,
+                                      body.tantos)
+                return servicio.estado_partida(s, t, e)
+            return await self.en_hilo(run)
+
+        @app.get("/api/torneos/{torneo_id}/correcciones")
+        async def auditoria(torneo_id: int, request: Request) -> Any:
+            return await self.en_hilo(lambda s: correcciones.correcciones(s, self._torneo(s, request, torneo_id)))
 
         @app.post("/api/torneos/{torneo_id}/arbitros", status_code=201)
         async def arbitro(torneo_id: int, request: Request) -> Any:
@@ -314,6 +339,8 @@ class Servidor:
                     e = s.get(type(e), e.id, with_for_update=True)
                     return servicio.registrar_mano(s, t, e, enviada)
             estado, respuesta = await run_in_threadpool(run)
+            if isinstance(respuesta, servicio.ServicioError):  # refused, with its incident committed
+                return error(respuesta, request)
             return JSONResponse(respuesta, status_code=estado)
 
     # -- helpers ------------------------------------------------------------------------------
@@ -343,12 +370,14 @@ class Servidor:
         parejas = servicio.parejas_de(s, t)
         rondas = servicio.rondas_de(s, t)
         return {"id": t.id, "nombre": t.nombre, "reglas": t.reglas, "formato": t.formato,
+                "arbitros_corrigen": t.arbitros_corrigen, **servicio.estado_torneo(s, t),
                 "parejas": [{"id": p.id, "nombre": p.nombre, "jugadores": p.jugadores, "grupo": p.grupo}
                             for p in parejas],
                 "mesas": [{"numero": m.numero, "codigo": m.codigo} for m in servicio.mesas_de(s, t)],
                 "rondas": [{"numero": r.numero, "fase": r.fase} for r in rondas],
                 "partidas": [servicio.estado_partida(s, t, e) | {"ronda": _ronda(rondas, e.ronda_id)}
-                             for e in servicio.enfrentamientos_de(s, t)]}
+                             for e in servicio.enfrentamientos_de(s, t)],
+                "correcciones": correcciones.correcciones(s, t)}
 
     def exportar(self, s: Session, t: Torneo) -> dict[str, Any]:
         r = self.resumen(s, t)
@@ -362,18 +391,29 @@ def _ronda(rondas: list[Any], ronda_id: int) -> int:
 
 
 def a_csv(data: dict[str, Any]) -> str:
-    """The matches, one row each (ronda, mesa, parejas, juegos, tantos, ganador)."""
+    """The matches, one row each (ronda, mesa, parejas, juegos, marcador, ganador, the reason of
+    a correction); every text cell made safe for a spreadsheet."""
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(["ronda", "mesa", "pareja_0", "pareja_1", "juegos_0", "juegos_1", "tantos_0", "tantos_1",
-                "manos", "ganador"])
+                "manos", "ganador", "correccion"])
+    motivos = {c["partida"]: c["motivo"] for c in data.get("correcciones", [])}
     for p in data["partidas"]:
         juegos = p.get("juegos", ["", ""])
         tantos = p.get("tantos", ["", ""])
         ganador = p["parejas"][p["ganador"]] if p["ganador"] is not None else ""
-        w.writerow([p["ronda"], p["mesa"] or "", p["parejas"][0], p["parejas"][1] or "",
-                    juegos[0], juegos[1], tantos[0], tantos[1], p.get("manos", 0), ganador])
+        w.writerow([celda(v) for v in (p["ronda"], p["mesa"] or "", p["parejas"][0], p["parejas"][1] or "",
+                                       juegos[0], juegos[1], tantos[0], tantos[1], p.get("manos", 0), ganador,
+                                       motivos.get(p["id"], ""))])
     return out.getvalue()
+
+
+def celda(valor: Any) -> Any:
+    """A CSV cell a spreadsheet will not run: text starting with = + - @ or a tab or carriage
+    return gets a leading apostrophe (OWASP's CSV injection advice); numbers stay numbers."""
+    if isinstance(valor, str) and valor[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + valor
+    return valor
 
 
 def crear_app(url: str) -> FastAPI:

@@ -25,6 +25,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -73,6 +74,8 @@ class Torneo(Base):
     reglas: Mapped[Any] = mapped_column(JSON)
     formato: Mapped[dict[str, Any]] = mapped_column(JSON)  # see torneo.formato.Formato
     creado: Mapped[dt.datetime] = mapped_column(DateTime, default=ahora)
+    # whether the tournament's referees may correct a result (the organiser always may)
+    arbitros_corrigen: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class Pareja(Base):
@@ -153,6 +156,23 @@ class Mano(Base):
     recibida: Mapped[dt.datetime] = mapped_column(DateTime, default=ahora)
 
 
+class Correccion(Base):
+    """A result set by the organiser (or a referee allowed to): who, when, why, the result
+    before and after (``{"ganador", "juegos", "tantos"}``). The match's newest correction is
+    its result; the hands stay as the table sent them."""
+
+    __tablename__ = "correccion"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    torneo_id: Mapped[int] = mapped_column(ForeignKey("torneo.id"), index=True)
+    enfrentamiento_id: Mapped[int] = mapped_column(ForeignKey("enfrentamiento.id"), index=True)
+    cuenta_id: Mapped[int] = mapped_column(ForeignKey("cuenta.id"))
+    usuario: Mapped[str] = mapped_column(String(64))  # as it was then, for the audit trail
+    cuando: Mapped[dt.datetime] = mapped_column(DateTime, default=ahora)
+    motivo: Mapped[str] = mapped_column(Text)
+    antes: Mapped[dict[str, Any]] = mapped_column(JSON)
+    despues: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
 class Informe(Base):
     """A referee's hash-chained log, verified before it is stored."""
 
@@ -168,13 +188,14 @@ class Informe(Base):
 
 
 class Incidencia(Base):
-    """One finding of a referee's report (scoring.arbitro.Hallazgo, with its article), or a hand
-    whose tanteo the table counted otherwise than the rules (``origen`` "tanteo", with its mano)."""
+    """One finding of a referee's report (scoring.arbitro.Hallazgo, with its article), a hand
+    whose tanteo the table counted otherwise than the rules (``origen`` "tanteo", with its mano),
+    or a table that tried to change a closed match (``origen`` "mesa")."""
 
     __tablename__ = "incidencia"
     id: Mapped[int] = mapped_column(primary_key=True)
     torneo_id: Mapped[int] = mapped_column(ForeignKey("torneo.id"), index=True)
-    origen: Mapped[str] = mapped_column(String(16), default="arbitro", server_default="arbitro")  # | "tanteo"
+    origen: Mapped[str] = mapped_column(String(16), default="arbitro", server_default="arbitro")  # | tanteo | mesa
     informe_id: Mapped[int | None] = mapped_column(ForeignKey("informe.id"), nullable=True)
     mano_id: Mapped[int | None] = mapped_column(ForeignKey("mano.id", name="fk_incidencia_mano"), nullable=True)
     mesa_id: Mapped[int] = mapped_column(ForeignKey("mesa.id"))

@@ -77,6 +77,16 @@ CATALOGO: Final[dict[str, tuple[str, str]]] = {
         "Mahai bakoitzeko tabletak bere kodearekin edo QRa irakurriz bat egiten du",
         "Each table's tablet joins with its code or by reading the QR code"),
     "Volver": ("Itzuli", "Back"),
+    "Campeón": ("Txapelduna", "Champion"),
+    "Correcciones": ("Zuzenketak", "Corrections"),
+    "Corregir": ("Zuzendu", "Correct"),
+    "Corregir el resultado": ("Emaitza zuzendu", "Correct the result"),
+    "Guardar la corrección": ("Zuzenketa gorde", "Save the correction"),
+    "Cuándo": ("Noiz", "When"),
+    "Quién": ("Nork", "Who"),
+    "Antes": ("Lehen", "Before"),
+    "Después": ("Gero", "After"),
+    "Cambio en una partida cerrada": ("Itxitako partida bateko aldaketa", "Change to a closed match"),
 }
 
 
@@ -136,6 +146,26 @@ MENSAJES: Final[dict[str, tuple[str, str]]] = {
     "otra copia de esta mano llegó a la vez: reenvíala": (
         "esku honen beste kopia bat iritsi da aldi berean: bidali berriro",
         "another copy of this hand arrived at the same time: send it again"),
+    "la partida ya tiene ganador: la mesa no puede cambiarla; el organizador corrige los resultados": (
+        "partidak irabazlea du jada: mahaiak ezin du aldatu; antolatzaileak zuzentzen ditu emaitzak",
+        "the match already has a winner: the table cannot change it; the organiser corrects results"),
+    "la ronda de esta partida ya terminó: la mesa no puede escribir en ella": (
+        "partida honen txanda amaitu da: mahaiak ezin du bertan idatzi",
+        "this match's round is over: the table cannot write to it"),
+    "no existe esa partida": ("partida hori ez dago", "no such match"),
+    "solo el organizador corrige resultados (o un árbitro, si el organizador lo permite)": (
+        "antolatzaileak bakarrik zuzentzen ditu emaitzak (edo epaile batek, antolatzaileak uzten badio)",
+        "only the organiser corrects results (or a referee, if the organiser allows it)"),
+    "una pareja que descansa no tiene resultado que corregir": (
+        "atseden duen bikote batek ez du zuzentzeko emaitzarik", "a pair with a bye has no result to correct"),
+    "el motivo de la corrección debe tener de 3 a 500 caracteres": (
+        "zuzenketaren arrazoiak 3 eta 500 karaktere artean izan behar ditu",
+        "the reason for the correction must have 3 to 500 characters"),
+    "el ganador debe ser la pareja 0 o la 1": ("irabazleak 0 edo 1 bikotea izan behar du",
+                                               "the winner must be pair 0 or 1"),
+    "ya se emparejó una ronda con este resultado: el ganador no puede cambiar": (
+        "emaitza honekin txanda bat parekatu da jada: irabazlea ezin da aldatu",
+        "a round was already paired from this result: the winner cannot change"),
     "solo se puede corregir la última mano de la partida": (
         "partidaren azken eskua bakarrik zuzen daiteke", "only the match's last hand can be corrected"),
     "campo desconocido en el registro: {campos}": (

@@ -20,10 +20,10 @@ from sqlalchemy.orm import Session
 
 from scoring.inputs import excerpt
 from scoring.protocolo import enlace_mesa
-from torneo import auth, servicio
+from torneo import auth, correcciones, servicio
 from torneo import formato as fm
 from torneo.cuerpo import leer_formulario
-from torneo.db import Torneo
+from torneo.db import Ronda, Torneo
 from torneo.i18n import idioma, mensaje, traducir
 
 PLANTILLAS = Environment(loader=FileSystemLoader(Path(__file__).parent / "plantillas"),
@@ -197,6 +197,36 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
         if data is None:
             return a_entrar(request)
         return pagina(request, "incidencias.html", t=data[0], incidencias=data[1])
+
+    @app.get("/torneos/{torneo_id}/partidas/{partida_id}/corregir", response_class=HTMLResponse)
+    async def corregir_get(torneo_id: int, partida_id: int, request: Request) -> Any:
+        data = await con_torneo(request, torneo_id, lambda s, t: _correccion(s, t, partida_id))
+        return a_entrar(request) if data is None else pagina(request, "corregir.html", t=data[0], p=data[1])
+
+    @app.post("/torneos/{torneo_id}/partidas/{partida_id}/corregir", response_class=HTMLResponse)
+    async def corregir_post(torneo_id: int, partida_id: int, request: Request) -> Any:
+        form = await formulario(request)
+
+        def run(s: Session, t: Torneo) -> Any:
+            e = correcciones.enfrentamiento_de(s, t, partida_id)
+            juegos = [_entero(form, f"juegos{i}", 0, 0, 1000) or 0 for i in (0, 1)]
+            cuenta = auth.cuenta_del_token(s, auth.token_de(request))
+            correcciones.corregir(s, t, cuenta, e, _entero(form, "ganador", 0, 0, 1) or 0, juegos,
+                                  str(form.get("motivo", "")))
+            return True
+        try:
+            got = await con_torneo(request, torneo_id, run)
+        except servicio.ServicioError as exc:
+            data = await con_torneo(request, torneo_id, lambda s, t: _correccion(s, t, partida_id))
+            return pagina(request, "corregir.html", exc.estado, t=data[0], p=data[1], error=_texto(exc, request))
+        if got is None:
+            return a_entrar(request)
+        return RedirectResponse(f"/torneos/{torneo_id}?lang={_lang(request)}", status_code=303)
+
+    def _correccion(s: Session, t: Torneo, partida_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        e = correcciones.enfrentamiento_de(s, t, partida_id)
+        partida = servicio.estado_partida(s, t, e) | {"ronda": s.get(Ronda, e.ronda_id).numero}
+        return {"id": t.id, "nombre": t.nombre}, partida
 
     @app.get("/torneos/{torneo_id}/mesas/{numero}/qr.png")
     async def qr(torneo_id: int, numero: int, request: Request) -> Any:

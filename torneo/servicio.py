@@ -14,7 +14,7 @@ import secrets
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -27,7 +27,19 @@ from scoring.registro import verificar
 from scoring.rules import PerfilError, perfil
 from scoring.tanteo import CLAVES_REGISTRO, RegistroError
 from torneo import formato as fm
-from torneo.db import Cuenta, Enfrentamiento, Incidencia, Informe, Mano, Mesa, Pareja, Ronda, TokenMesa, Torneo
+from torneo.db import (
+    Correccion,
+    Cuenta,
+    Enfrentamiento,
+    Incidencia,
+    Informe,
+    Mano,
+    Mesa,
+    Pareja,
+    Ronda,
+    TokenMesa,
+    Torneo,
+)
 
 
 class ServicioError(ValueError):
@@ -90,9 +102,16 @@ def crear_torneo(s: Session, organizador: Cuenta, nombre: str, reglas: Any, form
     return torneo
 
 
+ID_MAXIMO: Final = 2**31 - 1  # an INTEGER key; a larger number is no row (and overflows SQLite's bind)
+
+
+def id_valido(n: int) -> bool:
+    return 1 <= n <= ID_MAXIMO
+
+
 def torneo_de(s: Session, torneo_id: int, cuenta: Cuenta) -> Torneo:
     """The tournament if ``cuenta`` may see it (its organiser, or one of its referees)."""
-    torneo = s.get(Torneo, torneo_id)
+    torneo = s.get(Torneo, torneo_id) if id_valido(torneo_id) else None
     if torneo is None or not (torneo.organizador_id == cuenta.id or cuenta.torneo_id == torneo.id):
         raise ServicioError("no existe ese torneo", 404)  # the same answer whether it exists or not
     return torneo
@@ -146,6 +165,23 @@ def iniciar_ronda(s: Session, torneo: Torneo) -> Ronda:
                                  pareja0_id=a, pareja1_id=b))
     s.flush()
     return ronda
+
+
+def estado_torneo(s: Session, torneo: Torneo) -> dict[str, Any]:
+    """Whether the tournament is over (its last round finished and no round left) and its
+    champion: the final's winner, or the league's first."""
+    rondas = rondas_de(s, torneo)
+    if not rondas or any(e.ganador is None for e in enfrentamientos_de(s, torneo, rondas[-1])):
+        return {"terminado": False, "campeon": None}
+    _fase, pares = _siguientes_pares(s, torneo, fm.Formato.from_dict(torneo.formato), rondas)
+    if pares:
+        return {"terminado": False, "campeon": None}
+    if rondas[-1].fase == "eliminatoria":
+        final = enfrentamientos_de(s, torneo, rondas[-1])[0]
+        campeon = final.pareja1_id if final.ganador == 1 else final.pareja0_id
+    else:
+        campeon = clasificacion(s, torneo)["grupos"][0]["filas"][0]["pareja"]
+    return {"terminado": True, "campeon": s.get(Pareja, campeon).nombre}
 
 
 def _siguientes_pares(s: Session, torneo: Torneo, formato: fm.Formato,
@@ -231,10 +267,15 @@ def estado_partida(s: Session, torneo: Torneo, e: Enfrentamiento) -> dict[str, A
         return out | {"descansa": True}
     partida, n = partida_de(s, torneo, e)
     ultimo = s.scalar(select(func.max(Mano.numero)).where(Mano.enfrentamiento_id == e.id)) or 0
-    return out | {"jugadores": list(partida.jugadores), "reglas": torneo.reglas,
-                  "tantos": list(partida.tantos), "juegos": list(partida.juegos),
-                  "vacas": list(partida.vacas), "mano": partida.mano, "manos": n,
-                  "siguiente": ultimo + 1, "terminada": partida.terminada}
+    out |= {"jugadores": list(partida.jugadores), "reglas": torneo.reglas,
+            "tantos": list(partida.tantos), "juegos": list(partida.juegos),
+            "vacas": list(partida.vacas), "mano": partida.mano, "manos": n,
+            "siguiente": ultimo + 1, "terminada": partida.terminada or e.ganador is not None}
+    if out["terminada"]:
+        # a finished Partida has started its next juego at 0-0: show what the match ended with
+        r = resultado(s, torneo, e)
+        out |= {"juegos": r["juegos"], "tantos": r["marcador"], "resultado": r}
+    return out
 
 
 def unirse(s: Session, codigo: str) -> tuple[str, Torneo, Enfrentamiento]:
@@ -279,17 +320,27 @@ class ManoEnviada:
         return huella(canonico(body))
 
 
-def registrar_mano(s: Session, torneo: Torneo, e: Enfrentamiento, mano: ManoEnviada) -> tuple[int, dict[str, Any]]:
+def registrar_mano(s: Session, torneo: Torneo, e: Enfrentamiento,
+                   mano: ManoEnviada) -> tuple[int, dict[str, Any] | ServicioError]:
     """Store one hand of the table's match once; (HTTP status, answer). A resend of the same
     body gets the first answer; another body under the same id is refused. A hand sent with
     ``discrepancia`` (the table's count, its ``tanteo`` being the server's) is stored with the
-    server's tanteo and recorded as an incident of its table and parejas."""
+    server's tanteo and recorded as an incident of its table and parejas.
+
+    A match with a winner, or of a round that is over, is closed to its table: the post is
+    refused, and one that voids a hand (``anula``) is recorded as an incident. That refusal is
+    returned, not raised, so the incident is committed with the transaction."""
     cuerpo = mano.huella()
     previa = s.scalar(select(Mano).where(Mano.enfrentamiento_id == e.id, Mano.cliente_id == mano.id))
     if previa is not None:
         if previa.huella_cuerpo != cuerpo:
             raise ServicioError("la mano {id} ya se recibió con otro contenido", 409, id=excerpt(mano.id))
         return 200, previa.respuesta
+    cerrada = partida_cerrada(s, e)
+    if cerrada is not None:
+        if mano.anula is not None:
+            _anotar_intento(s, e, mano)
+        return cerrada.estado, cerrada
     if e.pareja1_id is None:
         raise ServicioError("esta pareja descansa en la ronda: no hay manos que enviar", 409)
     ultimo = s.scalar(select(func.max(Mano.numero)).where(Mano.enfrentamiento_id == e.id)) or 0
@@ -321,6 +372,25 @@ def registrar_mano(s: Session, torneo: Torneo, e: Enfrentamiento, mano: ManoEnvi
         _anotar_discrepancia(s, e, row, mano.discrepancia)
     _PARTIDAS[_clave_cache(s, e)] = ((n + 1, row.id), partida)
     return 201, respuesta
+
+
+def partida_cerrada(s: Session, e: Enfrentamiento) -> ServicioError | None:
+    """Why the table may no longer write this match (its result is in, or its round is over), or None."""
+    if e.ganador is not None:
+        return ServicioError("la partida ya tiene ganador: la mesa no puede cambiarla; el organizador corrige "
+                             "los resultados", 409)
+    ultima = s.scalar(select(func.max(Ronda.numero)).where(Ronda.torneo_id == e.torneo_id))
+    if s.get(Ronda, e.ronda_id).numero != ultima:
+        return ServicioError("la ronda de esta partida ya terminó: la mesa no puede escribir en ella", 409)
+    return None
+
+
+def _anotar_intento(s: Session, e: Enfrentamiento, mano: ManoEnviada) -> None:
+    """A table tried to void a hand of a closed match: an incident for the organiser."""
+    s.add(Incidencia(torneo_id=e.torneo_id, origen="mesa", mesa_id=e.mesa_id, pareja_id=None, asiento=None,
+                     tipo="cambio_partida_cerrada", gravedad="", articulo="",
+                     razon=f"la mesa intentó anular la mano {excerpt(mano.anula or '', 64)} con la mano "
+                           f"{mano.numero} en una partida cerrada"))
 
 
 def _anotar_discrepancia(s: Session, e: Enfrentamiento, row: Mano, mesa: tuple[int, int]) -> None:
@@ -383,21 +453,63 @@ def _tantear(partida: Partida, registro: Mapping[str, Any], tanteo: tuple[int, i
 
 # -- standings --------------------------------------------------------------------------------
 def resultados(s: Session, torneo: Torneo, fase: str | None = None) -> list[fm.Resultado]:
-    """Each match added up from its stored hands (not from any running total)."""
+    """Each match added up from its stored hands (not from any running total), or its newest
+    correction where the organiser corrected it."""
     q = select(Enfrentamiento).where(Enfrentamiento.torneo_id == torneo.id)
     if fase:
         q = q.join(Ronda, Ronda.id == Enfrentamiento.ronda_id).where(Ronda.fase == fase)
     partidos = list(s.scalars(q))
-    suma: dict[int, list[int]] = {e.id: [0, 0, 0, 0] for e in partidos}
-    for m in s.scalars(select(Mano).where(Mano.torneo_id == torneo.id, Mano.anulada.is_(False))):
-        if m.enfrentamiento_id in suma:
-            acc = suma[m.enfrentamiento_id]
-            acc[0] += m.ganados[0]
-            acc[1] += m.ganados[1]
-            if m.juego is not None:
-                acc[2 + m.juego] += 1
-    return [fm.Resultado(e.pareja0_id, e.pareja1_id, (suma[e.id][2], suma[e.id][3]),
-                         (suma[e.id][0], suma[e.id][1]), e.ganador) for e in partidos]
+    suma = _sumas(s, torneo)
+    corregidos = correcciones_vigentes(s, torneo)
+    out = []
+    for e in partidos:
+        juegos, tantos = suma.get(e.id, ((0, 0), (0, 0)))
+        if e.id in corregidos:
+            juegos, tantos = _corregido(corregidos[e.id].despues, juegos, tantos)
+        out.append(fm.Resultado(e.pareja0_id, e.pareja1_id, juegos, tantos, e.ganador))
+    return out
+
+
+Dos = tuple[int, int]  # one value per pareja
+
+
+def _sumas(s: Session, torneo: Torneo, e: Enfrentamiento | None = None) -> dict[int, tuple[Dos, Dos]]:
+    """match id -> (juegos won, tantos scored) by each pareja, from the hands not voided."""
+    q = select(Mano).where(Mano.torneo_id == torneo.id, Mano.anulada.is_(False))
+    if e is not None:
+        q = q.where(Mano.enfrentamiento_id == e.id)
+    acc: dict[int, list[int]] = {}
+    for m in s.scalars(q):
+        a = acc.setdefault(m.enfrentamiento_id, [0, 0, 0, 0])
+        a[0] += m.ganados[0]
+        a[1] += m.ganados[1]
+        if m.juego is not None:
+            a[2 + m.juego] += 1
+    return {k: ((a[2], a[3]), (a[0], a[1])) for k, a in acc.items()}
+
+
+def _corregido(despues: Mapping[str, Any], juegos: Dos, tantos: Dos) -> tuple[Dos, Dos]:
+    j, t = despues.get("juegos") or juegos, despues.get("tantos") or tantos
+    return (j[0], j[1]), (t[0], t[1])
+
+
+def correcciones_vigentes(s: Session, torneo: Torneo) -> dict[int, Correccion]:
+    """match id -> its newest correction."""
+    rows = s.scalars(select(Correccion).where(Correccion.torneo_id == torneo.id).order_by(Correccion.id))
+    return {c.enfrentamiento_id: c for c in rows}
+
+
+def resultado(s: Session, torneo: Torneo, e: Enfrentamiento) -> dict[str, Any]:
+    """A match's result as the standings count it: winner, juegos won, tantos scored, and the
+    marcador of its last hand."""
+    juegos, tantos = _sumas(s, torneo, e).get(e.id, ((0, 0), (0, 0)))
+    correccion = s.scalar(select(Correccion).where(Correccion.enfrentamiento_id == e.id)
+                          .order_by(Correccion.id.desc()).limit(1))
+    if correccion is not None:
+        juegos, tantos = _corregido(correccion.despues, juegos, tantos)
+    ultima = s.scalar(_vigentes(e).order_by(Mano.numero.desc()).limit(1))
+    return {"ganador": e.ganador, "juegos": list(juegos), "tantos": list(tantos),
+            "marcador": list(ultima.marcador) if ultima else [0, 0], "corregida": correccion is not None}
 
 
 def clasificacion(s: Session, torneo: Torneo) -> dict[str, Any]:
