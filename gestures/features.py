@@ -290,9 +290,17 @@ def _largest_blob(mask: np.ndarray) -> np.ndarray:
 
 def all_features(bgr: np.ndarray, obs: Observation) -> Features:
     """Face, tongue and shoulder features of one frame (empty dict: no face)."""
+    if obs.face is None:
+        return {}
+    return combined_features(obs, tongue_features(bgr, obs))
+
+
+def combined_features(obs: Observation, tongue: Features) -> Features:
+    """Face and shoulder features of ``obs`` with the tongue's (the only ones that need the
+    pixels), as :func:`all_features` returns them; what replays recorded landmarks uses."""
     feats = face_features(obs)
     if not feats:
         return {}
-    feats.update(tongue_features(bgr, obs))
+    feats.update(tongue)
     feats.update(shoulder_features(obs))
     return feats

@@ -92,7 +92,11 @@ class SenaRecognizer:
             self.baseline, self.calidad = None, None
             self._calib, self._calib_start = [], None
             return None
-        feats = [self.features(f, i * 0.04)[1] for i, f in enumerate(frames)]
+        return self.calibrate_measured([self.features(f, i * 0.04)[1]
+                                        for i, f in enumerate(frames)])
+
+    def calibrate_measured(self, feats: Sequence[Features]) -> Baseline | None:
+        """:meth:`calibrate` on frames already measured (None: no face in any)."""
         if not any(feats):
             return None
         self.baseline, self.calidad = calibrate(feats)  # photos, not a stream: no talking

@@ -43,13 +43,16 @@ import sys
 import time
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, TextIO
 
+from gestures.events import TIEMPOS, Tiempos
 from gestures.types import GESTOS, Evento
 from scoring.inputs import InputError, excerpt, read_json
+from training.senas.ajuste import PESO_PARPADEO, Traza, diferencias, events, fit, trace
+from training.senas.grabacion import measurements, record
 
 TOLERANCIA: Final = 8  # frames an event may miss its label by
 AMBIGUAS: Final = frozenset({"morro_abierto"})
@@ -104,6 +107,11 @@ class Clip:
     fps: float
     frames: int
     etiquetas: list[Etiqueta]
+    carpeta: Path | None = None  # where the video is
+
+    @property
+    def ruta(self) -> Path:
+        return (self.carpeta or Path()) / self.nombre
 
 
 @dataclass
@@ -246,11 +254,19 @@ def summarize(clips: Sequence[Clip], eventos: Mapping[str, Sequence[EventoClip]]
 
 # --- labels -------------------------------------------------------------------------------------
 
-def default_folder() -> Path:
+CARPETAS: Final = ("senas", "senas-mas")  # the shared folders of labelled clips
+
+
+def default_folder(name: str = "senas") -> Path:
     root = os.environ.get("MUSMESA_REALDATA")
     if root:
-        return Path(root) / "senas"
-    return Path(__file__).resolve().parents[3] / "shared" / "realdata" / "senas"
+        return Path(root) / name
+    return Path(__file__).resolve().parents[3] / "shared" / "realdata" / name
+
+
+def default_folders() -> list[Path]:
+    """Every shared folder of labelled clips that is there."""
+    return [f for f in map(default_folder, CARPETAS) if (f / "labels.json").is_file()]
 
 
 def load_labels(folder: Path) -> list[Clip]:
@@ -277,7 +293,7 @@ def _clip(path: Path, name: str, value: object) -> Clip:
         raise EvaluationError(f"{where}: frames debe ser un entero positivo")
     if not isinstance(events, list):
         raise EvaluationError(f"{where}: events debe ser una lista")
-    return Clip(name, float(fps), frames, [_label(where, e, frames) for e in events])
+    return Clip(name, float(fps), frames, [_label(where, e, frames) for e in events], path.parent)
 
 
 def _label(where: str, e: object, frames: int) -> Etiqueta:
@@ -303,42 +319,61 @@ def neutral_frame(clip: Clip) -> int:
 
 # --- running the recognizer -----------------------------------------------------------------------
 
-def run_clip(folder: Path, clip: Clip,
-             calibracion: str) -> tuple[list[EventoClip], int, dict[str, Any] | None]:
-    """Events of ``mus senas`` on one clip, in frames, the last frame still calibrating
-    (-1 when calibrated beforehand) and the quality of the calibration in use at the end."""
+@dataclass
+class Recorrido:
+    """One clip replayed once per calibration: the scores its event detector was fed."""
+
+    clip: Clip
+    trazas: dict[str, Traza]
+
+
+def run_clip(clip: Clip, calibraciones: Sequence[str], cache: Path | None = None) -> Recorrido:
+    """Read the clip once through the recognizer's landmarkers (or its recording in the cache)
+    and replay it under each calibration, as ``mus senas`` runs it: profile ``general``, not
+    mirrored, with shoulders; ``neutra`` calibrates on :func:`neutral_frame` first."""
     from gestures.models import ModelError
-    from gestures.recognizer import SenaRecognizer
-    from gestures.sources import SourceError, VideoSource
+    from gestures.sources import SourceError
 
-    path = folder / clip.nombre
     try:
-        rec = SenaRecognizer("general")
-        if calibracion == "neutra":
-            frame = _frame_at(path, neutral_frame(clip))
-            if rec.calibrate([frame]) is None:
-                raise EvaluationError(f"{clip.nombre}: no se ve la cara en el fotograma neutro")
-        times: list[float] = []
-        calibrating = -1
-        for i, (t, frame) in enumerate(VideoSource(path)):
-            times.append(t)
-            if rec.process(frame, t).calibrando:
-                calibrating = i
-        eventos = rec.finish()
-    except (ModelError, SourceError) as exc:
+        grab = record(clip.ruta, neutral_frame(clip) if "neutra" in calibraciones else None,
+                      cache)
+        feats = measurements(grab)
+        return Recorrido(clip, {cal: trace(grab, cal, feats) for cal in calibraciones})
+    except (ModelError, SourceError, ValueError) as exc:
         raise EvaluationError(f"{clip.nombre}: {exc}") from None
-    quality = rec.calidad.to_dict() if rec.calidad is not None else None
+
+
+def clip_events(tr: Traza, tiempos: Mapping[str, Tiempos] = TIEMPOS,
+                gestos: Sequence[str] = GESTOS) -> list[EventoClip]:
+    """The events of a replayed clip under ``tiempos``, in frames of the clip."""
+    times = list(tr.t)
     return [EventoClip(clave_evento(e), _index(times, e.inicio), _index(times, e.fin))
-            for e in eventos], calibrating, quality
+            for e in events(tr, tiempos, gestos)]
 
 
-def _frame_at(path: Path, index: int) -> Any:
-    from gestures.sources import VideoSource
+def _gesture_of(label: Etiqueta) -> str | None:
+    g = label.gesto
+    return "guino" if g in GUINO_LADO else g
 
-    for i, (_, frame) in enumerate(VideoSource(path)):
-        if i == index:
-            return frame
-    raise EvaluationError(f"{path.name}: el vídeo no llega al fotograma {index}")
+
+def loss(muestra: tuple[Clip, Traza], grupo: Sequence[str],
+         tiempos: Mapping[str, Tiempos]) -> float:
+    """What the fit minimises on one clip for some gestures: their labelled señas missed, plus
+    their false events (those on a blink count ``PESO_PARPADEO`` times)."""
+    clip, tr = muestra
+    p = score_clip(clip.etiquetas, clip_events(tr, tiempos, grupo), tr.calibrando_hasta)
+    missed = sum(1 for i, lab in enumerate(clip.etiquetas)
+                 if lab.requerida and _gesture_of(lab) in grupo and i not in p.encontradas
+                 and i not in p.en_calibracion)
+    return missed + len(p.falsos) + (PESO_PARPADEO - 1) * len(p.en_parpadeo)
+
+
+def fit_without(recorridos: Sequence[Recorrido], fuera: str | None) -> dict[str, Tiempos]:
+    """The event thresholds fitted on every clip but ``fuera`` (None: on all), both
+    calibrations together."""
+    muestras = [(r.clip, tr) for r in recorridos if r.clip.nombre != fuera
+                for tr in r.trazas.values()]
+    return fit(muestras, loss, lambda m: m[0].nombre)
 
 
 def _index(times: Sequence[float], t: float) -> int:
@@ -349,34 +384,66 @@ def _index(times: Sequence[float], t: float) -> int:
     return i if i == 0 or times[i] - t <= t - times[i - 1] else i - 1
 
 
-def evaluate(folder: Path, calibraciones: Sequence[str] = CALIBRACIONES,
-             log: TextIO | None = None) -> dict[str, Any]:
-    """The whole report: per calibration, per-gesture figures and each clip's events; a line
-    per clip on ``log`` as it goes (minutes in all on a small CPU)."""
-    clips = load_labels(folder)
+def load_clips(folders: Sequence[Path]) -> list[Clip]:
+    """The clips of every folder; a clip name found in two folders is an error (the report
+    names clips by file)."""
+    clips: list[Clip] = []
+    for folder in folders:
+        for clip in load_labels(folder):
+            if not clip.ruta.is_file():
+                raise EvaluationError(f"no existe el clip {clip.ruta}")
+            if any(c.nombre == clip.nombre for c in clips):
+                raise EvaluationError(f"{clip.nombre}: el mismo nombre en dos carpetas")
+            clips.append(clip)
+    return clips
+
+
+def evaluate(folders: Path | Sequence[Path], calibraciones: Sequence[str] = CALIBRACIONES,
+             log: TextIO | None = None, cache: Path | None = None,
+             fuera_de_muestra: bool = False) -> dict[str, Any]:
+    """The whole report: per calibration, per-gesture figures and each clip's events with the
+    recognizer as shipped; with ``fuera_de_muestra`` also each person scored with the event
+    thresholds fitted without them (each clip is one person). A line per clip on ``log``."""
+    folders = [folders] if isinstance(folders, Path) else list(folders)
+    clips = load_clips(folders)
+    start = time.monotonic()
+    recorridos = []
     for clip in clips:
-        if not (folder / clip.nombre).is_file():
-            raise EvaluationError(f"no existe el clip {folder / clip.nombre}")
+        if log is not None:
+            print(f"evaluate: {clip.nombre} ({clip.frames} fotogramas)", file=log, flush=True)
+        recorridos.append(run_clip(clip, calibraciones, cache))
     report: dict[str, Any] = {
-        "carpeta": str(folder), "clips": len(clips), "fotogramas": sum(c.frames for c in clips),
-        "tolerancia_fotogramas": TOLERANCIA, "calibraciones": {}}
-    for cal in calibraciones:
-        start = time.monotonic()
-        eventos, puntuaciones, detail = {}, {}, {}
-        for clip in clips:
-            if log is not None:
-                print(f"evaluate: {cal}: {clip.nombre} ({clip.frames} fotogramas)", file=log,
-                      flush=True)
-            evs, calibrando, quality = run_clip(folder, clip, cal)
-            p = score_clip(clip.etiquetas, evs, calibrando)
-            eventos[clip.nombre], puntuaciones[clip.nombre] = evs, p
-            detail[clip.nombre] = _clip_detail(clip, evs, p, calibrando, cal)
-            detail[clip.nombre]["calibracion"] = quality
-        summary = summarize(clips, eventos, puntuaciones)
-        summary["clips"] = detail
-        summary["segundos"] = round(time.monotonic() - start, 1)
-        report["calibraciones"][cal] = summary
+        "carpeta": ", ".join(str(f) for f in folders), "carpetas": [str(f) for f in folders],
+        "clips": len(clips), "fotogramas": sum(c.frames for c in clips),
+        "tolerancia_fotogramas": TOLERANCIA,
+        "calibraciones": _summaries(recorridos, calibraciones, lambda _: TIEMPOS)}
+    report["segundos"] = round(time.monotonic() - start, 1)
+    if fuera_de_muestra:
+        fits = {c.nombre: fit_without(recorridos, c.nombre) for c in clips}
+        report["fuera_de_muestra"] = _summaries(recorridos, calibraciones, fits.__getitem__)
+        report["ajustes_fuera_de_muestra"] = {k: diferencias(v) for k, v in fits.items()}
+        report["ajuste_con_todos"] = diferencias(fit_without(recorridos, None))
     return report
+
+
+def _summaries(recorridos: Sequence[Recorrido], calibraciones: Sequence[str],
+               tiempos_de: Callable[[str], Mapping[str, Tiempos]]) -> dict[str, Any]:
+    """Per calibration, the summary of every clip's events under ``tiempos_de(clip name)``."""
+    out = {}
+    for cal in calibraciones:
+        eventos, puntuaciones, detail = {}, {}, {}
+        for r in recorridos:
+            tr, clip = r.trazas[cal], r.clip
+            evs = clip_events(tr, tiempos_de(clip.nombre))
+            p = score_clip(clip.etiquetas, evs, tr.calibrando_hasta)
+            eventos[clip.nombre], puntuaciones[clip.nombre] = evs, p
+            detail[clip.nombre] = _clip_detail(clip, evs, p, tr.calibrando_hasta, cal)
+            detail[clip.nombre]["calibracion"] = (None if tr.calidad is None
+                                                  else tr.calidad.to_dict())
+        summary = summarize([r.clip for r in recorridos], eventos, puntuaciones)
+        summary["clips"] = detail
+        out[cal] = summary
+    return out
 
 
 def _clip_detail(clip: Clip, evs: Sequence[EventoClip], p: Puntuacion, calibrando: int,
@@ -401,39 +468,74 @@ def format_report(report: Mapping[str, Any]) -> str:
     lines = [f"{report['carpeta']}: {report['clips']} clips, {report['fotogramas']} fotogramas "
              f"({mins * 60:.1f} s); encontrada = un evento del gesto a {TOLERANCIA} fotogramas "
              "o menos"]
-    head = (f"{'gesto':<16}{'etiq.':>6}{'encon.':>7}{'calib.':>7}{'eventos':>8}{'falsos':>7}"
-            f"{'/min':>7}{'parp.':>6}{'retraso':>9}  confusión (falsos sobre)")
-    for cal, s in report["calibraciones"].items():
-        poor = sorted(name for name, c in s["clips"].items()
-                      if c.get("calibracion") is None or not c["calibracion"]["buena"])
-        said = f"; calibración pobre o sin acabar en {', '.join(poor)}" if poor else ""
-        lines += ["", f"calibración {cal} ({s['segundos']:.0f} s de cálculo){said}", head]
-        for g, r in s["gestos"].items():
-            delay = "-" if r["retraso_mediana_s"] is None else f"{r['retraso_mediana_s']:+.2f} s"
-            conf = ", ".join(f"{k} {n}" for k, n in r["confusion"].items())
-            lines.append(f"{g:<16}{r['etiquetadas']:>6}{r['encontradas']:>7}"
-                         f"{r['en_calibracion']:>7}{r['eventos']:>8}{r['falsos']:>7}"
-                         f"{r['falsos_por_minuto']:>7.2f}{r['en_parpadeo']:>6}{delay:>9}  {conf}")
+    parts = [("en muestra (los umbrales de fábrica, ajustados con todos los clips)",
+              report["calibraciones"])]
+    if "fuera_de_muestra" in report:
+        parts.append(("fuera de muestra (cada persona con los umbrales ajustados sin ella)",
+                      report["fuera_de_muestra"]))
+    for title, summaries in parts:
+        lines += ["", f"== {title}"]
+        lines += _tables(summaries)
+    if "fuera_de_muestra" in report:
+        lines += ["", "resumen: calibración, señas encontradas, falsos (por minuto, en parpadeo)"]
+        for cal in report["calibraciones"]:
+            for name, summaries in (("en muestra", report["calibraciones"]),
+                                    ("fuera de muestra", report["fuera_de_muestra"])):
+                t = summaries[cal]["gestos"]["total"]
+                lines.append(f"  {cal:<7}{name:<17}{t['encontradas']:>3} de {t['etiquetadas']:<3}"
+                             f"{t['falsos']:>4} falsos ({t['falsos_por_minuto']:.2f}/min, "
+                             f"{t['en_parpadeo']} en parpadeo)")
+        changed = report.get("ajuste_con_todos") or {}
+        lines.append("ajuste con todos los clips frente a los de fábrica: "
+                     + (json.dumps(changed, ensure_ascii=False) if changed else "igual"))
     lines += ["", "etiq.: señas etiquetadas (sin las ambiguas ni las que empiezan durante la "
               "calibración automática, que van en calib.); parp.: falsos sobre un parpadeo; "
               "retraso: mediana de inicio del evento - inicio de la etiqueta"]
     return "\n".join(lines)
 
 
+def _tables(summaries: Mapping[str, Any]) -> list[str]:
+    head = (f"{'gesto':<16}{'etiq.':>6}{'encon.':>7}{'calib.':>7}{'eventos':>8}{'falsos':>7}"
+            f"{'/min':>7}{'parp.':>6}{'retraso':>9}  confusión (falsos sobre)")
+    lines: list[str] = []
+    for cal, s in summaries.items():
+        poor = sorted(name for name, c in s["clips"].items()
+                      if c.get("calibracion") is None or not c["calibracion"]["buena"])
+        said = f"; calibración pobre o sin acabar en {', '.join(poor)}" if poor else ""
+        lines += ["", f"calibración {cal}{said}", head]
+        for g, r in s["gestos"].items():
+            delay = "-" if r["retraso_mediana_s"] is None else f"{r['retraso_mediana_s']:+.2f} s"
+            conf = ", ".join(f"{k} {n}" for k, n in r["confusion"].items())
+            lines.append(f"{g:<16}{r['etiquetadas']:>6}{r['encontradas']:>7}"
+                         f"{r['en_calibracion']:>7}{r['eventos']:>8}{r['falsos']:>7}"
+                         f"{r['falsos_por_minuto']:>7.2f}{r['en_parpadeo']:>6}{delay:>9}  {conf}")
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.senas.evaluate",
                                      description="Mide `mus senas` en clips reales etiquetados.")
-    parser.add_argument("carpeta", nargs="?", type=Path, default=None,
-                        help="carpeta con labels.json y los clips (por defecto "
-                             "$MUSMESA_REALDATA/senas o ../shared/realdata/senas)")
+    parser.add_argument("carpetas", nargs="*", type=Path, metavar="CARPETA",
+                        help="carpetas con labels.json y los clips (por defecto senas y "
+                             "senas-mas de $MUSMESA_REALDATA o ../shared/realdata)")
     parser.add_argument("--calibracion", choices=("auto", "neutra", "ambas"), default="ambas")
+    parser.add_argument("--fuera-de-muestra", action="store_true",
+                        help="también cada persona medida con los umbrales ajustados sin ella")
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="carpeta de las grabaciones de los clips (por defecto "
+                             "$MUSMESA_SENAS_CACHE o la temporal del sistema)")
     parser.add_argument("--json", action="store_true", help="salida JSON")
     parser.add_argument("--salida", type=Path, help="escribe también el informe JSON aquí")
     args = parser.parse_args(argv)
-    folder = args.carpeta or default_folder()
+    folders = args.carpetas or default_folders()
+    if not folders:
+        print("evaluate: no hay clips etiquetados (ni ../shared/realdata/senas ni senas-mas)",
+              file=sys.stderr)
+        return 2
     cals = CALIBRACIONES if args.calibracion == "ambas" else (args.calibracion,)
     try:
-        report = evaluate(folder, cals, log=sys.stderr)
+        report = evaluate(folders, cals, log=sys.stderr, cache=args.cache,
+                          fuera_de_muestra=args.fuera_de_muestra)
     except EvaluationError as exc:
         print(f"evaluate: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
