@@ -7,8 +7,9 @@
         the findings about the señas in EVENTS.json (the output of `mus senas --json`, optionally
         with the referee's phase marks "fases": [{"fase": "reparto", "inicio": 0.0}, ...])
     mus arbitro --listar [--perfil NAME | --conjunto NAME]
-        the profile's seña set: each seña with its gestures and article, the forbidden
-        moments, and where the sources disagree
+        the profile's rules, each value with the words of the text it comes from (or marked as
+        musmesa's choice) and the order stones are collected in; then its seña set: each seña
+        with its gestures and article, the forbidden moments, and where the sources disagree
     mus arbitro --verificar LOG.json [--sello S] [--clave-archivo F]
         whether a referee log's hash chain is intact (exit 1 if it was altered)
 
@@ -31,8 +32,9 @@ from scoring.cards import NotationError, parse_hand
 from scoring.cli import fail
 from scoring.inputs import InputError, excerpt, read_json
 from scoring.registro import verificar
-from scoring.rules import Reglas, cargar_perfil, perfil
+from scoring.rules import Reglas, cargar_perfil, orden_de_cobro, perfil
 from scoring.senas import FASES, ConjuntoSenas, conjunto_senas
+from scoring.textos import Fuente
 
 
 class _Entrada(ValueError):
@@ -173,11 +175,16 @@ def _de_foto(data: dict[str, Any], asiento: int | None) -> Any:
 
 
 def _listar(args: argparse.Namespace) -> int:
-    cs = conjunto_senas(args.conjunto or _reglas(args.perfil).senas)
+    reglas = None if args.conjunto else _reglas(args.perfil)
+    cs = conjunto_senas(args.conjunto or reglas.senas)
     if args.json:
-        print(json.dumps(_conjunto_json(cs), ensure_ascii=False, indent=2))
+        data = _conjunto_json(cs)
+        if reglas:
+            data["perfil"] = _perfil_json(reglas)
+        print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    lines = [f"Señas «{cs.nombre}»: {cs.titulo}", f"Fuente: {cs.fuente}"]
+    lines = _perfil_lineas(reglas) if reglas else []
+    lines += [f"Señas «{cs.nombre}»: {cs.titulo}", f"Fuente: {cs.fuente}"]
     for s in cs.senas:
         when = f" (sólo en fase {', '.join(s.fases)})" if s.fases else ""
         lines.append(f"  {' + '.join(s.gestos):<28} {s.significado}{when} [{s.articulo}]")
@@ -189,6 +196,33 @@ def _listar(args: argparse.Namespace) -> int:
                      f"{d.alternativa}\n  fuentes: {d.fuentes}")
     print("\n".join(lines))
     return 0
+
+
+def _perfil_lineas(reglas: Reglas) -> list[str]:
+    """Each value of the profile with where it comes from; a choice says so."""
+    lines = [f"Reglas del perfil «{reglas.nombre}»: {reglas.fuente or 'sin fuente'}"]
+    for campo, valor, fuente in reglas.valores():
+        marca = "elección" if fuente.es_eleccion else "texto"
+        lines.append(f"  {campo} = {valor} ({marca})")
+        lines.extend(f"      {parte}" for parte in _partes(fuente))
+    lines.append(f"Orden de cobro: {orden_de_cobro(reglas)}")
+    return lines
+
+
+def _partes(fuente: Fuente) -> list[str]:
+    parts = [f"elección de musmesa: {fuente.eleccion}"] if fuente.eleccion else []
+    parts += [fuente.nota] if fuente.nota else []
+    return parts + [str(c) for c in fuente.citas]
+
+
+def _perfil_json(reglas: Reglas) -> dict[str, Any]:
+    return {
+        "nombre": reglas.nombre, "fuente": reglas.fuente, "orden_de_cobro": orden_de_cobro(reglas),
+        "valores": [{"campo": campo, "valor": valor, "eleccion": fuente.eleccion, "nota": fuente.nota,
+                     "citas": [{"documento": c.documento, "lugar": c.lugar, "texto": c.texto}
+                               for c in fuente.citas]}
+                    for campo, valor, fuente in reglas.valores()],
+    }
 
 
 def _conjunto_json(cs: ConjuntoSenas) -> dict[str, Any]:

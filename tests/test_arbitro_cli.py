@@ -198,6 +198,24 @@ def test_list_the_sena_set_and_its_disagreements(capsys) -> None:
     assert data["prohibido"] == [] and data["desacuerdos"]
 
 
+def test_list_the_profile_values_with_their_sources(capsys) -> None:
+    code, out, _ = mus(capsys, "--listar", "--perfil", "euskadi")
+    assert code == 0
+    assert "Reglas del perfil «euskadi»" in out
+    assert "  reyes = 4 (texto)" in out and "  juegos_por_vaca = 4 (elección)" in out
+    assert "«33rekin jokoan egindako apustuari" in out  # the bet with 33 stands, in its words
+    assert "Orden de cobro: primero las piedras por «Ez» y «Paso»" in out
+    assert out.index("Reglas del perfil") < out.index("Señas «euskadi»")
+    code, out, _ = mus(capsys, "--listar", "--perfil", "segovia", "--json")
+    valores = {v["campo"]: v for v in json.loads(out)["perfil"]["valores"]}
+    assert code == 0 and valores["ordago_33_postre"]["valor"] == "penalizado"
+    assert [c["lugar"] for c in valores["ordago_33_postre"]["citas"]] == [
+        "Título V, art. 7", "Título V, art. 8", "Título V, art. 9"]
+    assert valores["reyes"]["eleccion"] and not valores["tantos"]["eleccion"]
+    code, out, _ = mus(capsys, "--listar", "--conjunto", "euskadi", "--json")
+    assert code == 0 and "perfil" not in json.loads(out)  # a seña set alone has no profile
+
+
 @pytest.mark.parametrize(("conjunto", "titulo"), [
     ("segovia", "Reglamento Campeonatos de Mus (Segovia), Título VII"),
     ("segovia-normas", "Normas generales de mus para la provincia de Segovia"),

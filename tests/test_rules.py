@@ -17,13 +17,22 @@ EXPECTED = {
     # encyclopedia §4.6: "cuatro juegos de cuarenta tantos"; issue 2: general is 8 reyes, 40 tantos.
     "general": {"reyes": 8, "tantos": 40},
     # Normas generales de Segovia: "Se juega a 4 juegos de 40 tantos siempre. Se juega sin deje.
-    # No vale la real".
-    "segovia": {"tantos": 40, "juegos_por_vaca": 4, "deje": "no", "real": "no"},
+    # No vale la real". Reglamento, Título V art. 7: "Queda expresamente prohibido querer un
+    # órdago a juego con treinta y tres de postre"; Título VI art. 1: "En el envite a punto y a
+    # falta de un tanto, no se apuntará más que el tanto de negada y el de punto".
+    "segovia": {"tantos": 40, "juegos_por_vaca": 4, "deje": "no", "real": "no",
+                "ordago_33_postre": "penalizado", "punto_falta_un_tanto": "negada_y_punto"},
     # Normas generales de Segovia, Cuéllar: "VALE LA 31 REAL (con tres sietes y cualquier figura)
-    # ... a 30 tantos ... 4 juegos".
-    "cuellar": {"tantos": 30, "juegos_por_vaca": 4, "real": "cualquier_figura"},
-    # Euskadiko Kooperatiben arteko III. Mus Txapelketa: 40 harri (8 hamarreko), Basque señas.
-    "euskadi": {"tantos": 40, "senas": "euskadi"},
+    # ... a 30 tantos ... 4 juegos"; the rest as in Segovia.
+    "cuellar": {"tantos": 30, "juegos_por_vaca": 4, "real": "cualquier_figura", "deje": "no",
+                "ordago_33_postre": "penalizado", "punto_falta_un_tanto": "negada_y_punto"},
+    # Euskadiko Kooperatiben arteko III. Mus Txapelketa: 40 harri (8 hamarreko), Basque señas;
+    # "jasotzen diren lehen harriak “Ez” esateagatik edo “Paso” egiteagatik kobratzen direnak
+    # direla" (the stones for refusing come first); a bet at juego accepted with 33 stands
+    # ("atzeskuak bagara ere"). Reyes: the «Araudia» is silent; the encyclopedia: "En el País
+    # Vasco ... se juega solamente con cuatro reyes y cuatro ases".
+    "euskadi": {"tantos": 40, "senas": "euskadi", "reyes": 4, "deje": "primero",
+                "ordago_33_postre": "vale"},
     # Ludoteka: "Mus a 4 Reyes ... a 30 puntos, y vence la pareja que logra 2 juegos".
     "ludoteka-4": {"reyes": 4, "tantos": 30, "juegos_por_vaca": 2, "vacas_por_partida": 1},
     # Ludoteka: "Mus a 8 Reyes Por Parejas ... a 40 puntos, y vence la pareja que logra 2 juegos".
@@ -101,6 +110,10 @@ def test_overrides_default_base_is_general() -> None:
         {"deje": "yes"},
         {"mus_corrido": "siempre"},
         {"senas": ""},
+        {"deje": "al_principio"},
+        {"ordago_33_postre": "prohibido"},
+        {"punto_falta_un_tanto": True},
+        {"fuentes": ()},  # where a value comes from is documentation, not an option
         12,
         ["general"],
     ],

@@ -43,7 +43,7 @@ def test_match_length_is_folded_into_the_profile():
     from scoring.rules import perfil
 
     r = perfil(fm.reglas_de_partida("euskadi", fm.Formato(juegos=2)))
-    assert (r.juegos_por_vaca, r.vacas_por_partida, r.tantos, r.deje) == (2, 1, 40, "al_final")
+    assert (r.juegos_por_vaca, r.vacas_por_partida, r.tantos, r.deje) == (2, 1, 40, perfil("euskadi").deje)
     assert perfil(fm.reglas_de_partida("segovia", fm.Formato(vacas=3))).vacas_por_partida == 3
     with pytest.raises(fm.FormatoError, match="a juegos o a vacas"):
         fm.Formato.from_dict({"juegos": 2, "vacas": 1})
