@@ -10,6 +10,10 @@
         the profile's rules, each value with the words of the text it comes from (or marked as
         musmesa's choice) and the order stones are collected in; then its seña set: each seña
         with its gestures and article, the forbidden moments, and where the sources disagree
+    mus arbitro --declaraciones HAND.json [--json]
+        the faults in a hand record's declaraciones (pares, juego, cards shown, an órdago at
+        juego accepted with 33 de postre), each with its article, and what they change in the
+        tanteo
     mus arbitro --verificar LOG.json [--sello S] [--clave-archivo F]
         whether a referee log's hash chain is intact (exit 1 if it was altered)
 
@@ -30,10 +34,12 @@ from typing import Any
 from scoring.arbitro import comprobar_senas, senas_permitidas
 from scoring.cards import NotationError, parse_hand
 from scoring.cli import fail
+from scoring.declaraciones import correcciones, faltas
 from scoring.inputs import InputError, excerpt, read_json
 from scoring.registro import verificar
 from scoring.rules import Reglas, cargar_perfil, orden_de_cobro, perfil
 from scoring.senas import FASES, ConjuntoSenas, conjunto_senas
+from scoring.tanteo import RegistroError, RegistroMano
 from scoring.textos import Fuente
 
 
@@ -61,6 +67,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="ignora eventos con menos confianza (0-1)")
     parser.add_argument("--listar", action="store_true",
                         help="muestra el conjunto de señas del perfil y sus desacuerdos")
+    parser.add_argument("--declaraciones", metavar="HAND.json",
+                        help="faltas de declaración de un registro de mano (como el de `mus tanteo`)")
     parser.add_argument("--verificar", metavar="LOG.json", help="verifica un registro del árbitro")
     parser.add_argument("--sello", help="sello escrito en el acta, para --verificar")
     parser.add_argument("--clave-archivo", metavar="F", help="clave HMAC del registro, para --verificar")
@@ -73,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
             return _verificar(args)
         if args.listar:
             return _listar(args)
+        if args.declaraciones:
+            return _declaraciones(args)
         return _arbitrar(args)
     except (_Entrada, ValueError) as exc:  # NotationError, PerfilError, SenasError included
         return fail(_una_linea(exc), args.json)
@@ -223,6 +233,31 @@ def _perfil_json(reglas: Reglas) -> dict[str, Any]:
                                for c in fuente.citas]}
                     for campo, valor, fuente in reglas.valores()],
     }
+
+
+def _declaraciones(args: argparse.Namespace) -> int:
+    data = _leer_json(args.declaraciones)
+    if isinstance(data, dict) and "reglas" not in data:
+        data = {**data, "reglas": args.perfil}
+    try:
+        reg = RegistroMano.from_dict(data)
+    except RegistroError as exc:
+        raise _Entrada(f"{excerpt(args.declaraciones)}: {exc}") from None
+    decl = reg.declaraciones or {}
+    fs = faltas(decl, reg.manos, reg.reglas, reg.mano)
+    cs = correcciones(decl, reg.manos, reg.reglas, reg.mano, reg.lances)
+    if args.json:
+        print(json.dumps({"reglas": reg.reglas.nombre, "faltas": [f.to_json() for f in fs],
+                          "correcciones": [{"lance": c.lance, "ganador": c.ganador, "negada": c.negada,
+                                            "anulados": sorted(c.anulados),
+                                            "envites_validos": c.envites_validos, "razon": c.razon}
+                                           for c in cs]}, ensure_ascii=False, indent=2))
+        return 0
+    lines = [f"Declaraciones de la mano (reglas {reg.reglas.nombre}):"]
+    lines += [f"- {f.texto()} [{f.articulo}]" for f in fs] or ["Sin faltas de declaración."]
+    lines += [f"  {c.lance}: {c.razon}" for c in cs]
+    print("\n".join(lines))
+    return 0
 
 
 def _conjunto_json(cs: ConjuntoSenas) -> dict[str, Any]:

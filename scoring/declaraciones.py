@@ -7,6 +7,8 @@ A hand record may carry what each player declared, one value per seat (``true`` 
                       "ensenadas": [{"asiento": 1, "lance": "pares"}]}
 
 ``ensenadas`` records a player who showed cards before the end of the juego or punto lance.
+``ordago_querido`` (optional) is who said «quiero» to the hand's órdago,
+``{"asiento": 3, "lance": "juego"}``: with it the 33 de postre is checked (``Reglas.ordago_33_postre``).
 
 The penalties come from the regulation of the profile's seña set (``ConjuntoSenas.declaraciones``):
 
@@ -39,6 +41,12 @@ Where a regulation leaves a case open musmesa's reading is written in ``razon`` 
 - Basque «eta enbidoa jotzen badu» (and he bets): the record does not say who bet, so any
   envite on the lance counts. The «utzia» the Basque text gives the opponents is not modelled.
 - Penalties that depend on accepted envites read ``lances``; without it every lance is en paso.
+- 33 de postre (Reglamento, Título V, arts. 7-9): «de postre» is read as «postre del lance»
+  (art. 9's words): no other player with juego speaks after him, so his 33 loses to any juego
+  of the other pareja. Art. 9 makes the acceptance valid when his partner sang «juego sí» (the
+  recorded declaration, or the partner's cards when it is not recorded). The órdago does not
+  stand; the other pareja takes the three tantos when the órdago is accepted (it is resolved
+  then, with the cards shown), and the count goes on as after a refused envite.
 """
 
 from __future__ import annotations
@@ -47,6 +55,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
+from scoring import textos
 from scoring.cards import Hand, parse_hand
 from scoring.inputs import excerpt
 from scoring.jugadas import Jugada, cuarto_lance, evaluar
@@ -54,7 +63,7 @@ from scoring.rules import Reglas, perfil
 from scoring.senas import conjunto_senas
 
 LANCES_DECLARADOS: Final = ("pares", "juego")
-_CLAVES: Final = frozenset({"pares", "juego", "ensenadas"})
+_CLAVES: Final = frozenset({"pares", "juego", "ensenadas", "ordago_querido"})
 _SI: Final = {True: True, False: False, "si": True, "sí": True, "no": False, None: None}
 _LANCES_ENSENAR: Final = ("grande", "chica", "pares", "juego", "punto")
 
@@ -68,6 +77,8 @@ class Correccion:
     negada: tantos "de negada" given to ``ganador`` as their own apunte.
     envites_validos: False voids the accepted envites of that lance (it is scored en paso).
     razon: plain Spanish, with the article.
+    al_momento: the negada is taken during the betting, in lance order (when the fault is seen
+        as the órdago is resolved), not in the count at the end of the hand.
     """
 
     lance: str
@@ -76,14 +87,16 @@ class Correccion:
     negada: int = 0
     envites_validos: bool = True
     razon: str = ""
+    al_momento: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Falta:
     """One false declaration (or cards shown too early) and the article that judges it.
 
-    tipo: ``oculta`` (said "no" and holds it), ``falsa`` (said "sí" and does not hold it) or
-    ``ensenada`` (showed cards during the lances).
+    tipo: ``oculta`` (said "no" and holds it), ``falsa`` (said "sí" and does not hold it),
+    ``ensenada`` (showed cards during the lances) or ``postre_33`` (accepted an órdago at juego
+    with 33 de postre, where the profile forbids it).
     """
 
     asiento: int
@@ -100,6 +113,8 @@ class Falta:
     def texto(self) -> str:
         if self.tipo == "ensenada":
             return f"asiento {self.asiento} enseñó las cartas en el lance de {self.lance}"
+        if self.tipo == "postre_33":
+            return f"asiento {self.asiento} quiso el órdago a juego con treinta y tres de postre"
         if self.tipo == "oculta":
             return f"asiento {self.asiento} dijo «{self.lance} no» y tiene {self.lance}"
         return f"asiento {self.asiento} cantó {self.lance} sin tenerlos" if self.lance == "pares" \
@@ -130,6 +145,8 @@ def leer_declaraciones(declaraciones: Any) -> dict[str, Any]:
     if isinstance(ensenadas, str) or not isinstance(ensenadas, Sequence):
         raise ValueError("declaraciones.ensenadas debe ser una lista de {\"asiento\", \"lance\"}")
     out["ensenadas"] = tuple(_ensenada(e) for e in ensenadas)
+    querido = declaraciones.get("ordago_querido")
+    out["ordago_querido"] = None if querido is None else _ensenada(querido, "ordago_querido")
     return out
 
 
@@ -144,14 +161,16 @@ def _si_no(lance: str, seat: int, value: Any) -> bool | None:
     )
 
 
-def _ensenada(value: Any) -> tuple[int, str]:
+def _ensenada(value: Any, clave: str = "ensenadas") -> tuple[int, str]:
+    """A seat and a lance: an entry of ``ensenadas``, or ``ordago_querido``."""
     if not isinstance(value, Mapping) or set(value) != {"asiento", "lance"}:
-        raise ValueError("cada entrada de ensenadas es {\"asiento\": 0-3, \"lance\": ...}")
+        que = "cada entrada de ensenadas" if clave == "ensenadas" else clave
+        raise ValueError(f"{que} es {{\"asiento\": 0-3, \"lance\": ...}}")
     seat, lance = value["asiento"], value["lance"]
     if type(seat) is not int or seat not in (0, 1, 2, 3):  # true and 1.0 are not seats
-        raise ValueError(f"ensenadas: asiento {excerpt(seat)} (0-3)")
+        raise ValueError(f"{clave}: asiento {excerpt(seat)} (0-3)")
     if not isinstance(lance, str) or lance not in _LANCES_ENSENAR:
-        raise ValueError(f"ensenadas: lance {excerpt(lance)} ({', '.join(_LANCES_ENSENAR)})")
+        raise ValueError(f"{clave}: lance {excerpt(lance)} ({', '.join(_LANCES_ENSENAR)})")
     return seat, lance
 
 
@@ -173,16 +192,29 @@ _ART_EUS: Final = f"{_TXAPELKETA}, «Araudia» («Pareak bai / Jokoa bai»)"
 _ART_ENSENAR: Final = f"{_REGLAMENTO}, Título V, art. 11 y Título VI, art. 9"
 _ART_ENSENAR_EUS: Final = (f"{_TXAPELKETA}, «Araudia» («Kartak ezin dira erakutsi jokoa amaitu "
                            "arte»; el texto no da sanción)")
+_ART_33: Final = f"{_REGLAMENTO}, Título V, arts. 7 y 8"
 
 
 def faltas(
     declaraciones: Any, manos: Sequence[Hand | str], reglas: Reglas | str | Mapping[str, Any],
+    mano: int | None = None,
 ) -> list[Falta]:
-    """Every false declaration and shown card of the hand, with its article.
+    """Every false declaration and shown card of the hand, with its article; with the ``mano``,
+    also an órdago at juego accepted with 33 de postre where the profile forbids it.
 
     >>> faltas({"juego": [False, True, None, None]}, ["12o 12c 5e 4b", "1o 1c 6e 7b",
     ...         "4o 5c 6c 7e", "10o 11c 1e 2o"], "segovia")[0].texto()
     'asiento 1 cantó juego sin tenerlo'
+
+    «Queda expresamente prohibido querer un órdago a juego con treinta y tres de postre»
+    (Reglamento, Título V, art. 7): seat 3, the last to speak, holds 33 and his partner none.
+
+    >>> postre = ["12o 11c 10e 1b", "4o 5c 6e 7b", "4c 5e 6c 7e", "12c 11e 6o 7o"]
+    >>> [f.texto() for f in faltas({"ordago_querido": {"asiento": 3, "lance": "juego"}}, postre,
+    ...                            "segovia", mano=0)]
+    ['asiento 3 quiso el órdago a juego con treinta y tres de postre']
+    >>> faltas({"ordago_querido": {"asiento": 3, "lance": "juego"}}, postre, "euskadi", mano=0)
+    []
     """
     decl = leer_declaraciones(declaraciones)
     reglas = perfil(reglas)
@@ -202,7 +234,36 @@ def faltas(
     for seat, lance in decl["ensenadas"]:
         art = _ART_ENSENAR_EUS if regimen == "euskadi" else _ART_ENSENAR
         out.append(Falta(seat, lance, "ensenada", None, True, art))
+    if mano is not None and reglas.ordago_33_postre == "penalizado":
+        seat = postre_33(jugadas, _mano_valida(mano), decl)
+        if seat is not None:
+            out.append(Falta(seat, "juego", "postre_33", None, True, _ART_33))
     return out
+
+
+def postre_33(jugadas: Sequence[Jugada], mano: int, decl: Mapping[str, Any]) -> int | None:
+    """The seat that said «quiero» to an órdago at juego holding 33 de postre, unless its partner
+    sang «juego sí» (Reglamento, Título V, art. 9); None otherwise. ``decl`` as read by
+    ``leer_declaraciones``. «De postre» is «postre del lance»: nobody with juego speaks after him.
+    """
+    querido = decl.get("ordago_querido")
+    if querido is None or querido[1] != "juego":
+        return None
+    seat = querido[0]
+    if not jugadas[seat].juego or jugadas[seat].valor != 33:
+        return None
+    turno = (seat - mano) % 4
+    if any(jugadas[s].juego and (s - mano) % 4 > turno for s in range(4)):
+        return None  # somebody with juego speaks after him: he is not postre del lance
+    partner = (seat + 2) % 4
+    said = decl["juego"][partner]
+    return None if (jugadas[partner].juego if said is None else said) else seat
+
+
+def _mano_valida(mano: Any) -> int:
+    if type(mano) is not int or mano not in (0, 1, 2, 3):
+        raise ValueError(f"mano debe ser un asiento de 0 a 3, no {excerpt(mano)}")
+    return mano
 
 
 def _jugadas(manos: Sequence[Hand | str], reglas: Reglas) -> list[Jugada]:
@@ -234,14 +295,37 @@ def correcciones(
     envites (Segovia VIII.2, IX.2; the Basque "eta enbidoa jotzen badu") need it.
     """
     reglas = perfil(reglas)
-    if type(mano) is not int or mano not in (0, 1, 2, 3):
-        raise ValueError(f"mano debe ser un asiento de 0 a 3, no {excerpt(mano)}")
+    mano = _mano_valida(mano)
     jugadas = _jugadas(manos, reglas)
     fs = faltas(declaraciones, manos, reglas)
     ctx = _Contexto(jugadas, mano, lances or {}, cuarto_lance(jugadas),
                     leer_declaraciones(declaraciones))
     juez = _euskadi if _regimen(reglas) == "euskadi" else _segovia
-    return _fusionar(juez(fs, ctx))
+    return _fusionar(juez(fs, ctx) + _ordago_33(reglas, ctx))
+
+
+def _ordago_33(reglas: Reglas, ctx: _Contexto) -> list[Correccion]:
+    """The 33 de postre: the profile's rule, penalty or a note that the bet stands.
+
+    With the Reglamento the órdago does not stand and the other pareja takes «dos tantos más el
+    de negada, tres en total» when it is accepted; the Basque «Araudia» keeps the bet.
+    """
+    querido = ctx.decl["ordago_querido"]
+    if querido is None:
+        return []
+    if not ctx.ordago(querido[1]):
+        raise ValueError(f"ordago_querido: no hay un órdago querido a {querido[1]} en los lances")
+    seat = postre_33(ctx.jugadas, ctx.mano, ctx.decl)
+    if seat is None:
+        return []
+    quien = f"{_quien({seat})} quiso el órdago a juego con treinta y tres de postre"
+    if reglas.ordago_33_postre == "penalizado":
+        otra = 1 - seat % 2
+        return [Correccion("juego", otra, frozenset(), 3, False,
+                           f"{quien}: no vale, y la pareja {otra} se apunta dos tantos más el de negada "
+                           f"({textos.POSTRE_33_PROHIBIDO}; {textos.POSTRE_33_PENA})", al_momento=True)]
+    return [Correccion("juego", razon=f"{quien}: la apuesta vale "
+                                      f"({reglas.fuente_de('ordago_33_postre').texto()})")]
 
 
 @dataclass(frozen=True)
@@ -258,6 +342,12 @@ class _Contexto:
 
     def orden(self, seat: int) -> int:
         return (seat - self.mano) % 4
+
+    def ordago(self, lance: str) -> bool:
+        """An órdago was accepted on this lance."""
+        value = self._lance(lance)
+        tipo = getattr(value, "tipo", None)
+        return tipo == "ordago" if tipo is not None else isinstance(value, Mapping) and "ordago" in value
 
     def aceptado(self, lance: str) -> bool:
         """An envite (or órdago) was accepted on this lance."""
@@ -535,6 +625,7 @@ def _fusionar(cs: Sequence[Correccion]) -> list[Correccion]:
             prev, ganador=None if conflict else ganador, anulados=prev.anulados | c.anulados,
             negada=0 if conflict else max(prev.negada, c.negada),
             envites_validos=prev.envites_validos and c.envites_validos,
+            al_momento=prev.al_momento or c.al_momento,
             razon=f"{prev.razon}; {c.razon}" + (" (sanciones opuestas: se anulan)"
                                                  if conflict else ""))
     order = {"grande": 0, "chica": 1, "pares": 2, "juego": 3, "punto": 4}

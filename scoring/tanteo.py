@@ -441,6 +441,9 @@ def _apuestas(
     for lance in orden:
         outcome = lances[lance]
         name = NOMBRES_LANCE[lance]
+        corr = (corrs or {}).get(lance)
+        if corr and corr.al_momento and corr.ganador is not None:  # seen as the órdago is resolved
+            cuenta.add(corr.ganador, corr.negada, lance, f"{name}: {corr.razon} ({corr.negada})")
         if outcome.tipo == "no_quiero" and not _deje_al_final(reg, lance, outcome):
             p = outcome.gana
             cuenta.add(p, outcome.tantos, lance,
@@ -478,7 +481,7 @@ def _contar(
     name = NOMBRES_LANCE[lance]
     if corr and not corr.envites_validos and outcome.tipo in ("quiero", "ordago"):
         outcome = PASO
-    if corr and corr.ganador is not None and corr.negada:
+    if corr and corr.ganador is not None and corr.negada and not corr.al_momento:
         cuenta.add(corr.ganador, corr.negada, lance, f"{name}: {corr.razon} ({corr.negada})")
     if seat is None:
         return  # nobody holds pares or juego: the lance is not played

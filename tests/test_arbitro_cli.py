@@ -216,6 +216,34 @@ def test_list_the_profile_values_with_their_sources(capsys) -> None:
     assert code == 0 and "perfil" not in json.loads(out)  # a seña set alone has no profile
 
 
+POSTRE = {"manos": ["12o 11c 10e 1b", "4o 5c 6e 7b", "4c 5e 6c 7e", "12c 11e 6o 7o"],
+          "lances": {"juego": {"ordago": "quiero"}},
+          "declaraciones": {"ordago_querido": {"asiento": 3, "lance": "juego"}}}
+
+
+def test_declarations_of_a_hand_record(capsys, tmp_path) -> None:
+    path = tmp_path / "mano.json"
+    path.write_text(json.dumps({**POSTRE, "reglas": "segovia"}), encoding="utf-8")
+    code, out, _ = mus(capsys, "--declaraciones", str(path))
+    assert code == 0
+    assert ("- asiento 3 quiso el órdago a juego con treinta y tres de postre "
+            "[Reglamento Campeonatos de Mus (Segovia), Título V, arts. 7 y 8]") in out
+    assert "«Queda expresamente prohibido querer un órdago a juego con treinta y tres de postre.»" in out
+    # no reglas in the record: --perfil decides
+    path.write_text(json.dumps(POSTRE), encoding="utf-8")
+    code, out, _ = mus(capsys, "--declaraciones", str(path), "--perfil", "euskadi", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["reglas"] == "euskadi" and data["faltas"] == []
+    assert "atzeskuak bagara ere" in data["correcciones"][0]["razon"]
+
+
+def test_declarations_of_a_bad_record_exit_2(capsys, tmp_path) -> None:
+    path = tmp_path / "mano.json"
+    path.write_text(json.dumps({**POSTRE, "lances": {}}), encoding="utf-8")
+    code, _, err = mus(capsys, "--declaraciones", str(path))
+    assert code == 2 and "no hay un órdago querido" in err and "Traceback" not in err
+
+
 @pytest.mark.parametrize(("conjunto", "titulo"), [
     ("segovia", "Reglamento Campeonatos de Mus (Segovia), Título VII"),
     ("segovia-normas", "Normas generales de mus para la provincia de Segovia"),

@@ -14,11 +14,14 @@ import os
 import re
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from scoring import textos
+from scoring.declaraciones import correcciones, faltas
 from scoring.rules import PERFILES, VALORES, cargar_perfil, perfil
+from scoring.tanteo import RegistroError, ResultadoTanteo, tantear
 
 ROOT = Path(__file__).resolve().parents[1]
 # The texts are never copied into the repository: they are read where the project keeps them.
@@ -136,3 +139,81 @@ def test_a_changed_value_becomes_a_choice_and_the_rest_keep_their_source(tmp_pat
     path.write_text('base = "segovia"\ndeje = "al_final"\n', encoding="utf-8")
     assert cargar_perfil(path).fuente_de("deje").es_eleccion
     assert cargar_perfil(path).fuente_de("tantos") == perfil("segovia").fuente_de("tantos")
+
+
+# -- 1. the 33 de postre ---------------------------------------------------------------------
+
+# Seat 0 (mano) 31; seats 1 and 2 no juego (22); seat 3, the postre, 33 (10 + 10 + 6 + 7).
+POSTRE = ["12o 11c 10e 1b", "4o 5c 6e 7b", "4c 5e 6c 7e", "12c 11e 6o 7o"]
+ORDAGO = {"juego": {"ordago": "quiero"}}
+QUIERE_3 = {"ordago_querido": {"asiento": 3, "lance": "juego"}}
+
+
+def hand(manos: list[str], reglas: Any, **record: Any) -> ResultadoTanteo:
+    return tantear({"reglas": reglas, "manos": manos, **record})
+
+
+def test_reglamento_v_7_8_the_ordago_does_not_stand_and_costs_three() -> None:
+    # V.7: "Queda expresamente prohibido querer un órdago a juego con treinta y tres de postre."
+    # V.8: "será penalizado con dos tantos más el de negada, tres en total."
+    r = hand(POSTRE, "segovia", marcador=[10, 20], lances=ORDAGO, declaraciones=QUIERE_3)
+    assert r.fin is None
+    first = r.detalle[0]  # taken when the órdago is resolved, before the count
+    assert (first.pareja, first.tantos, first.lance) == (0, 3, "juego")
+    assert textos.POSTRE_33_PROHIBIDO.texto in first.razon and textos.POSTRE_33_PENA.texto in first.razon
+    # the count goes on as after a refused envite: grande, chica and the 31 of seat 0 (3)
+    assert r.por_lance["juego"] == [6, 0] and r.marcador == (18, 20)
+
+
+def test_the_three_tantos_are_taken_before_the_count() -> None:
+    # At 37-39 the penalty ends the juego for pareja 0 before pareja 1 could count anything.
+    r = hand(POSTRE, "segovia", marcador=[37, 39], lances=ORDAGO, declaraciones=QUIERE_3)
+    assert r.fin == {"ganador": 0, "por": "tantos"} and [a.tantos for a in r.detalle] == [3]
+
+
+def test_reglamento_v_9_partner_with_juego_si_makes_it_valid() -> None:
+    # V.9: "Si un jugador canta pares sí o juego sí y su compañero, postre del lance, acepta un
+    # órdago a pares o juego con dos ases o treinta y tres, la jugada será válida."
+    manos = [POSTRE[0], "12e 10c 4b 7c", POSTRE[2], POSTRE[3]]  # seat 1 sings 31
+    r = hand(manos, "segovia", lances=ORDAGO,
+             declaraciones={**QUIERE_3, "juego": [True, True, False, True]})
+    assert r.fin == {"ganador": 0, "por": "ordago"}  # seat 0 is mano with 31
+    assert faltas(QUIERE_3, manos, "segovia", 0) == []
+
+
+def test_not_postre_of_the_lance_no_penalty() -> None:
+    # With seat 1 mano, seat 0 (31) speaks after seat 3: seat 3 is not «de postre».
+    r = hand(POSTRE, "segovia", mano=1, lances=ORDAGO, declaraciones=QUIERE_3)
+    assert r.fin == {"ganador": 0, "por": "ordago"}
+    assert faltas(QUIERE_3, POSTRE, "segovia", 1) == []
+
+
+def test_basque_araudia_the_bet_at_juego_with_33_stands() -> None:
+    # «33rekin jokoan egindako apustuari “eduki” erantzuten badiogu, apustua onartuko dugu, ...
+    # edo atzeskuak bagara ere» (even if we are postre).
+    r = hand(POSTRE, "euskadi", lances=ORDAGO, declaraciones=QUIERE_3)
+    assert r.fin == {"ganador": 0, "por": "ordago"}
+    assert any(textos.EUS_33.texto in nota for nota in r.notas)
+
+
+def test_the_penalty_as_a_declaration_check() -> None:
+    [falta] = faltas(QUIERE_3, POSTRE, "cuellar", 0)
+    assert (falta.asiento, falta.tipo, falta.articulo) == (
+        3, "postre_33", f"{textos.REGLAMENTO}, Título V, arts. 7 y 8")
+    [c] = correcciones(QUIERE_3, POSTRE, "cuellar", 0, ORDAGO)
+    assert (c.lance, c.ganador, c.negada, c.envites_validos, c.al_momento) == ("juego", 0, 3, False, True)
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ({"declaraciones": QUIERE_3}, "no hay un órdago querido a juego"),
+        ({"lances": ORDAGO, "declaraciones": {"ordago_querido": {"asiento": 4, "lance": "juego"}}}, "asiento"),
+        ({"lances": ORDAGO, "declaraciones": {"ordago_querido": {"asiento": 3}}}, "ordago_querido"),
+        ({"lances": ORDAGO, "declaraciones": {"ordago_querido": 3}}, "ordago_querido"),
+    ],
+)
+def test_a_wrong_ordago_querido_is_a_clear_error(record: dict[str, Any], message: str) -> None:
+    with pytest.raises(RegistroError, match=message) as info:
+        hand(POSTRE, "segovia", **record)
+    assert "\n" not in str(info.value)
