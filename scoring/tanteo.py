@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from scoring import declaraciones
+from scoring import declaraciones, textos
 from scoring.cards import Hand, NotationError, check_distinct, parse_hand
 from scoring.declaraciones import Correccion
 from scoring.inputs import excerpt
@@ -32,6 +32,8 @@ APUESTA_LANCES: Final = ("grande", "chica", "pares", "juego", "punto")
 NOMBRES_LANCE: Final = {
     "grande": "Grande", "chica": "Chica", "pares": "Pares", "juego": "Juego", "punto": "Punto",
 }
+# The words that fix when the deje is collected, by the profile's ``deje``.
+CITA_DEJE: Final = {"al_final": textos.ENC_DEJE, "primero": textos.EUS_LEHEN_HARRIAK}
 
 
 class RegistroError(ValueError):
@@ -447,8 +449,9 @@ def _apuestas(
         if outcome.tipo == "no_quiero" and not _deje_al_final(reg, lance, outcome):
             p = outcome.gana
             cuenta.add(p, outcome.tantos, lance,
-                       f"{name}: envite no querido por {reg.nombre_pareja(1 - p)}, "
-                       f"{outcome.tantos} para {reg.nombre_pareja(p)}")
+                       f"{name}: {'utzia (deje), ' if _es_deje(reg, lance, outcome) else ''}"
+                       f"envite no querido por {reg.nombre_pareja(1 - p)}, "
+                       f"{outcome.tantos} para {reg.nombre_pareja(p)}{_cita_deje(reg, lance, outcome)}")
         elif outcome.tipo == "ordago" and not cuenta.fin and _valido(corrs, lance):
             seat = ganadores[lance]
             if seat is None:  # opened by false declarations and nobody holds the jugada
@@ -469,8 +472,21 @@ def _valido(corrs: Mapping[str, Correccion] | None, lance: str) -> bool:
     return corr is None or corr.envites_validos
 
 
+def _es_deje(reg: RegistroMano, lance: str, outcome: Lance) -> bool:
+    """The refused opening envite at pares or juego, in a profile that plays with deje."""
+    return (reg.reglas.deje != "no" and outcome.tipo == "no_quiero" and lance in ("pares", "juego")
+            and outcome.tantos == 1)
+
+
 def _deje_al_final(reg: RegistroMano, lance: str, outcome: Lance) -> bool:
-    return reg.reglas.deje == "al_final" and lance in ("pares", "juego") and outcome.tantos == 1
+    return reg.reglas.deje == "al_final" and _es_deje(reg, lance, outcome)
+
+
+def _cita_deje(reg: RegistroMano, lance: str, outcome: Lance) -> str:
+    """The words that say when the deje is collected, for its reason."""
+    if not _es_deje(reg, lance, outcome):
+        return ""
+    return f" ({CITA_DEJE[reg.reglas.deje]})"
 
 
 def _contar(
@@ -488,7 +504,8 @@ def _contar(
     if outcome.tipo == "no_quiero":
         p = outcome.gana
         if _deje_al_final(reg, lance, outcome):
-            cuenta.add(p, 1, lance, f"{name}: deje, envite no querido por {reg.nombre_pareja(1 - p)} (1)")
+            cuenta.add(p, 1, lance, f"{name}: deje, envite no querido por {reg.nombre_pareja(1 - p)} (1)"
+                                    f"{_cita_deje(reg, lance, outcome)}")
         if lance == "punto":  # encyclopedia: the refusing pareja cannot take the punto either
             cuenta.add(p, 1, lance, f"Punto: 1 por el punto para {reg.nombre_pareja(p)}, "
                                     "que envidó y no se lo quisieron")

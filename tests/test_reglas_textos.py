@@ -20,7 +20,7 @@ import pytest
 
 from scoring import textos
 from scoring.declaraciones import correcciones, faltas
-from scoring.rules import PERFILES, VALORES, cargar_perfil, perfil
+from scoring.rules import PERFILES, VALORES, cargar_perfil, orden_de_cobro, perfil
 from scoring.tanteo import RegistroError, ResultadoTanteo, tantear
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -217,3 +217,44 @@ def test_a_wrong_ordago_querido_is_a_clear_error(record: dict[str, Any], message
     with pytest.raises(RegistroError, match=message) as info:
         hand(POSTRE, "segovia", **record)
     assert "\n" not in str(info.value)
+
+
+# -- 3. the order stones are collected in ------------------------------------------------------
+
+# Pareja 1 wins grande (seat 1, two kings) and chica (seat 3, 1 1 4 5); both parejas hold pares;
+# nobody holds juego. 4 reyes.
+ORDEN = ["7o 7c 6o 5e", "12o 12c 1o 4o", "6c 5o 4e 10o", "1c 1e 4c 5c"]
+PARES_NO_QUERIDOS = {"pares": {"no_quiero": 1, "gana": 0}}
+
+
+def test_basque_the_stones_for_ez_come_first() -> None:
+    # «gogoan izan behar da jasotzen diren lehen harriak “Ez” esateagatik edo “Paso”
+    # egiteagatik kobratzen direnak direla» and «... 40 harri biltzen dituen lehen bikoteak
+    # irabaziko du»: at 39-38 the refused pares give pareja 0 the juego before the count.
+    r = hand(ORDEN, "euskadi", marcador=[39, 38], lances=PARES_NO_QUERIDOS)
+    assert r.fin == {"ganador": 0, "por": "tantos"}
+    assert textos.EUS_LEHEN_HARRIAK.texto in r.detalle[0].razon and "utzia" in r.detalle[0].razon
+
+
+def test_encyclopedia_deje_al_final_waits_for_the_count() -> None:
+    # «Deje. Es la piedra que se lleva al final una pareja cuando los contrarios no aceptan un
+    # envite inicial»: the grande and chica of pareja 1 come first.
+    r = hand(ORDEN, {"base": "euskadi", "deje": "al_final"}, marcador=[39, 38], lances=PARES_NO_QUERIDOS)
+    assert r.fin == {"ganador": 1, "por": "tantos"}
+    deje = hand(ORDEN, {"base": "euskadi", "deje": "al_final"}, lances=PARES_NO_QUERIDOS)
+    assert any(a.razon.startswith("Pares: deje") and textos.ENC_DEJE.texto in a.razon for a in deje.detalle)
+
+
+@pytest.mark.parametrize("marcador", [[0, 0], [39, 38], [38, 39], [20, 37]])
+def test_collected_first_scores_as_sin_deje(marcador: list[int]) -> None:
+    # Segovia «Se juega sin deje» and Título VI art. 1 «En cada lance se apuntará la negada»: the
+    # refusals are taken at once too; only the words of the reason differ.
+    basque = hand(ORDEN, "euskadi", marcador=marcador, lances=PARES_NO_QUERIDOS)
+    sin_deje = hand(ORDEN, {"base": "euskadi", "deje": "no"}, marcador=marcador, lances=PARES_NO_QUERIDOS)
+    assert (basque.por_lance, basque.marcador, basque.fin) == (sin_deje.por_lance, sin_deje.marcador, sin_deje.fin)
+
+
+def test_each_profile_says_its_order() -> None:
+    assert orden_de_cobro(perfil("euskadi")).startswith("primero las piedras por «Ez» y «Paso»")
+    assert "salvo el deje" in orden_de_cobro(perfil({"deje": "al_final"}))
+    assert orden_de_cobro(perfil("segovia")).startswith("los envites no queridos al momento")
