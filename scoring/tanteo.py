@@ -306,6 +306,7 @@ class _Cuenta:
         self.detalle: list[Apunte] = []
         self.fin: dict[str, Any] | None = None
         self.notas: list[str] = []
+        self.punto_a_falta = False  # the punto was bet with a pareja one tanto short (Título VI art. 1)
 
     def add(self, pareja: int, tantos: int, lance: str, razon: str) -> None:
         if self.fin or tantos <= 0:
@@ -446,7 +447,14 @@ def _apuestas(
         corr = (corrs or {}).get(lance)
         if corr and corr.al_momento and corr.ganador is not None:  # seen as the órdago is resolved
             cuenta.add(corr.ganador, corr.negada, lance, f"{name}: {corr.razon} ({corr.negada})")
-        if outcome.tipo == "no_quiero" and not _deje_al_final(reg, lance, outcome):
+        if lance == "punto" and reg.reglas.punto_falta_un_tanto == "negada_y_punto":
+            cuenta.punto_a_falta = cuenta.target - 1 in cuenta.score
+        if outcome.tipo == "no_quiero" and cuenta.punto_a_falta:
+            p = outcome.gana
+            cuenta.add(p, 1, lance, f"Punto: envite no querido por {reg.nombre_pareja(1 - p)} a falta de un "
+                                    f"tanto, sólo el tanto de negada para {reg.nombre_pareja(p)} "
+                                    f"({textos.REG_PUNTO_FALTA})")
+        elif outcome.tipo == "no_quiero" and not _deje_al_final(reg, lance, outcome):
             p = outcome.gana
             cuenta.add(p, outcome.tantos, lance,
                        f"{name}: {'utzia (deje), ' if _es_deje(reg, lance, outcome) else ''}"
@@ -513,6 +521,10 @@ def _contar(
         return
     p = seat % 2
     who = f"{reg.nombre(seat)} ({jugadas[seat].describe(lance)})"
+    if outcome.tipo == "quiero" and lance == "punto" and cuenta.punto_a_falta:
+        cuenta.add(p, 1, lance, f"Punto: 1 por ganar el punto, {who}; a falta de un tanto el envite de "
+                                f"{outcome.tantos} no se apunta ({textos.REG_PUNTO_FALTA})")
+        return
     if outcome.tipo == "quiero":
         cuenta.add(p, outcome.tantos, lance,
                    f"{name}: envite de {outcome.tantos} querido, gana {who} ({outcome.tantos})")

@@ -258,3 +258,36 @@ def test_each_profile_says_its_order() -> None:
     assert orden_de_cobro(perfil("euskadi")).startswith("primero las piedras por «Ez» y «Paso»")
     assert "salvo el deje" in orden_de_cobro(perfil({"deje": "al_final"}))
     assert orden_de_cobro(perfil("segovia")).startswith("los envites no queridos al momento")
+
+
+# -- 4. the punto a falta de un tanto -------------------------------------------------------------
+
+# No pares, no juego. Pareja 1 wins grande (seat 3, 12), chica (seat 1, 1 4 5 6) and punto
+# (seat 3, 28).
+PUNTO = ["1o 4o 5o 7o", "1c 4c 5c 6c", "11o 7e 6e 4e", "12o 11b 7b 1b"]
+
+
+def test_reglamento_vi_1_only_the_punto_when_a_pareja_needs_one_tanto() -> None:
+    # «En el envite a punto y a falta de un tanto, no se apuntará más que el tanto de negada y el
+    # de punto cuando le corresponda.» Pareja 0 needs one tanto; pareja 1 wins the envite of 10.
+    r = hand(PUNTO, "segovia", marcador=[39, 30], lances={"punto": {"quiero": 10}})
+    assert r.por_lance["punto"] == [0, 1] and r.marcador == (39, 33) and r.fin is None
+    assert textos.REG_PUNTO_FALTA.texto in r.detalle[-1].razon
+    # Without that rule the envite counts and pareja 1 takes the juego.
+    assert hand(PUNTO, "general", marcador=[39, 30], lances={"punto": {"quiero": 10}}).fin == {
+        "ganador": 1, "por": "tantos"}
+
+
+def test_reglamento_vi_1_a_refused_envite_at_punto_is_one_tanto_de_negada() -> None:
+    r = hand(PUNTO, "segovia", marcador=[30, 39], lances={"punto": {"no_quiero": 5, "gana": 0}})
+    negada = r.detalle[0]
+    assert (negada.pareja, negada.tantos, negada.lance) == (0, 1, "punto")
+    assert textos.REG_PUNTO_FALTA.texto in negada.razon
+
+
+def test_a_falta_de_un_tanto_is_judged_when_the_punto_is_bet() -> None:
+    # A refused grande (2, taken at once) leaves pareja 0 one tanto short when the punto is bet.
+    lances = {"grande": {"no_quiero": 2, "gana": 0}, "punto": {"quiero": 10}}
+    assert hand(PUNTO, "segovia", marcador=[37, 20], lances=lances).por_lance["punto"] == [0, 1]
+    # Two tantos short: the envite counts.
+    assert hand(PUNTO, "segovia", marcador=[36, 20], lances=lances).por_lance["punto"] == [0, 11]

@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from scoring.cards import CARD_IDS, Card
@@ -142,10 +142,15 @@ def reference(record: dict[str, Any]) -> tuple[dict[str, list[int]], tuple[int, 
     def deje(lance: str, o: Any) -> bool:  # encyclopedia: the deje is taken at the end, pares/juego only
         return reglas.deje == "al_final" and lance in ("pares", "juego") and o["no_quiero"] == 1
 
+    # Reglamento Campeonatos de Mus (Segovia), Título VI art. 1: "En el envite a punto y a falta de
+    # un tanto, no se apuntará más que el tanto de negada y el de punto cuando le corresponda."
+    a_falta = False
     for lance in order:
         o = outcomes[lance]
+        if lance == "punto" and reglas.punto_falta_un_tanto == "negada_y_punto":
+            a_falta = target - 1 in score  # as the punto is bet: after the earlier refusals
         if isinstance(o, dict) and "no_quiero" in o and not deje(lance, o):
-            add(o["gana"], o["no_quiero"], lance)
+            add(o["gana"], 1 if lance == "punto" and a_falta else o["no_quiero"], lance)
         elif isinstance(o, dict) and "ordago" in o and fin is None:
             p = winner(lance, hands, mano, reglas) % 2
             add(p, target - score[p], lance)
@@ -159,7 +164,7 @@ def reference(record: dict[str, Any]) -> tuple[dict[str, list[int]], tuple[int, 
         if refused and deje(lance, o):
             add(p, 1, lance)
         if isinstance(o, dict) and "quiero" in o:
-            add(p, o["quiero"], lance)
+            add(p, 0 if lance == "punto" and a_falta else o["quiero"], lance)
         elif o == "paso" and lance in ("grande", "chica"):
             add(p, 1, lance)
         if lance == "punto":
@@ -186,10 +191,10 @@ def outcome(draw: st.DrawFn) -> Any:
 
 
 @st.composite
-def records(draw: st.DrawFn, profiles: list[Any] | None = None) -> dict[str, Any]:
+def records(draw: st.DrawFn, profiles: list[Any] | None = None, cards: list[str] | None = None) -> dict[str, Any]:
     spec = draw(st.sampled_from(profiles or PROFILES))
     reglas = perfil(spec)
-    ids = draw(st.permutations(CARD_IDS))[:16]
+    ids = draw(st.permutations(cards or CARD_IDS))[:16]
     manos = [" ".join(ids[i:i + 4]) for i in range(0, 16, 4)]
     hands = [[Card.parse(t) for t in m.split()] for m in manos]
     marcador = [draw(st.integers(0, reglas.tantos - 1)) for _ in range(2)]
@@ -220,6 +225,21 @@ def mirror(r: ResultadoTanteo) -> tuple:
 @SETTINGS
 @given(records())
 def test_engine_agrees_with_the_reference_reading(record: dict[str, Any]) -> None:
+    assert scores(tantear(record)) == reference(record)
+
+
+# Aces to sevens but twos and threes: four of them never make juego, so the punto is played.
+SIN_JUEGO = [c for c in CARD_IDS if Card.parse(c).rank in (1, 4, 5, 6, 7)]
+
+
+@SETTINGS
+@given(records(["segovia", "cuellar", {"base": "general", "punto_falta_un_tanto": "negada_y_punto"}],
+               SIN_JUEGO), st.integers(0, 1), st.integers(1, 2))
+def test_punto_a_falta_de_un_tanto_agrees_with_the_reference(record: dict[str, Any], p: int, falta: int) -> None:
+    # The end of the juego, where Título VI art. 1 applies: a pareja one (or two) tantos short
+    # and an envite at punto.
+    assume("punto" in record["lances"])
+    record["marcador"][p] = perfil(record["reglas"]).tantos - falta
     assert scores(tantear(record)) == reference(record)
 
 
