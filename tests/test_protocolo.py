@@ -75,4 +75,10 @@ def test_the_organisers_qr_code_opens_the_phone_page_and_the_tablet_reads_it(tmp
     assert text == f"http://192.168.1.5:8000/mesa?codigo={code}"
     frame = cv2.copyMakeBorder(frame, 120, 120, 200, 200, cv2.BORDER_CONSTANT, value=(60, 90, 60))
     assert mesa.torneo.leer_qr(frame) == code
+    # the organiser's browser on the server's own machine: the link is the LAN address `mus servir` found
+    srv.app.state.direccion_lan = "http://192.168.1.7:8000"
+    local = TestClient(srv.app, base_url="http://127.0.0.1:8000")
+    png = local.get(f"/torneos/{tid}/mesas/1/qr.png", headers=h)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.imdecode(np.frombuffer(png.content, np.uint8), 1))
+    assert text == f"http://192.168.1.7:8000/mesa?codigo={code}"
     srv.engine.dispose()
