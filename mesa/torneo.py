@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from mesa.i18n import N_, SOURCE, t
-from scoring.protocolo import codigo_de, corregida, tanteo_del_servidor
+from scoring.protocolo import SUFIJO_CORREGIDA, codigo_de, corregida, tanteo_del_servidor
 
 DB_FILE = "torneo.sqlite3"
 TIMEOUT = 5.0  # seconds a request may take before the hand waits in the queue
@@ -241,20 +241,41 @@ class ClienteTorneo:
     # --- the queue ------------------------------------------------------------------------
 
     def encolar(self, registro: Mapping[str, Any], tanteo: tuple[int, int],
-                foto: bytes | None = None) -> str:
-        """Queue one confirmed hand (the ``mus tanteo`` record and its tanteo); its id."""
+                foto: bytes | None = None, id_mano: str | None = None) -> str:
+        """Queue one confirmed hand (the ``mus tanteo`` record and its tanteo); its id.
+
+        ``id_mano``: the hand's own id where its partida already has one (the phone pages'):
+        a hand queued under it before, sent or corrected, stays as it is, so queueing a
+        partida's stored hands again in order queues only the new ones."""
         mesa = self.mesa()
         if mesa is None:
             raise TorneoError(N_("esta tableta no está unida a ningún torneo"))
-        last = self._db.execute("SELECT MAX(numero) FROM cola").fetchone()[0]
-        numero = last + 1 if last else int(mesa.partida.get("siguiente", 1))
-        body = {"id": uuid.uuid4().hex, "numero": numero, "registro": dict(registro),
-                "tanteo": [int(tanteo[0]), int(tanteo[1])]}
-        if foto:
-            body["foto"] = hashlib.sha256(foto).hexdigest()
-        self._db.execute("INSERT INTO cola (numero, id, cuerpo) VALUES (?, ?, ?)",
-                         (numero, body["id"], json.dumps(body)))
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")  # the check and the insert as one: two senders agree
+            if id_mano is not None and (row := self._db.execute(
+                    "SELECT id FROM cola WHERE id IN (?, ?)", (id_mano, id_mano + SUFIJO_CORREGIDA)).fetchone()):
+                self._db.execute("COMMIT")
+                return str(row[0])
+            last = self._db.execute("SELECT MAX(numero) FROM cola").fetchone()[0]
+            numero = last + 1 if last else int(mesa.partida.get("siguiente", 1))
+            body = {"id": id_mano or uuid.uuid4().hex, "numero": numero, "registro": dict(registro),
+                    "tanteo": [int(tanteo[0]), int(tanteo[1])]}
+            if foto:
+                body["foto"] = hashlib.sha256(foto).hexdigest()
+            self._db.execute("INSERT INTO cola (numero, id, cuerpo) VALUES (?, ?, ?)",
+                             (numero, body["id"], json.dumps(body)))
+            self._db.execute("COMMIT")
         return body["id"]
+
+    def partida_servidor(self) -> dict[str, Any]:
+        """The match as the server counts it now (marcador, juegos, vacas, hands stored)."""
+        mesa = self.mesa()
+        if mesa is None:
+            raise TorneoError(N_("esta tableta no está unida a ningún torneo"))
+        status, doc = self._send(mesa.servidor)("GET", "/api/mesa/partida", None, mesa.token)
+        if status != 200:
+            raise self._refused(status, doc)
+        return doc
 
     def pendientes(self) -> int:
         """Hands still to be sent, those held behind a refused one included."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,16 +115,10 @@ class MesaTorneo:
                                      "sus manos siguen en la cola del torneo"))
             return
         p = mesa.partida
-        if p.get("descansa") or len(p.get("jugadores", [])) != 4:
-            self.cliente.salir()
-            raise TorneoError(N_("esta mesa descansa en esta ronda: no hay partida que jugar"))
-        if p.get("manos"):  # a new partida here would not follow the server's marcador
-            self.cliente.salir()
-            raise TorneoError(N_("esta partida ya tiene manos en el servidor ({n}): sigue en "
-                                 "la tableta que la empezó"), n=p["manos"])
         try:
+            comprobar_partida(mesa)
             ctl.nueva(p["reglas"], list(p["jugadores"]), int(p.get("mano", 0)))
-        except ValueError:
+        except (TorneoError, ValueError):
             self.cliente.salir()  # nothing half-joined stays behind
             raise
         ctl.almacen.guardar_ajuste(AJUSTE_PARTIDA, str(ctl.partida_id))
@@ -166,21 +160,7 @@ class MesaTorneo:
         if (mesa is None or not self.juega(ctl) or ctl.partida is None
                 or not self.cliente.correcciones()):
             return False  # without a correction the server's count is the table's
-        fixes = self.cliente.respuestas()
-        info = ctl.info
-        p = Partida(perfil(info["reglas"]), jugadores=info["jugadores"], mano=info["mano_inicial"])
-        primera = mesa.primera
-        for k, m in enumerate(ctl.almacen.manos(ctl.partida_id or 0)):
-            reg = m["registro"]
-            p.registrar(reg["manos"], reg.get("lances", {}), mano=reg["mano"])
-            if primera + k in fixes:
-                _seguir(p, fixes[primera + k])
-        old = ctl.partida
-        if (p.tantos, p.juegos, p.vacas, p.ganador) == (old.tantos, old.juegos, old.vacas,
-                                                        old.ganador):
-            return False
-        ctl.partida = p
-        return True
+        return seguir_respuestas(ctl, mesa.primera, self.cliente.respuestas())
 
     def enviar(self, al_terminar: Callable[[int], None]) -> bool:
         """Send the queue in a thread; ``al_terminar(hands stored)`` runs in that thread (the
@@ -220,6 +200,69 @@ class MesaTorneo:
     @property
     def enviando(self) -> bool:
         return self._enviando
+
+
+def _marcador(par: tuple[int, int]) -> str:
+    return f"{par[0]}-{par[1]}"
+
+
+def texto_correccion(t: Callable[[str], str], c: Correccion) -> str:
+    return t("Mano {n} corregida por el servidor: de {mesa} a {servidor}").format(
+        n=c.numero, mesa=_marcador(c.mesa), servidor=_marcador(c.servidor))
+
+
+def texto_rechazada(t: Callable[[str], str], r: Rechazada, telefono: bool = False) -> str:
+    """The refusal and what to do about it; no hand is lost either way. The tablet keeps the
+    queue itself; a phone's table keeps it on the server that serves its page."""
+    if r.unirse_otra_vez:
+        what = (t("Toca Reintentar: la mesa se une otra vez con su código y envía las manos que esperan.")
+                if telefono else
+                t("Toca Reintentar: la tableta se une otra vez con el código de la mesa y "
+                  "envía las manos que esperan."))
+    elif r.detras:
+        what = (t("Llamad al árbitro. Esta mano y las {k} de detrás esperan guardadas: no se pierde "
+                  "ninguna. Reintentar las envía otra vez.") if telefono else
+                t("Llamad al árbitro. Esta mano y las {k} de detrás esperan en la tableta: no "
+                  "se pierde ninguna. Reintentar las envía otra vez.")).format(k=r.detras)
+    else:
+        what = (t("Llamad al árbitro. La mano espera guardada: no se pierde. Reintentar la envía "
+                  "otra vez.") if telefono else
+                t("Llamad al árbitro. La mano espera en la tableta: no se pierde. Reintentar "
+                  "la envía otra vez."))
+    return t("Mano {n} rechazada: {motivo}").format(n=r.numero, motivo=r.motivo) + "\n" + what
+
+
+def comprobar_partida(mesa: Mesa) -> None:
+    """TorneoError unless the joined match can be started here: four players, and no hands
+    on the server yet (a new partida would not follow the server's marcador)."""
+    p = mesa.partida
+    if p.get("descansa") or len(p.get("jugadores", [])) != 4:
+        raise TorneoError(N_("esta mesa descansa en esta ronda: no hay partida que jugar"))
+    if p.get("manos"):
+        raise TorneoError(N_("esta partida ya tiene manos en el servidor ({n}): sigue en "
+                             "la tableta que la empezó"), n=p["manos"])
+
+
+def seguir_respuestas(ctl: ControlPartida, primera: int, respuestas: Mapping[int, dict[str, Any]]) -> bool:
+    """Make ``ctl``'s partida follow the server: its stored hands are scored again and, after
+    each one the server stored (``respuestas`` by the server's number, the first of this
+    partida being ``primera``), the marcador is the server's answer (tantos, juegos, vacas),
+    so every later hand counts from it as on the server. The stored hands keep what the table
+    counted. True when the marcador changed."""
+    if ctl.partida is None:
+        return False
+    info = ctl.info
+    p = Partida(perfil(info["reglas"]), jugadores=info["jugadores"], mano=info["mano_inicial"])
+    for k, m in enumerate(ctl.almacen.manos(ctl.partida_id or 0)):
+        reg = m["registro"]
+        p.registrar(reg["manos"], reg.get("lances", {}), mano=reg["mano"])
+        if primera + k in respuestas:
+            _seguir(p, respuestas[primera + k])
+    old = ctl.partida
+    if (p.tantos, p.juegos, p.vacas, p.ganador) == (old.tantos, old.juegos, old.vacas, old.ganador):
+        return False
+    ctl.partida = p
+    return True
 
 
 def _seguir(p: Partida, respuesta: dict[str, Any]) -> None:

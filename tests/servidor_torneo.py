@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -17,12 +17,13 @@ import pytest
 
 
 class Server:
-    """`mus torneo`'s app in uvicorn on a thread; stopped and started again on the same port."""
+    """`mus torneo`'s app in uvicorn on a thread; stopped and started again on the same port.
+    ``fabrica``: another app over the same database (`mus servir`'s, the one server)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, fabrica: Callable[[str], Any] | None = None) -> None:
         from torneo.simulacion import free_port
 
-        self.url, self.port = url, free_port()
+        self.url, self.port, self.fabrica = url, free_port(), fabrica
         self.base = f"http://127.0.0.1:{self.port}"
         self._server: Any = None
 
@@ -31,7 +32,8 @@ class Server:
 
         from torneo.api import Servidor
 
-        config = uvicorn.Config(Servidor(self.url).app, host="127.0.0.1", port=self.port,
+        app = self.fabrica(self.url) if self.fabrica else Servidor(self.url).app
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port,
                                 log_level="warning")
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)
@@ -51,9 +53,11 @@ class Server:
 @contextmanager
 def torneo_en_marcha(carpeta: Path, nombre: str = "Open", reglas: str = "segovia",
                      juegos: int | None = 20, pareja: str = "P{i}",
-                     jugadores: tuple[str, str] = ("A{i}", "B{i}")) -> Iterator[tuple[Server, list[str]]]:
+                     jugadores: tuple[str, str] = ("A{i}", "B{i}"),
+                     fabrica: Callable[[str], Any] | None = None) -> Iterator[tuple[Server, list[str]]]:
     """A server on ``carpeta``/servidor.sqlite3 with a tournament of four parejas at two tables,
-    round one started; yields the server (running) and the two tables' join codes."""
+    round one started; yields the server (running) and the two tables' join codes. ``fabrica``:
+    the app to serve (the tournament server's when None)."""
     from sqlalchemy.orm import sessionmaker
 
     from torneo import auth, db, servicio
@@ -69,7 +73,7 @@ def torneo_en_marcha(carpeta: Path, nombre: str = "Open", reglas: str = "segovia
         servicio.iniciar_ronda(s, t)
         codes = [m.codigo for m in servicio.mesas_de(s, t)]
     engine.dispose()
-    server = Server(url)
+    server = Server(url, fabrica)
     server.start()
     try:
         yield server, codes

@@ -16,9 +16,9 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from app.camera import Fuente, Preview
-from mesa.torneo import DB_FILE, Correccion, MensajeTorneo, Mesa, Rechazada, leer_qr
-from mesa.torneo_mesa import MesaTorneo, validar_servidor
 from app.screens.vivo import ConVistaPrevia
+from mesa.torneo import DB_FILE, MensajeTorneo, Mesa, leer_qr
+from mesa.torneo_mesa import MesaTorneo, texto_correccion, texto_rechazada, validar_servidor
 
 REINTENTO = 20.0  # seconds between background sends while hands wait
 AJUSTE_SERVIDOR = "torneo_servidor"  # the last server joined, offered again
@@ -28,29 +28,6 @@ AJUSTE_CODIGO = "torneo_codigo"  # the joined table's code: joining again mends 
 def texto_error(app: Any, exc: BaseException) -> str:
     """An error for the player in the app's language (the server's own words come in it)."""
     return exc.texto(app.lang) if isinstance(exc, MensajeTorneo) else app.t(str(exc))
-
-
-def _marcador(par: tuple[int, int]) -> str:
-    return f"{par[0]}-{par[1]}"
-
-
-def texto_correccion(t: Any, c: Correccion) -> str:
-    return t("Mano {n} corregida por el servidor: de {mesa} a {servidor}").format(
-        n=c.numero, mesa=_marcador(c.mesa), servidor=_marcador(c.servidor))
-
-
-def texto_rechazada(t: Any, r: Rechazada) -> str:
-    """The refusal and what to do about it; no hand is lost either way."""
-    if r.unirse_otra_vez:
-        what = t("Toca Reintentar: la tableta se une otra vez con el código de la mesa y "
-                 "envía las manos que esperan.")
-    elif r.detras:
-        what = t("Llamad al árbitro. Esta mano y las {k} de detrás esperan en la tableta: no "
-                 "se pierde ninguna. Reintentar las envía otra vez.").format(k=r.detras)
-    else:
-        what = t("Llamad al árbitro. La mano espera en la tableta: no se pierde. Reintentar "
-                 "la envía otra vez.")
-    return t("Mano {n} rechazada: {motivo}").format(n=r.numero, motivo=r.motivo) + "\n" + what
 
 
 class TorneoScreen(ConVistaPrevia, Screen):
