@@ -22,7 +22,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "senas": ("gestures.cli", "reconoce señas en un vídeo, una cámara o imágenes"),
     "app": ("app.launcher", "abre la aplicación de mesa (Kivy)"),
     "torneo": ("torneo.cli", "servidor del torneo: mesas, clasificación e informes de árbitro"),
+    "servir": ("web.cli", "sirve la mesa a los teléfonos (partidas, lectura de cartas) y el torneo"),
 }
+# `mus torneo servir` is another name for `mus servir`: one server for the tables and the tournament
+ALIAS: dict[tuple[str, str], str] = {("torneo", "servir"): "servir"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,6 +47,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     name, rest = argv[0], argv[1:]
+    como = f"mus {name}"
+    if rest and (name, rest[0]) in ALIAS:
+        como, name, rest = f"mus {name}", ALIAS[(name, rest[0])], rest[1:]
     module_name, help_text = SUBCOMMANDS[name]
     try:
         module = importlib.import_module(module_name)
@@ -51,9 +57,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"mus {name}: falta una dependencia ({exc}); instala el extra adecuado de musmesa",
               file=sys.stderr)
         return 2
-    parser = argparse.ArgumentParser(prog=f"mus {name}", description=help_text)
+    parser = argparse.ArgumentParser(prog=f"{como} {name}" if como != f"mus {name}" else como,
+                                     description=help_text)
     module.configure(parser)
     args = parser.parse_args(rest)
+    args.como = como  # the name the person typed, for the messages
     try:
         return int(module.run(args) or 0)
     except BrokenPipeError:  # `mus ... | head`: the reader left, nothing to report

@@ -12,6 +12,7 @@ The lance outcomes use the hand-record format of `mus tanteo` (issue 2, section 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -133,6 +134,25 @@ class EntradaMano:
         """Órdago querido (a refused órdago is a no_quiero: use :meth:`no_quiero`)."""
         self._check(lance)
         self._res[self._key(lance)] = {"ordago": "quiero"}
+
+    def cargar_lances(self, lances: Mapping[str, Any]) -> None:
+        """Set every lance from hand-record outcomes (``{"pares": {"quiero": 5}, ...}``), through
+        the same checks as the buttons: a lance that cannot be bet refuses its bet."""
+        if not isinstance(lances, Mapping):
+            raise EntradaError("lances debe ser un objeto {lance: resultado}")
+        for lance, valor in lances.items():
+            if isinstance(valor, Mapping) and not all(type(v) is int for k, v in valor.items() if k != "ordago"):
+                raise EntradaError(f"lance {lance}: los tantos son números enteros")
+            if valor == "paso":
+                self.paso(lance)
+            elif isinstance(valor, Mapping) and set(valor) == {"quiero"}:
+                self.envite(lance, valor["quiero"])
+            elif isinstance(valor, Mapping) and set(valor) == {"no_quiero", "gana"}:
+                self.no_quiero(lance, valor["gana"], valor["no_quiero"])
+            elif isinstance(valor, Mapping) and dict(valor) == {"ordago": "quiero"}:
+                self.ordago(lance)
+            else:
+                raise EntradaError(f"lance {lance}: resultado inválido {valor!r}"[:200])
 
     def resultado(self, lance: str) -> Resultado:
         return self._res.get(self._key(lance), "paso")

@@ -8,13 +8,36 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from mesa.i18n import N_, SOURCE, t
 from mesa.mano import EntradaMano
-from mesa.storage import Almacen
 from scoring.partida import Partida, amarracos
 from scoring.rules import perfil
+
+
+class AlmacenPartidas(Protocol):
+    """What ControlPartida needs of a store: the tablet's SQLite file (mesa.storage.Almacen)
+    and the phone pages' database (web.servicio.AlmacenWeb) both serve it.
+
+    A hand is ``{"n", "registro", "tanteo", "origen"}``; ``n`` counts from 1 with no gaps.
+    ``guardar_mano`` gets the ``n`` the caller replayed up to, and the entering device's
+    ``id_mano``: a store shared by several devices refuses a second hand ``n`` or a second
+    ``id_mano`` (the tablet's own file, written by one device, may ignore both)."""
+
+    def nueva_partida(self, reglas: str | dict, jugadores: list[str], mano: int) -> int: ...
+
+    def partida(self, partida_id: int) -> dict[str, Any] | None: ...
+
+    def partida_abierta(self) -> dict[str, Any] | None: ...
+
+    def manos(self, partida_id: int) -> list[dict[str, Any]]: ...
+
+    def guardar_mano(self, partida_id: int, registro: dict, tanteo: dict, origen: str = "manual",
+                     terminada: bool = False, ganador: int | None = None,
+                     id_mano: str | None = None, n: int | None = None) -> int: ...
+
+    def deshacer_mano(self, partida_id: int, n: int | None = None) -> bool: ...
 
 
 @dataclass
@@ -45,13 +68,13 @@ class VistaMarcador:
 
 
 class ControlPartida:
-    """Owns the current Partida and writes every change through the Almacen.
+    """Owns the current Partida and writes every change through its store.
 
     The texts it makes for players (pareja names, the last hands, :attr:`problema`) are in
     ``idioma``, which the app keeps equal to its language.
     """
 
-    def __init__(self, almacen: Almacen, idioma: str = SOURCE) -> None:
+    def __init__(self, almacen: AlmacenPartidas, idioma: str = SOURCE) -> None:
         self.almacen = almacen
         self.idioma = idioma
         self.partida_id: int | None = None
@@ -59,6 +82,7 @@ class ControlPartida:
         self.info: dict[str, Any] = {}
         self.problema = ""  # why the last resume stopped early, for the screen
         self.ultimo_registro: dict[str, Any] | None = None  # of the last confirmed hand
+        self.guardadas = 0  # hands the store holds (more than replayed when one no longer scores)
 
     # -- lifecycle ------------------------------------------------------------------------
     def nueva(self, reglas: str | dict, jugadores: list[str], mano: int) -> None:
@@ -69,7 +93,7 @@ class ControlPartida:
             raise ValueError(N_("los cuatro nombres deben ser distintos"))
         partida = Partida(perfil(reglas), jugadores=names, mano=mano)  # validates first
         pid = self.almacen.nueva_partida(reglas, names, mano)
-        self.partida_id, self.partida = pid, partida
+        self.partida_id, self.partida, self.guardadas = pid, partida, 0
         self.info = self.almacen.partida(pid) or {}
 
     def reanudar(self, partida_id: int | None = None) -> bool:
@@ -90,7 +114,8 @@ class ControlPartida:
             self.problema = t("la partida guardada no se puede abrir: {0}",
                               self.idioma).format(exc)
             return False
-        for m in self.almacen.manos(info["id"]):
+        manos = self.almacen.manos(info["id"])
+        for m in manos:
             reg = m["registro"]
             try:
                 partida.registrar(reg["manos"], reg.get("lances", {}), mano=reg["mano"])
@@ -99,6 +124,7 @@ class ControlPartida:
                                   self.idioma).format(n=m["n"], error=exc)
                 break
         self.partida_id, self.partida, self.info = info["id"], partida, info
+        self.guardadas = len(manos)
         return True
 
     @property
@@ -133,15 +159,21 @@ class ControlPartida:
         trial = copy.deepcopy(p)
         return self._registrar(trial, entrada)
 
-    def confirmar(self, entrada: EntradaMano, origen: str = "manual") -> tuple[Any, list[tuple[str, str]]]:
-        """Score the hand for real and store it in one transaction (before touching memory)."""
+    def confirmar(self, entrada: EntradaMano, origen: str = "manual",
+                  id_mano: str | None = None) -> tuple[Any, list[tuple[str, str]]]:
+        """Score the hand for real and store it in one transaction (before touching memory).
+
+        ``id_mano``: the entering device's id of the hand, so a store shared by several devices
+        stores it once however often it is sent."""
         p = self._p()
         trial = copy.deepcopy(p)
         res, avisos = self._registrar(trial, entrada)
         registro = self.registro(entrada)
         self.almacen.guardar_mano(self.partida_id or 0, registro, res.to_json(),
-                                  origen, terminada=trial.terminada, ganador=trial.ganador)
+                                  origen, terminada=trial.terminada, ganador=trial.ganador, id_mano=id_mano,
+                                  n=self.guardadas + 1)
         self.partida, self.ultimo_registro = trial, registro  # what a tournament queue sends
+        self.guardadas += 1
         return res, avisos
 
     def _registrar(self, p: Partida, entrada: EntradaMano) -> tuple[Any, list[tuple[str, str]]]:
@@ -151,11 +183,15 @@ class ControlPartida:
         return res, self._avisos(p, res)
 
     def deshacer(self) -> bool:
+        """Undo the last stored hand; False when there is none, or when the store's last hand is
+        another one (a second device undid it first). A stored hand that no longer scored was
+        never replayed: undoing it leaves the marcador as it is."""
         p = self._p()
-        if not p.historial:
+        if not self.guardadas or not self.almacen.deshacer_mano(self.partida_id or 0, n=self.guardadas):
             return False
-        self.almacen.deshacer_mano(self.partida_id or 0)
-        p.deshacer()
+        if self.guardadas == len(p.historial):
+            p.deshacer()
+        self.guardadas -= 1
         return True
 
     # -- view -----------------------------------------------------------------------------

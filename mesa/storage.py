@@ -452,8 +452,10 @@ class Almacen:
 
     # -- manos ----------------------------------------------------------------------------
     def guardar_mano(self, partida_id: int, registro: dict, tanteo: dict, origen: str = "manual",
-                     terminada: bool = False, ganador: int | None = None) -> int:
-        """Store one confirmed hand (and the partida's end if it ended) in one transaction."""
+                     terminada: bool = False, ganador: int | None = None,
+                     id_mano: str | None = None, n: int | None = None) -> int:
+        """Store one confirmed hand (and the partida's end if it ended) in one transaction.
+        ``id_mano`` and ``n`` are not needed: one tablet enters its hands one at a time."""
         with self._tx() as db:
             n = db.execute("SELECT COUNT(*) FROM manos WHERE partida_id=? AND deshecha=0",
                            (partida_id,)).fetchone()[0]
@@ -468,12 +470,13 @@ class Almacen:
         self._tras_mano(n + 1, terminada)
         return rowid
 
-    def deshacer_mano(self, partida_id: int) -> bool:
-        """Mark the last hand as undone (kept for the record); False when there is none."""
+    def deshacer_mano(self, partida_id: int, n: int | None = None) -> bool:
+        """Mark the last hand (hand ``n`` if given) as undone (kept for the record); False when
+        there is none or ``n`` is not the last."""
         with self._tx() as db:
-            row = db.execute("SELECT id FROM manos WHERE partida_id=? AND deshecha=0"
+            row = db.execute("SELECT id, n FROM manos WHERE partida_id=? AND deshecha=0"
                              " ORDER BY n DESC LIMIT 1", (partida_id,)).fetchone()
-            if row is None:
+            if row is None or (n is not None and row["n"] != n):
                 return False
             db.execute("UPDATE manos SET deshecha=1 WHERE id=?", (row["id"],))
             db.execute("UPDATE partidas SET terminada=0, ganador=NULL WHERE id=?", (partida_id,))
@@ -525,18 +528,7 @@ class Almacen:
         return [m["registro"] for m in self.manos(partida_id)]
 
     def exportar_csv(self, partida_id: int) -> str:
-        out = io.StringIO()
-        w = csv.writer(out)
-        w.writerow(["mano", "mano_asiento", "manos", "lances", "tantos_p0", "tantos_p1",
-                    "marcador_p0", "marcador_p1", "origen"])
-        for m in self.manos(partida_id):
-            reg, tan = m["registro"], m["tanteo"]
-            pts = [sum(v[i] for v in tan.get("por_lance", {}).values()) for i in (0, 1)]
-            marc = tan.get("marcador", [None, None])
-            w.writerow([m["n"], reg.get("mano"), " | ".join(reg.get("manos", [])),
-                        json.dumps(reg.get("lances", {}), ensure_ascii=False),
-                        pts[0], pts[1], marc[0], marc[1], m["origen"]])
-        return out.getvalue()
+        return manos_csv(self.manos(partida_id))
 
     def escribir_export(self, partida_id: int, destino: Path | None = None) -> tuple[Path, Path]:
         """Write partida_<id>.json and .csv into destino (default: <data>/export)."""
@@ -551,6 +543,22 @@ class Almacen:
         except OSError as exc:
             raise _explain(exc, folder, self.idioma) from None
         return pj, pc
+
+
+def manos_csv(manos: list[dict[str, Any]]) -> str:
+    """A partida's hands as CSV, one row each (the tablet's export and the phone pages' alike)."""
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["mano", "mano_asiento", "manos", "lances", "tantos_p0", "tantos_p1",
+                "marcador_p0", "marcador_p1", "origen"])
+    for m in manos:
+        reg, tan = m["registro"], m["tanteo"]
+        pts = [sum(v[i] for v in tan.get("por_lance", {}).values()) for i in (0, 1)]
+        marc = tan.get("marcador", [None, None])
+        w.writerow([m["n"], reg.get("mano"), " | ".join(reg.get("manos", [])),
+                    json.dumps(reg.get("lances", {}), ensure_ascii=False),
+                    pts[0], pts[1], marc[0], marc[1], m["origen"]])
+    return out.getvalue()
 
 
 def abrir_o_memoria(carpeta: str | Path | None) -> Almacen:

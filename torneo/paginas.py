@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import segno
 from fastapi import FastAPI, Request
@@ -31,17 +30,6 @@ PLANTILLAS = Environment(loader=FileSystemLoader(Path(__file__).parent / "planti
                          autoescape=select_autoescape(["html"]))
 PERFILES = ("segovia", "euskadi", "cuellar", "general", "ludoteka-4", "ludoteka-8")
 MAX_FORM = 256 * 1024
-
-
-def base_publica(request: Request) -> str:
-    """This server's address as a phone can open it: a loopback one (the organiser's browser on
-    the server's own machine) is replaced by the LAN address `mus servir` found at its start."""
-    base = str(request.base_url).rstrip("/")
-    lan = getattr(request.app.state, "direccion_lan", None)
-    host = urlsplit(base).hostname or ""
-    if lan and (host in ("localhost", "::1") or host.startswith("127.")):
-        return str(lan).rstrip("/")
-    return base
 
 
 def _lang(request: Request) -> str:
@@ -120,7 +108,7 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
                 lambda s: auth.entrar(s, str(form.get("usuario", ""))[:64], str(form.get("clave", ""))[:256]))
         except servicio.ServicioError as exc:
             return pagina(request, "entrar.html", exc.estado, error=_texto(exc, request))
-        resp = RedirectResponse(f"/?lang={_lang(request)}", status_code=303)
+        resp = RedirectResponse(f"/torneos?lang={_lang(request)}", status_code=303)
         resp.set_cookie(auth.COOKIE, token, httponly=True, samesite="strict",
                         max_age=int(auth.DURACION.total_seconds()))
         return resp
@@ -134,7 +122,12 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
         resp.delete_cookie(auth.COOKIE)
         return resp
 
-    @app.get("/", response_class=HTMLResponse)
+    @app.get("/")
+    async def raiz(request: Request) -> Any:
+        # `mus servir` puts the phone pages' home here; the organiser's is /torneos
+        return RedirectResponse(f"/torneos?lang={_lang(request)}", status_code=303)
+
+    @app.get("/torneos", response_class=HTMLResponse)
     async def inicio(request: Request) -> Any:
         def run(s: Session) -> Any:
             cuenta = cuenta_o_none(s, request)
@@ -248,5 +241,5 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
             return Response(status_code=404)
         buf = io.BytesIO()
         # the link of the phone's table page: a phone's camera opens it, the tablet reads the code in it
-        segno.make(enlace_mesa(base_publica(request), codigo), error="m").save(buf, kind="png", scale=6, border=2)
+        segno.make(enlace_mesa(str(request.base_url), codigo), error="m").save(buf, kind="png", scale=6, border=2)
         return Response(buf.getvalue(), media_type="image/png")

@@ -36,36 +36,38 @@ REVISION_ANTIGUA: Final = "0001"
 _CERROJO_PG: Final = 0x6D75736D  # advisory lock id ("musm"): one migrating server at a time
 
 
-def configuracion(conexion: Connection | None = None) -> Config:
+def configuracion(conexion: Connection | None = None, carpeta: Path = CARPETA) -> Config:
+    """Alembic configured in code for the migrations in ``carpeta`` (web.migraciones has its own)."""
     cfg = Config()
-    cfg.set_main_option("script_location", str(CARPETA))
+    cfg.set_main_option("script_location", str(carpeta))
     cfg.attributes["connection"] = conexion
     return cfg
 
 
-def ultima() -> str:
+def ultima(carpeta: Path = CARPETA) -> str:
     """The newest revision this server knows."""
-    head = ScriptDirectory.from_config(configuracion()).get_current_head()
+    head = ScriptDirectory.from_config(configuracion(carpeta=carpeta)).get_current_head()
     assert head is not None
     return head
 
 
-def revision_de(conexion: Connection) -> str | None:
-    """The database's revision (None for an empty or pre-Alembic database)."""
-    heads = MigrationContext.configure(conexion).get_current_heads()
+def revision_de(conexion: Connection, tabla: str = "alembic_version") -> str | None:
+    """The database's revision in version table ``tabla`` (None for an empty or pre-Alembic
+    database; web.migraciones keeps the phone pages' tables in a version table of their own)."""
+    heads = MigrationContext.configure(conexion, opts={"version_table": tabla}).get_current_heads()
     return heads[0] if heads else None
 
 
 def actualizar(engine: Engine, destino: str = "head") -> None:
     """Upgrade the database of ``engine`` to ``destino`` (the newest revision by default)."""
-    with _conexion(engine) as conn:
+    with transaccion(engine) as conn:
         cfg = configuracion(conn)
         _reconocer(conn, cfg)
         command.upgrade(cfg, destino)
 
 
 @contextmanager
-def _conexion(engine: Engine) -> Iterator[Connection]:
+def transaccion(engine: Engine) -> Iterator[Connection]:
     """One transaction that takes the write lock at once. SQLite's driver opens none before
     DDL by itself, so a separate engine issues ``BEGIN IMMEDIATE`` (and keeps foreign keys
     off, as a batch copy of a table needs)."""

@@ -1,0 +1,313 @@
+"""A partida played from the phones, through the service and the JSON API (FastAPI's
+TestClient), on SQLite and on a real PostgreSQL started here on the loopback (skipped only when
+PostgreSQL is not installed): three hands, undo, export re-read by `mus tanteo`, an idempotent
+resend, two phones confirming the same hand at once, a draft that outlives the server, and bad
+input answered with one clear line in the player's language."""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+import psycopg
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import func, inspect, select
+
+from app.cli import main
+from mesa.i18n import t
+from scoring.partida import Partida
+from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
+from torneo.migraciones import revision_de
+from web import migraciones, servicio
+from web.app import crear_app
+from web.db import ManoPartida
+
+JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]
+# three hands that do not end a juego under segovia (40 tantos), with bets in two of them
+MANOS = [
+    (["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"], {"pares": {"quiero": 5}}),
+    (["1o 1c 4e 5b", "6o 6c 7e 7c", "10o 11c 12e 2b", "4o 5o 6e 7o"], {"grande": {"no_quiero": 1, "gana": 1}}),
+    (["10c 10e 11o 11b", "2o 3b 4c 5e", "6b 7b 1e 12b", "3o 4b 5c 6c"], {}),
+]
+
+
+def _url(request: pytest.FixtureRequest, tmp_path: Path, kind: str) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / 'servidor.sqlite3'}"
+    base = request.getfixturevalue("postgres")  # one cluster for the module, a database per test
+    name = f"w_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return base.rsplit("/", 1)[0] + f"/{name}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return _url(request, tmp_path, request.param)
+
+
+@pytest.fixture
+def app(url: str) -> Iterator[FastAPI]:
+    a = crear_app(url)
+    yield a
+    a.state.servidor.engine.dispose()
+
+
+@pytest.fixture
+def client(app: FastAPI) -> TestClient:
+    return TestClient(app)
+
+
+@pytest.fixture
+def client1(tmp_path: Path) -> Iterator[TestClient]:
+    """SQLite only: input checks that do not depend on the database."""
+    a = crear_app(f"sqlite:///{tmp_path / 'uno.sqlite3'}")
+    yield TestClient(a)
+    a.state.servidor.engine.dispose()
+
+
+def nueva(client: TestClient, **extra: Any) -> str:
+    r = client.post("/api/partidas", json={"jugadores": JUGADORES, "reglas": "segovia", **extra})
+    assert r.status_code == 201, r.text
+    assert r.json()["url"] == f"/p/{r.json()['clave']}"
+    return str(r.json()["clave"])
+
+
+def confirmar(client: TestClient, clave: str, n: int, id_mano: str | None = None, **extra: Any) -> Any:
+    cartas, lances = MANOS[n - 1]
+    body = {"id_mano": id_mano or f"mano-{n}-{uuid.uuid4().hex[:8]}", "n": n, "cartas": cartas, "lances": lances}
+    return client.post(f"/api/partidas/{clave}/manos", json=body | extra)
+
+
+def esperado(n: int) -> Partida:
+    """The same hands scored by scoring/ alone: what the server must agree with."""
+    p = Partida("segovia", JUGADORES, mano=0)
+    for cartas, lances in MANOS[:n]:
+        p.registrar(cartas, lances)
+    return p
+
+
+def test_a_partida_of_three_hands_then_undo_then_export_read_by_mus_tanteo(
+        client: TestClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    clave = nueva(client)
+    for n in (1, 2, 3):
+        r = confirmar(client, clave, n)
+        assert r.status_code == 201, r.text
+        doc = r.json()
+        assert doc["repetida"] is False and doc["n"] == n
+        assert doc["tanteo"]["resultado"]["marcador"] == list(esperado(n).tantos)
+        assert doc["marcador"]["manos"] == n and doc["marcador"]["numero_mano"] == n + 1
+    m = client.get(f"/api/partidas/{clave}").json()
+    p = esperado(3)
+    assert [x["tantos"] for x in m["parejas"]] == list(p.tantos)
+    assert m["mano"] == p.mano == 3 and m["mano_nombre"] == "Dani"
+    assert [x["amarracos"] * 5 + x["piedras"] for x in m["parejas"]] == list(p.tantos)
+    assert len(m["ultimas"]) == 3 and m["ultimas"][0].startswith("3. ")
+
+    r = client.post(f"/api/partidas/{clave}/deshacer", json={"n": 3})
+    assert r.status_code == 200 and [x["tantos"] for x in r.json()["parejas"]] == list(esperado(2).tantos)
+    again = client.post(f"/api/partidas/{clave}/deshacer", json={"n": 3})  # a second phone's same undo
+    assert again.status_code == 409 and again.json()["error"] == "la mano 3 ya no es la última: mira el marcador"
+    assert again.json()["marcador"]["manos"] == 2
+    assert confirmar(client, clave, 3).status_code == 201  # hand 3 entered again after the undo
+
+    registros = client.get(f"/api/partidas/{clave}/exportar.json").json()
+    assert len(registros) == 3 and all(r["jugadores"] == JUGADORES for r in registros)
+    fichero = tmp_path / "partida.json"
+    fichero.write_text(json.dumps(registros), encoding="utf-8")
+    assert main(["tanteo", "--json", str(fichero)]) == 0
+    leidos = json.loads(capsys.readouterr().out)
+    assert [x["marcador"] for x in leidos] == [list(esperado(n).tantos) for n in (1, 2, 3)]
+    csv = client.get(f"/api/partidas/{clave}/exportar.csv")
+    assert csv.headers["content-type"].startswith("text/csv")
+    filas = csv.text.strip().splitlines()
+    assert len(filas) == 4 and filas[0].startswith("mano,mano_asiento,manos")
+    assert filas[3].split(",")[:2] == ["3", "2"]
+
+
+def test_the_same_id_mano_again_answers_the_stored_hand_and_scores_once(client: TestClient, app: FastAPI):
+    clave = nueva(client)
+    first = confirmar(client, clave, 1, id_mano="telefono-a-1")
+    again = confirmar(client, clave, 1, id_mano="telefono-a-1")
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again.json()["repetida"] is True
+    assert again.json()["tanteo"]["resultado"] == first.json()["tanteo"]["resultado"]
+    assert again.json()["marcador"]["manos"] == 1
+    late = confirmar(client, clave, 1, id_mano="telefono-a-1")  # after hand 2 too: still the stored one
+    assert confirmar(client, clave, 2).status_code == 201 and late.json()["n"] == 1
+    other = confirmar(client, clave, 2, id_mano="telefono-b-2")  # another phone's hand 2
+    assert other.status_code == 409
+    assert other.json()["error"] == "esta mano ya la confirmó otro teléfono"
+    assert other.json()["marcador"]["manos"] == 2
+    with app.state.web_sesiones() as s:
+        assert s.scalar(select(func.count()).select_from(ManoPartida)) == 2
+
+
+def test_two_phones_confirming_the_same_hand_at_once_score_it_once(client: TestClient, app: FastAPI):
+    clave = nueva(client)
+    assert confirmar(client, clave, 1).status_code == 201
+    for n in (2, 3):
+        salida: list[Any] = [None] * 4
+        puerta = threading.Barrier(4)
+
+        def telefono(i: int, n: int = n, salida: list[Any] = salida, puerta: threading.Barrier = puerta) -> None:
+            c = TestClient(app)
+            puerta.wait()
+            # three phones with their own ids, the last two sending the same one
+            salida[i] = confirmar(c, clave, n, id_mano=f"telefono-{n}-{min(i, 2)}")
+
+        hilos = [threading.Thread(target=telefono, args=(i,)) for i in range(4)]
+        for h in hilos:
+            h.start()
+        for h in hilos:
+            h.join(60)
+        codigos = sorted(r.status_code for r in salida)
+        ganadores = [r for r in salida if r.status_code == 201 and not r.json()["repetida"]]
+        assert len(ganadores) == 1, [r.text for r in salida]
+        perdedores = [r for r in salida if r.status_code == 409]
+        assert all(r.json()["error"] == "esta mano ya la confirmó otro teléfono" for r in perdedores)
+        assert set(codigos) <= {201, 409}
+        with app.state.web_sesiones() as s:
+            assert s.scalar(select(func.count()).select_from(ManoPartida)) == n
+    m = client.get(f"/api/partidas/{clave}").json()
+    assert [x["tantos"] for x in m["parejas"]] == list(esperado(3).tantos)
+
+
+def test_the_draft_outlives_the_app_and_a_stale_phone_is_told(url: str):
+    a = crear_app(url)
+    c = TestClient(a)
+    clave = nueva(c)
+    b = c.get(f"/api/partidas/{clave}/borrador").json()
+    assert b["version"] == 0 and b["datos"]["n"] == 1 and b["datos"]["cartas"] == [None] * 4
+    datos = b["datos"] | {"cartas": ["12o 12c", None, None, None], "asiento": 0, "paso": "cartas",
+                          "lances": {"pares": {"quiero": 5}}}
+    r = c.put(f"/api/partidas/{clave}/borrador", json={"datos": datos, "version": 0})
+    assert r.status_code == 200 and r.json() == {"version": 1}
+    stale = c.put(f"/api/partidas/{clave}/borrador", json={"datos": b["datos"], "version": 0})
+    assert stale.status_code == 409 and stale.json()["borrador"]["cartas"][0] == "12o 12c"
+    a.state.servidor.engine.dispose()  # the server goes; a new one (another worker) over the same database
+
+    a2 = crear_app(url)
+    c2 = TestClient(a2)
+    back = c2.get(f"/api/partidas/{clave}/borrador").json()
+    assert back["version"] == 1 and back["datos"] == datos
+    assert confirmar(c2, clave, 1, id_mano=datos["id_mano"]).status_code == 201
+    fresh = c2.get(f"/api/partidas/{clave}/borrador").json()  # the hand is in: the next one starts clean
+    assert fresh["datos"]["n"] == 2 and fresh["datos"]["cartas"] == [None] * 4
+    assert fresh["datos"]["id_mano"] != datos["id_mano"]
+    a2.state.servidor.engine.dispose()
+
+
+def test_preview_says_which_lances_are_bet_and_the_tanteo_with_reasons(client: TestClient):
+    clave = nueva(client)
+    body = {"cartas": ["12o 12c", None, None, None], "lances": {"grande": {"quiero": 3}}}
+    r = client.post(f"/api/partidas/{clave}/previsualizar", json=body)
+    assert r.status_code == 200 and r.json()["tanteo"] is None
+    assert [x["fila"] for x in r.json()["lances"]] == ["grande", "chica", "pares", "juego"]
+    # nobody has juego: the fourth lance is punto; Ana and Carlos alone have pares
+    cartas = ["12o 12c 5e 4b", "1o 4e 5o 6c", "7o 6o 5c 4o", "4c 5b 6b 7c"]
+    body = {"cartas": cartas, "lances": {"pares": {"quiero": 4}, "juego": {"quiero": 2}}}
+    doc = client.post(f"/api/partidas/{clave}/previsualizar", json=body).json()
+    filas = {x["fila"]: x for x in doc["lances"]}
+    assert filas["juego"]["lance"] == "punto" and filas["juego"]["apostable"] is True
+    assert filas["pares"]["apostable"] is False and filas["pares"]["motivo"] == "Solo Ana y Carlos tiene pares"
+    tan = doc["tanteo"]
+    assert tan["parejas"] == ["Ana y Carlos", "Bea y Dani"]
+    assert [f["lance"] for f in tan["filas"]] == tan["resultado"]["lances_jugados"]
+    assert sum(r["tantos"] for r in tan["razones"]) == sum(tan["total"])
+    assert all(r["razon"] for r in tan["razones"])
+    en = client.post(f"/api/partidas/{clave}/previsualizar?lang=en", json=body).json()
+    assert {x["nombre"] for x in en["lances"]} >= {"Grande", "Chica"}
+    assert en["tanteo"]["parejas"] == [t("{0} y {1}", "en").format("Ana", "Carlos"), "Bea and Dani"]
+
+
+def test_custom_toml_rules_and_the_match_length(client1: TestClient):
+    toml = 'base = "segovia"\ntantos = 30\n'
+    r = client1.post("/api/partidas", json={"jugadores": JUGADORES, "reglas": "propio", "toml": toml, "juegos": 2,
+                                            "vacas": 3, "mano": 2})
+    assert r.status_code == 201, r.text
+    m = r.json()["marcador"]
+    assert (m["tantos_juego"], m["juegos_por_vaca"], m["vacas_por_partida"], m["mano"]) == (30, 2, 3, 2)
+    assert m["reglas"] == "propio"
+    bad = client1.post("/api/partidas", json={"jugadores": JUGADORES, "reglas": "propio", "toml": "tantos = 3"})
+    assert bad.status_code == 422 and bad.json()["error"] == "tantos debe ser un entero entre 10 y 100, no 3"
+    broken = client1.post("/api/partidas", json={"jugadores": JUGADORES, "reglas": "propio", "toml": "tantos = ["})
+    assert broken.status_code == 422 and broken.json()["error"].startswith("perfil subido: TOML inválido")
+    assert client1.post("/api/partidas", json={"jugadores": JUGADORES, "reglas": "murcia"}).json() == {
+        "error": "perfil de reglas desconocido: murcia"}
+
+
+@pytest.mark.parametrize(("body", "lang", "error"), [
+    ({"jugadores": ["Ana", "Bea"]}, "es", "campo jugadores: debe tener al menos 4 elementos"),
+    ({"jugadores": ["Ana", "Bea"]}, "en", "field jugadores: must have at least 4 items"),
+    ({"jugadores": ["Ana", "Ana", "Eva", "Jon"]}, "es", "los cuatro nombres deben ser distintos"),
+    ({"jugadores": ["Ana", "Ana", "Eva", "Jon"]}, "eu", "lau izenek desberdinak izan behar dute"),
+    ({"jugadores": JUGADORES, "mano": 4}, "es", "campo mano: debe ser 3 o menos"),
+])
+def test_a_bad_partida_is_refused_with_one_line_in_the_players_language(client1: TestClient, body: dict,
+                                                                        lang: str, error: str):
+    r = client1.post(f"/api/partidas?lang={lang}", json=body)
+    assert r.status_code == 422 and r.json() == {"error": error}
+
+
+def test_bad_hands_and_unknown_partidas_answer_clear_lines(client1: TestClient):
+    clave = nueva(client1)
+    cartas = MANOS[0][0]
+    missing = client1.post(f"/api/partidas/{clave}/manos",
+                           json={"id_mano": "abcdefgh", "n": 1, "cartas": [cartas[0], None, cartas[2], "1o"]})
+    assert missing.status_code == 422 and missing.json()["error"] == "faltan las cartas de Bea, Dani"
+    twice = client1.post(f"/api/partidas/{clave}/manos",
+                         json={"id_mano": "abcdefgh", "n": 1, "cartas": [cartas[0], cartas[0], cartas[2], cartas[3]]})
+    assert twice.status_code == 422 and "12o" in twice.json()["error"]
+    en = client1.post(f"/api/partidas/{clave}/manos?lang=en",
+                      json={"id_mano": "abcdefgh", "n": 1, "cartas": [cartas[0], None, cartas[2], "1o"]})
+    assert en.json()["error"] == "the cards of Bea, Dani are missing"
+    nope = client1.post(f"/api/partidas/{clave}/manos", json={"id_mano": "x", "n": 1, "cartas": cartas})
+    assert nope.status_code == 422 and nope.json()["error"] == "campo id_mano: formato no válido"
+    bet = client1.post(f"/api/partidas/{clave}/manos",
+                       json={"id_mano": "abcdefgh", "n": 1, "cartas": cartas, "lances": {"grande": {"quiero": "5"}}})
+    assert bet.status_code == 422 and bet.json()["error"] == "lance grande: los tantos son números enteros"
+    assert client1.get("/api/partidas/no-existe-esta-partida").json() == {
+        "error": "no existe esa partida: revisa el enlace"}
+    assert client1.get("/api/partidas/no-existe-esta-partida?lang=eu").json() == {
+        "error": "partida hori ez dago: begiratu esteka"}
+    draft = client1.put(f"/api/partidas/{clave}/borrador",
+                        json={"datos": {"id_mano": "abcdefgh", "n": 1, "cartas": ["12o 12o", None, None, None]}})
+    assert draft.status_code == 422 and draft.json()["error"] == "la carta 12o está dos veces"
+    huge = client1.put(f"/api/partidas/{clave}/borrador", content=b"{" + b" " * 70_000 + b"}",
+                       headers={"content-type": "application/json"})
+    assert huge.status_code == 413 and huge.json()["error"].startswith("cuerpo demasiado grande")
+    assert client1.post(f"/api/partidas/{clave}/deshacer", json={"n": 1}).json()["error"] == (
+        "no hay ninguna mano que deshacer")
+
+
+def test_the_tables_are_migrated_in_their_own_version_table(url: str):
+    a = crear_app(url)
+    engine = a.state.servidor.engine
+    try:
+        tablas = set(inspect(engine).get_table_names())
+        assert {"partidas", "manos_partida", "borradores", "alembic_version_web", "alembic_version"} <= tablas
+        with engine.connect() as conn:
+            assert revision_de(conn, migraciones.TABLA_VERSION) == migraciones.ultima()
+        migraciones.actualizar(engine)  # a second start finds it at head and changes nothing
+    finally:
+        engine.dispose()
+
+
+def test_the_service_works_without_http(tmp_path: Path):
+    a = crear_app(f"sqlite:///{tmp_path / 's.sqlite3'}")
+    abrir = a.state.web_sesiones
+    with abrir() as s, s.begin():
+        clave = servicio.crear_partida(s, JUGADORES, servicio.reglas_de("ludoteka-4", juegos=3), 1, "en")
+    with abrir() as s, s.begin():
+        m = servicio.ver(s, clave, "en")
+    assert m["mano_nombre"] == "Bea" and m["juegos_por_vaca"] == 3 and m["parejas"][0]["nombre"] == "Ana and Carlos"
+    a.state.servidor.engine.dispose()

@@ -1,0 +1,64 @@
+"""The one server, `mus servir`: the tournament server (its pages and the tables' API, URLs
+unchanged) with the phone pages of a partida and their JSON API beside it, over one database.
+
+Nothing that matters lives in the process: every request reads the database, so several
+uvicorn workers (or servers behind a proxy) answer alike.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Final
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy.orm import sessionmaker
+
+from torneo.api import Servidor, error, error_de_validacion
+from web import migraciones
+from web.dependencias import texto_error
+from web.rutas import baraja, leer, paginas, partidas
+from web.servicio import WebError
+
+ESTATICOS: Final = Path(__file__).resolve().parent / "static"
+
+
+def crear_app(url: str, datos: Path | None = None, limite_entradas: int = 20) -> FastAPI:
+    """The app over the database at ``url`` (migrated first); ``datos``: the data folder, when
+    the database is a file in it; ``limite_entradas``: logins and join codes a minute per address."""
+    app = Servidor(url, limite_entrar=limite_entradas).app
+    engine = app.state.servidor.engine
+    migraciones.actualizar(engine)
+    app.state.web_sesiones = sessionmaker(engine, expire_on_commit=False)
+    app.state.datos = datos
+    app.include_router(partidas.router)
+    app.include_router(leer.router)  # W2: POST /api/leer
+    app.include_router(baraja.router)  # W2: the players' deck
+    antes = len(app.router.routes)
+    app.include_router(paginas.router)
+    _primero(app, antes)  # the phone pages' home "/" before the tournament's redirect to /torneos
+    app.mount("/static", StaticFiles(directory=ESTATICOS), name="static")
+
+    @app.exception_handler(WebError)
+    async def _web(request: Request, exc: WebError) -> Response:
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": texto_error(exc, request), **exc.datos}, status_code=exc.estado)
+        return paginas.pagina_error(request, exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validacion(request: Request, exc: RequestValidationError) -> Response:
+        # a path or query value of the wrong type: one line naming it, as for a body
+        return error(error_de_validacion(exc), request)  # type: ignore[arg-type]  # same errors()
+
+    return app
+
+
+def _primero(app: FastAPI, desde: int) -> None:
+    """Move the routes registered from index ``desde`` on (one included router's, whatever
+    form FastAPI keeps them in) before all the others: the first match answers."""
+    rutas: list[Any] = app.router.routes
+    nuevas = rutas[desde:]
+    del rutas[desde:]
+    rutas[:0] = nuevas

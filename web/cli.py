@@ -1,0 +1,126 @@
+"""`mus servir`: the one server, the table on every phone and the tournament.
+
+    mus servir [--datos DIR | --url postgresql://...] [--host H] [--puerto N] [--trabajadores N]
+
+SQLite in DIR (default: the user's data folder) unless a PostgreSQL URL is given. At start it
+prints the addresses a phone on the same network can open and a QR code of the first one.
+`mus torneo servir` is another name for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import ipaddress
+import os
+import socket
+import sys
+from pathlib import Path
+from typing import Final
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from scoring.inputs import excerpt
+from torneo import db
+
+ENV_URL: Final = "MUSMESA_SERVIR_URL"  # how the workers learn the database (uvicorn starts them by name)
+ENV_DATOS: Final = "MUSMESA_SERVIR_DATOS"
+ENV_LAN: Final = "MUSMESA_SERVIR_LAN"  # the address the partida links and QR codes use
+ENV_LIMITE: Final = "MUSMESA_SERVIR_LIMITE"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    g = parser.add_mutually_exclusive_group()
+    g.add_argument("--datos", help="carpeta del fichero SQLite (por defecto, la carpeta de datos del usuario)")
+    g.add_argument("--url", help="URL de PostgreSQL, p. ej. postgresql://usuario:clave@host/base")
+    parser.add_argument("--host", default="0.0.0.0", help="dirección en la que escucha (0.0.0.0: toda la red local)")
+    parser.add_argument("--puerto", type=int, default=8000, help="puerto (8000)")
+    parser.add_argument("--trabajadores", type=int, default=1, metavar="N",
+                        help="procesos de uvicorn (1); con PostgreSQL, uno o dos por núcleo")
+    parser.add_argument("--limite-entradas", type=int, default=30, metavar="N",
+                        help="entradas y códigos de mesa por minuto y dirección (30)")
+
+
+def direcciones_lan() -> list[str]:
+    """This machine's IPv4 addresses other than the loopback, found without sending anything:
+    the host name's addresses, and the one a UDP socket would leave by (connect() on UDP only
+    picks the route)."""
+    found: list[str] = []
+    with contextlib.suppress(OSError):
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(str(info[4][0]))
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("10.254.254.254", 9))
+        found.append(str(s.getsockname()[0]))
+    out: list[str] = []
+    for ip in found:
+        addr = ipaddress.ip_address(ip)
+        if not (addr.is_loopback or addr.is_unspecified or addr.is_link_local) and ip not in out:
+            out.append(ip)
+    return sorted(out, key=lambda ip: not ipaddress.ip_address(ip).is_private)  # the LAN's first
+
+
+def direcciones(host: str, puerto: int) -> list[str]:
+    """The URLs to print: every LAN address when listening on all, else the one given."""
+    ips = (direcciones_lan() or ["127.0.0.1"]) if host in ("0.0.0.0", "") else [host]
+    return [f"http://{ip}:{puerto}/" for ip in ips]
+
+
+def run(args: argparse.Namespace) -> int:
+    nombre = getattr(args, "como", "mus servir")  # `mus torneo servir` keeps its own name in messages
+    url = args.url or db.url_por_defecto(args.datos)
+    datos = None if args.url else Path(args.datos) if args.datos else Path(url.removeprefix("sqlite:///")).parent
+    if args.trabajadores < 1:
+        print(f"{nombre}: --trabajadores debe ser 1 o más", file=sys.stderr)
+        return 2
+    urls = direcciones(args.host, args.puerto)
+    os.environ[ENV_URL], os.environ[ENV_DATOS] = url, str(datos or "")
+    os.environ[ENV_LAN] = urls[0]
+    os.environ[ENV_LIMITE] = str(args.limite_entradas)
+    try:
+        app = crear(args.limite_entradas)  # migrates and checks the database before serving anything
+    except (db.EsquemaError, SQLAlchemyError, OSError) as exc:
+        texto = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        prefijo = "" if isinstance(exc, db.EsquemaError) else "no se puede usar la base de datos: "
+        print(f"{nombre}: {prefijo}{excerpt(texto, 240)}", file=sys.stderr)
+        return 2
+    _anunciar(urls, args.host)
+    import uvicorn  # the server only: the other `mus` commands never load it
+
+    if args.trabajadores == 1:
+        uvicorn.run(app, host=args.host, port=args.puerto, log_level="warning")
+    else:  # each worker builds its own app from the environment; the database holds everything
+        app.state.servidor.engine.dispose()
+        uvicorn.run("web.cli:app_de_trabajador", factory=True, host=args.host, port=args.puerto,
+                    workers=args.trabajadores, log_level="warning")
+    return 0
+
+
+def crear(limite_entradas: int = 30) -> object:
+    # the web stack is loaded only by the server itself
+    from web.app import crear_app
+
+    datos = os.environ.get(ENV_DATOS) or None
+    app = crear_app(os.environ[ENV_URL], Path(datos) if datos else None, limite_entradas=limite_entradas)
+    app.state.direccion_lan = os.environ.get(ENV_LAN)
+    return app
+
+
+def app_de_trabajador() -> object:
+    """uvicorn's factory for each worker process (``--trabajadores``)."""
+    return crear(int(os.environ.get(ENV_LIMITE, "30")))
+
+
+def _anunciar(urls: list[str], host: str) -> None:
+    print("musmesa: la mesa en cada teléfono. Ábrelo en un teléfono de la misma red:", flush=True)
+    for u in urls:
+        print(f"  {u}", flush=True)
+    if host.startswith("127.") or host == "localhost":
+        print("  (solo esta máquina: usa --host 0.0.0.0 para los teléfonos)", flush=True)
+    try:
+        import segno  # the QR code only: optional in a headless install
+
+        segno.make(urls[0], error="m").terminal(out=sys.stdout, compact=True)
+    except (ImportError, OSError, UnicodeError):
+        pass
+    sys.stdout.flush()

@@ -1,0 +1,199 @@
+"""The phone pages of a partida: server-rendered HTML (Jinja2) with small vanilla scripts.
+
+    /                    home: new partida, join a tournament table, open a partida
+    /nueva               the new partida form (GET, POST)
+    /abrir?enlace=...    open a partida from its link or clave
+    /p/{clave}           the marcador (refreshes itself from /p/{clave}/parte)
+    /p/{clave}/mano      a hand: cards, lances, tanteo, confirm (the draft is saved at every step)
+
+Every error is a page in the player's language (``?lang=`` switches it and a cookie keeps it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Annotated, Any, Final
+from urllib.parse import urlsplit
+
+import segno
+from fastapi import APIRouter, Depends, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from sqlalchemy.orm import Session
+
+from mesa.i18n import IDIOMAS, N_, t
+from mesa.mano import IMPORTES, LANCES
+from scoring.cards import RANKS, SUITS
+from scoring.rules import PERFILES, perfil
+from scoring.tanteo import NOMBRES_LANCE
+from torneo.cuerpo import leer_formulario
+from web import servicio
+from web.dependencias import COOKIE_IDIOMA, lang, sesion
+from web.servicio import WebError
+
+router = APIRouter(tags=["paginas"])
+PLANTILLAS: Final = Environment(loader=FileSystemLoader(Path(__file__).resolve().parent.parent / "plantillas"),
+                                autoescape=select_autoescape(["html"]))
+MAX_FORM: Final = 64 * 1024
+REFRESCO_S: Final = 4  # how often the marcador asks for news, so the other phones follow
+PALOS: Final = {"o": N_("Oros"), "c": N_("Copas"), "e": N_("Espadas"), "b": N_("Bastos")}
+_CLAVE: Final = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
+Sesion = Annotated[Session, Depends(sesion)]
+Idioma = Annotated[str, Depends(lang)]
+
+
+def render(request: Request, nombre: str, estado: int = 200, **ctx: Any) -> HTMLResponse:
+    """A page in the player's language; a ``?lang=`` choice is kept in a cookie."""
+    idioma = lang(request)
+    html = PLANTILLAS.get_template(nombre).render(
+        t=lambda texto: t(texto, idioma), lang=idioma, idiomas=IDIOMAS, ruta=request.url.path, **ctx)
+    resp = HTMLResponse(html, status_code=estado)
+    if request.query_params.get("lang") in IDIOMAS:
+        resp.set_cookie(COOKIE_IDIOMA, idioma, max_age=365 * 24 * 3600, samesite="lax")
+    return resp
+
+
+def pagina_error(request: Request, exc: WebError) -> HTMLResponse:
+    return render(request, "error.html", exc.estado, error=exc.texto(lang(request)))
+
+
+def enlace(request: Request, clave: str) -> str:
+    """The partida's link for the other phones: a loopback address is replaced by the first
+    LAN address `mus servir` found, since a phone cannot open the laptop's 127.0.0.1."""
+    base = str(request.base_url).rstrip("/")
+    lan = getattr(request.app.state, "direccion_lan", None)
+    host = urlsplit(base).hostname or ""
+    if lan and (host in ("localhost", "::1") or host.startswith("127.")):
+        base = lan.rstrip("/")
+    return f"{base}/p/{clave}"
+
+
+def qr_svg(texto: str) -> str:
+    return str(segno.make(texto, error="m").svg_inline(scale=4, border=2))
+
+
+@router.get("/", response_class=HTMLResponse)
+def inicio(request: Request) -> Any:
+    return render(request, "inicio.html")
+
+
+@router.get("/abrir")
+def abrir(request: Request, enlace: str = "") -> Any:
+    """A partida from its link (or the clave alone); the home page again when it is neither."""
+    texto = enlace.strip().rstrip("/")
+    clave = texto.rsplit("/p/", 1)[-1].split("/")[0].split("?")[0] if "/p/" in texto else texto
+    if not _CLAVE.match(clave):
+        raise WebError(N_("eso no es el enlace de una partida"), 404)
+    return RedirectResponse(f"/p/{clave}", status_code=303)
+
+
+def _perfiles(idioma: str) -> list[dict[str, Any]]:
+    out = []
+    for nombre in PERFILES:
+        r = perfil(nombre)
+        resumen = t("{reyes} reyes · {tantos} tantos · {juegos} juegos · {vacas} vacas", idioma).format(
+            reyes=r.reyes, tantos=r.tantos, juegos=r.juegos_por_vaca, vacas=r.vacas_por_partida)
+        out.append({"nombre": nombre, "resumen": resumen, "juegos": r.juegos_por_vaca,
+                    "vacas": r.vacas_por_partida})
+    return out
+
+
+@router.get("/nueva", response_class=HTMLResponse)
+def nueva(request: Request, idioma: Idioma) -> Any:
+    return render(request, "nueva.html", perfiles=_perfiles(idioma), form={}, error=None,
+                  propio=servicio.PERFIL_PROPIO)
+
+
+def _entero(valor: str, campo: str, bajo: int, alto: int) -> int | None:
+    valor = valor.strip()
+    if not valor:
+        return None
+    if not valor.isdigit() or not bajo <= int(valor) <= alto:
+        raise WebError(N_("{campo}: escribe un número de {bajo} a {alto}"), campo=campo, bajo=bajo, alto=alto)
+    return int(valor)
+
+
+@router.post("/nueva", response_class=HTMLResponse)
+async def crear(request: Request) -> Any:
+    idioma = lang(request)
+    try:
+        form = await leer_formulario(request, MAX_FORM)
+    except ValueError:
+        form = {}
+    fabrica = request.app.state.web_sesiones
+
+    def run() -> str:
+        jugadores = [form.get(f"jugador{i}", "")[:40] for i in range(4)]
+        mano = _entero(form.get("mano", "0"), t("Mano", idioma), 0, 3) or 0
+        juegos = _entero(form.get("juegos", ""), t("Juegos", idioma), 1, 20)
+        vacas = _entero(form.get("vacas", ""), t("Vacas", idioma), 1, 20)
+        reglas = servicio.reglas_de(form.get("reglas", "general"), form.get("toml"), juegos, vacas)
+        with fabrica() as s, s.begin():
+            return servicio.crear_partida(s, jugadores, reglas, mano, idioma)
+    try:
+        clave = await run_in_threadpool(run)
+    except WebError as exc:  # the form again, as filled, with the reason: nothing typed is lost
+        return render(request, "nueva.html", exc.estado, perfiles=_perfiles(idioma), form=form,
+                      error=exc.texto(idioma), propio=servicio.PERFIL_PROPIO)
+    return RedirectResponse(f"/p/{clave}", status_code=303)
+
+
+def _marcador_ctx(request: Request, s: Session, clave: str, idioma: str) -> dict[str, Any]:
+    m = servicio.ver(s, clave, idioma)
+    return {"m": m, "clave": clave, "refresco": REFRESCO_S}
+
+
+@router.get("/p/{clave}", response_class=HTMLResponse)
+def marcador(clave: str, request: Request, s: Sesion, idioma: Idioma) -> Any:
+    ctx = _marcador_ctx(request, s, clave, idioma)
+    url = enlace(request, clave)
+    return render(request, "marcador.html", enlace=url, qr=qr_svg(url), **ctx)
+
+
+@router.get("/p/{clave}/parte", response_class=HTMLResponse)
+def parte(clave: str, request: Request, s: Sesion, idioma: Idioma) -> Any:
+    """The marcador's changing part alone, for the page to refresh itself."""
+    return render(request, "_marcador.html", **_marcador_ctx(request, s, clave, idioma))
+
+
+def _baraja() -> list[dict[str, Any]]:
+    """The 40 cards by suit, each with its notation (data-carta) and what the button shows."""
+    figuras = {10: "S", 11: "C", 12: "R"}
+    return [{"palo": palo, "cartas": [{"id": f"{r}{palo}", "texto": figuras.get(r, str(r))} for r in RANKS]}
+            for palo in SUITS]
+
+
+@router.get("/p/{clave}/mano", response_class=HTMLResponse)
+def mano(clave: str, request: Request, s: Sesion, idioma: Idioma) -> Any:
+    ctl = servicio.control(s, clave, idioma)
+    m = servicio.marcador(ctl)
+    if m["terminada"]:
+        raise WebError(N_("la partida ya terminó"), 409)
+    textos = {k: t(k, idioma) for k in _TEXTOS_JS}
+    p = ctl.partida
+    config = {"clave": clave, "lang": idioma, "jugadores": m["jugadores"], "mano": m["mano"],
+              "n": m["numero_mano"], "importes": list(IMPORTES), "lances": list(LANCES),
+              "parejas": [ctl.nombre_pareja(0), ctl.nombre_pareja(1)],
+              "mus_corrido": bool(p and p.estado.mus_corrido), "textos": textos}
+    # "<" escaped: a name can never close the script element the configuration sits in
+    config_json = json.dumps(config, ensure_ascii=False).replace("<", "\\u003c")
+    return render(request, "mano.html", m=m, clave=clave, baraja=_baraja(), mus_corrido=config["mus_corrido"],
+                  palos={k: t(v, idioma) for k, v in PALOS.items()}, config=config_json,
+                  lances=[(lance, t(NOMBRES_LANCE[lance], idioma)) for lance in LANCES], importes=IMPORTES)
+
+
+# the words the hand page's script shows (it gets them translated in its configuration)
+_TEXTOS_JS: Final = (
+    N_("Paso"), N_("Quiero"), N_("No quiero"), N_("Órdago"), N_("gana"), N_("tantos"),
+    N_("Sin conexión: se reintenta"), N_("Guardado"), N_("Guardando…"), N_("Total"),
+    N_("Nadie suma tantos en esta mano"), N_("Faltan cartas"), N_("Punto"), N_("Juego"),
+    N_("Elige un asiento"), N_("Confirmando…"),
+)
+
+
+@router.get("/favicon.ico")
+def favicon() -> Response:
+    return Response(status_code=204)

@@ -1,0 +1,444 @@
+"""The partida played from the phones, without HTTP: functions taking a SQLAlchemy Session.
+
+The rules, the messages and the marcador are mesa/'s: each call rebuilds a
+:class:`mesa.partida.ControlPartida` over :class:`AlmacenWeb` (this database) by replaying the
+stored hands, so any server worker answers alike and a ``kill -9`` loses at most the hand being
+entered, which is itself kept as a draft (``borradores``) at every step.
+
+Two phones confirming hand ``n`` at once: the database's UNIQUE(partida_id, n) decides; the
+loser is told "esta mano ya la confirmó otro teléfono" with the marcador. The same ``id_mano``
+sent again answers what was stored (UNIQUE(partida_id, id_mano)).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
+from dataclasses import asdict, dataclass, field
+from typing import Annotated, Any, Final
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from mesa.i18n import N_, SOURCE, t
+from mesa.mano import EntradaMano
+from mesa.partida import ControlPartida
+from mesa.storage import manos_csv
+from scoring.cards import CARD_IDS, NotationError
+from scoring.partida import PartidaError
+from scoring.rules import PERFILES, PerfilError, datos_toml, perfil
+from scoring.tanteo import NOMBRES_LANCE, RegistroError, tantear
+from torneo.db import ahora
+from torneo.i18n import mensaje
+from web.db import Borrador, ManoPartida, PartidaWeb
+
+ID_MANO: Final = r"^[A-Za-z0-9_.:-]{8,64}$"  # the tournament server's own rule for a hand's id
+MAX_TOML: Final = 16 * 1024
+ORIGENES: Final = ("manual", "camara", "asientos")
+PERFIL_PROPIO: Final = "propio"  # the rule-profile choice of a custom TOML
+
+
+class WebError(ValueError):
+    """A message for the player: a Spanish msgid of mesa.i18n (or finished Spanish text from
+    scoring/, translated by the tournament's templates), its HTTP status and extra answer keys."""
+
+    def __init__(self, plantilla: str, estado: int = 422, datos: Mapping[str, Any] | None = None,
+                 **params: Any) -> None:
+        super().__init__(plantilla.format(**params) if params else plantilla)
+        self.plantilla, self.estado, self.params, self.datos = plantilla, estado, params, dict(datos or {})
+
+    def texto(self, idioma: str = SOURCE) -> str:
+        traducida = t(self.plantilla, idioma)
+        if traducida == self.plantilla and idioma != SOURCE:  # not ours: scoring/'s, maybe known there
+            return mensaje(self.plantilla, self.params, idioma)
+        return traducida.format(**self.params) if self.params else traducida
+
+
+def _de_reglas(exc: Exception) -> WebError:
+    """scoring/'s and mesa/'s own errors (Spanish, finished) as a WebError."""
+    return WebError(str(exc))
+
+
+# -- the draft ----------------------------------------------------------------------------------
+
+Asiento = Annotated[int, Field(ge=0, le=3)]
+
+
+class DatosBorrador(BaseModel):
+    """The hand being entered, as saved at every step (the one model of it: the photo and the
+    tournament parts add their fields here)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id_mano: Annotated[str, Field(pattern=ID_MANO)]
+    n: Annotated[int, Field(ge=1, le=100_000)]  # the hand it is for (1 + the hands confirmed)
+    mano: Asiento | None = None  # who is mano, when a mus corrido hand moves it
+    cartas: Annotated[list[Annotated[str, Field(max_length=64)] | None], Field(min_length=4, max_length=4)] = \
+        Field(default_factory=lambda: [None] * 4)
+    asiento: Asiento | None = None  # the seat whose cards are being tapped
+    lances: dict[str, Any] = Field(default_factory=dict)  # hand-record lance outcomes
+    paso: Annotated[str, Field(max_length=16)] = "cartas"  # the page's step: cartas, lances, tanteo
+    lectura: dict[str, Any] | None = None  # `mus leer --json` of the photo, as it gave it
+    correcciones: Annotated[list[dict[str, Any]], Field(max_length=64)] = Field(default_factory=list)
+    fotos_asiento: Annotated[list[dict[str, Any] | None], Field(max_length=4)] = Field(default_factory=list)
+
+
+def nuevo_id_mano() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def _cartas_borrador(cartas: list[str | None]) -> None:
+    """A draft's seats may be partial (tapped one card at a time) but hold only real cards,
+    each once."""
+    vistas: set[str] = set()
+    for texto in cartas:
+        for code in (texto or "").split():
+            if code.lower() not in CARD_IDS:
+                raise WebError(N_("carta desconocida: {carta}"), carta=code[:8])
+            if code.lower() in vistas:
+                raise WebError(N_("la carta {carta} está dos veces"), carta=code.lower())
+            vistas.add(code.lower())
+        if len((texto or "").split()) > 4:
+            raise WebError(N_("una mano tiene cuatro cartas"))
+
+
+# -- the store ControlPartida writes through ------------------------------------------------------
+
+class AlmacenWeb:
+    """mesa.partida.AlmacenPartidas over this database, inside one Session's transaction."""
+
+    def __init__(self, s: Session, idioma: str = SOURCE) -> None:
+        self.s, self.idioma = s, idioma
+
+    def nueva_partida(self, reglas: str | dict, jugadores: list[str], mano: int) -> int:
+        p = PartidaWeb(clave=secrets.token_urlsafe(16), reglas=reglas, jugadores=jugadores,
+                       mano_inicial=mano, idioma=self.idioma, terminada=False)
+        self.s.add(p)
+        self.s.flush()
+        return p.id
+
+    def partida(self, partida_id: int) -> dict[str, Any] | None:
+        p = self.s.get(PartidaWeb, partida_id)
+        if p is None:
+            return None
+        return {"id": p.id, "clave": p.clave, "creada": p.creada, "reglas": p.reglas, "jugadores": p.jugadores,
+                "mano_inicial": p.mano_inicial, "terminada": p.terminada, "ganador": p.ganador,
+                "idioma": p.idioma}
+
+    def partida_abierta(self) -> dict[str, Any] | None:
+        return None  # every partida is opened by its link
+
+    def manos(self, partida_id: int) -> list[dict[str, Any]]:
+        rows = self.s.scalars(select(ManoPartida).where(ManoPartida.partida_id == partida_id)
+                              .order_by(ManoPartida.n))
+        return [{"n": m.n, "registro": m.registro, "tanteo": m.tanteo, "origen": m.origen,
+                 "id_mano": m.id_mano} for m in rows]
+
+    def guardar_mano(self, partida_id: int, registro: dict, tanteo: dict, origen: str = "manual",
+                     terminada: bool = False, ganador: int | None = None, id_mano: str | None = None,
+                     n: int | None = None) -> int:
+        if n is None:
+            n = (self.s.scalar(select(func.count()).where(ManoPartida.partida_id == partida_id)) or 0) + 1
+        row = ManoPartida(partida_id=partida_id, n=n, id_mano=id_mano or nuevo_id_mano(), registro=registro,
+                          tanteo=tanteo, origen=origen)
+        self.s.add(row)
+        p = self.s.get(PartidaWeb, partida_id)
+        assert p is not None
+        p.terminada, p.ganador = terminada, ganador
+        self.s.flush()  # the unique pairs are checked here: IntegrityError for the second phone
+        return row.id
+
+    def deshacer_mano(self, partida_id: int, n: int | None = None) -> bool:
+        last = self.s.scalar(select(ManoPartida).where(ManoPartida.partida_id == partida_id)
+                             .order_by(ManoPartida.n.desc()).limit(1).with_for_update())
+        if last is None or (n is not None and last.n != n):
+            return False
+        self.s.delete(last)
+        p = self.s.get(PartidaWeb, partida_id)
+        assert p is not None
+        p.terminada, p.ganador = False, None
+        self.s.flush()
+        return True
+
+
+# -- partidas -----------------------------------------------------------------------------------
+
+def perfiles() -> list[str]:
+    """The rule profiles a new partida offers (every built-in one, then a custom TOML)."""
+    return [*PERFILES, PERFIL_PROPIO]
+
+
+def reglas_de(nombre: str, toml: str | None = None, juegos: int | None = None,
+              vacas: int | None = None) -> str | dict[str, Any]:
+    """The partida's rules as stored: a profile name, or overrides (a custom TOML's, and the
+    juegos and vacas chosen when they differ from the profile's)."""
+    if nombre == PERFIL_PROPIO:
+        if not toml or not toml.strip():
+            raise WebError(N_("pega o sube el fichero TOML de tus reglas"))
+        if len(toml) > MAX_TOML:
+            raise WebError(N_("el fichero de reglas es demasiado grande (más de {kib} KiB)"), kib=MAX_TOML // 1024)
+        try:
+            reglas: str | dict[str, Any] = datos_toml(toml, "subido", PERFIL_PROPIO)
+        except PerfilError as exc:
+            raise _de_reglas(exc) from None
+    elif nombre in PERFILES:
+        reglas = nombre
+    else:
+        raise WebError(N_("perfil de reglas desconocido: {perfil}"), perfil=nombre[:40])
+    base = perfil(reglas)
+    cambios = {k: v for k, v in (("juegos_por_vaca", juegos), ("vacas_por_partida", vacas))
+               if v is not None and v != getattr(base, k)}
+    if not cambios:
+        return reglas
+    out = dict(reglas) if isinstance(reglas, dict) else {"base": reglas, "nombre": reglas}
+    out |= cambios
+    try:
+        perfil(out)
+    except PerfilError as exc:
+        raise _de_reglas(exc) from None
+    return out
+
+
+def crear_partida(s: Session, jugadores: list[str], reglas: str | dict[str, Any], mano: int,
+                  idioma: str = SOURCE) -> str:
+    """A new partida (validated by mesa's ControlPartida); its clave."""
+    ctl = ControlPartida(AlmacenWeb(s, idioma), idioma)
+    try:
+        ctl.nueva(reglas, jugadores, mano)
+    except (ValueError, PartidaError) as exc:
+        raise _de_reglas(exc) from None
+    return str(ctl.info["clave"])
+
+
+def _partida(s: Session, clave: str) -> PartidaWeb:
+    p = s.scalar(select(PartidaWeb).where(PartidaWeb.clave == clave))
+    if p is None:
+        raise WebError(N_("no existe esa partida: revisa el enlace"), 404)
+    return p
+
+
+def control(s: Session, clave: str, idioma: str = SOURCE) -> ControlPartida:
+    """The partida rebuilt from its stored hands."""
+    p = _partida(s, clave)
+    ctl = ControlPartida(AlmacenWeb(s, idioma), idioma)
+    if not ctl.reanudar(p.id):
+        raise WebError(ctl.problema or N_("no existe esa partida: revisa el enlace"), 500)
+    return ctl
+
+
+def marcador(ctl: ControlPartida) -> dict[str, Any]:
+    """Everything the marcador page shows, as plain JSON."""
+    v = ctl.vista()
+    return {"clave": ctl.info["clave"], "parejas": [asdict(p) for p in v.parejas], "jugadores": v.jugadores,
+            "mano": v.mano, "mano_nombre": v.jugadores[v.mano], "reglas": v.reglas, "tantos_juego": v.tantos_juego,
+            "juegos_por_vaca": v.juegos_por_vaca, "vacas_por_partida": v.vacas_por_partida,
+            "numero_mano": v.numero_mano, "manos": ctl.guardadas, "ultimas": v.ultimas,
+            "terminada": v.terminada, "ganador": v.ganador,
+            "ganador_nombre": ctl.nombre_pareja(v.ganador) if v.ganador is not None else None,
+            "problema": ctl.problema}
+
+
+def ver(s: Session, clave: str, idioma: str = SOURCE) -> dict[str, Any]:
+    return marcador(control(s, clave, idioma))
+
+
+# -- the draft ----------------------------------------------------------------------------------
+
+def leer_borrador(s: Session, clave: str, idioma: str = SOURCE) -> tuple[DatosBorrador, int]:
+    """The hand being entered and its version; a fresh one (version 0) when there is none or
+    the stored one is for a hand already confirmed."""
+    ctl = control(s, clave, idioma)
+    b = s.get(Borrador, ctl.partida_id)
+    n = ctl.guardadas + 1
+    if b is not None:
+        datos = DatosBorrador.model_validate(b.datos)
+        if datos.n == n:
+            return datos, b.version
+    return DatosBorrador(id_mano=nuevo_id_mano(), n=n), (b.version if b is not None else 0)
+
+
+def guardar_borrador(s: Session, clave: str, datos: DatosBorrador, version: int | None = None) -> int:
+    """Store the draft; ``version`` (the one the phone read) guards against overwriting another
+    phone's newer step: WebError 409 then, with the stored draft. The new version."""
+    p = _partida(s, clave)
+    _cartas_borrador(datos.cartas)
+    b = s.get(Borrador, p.id, with_for_update=True)
+    if b is None:
+        if version not in (None, 0):
+            raise _otro_telefono(None)
+        s.add(Borrador(partida_id=p.id, datos=datos.model_dump(), version=1, actualizado=ahora()))
+        try:
+            s.flush()
+        except IntegrityError:
+            raise _otro_telefono(None) from None
+        return 1
+    if version is not None and version != b.version:
+        raise _otro_telefono(b)
+    b.datos, b.version, b.actualizado = datos.model_dump(), b.version + 1, ahora()
+    s.flush()
+    return b.version
+
+
+def _otro_telefono(b: Borrador | None) -> WebError:
+    datos = {"borrador": b.datos, "version": b.version} if b is not None else {}
+    return WebError(N_("otro teléfono ha cambiado esta mano: se muestra lo suyo"), 409, datos)
+
+
+# -- a hand -------------------------------------------------------------------------------------
+
+@dataclass
+class ManoNueva:
+    """A hand as a phone sends it to be previewed or confirmed."""
+
+    cartas: list[str | None]
+    lances: dict[str, Any] = field(default_factory=dict)
+    mano: int | None = None
+    id_mano: str = ""
+    n: int = 0
+    origen: str = "manual"
+
+
+def _entrada(ctl: ControlPartida, mano: ManoNueva, quitar_imposibles: bool = False) -> EntradaMano:
+    """The hand as mesa's EntradaMano checks it. ``quitar_imposibles``: a bet on a lance the
+    cards leave unplayed (a preview while the cards change) is dropped instead of refused."""
+    _cartas_borrador(mano.cartas)
+    e = ctl.entrada()
+    if mano.mano is not None:
+        e.mano = mano.mano
+    try:
+        for asiento, texto in enumerate(mano.cartas):  # a seat still being tapped counts as empty
+            e.poner_mano(asiento, texto if texto and len(texto.split()) == 4 else None)
+        lances = mano.lances
+        if quitar_imposibles:
+            jugados = {_clave_lance(r.lance) for r in e.estado() if r.apostable}
+            lances = {k: v for k, v in lances.items() if _clave_lance(k) in jugados}
+        e.cargar_lances(lances)
+    except (NotationError, ValueError) as exc:
+        raise _de_reglas(exc) from None
+    return e
+
+
+def _clave_lance(lance: str) -> str:
+    return "juego" if lance == "punto" else lance
+
+
+def estado_lances(ctl: ControlPartida, mano: ManoNueva) -> list[dict[str, Any]]:
+    """The four lance rows: whether each is bet on (and why not), and what was recorded."""
+    e = _entrada(ctl, mano, quitar_imposibles=True)
+    return [{"lance": r.lance, "fila": _clave_lance(r.lance), "nombre": t(NOMBRES_LANCE[r.lance], ctl.idioma),
+             "apostable": r.apostable,
+             "motivo": t(r.plantilla[0], ctl.idioma).format(*r.plantilla[1:]) if r.plantilla else "",
+             "resultado": r.resultado} for r in e.estado()]
+
+
+def _faltan(ctl: ControlPartida, mano: ManoNueva) -> None:
+    faltan = [ctl.info["jugadores"][i] for i, c in enumerate(mano.cartas) if not c or len(c.split()) != 4]
+    if faltan:
+        raise WebError(N_("faltan las cartas de {jugadores}"), jugadores=", ".join(faltan))
+
+
+def _tanteo(ctl: ControlPartida, res: Any, avisos: list[tuple[str, str]]) -> dict[str, Any]:
+    """The tanteo as the pages show it: per lance, the reasons, the end of a juego."""
+    doc = res.to_json()
+    parejas = [ctl.nombre_pareja(0), ctl.nombre_pareja(1)]
+    return {"resultado": doc, "parejas": parejas,
+            "filas": [{"lance": lance, "nombre": t(NOMBRES_LANCE[lance], ctl.idioma),
+                       "tantos": res.por_lance[lance]} for lance in res.orden],
+            "total": [sum(v[i] for v in res.por_lance.values()) for i in (0, 1)],
+            "razones": [{"pareja": a.pareja, "nombre": parejas[a.pareja], "tantos": a.tantos, "razon": a.razon}
+                        for a in res.detalle],
+            "avisos": [t(plantilla, ctl.idioma).format(arg) for plantilla, arg in avisos]}
+
+
+def previsualizar(s: Session, clave: str, mano: ManoNueva, idioma: str = SOURCE) -> dict[str, Any]:
+    """The lance rows, and once the four hands are in, the tanteo it would give (nothing stored)."""
+    ctl = control(s, clave, idioma)
+    out: dict[str, Any] = {"lances": estado_lances(ctl, mano), "tanteo": None}
+    if all(c and len(c.split()) == 4 for c in mano.cartas):
+        try:
+            out["tanteo"] = _tanteo(ctl, *ctl.previsualizar(_entrada(ctl, mano, quitar_imposibles=True)))
+        except (ValueError, PartidaError, RegistroError) as exc:
+            raise _de_reglas(exc) from None
+    return out
+
+
+Sesiones = Callable[[], AbstractContextManager[Session]]
+
+
+def confirmar_mano(sesion: Sesiones, clave: str, mano: ManoNueva, idioma: str = SOURCE) -> dict[str, Any]:
+    """Score and store the hand once: the same ``id_mano`` again answers the stored result
+    (``repetida``); another phone's hand ``n`` stored first answers WebError 409 with the marcador."""
+    if mano.origen not in ORIGENES:
+        raise WebError(N_("origen desconocido: {origen}"), origen=mano.origen[:16])
+    try:
+        with sesion() as s:
+            return _confirmar(s, clave, mano, idioma)
+    except IntegrityError:
+        pass  # rolled back: another phone's transaction stored hand n (or this id_mano) first
+    with sesion() as s:
+        ganadora = _ya_guardada(s, clave, mano, idioma)
+        if ganadora is not None:
+            return ganadora
+        raise _confirmada_por_otro(control(s, clave, idioma))
+
+
+def _confirmar(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[str, Any]:
+    ya = _ya_guardada(s, clave, mano, idioma)
+    if ya is not None:
+        return ya
+    ctl = control(s, clave, idioma)
+    if ctl.partida is not None and ctl.partida.terminada:
+        raise WebError(N_("la partida ya terminó"), 409, {"marcador": marcador(ctl)})
+    if mano.n != ctl.guardadas + 1:
+        raise _confirmada_por_otro(ctl)
+    _faltan(ctl, mano)
+    try:
+        res, avisos = ctl.confirmar(_entrada(ctl, mano), mano.origen, id_mano=mano.id_mano)
+    except (ValueError, PartidaError, RegistroError) as exc:
+        raise _de_reglas(exc) from None
+    s.execute(delete(Borrador).where(Borrador.partida_id == ctl.partida_id))
+    return {"n": mano.n, "id_mano": mano.id_mano, "repetida": False, "tanteo": _tanteo(ctl, res, avisos),
+            "marcador": marcador(ctl)}
+
+
+def _ya_guardada(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[str, Any] | None:
+    p = _partida(s, clave)
+    row = s.scalar(select(ManoPartida).where(ManoPartida.partida_id == p.id, ManoPartida.id_mano == mano.id_mano))
+    if row is None:
+        return None
+    ctl = control(s, clave, idioma)
+    # the stored record scored again: the same tanteo, shown as the first answer showed it
+    return {"n": row.n, "id_mano": row.id_mano, "repetida": True, "tanteo": _tanteo(ctl, tantear(row.registro), []),
+            "marcador": marcador(ctl)}
+
+
+def _confirmada_por_otro(ctl: ControlPartida) -> WebError:
+    return WebError(N_("esta mano ya la confirmó otro teléfono"), 409, {"marcador": marcador(ctl)})
+
+
+def deshacer(s: Session, clave: str, n: int, idioma: str = SOURCE) -> dict[str, Any]:
+    """Undo hand ``n``, which must be the last (two phones undoing at once undo one hand)."""
+    ctl = control(s, clave, idioma)
+    if ctl.guardadas == 0:
+        raise WebError(N_("no hay ninguna mano que deshacer"), 409, {"marcador": marcador(ctl)})
+    if n != ctl.guardadas or not ctl.deshacer():
+        raise WebError(N_("la mano {n} ya no es la última: mira el marcador"), 409, {"marcador": marcador(ctl)},
+                       n=n)
+    return marcador(ctl)
+
+
+# -- export -------------------------------------------------------------------------------------
+
+def exportar_json(s: Session, clave: str) -> list[dict[str, Any]]:
+    """The hand records, each as `mus tanteo` reads it (the file is a JSON array of them)."""
+    p = _partida(s, clave)
+    return [m["registro"] for m in AlmacenWeb(s).manos(p.id)]
+
+
+def exportar_csv(s: Session, clave: str) -> str:
+    p = _partida(s, clave)
+    return manos_csv(AlmacenWeb(s).manos(p.id))
+
