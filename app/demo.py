@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from kivy.base import EventLoop
 from kivy.clock import Clock
 from kivy.core.window import Window
@@ -165,15 +166,15 @@ class Demo:
         one. Without the true hands, check the least sure card (tap it, confirm it)."""
         lec, truth = cartas.lectura, self.verdad()
         fixes: list[tuple[int, str]] = []
-        if truth and lec.asientos:
-            for seat, idxs in enumerate(lec.asientos):
-                wrong = [i for i in idxs if lec.cartas[i].carta not in truth[seat].split()]
-                missing = [c for c in truth[seat].split()
-                           if c not in {lec.cartas[i].carta for i in idxs}]
+        if truth and lec.hands:
+            for seat in range(4):
+                idxs = [int(i) for i in np.flatnonzero(lec.seat == seat)]
+                wrong = [i for i in idxs if lec.card_ids[i] not in truth[seat].split()]
+                missing = [c for c in truth[seat].split() if c not in set(lec.card_ids[idxs])]
                 fixes += list(zip(wrong, missing, strict=False))
         if not fixes:
-            i = min(range(len(lec.cartas)), key=lambda k: lec.cartas[k].confianza)
-            fixes = [(i, lec.cartas[i].carta)]
+            i = int(np.argmin(lec.confidence))
+            fixes = [(i, str(lec.card_ids[i]))]
         for n, (i, card) in enumerate(fixes[:4]):
             tocar(cartas.chips[i])
             yield 0.3
@@ -293,7 +294,7 @@ class Demo:
         yield from self.capturar("leer_cartas")
         if leida and cartas.ofrecer_baraja and (EXAMPLES / "baraja" / "bastos.jpg").is_file():
             yield from self.registrar_baraja(cartas)
-        if leida and cartas.lectura is not None and cartas.lectura.asientos is not None:
+        if leida and cartas.lectura is not None and cartas.lectura.hands is not None:
             yield from self.asiento_por_asiento(cartas)
         if leida and cartas.lectura is not None and cartas.chips:
             yield from self.corregir_lectura(cartas)

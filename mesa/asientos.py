@@ -5,11 +5,16 @@ seat in turn. Each photo's cards are that seat's hand (vision.hands.seat_hands b
 a photo with other than four cards, or with a card already in another seat, is refused with a
 message naming the player, and that seat is asked for again. Nothing already read is lost: a
 refused photo changes nothing, a seat can be photographed again at any time, and the
-corrections made on the four hands stay with their seat (the cards are the same objects).
+corrections made on the four hands go back to their seat (:meth:`AsientoPorAsiento.tomar`).
 
-    >>> from mesa.lectura import CartaLeida
+Each seat's reading is vision's CardDetections (vision/ is an optional extra: a reading exists
+only where it is installed).
+
+    >>> from vision.detections import CardDetections
+    >>> from mesa.lectura import manos
     >>> def foto(ids):
-    ...     return Lectura([CartaLeida(c, 0.9, (0, 0, 1, 1)) for c in ids], None)
+    ...     return CardDetections.from_json({"cartas": [{"carta": c, "confianza": 0.9,
+    ...                                                  "caja": [0, 0, 1, 1]} for c in ids]})
     >>> sesion = AsientoPorAsiento(["Ana", "Bea", "Carlos", "Dani"])
     >>> sesion.pedir().texto()
     'Fotografía las cuatro cartas de Ana (asiento 1)'
@@ -21,20 +26,23 @@ corrections made on the four hands stay with their seat (the cards are the same 
     >>> for ids in (["1o", "2o", "3o", "4o"], ["1c", "2c", "3c", "4c"], ["1e", "2e", "3e", "4e"],
     ...             ["1b", "2b", "3b", "4b"]):
     ...     sesion.poner(foto(ids))
-    >>> sesion.lectura().manos()[3]
+    >>> manos(sesion.lectura())[3]
     '1b 2b 3b 4b'
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
 from mesa.i18n import N_, SOURCE
-from mesa.lectura import Lectura, LecturaError, _indices
+from mesa.lectura import LecturaError
 from mesa.storage import Aviso
+
+if TYPE_CHECKING:  # vision/ is an optional extra (see mesa.lectura)
+    from vision.detections import CardDetections
 
 N_ASIENTOS: Final = 4
 CARTAS_MANO: Final = 4
@@ -58,9 +66,9 @@ class AsientoError(LecturaError):
 
 @dataclass
 class FotoAsiento:
-    """One seat's photo as read: its cards (a Lectura without seats) and the photo itself."""
+    """One seat's photo as read: its cards (a reading without seats) and the photo itself."""
 
-    lectura: Lectura
+    lectura: CardDetections
     foto: object = None  # the image, to show it again when the seat is looked at
 
 
@@ -95,7 +103,7 @@ class AsientoPorAsiento:
     def leidas(self) -> int:
         return sum(f is not None for f in self.fotos)
 
-    def poner(self, lectura: Lectura, foto: object = None, asiento: int | None = None) -> None:
+    def poner(self, lectura: CardDetections, foto: object = None, asiento: int | None = None) -> None:
         """Take ``lectura`` (one photo) as the hand of ``asiento`` (default: the one asked for);
         AsientoError, changing nothing, when it is not four cards or repeats another seat's."""
         seat = self.turno if asiento is None else asiento
@@ -113,8 +121,8 @@ class AsientoPorAsiento:
         faltan = [s for s, f in enumerate(self.fotos) if f is None]
         return faltan[0] if faltan else None
 
-    def _comprobar(self, seat: int, lectura: Lectura) -> None:
-        ids = [c.carta for c in lectura.cartas]
+    def _comprobar(self, seat: int, lectura: CardDetections) -> None:
+        ids = lectura.ids
         datos = {"jugador": self.nombre(seat), "n": seat + 1}
         if len(ids) != CARTAS_MANO:
             cuales = f" ({' '.join(ids)})" if ids else ""
@@ -124,45 +132,40 @@ class AsientoPorAsiento:
             if other == seat or f is None:
                 continue
             for carta in ids:
-                if carta in {c.carta for c in f.lectura.cartas}:
+                if carta in f.lectura.ids:
                     raise AsientoError(Aviso(REPETIDA, datos={
                         **datos, "carta": carta, "otro": self.nombre(other), "m": other + 1}))
 
-    def lectura(self) -> Lectura:
-        """The four hands as one Lectura with seats (corrections go on as after a whole-table
-        photo). Built by vision.hands.seat_hands from the cards as they are now."""
+    def lectura(self) -> CardDetections:
+        """The four hands as one reading with seats (corrections go on as after a whole-table
+        photo, and go back to the seats with :meth:`tomar`). Checked by vision.hands.seat_hands
+        (the contract of `mus mano`) on the cards as they are now."""
+        from vision.detections import CardDetections  # optional extra (see mesa.lectura)
+        from vision.hands import HandsError, seat_hands
+
         if not self.completas:
             raise ValueError("not all four seats are read")
-        cartas = [c for f in self.fotos for c in f.lectura.cartas]
-        manos = _manos(self.fotos)
+        try:
+            seat_hands([(f"{s + 1}", f.lectura) for s, f in enumerate(self.fotos)])
+        except HandsError as exc:  # only if corrections made a seat's hand impossible
+            raise LecturaError(str(exc)) from None
         avisos = [f"{self.nombre(s)}: {a}" for s, f in enumerate(self.fotos)
-                  for a in f.lectura.avisos]
-        return Lectura(cartas, _indices(cartas, manos), avisos)
+                  for a in f.lectura.warnings]
+        return CardDetections.concat([f.lectura for f in self.fotos], seats=list(range(N_ASIENTOS)),
+                                     warnings=avisos)
+
+    def tomar(self, lectura: CardDetections) -> None:
+        """The four hands' reading (from :meth:`lectura`) as corrected: each seat's photo takes
+        its cards back, so that a seat photographed again keeps the others' corrections."""
+        for s, f in enumerate(self.fotos):
+            if f is not None:
+                mine = lectura.in_seat(s)
+                f.lectura = replace(mine, seat=np.full(len(mine), -1, np.int8),
+                                    warnings=f.lectura.warnings, unfamiliar=f.lectura.unfamiliar)
 
 
-def _manos(fotos: list[FotoAsiento]) -> list[list[str]]:
-    """The four hands by vision.hands.seat_hands (its checks are the contract of `mus mano`)."""
-    # vision/ is an optional extra (see mesa.lectura._lector): a Lectura exists only when
-    # it is installed, and the reader's CardDetections type comes with it
-    from vision.detections import CardDetections
-    from vision.hands import HandsError, seat_hands
-
-    readings = []
-    for s, f in enumerate(fotos):
-        ids = [c.carta for c in f.lectura.cartas]
-        n = len(ids)
-        one = np.ones(n, np.float32)
-        det = CardDetections(np.array([c.caja for c in f.lectura.cartas], np.float32).reshape(n, 4),
-                             np.zeros((n, 5), np.float32), np.array(ids, object), one, one, one,
-                             np.array(ids, object), np.zeros(n, bool), np.full(n, -1, np.int8))
-        readings.append((f"{s + 1}", det))
-    try:
-        return seat_hands(readings).hands
-    except HandsError as exc:  # only if corrections made a seat's hand impossible
-        raise LecturaError(str(exc)) from None
-
-
-def fotos_por_asiento(foto: np.ndarray, lectura: Lectura, falta: int | None = None) -> list[np.ndarray]:
+def fotos_por_asiento(foto: np.ndarray, lectura: CardDetections, falta: int | None = None
+                      ) -> list[np.ndarray]:
     """Four photos of one player's cards each, cut at run time from a read table photo (the
     demo and the tests have no close-ups of their own): each seat's cards on the table's
     colour, the rest painted over. ``falta``: that seat's photo leaves its last card out."""
@@ -170,8 +173,8 @@ def fotos_por_asiento(foto: np.ndarray, lectura: Lectura, falta: int | None = No
     borde = np.concatenate([foto[:5].reshape(-1, 3), foto[-5:].reshape(-1, 3)])
     fondo = np.median(borde, 0).astype(np.uint8)
     fotos = []
-    for s, idxs in enumerate(lectura.asientos):
-        cajas = np.array([lectura.cartas[i].caja for i in idxs]).astype(int)
+    for s in range(N_ASIENTOS):
+        cajas = lectura.in_seat(s).xyxy.astype(int)
         if s == falta:
             cajas = cajas[:-1]
         mask = np.zeros((h, w), bool)

@@ -237,7 +237,7 @@ def test_live_camera_frames_are_processed_in_a_worker_thread(app: Any) -> None:
 def test_reading_screen_corrects_a_card_and_fills_the_hand(app: Any) -> None:
     """The screen's side of reading (model apart): show a reading, correct one doubtful card
     with two taps, use the hands, score the hand; the correction and origin are stored."""
-    from mesa.lectura import Lectura
+    from vision.detections import CardDetections
 
     start_partida(app)
     tap(app.sm.get_screen("marcador").ids.nueva_mano)
@@ -246,11 +246,11 @@ def test_reading_screen_corrects_a_card_and_fills_the_hand(app: Any) -> None:
     read = [h.split() for h in MANOS]
     read[1][1] = "2b"  # the reader mistook Bea's 3c for a 2b, with low confidence
     data = {"cartas": [{"carta": c, "confianza": 0.4 if c == "2b" else 0.97,
-                        "caja": [40 * i, 40 * s, 40 * i + 30, 40 * s + 38]}
+                        "caja": [40 * i, 40 * s, 40 * i + 30, 40 * s + 38], "asiento": s}
                        for s, hand in enumerate(read) for i, c in enumerate(hand)],
             "asientos": read, "avisos": []}
     cartas.foto = np.full((200, 200, 3), 60, np.uint8)
-    cartas.lectura = Lectura.desde_json(data)
+    cartas.lectura = CardDetections.from_json(data)
     cartas.dibujar()
     frames(2)
     doubtful = [chip for chip in cartas.chips if chip.dudosa]
@@ -277,7 +277,7 @@ def test_reading_the_example_photo_shows_what_vision_reads(app: Any) -> None:
     if photo is None:
         pytest.skip("no example photo in examples/ yet")
     pytest.importorskip("onnxruntime")
-    from mesa.lectura import leer_foto
+    from mesa.lectura import leer_foto, manos
 
     start_partida(app)
     tap(app.sm.get_screen("marcador").ids.nueva_mano)
@@ -287,17 +287,17 @@ def test_reading_the_example_photo_shows_what_vision_reads(app: Any) -> None:
         pytest.fail(f"the example photo could not be read: {app.aviso}")
     frames(3)  # lay out the new chips before touching them
     expected = leer_foto(cv2_imread(photo))
-    assert [c.carta for c in cartas.lectura.cartas] == [c.carta for c in expected.cartas]
-    assert [chip.carta for chip in cartas.chips] == [c.carta for c in expected.cartas]
-    assert cartas.listas == (expected.manos() is not None)
-    assert " · ".join(expected.avisos) == cartas.estado or not expected.avisos
+    assert cartas.lectura.ids == expected.ids
+    assert [chip.carta for chip in cartas.chips] == expected.ids
+    assert cartas.listas == (manos(expected) is not None)
+    assert " · ".join(expected.warnings) == cartas.estado or not expected.warnings
     if not cartas.listas:
         return  # no seats: the screen offers corrections and the manual path only
     tap(cartas.chips[0])
-    tap(cartas.selector.chips[cartas.lectura.cartas[0].carta])  # confirm the card
+    tap(cartas.selector.chips[cartas.lectura.ids[0]])  # confirm the card
     assert app.almacen.correcciones(app.ctl.partida_id)
     tap(cartas.ids.usar)
-    assert app.sm.current == "mano" and app.entrada.cartas == expected.manos()
+    assert app.sm.current == "mano" and app.entrada.cartas == manos(expected)
 
 
 def cv2_imread(path: Path) -> np.ndarray:
@@ -473,7 +473,7 @@ def test_registering_the_own_deck_in_ajustes_and_reading_against_it(app: Any,
     from mesa.lectura import SIN_BARAJA, baraja_de, leer_foto
 
     expected = leer_foto(cv2_imread(ROOT / "examples" / "mesa.jpg"), app.baraja)
-    assert [c.carta for c in cartas.lectura.cartas] == [c.carta for c in expected.cartas]
+    assert cartas.lectura.ids == expected.ids
     # the cards confirmed (Usar estas cartas) strengthen the deck in a worker thread
     from vision.registered_deck import RegisteredDeck
 

@@ -60,7 +60,7 @@ def test_four_seats_one_refused_and_retaken_then_confirmed(app: Any) -> None:
     import cv2
 
     from mesa.asientos import fotos_por_asiento
-    from mesa.lectura import leer_foto
+    from mesa.lectura import leer_foto, manos
 
     mesa = cv2.imread(str(ROOT / "examples" / "mesa.jpg"))
     truth = json.loads((ROOT / "examples" / "mesa.json").read_text(encoding="utf-8"))["manos"]
@@ -105,7 +105,7 @@ def test_four_seats_one_refused_and_retaken_then_confirmed(app: Any) -> None:
     assert cartas.listas
     frames(4)
     captura("asientos-5-repetida")
-    for seat, hand in enumerate(cartas.lectura.manos()):
+    for seat, hand in enumerate(manos(cartas.lectura)):
         assert sorted(hand.split()) == sorted(truth[seat].split())
 
     tap(cartas.ids.usar)
@@ -168,5 +168,4 @@ def test_first_reading_offers_to_register_the_deck_suit_by_suit(app: Any, tmp_pa
         baraja_registrada(app.carpeta))
     assert app.sm.current == "cartas"
     assert cartas.cargar_foto(ROOT / "examples" / "mesa.jpg"), app.aviso  # read against it
-    assert not cartas.ofrecer_baraja or any("registra tu baraja" in a
-                                            for a in cartas.lectura.avisos)
+    assert cartas.ofrecer_baraja == cartas.lectura.unfamiliar

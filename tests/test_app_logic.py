@@ -13,12 +13,14 @@ import pytest
 
 from app.camera import Fotogramas, FuenteError, Video, cargar_imagen
 from mesa.arbitro import SesionArbitro, verificar
-from mesa.lectura import Lectura
+from mesa.lectura import manos
 from mesa.mano import EntradaError, EntradaMano
 from mesa.partida import ControlPartida
 from mesa.senas import Entrenador
 from mesa.storage import Almacen, StorageError, abrir_o_memoria, default_data_dir
 from scoring.tanteo import tantear
+from vision.detections import CardDetections
+from vision.draw import annotate
 
 JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]
 # Issue 2's example hand: both parejas hold pares and juego, so every lance can be bet.
@@ -220,30 +222,41 @@ def test_names_must_be_four_and_distinct(almacen: Almacen) -> None:
 
 # -- card reading ----------------------------------------------------------------------------
 
-def _lectura() -> Lectura:
+def _lectura() -> CardDetections:
     cards = [c for hand in MANOS for c in hand.split()]
     data = {"cartas": [{"carta": c, "confianza": 0.3 if i == 5 else 0.95,
-                        "caja": [10 * i, 10, 10 * i + 8, 30]} for i, c in enumerate(cards)],
+                        "caja": [10 * i, 10, 10 * i + 8, 30], "asiento": i // 4}
+                       for i, c in enumerate(cards)],
             "asientos": [h.split() for h in MANOS], "avisos": []}
-    return Lectura.desde_json(data)
+    return CardDetections.from_json(data)
 
 
 def test_reading_groups_seats_and_corrects_one_card() -> None:
     lec = _lectura()
-    assert lec.manos() == MANOS
-    assert [c.dudosa for c in lec.cartas].count(True) == 1
-    assert lec.corregir(5, "2b") == [(5, "3c", "2b")]
-    assert lec.manos()[1] == "3o 2b 3e 7b" and not lec.cartas[5].dudosa
+    assert manos(lec) == MANOS
+    assert lec.low_confidence.tolist().count(True) == 1  # under the reader's generic threshold
+    assert lec.correct(5, "2b") == [(5, "3c", "2b")]
+    assert manos(lec)[1] == "3o 2b 3e 7b" and not lec.low_confidence[5]
     # Picking a card read elsewhere swaps the two ids and flags the other one.
-    assert lec.corregir(5, "12o") == [(5, "2b", "12o"), (0, "12o", "2b")]
-    assert lec.manos()[:2] == ["2b 12c 11e 1b", "3o 12o 3e 7b"] and lec.cartas[0].dudosa
-    assert len(set(lec.usadas())) == 16
-    drawn = lec.dibujar(np.zeros((60, 200, 3), np.uint8))
+    assert lec.correct(5, "12o") == [(5, "2b", "12o"), (0, "12o", "2b")]
+    assert manos(lec)[:2] == ["2b 12c 11e 1b", "3o 12o 3e 7b"] and lec.low_confidence[0]
+    assert len(set(lec.ids)) == 16
+    assert lec.corrected_from[[0, 5, 6]].tolist() == ["12o", "3c", None]
+    drawn = annotate(np.zeros((60, 200, 3), np.uint8), lec)  # vision's drawing, the one there is
     assert drawn.shape == (60, 200, 3) and drawn.any()
 
 
-def test_reading_adapts_vision_card_detections() -> None:
-    det_mod = pytest.importorskip("vision.detections")
+def test_the_reading_json_goes_there_and_back() -> None:
+    lec = _lectura()
+    lec.unfamiliar = True
+    again = CardDetections.from_json(lec.to_json())
+    assert again.to_json() == lec.to_json() and again.unfamiliar
+    assert again.to_json()["baraja_desconocida"] is True
+    with pytest.raises(ValueError, match="no es de la baraja"):
+        CardDetections.from_json({"cartas": [{"carta": "13o"}]})
+
+
+def test_reading_hands_on_vision_card_detections() -> None:
     ids = [c for hand in MANOS for c in hand.split()]
     n = len(ids)
     xyxy = np.array([[40 * (i % 4), 50 * (i // 4), 40 * (i % 4) + 30, 50 * (i // 4) + 45]
@@ -253,16 +266,15 @@ def test_reading_adapts_vision_card_detections() -> None:
     alts = np.array(["2b" if i == 5 else "1o" for i in range(n)], object)
     conf = np.where(low, 0.4, 0.95).astype(np.float32)
     conf[9] = 0.5  # sure enough for the reader's flag model (registered deck): the reader decides
-    det = det_mod.CardDetections(
+    det = CardDetections(
         xyxy=xyxy, obb=np.zeros((n, 5), np.float32), card_ids=np.array(ids, object),
         confidence=conf,
         det_confidence=np.ones(n, np.float32), cls_confidence=np.ones(n, np.float32),
         alternatives=alts, low_confidence=low, seat=np.repeat(np.arange(4), 4).astype(np.int8),
         warnings=["una carta dudosa"])
-    lec = Lectura.desde_detecciones(det)
-    assert lec.manos() == MANOS  # seats as vision grouped them, each sorted left to right
-    assert [c.dudosa for c in lec.cartas].count(True) == 1 and lec.cartas[5].alternativa == "2b"
-    assert lec.avisos == ["una carta dudosa"]
+    assert manos(det) == MANOS  # seats as vision grouped them, each sorted left to right
+    assert det.to_json()["cartas"][5]["alternativa"] == "2b"
+    assert [c["dudosa"] for c in det.to_json()["cartas"]].count(True) == 1
 
 
 # -- trainer and referee ---------------------------------------------------------------------

@@ -167,13 +167,13 @@ def test_reading_held_out_tables_after_strengthening_is_not_worse(registered):
 
 @needs_models
 def test_the_app_strengthens_the_deck_with_a_confirmed_reading(registered, tmp_path):
-    from mesa.lectura import Lectura, reforzar_baraja
+    from mesa.lectura import reforzar_baraja
 
     reader, deck = registered
     path = str(deck.save(tmp_path / "baraja.npz"))
     scene, _ = _table(2)
-    lec = Lectura.desde_detecciones(reader.read(scene.image))
-    lec.corregir(0, "1o" if lec.cartas[0].carta != "1o" else "2o")  # the player fixes one
+    lec = reader.read(scene.image)
+    lec.correct(0, "1o" if lec.card_ids[0] != "1o" else "2o")  # the player fixes one
     added = reforzar_baraja(lec, scene.image, path)
     saved = RegisteredDeck.load(path)
     assert added > 0 and saved.extra_count == added

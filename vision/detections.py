@@ -42,10 +42,16 @@ class CardDetections:
     - ``seat`` (N,) int8: 0 bottom, 1 right, 2 top, 3 left (counter-clockwise from the camera
       side), -1 when no seats could be given;
     - ``warnings``: in Spanish, for the player (why there are no seats, which cards are doubtful);
+    - ``unfamiliar``: the cards look like none of the decks the reader knows (every card is then
+      doubtful and a warning says so): the screens offer to register the players' deck on it;
     - ``data``: more per-card arrays, indexed with the rows (as supervision's ``Detections.data``):
       the reader puts ``"corner_index"`` and ``"pintas"`` (N, 2) there, each mark reader's
       probability of the card's rank (suit) and its highest probability of any, where it has
-      those readers.
+      those readers; a correction (:meth:`correct`) puts ``"corrected_from"`` there, the id
+      the reader gave each corrected card (None for the others).
+
+    The corrections a player makes change the rows in place, so every screen showing one reading
+    shows the same cards.
     """
 
     xyxy: np.ndarray
@@ -60,6 +66,7 @@ class CardDetections:
     warnings: list[str] = field(default_factory=list)
     image_size: tuple[int, int] = (0, 0)  # (width, height)
     data: dict[str, np.ndarray] = field(default_factory=dict)
+    unfamiliar: bool = False
 
     @classmethod
     def empty(cls, warnings: list[str] | None = None,
@@ -104,6 +111,65 @@ class CardDetections:
     def sorted_by_x(self) -> CardDetections:
         return self[np.argsort((self.xyxy[:, 0] + self.xyxy[:, 2]) / 2, kind="stable")]
 
+    def without_seats(self) -> CardDetections:
+        """The same cards with no seat given (one player's hand, seat by seat)."""
+        return replace(self[np.arange(len(self))], seat=np.full(len(self), -1, np.int8))
+
+    @classmethod
+    def concat(cls, parts: list[CardDetections], seats: list[int] | None = None,
+               warnings: list[str] | None = None) -> CardDetections:
+        """The rows of ``parts`` one after another (part k's cards in seat ``seats[k]`` when
+        given); ``data`` keeps the arrays every part has, and the corrections of any."""
+        if not parts:
+            return cls.empty(warnings)
+        seat = [np.full(len(p), s, np.int8) for p, s in zip(parts, seats, strict=True)] if seats \
+            else [p.seat for p in parts]
+        keys = set.intersection(*(set(p.data) for p in parts)) - {CORRECTED}
+        data = {k: np.concatenate([p.data[k] for p in parts]) for k in keys}
+        if any(CORRECTED in p.data for p in parts):
+            data[CORRECTED] = np.concatenate([p.corrected_from for p in parts])
+        joined = {name: np.concatenate([getattr(p, name) for p in parts]) for name in _ROWS}
+        return cls(**joined, seat=np.concatenate(seat), data=data,
+                   warnings=list(warnings if warnings is not None else
+                                 [w for p in parts for w in p.warnings]),
+                   image_size=parts[0].image_size, unfamiliar=any(p.unfamiliar for p in parts))
+
+    # ---- corrections
+    @property
+    def corrected_from(self) -> np.ndarray:
+        """(N,) object: the id the reader gave each card the player corrected, else None."""
+        return self.data.get(CORRECTED, np.full(len(self), None, object))
+
+    @property
+    def corrected(self) -> np.ndarray:
+        """(N,) bool: the cards the player corrected."""
+        return np.array([c is not None for c in self.corrected_from], bool)
+
+    def correct(self, index: int, card_id: str) -> list[tuple[int, str, str]]:
+        """Set card ``index`` to ``card_id`` (confirmed by the player: no longer doubtful). A deck
+        holds each card once, so if another row had ``card_id`` the two swap ids (a typical
+        confusion) and that one is flagged for a look. In place; the changes as (row, before,
+        after)."""
+        if not 0 <= index < len(self):
+            raise IndexError(f"no card {index} in a reading of {len(self)}")
+        before = str(self.card_ids[index])
+        if CORRECTED not in self.data:
+            self.data[CORRECTED] = np.full(len(self), None, object)
+        changes = [(index, before, card_id)]
+        for j in np.flatnonzero(self.card_ids == card_id):
+            if j != index:
+                self._set(int(j), before, doubtful=True)
+                changes.append((int(j), card_id, before))
+        self._set(index, card_id, doubtful=False)
+        self.confidence[index] = 1.0
+        return changes
+
+    def _set(self, row: int, card_id: str, doubtful: bool) -> None:
+        if self.data[CORRECTED][row] is None:
+            self.data[CORRECTED][row] = str(self.card_ids[row])
+        self.card_ids[row] = card_id
+        self.low_confidence[row] = doubtful
+
     # ---- views
     @property
     def ids(self) -> list[str]:
@@ -138,5 +204,43 @@ class CardDetections:
                 entry["alternativa"] = str(self.alternatives[i])
             cartas.append(entry)
         out: dict = {"imagen": imagen} if imagen is not None else {}
-        out.update({"cartas": cartas, "asientos": self.hands, "avisos": list(self.warnings)})
+        out.update({"cartas": cartas, "asientos": self.hands, "avisos": list(self.warnings),
+                    "baraja_desconocida": self.unfamiliar})
         return out
+
+    @classmethod
+    def from_json(cls, data: dict) -> CardDetections:
+        """A reading from its :meth:`to_json` object (one image), as the web page sends it back
+        or as written by ``mus leer --json``. The JSON keeps no oriented box (upright ones from
+        ``caja`` stand in) and one confidence (taken for both factors). ValueError for a card
+        that is not a card of the deck."""
+        from scoring.cards import Card, NotationError  # scoring imports nothing of ours
+        from vision.flags import LOW_CONFIDENCE
+
+        rows = data.get("cartas") or []
+        try:
+            ids = [str(Card.parse(str(c["carta"]))) for c in rows]
+            alts = [str(Card.parse(str(c.get("alternativa") or c["carta"]))) for c in rows]
+        except (KeyError, TypeError, NotationError) as exc:
+            raise ValueError(f"lectura con una carta que no es de la baraja: {exc}") from None
+        n = len(rows)
+        conf = np.array([float(c.get("confianza", 1.0)) for c in rows], np.float32)
+        xyxy = np.array([[float(v) for v in c.get("caja", (0, 0, 0, 0))] for c in rows],
+                        np.float32).reshape(n, 4)
+        # a JSON that does not say which cards are doubtful (written by hand): the reader's
+        # generic threshold
+        low = np.array([bool(c.get("dudosa", conf[i] < LOW_CONFIDENCE)) for i, c in enumerate(rows)],
+                       bool).reshape(n)
+        seat = np.array([int(c.get("asiento", -1)) for c in rows], np.int8).reshape(n)
+        obb = np.column_stack([(xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2,
+                               xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1],
+                               np.zeros(n, np.float32)]).astype(np.float32).reshape(n, 5)
+        return cls(xyxy, obb, np.array(ids, object).reshape(n), conf, conf.copy(),
+                   np.ones(n, np.float32), np.array(alts, object).reshape(n), low, seat,
+                   [str(w) for w in data.get("avisos") or []],
+                   unfamiliar=bool(data.get("baraja_desconocida", False)))
+
+
+CORRECTED = "corrected_from"  # the data key of the corrections
+_ROWS = ("xyxy", "obb", "card_ids", "confidence", "det_confidence", "cls_confidence",
+         "alternatives", "low_confidence")

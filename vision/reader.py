@@ -21,6 +21,7 @@ The model files and their loading are :mod:`vision.models`. Settings are one fro
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -39,17 +40,19 @@ from vision.assemble import (
 )
 from vision.classify import BOTH_WAYS, INDEX_WEIGHT, PINTA_WEIGHT, CardProbabilities, Classifier
 from vision.cutout import Cutouts
-from vision.detect import DET_THRESHOLD, TABLE_CARDS, Detector
+from vision.detect import DET_THRESHOLD, TABLE_CARDS, DetectedBoxes, Detector
 from vision.detections import CardDetections
 from vision.flags import FlagModel, FlagRule, flag_rule
 from vision.geometry import obb_to_xyxy
 from vision.images import ImageError, as_bgr, load_image
 from vision.models import DEFAULT_THREADS, DETECTOR_FILE, models_dir
 from vision.registered_deck import DeckError, RegisteredDeck
+from vision.scale import boxes_back, sureness, zoom_factor, zoomed_out
 from vision.seats import assign_seats, seat_labels
 
 __all__ = ["CardReader", "ImageError", "ReaderSettings", "default_reader", "load_image",
-           "read_cards", "reader_for_deck"]
+           "read_cards", "reader_for_deck",
+           "reader_for_deck_bytes"]
 
 NO_CARDS = "no se ve ninguna carta en la foto"
 MORE_THAN_A_TABLE = "se ven {n} cartas, más de las 16 de una mesa: ¿hay cartas de otra mano en la foto?"
@@ -72,6 +75,7 @@ class ReaderSettings:
     both_ways: bool = BOTH_WAYS
     replace_duplicates: bool = True
     drop_taken: bool = True
+    zoom_out: bool = True  # read a hand filling the frame again zoomed out (vision.scale)
 
 
 class CardReader:
@@ -112,7 +116,7 @@ class CardReader:
         """The cards in a photo (a BGR array or a file path), with seats and flags."""
         img = as_bgr(image)
         h, w = img.shape[:2]
-        detected = self.detector.detect(img)
+        detected = self._detect(img)
         if len(detected) == 0:
             return CardDetections.empty([NO_CARDS], (w, h))
         if len(detected) > len(CARD_IDS):  # a deck has 40 cards: keep the 40 best boxes
@@ -131,6 +135,22 @@ class CardReader:
         if len(table) == 0:
             return CardDetections.empty([NO_CARDS], (w, h))
         return self._detections(table, (w, h))
+
+    def _detect(self, img: np.ndarray) -> DetectedBoxes:
+        """Stage 1 at the scale the detector knows: when the first pass's cards are larger
+        than that (a hand filling the frame), a second pass on the photo zoomed out, its boxes
+        mapped back onto the photo, kept if the detector is at least as sure of them
+        (:mod:`vision.scale`)."""
+        detected = self.detector.detect(img)
+        factor = zoom_factor(detected.boxes, (img.shape[1], img.shape[0]))
+        if not self.settings.zoom_out or factor == 1.0:
+            return detected
+        side = int(self.detector.session.get_inputs()[0].shape[2])
+        canvas, scale, offset = zoomed_out(img, factor, side)
+        zoomed = self.detector.detect(canvas)
+        if len(zoomed) == 0 or sureness(zoomed.scores) < sureness(detected.scores):
+            return detected
+        return boxes_back(zoomed, scale, offset)
 
     def _card_evidence(self, scores: np.ndarray, cutouts: Cutouts,
                        parts: CardProbabilities) -> np.ndarray:
@@ -164,11 +184,11 @@ class CardReader:
             det_confidence=table.det_scores, cls_confidence=table.cls_conf.astype(np.float32),
             alternatives=np.array([CARD_IDS[i] for i in table.alt], object),
             low_confidence=low, seat=np.full(len(table), -1, np.int8), warnings=[],
-            image_size=image_size, data=data)
+            image_size=image_size, data=data, unfamiliar=table.unfamiliar)
         dets = assign_seats(dets)
         if len(dets) > TABLE_CARDS:
             dets.warnings.insert(0, MORE_THAN_A_TABLE.format(n=len(dets)))
-        if table.unfamiliar:
+        if dets.unfamiliar:  # the field is for the screens, the sentence for the player
             dets.warnings.append(UNFAMILIAR_WARNING)
         if low.any():
             doubtful = ", ".join(f"{c} (¿o {a}?)" for c, a in
@@ -204,6 +224,19 @@ def reader_for_deck(path: str | os.PathLike[str] | None) -> CardReader:
     if not p.is_file():
         raise DeckError(f"{p}: no existe el fichero de la baraja registrada")
     return _reader_for_deck_file(str(p.resolve()), p.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=8)
+def _reader_for_deck_bytes(digest: str, data: bytes) -> CardReader:
+    return CardReader(deck=RegisteredDeck.from_bytes(data))
+
+
+def reader_for_deck_bytes(data: bytes | None) -> CardReader:
+    """As :func:`reader_for_deck`, for a registration kept as the .npz file's bytes (a
+    partida's deck in the server's database); kept while the same bytes come back."""
+    if not data:
+        return default_reader()
+    return _reader_for_deck_bytes(hashlib.sha256(data).hexdigest(), data)
 
 
 def read_cards(image: np.ndarray | str | os.PathLike[str]) -> CardDetections:

@@ -12,13 +12,9 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from app.camera import Preview
-from mesa.i18n import N_
-from mesa.lectura import PALOS_FOTOS, LecturaError, comprobar_palo, registrar_fotos
 from app.screens.fotos import ConFotos
-
-PIDE_PALO = N_("Foto de {palo}: sus diez cartas boca arriba, del 1 al 12, en dos "
-               "filas de cinco dentro del marco")
-PALOS = (N_("oros"), N_("copas"), N_("espadas"), N_("bastos"))
+from mesa.lectura import NOMBRES_PALOS as PALOS
+from mesa.lectura import PALOS_FOTOS, PIDE_PALO, REGISTRADA, LecturaError, comprobar_palo, registrar_fotos
 
 
 class BarajaScreen(ConFotos, Screen):
@@ -89,7 +85,7 @@ class BarajaScreen(ConFotos, Screen):
             return False
         app.baraja = ruta
         app.guardar_ajuste("baraja", ruta)
-        self.estado = app.t("Baraja registrada: desde ahora se lee con ella")
+        self.estado = app.t(REGISTRADA)
         app.avisar("; ".join([self.estado, *avisos]), error=bool(avisos), fijo=bool(avisos))
         self.volver()
         return True

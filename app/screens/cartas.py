@@ -16,29 +16,33 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.stacklayout import StackLayout
 
 from app.camera import Camara, FuenteError, Preview
-from mesa.i18n import N_
+from app.screens.fotos import ConFotos
+from app.screens.widgets import Boton, CartaChip, SelectorCartas
 from mesa.asientos import AsientoError, AsientoPorAsiento
+from mesa.i18n import N_
 from mesa.lectura import (
-    Lectura,
     LecturaError,
     baraja_de,
     leer_foto,
     leer_mano,
+    manos,
     reforzar_en_segundo_plano,
 )
-from app.screens.fotos import ConFotos
-from app.screens.widgets import Boton, CartaChip, SelectorCartas
 from mesa.storage import StorageError
 
 # Fanned hands are read far worse than hands in a row (models/README.md), so the hint says so.
 AYUDA_FOTO = N_("Cartas boca arriba delante de cada jugador, en fila y no en abanico: captura o abre una foto")
 
 
-# The reader's warning on a deck unlike those it knows (vision.reader.UNFAMILIAR_WARNING) ends so.
-DESCONOCIDA = "registra tu baraja"
-
-
 TODAS_LEIDAS = N_("Ya están las cuatro manos: pulsa Repetir en un asiento para fotografiarlo de nuevo")
+
+
+def annotate(img: np.ndarray, lectura: object) -> np.ndarray:
+    """The photo with the read cards drawn (vision.draw: a reading exists only with vision/,
+    an optional extra, so it is imported here)."""
+    from vision.draw import annotate as dibujar
+
+    return dibujar(img, lectura)
 
 
 class CartasScreen(ConFotos, Screen):
@@ -52,7 +56,7 @@ class CartasScreen(ConFotos, Screen):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.preview: Preview | None = None
-        self.lectura: Lectura | None = None
+        self.lectura = None  # vision's CardDetections of the photo (or of the four seats)
         self.foto = None
         self.chips: list[CartaChip] = []  # one per detected card, index = lectura index
         self.selector: SelectorCartas | None = None
@@ -111,7 +115,7 @@ class CartasScreen(ConFotos, Screen):
         self.lectura = None
         foto = self.sesion.fotos[asiento]
         if foto is not None and foto.foto is not None:
-            self.preview.mostrar(foto.lectura.dibujar(foto.foto))
+            self.preview.mostrar(annotate(foto.foto, foto.lectura))
         self.estado = self.sesion.pedir().texto(app.lang)
         self.dibujar()
 
@@ -120,7 +124,7 @@ class CartasScreen(ConFotos, Screen):
         seat = self.sesion.turno
         try:
             lec = leer_mano(img, baraja_de(app.baraja, app.carpeta))
-            self.preview.mostrar(lec.dibujar(img))  # what was seen, also when refused
+            self.preview.mostrar(annotate(img, lec))  # what was seen, also when refused
             self.sesion.poner(lec, img)
         except AsientoError as exc:
             self._rechazo(exc.aviso.texto(app.lang))
@@ -128,7 +132,7 @@ class CartasScreen(ConFotos, Screen):
         except LecturaError as exc:
             self._rechazo(str(exc))
             return False
-        self._ofrecer(lec.avisos)
+        self._ofrecer(lec.unfamiliar)
         if self.sesion.completas and self.sesion.turno is None:
             try:
                 self.lectura = self.sesion.lectura()
@@ -178,11 +182,11 @@ class CartasScreen(ConFotos, Screen):
             app.avisar(str(exc), error=True)
             self.dibujar()
             return False
-        self._ofrecer(self.lectura.avisos)
+        self._ofrecer(self.lectura.unfamiliar)
         self.dibujar()
         return True
 
-    def _ofrecer(self, avisos: list[str]) -> None:
+    def _ofrecer(self, desconocida: bool) -> None:
         """Offer the deck's registration the first time cards are read without one, and
         whenever the reader finds the deck unfamiliar."""
         app = App.get_running_app()
@@ -190,7 +194,7 @@ class CartasScreen(ConFotos, Screen):
                    and app.almacen.ajuste("baraja_ofrecida", "") != "1")
         if primera:
             app.guardar_ajuste("baraja_ofrecida", "1")
-        self.ofrecer_baraja = primera or any(DESCONOCIDA in a for a in avisos)
+        self.ofrecer_baraja = primera or desconocida
 
     def registrar_baraja(self) -> None:
         self.ofrecer_baraja = False
@@ -203,7 +207,7 @@ class CartasScreen(ConFotos, Screen):
         self.chips = []
         self.repetir_botones = {}
         lec = self.lectura
-        self.listas = bool(lec and lec.asientos is not None)
+        self.listas = manos(lec) is not None
         if lec is None and self.sesion is not None:
             self._dibujar_asientos()
             return
@@ -211,28 +215,28 @@ class CartasScreen(ConFotos, Screen):
             self.resumen = app.t("Aún no hay lectura: las cartas leídas aparecerán aquí por asiento")
             return
         if self.foto is not None:
-            self.preview.mostrar(lec.dibujar(self.foto))
-        dudosas = sum(c.dudosa for c in lec.cartas)
-        self.resumen = f"{len(lec.cartas)} {app.t('cartas')}"
+            self.preview.mostrar(annotate(self.foto, lec))
+        dudosas = int(lec.low_confidence.sum())
+        self.resumen = f"{len(lec)} {app.t('cartas')}"
         if dudosas == 1:
             self.resumen += f" · {app.t('1 dudosa (naranja): tócala para corregirla')}"
         elif dudosas:
             self.resumen += f" · {dudosas} {app.t('dudosas (naranja): tócalas para corregir')}"
-        self.estado = " · ".join(lec.avisos) or app.t("Toca una carta para corregirla")
-        self.chips = [CartaChip(carta=c.carta, dudosa=c.dudosa) for c in lec.cartas]
+        self.estado = " · ".join(lec.warnings) or app.t("Toca una carta para corregirla")
+        self.chips = [CartaChip(carta=c.card_id, dudosa=c.low_confidence) for c in lec]
         for i, chip in enumerate(self.chips):
             chip.bind(on_release=lambda w, i=i: self.corregir(i))
-        if lec.asientos is None:
+        if not self.listas:
             flow = StackLayout(spacing=dp(4))
             for chip in self.chips:
                 flow.add_widget(chip)
             box.add_widget(flow)
             return
         jug = app.ctl.info.get("jugadores") if app.ctl.activa else None
-        for s, idxs in enumerate(lec.asientos):
+        for s in range(4):
             name = jug[s] if jug else f"{app.t('Asiento')} {s + 1}"
             row = self._fila(name)
-            for i in idxs:
+            for i in self._filas_de(s):
                 row.add_widget(self.chips[i])
             if self.sesion is not None:
                 row.add_widget(self._boton_repetir(s))
@@ -263,8 +267,8 @@ class CartasScreen(ConFotos, Screen):
         for s, foto in enumerate(ses.fotos):
             row = self._fila(ses.nombre(s, app.t))
             if foto is not None:
-                for c in foto.lectura.cartas:
-                    row.add_widget(CartaChip(carta=c.carta, dudosa=c.dudosa))
+                for c in foto.lectura:
+                    row.add_widget(CartaChip(carta=c.card_id, dudosa=c.low_confidence))
             if s == ses.turno:
                 row.add_widget(Label(text=app.t("ahora"), font_size="20sp", bold=True,
                                      color=(1, 0.8, 0.3, 1)))
@@ -274,16 +278,20 @@ class CartasScreen(ConFotos, Screen):
                 row.add_widget(self._boton_repetir(s))
             self.ids.asientos.add_widget(row)
 
+    def _filas_de(self, asiento: int) -> list[int]:
+        """The rows of the reading in ``asiento``, left to right (as its hand is written)."""
+        lec = self.lectura
+        rows = np.flatnonzero(lec.seat == asiento)
+        return rows[np.argsort((lec.xyxy[rows, 0] + lec.xyxy[rows, 2]) / 2, kind="stable")].tolist()
+
     def _asiento_de(self, indice: int) -> int | None:
-        for s, idxs in enumerate(self.lectura.asientos or []):
-            if indice in idxs:
-                return s
-        return None
+        seat = int(self.lectura.seat[indice])
+        return seat if self.listas else None
 
     def corregir(self, indice: int) -> None:
         app = App.get_running_app()
-        actual = self.lectura.cartas[indice].carta
-        alt = self.lectura.cartas[indice].alternativa
+        actual = str(self.lectura.card_ids[indice])
+        alt = str(self.lectura.alternatives[indice]) if self.lectura.low_confidence[indice] else None
         # Nothing is blocked: picking a card read elsewhere swaps the two (a confusion).
         self.selector = SelectorCartas(
             f"{app.t('Corregir')} {actual}: {app.t('elige la carta buena')}",
@@ -292,8 +300,10 @@ class CartasScreen(ConFotos, Screen):
 
     def _poner(self, indice: int, carta: str) -> None:
         app = App.get_running_app()
-        confianzas = [c.confianza for c in self.lectura.cartas]
-        cambios = self.lectura.corregir(indice, carta)
+        confianzas = self.lectura.confidence.tolist()
+        cambios = self.lectura.correct(indice, carta)
+        if self.sesion is not None:  # each seat's photo keeps its corrected cards
+            self.sesion.tomar(self.lectura)
         if self.selector:
             self.selector.dismiss()
             self.selector = None
@@ -309,10 +319,10 @@ class CartasScreen(ConFotos, Screen):
 
     def usar(self) -> None:
         app = App.get_running_app()
-        manos = self.lectura.manos() if self.lectura else None
-        if not manos:
+        leidas = manos(self.lectura)
+        if not leidas:
             return
-        app.cartas_leidas = manos
+        app.cartas_leidas = leidas
         app.origen_mano = "camara"
         app.foto_mano = self._bytes_de_fotos()  # its hash goes to a tournament with the hand
         # the cards as the player confirmed them teach the registered deck (vision.refuerzo)
@@ -323,17 +333,12 @@ class CartasScreen(ConFotos, Screen):
         self.ids.vista.texture = None
         app.ir("mano")
 
-    def _confirmadas(self) -> list[tuple[Lectura, object]]:
+    def _confirmadas(self) -> list[tuple[object, object]]:
         """Each photo with its cards as the player confirmed them, corrections included (seat
         by seat, the confirmed reading holds the seats' cards one seat after another)."""
         if self.sesion is None:
             return [(self.lectura, self.foto)]
-        pares, i = [], 0
-        for f in self.sesion.fotos:
-            n = len(f.lectura.cartas)
-            pares.append((Lectura(self.lectura.cartas[i:i + n], None, []), f.foto))
-            i += n
-        return pares
+        return [(self.lectura.in_seat(s), f.foto) for s, f in enumerate(self.sesion.fotos)]
 
     def _bytes_de_fotos(self) -> bytes | None:
         """The photo the cards came from (the four seats' one after another), as JPEG bytes."""
