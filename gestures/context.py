@@ -105,3 +105,83 @@ def hush(scores: dict[str, float], talking: float) -> dict[str, float]:
         if g in out:
             out[g] = round(out[g] * (1.0 - talking), 4)
     return out
+
+
+# --- blinks -------------------------------------------------------------------------------------
+
+# What a blink confuses: the lids (a wink, closed eyes) and the brows (the mesh and the
+# blendshapes read them raised during a blink and for a few tenths of a second after).
+BLINK_FAKES = ("guino", "ojos_cerrados", "cejas_arriba")
+
+
+@dataclass(frozen=True)
+class BlinkSettings:
+    """What a blink is: both eyes shut together, briefly."""
+
+    shut: float = 0.5  # an eye's closure score (the wink's, 0..1) this high: shut
+    longest: float = 0.5  # s: both eyes shut longer than this are closed eyes, not a blink
+    after: float = 0.15  # s after a blink: the lids settle; no seña starts, no wink, no closure
+    brows_after: float = 0.4  # s after a blink the brows still read raised
+
+
+@dataclass(frozen=True)
+class Veda:
+    """One frame's verdict of :class:`BlinkWatch`: what a blink rules out at that frame."""
+
+    parpadeo: bool = False  # inside a blink (both eyes shut, not yet for longer than a blink)
+    ojos: bool = False  # no wink and no new closed-eyes: a blink or its last few frames
+    cejas: bool = False  # no raised brows: a blink or the tenths of a second after it
+    inicio: bool = False  # no seña starts now (a blink never starts one)
+
+
+class BlinkWatch:
+    """Follows both eyes' closure frame by frame and says when a blink rules gestures out.
+
+    A blink is both eyes shut at once for at most ``longest`` seconds (symmetric and short);
+    its lopsided ends, one eye shutting first or opening last, fall into the blink itself or
+    into the ``after`` seconds that follow it.
+
+    >>> w = BlinkWatch()  # both eyes shut for frames 5-8 at 25 fps: 0.12 s
+    >>> "".join("x" if w.update(i / 25, *((0.9, 0.9) if 5 <= i < 9 else (0.0, 0.0))).ojos
+    ...         else "." for i in range(14))
+    '.....xxxxxxx..'
+    """
+
+    def __init__(self, settings: BlinkSettings | None = None) -> None:
+        self.settings = settings or BlinkSettings()
+        self.reset()
+
+    def reset(self) -> None:
+        self._start: float | None = None  # both eyes shut since
+        self._last = 0.0  # last frame both were shut
+        self._end = float("-inf")  # last frame of the last blink
+
+    def update(self, t: float, closure_a: float, closure_b: float) -> Veda:
+        s = self.settings
+        both = min(closure_a, closure_b) >= s.shut
+        if both:
+            if self._start is None:
+                self._start = t
+            self._last = t
+        elif self._start is not None:
+            if self._last - self._start <= s.longest:
+                self._end = self._last
+            self._start = None
+        blinking = both and self._start is not None and t - self._start <= s.longest
+        since = t - self._end
+        eyes = blinking or 0 < since <= s.after
+        return Veda(parpadeo=blinking, ojos=eyes, cejas=blinking or 0 < since <= s.brows_after,
+                    inicio=eyes)
+
+
+def veto(scores: dict[str, float], veda: Veda) -> dict[str, float]:
+    """Scores with what a blink fakes taken out: wink and brows over the blink and after it,
+    closed eyes only after it (a closure that lasts longer is what closed eyes are)."""
+    out = dict(scores)
+    if veda.ojos:
+        out["guino"] = 0.0
+    if veda.ojos and not veda.parpadeo:
+        out["ojos_cerrados"] = 0.0
+    if veda.cejas:
+        out["cejas_arriba"] = 0.0
+    return out

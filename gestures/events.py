@@ -14,7 +14,7 @@ a short tolerance for dropped frames (``hueco``) and a cooldown after each event
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 
 from gestures.types import GESTOS, Evento
@@ -118,12 +118,16 @@ class EventDetector:
     _pending: list[Evento] = field(default_factory=list)
 
     def update(self, t: float, scores: Mapping[str, float],
-               lados: Mapping[str, str] | None = None) -> list[Evento]:
-        """Advance to time ``t``; return the events that ended at this frame."""
+               lados: Mapping[str, str] | None = None,
+               sin_inicio: Collection[str] = ()) -> list[Evento]:
+        """Advance to time ``t``; return the events that ended at this frame. The gestures in
+        ``sin_inicio`` may go on but not start at this frame (a blink never starts a seña)."""
         lados = lados or {}
         ended: list[Evento] = []
         for g in GESTOS:
             tr = self._tracks.setdefault(g, _Track())
+            if g in sin_inicio and tr.inicio is None:
+                continue
             ev = self._step(g, tr, t, float(scores.get(g, 0.0)), lados.get(g))
             if ev is not None:
                 ended.append(ev)

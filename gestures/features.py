@@ -86,15 +86,15 @@ def face_features(obs: Observation) -> Features:
     ya, pa, ra = head_angles(obs.matrix)
     brow_a = f[list(L.BROW_A[:5])][:, 1].mean()
     brow_b = f[list(L.BROW_B[:5])][:, 1].mean()
-    eyes_y = (f[L.EYE_OUTER_A][1] + f[L.EYE_INNER_A][1] + f[L.EYE_OUTER_B][1]
-              + f[L.EYE_INNER_B][1]) / 4
     nose = f[L.NOSE_BASE]
     out: Features = {
         "scale_px": f.unit,
         "yaw": ya, "pitch": pa, "roll": ra,
         "ear_a": eye_openness(f, L.LID_PAIRS_A, L.EYE_OUTER_A, L.EYE_INNER_A),
         "ear_b": eye_openness(f, L.LID_PAIRS_B, L.EYE_OUTER_B, L.EYE_INNER_B),
-        "brow_h": float(eyes_y - (brow_a + brow_b) / 2),
+        # from the nose bridge, not the eye corners: a blink pulls the corners' mesh points
+        # (and with them a brow height measured from them) along with the lids
+        "brow_h": float(f[L.NOSE_BRIDGE][1] - (brow_a + brow_b) / 2),
         # mouth measured from the nose base so head translation and roll cancel out
         "corner_a_x": float(f[L.MOUTH_CORNER_A][0] - nose[0]),
         "corner_b_x": float(f[L.MOUTH_CORNER_B][0] - nose[0]),

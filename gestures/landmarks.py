@@ -31,6 +31,8 @@ LIP_OUTER_TOP, LIP_INNER_TOP, LIP_INNER_BOTTOM, LIP_OUTER_BOTTOM = 0, 13, 14, 17
 # upper and lower inner-lip points facing each other, from the image-left corner to the right
 INNER_LIP_PAIRS = ((80, 88), (81, 178), (82, 87), (13, 14), (312, 317), (311, 402), (310, 318))
 NOSE_TIP, NOSE_BASE, CHIN = 1, 2, 152
+# between the eyes, on the bone: neither the eyelids nor the brows move it
+NOSE_BRIDGE = 168
 CHEEK_A, CHEEK_B = 205, 425
 
 POSE_SHOULDERS = (11, 12)

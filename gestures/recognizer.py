@@ -20,12 +20,12 @@ import cv2
 import numpy as np
 
 from gestures.calibration import calibrate
-from gestures.context import MouthActivity, hush
+from gestures.context import BlinkWatch, MouthActivity, Veda, hush, veto
 from gestures.events import TIEMPOS, EventDetector, Tiempos
 from gestures.features import Features, all_features
 from gestures.models import Landmarkers, Observation, face_anchor, same_person, shared_landmarkers
 from gestures.scorer import Baseline, Scorer, Scores, Umbrales
-from gestures.types import CON_LADO, Calibracion, Evento, FrameResult, lado_jugador
+from gestures.types import CON_LADO, GESTOS, Calibracion, Evento, FrameResult, lado_jugador
 from scoring import rules
 from scoring.senas import ConjuntoSenas, conjunto_senas
 
@@ -34,6 +34,7 @@ SHOULDER_WINDOW = 0.25  # seconds
 LOST_AFTER = 3.0  # seconds without the followed face before following anyone again
 CALIBRATION_PATIENCE = 3.0  # calibrations long without a still face: the quality says why
 ENOUGH_NEUTRAL = 3  # neutral frames in a window that make a usable, if poor, baseline
+_NO_START = frozenset(GESTOS) - {"ojos_cerrados"}
 
 
 class SenaRecognizer:
@@ -78,6 +79,7 @@ class SenaRecognizer:
         self._calib_start: float | None = None
         self.detector = EventDetector(dict(self.tiempos))
         self.activity = MouthActivity()
+        self.blinks = BlinkWatch()
         self._shoulders: deque[tuple[float, dict[str, float]]] = deque()
         self._t = 0.0
         self._anchor: tuple[float, float, float] | None = None  # followed face: x, y, size
@@ -153,8 +155,11 @@ class SenaRecognizer:
         if (self.baseline is not None and feats and self.adaptar and talking < 0.2
                 and max(scores.valores.values()) < 0.15):
             self.baseline.blend(feats, 0.002)  # ~20 s time constant at 25 fps
-        scores = Scores(hush(scores.valores, talking), scores.lados)
-        ended = self.detector.update(t, scores.valores, scores.lados)
+        veda = self.blinks.update(t, *self.scorer.closures(feats, self.baseline)) if ready else Veda()
+        scores = Scores(veto(hush(scores.valores, talking), veda), scores.lados)
+        # a blink never starts a seña (closed eyes excepted: a closure that lasts is one)
+        ended = self.detector.update(t, scores.valores, scores.lados,
+                                     _NO_START if veda.inicio else ())
         return FrameResult(
             t=t, cara=bool(feats),
             landmarks=None if obs.face is None else obs.face[:, :2].copy(),

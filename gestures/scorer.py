@@ -228,6 +228,13 @@ class Scorer:
         key = BLINK[side]
         return max(geom, ramp(f[key] - base.get(key), *self._t(blend_t, base, key)))
 
+    def closures(self, f: Features, base: Baseline) -> tuple[float, float]:
+        """Each eye's closure score (the wink's cue, 0..1), image-left then image-right; 0
+        without a face or a baseline."""
+        if not f or "ear_a" not in f:
+            return 0.0, 0.0
+        return self._closure(f, base, "a"), self._closure(f, base, "b")
+
     def _eyes(self, f: Features, base: Baseline, vals: dict[str, float],
               lados: dict[str, str]) -> None:
         ca, cb = self._closure(f, base, "a"), self._closure(f, base, "b")

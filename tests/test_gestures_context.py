@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import math
 
-from gestures.context import SPEECH_FAKES, ActivitySettings, MouthActivity, hush
+from gestures.context import (
+    SPEECH_FAKES,
+    ActivitySettings,
+    BlinkWatch,
+    MouthActivity,
+    Veda,
+    hush,
+    veto,
+)
 from gestures.types import GESTOS
 
 FPS = 25
@@ -56,3 +64,45 @@ def test_hush_turns_down_only_what_speech_fakes():
         assert quiet[g] == (0.25 if g in SPEECH_FAKES else 1.0), g
     assert hush(scores, 0.0) == scores
     assert {"guino", "ojos_cerrados", "hombros_arriba", "hombro_arriba"}.isdisjoint(SPEECH_FAKES)
+
+
+# --- blinks -------------------------------------------------------------------------------
+
+def _watch(closures: list[tuple[float, float]], fps: int = 25) -> list[Veda]:
+    w = BlinkWatch()
+    return [w.update(i / fps, a, b) for i, (a, b) in enumerate(closures)]
+
+
+def test_a_blink_rules_out_lids_and_brows_over_it_and_after_it():
+    open_, shut = (0.0, 0.0), (1.0, 0.9)
+    v = _watch([open_] * 5 + [shut] * 4 + [open_] * 15)  # 0.16 s blink at 25 fps
+    eyes = [x.ojos for x in v]
+    brows = [x.cejas for x in v]
+    assert eyes == [False] * 5 + [True] * 4 + [True] * 3 + [False] * 12  # 0.15 s after
+    assert brows[5:19] == [True] * 14 and not any(brows[19:])  # 0.4 s after
+    assert [x.parpadeo for x in v] == [False] * 5 + [True] * 4 + [False] * 15
+    assert [x.inicio for x in v] == eyes
+
+
+def test_a_lopsided_blink_is_a_blink_and_a_wink_is_not():
+    # one eye shuts a frame early and opens a frame late: those frames fall in the veto
+    lopsided = [(0.0, 0.0)] * 5 + [(0.9, 0.1)] + [(1.0, 1.0)] * 3 + [(0.9, 0.1)] + [(0.0, 0.0)] * 5
+    v = _watch(lopsided)
+    assert v[9].ojos and v[9].cejas
+    wink = [(0.0, 0.0)] * 5 + [(1.0, 0.1)] * 10 + [(0.0, 0.0)] * 5
+    assert not any(x.ojos or x.cejas or x.inicio for x in _watch(wink))
+
+
+def test_eyes_held_closed_are_no_blink():
+    v = _watch([(0.0, 0.0)] * 5 + [(1.0, 1.0)] * 25 + [(0.0, 0.0)] * 10)  # 1 s shut
+    assert v[6].parpadeo and not v[5 + 14].parpadeo  # a blink for its first 0.5 s only
+    assert not any(x.ojos or x.cejas for x in v[30:])  # nothing vetoed after closed eyes
+
+
+def test_veto_takes_out_what_a_blink_fakes():
+    scores = {"guino": 0.9, "ojos_cerrados": 0.9, "cejas_arriba": 0.9, "morro": 0.9}
+    during = veto(scores, Veda(parpadeo=True, ojos=True, cejas=True, inicio=True))
+    assert during == {"guino": 0.0, "ojos_cerrados": 0.9, "cejas_arriba": 0.0, "morro": 0.9}
+    after = veto(scores, Veda(ojos=True, cejas=True, inicio=True))
+    assert after == {"guino": 0.0, "ojos_cerrados": 0.0, "cejas_arriba": 0.0, "morro": 0.9}
+    assert veto(scores, Veda()) == scores

@@ -133,3 +133,17 @@ def test_events_last_at_least_their_minimum_and_never_overlap(levels):
     evs = det.eventos
     assert all(e.fin - e.inicio >= TIEMPOS["cejas_arriba"].minimo - 1e-9 for e in evs)
     assert all(a.fin < b.inicio for a, b in itertools.pairwise(evs))
+
+
+def test_a_gesture_barred_from_starting_goes_on_once_started():
+    det = EventDetector()
+    for i in range(20):
+        t = i / 10
+        barred = {"morro"} if 0.5 <= t < 0.8 else set()
+        det.update(t, {"morro": 0.9 if 0.5 <= t < 1.5 else 0.0}, {}, barred)
+    assert [(e.gesto, e.inicio) for e in det.eventos] == [("morro", 0.8)]
+    det = EventDetector()
+    for i in range(20):
+        t = i / 10
+        det.update(t, {"morro": 0.9 if 0.5 <= t < 1.5 else 0.0}, {}, {"morro"} if t >= 0.6 else ())
+    assert [(e.gesto, e.inicio, e.fin) for e in det.eventos] == [("morro", 0.5, 1.4)]

@@ -175,3 +175,38 @@ def test_talking_makes_no_mouth_sena():
         return obs
     rec, _ = run(change, 4.0, calib=0.5)
     assert [e.gesto for e in rec.finish()] == []
+
+
+def blink_then_brows(blink_at: float | None, brows: tuple[float, float]):
+    """Both eyes shut for 0.12 s at ``blink_at``; brows raised over ``brows`` (s)."""
+    def change(t: float, obs: Observation) -> Observation:
+        if blink_at is not None and blink_at <= t < blink_at + 0.12:
+            blend(obs, eyeBlinkLeft=0.95, eyeBlinkRight=0.95)
+        if brows[0] <= t < brows[1]:
+            blend(obs, browInnerUp=0.7, browOuterUpLeft=0.7, browOuterUpRight=0.7)
+        return obs
+    return change
+
+
+def test_brows_raised_just_after_a_blink_are_no_sena():
+    rec, _ = run(blink_then_brows(1.5, (1.62, 2.0)), 3.0)
+    assert [e.gesto for e in rec.finish()] == []
+    # the same brows without the blink, or well after it, are raised brows
+    for blink_at in (None, 0.8):
+        rec, _ = run(blink_then_brows(blink_at, (1.62, 2.0)), 3.0)
+        assert [e.gesto for e in rec.finish()] == ["cejas_arriba"], blink_at
+
+
+def test_a_blink_starts_no_sena():
+    """A pout that begins inside a blink starts when the blink is over."""
+    def change(t: float, obs: Observation) -> Observation:
+        if 1.5 <= t < 1.62:
+            blend(obs, eyeBlinkLeft=0.95, eyeBlinkRight=0.95)
+        if 1.5 <= t < 2.4:  # a tongue-free, shut-lipped pout by blendshape and depth
+            blend(obs, mouthPucker=0.8)
+            obs.face[[0, 13, 14, 17], 2] += 0.03 * np.linalg.norm(obs.face[263, :2] - obs.face[33, :2])
+        return obs
+    rec, _ = run(change, 3.0)
+    events = rec.finish()
+    assert [e.gesto for e in events] == ["morro"]
+    assert events[0].inicio >= 1.62 + 0.12  # after the blink and its settling frames

@@ -22,7 +22,7 @@ each person in turn and scores that person with what the others gave.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -50,6 +50,7 @@ class Traza:
     t: np.ndarray  # (n,)
     valores: np.ndarray  # (n, len(GESTOS))
     lados: list[dict[str, str]]  # image side per sided gesture
+    sin_inicio: list[frozenset[str]]  # gestures that may not start at each frame (blinks)
     calibrando_hasta: int
     calidad: Calibracion | None
 
@@ -59,12 +60,14 @@ class _Grabador(EventDetector):
 
     def __init__(self, tiempos: Mapping[str, Tiempos]) -> None:
         super().__init__(dict(tiempos))
-        self.filas: list[tuple[float, Mapping[str, float], Mapping[str, str]]] = []
+        self.filas: list[tuple[float, Mapping[str, float], Mapping[str, str],
+                               frozenset[str]]] = []
 
     def update(self, t: float, scores: Mapping[str, float],
-               lados: Mapping[str, str] | None = None) -> list[Evento]:
-        self.filas.append((t, scores, dict(lados or {})))
-        return super().update(t, scores, lados)
+               lados: Mapping[str, str] | None = None,
+               sin_inicio: Collection[str] = ()) -> list[Evento]:
+        self.filas.append((t, scores, dict(lados or {}), frozenset(sin_inicio)))
+        return super().update(t, scores, lados, sin_inicio)
 
 
 def trace(g: Grabacion, calibracion: str, feats: Sequence[Features]) -> Traza:
@@ -77,9 +80,10 @@ def trace(g: Grabacion, calibracion: str, feats: Sequence[Features]) -> Traza:
 
     rep = replay(g, calibracion, feats, detector=hook)
     filas = box[-1].filas
-    valores = np.array([[s.get(k, 0.0) for k in GESTOS] for _, s, _ in filas], np.float64)
-    return Traza(np.array([t for t, _, _ in filas]), valores.reshape(len(filas), len(GESTOS)),
-                 [lados for *_, lados in filas], rep.calibrando_hasta, rep.calidad)
+    valores = np.array([[s.get(k, 0.0) for k in GESTOS] for _, s, _, _ in filas], np.float64)
+    return Traza(np.array([f[0] for f in filas]), valores.reshape(len(filas), len(GESTOS)),
+                 [f[2] for f in filas], [f[3] for f in filas], rep.calibrando_hasta,
+                 rep.calidad)
 
 
 def events(tr: Traza, tiempos: Mapping[str, Tiempos],
@@ -96,7 +100,8 @@ def events(tr: Traza, tiempos: Mapping[str, Tiempos],
     det = EventDetector(dict(tiempos))
     for i in np.flatnonzero(keep):
         scores = dict(zip(gestos, sub[i], strict=True))
-        det.update(float(tr.t[i]), scores, {g: s for g, s in tr.lados[i].items() if g in gestos})
+        det.update(float(tr.t[i]), scores, {g: s for g, s in tr.lados[i].items() if g in gestos},
+                   tr.sin_inicio[i])
     det.finish(float(tr.t[-1]) if len(tr.t) else 0.0)
     return [replace(e, lado=lado_jugador(e.lado, False) if e.gesto in CON_LADO else None)
             for e in det.eventos]
