@@ -30,8 +30,23 @@ def test_a_draw_is_reproducible_from_its_seed_and_seeding_is_kept_without_it():
 
 def test_groups_are_serpentine_and_the_bracket_crosses_them():
     assert fm.repartir_grupos([1, 2, 3, 4, 5, 6, 7, 8], 2) == [[1, 4, 5, 8], [2, 3, 6, 7]]
-    assert fm.cruzar_grupos([[11, 12], [21, 22]], 2) == [11, 21, 22, 12]
-    assert fm.cuadro([11, 21, 22, 12]) == [(11, 12), (21, 22)]  # a group's 1st and 2nd only meet in the final
+    assert fm.cuadro_grupos([[11, 12], [21, 22]], 2) == [(11, 22), (21, 12)]  # 1A-2B, 1B-2A
+
+
+def test_four_and_eight_groups_get_the_standard_crossing():
+    a, b, c, d = [[10 * g + 1, 10 * g + 2] for g in range(1, 5)]
+    # 1A-2B, 1C-2D in the top half, 1B-2A, 1D-2C in the bottom: a group's 1st and 2nd meet only in the final
+    assert fm.cuadro_grupos([a, b, c, d], 2) == [(11, 22), (31, 42), (21, 12), (41, 32)]
+    ocho = [[10 * g + 1, 10 * g + 2] for g in range(1, 9)]
+    pares = fm.cuadro_grupos(ocho, 2)
+    assert pares[:4] == [(11, 22), (31, 42), (51, 62), (71, 82)]
+    assert pares[4:] == [(21, 12), (41, 32), (61, 52), (81, 72)]
+
+
+def test_three_groups_cross_with_byes_to_the_group_winners():
+    pares = fm.cuadro_grupos([[11, 12], [21, 22], [31, 32]], 2)
+    assert [p for p in pares if None in p] == [(11, None), (21, None)]
+    assert all(a // 10 != b // 10 for a, b in pares if b is not None)
 
 
 def test_byes_go_to_the_top_seeds():

@@ -177,6 +177,10 @@ def test_finished_matches_show_their_result_the_champion_and_no_next_round(srv1:
             continue
         assert max(p["juegos"]) == 2 and p["juegos"][p["ganador"]] == 2, p
         assert max(p["tantos"]) >= 30, p  # the marcador of the hand that won the last juego
+    # the knockout crosses the groups: each semifinal is one group's first against the other's second
+    grupo = {p["nombre"]: p["grupo"] for p in data["parejas"]}
+    semis = [p["parejas"] for p in data["partidas"] if p["ronda"] == 4]
+    assert len(semis) == 2 and all(grupo[a] != grupo[b] for a, b in semis)
     final = data["partidas"][-1]
     assert data["terminado"] is True and data["campeon"] == final["parejas"][final["ganador"]]
     rows = list(csv.DictReader(io.StringIO(client1.get(f"/api/torneos/{tid}/exportar.csv", headers=h).text)))

@@ -6,6 +6,8 @@ bracket, byes) and the standings with their tie-breaks.
     [[(1, None), (2, 3)], [(1, 3), (None, 2)], [(1, 2), (3, None)]]
     >>> orden_cuadro(8)
     [1, 8, 4, 5, 2, 7, 3, 6]
+    >>> cuadro_grupos([[11, 12], [21, 22]], 2)  # 1A-2B, 1B-2A
+    [(11, 22), (21, 12)]
 """
 
 from __future__ import annotations
@@ -137,7 +139,10 @@ def orden_cuadro(n: int) -> list[int]:
 
 
 def cuadro(clasificados: Sequence[int]) -> list[Par]:
-    """First knockout round for parejas in seed order; the top seeds get the byes."""
+    """First knockout round for parejas in seed order; the top seeds get the byes. Fewer than
+    two parejas make no knockout."""
+    if len(clasificados) < 2:
+        return []
     size = 1
     while size < len(clasificados):
         size *= 2
@@ -152,14 +157,52 @@ def siguiente_cuadro(ganadores: Sequence[int]) -> list[Par]:
             for i in range(0, len(ganadores), 2)]
 
 
-def cruzar_grupos(clasificacion_por_grupo: Sequence[Sequence[int]], clasifican: int) -> list[int]:
-    """Qualifiers in seed order: group winners first, then seconds in reverse group order (so
-    a group's 1st and 2nd land in opposite halves), and so on."""
-    out: list[int] = []
-    for puesto in range(clasifican):
-        row = [g[puesto] for g in clasificacion_por_grupo if puesto < len(g)]
-        out.extend(row if puesto % 2 == 0 else reversed(row))
-    return out
+def cuadro_grupos(clasificacion_por_grupo: Sequence[Sequence[int]], clasifican: int) -> list[Par]:
+    """The first knockout round after the groups, crossing them: two of one group never meet
+    in it when that can be avoided. The first ``clasifican`` of each group qualify.
+
+    Two qualifiers from a power-of-two number of groups get the standard crossing: groups
+    paired A-B, C-D, ...; 1A-2B, 1C-2D, ... in the top half and 1B-2A, 1D-2C, ... in the
+    bottom half, so a group's first and second meet again only in the final.
+
+    >>> cuadro_grupos([[11, 12], [21, 22]], 2)
+    [(11, 22), (21, 12)]
+    >>> cuadro_grupos([[11, 12], [21, 22], [31, 32], [41, 42]], 2)
+    [(11, 22), (31, 42), (21, 12), (41, 32)]
+
+    Otherwise the qualifiers are seeded by place (every group's first, then every second, ...)
+    into a bracket with byes for the top seeds (``cuadro``), and parejas of the same place
+    swap seeds while that removes a same-group match.
+    """
+    grupos = [list(g[:clasifican]) for g in clasificacion_por_grupo]
+    n = len(grupos)
+    if clasifican == 2 and n >= 2 and n & (n - 1) == 0 and all(len(g) == 2 for g in grupos):
+        arriba = [(grupos[i][0], grupos[i + 1][1]) for i in range(0, n, 2)]
+        abajo = [(grupos[i + 1][0], grupos[i][1]) for i in range(0, n, 2)]
+        return [*arriba, *abajo]
+    grupo_de = {pid: gi for gi, g in enumerate(grupos) for pid in g}
+    puestos = [[g[k] for g in grupos if k < len(g)] for k in range(clasifican)]
+    semillas = [pid for puesto in puestos for pid in puesto]
+    puesto_de = [k for k, puesto in enumerate(puestos) for _ in puesto]
+
+    def choques(orden: list[int]) -> int:
+        return sum(1 for a, b in cuadro(orden) if a is not None and b is not None and grupo_de[a] == grupo_de[b])
+
+    actual = choques(semillas)
+    mejorado = True
+    while actual and mejorado:  # swap seeds of the same place while that removes a same-group match,
+        mejorado = False        # the lowest seeds first (the top seeds keep their byes)
+        for i in reversed(range(len(semillas))):
+            for j in reversed(range(i + 1, len(semillas))):
+                if puesto_de[i] != puesto_de[j]:
+                    continue
+                semillas[i], semillas[j] = semillas[j], semillas[i]
+                nuevo = choques(semillas)
+                if nuevo < actual:
+                    actual, mejorado = nuevo, True
+                else:
+                    semillas[i], semillas[j] = semillas[j], semillas[i]
+    return cuadro(semillas)
 
 
 # -- standings ------------------------------------------------------------------------------

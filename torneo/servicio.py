@@ -201,7 +201,7 @@ def _siguientes_pares(s: Session, torneo: Torneo, formato: fm.Formato,
     if not ko:
         tablas = clasificacion(s, torneo)["grupos"]
         clasif = [[f["pareja"] for f in g["filas"]] for g in tablas]
-        return "eliminatoria", fm.cuadro(fm.cruzar_grupos(clasif, formato.clasifican))
+        return "eliminatoria", fm.cuadro_grupos(clasif, formato.clasifican)
     ganadores = [e.pareja0_id if e.ganador == 0 else e.pareja1_id
                  for e in enfrentamientos_de(s, torneo, ko[-1])]
     if len(ganadores) < 2:
