@@ -15,11 +15,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.orm import sessionmaker
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from mesa.i18n import N_
 from torneo.api import Servidor, error, error_de_validacion
 from web import migraciones
 from web.dependencias import texto_error
-from web.rutas import baraja, leer, paginas, partidas
+from web.rutas import baraja, leer, mesa_torneo, paginas, partidas
 from web.servicio import WebError
 
 ESTATICOS: Final = Path(__file__).resolve().parent / "static"
@@ -36,6 +38,7 @@ def crear_app(url: str, datos: Path | None = None, limite_entradas: int = 20) ->
     app.include_router(partidas.router)
     app.include_router(leer.router)  # W2: POST /api/leer
     app.include_router(baraja.router)  # W2: the players' deck
+    app.include_router(mesa_torneo.router)  # W3: a tournament table from a phone
     antes = len(app.router.routes)
     app.include_router(paginas.router)
     _primero(app, antes)  # the phone pages' home "/" before the tournament's redirect to /torneos
@@ -46,6 +49,12 @@ def crear_app(url: str, datos: Path | None = None, limite_entradas: int = 20) ->
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": texto_error(exc, request), **exc.datos}, status_code=exc.estado)
         return paginas.pagina_error(request, exc)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        # an unknown address or method: a page (or a JSON line) in the player's language, never raw JSON
+        texto = N_("esta página no existe") if exc.status_code == 404 else N_("esta petición no se admite")
+        return await _web(request, WebError(texto, exc.status_code))
 
     @app.exception_handler(RequestValidationError)
     async def _validacion(request: Request, exc: RequestValidationError) -> Response:

@@ -27,6 +27,7 @@ from mesa.i18n import N_, SOURCE, t
 from mesa.mano import EntradaMano
 from mesa.partida import ControlPartida
 from mesa.storage import manos_csv
+from mesa.torneo_mesa import seguir_respuestas
 from scoring.cards import CARD_IDS, NotationError
 from scoring.partida import PartidaError
 from scoring.rules import PERFILES, PerfilError, datos_toml, perfil
@@ -226,6 +227,8 @@ def control(s: Session, clave: str, idioma: str = SOURCE) -> ControlPartida:
     ctl = ControlPartida(AlmacenWeb(s, idioma), idioma)
     if not ctl.reanudar(p.id):
         raise WebError(ctl.problema or N_("no existe esa partida: revisa el enlace"), 500)
+    if p.torneo and p.torneo.get("correcciones"):  # a tournament table's: it counts as the server does
+        seguir_respuestas(ctl, int(p.torneo["primera"]), {int(n): r for n, r in p.torneo["respuestas"].items()})
     return ctl
 
 
@@ -422,6 +425,9 @@ def _confirmada_por_otro(ctl: ControlPartida) -> WebError:
 def deshacer(s: Session, clave: str, n: int, idioma: str = SOURCE) -> dict[str, Any]:
     """Undo hand ``n``, which must be the last (two phones undoing at once undo one hand)."""
     ctl = control(s, clave, idioma)
+    if _partida(s, clave).torneo:  # the tournament server holds the hand already
+        raise WebError(N_("En un torneo las manos enviadas no se deshacen: avisa al árbitro"), 409,
+                       {"marcador": marcador(ctl)})
     if ctl.guardadas == 0:
         raise WebError(N_("no hay ninguna mano que deshacer"), 409, {"marcador": marcador(ctl)})
     if n != ctl.guardadas or not ctl.deshacer():

@@ -148,6 +148,8 @@ def _marcador_ctx(request: Request, s: Session, clave: str, idioma: str) -> dict
 
 @router.get("/p/{clave}", response_class=HTMLResponse)
 def marcador(clave: str, request: Request, s: Sesion, idioma: Idioma) -> Any:
+    if servicio._partida(s, clave).torneo:  # a tournament table's partida: its page says what reached the server
+        return RedirectResponse(f"/mesa/{clave}", status_code=303)
     ctx = _marcador_ctx(request, s, clave, idioma)
     url = enlace(request, clave)
     return render(request, "marcador.html", enlace=url, qr=qr_svg(url), **ctx)

@@ -1,0 +1,227 @@
+"""A tournament table from a phone (web/mesa_torneo.py, web/rutas/mesa_torneo.py) against a real
+tournament server on the loopback: joined by the table's code or by the link in its QR code, three
+hands played through the partida's API the hand pages use, each stored on the tournament server
+once even when sent again, a tanteo that differs sent again with the server's and recorded as an
+incident, and the hands of a lost network sent when it comes back.
+
+Two setups, as in use: the one server (`mus servir`'s app, the tournament and the phone pages
+together, reached over HTTP as a phone reaches it), and a table's own server for the phones
+beside a tournament server elsewhere (the phone pages in a TestClient, the tournament server in
+uvicorn)."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+import cv2
+import httpx
+import numpy as np
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, select, update
+from sqlalchemy.orm import Session
+
+from mesa.torneo import DB_FILE
+from tests.servidor_torneo import Server, hash_barato, torneo_en_marcha  # noqa: F401 (fixture by name)
+from tests.test_app_torneo_mesa import MANOS
+from torneo.db import Incidencia, Mano
+from web import mesa_torneo
+from web.app import crear_app
+from web.db import ManoPartida
+
+LANCES = [{}, {"grande": {"no_quiero": 2, "gana": 0}}, {"chica": {"quiero": 2}}]
+
+
+def app_web(url: str, datos: Path) -> Any:
+    return crear_app(url, datos, limite_entradas=1000)
+
+
+@pytest.fixture
+def torneo(tmp_path: Path) -> Iterator[tuple[Server, list[str]]]:
+    """The tournament server alone (uvicorn), four parejas at two tables, round one started."""
+    with torneo_en_marcha(tmp_path, "Open", "segovia", juegos=None) as running:
+        yield running
+
+
+@pytest.fixture
+def telefono(tmp_path: Path) -> Iterator[TestClient]:
+    """The table's own server for the phones (not the tournament server)."""
+    datos = tmp_path / "mesa"
+    datos.mkdir()
+    with TestClient(app_web(f"sqlite:///{datos / 'web.sqlite3'}", datos), follow_redirects=False) as client:
+        yield client
+
+
+def unirse(client: Any, codigo: str, servidor: str | None = None) -> str:
+    form = {"codigo": codigo} | ({"servidor": servidor} if servidor else {})
+    r = client.post("/mesa", data=form)
+    assert r.status_code == 303, r.text
+    clave = r.headers["location"].rsplit("/", 1)[1]
+    assert r.headers["location"] == f"/mesa/{clave}"
+    return clave
+
+
+def jugar(client: Any, clave: str, k: int) -> dict[str, Any]:
+    """Hand ``k`` confirmed as the hand page confirms it (its draft's id and number)."""
+    draft = client.get(f"/api/partidas/{clave}/borrador").json()["datos"]
+    body = {"id_mano": draft["id_mano"], "n": draft["n"], "cartas": MANOS[k], "lances": LANCES[k]}
+    r = client.post(f"/api/partidas/{clave}/manos", json=body)
+    assert r.status_code == 201, r.text
+    return r.json() | {"cuerpo": body}
+
+
+def enviar(client: Any, clave: str) -> dict[str, Any]:
+    r = client.post(f"/api/partidas/{clave}/torneo/enviar")
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def en_el_servidor(server: Server) -> list[Mano]:
+    engine = create_engine(server.url)
+    with Session(engine) as s:
+        rows = list(s.scalars(select(Mano).where(Mano.anulada.is_(False)).order_by(Mano.id)))
+    engine.dispose()
+    return rows
+
+
+def test_join_by_the_code_typed_plays_three_hands_stored_once(torneo, telefono: TestClient):
+    server, codes = torneo
+    page = telefono.post("/mesa", data={"codigo": "hola", "servidor": server.base})
+    assert page.status_code == 422 and "el código de mesa tiene 10 letras" in page.text
+    assert 'value="hola"' in page.text  # the form as typed
+    typed = "-".join([codes[0][:5].lower(), codes[0][5:]])
+    clave = unirse(telefono, typed, server.base)
+    page = telefono.get(f"/mesa/{clave}")
+    assert page.status_code == 200 and "Open" in page.text and 'id="nueva_mano"' in page.text
+    m = telefono.get(f"/api/partidas/{clave}").json()
+    assert m["jugadores"] == ["A0", "A2", "B0", "B2"] or len(set(m["jugadores"])) == 4
+    hands = [jugar(telefono, clave, k) for k in range(3)]
+    state = enviar(telefono, clave)
+    assert state["pendientes"] == 0 and state["conexion"] and not state["rechazadas"]
+    stored = en_el_servidor(server)
+    assert [row.cliente_id for row in stored] == [h["id_mano"] for h in hands]
+    assert [row.marcador for row in stored] == [h["tanteo"]["resultado"]["marcador"] for h in hands]
+    assert state["marcador_servidor"]["manos"] == 3
+    tantos = [p["tantos"] for p in hands[-1]["marcador"]["parejas"]]
+    assert state["marcador_servidor"]["tantos"] == tantos
+
+    # sent again: the same hand confirmed twice, the queue's answers lost, another phone joining
+    again = telefono.post(f"/api/partidas/{clave}/manos", json=hands[2]["cuerpo"])
+    assert again.status_code == 201 and again.json()["repetida"]
+    folder = mesa_torneo.carpeta(telefono.app.state.datos, server.base, codes[0])
+    with sqlite3.connect(folder / DB_FILE) as db:
+        db.execute("UPDATE cola SET estado = 'pendiente', respuesta = NULL")
+    assert unirse(telefono, codes[0], server.base) == clave  # the same partida, its queue kept
+    state = enviar(telefono, clave)
+    assert state["pendientes"] == 0 and not state["rechazadas"]
+    assert [row.cliente_id for row in en_el_servidor(server)] == [h["id_mano"] for h in hands]
+    # a hand is not undone in a tournament: the server holds it
+    undo = telefono.post(f"/api/partidas/{clave}/deshacer", json={"n": 3})
+    assert undo.status_code == 409 and "avisa al árbitro" in undo.json()["error"]
+    # the hand page goes back to the partida's page after a confirm: here it is the table's
+    assert telefono.get(f"/p/{clave}").headers["location"] == f"/mesa/{clave}"
+
+
+def test_a_tanteo_that_differs_is_taken_with_the_servers_and_becomes_an_incident(torneo, telefono: TestClient):
+    server, codes = torneo
+    clave = unirse(telefono, codes[1], server.base)
+    jugar(telefono, clave, 0)
+    second = jugar(telefono, clave, 1)
+    rules = second["tanteo"]["resultado"]["marcador"]
+    counted = [rules[0] + 1, rules[1]]  # the table counted one tanto more than the rules give
+    engine = telefono.app.state.servidor.engine
+    with Session(engine) as s, s.begin():
+        row = s.scalar(select(ManoPartida).where(ManoPartida.id_mano == second["id_mano"]))
+        row.tanteo = row.tanteo | {"marcador": counted}
+    jugar(telefono, clave, 2)
+    state = enviar(telefono, clave)
+    assert state["pendientes"] == 0 and not state["rechazadas"]
+    assert state["correcciones"] == [f"Mano 2 corregida por el servidor: de {counted[0]}-{counted[1]} a "
+                                     f"{rules[0]}-{rules[1]}"]
+    stored = en_el_servidor(server)
+    assert [row.cliente_id for row in stored] == [stored[0].cliente_id, second["id_mano"] + ":s",
+                                                  stored[2].cliente_id]
+    assert stored[1].discrepancia == counted and stored[1].marcador == rules
+    engine = create_engine(server.url)
+    with Session(engine) as s:
+        incidents = list(s.scalars(select(Incidencia).where(Incidencia.tipo == "discrepancia_tanteo")))
+    engine.dispose()
+    assert len(incidents) == 1 and f"la mesa contó {counted}" in incidents[0].razon
+    page = telefono.get(f"/mesa/{clave}?lang=en")
+    assert "Hand 2 corrected by the server" in page.text
+    # this partida's marcador counts as the server's
+    mine = [p["tantos"] for p in telefono.get(f"/api/partidas/{clave}").json()["parejas"]]
+    assert mine == state["marcador_servidor"]["tantos"] == stored[2].marcador
+
+
+def test_the_network_lost_mid_match_then_back_sends_the_queue(torneo, telefono: TestClient):
+    server, codes = torneo
+    clave = unirse(telefono, codes[0], server.base)
+    first = jugar(telefono, clave, 0)
+    assert enviar(telefono, clave)["pendientes"] == 0
+    server.stop()  # the network goes: the table plays on
+    later = [jugar(telefono, clave, k) for k in (1, 2)]
+    state = enviar(telefono, clave)
+    assert not state["conexion"] and state["pendientes"] == 2
+    page = telefono.get(f"/mesa/{clave}")
+    assert 'id="sin_servidor"' in page.text and "2 manos sin enviar" in page.text
+    server.start()
+    state = enviar(telefono, clave)
+    assert state["conexion"] and state["pendientes"] == 0
+    assert [row.cliente_id for row in en_el_servidor(server)] == [h["id_mano"] for h in [first, *later]]
+
+
+def test_a_refused_hand_is_set_aside_with_what_to_do(torneo, telefono: TestClient):
+    server, codes = torneo
+    clave = unirse(telefono, codes[0], server.base)
+    jugar(telefono, clave, 0)
+    engine = create_engine(server.url)  # the referee closes the match on the server meanwhile
+    with Session(engine) as s, s.begin():
+        from torneo.db import Enfrentamiento
+
+        s.execute(update(Enfrentamiento).values(ganador=0))
+    engine.dispose()
+    state = enviar(telefono, clave)
+    assert state["pendientes"] == 1 and len(state["rechazadas"]) == 1
+    assert state["rechazadas"][0].startswith("Mano 1 rechazada: ")
+    assert "Llamad al árbitro" in state["rechazadas"][0]
+    page = telefono.get(f"/mesa/{clave}")
+    assert 'id="reintentar"' in page.text
+
+
+def test_the_one_server_a_phone_opens_the_tables_qr_code(tmp_path: Path):
+    """`mus servir`'s app is the tournament server too: the organiser's QR code of a table holds
+    the link of the table's page on it, a phone's camera opens it, and the page joins itself."""
+    datos = tmp_path / "datos"
+    datos.mkdir()
+    with torneo_en_marcha(tmp_path, fabrica=lambda url: app_web(url, datos)) as (server, codes):
+        phone = httpx.Client(base_url=server.base, follow_redirects=False, timeout=20)
+        token = phone.post("/api/sesion", json={"usuario": "ana", "clave": "una-clave-larga"}).json()["token"]
+        png = phone.get("/torneos/1/mesas/2/qr.png", headers={"Authorization": f"Bearer {token}"})
+        assert png.status_code == 200
+        frame = cv2.imdecode(np.frombuffer(png.content, np.uint8), cv2.IMREAD_COLOR)
+        link, _, _ = cv2.QRCodeDetector().detectAndDecode(frame)
+        assert link == f"{server.base}/mesa?codigo={codes[1]}"
+        page = phone.get(link.removeprefix(server.base))  # what the camera app opens
+        assert page.status_code == 200
+        form = dict(re.findall(r'<input id="(codigo|servidor)" name="\w+" value="([^"]*)"', page.text))
+        assert form == {"codigo": codes[1], "servidor": server.base}
+        clave = unirse(phone, form["codigo"], form["servidor"])
+        assert "P1" in phone.get(f"/mesa/{clave}").text or "P2" in phone.get(f"/mesa/{clave}").text
+        hands = [jugar(phone, clave, k) for k in range(3)]
+        assert enviar(phone, clave)["pendientes"] == 0
+        assert [row.cliente_id for row in en_el_servidor(server)] == [h["id_mano"] for h in hands]
+        phone.close()
+
+
+def test_an_unknown_table_page_is_a_page_in_the_players_language(telefono: TestClient):
+    page = telefono.get(f"/mesa/{uuid.uuid4().hex[:22]}?lang=en")
+    assert page.status_code == 404 and "<html" in page.text and "Traceback" not in page.text

@@ -1,0 +1,164 @@
+"""A tournament table from a phone: the pages and their JSON API (web.mesa_torneo does the work).
+
+    /mesa?codigo=...          join: the table's code typed, or opened from the table's QR code
+    /mesa/{clave}             the table's match: parejas, the server's marcador, this partida's,
+                              the hands waiting, refused (with what to do) or corrected; Nueva mano
+    /mesa/{clave}/parte       its changing part, for the page to refresh itself
+    /api/mesas-torneo         join (JSON)
+    /api/partidas/{clave}/torneo         the same state as JSON; POST .../enviar sends now
+
+Each load of the table's page or of its part sends what waits, after answering (a background
+task): the phones that follow the table keep the queue moving, as the tablet's timer does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Annotated, Any, Final
+
+from fastapi import APIRouter, BackgroundTasks, Depends, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import RedirectResponse
+from pydantic import BaseModel, Field
+
+from scoring.protocolo import PARAMETRO_CODIGO, codigo_de, servidor_de
+from torneo.api import Estricto
+from torneo.cuerpo import leer_formulario
+from web import mesa_torneo
+from web.dependencias import cuerpo, lang, sesiones
+from web.rutas.paginas import REFRESCO_S, render
+from web.rutas.partidas import MarcadorOut
+from web.servicio import WebError
+
+router = APIRouter(tags=["mesa_torneo"])
+MAX_FORM: Final = 4 * 1024
+Idioma = Annotated[str, Depends(lang)]
+Sesiones = Annotated[mesa_torneo.Sesiones, Depends(sesiones)]
+
+
+class UnirseIn(Estricto):
+    codigo: Annotated[str, Field(min_length=4, max_length=400)]  # typed, or the QR code's link
+    servidor: Annotated[str, Field(max_length=200)] | None = None  # this server when absent
+
+
+class UnidaOut(BaseModel):
+    clave: str
+    url: str  # the table's page, /mesa/{clave}
+
+
+class MarcadorServidorOut(BaseModel):
+    tantos: list[int] | None = None
+    juegos: list[int] | None = None
+    vacas: list[int] | None = None
+    manos: int | None = None
+    terminada: bool | None = None
+    ganador: int | None = None
+
+
+class MesaOut(BaseModel):
+    clave: str
+    torneo: str
+    mesa: int | None
+    parejas: list[str]
+    servidor: str
+    marcador_servidor: MarcadorServidorOut  # the match as the tournament server counts it
+    marcador: MarcadorOut  # this partida's marcador (it follows the server's corrections)
+    pendientes: int  # hands confirmed here that the server has not stored yet
+    conexion: bool  # whether the last send reached the tournament server
+    aviso: str
+    rechazadas: list[str]  # each refusal with what to do, in the player's language
+    correcciones: list[str]  # hands the server stored with its own tanteo
+    actualizado: str | None
+
+
+def _datos(request: Request) -> Path:
+    return mesa_torneo.datos_de(getattr(request.app.state, "datos", None))
+
+
+def _este_servidor(request: Request) -> str:
+    """This server's address as the phone reached it: the tournament server when the phone
+    opened the table's QR code."""
+    return str(request.base_url).rstrip("/")
+
+
+# -- pages --------------------------------------------------------------------------------------
+
+def _unirse_pagina(request: Request, estado: int = 200, error: str | None = None, **form: str) -> Any:
+    return render(request, "mesa_unirse.html", estado, error=error, codigo=form.get("codigo", ""),
+                  servidor=form.get("servidor") or _este_servidor(request))
+
+
+@router.get("/mesa")
+def unirse_pagina(request: Request, codigo: str = "", servidor: str = "") -> Any:
+    """The join form; opened from a table's QR code it comes with the code filled in."""
+    return _unirse_pagina(request, codigo=codigo_de(codigo) or codigo.strip()[:40], servidor=servidor.strip()[:200])
+
+
+@router.post("/mesa")
+async def unirse(request: Request, abrir: Sesiones) -> Any:
+    idioma = lang(request)
+    try:
+        form = await leer_formulario(request, MAX_FORM)
+    except ValueError:
+        form = {}
+    codigo, servidor = form.get(PARAMETRO_CODIGO, "")[:400], form.get("servidor", "")[:200]
+    datos = _datos(request)
+    try:
+        servidor = servidor or servidor_de(codigo) or _este_servidor(request)
+        clave = await run_in_threadpool(mesa_torneo.unirse, abrir, datos, servidor, codigo, idioma)
+    except WebError as exc:  # the form again, as filled, with the reason
+        return _unirse_pagina(request, exc.estado, exc.texto(idioma), codigo=codigo, servidor=servidor)
+    return RedirectResponse(f"/mesa/{clave}", status_code=303)
+
+
+def _enviar_luego(tareas: BackgroundTasks, request: Request, abrir: mesa_torneo.Sesiones, clave: str,
+                  idioma: str) -> None:
+    tareas.add_task(_enviar_sin_error, abrir, _datos(request), clave, idioma)
+
+
+def _enviar_sin_error(abrir: mesa_torneo.Sesiones, datos: Path, clave: str, idioma: str) -> None:
+    with contextlib.suppress(WebError):  # said by the page at its next refresh
+        mesa_torneo.enviar(abrir, datos, clave, idioma)
+
+
+@router.get("/mesa/{clave}")
+def mesa_pagina(clave: str, request: Request, idioma: Idioma, abrir: Sesiones, tareas: BackgroundTasks) -> Any:
+    e = mesa_torneo.estado(abrir, clave, idioma)
+    _enviar_luego(tareas, request, abrir, clave, idioma)
+    return render(request, "mesa_partida.html", e=e, m=e["marcador"], clave=clave, refresco=REFRESCO_S)
+
+
+@router.get("/mesa/{clave}/parte")
+def mesa_parte(clave: str, request: Request, idioma: Idioma, abrir: Sesiones, tareas: BackgroundTasks) -> Any:
+    e = mesa_torneo.estado(abrir, clave, idioma)
+    _enviar_luego(tareas, request, abrir, clave, idioma)
+    return render(request, "mesa_estado.html", e=e, m=e["marcador"], clave=clave)
+
+
+@router.post("/mesa/{clave}/reintentar")
+def reintentar(clave: str, request: Request, idioma: Idioma, abrir: Sesiones) -> Any:
+    mesa_torneo.enviar(abrir, _datos(request), clave, idioma, reintentar=True)
+    return RedirectResponse(f"/mesa/{clave}", status_code=303)
+
+
+# -- JSON ---------------------------------------------------------------------------------------
+
+@router.post("/api/mesas-torneo", status_code=201, response_model=UnidaOut)
+def unirse_api(request: Request, idioma: Idioma, abrir: Sesiones,
+               body: Annotated[UnirseIn, Depends(cuerpo(UnirseIn))]) -> Any:
+    servidor = body.servidor or servidor_de(body.codigo) or _este_servidor(request)
+    clave = mesa_torneo.unirse(abrir, _datos(request), servidor, body.codigo, idioma)
+    return {"clave": clave, "url": f"/mesa/{clave}"}
+
+
+@router.get("/api/partidas/{clave}/torneo", response_model=MesaOut)
+def estado_api(clave: str, request: Request, idioma: Idioma, abrir: Sesiones, tareas: BackgroundTasks) -> Any:
+    e = mesa_torneo.estado(abrir, clave, idioma)
+    _enviar_luego(tareas, request, abrir, clave, idioma)
+    return e
+
+
+@router.post("/api/partidas/{clave}/torneo/enviar", response_model=MesaOut)
+def enviar_api(clave: str, request: Request, idioma: Idioma, abrir: Sesiones, reintentar: bool = False) -> Any:
+    return mesa_torneo.enviar(abrir, _datos(request), clave, idioma, reintentar=reintentar)
