@@ -15,14 +15,16 @@ import argparse
 import errno
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from vision.detections import SEAT_NAMES, CardDetections
 from vision.draw import annotate
 from vision.images import ImageError, load_image
-from vision.reader import reader_for_deck
+from vision.reader import CardReader, reader_for_deck
 from vision.registered_deck import DeckError, default_deck_path
 
 
@@ -87,17 +89,37 @@ def read_one(path: str, anotar: Path | None = None, baraja: str | object | None 
         image = load_image(path)
     except ImageError as exc:
         raise ReadError(str(exc)) from None
+    return read_image(reader, image, path, anotar)
+
+
+def read_image(reader: CardReader, image: np.ndarray, name: str, anotar: Path | None = None
+               ) -> CardDetections:
+    """Read one decoded photo called ``name`` (as :func:`read_one` reads a file: the server
+    reads uploads so); ReadError when it shows no cards."""
     try:
         dets = reader.read(image)
     except FileNotFoundError as exc:
         raise ReadError(str(exc)) from None
     if anotar is not None:
-        target = anotar / (Path(path).stem + "_anotada.jpg")
+        target = anotar / (Path(name).stem + "_anotada.jpg")
         if not cv2.imwrite(str(target), annotate(image, dets)):
             raise ReadError(f"--anotar: no se puede escribir {target}")
     if len(dets) == 0:
-        raise ReadError(f"{path}: no se ve ninguna carta (¿es una foto de la mesa?)")
+        raise ReadError(f"{name}: no se ve ninguna carta (¿es una foto de la mesa?)")
     return dets
+
+
+def json_entry(name: str, read: Callable[[], CardDetections]) -> dict:
+    """One image's object of ``mus leer --json``: ``read()``'s reading, or ``{"imagen",
+    "error"}`` when it raises ReadError."""
+    try:
+        return read().to_json(name)
+    except ReadError as exc:
+        return error_entry(name, exc)
+
+
+def error_entry(name: str, exc: ReadError) -> dict:
+    return {"imagen": name, "error": str(exc)}
 
 
 def prepare_folder(folder: Path) -> None:
@@ -146,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
         except ReadError as exc:
             print(f"mus leer: {' '.join(str(exc).split())}", file=sys.stderr)
             status = 2
-            results.append({"imagen": path, "error": str(exc)})
+            results.append(error_entry(path, exc))
             continue
         results.append(dets.to_json(path) if args.json else _text(path, dets))
     if args.json:

@@ -51,15 +51,23 @@ def check_size(img: np.ndarray, name: str = "la imagen") -> np.ndarray:
     return img
 
 
+def decode_image(data: bytes, name: str = "la imagen") -> np.ndarray | None:
+    """The BGR image in ``data`` (an image file's bytes) turned as its EXIF orientation tag
+    says (OpenCV's decoder applies it: phones store most photos sideways with the tag), or
+    None when OpenCV cannot read it; ImageError when it is too small or too thin."""
+    buf = np.frombuffer(data, np.uint8)
+    _quiet_opencv()
+    img = cv2.imdecode(buf, cv2.IMREAD_COLOR) if buf.size else None
+    return None if img is None else check_size(img, name)
+
+
 def load_image(path: str | os.PathLike[str]) -> np.ndarray:
     """Read an image file as BGR, or raise ImageError with a clear Spanish message."""
     p = Path(path)
-    data = np.frombuffer(_read_bytes(p), np.uint8)
-    _quiet_opencv()
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    img = decode_image(_read_bytes(p), str(p))
     if img is None:
         raise ImageError(f"{p}: no es una imagen legible (¿fichero dañado o de otro tipo?)")
-    return check_size(img, str(p))
+    return img
 
 
 def as_bgr(image: np.ndarray | str | os.PathLike[str]) -> np.ndarray:

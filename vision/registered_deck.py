@@ -29,12 +29,14 @@ mano`` find it by default.
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 import tempfile
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -266,14 +268,7 @@ class RegisteredDeck:
         fd, tmp = tempfile.mkstemp(prefix=".baraja-", suffix=".npz", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as fh:
-                extra = {} if not self.has_templates else {
-                    "plantillas": self.templates.astype(np.uint8),
-                    "etiquetas_plantillas": self.template_labels.astype(np.int16)}
-                extra.update(self._extra_arrays())
-                np.savez_compressed(fh, features=self.features.astype(np.float16),
-                                    labels=self.labels.astype(np.int16), nombre=self.name,
-                                    modelo=self.model, tau=self.tau, formato=FORMAT,
-                                    series=self.series, **extra)
+                self._write(fh)
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a normal file instead
@@ -282,6 +277,22 @@ class RegisteredDeck:
             Path(tmp).unlink(missing_ok=True)
             raise
         return path
+
+    def to_bytes(self) -> bytes:
+        """The .npz file's bytes (as :meth:`save` writes it), to keep in a database."""
+        buf = io.BytesIO()
+        self._write(buf)
+        return buf.getvalue()
+
+    def _write(self, fh: BinaryIO) -> None:
+        extra = {} if not self.has_templates else {
+            "plantillas": self.templates.astype(np.uint8),
+            "etiquetas_plantillas": self.template_labels.astype(np.int16)}
+        extra.update(self._extra_arrays())
+        np.savez_compressed(fh, features=self.features.astype(np.float16),
+                            labels=self.labels.astype(np.int16), nombre=self.name,
+                            modelo=self.model, tau=self.tau, formato=FORMAT,
+                            series=self.series, **extra)
 
     def _extra_arrays(self) -> dict[str, np.ndarray]:
         if not self.extra_count:
@@ -298,8 +309,17 @@ class RegisteredDeck:
         p = Path(path)
         if not p.is_file():
             raise DeckError(f"{p}: no existe el fichero de la baraja registrada")
+        return cls._read(p, str(p))
+
+    @classmethod
+    def from_bytes(cls, data: bytes, name: str = "baraja") -> RegisteredDeck:
+        """The deck in an .npz file's bytes (:meth:`to_bytes`); DeckError naming ``name``."""
+        return cls._read(io.BytesIO(data), name)
+
+    @classmethod
+    def _read(cls, source: Path | BinaryIO, p: str) -> RegisteredDeck:
         try:
-            with np.load(p, allow_pickle=False) as d:
+            with np.load(source, allow_pickle=False) as d:
                 if int(d["formato"]) not in (1, FORMAT):
                     raise DeckError(f"{p}: formato de baraja {int(d['formato'])} desconocido")
                 templates = "plantillas" in d.files  # format 1 has none; format 2 may

@@ -40,7 +40,7 @@ TODAS_LEIDAS = N_("Ya están las cuatro manos: pulsa Repetir en un asiento para 
 def annotate(img: np.ndarray, lectura: object) -> np.ndarray:
     """The photo with the read cards drawn (vision.draw: a reading exists only with vision/,
     an optional extra, so it is imported here)."""
-    from vision.draw import annotate as dibujar
+    from vision.draw import annotate as dibujar  # optional extra, lazily (see the docstring)
 
     return dibujar(img, lectura)
 

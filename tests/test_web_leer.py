@@ -1,0 +1,253 @@
+"""Photos from the phones: web/lectura.py (checks, EXIF, the bounded pool) and POST /api/leer
+against the real models in models/, the answer compared with `mus leer --json` itself."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+needs_models = pytest.mark.skipif(not (ROOT / "models" / "carta_obb.onnx").is_file(),
+                                  reason="the trained models are not in models/")
+
+pytest.importorskip("fastapi")
+pytest.importorskip("python_multipart")
+cv2 = pytest.importorskip("cv2")
+
+from web import lectura  # noqa: E402  (after the skips: the server's extras)
+from web.servicio import WebError  # noqa: E402
+
+
+def _mus_leer_json(image: Path) -> dict[str, Any]:
+    """`mus leer --json --sin-baraja` run as a person runs it, on ``image`` by its file name."""
+    res = subprocess.run([sys.executable, "-m", "app.cli", "leer", "--json", "--sin-baraja", image.name],
+                         cwd=image.parent, capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return json.loads(res.stdout)
+
+
+def _jpeg_with_orientation(img: np.ndarray, orientation: int) -> bytes:
+    """``img`` stored as a phone stores a photo taken sideways: the pixels turned, and an EXIF
+    Orientation tag saying how to turn them back."""
+    from PIL import Image
+
+    turned = {6: cv2.ROTATE_90_COUNTERCLOCKWISE, 8: cv2.ROTATE_90_CLOCKWISE, 3: cv2.ROTATE_180}
+    stored = cv2.rotate(img, turned[orientation])
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    buf = io.BytesIO()
+    Image.fromarray(stored[..., ::-1]).save(buf, "JPEG", quality=95, exif=exif.tobytes())
+    return buf.getvalue()
+
+
+# -- web/lectura.py, no HTTP ------------------------------------------------------------------
+
+def test_a_photo_over_16_mib_is_refused_with_one_message() -> None:
+    with pytest.raises(WebError) as exc:
+        lectura.comprobar_foto(b"\xff\xd8" + b"\0" * (16 * 1024 * 1024 - 1))
+    assert exc.value.estado == 413
+    assert exc.value.texto() == "la foto es demasiado grande: como mucho 16 MB"
+    assert exc.value.texto("en") != exc.value.texto() and "16" in exc.value.texto("eu")
+
+
+def _heic() -> bytes:
+    # an iPhone photo's first box: size, "ftyp", major brand, version, compatible brands
+    return (24).to_bytes(4, "big") + b"ftypheic" + b"\0\0\0\0" + b"mif1heic" + b"\0" * 200
+
+
+def test_heic_is_named_and_garbage_is_unreadable() -> None:
+    with pytest.raises(WebError, match="HEIC") as exc:
+        lectura.comprobar_foto(_heic())
+    assert exc.value.estado == 415
+    with pytest.raises(WebError, match="no es una foto que se pueda leer"):
+        lectura.comprobar_foto(b"GIF89a" + b"\0" * 100)
+    with pytest.raises(WebError, match="ninguna foto"):
+        lectura.comprobar_foto(b"")
+
+
+def test_png_and_a_tiny_image() -> None:
+    _, png = cv2.imencode(".png", np.full((64, 96, 3), 200, np.uint8))
+    assert lectura.comprobar_foto(png.tobytes()).shape == (64, 96, 3)
+    _, tiny = cv2.imencode(".png", np.zeros((8, 8, 3), np.uint8))
+    with pytest.raises(WebError, match="demasiado pequeña"):
+        lectura.comprobar_foto(tiny.tobytes())
+
+
+def test_the_exif_orientation_turns_the_photo_upright() -> None:
+    img = np.zeros((120, 200, 3), np.uint8)
+    img[:, :40] = 255  # a white band on the left of the upright photo
+    for orientation in (6, 8, 3):
+        got = lectura.comprobar_foto(_jpeg_with_orientation(img, orientation))
+        assert got.shape == img.shape
+        assert got[:, :30].mean() > 200 and got[:, 60:].mean() < 30
+
+
+def test_the_pool_refuses_when_full_instead_of_waiting() -> None:
+    pool = lectura.PoolLecturas(hilos=1, cola=1)
+    release = threading.Event()
+    try:
+        running = pool.enviar(release.wait, 30)
+        waiting = pool.enviar(lambda: "queued")
+        with pytest.raises(lectura.Ocupado) as exc:
+            pool.enviar(lambda: "one too many")
+        assert exc.value.estado == 503 and "vuelve a intentarlo" in exc.value.texto()
+        release.set()
+        assert running.result(10) is True and waiting.result(10) == "queued"
+        assert pool.enviar(lambda: "room again").result(10) == "room again"
+    finally:
+        release.set()
+        pool.cerrar()
+
+
+# -- POST /api/leer ---------------------------------------------------------------------------
+
+@pytest.fixture
+def client(tmp_path: Path) -> Any:
+    from fastapi.testclient import TestClient
+
+    from web.app import crear_app
+
+    app = crear_app(f"sqlite:///{tmp_path / 'mus.db'}", tmp_path)
+    with TestClient(app) as c:
+        yield c
+
+
+def _post(client: Any, data: bytes, name: str = "mesa.jpg", **fields: str) -> Any:
+    return client.post("/api/leer", files={"foto": (name, data, "image/jpeg")}, data=fields)
+
+
+@needs_models
+def test_the_api_answers_what_mus_leer_json_answers() -> None:
+    from fastapi.testclient import TestClient
+
+    from web.app import crear_app
+
+    expected = _mus_leer_json(EXAMPLES / "mesa.jpg")
+    assert "error" not in expected and expected["asientos"]
+    with tempfile.TemporaryDirectory() as d, TestClient(crear_app(f"sqlite:///{d}/mus.db", Path(d))) as c:
+        res = _post(c, (EXAMPLES / "mesa.jpg").read_bytes())
+        assert res.status_code == 200, res.text
+        assert res.json() == expected
+        # the same photo stored sideways with an EXIF tag reads the same cards
+        turned = _jpeg_with_orientation(cv2.imread(str(EXAMPLES / "mesa.jpg")), 6)
+        again = _post(c, turned).json()
+        assert again["asientos"] == expected["asientos"]
+        assert sorted(x["carta"] for x in again["cartas"]) == sorted(x["carta"] for x in expected["cartas"])
+
+
+@needs_models
+def test_a_photo_without_cards_reads_as_none(client: Any) -> None:
+    rng = np.random.default_rng(0)
+    cloth = np.clip(rng.normal((40, 110, 40), 12, (480, 640, 3)), 0, 255).astype(np.uint8)
+    _, jpg = cv2.imencode(".jpg", cloth)
+    res = _post(client, jpg.tobytes(), "tapete.jpg")
+    assert res.status_code == 422
+    assert res.json() == {"imagen": "tapete.jpg",
+                          "error": "tapete.jpg: no se ve ninguna carta (¿es una foto de la mesa?)"}
+
+
+def test_bad_photos_get_one_line_in_the_players_language(client: Any) -> None:
+    big = _post(client, b"\xff\xd8" + b"\0" * (16 * 1024 * 1024))
+    assert big.status_code == 413 and big.json() == {"error": "la foto es demasiado grande: como mucho 16 MB"}
+    heic = client.post("/api/leer?lang=en", files={"foto": ("IMG_0001.HEIC", _heic(), "image/heic")})
+    assert heic.status_code == 415 and "HEIC" in heic.json()["error"]
+    assert heic.json()["error"] != lectura.FOTO_HEIC  # in English
+    none = client.post("/api/leer", data={"partida": "x"})
+    assert none.status_code == 422 and none.json() == {"error": "no ha llegado ninguna foto"}
+    unknown = _post(client, b"\xff\xd8\xff", partida="no-existe")
+    assert unknown.status_code == 404
+
+
+def test_photos_are_limited_per_address(client: Any) -> None:
+    from torneo.auth import Limite
+
+    client.app.state.limite_leer = Limite(2, 60.0)
+    codes = [_post(client, b"not a photo").status_code for _ in range(3)]
+    assert codes == [415, 415, 429]
+    assert client.get("/").status_code == 200  # the pages are not limited by the photos
+
+
+def test_a_full_pool_answers_busy_at_once(client: Any) -> None:
+    release = threading.Event()
+    pool = lectura.PoolLecturas(hilos=1, cola=0)
+    client.app.state.lecturas = pool
+    try:
+        pool.enviar(release.wait, 30)
+        res = _post(client, b"\xff\xd8\xff")
+        assert res.status_code == 503 and res.headers["retry-after"] == "2"
+        assert "ocupado" in res.json()["error"]
+    finally:
+        release.set()
+        pool.cerrar()
+
+
+# -- the players' deck, registered from the phone --------------------------------------------
+
+def _partida(client: Any) -> str:
+    res = client.post("/api/partidas", json={"jugadores": ["Ana", "Bea", "Carlos", "Dani"]})
+    assert res.status_code in (200, 201), res.text
+    return res.json()["clave"]
+
+
+def _fotos_baraja(**cambios: str) -> dict[str, tuple[str, bytes, str]]:
+    fotos = {p: cambios.get(p, p) for p in ("oros", "copas", "espadas", "bastos")}
+    return {p: (f"{f}.jpg", (EXAMPLES / "baraja" / f"{f}.jpg").read_bytes(), "image/jpeg")
+            for p, f in fotos.items()}
+
+
+@needs_models
+def test_each_suit_photo_is_checked_as_the_app_checks_it(client: Any) -> None:
+    ok = client.post("/api/baraja/comprobar", data={"palo": "copas"},
+                     files={"foto": ("copas.jpg", (EXAMPLES / "baraja" / "copas.jpg").read_bytes())})
+    assert ok.status_code == 200 and ok.json() == {"palo": "copas", "bien": True}
+    wrong = client.post("/api/baraja/comprobar", data={"palo": "2"},
+                        files={"foto": ("copas.jpg", (EXAMPLES / "baraja" / "copas.jpg").read_bytes())})
+    assert wrong.status_code == 422
+    assert re.search(r"foto de espadas: en el puesto \d+ .* debería ir el (\d+)e y se ve el \1c",
+                     wrong.json()["error"]), wrong.json()
+    bad = client.post("/api/baraja/comprobar", data={"palo": "copa"}, files={"foto": ("x.jpg", b"x")})
+    assert bad.status_code == 422 and "palo desconocido" in bad.json()["error"]
+
+
+@needs_models
+def test_registration_from_four_photos_then_reading_uses_it(client: Any, tmp_path: Path) -> None:
+    clave = _partida(client)
+    assert client.get(f"/api/partidas/{clave}/baraja").json()["registrada"] is False
+    refused = client.post(f"/api/partidas/{clave}/baraja", files=_fotos_baraja(espadas="copas"))
+    assert refused.status_code == 422 and "foto de espadas" in refused.json()["error"]
+    assert client.get(f"/api/partidas/{clave}/baraja").json()["registrada"] is False
+
+    res = client.post(f"/api/partidas/{clave}/baraja", files=_fotos_baraja())
+    assert res.status_code == 200, res.text
+    assert res.json()["registrada"] is True and res.json()["cartas"] == 40
+    assert client.get(f"/api/partidas/{clave}/baraja").json()["registrada"] is True
+    assert client.get(f"/p/{clave}/baraja").status_code == 200
+
+    # the reading of that partida is `mus leer --json --baraja` with the deck kept in the database
+    from web.db import PartidaWeb
+
+    with client.app.state.web_sesiones() as s:
+        npz = s.query(PartidaWeb).filter_by(clave=clave).one().baraja
+    (tmp_path / "baraja.npz").write_bytes(npz)
+    expected = json.loads(subprocess.run(
+        [sys.executable, "-m", "app.cli", "leer", "--json", "--baraja", str(tmp_path / "baraja.npz"), "mesa.jpg"],
+        cwd=EXAMPLES, capture_output=True, text=True, timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT)}).stdout)
+    general = _mus_leer_json(EXAMPLES / "mesa.jpg")
+    got = _post(client, (EXAMPLES / "mesa.jpg").read_bytes(), partida=clave).json()
+    assert got == expected
+    assert got != general  # against the deck the reader reads (and flags) otherwise
+    assert client.delete(f"/api/partidas/{clave}/baraja").json()["registrada"] is False
+    assert _post(client, (EXAMPLES / "mesa.jpg").read_bytes(), partida=clave).json() == general

@@ -1,0 +1,186 @@
+"""Photos from the phones, without HTTP: bytes -> a checked image -> the reading, in a bounded
+pool of reader threads.
+
+A photo is at most :data:`MAX_FOTO` bytes, JPEG, PNG or WebP (whatever OpenCV decodes), turned
+as its EXIF orientation tag says (OpenCV's decoder applies the tag; tests/test_web_leer.py
+checks it on a photo with the tag). An iPhone's HEIC/HEIF (when the browser did not convert
+it) and anything unreadable get a clear message. The photo lives only in memory for the
+reading: nothing is written anywhere.
+
+Readings run in a :class:`PoolLecturas`: a fixed number of threads and a bounded queue; when
+both are full a photo is refused at once with "busy, retry in a moment" instead of waiting, so
+a burst of photos never holds up the marcador pages (they never wait on this pool).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Final, TypeVar
+
+import numpy as np
+from sqlalchemy.orm import Session
+
+from mesa.i18n import N_
+from mesa.lectura import PALOS_FOTOS, LecturaError, registrar_baraja
+from mesa.lectura import comprobar_palo as comprobar_palo_app
+from web.servicio import WebError, _partida
+
+MAX_FOTO: Final = 16 * 1024 * 1024  # bytes: a phone's photo is a few MB
+# ISO-BMFF brands of HEIF images (an iPhone's HEIC among them): OpenCV reads none of them here
+HEIF: Final = frozenset({b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"hevm", b"hevs",
+                         b"mif1", b"msf1", b"avif", b"avis"})
+
+FOTO_GRANDE: Final = N_("la foto es demasiado grande: como mucho {mib} MB")
+FOTO_VACIA: Final = N_("no ha llegado ninguna foto")
+FOTO_HEIC: Final = N_("la foto está en formato HEIC/HEIF, que no se puede leer: en el iPhone elige "
+                      "Ajustes > Cámara > Formatos > Más compatible, o envía la foto como JPEG")
+FOTO_ILEGIBLE: Final = N_("no es una foto que se pueda leer: envía una foto JPEG o PNG")
+FOTO_PEQUENA: Final = N_("la foto es demasiado pequeña o estrecha para ver una carta")
+OCUPADO: Final = N_("el lector está ocupado con otras fotos: vuelve a intentarlo en un momento")
+
+T = TypeVar("T")
+
+
+def es_heif(data: bytes) -> bool:
+    """Whether ``data`` is an ISO-BMFF file (its first box ``ftyp``) of a HEIF brand, as major
+    brand or among the compatible ones."""
+    if data[4:8] != b"ftyp":
+        return False
+    size = int.from_bytes(data[:4], "big")
+    box = data[8:min(max(size, 16), 64)]
+    brands = {box[i:i + 4] for i in range(0, len(box) - 3, 4)}  # major, version, compatible...
+    return bool(brands & HEIF)
+
+
+def comprobar_foto(data: bytes) -> np.ndarray:
+    """The BGR image of a photo's bytes, upright as its EXIF tag says; WebError (a message for
+    the player) when it is too big, empty, HEIC/HEIF, unreadable or too small to hold a card."""
+    from vision.images import ImageError, decode_image  # OpenCV: only when a photo comes
+
+    if len(data) > MAX_FOTO:
+        raise WebError(FOTO_GRANDE, 413, mib=MAX_FOTO // (1024 * 1024))
+    if not data:
+        raise WebError(FOTO_VACIA, 422)
+    if es_heif(data):
+        raise WebError(FOTO_HEIC, 415)
+    try:
+        img = decode_image(data, "la foto")
+    except ImageError:
+        raise WebError(FOTO_PEQUENA, 422) from None
+    if img is None:
+        raise WebError(FOTO_ILEGIBLE, 415)
+    return img
+
+
+def leer(data: bytes, nombre: str = "foto", baraja: bytes | None = None) -> dict[str, Any]:
+    """``mus leer --json``'s object for one photo (vision.cli_leer's own code): the reading
+    against ``baraja`` (a registered deck's .npz bytes) or the shipped reader, or ``{"imagen",
+    "error"}`` when it shows no cards. WebError for a photo that is no image to read or a
+    registered deck that cannot be used."""
+    from vision.cli_leer import json_entry, read_image  # vision: loaded with the first photo
+    from vision.reader import reader_for_deck_bytes
+    from vision.registered_deck import DeckError
+
+    img = comprobar_foto(data)
+    try:
+        reader = reader_for_deck_bytes(baraja)
+    except DeckError as exc:
+        raise WebError(N_("la baraja registrada de la partida no se puede usar: {motivo}"),
+                       422, motivo=str(exc)) from None
+    return json_entry(nombre, lambda: read_image(reader, img, nombre))
+
+
+class Ocupado(WebError):
+    """The pool is full: retry in a moment (HTTP 503 with Retry-After)."""
+
+    def __init__(self) -> None:
+        super().__init__(OCUPADO, 503)
+
+
+class PoolLecturas:
+    """``hilos`` reader threads and room for ``cola`` more photos waiting; beyond that,
+    :meth:`enviar` refuses at once (Ocupado). The model's own threads are ONNX Runtime's
+    (vision.models.DEFAULT_THREADS), so two reader threads keep a small machine busy."""
+
+    def __init__(self, hilos: int = 2, cola: int = 8) -> None:
+        self.hilos, self.cola = hilos, cola
+        self._plazas = threading.BoundedSemaphore(hilos + cola)
+        self._exec = ThreadPoolExecutor(max_workers=hilos, thread_name_prefix="musmesa-lectura")
+
+    def enviar(self, fn: Callable[..., T], *args: Any) -> Future[T]:
+        """Run ``fn(*args)`` in the pool; Ocupado, without queueing, when it is full."""
+        if not self._plazas.acquire(blocking=False):
+            raise Ocupado()
+        try:
+            fut = self._exec.submit(fn, *args)
+        except BaseException:
+            self._plazas.release()
+            raise
+        fut.add_done_callback(lambda _: self._plazas.release())
+        return fut
+
+    async def ejecutar(self, fn: Callable[..., T], *args: Any) -> T:
+        """:meth:`enviar`, awaited without holding the event loop (other pages go on)."""
+        return await asyncio.wrap_future(self.enviar(fn, *args))
+
+    def cerrar(self) -> None:
+        self._exec.shutdown(wait=False, cancel_futures=True)
+
+
+def pool_por_defecto() -> PoolLecturas:
+    """The server's pool: ``$MUSMESA_LECTORES`` threads (default 2) and a queue of four
+    photos per thread (a table's seat-by-seat photos come four at a time)."""
+    try:
+        hilos = max(1, int(os.environ.get("MUSMESA_LECTORES", "2")))
+    except ValueError:
+        hilos = 2
+    return PoolLecturas(hilos, 4 * hilos)
+
+
+# -- the players' deck, registered from the phone ------------------------------------------------
+
+def comprobar_palo(data: bytes, palo: int) -> None:
+    """One suit's registration photo checked as the app checks it as it is taken: its ten
+    cards in a row of ten or two rows of five, in order; WebError saying what is wrong."""
+    _comprobar_palo(comprobar_foto(data), palo)
+
+
+def _comprobar_palo(img: np.ndarray, palo: int) -> None:
+    try:
+        comprobar_palo_app(img, palo)  # the app's own check
+    except LecturaError as exc:  # its Spanish text, as the app shows it
+        raise WebError(str(exc), 422) from None
+
+
+def registrar(fotos: list[bytes]) -> tuple[bytes, dict[str, Any], list[str]]:
+    """The deck from the four suit photos (oros, copas, espadas, bastos), each checked again
+    (the server keeps no photo between requests): (its .npz bytes, its description, warnings).
+    WebError naming the photo that is wrong."""
+    if len(fotos) != len(PALOS_FOTOS):
+        raise WebError(FALTAN_PALOS, 422)
+    imagenes = [comprobar_foto(d) for d in fotos]
+    for palo, img in enumerate(imagenes):
+        _comprobar_palo(img, palo)
+    try:
+        baraja, avisos = registrar_baraja(imagenes)
+    except LecturaError as exc:
+        raise WebError(str(exc), 422) from None
+    return baraja.to_bytes(), baraja.describe(), avisos
+
+
+FALTAN_PALOS: Final = N_("faltan fotos: hacen falta las de oros, copas, espadas y bastos")
+
+
+def baraja_de_partida(s: Session, clave: str) -> bytes | None:
+    """The deck registered for partida ``clave`` (.npz bytes), None when it has none; WebError
+    404 for no such partida."""
+    return _partida(s, clave).baraja
+
+
+def guardar_baraja(s: Session, clave: str, npz: bytes | None) -> None:
+    """Keep ``npz`` as partida ``clave``'s deck (None: read with the general model again)."""
+    _partida(s, clave).baraja = npz

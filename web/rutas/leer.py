@@ -1,0 +1,147 @@
+"""``POST /api/leer``: the cards in one photo, answered exactly as ``mus leer --json`` answers
+for one image (vision.cli_leer's code).
+
+Multipart fields: ``foto`` (the photo, at most web.lectura.MAX_FOTO bytes) and optionally
+``partida`` (a partida's clave: read against the deck registered for it). A photo that shows no
+cards answers 422 with ``mus leer``'s own ``{"imagen", "error"}``; anything else refused is
+``{"error": one line in the player's language}``: 413 too big, 415 not an image we read (HEIC),
+429 too many photos from one address, 503 the readers busy (retry after the ``Retry-After``
+seconds). docs/web.md describes it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Annotated, Any, Final
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+
+from mesa.i18n import N_
+from torneo.auth import Limite
+from web import lectura
+from web.dependencias import sesiones, texto_error
+from web.servicio import WebError
+
+router = APIRouter(prefix="/api", tags=["lectura"])
+
+# Photos per minute from one address: a table sends one every ~30 s (four seat by seat), and a
+# bar's phones share one address behind its router.
+LIMITE_LEER: Final = 120
+MARGEN_FORMULARIO: Final = 64 * 1024  # the multipart body beyond the photo: headers, the clave
+REINTENTO_S: Final = 2  # Retry-After of a busy answer
+DEMASIADAS: Final = N_("demasiadas fotos seguidas: espera un momento")
+
+
+class CartaLeidaOut(BaseModel):
+    carta: str  # scoring's notation, "12o"
+    confianza: float
+    caja: list[float]  # x1, y1, x2, y2 in the photo's pixels (upright as its EXIF tag says)
+    asiento: int | None = None  # 0 bottom, 1 right, 2 top, 3 left; absent without seats
+    dudosa: bool
+    alternativa: str | None = None  # the reader's runner-up, only on doubtful cards
+
+
+class LecturaOut(BaseModel):
+    """``mus leer --json`` for one image (the keys it leaves out stay out)."""
+
+    imagen: str
+    cartas: list[CartaLeidaOut] = Field(default_factory=list)
+    asientos: list[list[str]] | None = None
+    avisos: list[str] = Field(default_factory=list)  # the reader's, in Spanish
+    baraja_desconocida: bool = False
+    error: str | None = None  # the photo shows no cards (then only imagen and error)
+
+
+def pool(request: Request) -> lectura.PoolLecturas:
+    """The process's reading pool (made with the first photo)."""
+    state = request.app.state
+    with _CREAR:
+        if getattr(state, "lecturas", None) is None:
+            state.lecturas = lectura.pool_por_defecto()
+        return state.lecturas
+
+
+def limite(request: Request) -> Limite:
+    state = request.app.state
+    with _CREAR:
+        if getattr(state, "limite_leer", None) is None:
+            state.limite_leer = Limite(LIMITE_LEER, 60.0)
+        return state.limite_leer
+
+
+_CREAR = threading.Lock()
+
+
+def limitar(request: Request) -> None:
+    """Photos per client address (a dependency of every route that reads a photo)."""
+    ip = request.client.host if request.client else "?"
+    if not limite(request).permitir(ip):
+        raise WebError(DEMASIADAS, 429)
+
+
+async def formulario(request: Request, campos: tuple[str, ...]
+                     ) -> tuple[dict[str, tuple[str, bytes]], dict[str, str]]:
+    """The multipart body: the photos named in ``campos`` (field -> (file name, bytes)) and
+    the text fields, read within the photo limit (a bigger body is refused before it is read
+    whole). The photos stay in memory and go when the request does."""
+    limite_cuerpo = len(campos) * lectura.MAX_FOTO + MARGEN_FORMULARIO
+    declarado = request.headers.get("content-length", "")
+    if declarado.isdigit() and int(declarado) > limite_cuerpo:
+        raise WebError(lectura.FOTO_GRANDE, 413, mib=lectura.MAX_FOTO // (1024 * 1024))
+    crudo = bytearray()
+    async for trozo in request.stream():
+        crudo += trozo
+        if len(crudo) > limite_cuerpo:
+            raise WebError(lectura.FOTO_GRANDE, 413, mib=lectura.MAX_FOTO // (1024 * 1024))
+    request._body = bytes(crudo)  # Starlette parses the form from the body read here
+    try:
+        form = await request.form(max_files=len(campos), max_fields=8)
+    except Exception:  # a body that is not multipart: python-multipart's own errors vary
+        raise WebError(lectura.FOTO_VACIA, 422) from None
+    try:
+        fotos = {k: (v.filename or k, await v.read()) for k, v in form.multi_items()
+                 if k in campos and isinstance(v, UploadFile)}
+        textos = {k: v for k, v in form.multi_items() if isinstance(v, str)}
+    finally:
+        await form.close()
+    return fotos, textos
+
+
+def ocupado(exc: lectura.Ocupado, request: Request) -> JSONResponse:
+    """The readers are busy: retry after a moment (the page does it by itself)."""
+    return JSONResponse({"error": texto_error(exc, request)}, 503, headers={"Retry-After": str(REINTENTO_S)})
+
+
+def baraja(abrir: Callable[[], AbstractContextManager[Session]], clave: str | None) -> bytes | None:
+    """The deck registered for partida ``clave`` (None: none, or no partida given)."""
+    if not clave:
+        return None
+    with abrir() as s:
+        return lectura.baraja_de_partida(s, clave)
+
+
+Sesiones = Annotated[Callable[[], AbstractContextManager[Session]], Depends(sesiones)]
+
+
+@router.post("/leer", response_model=LecturaOut, response_model_exclude_unset=True,
+             dependencies=[Depends(limitar)],
+             responses={422: {"model": LecturaOut}, 413: {}, 415: {}, 429: {}, 503: {}})
+async def leer(request: Request, abrir: Sesiones) -> Any:
+    fotos, textos = await formulario(request, ("foto",))
+    if "foto" not in fotos:
+        raise WebError(lectura.FOTO_VACIA, 422)
+    deck = await run_in_threadpool(baraja, abrir, textos.get("partida"))
+    nombre, datos = fotos["foto"]  # named as `mus leer` names the file it read
+    try:
+        out = await pool(request).ejecutar(lectura.leer, datos, nombre, deck)
+    except lectura.Ocupado as exc:
+        return ocupado(exc, request)
+    return JSONResponse(LecturaOut.model_validate(out).model_dump(exclude_unset=True),
+                        422 if "error" in out else 200)
