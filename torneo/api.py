@@ -16,10 +16,12 @@ from typing import Annotated, Any, Final, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from scoring.inputs import InputError, excerpt, parse_json
 from torneo import auth, correcciones, servicio
@@ -28,7 +30,7 @@ from torneo.auth import token_de
 from torneo.cuerpo import leer_cuerpo
 from torneo.db import Cuenta, Torneo, motor
 from torneo.i18n import idioma, mensaje
-from torneo.paginas import rutas_paginas
+from torneo.paginas import pagina_error, rutas_paginas
 
 LIMITE_CUERPO: Final = 64 * 1024  # a hand record with its declaraciones is a few KiB
 LIMITE_INFORME: Final = 4 * 1024 * 1024  # a referee's log of a whole day
@@ -121,6 +123,13 @@ def error(exc: servicio.ServicioError, request: Request) -> JSONResponse:
     return JSONResponse({"error": texto_error(exc, lang_de(request)), **exc.datos}, status_code=exc.estado)
 
 
+def responder_error(exc: servicio.ServicioError, request: Request) -> Response:
+    """JSON under /api/, a page in the reader's language everywhere else."""
+    if request.url.path.startswith("/api/"):
+        return error(exc, request)
+    return pagina_error(request, texto_error(exc, lang_de(request)), exc.estado)
+
+
 # pydantic's error type -> (msgid, the ctx key that fills {n})
 _VALIDACION: Final[dict[str, tuple[str, str | None]]] = {
     "missing": ("campo {campo}: falta", None),
@@ -197,12 +206,26 @@ class Servidor:
         app.state.servidor = self
 
         @app.exception_handler(servicio.ServicioError)
-        async def _servicio(request: Request, exc: servicio.ServicioError) -> JSONResponse:
-            return error(exc, request)
+        async def _servicio(request: Request, exc: servicio.ServicioError) -> Response:
+            return responder_error(exc, request)
 
         @app.exception_handler(fm.FormatoError)
-        async def _formato(request: Request, exc: fm.FormatoError) -> JSONResponse:
-            return error(servicio.ServicioError(str(exc)), request)
+        async def _formato(request: Request, exc: fm.FormatoError) -> Response:
+            return responder_error(servicio.ServicioError(str(exc)), request)
+
+        @app.exception_handler(StarletteHTTPException)
+        async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+            if exc.status_code == 405:
+                return responder_error(servicio.ServicioError("método no admitido", 405), request)
+            return responder_error(servicio.ServicioError("no existe esa página", exc.status_code), request)
+
+        @app.exception_handler(RequestValidationError)
+        async def _validacion(request: Request, exc: RequestValidationError) -> Response:
+            # a path that is not a number (/torneos/abc) is a page that does not exist
+            if any(e.get("loc", ("",))[0] == "path" for e in exc.errors()):
+                return responder_error(servicio.ServicioError("no existe esa página", 404), request)
+            return responder_error(servicio.ServicioError("campo {campo}: valor no válido",
+                                                          campo=".".join(map(str, exc.errors()[0]["loc"]))), request)
 
         @app.middleware("http")
         async def _limite(request: Request, call_next: Any) -> Response:

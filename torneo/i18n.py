@@ -153,6 +153,12 @@ MENSAJES: Final[dict[str, tuple[str, str]]] = {
         "partida honen txanda amaitu da: mahaiak ezin du bertan idatzi",
         "this match's round is over: the table cannot write to it"),
     "no existe esa partida": ("partida hori ez dago", "no such match"),
+    "{donde}: el nombre tiene caracteres de control o de dirección del texto; escríbelo sin ellos": (
+        "{donde}: izenak kontrol-karaktereak edo testuaren norabidekoak ditu; idatzi horiek gabe",
+        "{donde}: the name has control or text-direction characters; write it without them"),
+    "{donde}: falta el nombre": ("{donde}: izena falta da", "{donde}: the name is missing"),
+    "no existe esa página": ("orri hori ez dago", "no such page"),
+    "método no admitido": ("metodo hori ez da onartzen", "method not allowed"),
     "solo el organizador corrige resultados (o un árbitro, si el organizador lo permite)": (
         "antolatzaileak bakarrik zuzentzen ditu emaitzak (edo epaile batek, antolatzaileak uzten badio)",
         "only the organiser corrects results (or a referee, if the organiser allows it)"),

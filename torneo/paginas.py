@@ -49,6 +49,11 @@ def pagina(request: Request, nombre: str, estado: int = 200, **ctx: Any) -> HTML
     return HTMLResponse(html, status_code=estado)
 
 
+def pagina_error(request: Request, texto: str, estado: int) -> HTMLResponse:
+    """An error as a page (never JSON or a traceback in a browser)."""
+    return pagina(request, "error.html", estado, error=texto, volver=None)
+
+
 def parse_parejas(texto: str) -> list[servicio.NuevaPareja]:
     """'Nombre: Jugador, Jugador' per line -> parejas; ServicioError naming the bad line."""
     out = []

@@ -12,6 +12,7 @@ import hashlib
 import json
 import secrets
 import threading
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -71,11 +72,40 @@ class NuevaPareja:
     jugadores: tuple[str, str]
 
 
+# characters no name may hold: controls (NUL, newlines, tabs), format characters (bidirectional
+# overrides and isolates that make a name display reversed, zero-width ones), surrogates, private use
+_CATEGORIAS_PROHIBIDAS: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
+
+
+def limpiar_nombre(texto: str, donde: str) -> str:
+    """A name as stored: trimmed, each run of spaces made one; refused when it is empty or holds
+    a control or bidirectional character."""
+    if any(unicodedata.category(c) in _CATEGORIAS_PROHIBIDAS for c in texto):
+        raise ServicioError("{donde}: el nombre tiene caracteres de control o de dirección del texto; "
+                            "escríbelo sin ellos", donde=donde)
+    limpio = " ".join(texto.split())
+    if not limpio:
+        raise ServicioError("{donde}: falta el nombre", donde=donde)
+    return limpio
+
+
+def limpiar_parejas(parejas: Sequence[NuevaPareja]) -> list[NuevaPareja]:
+    """Every name trimmed and checked; two parejas may not share a name (players may: a player
+    is their seat, not their name)."""
+    out = []
+    for i, p in enumerate(parejas, start=1):
+        jugadores = tuple(limpiar_nombre(j, f"pareja {i}, jugador {k}") for k, j in enumerate(p.jugadores, start=1))
+        out.append(NuevaPareja(limpiar_nombre(p.nombre, f"pareja {i}"), (jugadores[0], jugadores[1])))
+    return out
+
+
 def crear_torneo(s: Session, organizador: Cuenta, nombre: str, reglas: Any, formato: fm.Formato,
                  parejas: Sequence[NuevaPareja], mesas: int) -> Torneo:
     if not 2 <= len(parejas) <= fm.MAX_PAREJAS:
         raise ServicioError("un torneo necesita de 2 a {maximo} parejas", maximo=fm.MAX_PAREJAS)
-    if len({p.nombre for p in parejas}) != len(parejas):
+    nombre = limpiar_nombre(nombre, "torneo")
+    parejas = limpiar_parejas(parejas)
+    if len({p.nombre.casefold() for p in parejas}) != len(parejas):
         raise ServicioError("dos parejas tienen el mismo nombre")
     if not 1 <= mesas <= fm.MAX_MESAS:
         raise ServicioError("el número de mesas debe ir de 1 a {maximo}", maximo=fm.MAX_MESAS)
@@ -228,10 +258,14 @@ def cerrojo(enfrentamiento_id: int) -> threading.Lock:
 
 
 def jugadores_de(p0: Pareja, p1: Pareja) -> list[str]:
-    """Seats 0 and 2 for pareja 0, 1 and 3 for pareja 1; names made distinct if two players share one."""
+    """Seats 0 and 2 for pareja 0, 1 and 3 for pareja 1; names made distinct if two players share
+    one: with their pareja's name, and with their seat when they are in the same pareja (a father
+    and son both called Juan)."""
     names = [p0.jugadores[0], p1.jugadores[0], p0.jugadores[1], p1.jugadores[1]]
-    if len(set(names)) < 4:
+    if len({n.strip() for n in names}) < 4:
         names = [f"{n} ({p.nombre})" for n, p in zip(names, (p0, p1, p0, p1), strict=True)]
+    if len({n.strip() for n in names}) < 4:
+        names = [f"{n} {asiento + 1}" for asiento, n in enumerate(names)]
     return names
 
 

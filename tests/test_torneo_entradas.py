@@ -1,0 +1,128 @@
+"""Names and input: players may share a name (a player is a seat), names are trimmed and refused
+with a clear line for control and bidirectional characters, CSV cells cannot run as formulas,
+ids out of range answer 404, and the HTML routes answer errors as pages in the reader's language."""
+
+from __future__ import annotations
+
+import csv
+import io
+import uuid
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient
+
+from scoring.partida import Partida
+from tests import test_torneo_api as base
+from tests.servidor_torneo import hash_barato  # noqa: F401 (fixture used by name)
+from tests.test_torneo_api import CLAVE, codigos, organizador
+from torneo import auth
+from torneo.api import Servidor, a_csv, celda
+
+srv1, client1 = base.srv1, base.client1
+
+
+def crear(client: TestClient, h: dict[str, str], parejas: list[tuple[str, list[str]]], **extra: object) -> object:
+    body = {"nombre": "Club", "formato": {"juegos": 1}, "mesas": 2,
+            "parejas": [{"nombre": n, "jugadores": j} for n, j in parejas]} | extra
+    return client.post("/api/torneos", headers=h, json=body)
+
+
+def test_players_may_share_a_name_the_seat_is_who_they_are(srv1: Servidor, client1: TestClient):
+    h = organizador(srv1, client1)
+    r = crear(client1, h, [("Padre e hijo", ["Juan", "Juan"]), ("Primos", ["Juan", "Ana"])])
+    tid = r.json()["id"]
+    assert client1.post(f"/api/torneos/{tid}/rondas", headers=h).status_code == 201
+    join = client1.post("/api/mesas/unirse", json={"codigo": codigos(client1, h, tid)[0]})
+    assert join.status_code == 200, join.text
+    jugadores = join.json()["partida"]["jugadores"]
+    assert len(set(jugadores)) == 4 and all(j.startswith("Juan") for j in jugadores[:3])
+    partida = Partida(join.json()["partida"]["reglas"], jugadores)
+    manos = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
+    tanteo = list(partida.registrar(manos).marcador)
+    body = {"id": uuid.uuid4().hex, "numero": 1, "registro": {"manos": manos}, "tanteo": tanteo}
+    assert client1.post("/api/mesa/manos", json=body,
+                        headers={"Authorization": f"Bearer {join.json()['token']}"}).status_code == 201
+    for path in ("/api/torneos/{t}", "/api/torneos/{t}/clasificacion", "/api/torneos/{t}/exportar.json",
+                 "/api/torneos/{t}/exportar.csv", "/torneos/{t}", "/torneos/{t}/clasificacion"):
+        assert client1.get(path.format(t=tid), headers=h).status_code == 200, path
+
+
+@pytest.mark.parametrize("nombre", ["Los \u202eseyeR", "Los\u2066Reyes\u2069", "Los\u200bReyes", "Los\x00Reyes",
+                                    "Los\nReyes", "Los\tReyes", "   "])
+def test_a_name_with_control_or_direction_characters_is_refused_with_a_clear_line(
+        srv1: Servidor, client1: TestClient, nombre: str):
+    h = organizador(srv1, client1)
+    r = crear(client1, h, [(nombre, ["Ana", "Luis"]), ("Otros", ["Eva", "Jon"])])
+    assert r.status_code == 422
+    error = r.json()["error"]
+    assert "\n" not in error and ("pareja 1" in error or "campo" in error or "cuerpo" in error), error
+    r = crear(client1, h, [("Otros", ["Eva", "Jon"]), ("Buenos", ["Ana", nombre])])
+    assert r.status_code == 422
+
+
+def test_names_are_trimmed_and_the_direction_refusal_is_translated(srv1: Servidor, client1: TestClient):
+    h = organizador(srv1, client1)
+    r = crear(client1, h, [("  Los   Reyes ", [" Ana ", "Luis"]), ("Otros", ["Eva", "Jon"])], nombre=" Open  ")
+    t = client1.get(f"/api/torneos/{r.json()['id']}", headers=h).json()
+    assert (t["nombre"], t["parejas"][0]["nombre"], t["parejas"][0]["jugadores"]) == ("Open", "Los Reyes",
+                                                                                        ["Ana", "Luis"])
+    assert crear(client1, h, [("Los Reyes", ["A", "B"]), ("los reyes", ["C", "D"])]).status_code == 422
+    r = client1.post("/api/torneos?lang=en", headers=h, json={
+        "nombre": "Club", "mesas": 1, "parejas": [{"nombre": "A\u202eB", "jugadores": ["a", "b"]},
+                                                   {"nombre": "C", "jugadores": ["c", "d"]}]})
+    assert r.json()["error"] == "pareja 1: the name has control or text-direction characters; write it without them"
+    # the organiser's form says it on a page
+    client1.post("/entrar", data={"usuario": "org", "clave": CLAVE})
+    page = client1.post("/torneos", data={"nombre": "X", "parejas": "Uno\u202e: Ana, Luis\nDos: Eva, Jon"})
+    assert page.status_code == 422 and "text/html" in page.headers["content-type"]
+    assert "pareja 1: el nombre tiene caracteres de control" in page.text
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(srv1: Servidor, client1: TestClient):
+    for texto in ("=HYPERLINK(\"http://x\",\"y\")", "+1", "-1+2", "@SUM(A1)", "\tx", "\rx"):
+        assert celda(texto) == "'" + texto
+    assert (celda("Los Reyes"), celda(-3), celda(12)) == ("Los Reyes", -3, 12)
+    h = organizador(srv1, client1)
+    tid = crear(client1, h, [("=HYPERLINK(\"http://malo\",\"clic\")", ["@Ana", "-Luis"]),
+                             ("+Otros", ["Eva", "Jon"])]).json()["id"]
+    client1.post(f"/api/torneos/{tid}/rondas", headers=h)
+    texto = client1.get(f"/api/torneos/{tid}/exportar.csv", headers=h).text
+    (fila,) = list(csv.DictReader(io.StringIO(texto)))
+    assert fila["pareja_0"] == "'=HYPERLINK(\"http://malo\",\"clic\")" and fila["pareja_1"] == "'+Otros"
+    data = client1.get(f"/api/torneos/{tid}/exportar.json", headers=h).json()
+    assert all(not str(c).startswith(("=", "+", "-", "@")) for row in csv.reader(io.StringIO(a_csv(data)))
+               for c in row if not str(c).lstrip("-").isdigit())
+
+
+def test_ids_out_of_range_answer_404(srv1: Servidor, client1: TestClient):
+    h = organizador(srv1, client1)
+    grande = 10**20
+    for path in (f"/api/torneos/{grande}", f"/api/torneos/{2**63}/clasificacion", "/api/torneos/0",
+                 "/api/torneos/-1", "/api/torneos/abc"):
+        r = client1.get(path, headers=h)
+        assert r.status_code == 404 and "error" in r.json(), (path, r.text)
+    tid = crear(client1, h, [("A", ["a", "b"]), ("B", ["c", "d"])]).json()["id"]
+    r = client1.post(f"/api/torneos/{tid}/partidas/{grande}/correccion", headers=h,
+                     json={"ganador": 0, "juegos": [1, 0], "motivo": "prueba"})
+    assert r.status_code == 404
+    for path in (f"/torneos/{grande}", f"/torneos/{grande}/clasificacion", "/torneos/abc",
+                 f"/torneos/{tid}/mesas/{grande}/qr.png", f"/torneos/{tid}/partidas/{grande}/corregir"):
+        assert client1.get(path, headers=h).status_code == 404, path
+
+
+def test_html_routes_answer_errors_as_pages_in_the_readers_language(srv1: Servidor, client1: TestClient):
+    with srv1.sesion() as s:
+        auth.crear_cuenta(s, "org", CLAVE, "organizador")
+    client1.post("/entrar", data={"usuario": "org", "clave": CLAVE})
+    for path, lang, texto in (("/no-existe", "en", "no such page"), ("/torneos/999", "eu", "txapelketa hori ez dago"),
+                              ("/torneos/abc", "es", "no existe esa página")):
+        r = client1.get(f"{path}?lang={lang}")
+        assert r.status_code == 404 and r.headers["content-type"].startswith("text/html"), (path, r.text)
+        assert texto in r.text and f'<html lang="{lang}">' in r.text and "{" not in r.text.split("<body>")[1]
+    r = client1.get("/torneos/999", headers={"Accept-Language": "en-GB,en"})
+    assert "no such tournament" in r.text
+    r = client1.delete("/torneos")
+    assert r.status_code == 405 and "text/html" in r.headers["content-type"]
+    assert client1.get("/api/no-existe").json() == {"error": "no existe esa página"}
