@@ -160,6 +160,8 @@
                   mano: estado.mano, origen: estado.lectura ? "camara" : "manual"};
     cola.then(function () { return pedir("POST", "/manos", cuerpo); }).then(function (r) {
       if (r.ok) {
+        // the end of a juego, vaca or partida is announced on the marcador the page goes back to
+        try { sessionStorage.setItem("mus-avisos-" + clave, JSON.stringify(r.doc.tanteo.avisos)); } catch (e) { /* private mode */ }
         window.location.href = "/p/" + clave;
         return;
       }

@@ -68,6 +68,20 @@
     });
   });
 
+  function anunciar() {
+    var aviso = document.getElementById("avisos");
+    var guardados = null;
+    try {
+      guardados = JSON.parse(sessionStorage.getItem("mus-avisos-" + clave) || "null");
+      sessionStorage.removeItem("mus-avisos-" + clave);
+    } catch (e) { guardados = null; }
+    if (guardados && guardados.length) {
+      aviso.textContent = guardados.join(" ");
+      aviso.hidden = false;
+    }
+  }
+
+  anunciar();
   ajustar();
   setInterval(refrescar, cada);
   document.addEventListener("visibilitychange", function () {
