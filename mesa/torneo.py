@@ -74,10 +74,17 @@ class SinRed(MensajeTorneo):
 
 def leer_qr(frame: Any) -> str | None:
     """The table's code in a camera frame (BGR) showing the organiser's QR code, or None."""
+    text = texto_qr(frame)
+    return codigo_de(text) if text else None
+
+
+def texto_qr(frame: Any) -> str | None:
+    """What a QR code in a camera frame (BGR) holds when it holds a table's code (the link of
+    the table's page names its server too: scoring.protocolo.servidor_de), or None."""
     import cv2  # lazy: only the join screen's camera needs OpenCV
 
     text, _, _ = cv2.QRCodeDetector().detectAndDecode(frame)
-    return codigo_de(text) if text else None
+    return text if text and codigo_de(text) else None
 
 
 def accept_language(idioma: str) -> str:

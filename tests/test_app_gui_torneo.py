@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from scoring.protocolo import enlace_mesa
 from tests import ventana_kivy
 from tests.servidor_torneo import Server, torneo_en_marcha
 from tests.ventana_kivy import MARCAS, esperar, frames, jugar_mano, limpia, tap, ventana
@@ -90,15 +91,17 @@ def test_join_by_the_qr_code_seen_by_the_camera(app: Any, torneo, tmp_path: Path
 
     server, codes = torneo
     png = tmp_path / "qr.png"
-    segno.make("musmesa-mesa:" + codes[1], error="m").save(str(png), scale=8, border=4)
+    # what the organiser's page puts in the table's QR code: the link of the phone's table page
+    segno.make(enlace_mesa(server.base, codes[1]), error="m").save(str(png), scale=8, border=4)
     frame = cv2.copyMakeBorder(cv2.imread(str(png)), 120, 120, 200, 200, cv2.BORDER_CONSTANT,
                                value=(60, 90, 60))  # the code on the table, not the whole frame
     pantalla = app.sm.get_screen("torneo")
+    pantalla.ids.servidor.text = "http://192.0.2.1:8000"  # another server typed before
     blank = frame.copy()
     blank[:] = (60, 90, 60)
     pantalla.usar_fuente(Fotogramas([blank, blank, frame, blank]))
     esperar(lambda: not pantalla.en_vivo)
-    assert pantalla.ids.codigo.text == codes[1]
+    assert pantalla.ids.codigo.text == codes[1] and pantalla.ids.servidor.text == server.base
     captura("qr")
     pantalla = join(app, server, None)
     match = on_server(server, app)

@@ -17,8 +17,9 @@ from kivy.uix.screenmanager import Screen
 
 from app.camera import Fuente, Preview
 from app.screens.vivo import ConVistaPrevia
-from mesa.torneo import DB_FILE, MensajeTorneo, Mesa, leer_qr
+from mesa.torneo import DB_FILE, MensajeTorneo, Mesa, texto_qr
 from mesa.torneo_mesa import MesaTorneo, texto_correccion, texto_rechazada, validar_servidor
+from scoring.protocolo import codigo_de, servidor_de
 
 REINTENTO = 20.0  # seconds between background sends while hands wait
 AJUSTE_SERVIDOR = "torneo_servidor"  # the last server joined, offered again
@@ -173,13 +174,16 @@ class TorneoScreen(ConVistaPrevia, Screen):
 
     def _leer(self, _t: float, frame: Any) -> str | None:
         try:  # may run in the preview's worker thread: no Kivy here
-            return leer_qr(frame)
+            return texto_qr(frame)
         except Exception:  # an odd frame is only a frame without a code
             return None
 
-    def _leido(self, _t: float, _frame: Any, codigo: str | None) -> None:
+    def _leido(self, _t: float, _frame: Any, texto: str | None) -> None:
+        codigo = codigo_de(texto) if texto else None
         if codigo:
             self.ids.codigo.text = codigo
+            if servidor := servidor_de(texto or ""):  # the table's link names its server
+                self.ids.servidor.text = servidor
             self.parar()
             self.estado = App.get_running_app().t("Código leído: {0}").format(codigo)
 
