@@ -101,9 +101,10 @@ class _FixedClassifier:
 
 def _reader_seeing(boxes, scores, probs):
     from vision.detect import DetectedBoxes
-    from vision.reader import CardReader
+    from vision.reader import CardReader, ReaderSettings
 
-    reader = CardReader(folder="/nonexistent")
+    # the boxes are read as given, at the photo's own scale (the zoom-out: test_vision_scale.py)
+    reader = CardReader(folder="/nonexistent", settings=ReaderSettings(zoom_out=False))
     reader.detector.detect = lambda img: DetectedBoxes(boxes, scores, boxes, scores)
     reader.classifier = _FixedClassifier(probs)
     return reader

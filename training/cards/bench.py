@@ -1,5 +1,6 @@
 """Benchmark (not a test): median milliseconds to read one 1280x960 photo of a table (and of a
-close-up of one hand, ``primer_plano_mediana_ms``), model loading apart,
+close-up of one hand, ``primer_plano_mediana_ms``, and of one filling the frame,
+``primer_plano_cerca_mediana_ms``), model loading apart,
 with ONNX Runtime (what ships) versus the same models run through PyTorch (Ultralytics for
 the detector, torch for the classifier and the mark readers), in one run, and their ratio;
 and what the corner-index and pinta readers cost (the same reader with them switched off).
@@ -29,6 +30,7 @@ import numpy as np
 
 from scoring.cards import CARD_IDS
 from training.cards.dataset import scene_rng
+from training.cards.scale_bands import closeup_at_scale
 from training.cards.synth import HOLDOUT_BACKGROUNDS, render_scene
 from vision.assemble import assign_unique
 from vision.classify import INDEX_WEIGHT, PINTA_WEIGHT, combine_marks
@@ -138,6 +140,11 @@ def main(argv: list[str] | None = None) -> int:
                              size=(1280, 960), kind="mano").image for i in range(5)]
     res["primer_plano_mediana_ms"] = round(statistics.median(_time(reader.read, closeups,
                                                                    args.veces)), 1)
+    # a hand filling the frame: the reader reads it again zoomed out (vision.scale)
+    near = [closeup_at_scale(scene_rng(0, "eval", 1000 + i), "fournier1878-pd", style).image
+            for i, style in enumerate(("row", "overlap", "fan", "overlap", "fan"))]
+    res["primer_plano_cerca_mediana_ms"] = round(statistics.median(_time(reader.read, near,
+                                                                         args.veces)), 1)
     if reader.classifier.has_marks:
         no_marks = CardReader(reader.folder, replace(settings, index_weight=0, pinta_weight=0)).load()
         res["onnxruntime_sin_marcas_mediana_ms"] = round(statistics.median(

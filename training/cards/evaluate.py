@@ -227,45 +227,52 @@ def evaluate(reader: CardReader, deck: str, n: int, seed: int = 0,
     }
 
 
+def photo_figures(dets: CardDetections, scene) -> dict[str, int]:
+    """One photo that is not a table of 16 scored against its truth: ``exacta`` (the same cards,
+    none more), ``bien`` of ``cartas`` (true cards boxed, rotated IoU >= 0.5, with the right
+    id), ``de_mas`` (boxes on no card), ``perdidas`` (true cards not boxed), ``mal_sin_aviso``
+    (boxed cards read wrong and not flagged) and ``dudosas`` (cards flagged)."""
+    gt_obb = (np.stack([quad_to_obb(q) for q in scene.corners]) if len(scene.corners)
+              else np.zeros((0, 5), np.float32))
+    m = match_boxes(dets.obb, gt_obb, 0.5) if len(gt_obb) else np.full(len(dets), -1)
+    ok = np.array([j >= 0 and str(dets.card_ids[k]) == scene.card_ids[j]
+                   for k, j in enumerate(m)], bool)
+    return {"exacta": int(sorted(dets.ids) == sorted(scene.card_ids)), "bien": int(ok.sum()),
+            "cartas": len(gt_obb), "de_mas": int((m < 0).sum()),
+            "perdidas": len(gt_obb) - int((m >= 0).sum()),
+            "mal_sin_aviso": int((~ok & (m >= 0) & ~dets.low_confidence).sum()),
+            "dudosas": int(dets.low_confidence.sum())}
+
+
 def evaluate_photos(reader: CardReader, deck: str, n: int, seed: int = 0,
                     size: tuple[int, int] = (1280, 960), split: str = "eval",
                     hand_style: str | None = None, kind: str = "mano") -> dict:
     """Photos that are not a table of 16 (see :func:`evaluate`): cards found and right, the
     photos read exactly (the same cards, none more), the phantom cards (boxes on no card) and
     the wrong cards without a flag."""
-    exact = phantom = missed = wrong_silent = flagged = right = total = 0
+    sums: dict[str, int] = {}
     ms, failures = [], []
     for i in range(n):
         scene = render_scene(scene_rng(seed, split, 10_000 + i), decks=(deck,),
                              backgrounds=HOLDOUT_BACKGROUNDS, size=size, kind=kind,
                              hand_style=hand_style)
-        gt_obb = (np.stack([quad_to_obb(q) for q in scene.corners]) if len(scene.corners)
-                  else np.zeros((0, 5), np.float32))
         t0 = time.perf_counter()
         dets = reader.read(scene.image)
         ms.append((time.perf_counter() - t0) * 1000)
-        m = match_boxes(dets.obb, gt_obb, 0.5) if len(gt_obb) else np.full(len(dets), -1)
-        ok = np.array([j >= 0 and str(dets.card_ids[k]) == scene.card_ids[j]
-                       for k, j in enumerate(m)], bool)
-        phantom += int((m < 0).sum())
-        missed += len(gt_obb) - int((m >= 0).sum())
-        right += int(ok.sum())
-        total += len(gt_obb)
-        wrong_silent += int((~ok & (m >= 0) & ~dets.low_confidence).sum())
-        flagged += int(dets.low_confidence.sum())
-        is_exact = sorted(dets.ids) == sorted(scene.card_ids)
-        exact += is_exact
-        if not is_exact:
+        figures = photo_figures(dets, scene)
+        sums = {k: sums.get(k, 0) + v for k, v in figures.items()}
+        if not figures["exacta"]:
             failures.append({"escena": i, "fondo": scene.background, "leidas": sorted(dets.ids),
                              "verdad": sorted(scene.card_ids), "avisos": dets.warnings})
+    total = sums.get("cartas", 0)
     return {
         "baraja": deck, "disposicion": kind, "estilo": hand_style, "escenas": n,
-        "cartas_bien": right / total if total else None,
-        "fotos_exactas": exact / max(n, 1),
-        "cartas_de_mas_por_foto": phantom / max(n, 1),
-        "cartas_perdidas_por_foto": missed / max(n, 1),
-        "cartas_mal_sin_aviso": wrong_silent,
-        "dudosas_por_foto": flagged / max(n, 1),
+        "cartas_bien": sums["bien"] / total if total else None,
+        "fotos_exactas": sums.get("exacta", 0) / max(n, 1),
+        "cartas_de_mas_por_foto": sums.get("de_mas", 0) / max(n, 1),
+        "cartas_perdidas_por_foto": sums.get("perdidas", 0) / max(n, 1),
+        "cartas_mal_sin_aviso": sums.get("mal_sin_aviso", 0),
+        "dudosas_por_foto": sums.get("dudosas", 0) / max(n, 1),
         "ms_mediana_lectura": float(np.median(ms)) if ms else None,
         "fallos": failures[:20],
     }
