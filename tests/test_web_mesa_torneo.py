@@ -122,6 +122,8 @@ def test_join_by_the_code_typed_plays_three_hands_stored_once(torneo, telefono: 
     assert unirse(telefono, codes[0], server.base) == clave  # the same partida, its queue kept
     state = enviar(telefono, clave)
     assert state["pendientes"] == 0 and not state["rechazadas"]
+    with sqlite3.connect(folder / DB_FILE) as db:  # sent again, and answered as the first time
+        assert db.execute("SELECT estado, respuesta IS NOT NULL FROM cola").fetchall() == [("enviada", 1)] * 3
     assert [row.cliente_id for row in en_el_servidor(server)] == [h["id_mano"] for h in hands]
     # a hand is not undone in a tournament: the server holds it
     undo = telefono.post(f"/api/partidas/{clave}/deshacer", json={"n": 3})

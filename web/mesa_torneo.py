@@ -51,6 +51,7 @@ except ImportError:  # pragma: no cover - Windows: the queue's own transactions 
     fcntl = None  # type: ignore[assignment]
 
 CARPETA: Final = "mesas-torneo"
+RESPIRO_S: Final = 20  # how often a table with nothing new asks the server for its count of the match
 Sesiones = Callable[[], AbstractContextManager[Session]]
 
 
@@ -133,7 +134,8 @@ def unirse(sesiones: Sesiones, datos: Path, servidor: str, codigo: str, idioma: 
             p.torneo = (p.torneo or {}) | {
                 "clave": clave_match, "servidor": servidor, "codigo": code, "torneo": mesa.torneo,
                 "partida": partida.get("id"), "mesa": partida.get("mesa"), "parejas": mesa.parejas,
-                "primera": mesa.primera, "estado": _estado_servidor(partida)}
+                "primera": mesa.primera, "estado": _estado_servidor(partida),
+                "vistas": None}  # joined again: the next request sends (a refused hand back in the queue)
             return p.clave
 
 
@@ -166,16 +168,31 @@ def enviar(sesiones: Sesiones, datos: Path, clave: str, idioma: str = SOURCE,
         p, info = _torneo(s, clave)
         manos = [(m.id_mano, m.registro, m.tanteo["marcador"]) for m in s.scalars(
             select(ManoPartida).where(ManoPartida.partida_id == p.id).order_by(ManoPartida.n))]
+    if not reintentar and _al_dia(info, len(manos)):
+        return estado(sesiones, clave, idioma)
     folder = carpeta(datos, info["servidor"], info["codigo"])
     with _turno(folder) as mio:
         if not mio:
             return estado(sesiones, clave, idioma)
         with _cliente(folder, idioma) as cliente:
-            cambios = _enviar(cliente, info, manos, reintentar)
+            cambios = _enviar(cliente, info, manos, reintentar) | {"vistas": len(manos)}
     with sesiones() as s:
         p, info = _torneo(s, clave)
         p.torneo = info | cambios
     return estado(sesiones, clave, idioma)
+
+
+def _al_dia(info: dict[str, Any], manos: int) -> bool:
+    """Nothing to send since the last send, which reached the server less than RESPIRO_S ago:
+    every phone following the table asks every few seconds, and the server limits each table's
+    requests."""
+    try:
+        antes = dt.datetime.fromisoformat(str(info.get("actualizado")))
+    except ValueError:
+        return False
+    reciente = dt.datetime.now(dt.UTC) - antes < dt.timedelta(seconds=RESPIRO_S)
+    parada = int(info.get("pendientes", 0)) == 0 or bool(info.get("rechazadas"))  # held until Reintentar
+    return reciente and bool(info.get("conexion")) and info.get("vistas") == manos and parada
 
 
 def _enviar(cliente: ClienteTorneo, info: dict[str, Any], manos: list[tuple[str, dict, list[int]]],
