@@ -73,6 +73,17 @@ class Umbrales:
     tongue_gap: tuple[float, float] = (0.0, 0.012)  # lip gap rise, IOD: lips apart for a tongue
     tongue_open_jaw: tuple[float, float] = (0.04, 0.1)  # ...or a jaw this much more open
     shoulder: tuple[float, float] = (0.045, 0.09)  # shoulder rise, shoulder widths
+    # a shrug lifts the shoulders on a still torso and head: the torso turning or leaning
+    # changes the shoulder width, and the pose model drags the shoulders along with the head
+    # shoulder width / neutral - 1: gate. Wider: leaning towards the camera; much narrower:
+    # turning away (a shrug narrows them a little, 11 % in the synthetic lifts)
+    shoulder_wider: tuple[float, float] = (0.15, 0.08)
+    shoulder_narrower: tuple[float, float] = (0.25, 0.15)
+    shoulder_head: tuple[float, float] = (12.0, 6.0)  # head yaw/roll change, degrees: gate
+    # a pout pushed to one side is still a pout: pushed-out lips need a larger shift to be
+    # lips aside (labios al lado are pulled, not pushed out)
+    lips_side_pushed_geom: tuple[float, float] = (0.025, 0.05)
+    lips_side_pushed_blend: tuple[float, float] = (0.15, 0.35)
     head_turn: tuple[float, float] = (25.0, 15.0)  # yaw/pitch change, degrees: gate
     min_face_px: float = 30.0  # below this IOD the tongue colour test is not trusted
     noise_k: float = 4.0  # a cue starts no lower than this many calibration std devs
@@ -104,10 +115,13 @@ class Baseline:
         return self.values.get(key, DEFAULT_NEUTRAL.get(key, default))
 
     def blend(self, new: Features, weight: float) -> None:
-        """Drift towards ``new`` (slow re-calibration while the face is at rest)."""
+        """Drift towards ``new`` (slow re-calibration while the face is at rest). Only what
+        the calibration measured drifts: a measurement it lacked (shoulders out of view in a
+        neutral photo) is not made up from one frame."""
         for k, v in new.items():
-            old = self.values.get(k, v)
-            self.values[k] = old + weight * (v - old)
+            old = self.values.get(k)
+            if old is not None:
+                self.values[k] = old + weight * (v - old)
 
 
 # Typical neutral values, used only when a person was never calibrated (single images).
@@ -197,7 +211,7 @@ class Scorer:
         rolled = min(f.get(k, 0.0) - base.get(k) for k in ("mouthRollLower", "mouthRollUpper"))
         pushed *= ramp(rolled, *self.u.lips_rolled_in)
         vals["morro"] = self._pucker(f, base) * closed * no_tongue * pushed * calm
-        lips, lside = self._lips_side(f, base)
+        lips, lside = self._lips_side(f, base, pushed)
         # a wink lifts its cheek and drags that corner of the mouth along
         vals["labios_lado"] = (lips * closed * no_tongue * calm * (1.0 - vals["guino"])
                                * ramp(rolled, *self.u.lips_rolled_in))
@@ -268,18 +282,20 @@ class Scorer:
         rise = max(f[k] - base.get(k) for k in keys)
         return max(geom, ramp(rise, *self._t(self.u.pucker_blend, base, *keys)))
 
-    def _lips_side(self, f: Features, base: Baseline) -> tuple[float, str | None]:
+    def _lips_side(self, f: Features, base: Baseline,
+                   pushed: float = 0.0) -> tuple[float, str | None]:
         shift = f["lips_x"] - base.get("lips_x")
         corners = (f["corner_a_x"] - base.get("corner_a_x"), f["corner_b_x"] - base.get("corner_b_x"))
         # both corners must go the same way: a one-sided smile moves only one
         if np.sign(corners[0]) != np.sign(corners[1]) and min(map(abs, corners)) > 0.01:
             shift = 0.0
-        geom = ramp(abs(shift), *self._t(self.u.lips_side_geom, base, "lips_x"))
+        geom_t = _mix(self.u.lips_side_geom, self.u.lips_side_pushed_geom, pushed)
+        geom = ramp(abs(shift), *self._t(geom_t, base, "lips_x"))
         # mouthRight = towards the person's right = image left (unmirrored)
         to_a = f["mouthRight"] - base.get("mouthRight")
         to_b = f["mouthLeft"] - base.get("mouthLeft")
-        blend = ramp(max(to_a, to_b), *self._t(self.u.lips_side_blend, base, "mouthRight",
-                                               "mouthLeft"))
+        blend_t = _mix(self.u.lips_side_blend, self.u.lips_side_pushed_blend, pushed)
+        blend = ramp(max(to_a, to_b), *self._t(blend_t, base, "mouthRight", "mouthLeft"))
         if max(geom, blend) == 0:
             return 0.0, None
         side = ("a" if shift < 0 else "b") if geom >= blend else ("a" if to_a > to_b else "b")
@@ -343,10 +359,20 @@ class Scorer:
             rel = (f[f"sh_y_{s}"] - f["mouth_y_px"]) / max(f["sh_width_px"], 1.0)
             up[s] = ramp(min(image_rise, rel0 - rel),
                          *self._t(self.u.shoulder, base, f"sh_y_{s}", scale=width0))
+        width = f["sh_width_px"] / width0 - 1.0
+        head = max(abs(f.get(k, 0.0) - base.get(k)) for k in ("yaw", "roll"))
+        still = (ramp(width, *self.u.shoulder_wider) * ramp(-width, *self.u.shoulder_narrower)
+                 * ramp(head, *self.u.shoulder_head))
+        up = {s: v * still for s, v in up.items()}
         low, high = min(up.values()), max(up.values())
         vals["hombros_arriba"] = low
         vals["hombro_arriba"] = high * (1.0 - low)
         lados["hombro_arriba"] = "a" if up["a"] >= up["b"] else "b"
+
+
+def _mix(a: tuple[float, float], b: tuple[float, float], w: float) -> tuple[float, float]:
+    """Thresholds ``a`` moved towards ``b`` by ``w`` (0..1)."""
+    return a[0] + w * (b[0] - a[0]), a[1] + w * (b[1] - a[1])
 
 
 MOUTH = ("labio_mordido", "lengua_fuera", "lengua_lado", "labios_lado", "morro")

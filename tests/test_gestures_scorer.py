@@ -254,3 +254,40 @@ def test_a_tongue_out_between_parted_lips_is_no_bite_even_unseen():
               "lower_lip": NEUTRAL["lower_lip"] * 0.6}
     assert fired(**hidden) == {"labio_mordido"}
     assert "labio_mordido" not in fired(**hidden, lip_gap=NEUTRAL["lip_gap"] + 0.15)
+
+
+def test_a_pout_pushed_slightly_aside_is_still_a_pout():
+    aside = {"lips_x": 0.036, "corner_a_x": NEUTRAL["corner_a_x"] + 0.03,
+             "corner_b_x": NEUTRAL["corner_b_x"] + 0.03, "mouthLeft": 0.01 + 0.22}
+    pout = {"mouth_w": NEUTRAL["mouth_w"] * 0.85, "lip_push": 0.03}
+    assert fired(**aside) == {"labios_lado"}  # lips pulled aside, not pushed out
+    assert fired(**aside, **pout) == {"morro"}
+    # pushed out and moved well aside: lips aside (as in the real clips' pursed lips)
+    far = {"lips_x": 0.07, "corner_a_x": NEUTRAL["corner_a_x"] + 0.06,
+           "corner_b_x": NEUTRAL["corner_b_x"] + 0.06, "mouthLeft": 0.01 + 0.5}
+    assert score(**far, **pout)["labios_lado"] >= 0.6
+
+
+def test_shoulders_that_move_with_the_head_or_the_torso_are_no_shrug():
+    up = 0.1 * NEUTRAL["sh_width_px"]
+    shrug = {"sh_y_b": 400 - up}
+    assert fired(**shrug) == {"hombro_arriba"}
+    # the head turned or tilted: the pose model drags the shoulders along
+    assert fired(**shrug, yaw=14.0) == set()
+    assert fired(**shrug, roll=14.0) == set()
+    # the torso turned or leaned: the shoulders' width changes
+    assert fired(**shrug, sh_width_px=NEUTRAL["sh_width_px"] * 1.2) == set()
+    assert fired(**shrug, sh_width_px=NEUTRAL["sh_width_px"] * 0.7) == set()
+    # a shrug narrows the shoulders a little
+    assert fired(sh_y_b=400 - 1.5 * up, sh_width_px=NEUTRAL["sh_width_px"] * 0.9) == {
+        "hombro_arriba"}
+    assert fired(**shrug, yaw=4.0, sh_width_px=NEUTRAL["sh_width_px"] * 1.05) == {"hombro_arriba"}
+
+
+def test_drift_follows_only_what_the_calibration_measured():
+    base = Baseline({k: v for k, v in NEUTRAL.items() if not k.startswith("sh_")}, frames=1)
+    base.blend({**NEUTRAL, "sh_y_a": 300.0}, 0.5)
+    assert "sh_y_a" not in base.values  # no shoulder baseline made from one frame
+    assert base.values["mouth_w"] == NEUTRAL["mouth_w"]
+    base.blend({**NEUTRAL, "mouth_w": NEUTRAL["mouth_w"] + 0.1}, 0.5)
+    assert base.values["mouth_w"] == pytest.approx(NEUTRAL["mouth_w"] + 0.05)
