@@ -26,13 +26,13 @@ import cv2
 import httpx
 import numpy as np
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, select, update
+from sqlalchemy import create_engine, delete, select, update
 from sqlalchemy.orm import Session
 
 from mesa.torneo import DB_FILE
 from tests.servidor_torneo import Server, hash_barato, torneo_en_marcha  # noqa: F401 (fixture by name)
 from tests.test_app_torneo_mesa import MANOS
-from torneo.db import Incidencia, Mano
+from torneo.db import Enfrentamiento, Incidencia, Mano, TokenMesa
 from web import mesa_torneo
 from web.app import crear_app
 from web.db import ManoPartida
@@ -187,8 +187,6 @@ def test_a_refused_hand_is_set_aside_with_what_to_do(torneo, telefono: TestClien
     jugar(telefono, clave, 0)
     engine = create_engine(server.url)  # the referee closes the match on the server meanwhile
     with Session(engine) as s, s.begin():
-        from torneo.db import Enfrentamiento
-
         s.execute(update(Enfrentamiento).values(ganador=0))
     engine.dispose()
     state = enviar(telefono, clave)
@@ -197,6 +195,23 @@ def test_a_refused_hand_is_set_aside_with_what_to_do(torneo, telefono: TestClien
     assert "Llamad al árbitro" in state["rechazadas"][0]
     page = telefono.get(f"/mesa/{clave}")
     assert 'id="reintentar"' in page.text
+
+
+def test_a_token_no_longer_good_is_mended_by_retry_which_joins_again(torneo, telefono: TestClient):
+    server, codes = torneo
+    clave = unirse(telefono, codes[0], server.base)
+    first = jugar(telefono, clave, 0)
+    engine = create_engine(server.url)  # the server forgets the table's token
+    with Session(engine) as s, s.begin():
+        s.execute(delete(TokenMesa))
+    engine.dispose()
+    state = enviar(telefono, clave)
+    assert state["pendientes"] == 1 and state["rechazadas"][0].splitlines()[1].startswith("Toca Reintentar")
+    r = telefono.post(f"/mesa/{clave}/reintentar")
+    assert r.status_code == 303 and r.headers["location"] == f"/mesa/{clave}"
+    state = telefono.get(f"/api/partidas/{clave}/torneo").json()
+    assert state["pendientes"] == 0 and not state["rechazadas"]
+    assert [row.cliente_id for row in en_el_servidor(server)] == [first["id_mano"]]
 
 
 def test_the_one_server_a_phone_opens_the_tables_qr_code(tmp_path: Path):
