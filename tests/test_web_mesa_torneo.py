@@ -25,12 +25,13 @@ pytest.importorskip("uvicorn")
 import cv2
 import httpx
 import numpy as np
+import psycopg
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, delete, select, update
 from sqlalchemy.orm import Session
 
 from mesa.torneo import DB_FILE
-from tests.servidor_torneo import Server, hash_barato, torneo_en_marcha  # noqa: F401 (fixture by name)
+from tests.servidor_torneo import Server, hash_barato, postgres, torneo_en_marcha  # noqa: F401 (fixtures by name)
 from tests.test_app_torneo_mesa import MANOS
 from torneo.db import Enfrentamiento, Incidencia, Mano, TokenMesa
 from web import mesa_torneo
@@ -53,11 +54,24 @@ def torneo(tmp_path: Path) -> Iterator[tuple[Server, list[str]]]:
 
 @pytest.fixture
 def telefono(tmp_path: Path) -> Iterator[TestClient]:
-    """The table's own server for the phones (not the tournament server)."""
+    """The table's own server for the phones (not the tournament server), over SQLite."""
     datos = tmp_path / "mesa"
     datos.mkdir()
     with TestClient(app_web(f"sqlite:///{datos / 'web.sqlite3'}", datos), follow_redirects=False) as client:
         yield client
+
+
+@pytest.fixture
+def telefono_pg(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[TestClient]:
+    """The same over PostgreSQL (a new database in the module's throwaway cluster)."""
+    base = request.getfixturevalue("postgres")
+    name = f"w_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    app = app_web(base.rsplit("/", 1)[0] + f"/{name}", tmp_path)
+    with TestClient(app, follow_redirects=False) as client:
+        yield client
+    app.state.servidor.engine.dispose()
 
 
 def unirse(client: Any, codigo: str, servidor: str | None = None) -> str:
@@ -93,7 +107,14 @@ def en_el_servidor(server: Server) -> list[Mano]:
 
 
 def test_join_by_the_code_typed_plays_three_hands_stored_once(torneo, telefono: TestClient):
-    server, codes = torneo
+    tres_manos_una_vez(*torneo, telefono)
+
+
+def test_the_same_with_the_phones_server_on_postgresql(torneo, telefono_pg: TestClient):
+    tres_manos_una_vez(*torneo, telefono_pg)
+
+
+def tres_manos_una_vez(server: Server, codes: list[str], telefono: TestClient) -> None:
     page = telefono.post("/mesa", data={"codigo": "hola", "servidor": server.base})
     assert page.status_code == 422 and "el código de mesa tiene 10 letras" in page.text
     assert 'value="hola"' in page.text  # the form as typed
