@@ -30,7 +30,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, delete, select, update
 from sqlalchemy.orm import Session
 
-from mesa.torneo import DB_FILE
+from mesa.torneo import DB_FILE, http
 from tests.servidor_torneo import Server, hash_barato, postgres, torneo_en_marcha  # noqa: F401 (fixtures by name)
 from tests.test_app_torneo_mesa import MANOS
 from torneo.db import Enfrentamiento, Incidencia, Mano, TokenMesa
@@ -122,9 +122,15 @@ def tres_manos_una_vez(server: Server, codes: list[str], telefono: TestClient) -
     clave = unirse(telefono, typed, server.base)
     page = telefono.get(f"/mesa/{clave}")
     assert page.status_code == 200 and "Open" in page.text and 'id="nueva_mano"' in page.text
+    folder = mesa_torneo.carpeta(telefono.app.state.datos, server.base, codes[0])
+    with sqlite3.connect(folder / DB_FILE) as db:
+        token = db.execute("SELECT token FROM mesa").fetchone()[0]
+    match = http(server.base)("GET", "/api/mesa/partida", None, token)[1]
     m = telefono.get(f"/api/partidas/{clave}").json()
-    assert m["jugadores"] == ["A0", "A2", "B0", "B2"] or len(set(m["jugadores"])) == 4
+    assert m["jugadores"] == match["jugadores"] and m["mano"] == match["mano"]  # the partida is the match
     hands = [jugar(telefono, clave, k) for k in range(3)]
+    # each confirm sends its hand once answered
+    assert [row.cliente_id for row in en_el_servidor(server)] == [h["id_mano"] for h in hands]
     state = enviar(telefono, clave)
     assert state["pendientes"] == 0 and state["conexion"] and not state["rechazadas"]
     stored = en_el_servidor(server)
@@ -137,7 +143,6 @@ def tres_manos_una_vez(server: Server, codes: list[str], telefono: TestClient) -
     # sent again: the same hand confirmed twice, the queue's answers lost, another phone joining
     again = telefono.post(f"/api/partidas/{clave}/manos", json=hands[2]["cuerpo"])
     assert again.status_code == 201 and again.json()["repetida"]
-    folder = mesa_torneo.carpeta(telefono.app.state.datos, server.base, codes[0])
     with sqlite3.connect(folder / DB_FILE) as db:
         db.execute("UPDATE cola SET estado = 'pendiente', respuesta = NULL")
     assert unirse(telefono, codes[0], server.base) == clave  # the same partida, its queue kept
@@ -153,9 +158,12 @@ def tres_manos_una_vez(server: Server, codes: list[str], telefono: TestClient) -
     assert telefono.get(f"/p/{clave}").headers["location"] == f"/mesa/{clave}"
 
 
-def test_a_tanteo_that_differs_is_taken_with_the_servers_and_becomes_an_incident(torneo, telefono: TestClient):
+def test_a_tanteo_that_differs_is_taken_with_the_servers_and_becomes_an_incident(
+        torneo, telefono: TestClient, monkeypatch: pytest.MonkeyPatch):
     server, codes = torneo
     clave = unirse(telefono, codes[1], server.base)
+    # the hands are sent below, once one of them carries another count than the rules'
+    monkeypatch.setattr(mesa_torneo, "enviar_si_torneo", lambda *args: None)
     jugar(telefono, clave, 0)
     second = jugar(telefono, clave, 1)
     rules = second["tanteo"]["resultado"]["marcador"]
@@ -205,11 +213,11 @@ def test_the_network_lost_mid_match_then_back_sends_the_queue(torneo, telefono: 
 def test_a_refused_hand_is_set_aside_with_what_to_do(torneo, telefono: TestClient):
     server, codes = torneo
     clave = unirse(telefono, codes[0], server.base)
-    jugar(telefono, clave, 0)
     engine = create_engine(server.url)  # the referee closes the match on the server meanwhile
     with Session(engine) as s, s.begin():
         s.execute(update(Enfrentamiento).values(ganador=0))
     engine.dispose()
+    jugar(telefono, clave, 0)
     state = enviar(telefono, clave)
     assert state["pendientes"] == 1 and len(state["rechazadas"]) == 1
     assert state["rechazadas"][0].startswith("Mano 1 rechazada: ")
@@ -221,11 +229,11 @@ def test_a_refused_hand_is_set_aside_with_what_to_do(torneo, telefono: TestClien
 def test_a_token_no_longer_good_is_mended_by_retry_which_joins_again(torneo, telefono: TestClient):
     server, codes = torneo
     clave = unirse(telefono, codes[0], server.base)
-    first = jugar(telefono, clave, 0)
     engine = create_engine(server.url)  # the server forgets the table's token
     with Session(engine) as s, s.begin():
         s.execute(delete(TokenMesa))
     engine.dispose()
+    first = jugar(telefono, clave, 0)
     state = enviar(telefono, clave)
     assert state["pendientes"] == 1 and state["rechazadas"][0].splitlines()[1].startswith("Toca Reintentar")
     r = telefono.post(f"/mesa/{clave}/reintentar")

@@ -75,15 +75,16 @@ def _cliente(folder: Path, idioma: str) -> Iterator[ClienteTorneo]:
 
 
 @contextlib.contextmanager
-def _turno(folder: Path) -> Iterator[bool]:
-    """Whether this caller is the table's one sender now (a non-blocking file lock)."""
+def _turno(folder: Path, esperar: bool) -> Iterator[bool]:
+    """Whether this caller is the table's one sender now (a file lock; ``esperar``: wait for a
+    sender at work to finish, else leave the sending to it)."""
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / "envio.lock", "a+b") as f:
         if fcntl is None:
             yield True
             return
         try:
-            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | (0 if esperar else fcntl.LOCK_NB))
         except OSError:
             yield False
             return
@@ -159,9 +160,10 @@ def _torneo(s: Session, clave: str) -> tuple[PartidaWeb, dict[str, Any]]:
 
 
 def enviar(sesiones: Sesiones, datos: Path, clave: str, idioma: str = SOURCE,
-           reintentar: bool = False) -> dict[str, Any]:
-    """Queue the partida's stored hands that are not queued yet and send the queue (unless
-    another worker is sending it now); the state the pages show, as stored afterwards.
+           reintentar: bool = False, esperar: bool = True) -> dict[str, Any]:
+    """Queue the partida's stored hands that are not queued yet and send the queue (after the
+    sender at work, or, without ``esperar``, leaving it to that one); the state the pages show,
+    as stored afterwards.
     ``reintentar``: the refused hands go back to the queue first (the referee has seen them;
     a token no longer good is mended by joining again with the table's code)."""
     with sesiones() as s:
@@ -171,7 +173,7 @@ def enviar(sesiones: Sesiones, datos: Path, clave: str, idioma: str = SOURCE,
     if not reintentar and _al_dia(info, len(manos)):
         return estado(sesiones, clave, idioma)
     folder = carpeta(datos, info["servidor"], info["codigo"])
-    with _turno(folder) as mio:
+    with _turno(folder, esperar) as mio:
         if not mio:
             return estado(sesiones, clave, idioma)
         with _cliente(folder, idioma) as cliente:
@@ -180,6 +182,13 @@ def enviar(sesiones: Sesiones, datos: Path, clave: str, idioma: str = SOURCE,
         p, info = _torneo(s, clave)
         p.torneo = info | cambios
     return estado(sesiones, clave, idioma)
+
+
+def enviar_si_torneo(sesiones: Sesiones, datos: Path, clave: str, idioma: str = SOURCE) -> None:
+    """:func:`enviar` for any partida (run after a page or a confirm has answered): a partida
+    that plays no match sends nothing, and what goes wrong is said by the table's page."""
+    with contextlib.suppress(WebError):
+        enviar(sesiones, datos, clave, idioma, esperar=False)
 
 
 def _al_dia(info: dict[str, Any], manos: int) -> bool:

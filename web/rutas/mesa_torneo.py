@@ -13,7 +13,6 @@ task): the phones that follow the table keep the queue moving, as the tablet's t
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 from typing import Annotated, Any, Final
 
@@ -114,12 +113,7 @@ async def unirse(request: Request, abrir: Sesiones) -> Any:
 
 def _enviar_luego(tareas: BackgroundTasks, request: Request, abrir: mesa_torneo.Sesiones, clave: str,
                   idioma: str) -> None:
-    tareas.add_task(_enviar_sin_error, abrir, _datos(request), clave, idioma)
-
-
-def _enviar_sin_error(abrir: mesa_torneo.Sesiones, datos: Path, clave: str, idioma: str) -> None:
-    with contextlib.suppress(WebError):  # said by the page at its next refresh
-        mesa_torneo.enviar(abrir, datos, clave, idioma)
+    tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, _datos(request), clave, idioma)
 
 
 @router.get("/mesa/{clave}")

@@ -11,14 +11,14 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, BackgroundTasks, Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
 from mesa.partida import VistaPareja
 from torneo.api import Estricto
-from web import servicio
+from web import mesa_torneo, servicio
 from web.dependencias import cuerpo, lang, sesion, sesiones
 from web.servicio import ID_MANO, DatosBorrador, ManoNueva
 
@@ -176,8 +176,11 @@ def previsualizar(clave: str, s: Sesion, idioma: Idioma,
 @router.post("/{clave}/manos", status_code=201, response_model=ConfirmadaOut)
 def confirmar(clave: str, idioma: Idioma, abrir: Annotated[Callable[[], AbstractContextManager[Session]],
                                                           Depends(sesiones)],
-              body: Annotated[ManoIn, Depends(cuerpo(ManoIn))]) -> Any:
-    return servicio.confirmar_mano(abrir, clave, _mano(body), idioma)
+              body: Annotated[ManoIn, Depends(cuerpo(ManoIn))], request: Request, tareas: BackgroundTasks) -> Any:
+    hecha = servicio.confirmar_mano(abrir, clave, _mano(body), idioma)
+    # a tournament table's hand goes on to the tournament server once this is answered
+    tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, mesa_torneo.datos_de(request.app.state.datos), clave, idioma)
+    return hecha
 
 
 @router.post("/{clave}/deshacer", response_model=MarcadorOut)
