@@ -126,6 +126,13 @@ def test_summary_arithmetic() -> None:
     assert (t["etiquetadas"], t["encontradas"], t["falsos"], t["eventos"]) == (3, 2, 3, 5)
     assert t["falsos_por_minuto"] == pytest.approx(3.0)
     assert t["confusion"] == {"otro": 2, "parpadeo": 1}
+    assert g["morro"]["precision"] == 1.0 and g["morro"]["recall"] == 0.5
+    assert g["cejas_arriba"]["precision"] == 0.0 and g["cejas_arriba"]["recall"] is None
+    assert t["precision"] == pytest.approx(0.4) and t["recall"] == pytest.approx(2 / 3, abs=1e-3)
+    # false events per minute of each kind of negative footage
+    assert s["negativos"]["otro"] == {"segundos": pytest.approx(101 / 30, abs=0.05), "falsos": 2,
+                                      "falsos_por_minuto": pytest.approx(35.64, abs=0.5)}
+    assert s["negativos"]["parpadeo"]["falsos"] == 1 and s["negativos"]["neutro"]["falsos"] == 0
 
 
 def test_neutral_frame_is_middle_of_longest_neutro() -> None:

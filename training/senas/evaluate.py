@@ -248,8 +248,36 @@ def summarize(clips: Sequence[Clip], eventos: Mapping[str, Sequence[EventoClip]]
         r["confusion"] = dict(sorted(r["confusion"].items(), key=lambda kv: (-kv[1], kv[0])))
         ds = delays.get(key)
         r["retraso_mediana_s"] = round(statistics.median(ds), 3) if ds else None
+    for r in rows.values():
+        # share of a gesture's events that were right, and of its labels that were found
+        r["precision"] = round(1 - r["falsos"] / r["eventos"], 3) if r["eventos"] else None
+        r["recall"] = round(r["encontradas"] / r["etiquetadas"], 3) if r["etiquetadas"] else None
     order = [*sorted(k for k in rows if k != "total"), "total"]
-    return {"minutos": round(minutos, 4), "gestos": {k: rows[k] for k in order}}
+    return {"minutos": round(minutos, 4), "gestos": {k: rows[k] for k in order},
+            "negativos": negatives(clips, rows["total"]["confusion"])}
+
+
+# the kinds of negative footage: talking or no gesture, other expressions (laughs, grimaces,
+# surprise...), blinks
+NEGATIVOS: Final = ("neutro", "otro", PARPADEO)
+
+
+def negatives(clips: Sequence[Clip], confusion: Mapping[str, int]) -> dict[str, dict[str, float]]:
+    """Per kind of negative label: its labelled seconds, the false events put down to it and
+    how many a minute of it (ambiguous ``otro?`` counts as ``otro``).
+
+    >>> c = Clip("a.mp4", 25.0, 1500, [Etiqueta("neutro", 0, 1499), Etiqueta("parpadeo", 5, 9)])
+    >>> negatives([c], {"neutro": 1, "parpadeo": 1})["neutro"]
+    {'segundos': 60.0, 'falsos': 1, 'falsos_por_minuto': 1.0}
+    """
+    out = {}
+    for kind in NEGATIVOS:
+        secs = sum((lab.fin - lab.inicio + 1) / c.fps for c in clips for lab in c.etiquetas
+                   if lab.nombre.rstrip("?") == kind)
+        false = sum(n for k, n in confusion.items() if k.rstrip("?") == kind)
+        out[kind] = {"segundos": round(secs, 1), "falsos": false,
+                     "falsos_por_minuto": round(false / (secs / 60), 2) if secs else 0.0}
+    return out
 
 
 # --- labels -------------------------------------------------------------------------------------
@@ -490,17 +518,22 @@ def format_report(report: Mapping[str, Any]) -> str:
                      + (json.dumps(changed, ensure_ascii=False) if changed else "igual"))
     lines += ["", "etiq.: señas etiquetadas (sin las ambiguas ni las que empiezan durante la "
               "calibración automática, que van en calib.); parp.: falsos sobre un parpadeo; "
-              "retraso: mediana de inicio del evento - inicio de la etiqueta"]
+              "prec.: eventos acertados / eventos; recall: encontradas / etiquetadas; "
+              "retraso: mediana de inicio del evento - inicio de la etiqueta; negativos: neutro "
+              "(hablar, sin gesto), otro (risa, mueca, sorpresa...), parpadeo"]
     return "\n".join(lines)
 
 
 def _tables(summaries: Mapping[str, Any]) -> list[str]:
     head = (f"{'gesto':<16}{'etiq.':>6}{'encon.':>7}{'calib.':>7}{'eventos':>8}{'falsos':>7}"
-            f"{'/min':>7}{'parp.':>6}{'retraso':>9}  confusión (falsos sobre)")
+            f"{'/min':>7}{'parp.':>6}{'prec.':>6}{'recall':>7}{'retraso':>9}  "
+            "confusión (falsos sobre)")
     lines: list[str] = []
     for cal, s in summaries.items():
-        poor = sorted(name for name, c in s["clips"].items()
-                      if c.get("calibracion") is None or not c["calibracion"]["buena"])
+        # one neutral photo is always few frames: that is the protocol, not a poor face
+        said_of = {"pocos_fotogramas"} if cal == "neutra" else set()
+        poor = sorted(name for name, c in s["clips"].items() if c.get("calibracion") is None
+                      or set(c["calibracion"]["problemas"]) - said_of)
         said = f"; calibración pobre o sin acabar en {', '.join(poor)}" if poor else ""
         lines += ["", f"calibración {cal}{said}", head]
         for g, r in s["gestos"].items():
@@ -508,8 +541,16 @@ def _tables(summaries: Mapping[str, Any]) -> list[str]:
             conf = ", ".join(f"{k} {n}" for k, n in r["confusion"].items())
             lines.append(f"{g:<16}{r['etiquetadas']:>6}{r['encontradas']:>7}"
                          f"{r['en_calibracion']:>7}{r['eventos']:>8}{r['falsos']:>7}"
-                         f"{r['falsos_por_minuto']:>7.2f}{r['en_parpadeo']:>6}{delay:>9}  {conf}")
+                         f"{r['falsos_por_minuto']:>7.2f}{r['en_parpadeo']:>6}"
+                         f"{_share(r['precision']):>6}{_share(r['recall']):>7}{delay:>9}  {conf}")
+        lines.append("falsos por tipo de negativo: " + "; ".join(
+            f"{k} {n['falsos']} en {n['segundos']:.0f} s ({n['falsos_por_minuto']:.2f}/min)"
+            for k, n in s["negativos"].items()))
     return lines
+
+
+def _share(x: float | None) -> str:
+    return "-" if x is None else f"{x:.2f}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
