@@ -77,11 +77,16 @@ def leer_foto(image_bgr: np.ndarray, baraja: str | None = None) -> CardDetection
 def leer_mano(image_bgr: np.ndarray, baraja: str | None = None) -> CardDetections:
     """One player's cards (seat by seat): the photo's cards without seats, however many (the
     seat step says when they are not four), and its warnings less the one about seats."""
-    from vision.hands import photo_warnings  # optional extra: _detectar has imported vision
+    return mano_de(_detectar(image_bgr, baraja))
 
-    det = _detectar(image_bgr, baraja)
-    det.warnings = photo_warnings(det)
-    return det.without_seats()
+
+def mano_de(lectura: CardDetections) -> CardDetections:
+    """A reading as one player's hand (seat by seat): its cards without seats, its warnings
+    less the one about seats (one hand is never four groups of four)."""
+    from vision.hands import photo_warnings  # optional extra: a reading comes with vision
+
+    lectura.warnings = photo_warnings(lectura)
+    return lectura.without_seats()
 
 
 SIN_BARAJA: Final = "-"  # the setting when the player chose the general model in Ajustes

@@ -251,3 +251,69 @@ def test_registration_from_four_photos_then_reading_uses_it(client: Any, tmp_pat
     assert got != general  # against the deck the reader reads (and flags) otherwise
     assert client.delete(f"/api/partidas/{clave}/baraja").json()["registrada"] is False
     assert _post(client, (EXAMPLES / "mesa.jpg").read_bytes(), partida=clave).json() == general
+
+
+# -- seat by seat and corrections (the hand page's photo part) ---------------------------------
+
+@needs_models
+def test_seat_by_seat_refuses_naming_the_card_then_makes_the_four_hands(client: Any) -> None:
+    from mesa.asientos import fotos_por_asiento
+    from mesa.lectura import leer_foto
+
+    clave = _partida(client)
+    mesa = cv2.imread(str(EXAMPLES / "mesa.jpg"))
+    truth = json.loads((EXAMPLES / "mesa.json").read_text(encoding="utf-8"))["manos"]
+    fotos = [cv2.imencode(".jpg", f)[1].tobytes() for f in fotos_por_asiento(mesa, leer_foto(mesa))]
+
+    def seat(s: int, foto: bytes, previas: list, lang: str = "es") -> Any:
+        return client.post(f"/api/leer/asiento?lang={lang}", files={"foto": (f"{s}.jpg", foto)},
+                           data={"partida": clave, "asiento": str(s), "fotos_asiento": json.dumps(previas)})
+
+    previas: list = [None] * 4
+    for s in range(4):
+        if s == 2:  # Bea's photo again as Carlos's: a card seen twice, named, nothing changes
+            twice = seat(2, fotos[1], previas)
+            assert twice.status_code == 422
+            assert re.match(r"Carlos \(asiento 3\): la carta \w+ ya está en la mano de Bea \(asiento 2\)",
+                            twice.json()["error"]), twice.json()
+            assert "(seat 3)" in seat(2, fotos[1], previas, "en").json()["error"]
+            assert len(twice.json()["lectura"]["cartas"]) == 4  # what was seen, to show it
+        res = seat(s, fotos[s], previas)
+        assert res.status_code == 200, res.text
+        previas = res.json()["fotos_asiento"]
+        assert res.json()["mesa"] is None or s == 3
+    done = res.json()
+    assert [sorted(h.split()) for h in done["cartas"]] == [sorted(h.split()) for h in truth]
+    assert [len(h) for h in done["mesa"]["asientos"]] == [4, 4, 4, 4]
+
+    # a correction on the four hands: a card of another seat swaps, and goes back to its seat
+    lec = done["mesa"]
+    other = next(c["carta"] for c in lec["cartas"] if c["asiento"] == 1)
+    fixed = client.post("/api/leer/corregir", json={"lectura": lec, "indice": 0, "carta": other,
+                                                    "fotos_asiento": previas})
+    assert fixed.status_code == 200, fixed.text
+    body = fixed.json()
+    first = lec["cartas"][0]["carta"]
+    assert body["cambios"] == [[0, first, other], [next(i for i, c in enumerate(lec["cartas"]) if c["carta"] == other),
+                                                   other, first]]
+    assert other in body["cartas"][lec["cartas"][0]["asiento"]].split()
+    assert other in [c["carta"] for c in body["fotos_asiento"][lec["cartas"][0]["asiento"]]["cartas"]]
+    assert first in body["cartas"][1].split()
+
+
+def test_a_correction_names_a_card_that_is_no_card(client: Any) -> None:
+    lec = {"cartas": [{"carta": "12o", "confianza": 0.5, "caja": [0, 0, 10, 10], "dudosa": True,
+                       "alternativa": "11o"}], "asientos": None, "avisos": []}
+    res = client.post("/api/leer/corregir", json={"lectura": lec, "indice": 0, "carta": "13o"})
+    assert res.status_code == 422 and res.json() == {"error": "carta desconocida: 13o"}
+    ok = client.post("/api/leer/corregir", json={"lectura": lec, "indice": 0, "carta": "11o"}).json()
+    assert ok["cambios"] == [[0, "12o", "11o"]] and ok["lectura"]["cartas"][0]["dudosa"] is False
+
+
+def test_the_hand_page_has_the_photo_part(client: Any) -> None:
+    clave = _partida(client)
+    html = client.get(f"/p/{clave}/mano").text
+    for part in ('id="foto_input" accept="image/*" capture="environment"', 'id="modo_asientos"',
+                 'id="corregir-12o"', "/static/mano_foto.js"):
+        assert part in html
+    assert "Take the photo" in client.get(f"/p/{clave}/mano?lang=en").text

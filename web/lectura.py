@@ -24,9 +24,11 @@ from typing import Any, Final, TypeVar
 import numpy as np
 from sqlalchemy.orm import Session
 
+from mesa.asientos import N_ASIENTOS, AsientoError, AsientoPorAsiento, FotoAsiento
 from mesa.i18n import N_
-from mesa.lectura import PALOS_FOTOS, LecturaError, registrar_baraja
+from mesa.lectura import PALOS_FOTOS, LecturaError, mano_de, manos, registrar_baraja
 from mesa.lectura import comprobar_palo as comprobar_palo_app
+from scoring.cards import Card, NotationError
 from web.servicio import WebError, _partida
 
 MAX_FOTO: Final = 16 * 1024 * 1024  # bytes: a phone's photo is a few MB
@@ -82,16 +84,109 @@ def leer(data: bytes, nombre: str = "foto", baraja: bytes | None = None) -> dict
     "error"}`` when it shows no cards. WebError for a photo that is no image to read or a
     registered deck that cannot be used."""
     from vision.cli_leer import json_entry, read_image  # vision: loaded with the first photo
-    from vision.reader import reader_for_deck_bytes
-    from vision.registered_deck import DeckError
 
     img = comprobar_foto(data)
-    try:
-        reader = reader_for_deck_bytes(baraja)
-    except DeckError as exc:
-        raise WebError(N_("la baraja registrada de la partida no se puede usar: {motivo}"),
-                       422, motivo=str(exc)) from None
+    reader = _lector(baraja)
     return json_entry(nombre, lambda: read_image(reader, img, nombre))
+
+
+def _lector(baraja: bytes | None) -> Any:
+    from vision.reader import reader_for_deck_bytes  # vision: loaded with the first photo
+    from vision.registered_deck import DeckError
+
+    try:
+        return reader_for_deck_bytes(baraja)
+    except DeckError as exc:
+        raise WebError(BARAJA_INSERVIBLE, 422, motivo=str(exc)) from None
+
+
+BARAJA_INSERVIBLE: Final = N_("la baraja registrada de la partida no se puede usar: {motivo}")
+
+
+# -- seat by seat, and corrections: mesa/'s rules on the reading the page holds ----------------------
+
+def _sesion(fotos_asiento: list[dict[str, Any] | None], jugadores: list[str] | None) -> AsientoPorAsiento:
+    """mesa.asientos' session holding the seats already read (their readings' JSON)."""
+    from vision.detections import CardDetections  # vision: loaded with the first photo
+
+    ses = AsientoPorAsiento(jugadores)
+    for s, j in enumerate((list(fotos_asiento) + [None] * N_ASIENTOS)[:N_ASIENTOS]):
+        if j:
+            ses.fotos[s] = FotoAsiento(_de_json(CardDetections, j))
+    return ses
+
+
+def _de_json(tipo: Any, datos: dict[str, Any]) -> Any:
+    try:
+        return tipo.from_json(datos)
+    except (ValueError, TypeError, KeyError, AttributeError):
+        raise WebError(LECTURA_ROTA, 422) from None
+
+
+LECTURA_ROTA: Final = N_("la lectura enviada no se entiende: vuelve a hacer la foto")
+
+
+def _seguir(ses: AsientoPorAsiento) -> dict[str, Any]:
+    """The seats' readings, and the four hands' reading once all four are there."""
+    fotos = [None if f is None else f.lectura.to_json() for f in ses.fotos]
+    if not ses.completas:
+        return {"fotos_asiento": fotos, "mesa": None, "cartas": None}
+    try:
+        mesa = ses.lectura()
+    except LecturaError as exc:  # corrections made two seats hold one card
+        raise WebError(str(exc), 422) from None
+    return {"fotos_asiento": fotos, "mesa": mesa.to_json(), "cartas": manos(mesa)}
+
+
+def leer_asiento(data: bytes, nombre: str, baraja: bytes | None, asiento: int,
+                 fotos_asiento: list[dict[str, Any] | None], jugadores: list[str] | None) -> dict[str, Any]:
+    """One seat's photo (seat by seat): its four cards, checked as the app checks them
+    (mesa.asientos: four cards, none already in another seat's photo), with the other seats'
+    readings ``fotos_asiento``. Answers ``lectura`` (this photo's reading), ``fotos_asiento``
+    (the four so far), and, with all four, ``mesa`` (the four hands' reading) and ``cartas``.
+    WebError naming the player and the card otherwise; nothing changes then."""
+    img = comprobar_foto(data)
+    reader = _lector(baraja)
+    try:
+        det = mano_de(reader.read(img))
+    except FileNotFoundError as exc:  # a model file missing: the page offers the grid
+        raise WebError(str(exc), 500) from None
+    ses = _sesion(fotos_asiento, jugadores)
+    try:
+        ses.poner(det, asiento=asiento)
+    except AsientoError as exc:
+        raise WebError(exc.aviso.plantilla, 422, datos={"lectura": det.to_json(nombre)},
+                       **exc.aviso.datos) from None
+    return {"lectura": det.to_json(nombre), **_seguir(ses)}
+
+
+def corregir(lectura: dict[str, Any], indice: int, carta: str,
+             fotos_asiento: list[dict[str, Any] | None] | None = None) -> dict[str, Any]:
+    """Card ``indice`` of the reading the page holds set to ``carta`` by the player, as the
+    app corrects (CardDetections.correct: a card read elsewhere swaps with it and is flagged).
+    Seat by seat, each seat's reading takes its corrected cards back. Answers ``lectura``,
+    ``cambios`` [(index, before, after)], ``cartas`` (the four hands, or null) and, seat by
+    seat, ``fotos_asiento``."""
+    from vision.detections import CardDetections  # vision: loaded with the first photo
+
+    det = _de_json(CardDetections, lectura)
+    if not 0 <= indice < len(det):
+        raise WebError(LECTURA_ROTA, 422)
+    try:
+        nueva = str(Card.parse(carta))
+    except NotationError:
+        raise WebError(CARTA_DESCONOCIDA, 422, carta=carta[:8]) from None
+    cambios = det.correct(indice, nueva)
+    out: dict[str, Any] = {"lectura": det.to_json(lectura.get("imagen")), "cambios": cambios,
+                           "cartas": manos(det)}
+    if fotos_asiento and all(fotos_asiento):
+        ses = _sesion(fotos_asiento, None)
+        ses.tomar(det)
+        out["fotos_asiento"] = _seguir(ses)["fotos_asiento"]
+    return out
+
+
+CARTA_DESCONOCIDA: Final = N_("carta desconocida: {carta}")
 
 
 class Ocupado(WebError):
@@ -184,3 +279,7 @@ def baraja_de_partida(s: Session, clave: str) -> bytes | None:
 def guardar_baraja(s: Session, clave: str, npz: bytes | None) -> None:
     """Keep ``npz`` as partida ``clave``'s deck (None: read with the general model again)."""
     _partida(s, clave).baraja = npz
+
+
+def jugadores_de_partida(s: Session, clave: str) -> list[str]:
+    return list(_partida(s, clave).jugadores)

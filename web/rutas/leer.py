@@ -11,6 +11,7 @@ seconds). docs/web.md describes it.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -24,9 +25,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
 from mesa.i18n import N_
+from torneo.api import Estricto
 from torneo.auth import Limite
 from web import lectura
-from web.dependencias import sesiones, texto_error
+from web.dependencias import cuerpo, sesiones, texto_error
 from web.servicio import WebError
 
 router = APIRouter(prefix="/api", tags=["lectura"])
@@ -51,7 +53,7 @@ class CartaLeidaOut(BaseModel):
 class LecturaOut(BaseModel):
     """``mus leer --json`` for one image (the keys it leaves out stay out)."""
 
-    imagen: str
+    imagen: str | None = None  # absent in a seat's or a corrected reading when not given
     cartas: list[CartaLeidaOut] = Field(default_factory=list)
     asientos: list[list[str]] | None = None
     avisos: list[str] = Field(default_factory=list)  # the reader's, in Spanish
@@ -145,3 +147,66 @@ async def leer(request: Request, abrir: Sesiones) -> Any:
         return ocupado(exc, request)
     return JSONResponse(LecturaOut.model_validate(out).model_dump(exclude_unset=True),
                         422 if "error" in out else 200)
+
+
+class AsientoOut(BaseModel):
+    lectura: LecturaOut  # this photo's reading (no seats)
+    fotos_asiento: list[LecturaOut | None]  # the four seats' readings so far
+    mesa: LecturaOut | None  # the four hands' reading, once the four are read
+    cartas: list[str] | None  # the four hands in notation, seat order
+
+
+@router.post("/leer/asiento", response_model=AsientoOut, response_model_exclude_unset=True,
+             dependencies=[Depends(limitar)])
+async def leer_asiento(request: Request, abrir: Sesiones) -> Any:
+    """Seat by seat: one player's four cards (fields ``foto``, ``partida``, ``asiento`` 0-3 and
+    ``fotos_asiento``, the JSON of the seats read so far as the draft keeps them)."""
+    fotos, textos = await formulario(request, ("foto",))
+    if "foto" not in fotos:
+        raise WebError(lectura.FOTO_VACIA, 422)
+    asiento = textos.get("asiento", "")
+    if asiento not in ("0", "1", "2", "3"):
+        raise WebError(ASIENTO_MAL, 422)
+    try:
+        previas = json.loads(textos.get("fotos_asiento") or "[]")
+    except ValueError:
+        raise WebError(lectura.LECTURA_ROTA, 422) from None
+    if not isinstance(previas, list):
+        raise WebError(lectura.LECTURA_ROTA, 422)
+    deck, jugadores = await run_in_threadpool(_partida_de, abrir, textos.get("partida", ""))
+    nombre, datos = fotos["foto"]
+    try:
+        out = await pool(request).ejecutar(lectura.leer_asiento, datos, nombre, deck, int(asiento),
+                                           previas, jugadores)
+    except lectura.Ocupado as exc:
+        return ocupado(exc, request)
+    return out
+
+
+ASIENTO_MAL: Final = N_("asiento desconocido: de 0 a 3")
+
+
+def _partida_de(abrir: Callable[[], AbstractContextManager[Session]], clave: str
+                ) -> tuple[bytes | None, list[str]]:
+    with abrir() as s:
+        return lectura.baraja_de_partida(s, clave), lectura.jugadores_de_partida(s, clave)
+
+
+class CorregirIn(Estricto):
+    lectura: dict[str, Any]  # the reading as /api/leer (or /api/leer/asiento) gave it
+    indice: Annotated[int, Field(ge=0, le=39)]  # the card in lectura.cartas
+    carta: Annotated[str, Field(max_length=8)]  # the right card, "12o"
+    fotos_asiento: Annotated[list[dict[str, Any] | None], Field(max_length=4)] | None = None
+
+
+class CorregirOut(BaseModel):
+    lectura: LecturaOut
+    cambios: list[tuple[int, str, str]]  # (card, before, after): two when a card was swapped
+    cartas: list[str] | None
+    fotos_asiento: list[LecturaOut | None] | None = None
+
+
+@router.post("/leer/corregir", response_model=CorregirOut, response_model_exclude_unset=True)
+def corregir(body: Annotated[CorregirIn, Depends(cuerpo(CorregirIn))]) -> Any:
+    """A card of a reading corrected by the player (no photo: the rules of mesa/ and vision/)."""
+    return lectura.corregir(body.lectura, body.indice, body.carta, body.fotos_asiento)

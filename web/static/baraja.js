@@ -31,16 +31,7 @@
   }
 
   function enviar(ruta, form) {
-    return fetch(ruta + "?lang=" + lang, {method: "POST", body: form, cache: "no-store"}).then(function (r) {
-      return r.json().catch(function () { return {}; }).then(function (doc) {
-        if (r.status === 503) {  // the readers are busy: the same photo again in a moment
-          $("estado").textContent = T.ocupado;
-          var espera = (parseInt(r.headers.get("Retry-After"), 10) || 2) * 1000;
-          return new Promise(function (hecho) { setTimeout(hecho, espera); }).then(function () { return enviar(ruta, form); });
-        }
-        return {ok: r.ok, doc: doc};
-      });
-    });
+    return window.musFotos.enviar(ruta, form, lang, function () { $("estado").textContent = T.ocupado; });
   }
 
   function mostrarFoto(file) {
