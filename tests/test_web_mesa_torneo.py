@@ -11,6 +11,7 @@ uvicorn)."""
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import uuid
@@ -36,7 +37,7 @@ from tests.test_app_torneo_mesa import MANOS
 from torneo.db import Enfrentamiento, Incidencia, Mano, TokenMesa
 from web import mesa_torneo
 from web.app import crear_app
-from web.db import ManoPartida
+from web.db import ManoPartida, PartidaWeb
 
 LANCES = [{}, {"grande": {"no_quiero": 2, "gana": 0}}, {"chica": {"quiero": 2}}]
 
@@ -128,6 +129,8 @@ def tres_manos_una_vez(server: Server, codes: list[str], telefono: TestClient) -
     match = http(server.base)("GET", "/api/mesa/partida", None, token)[1]
     m = telefono.get(f"/api/partidas/{clave}").json()
     assert m["jugadores"] == match["jugadores"] and m["mano"] == match["mano"]  # the partida is the match
+    with Session(telefono.app.state.servidor.engine) as s:  # the join code stays out of the database
+        assert codes[0] not in json.dumps(s.scalar(select(PartidaWeb.torneo)))
     hands = [jugar(telefono, clave, k) for k in range(3)]
     # each confirm sends its hand once answered
     assert [row.cliente_id for row in en_el_servidor(server)] == [h["id_mano"] for h in hands]

@@ -51,6 +51,7 @@ except ImportError:  # pragma: no cover - Windows: the queue's own transactions 
     fcntl = None  # type: ignore[assignment]
 
 CARPETA: Final = "mesas-torneo"
+FICHERO_CODIGO: Final = "codigo"
 RESPIRO_S: Final = 20  # how often a table with nothing new asks the server for its count of the match
 Sesiones = Callable[[], AbstractContextManager[Session]]
 
@@ -62,6 +63,22 @@ def _huella(*partes: object) -> str:
 def carpeta(datos: Path, servidor: str, codigo: str) -> Path:
     """The queue folder of one table of one tournament server."""
     return Path(datos) / CARPETA / _huella(servidor, codigo)
+
+
+def _guardar_codigo(folder: Path, codigo: str) -> None:
+    """The table's code beside its queue, as the tablet keeps it in its settings, for joining
+    again when the token is no longer good; never in the database (the tournament server
+    keeps only a hash of it, so a copy of the database lets nobody join)."""
+    path = folder / FICHERO_CODIGO
+    path.touch(mode=0o600, exist_ok=True)
+    path.write_text(codigo, encoding="ascii")
+
+
+def _codigo(folder: Path) -> str | None:
+    try:
+        return codigo_de((folder / FICHERO_CODIGO).read_text(encoding="ascii"))
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 @contextlib.contextmanager
@@ -113,11 +130,12 @@ def unirse(sesiones: Sesiones, datos: Path, servidor: str, codigo: str, idioma: 
     except ValueError as exc:
         raise WebError(str(exc)) from None
     folder = carpeta(datos, servidor, code)
-    with _cliente(folder, idioma) as cliente:
+    with _turno(folder, esperar=True), _cliente(folder, idioma) as cliente:  # two phones joining: one partida
         try:
             mesa = cliente.unirse(servidor, code)
         except MensajeTorneo as exc:
             raise _error(exc, idioma) from None
+        _guardar_codigo(folder, code)
         partida = mesa.partida
         clave_match = _huella(servidor, partida.get("id"))
         with sesiones() as s:
@@ -133,7 +151,7 @@ def unirse(sesiones: Sesiones, datos: Path, servidor: str, codigo: str, idioma: 
                 p = s.scalar(select(PartidaWeb).where(PartidaWeb.clave == clave))
                 assert p is not None
             p.torneo = (p.torneo or {}) | {
-                "clave": clave_match, "servidor": servidor, "codigo": code, "torneo": mesa.torneo,
+                "clave": clave_match, "servidor": servidor, "cola": folder.name, "torneo": mesa.torneo,
                 "partida": partida.get("id"), "mesa": partida.get("mesa"), "parejas": mesa.parejas,
                 "primera": mesa.primera, "estado": _estado_servidor(partida),
                 "vistas": None}  # joined again: the next request sends (a refused hand back in the queue)
@@ -172,12 +190,12 @@ def enviar(sesiones: Sesiones, datos: Path, clave: str, idioma: str = SOURCE,
             select(ManoPartida).where(ManoPartida.partida_id == p.id).order_by(ManoPartida.n))]
     if not reintentar and _al_dia(info, len(manos)):
         return estado(sesiones, clave, idioma)
-    folder = carpeta(datos, info["servidor"], info["codigo"])
+    folder = Path(datos) / CARPETA / info["cola"]
     with _turno(folder, esperar) as mio:
         if not mio:
             return estado(sesiones, clave, idioma)
         with _cliente(folder, idioma) as cliente:
-            cambios = _enviar(cliente, info, manos, reintentar) | {"vistas": len(manos)}
+            cambios = _enviar(cliente, info, manos, reintentar, _codigo(folder)) | {"vistas": len(manos)}
     with sesiones() as s:
         p, info = _torneo(s, clave)
         p.torneo = info | cambios
@@ -205,16 +223,16 @@ def _al_dia(info: dict[str, Any], manos: int) -> bool:
 
 
 def _enviar(cliente: ClienteTorneo, info: dict[str, Any], manos: list[tuple[str, dict, list[int]]],
-            reintentar: bool) -> dict[str, Any]:
+            reintentar: bool, codigo: str | None) -> dict[str, Any]:
     mesa = cliente.mesa()
     if mesa is None or mesa.servidor != info["servidor"] or mesa.partida.get("id") != info["partida"]:
         # the table's queue went with another match (joined from another page): this one's hands wait
         return {"conexion": False, "aviso": N_("esta mesa se unió a otra partida: únete otra vez con el código")}
     if reintentar:
         rechazadas = cliente.rechazadas()
-        if rechazadas and rechazadas[0].unirse_otra_vez:
+        if rechazadas and rechazadas[0].unirse_otra_vez and codigo:
             with contextlib.suppress(MensajeTorneo):
-                cliente.unirse(info["servidor"], info["codigo"])  # a new token, the queue kept
+                cliente.unirse(info["servidor"], codigo)  # a new token, the queue kept
         cliente.reintentar()
     for id_mano, registro, marcador in manos:
         cliente.encolar(registro, (marcador[0], marcador[1]), id_mano=id_mano)
