@@ -26,6 +26,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("python_multipart")
 cv2 = pytest.importorskip("cv2")
 
+from tests.servidor_torneo import postgres  # noqa: E402, F401 (the PostgreSQL fixture, used by name)
 from web import lectura  # noqa: E402  (after the skips: the server's extras)
 from web.servicio import WebError  # noqa: E402
 
@@ -317,3 +318,29 @@ def test_the_hand_page_has_the_photo_part(client: Any) -> None:
                  'id="corregir-12o"', "/static/mano_foto.js"):
         assert part in html
     assert "Take the photo" in client.get(f"/p/{clave}/mano?lang=en").text
+
+
+@needs_models
+def test_the_deck_kept_on_postgresql_reads_as_on_sqlite(request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """The .npz bytes go through PostgreSQL's bytea unchanged: a reading of the partida there is
+    the reading with the same deck on SQLite."""
+    from fastapi.testclient import TestClient
+
+    from tests.test_web_partidas import _url
+    from web.app import crear_app
+
+    npz, info, _ = lectura.registrar([(EXAMPLES / "baraja" / f"{p}.jpg").read_bytes()
+                                      for p in ("oros", "copas", "espadas", "bastos")])
+    assert info["cartas"] == 40
+    got = {}
+    for kind in ("sqlite", "postgresql"):
+        app = crear_app(_url(request, tmp_path, kind))
+        try:
+            with TestClient(app) as c:
+                clave = _partida(c)
+                with app.state.web_sesiones() as s, s.begin():
+                    lectura.guardar_baraja(s, clave, npz)
+                got[kind] = _post(c, (EXAMPLES / "mesa.jpg").read_bytes(), partida=clave).json()
+        finally:
+            app.state.servidor.engine.dispose()
+    assert got["postgresql"] == got["sqlite"] and got["sqlite"]["asientos"]
