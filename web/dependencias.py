@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any, Final, TypeVar
+from typing import Annotated, Any, Final, TypeVar
 
-from fastapi import Request
+from fastapi import Depends, Request
 from pydantic import BaseModel
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -34,6 +34,12 @@ def sesion(request: Request) -> Iterator[Session]:
         yield s
 
 
+# what a route takes: the transaction commits before the answer leaves ("function" scope; by
+# default FastAPI would end it after the answer, so a phone could be told of a hand a kill -9 loses,
+# or read its own last step back stale)
+Sesion = Annotated[Session, Depends(sesion, scope="function")]
+
+
 def sesiones(request: Request) -> Callable[[], AbstractContextManager[Session]]:
     """For a service that needs more than one transaction (a confirm that lost a race)."""
     fabrica = _sesiones(request)
@@ -57,4 +63,4 @@ def texto_error(exc: WebError, request: Request) -> str:
     return " ".join(exc.texto(lang(request)).split())[:280]
 
 
-__all__ = ["COOKIE_IDIOMA", "WebError", "cuerpo", "lang", "sesion", "sesiones", "texto_error"]
+__all__ = ["COOKIE_IDIOMA", "Sesion", "WebError", "cuerpo", "lang", "sesion", "sesiones", "texto_error"]

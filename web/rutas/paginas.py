@@ -31,7 +31,7 @@ from scoring.rules import PERFILES, perfil
 from scoring.tanteo import NOMBRES_LANCE
 from torneo.cuerpo import leer_formulario
 from web import servicio
-from web.dependencias import COOKIE_IDIOMA, lang, sesion
+from web.dependencias import COOKIE_IDIOMA, Sesion, lang
 from web.servicio import WebError
 
 router = APIRouter(tags=["paginas"])
@@ -41,7 +41,6 @@ MAX_FORM: Final = 64 * 1024
 REFRESCO_S: Final = 4  # how often the marcador asks for news, so the other phones follow
 PALOS: Final = {"o": N_("Oros"), "c": N_("Copas"), "e": N_("Espadas"), "b": N_("Bastos")}
 _CLAVE: Final = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
-Sesion = Annotated[Session, Depends(sesion)]
 Idioma = Annotated[str, Depends(lang)]
 
 
@@ -183,6 +182,7 @@ def mano(clave: str, request: Request, s: Sesion, idioma: Idioma) -> Any:
     # "<" escaped: a name can never close the script element the configuration sits in
     config_json = json.dumps(config, ensure_ascii=False).replace("<", "\\u003c")
     return render(request, "mano.html", m=m, clave=clave, baraja=_baraja(), mus_corrido=config["mus_corrido"],
+                  torneo=servicio._partida(s, clave).torneo,  # a tournament table's hand: mano_torneo.html
                   palos={k: t(v, idioma) for k, v in PALOS.items()}, config=config_json,
                   lances=[(lance, t(NOMBRES_LANCE[lance], idioma)) for lance in LANCES], importes=IMPORTES)
 
