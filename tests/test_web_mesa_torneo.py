@@ -131,6 +131,8 @@ def tres_manos_una_vez(server: Server, codes: list[str], telefono: TestClient) -
     assert m["jugadores"] == match["jugadores"] and m["mano"] == match["mano"]  # the partida is the match
     with Session(telefono.app.state.servidor.engine) as s:  # the join code stays out of the database
         assert codes[0] not in json.dumps(s.scalar(select(PartidaWeb.torneo)))
+    hand_page = telefono.get(f"/p/{clave}/mano")  # the partida's own hand page, told whose match it is
+    assert 'id="mano_torneo"' in hand_page.text and f'href="/mesa/{clave}"' in hand_page.text
     hands = [jugar(telefono, clave, k) for k in range(3)]
     # each confirm sends its hand once answered
     assert [row.cliente_id for row in en_el_servidor(server)] == [h["id_mano"] for h in hands]
@@ -274,3 +276,8 @@ def test_the_one_server_a_phone_opens_the_tables_qr_code(tmp_path: Path):
 def test_an_unknown_table_page_is_a_page_in_the_players_language(telefono: TestClient):
     page = telefono.get(f"/mesa/{uuid.uuid4().hex[:22]}?lang=en")
     assert page.status_code == 404 and "<html" in page.text and "Traceback" not in page.text
+    # a partida that plays no match has no table page and its hand page says nothing of one
+    clave = telefono.post("/api/partidas", json={"jugadores": ["a", "b", "c", "d"]}).json()["clave"]
+    page = telefono.get(f"/mesa/{clave}?lang=en")
+    assert page.status_code == 404 and "this partida is not a tournament one" in page.text
+    assert 'id="mano_torneo"' not in telefono.get(f"/p/{clave}/mano").text
