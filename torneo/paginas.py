@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import segno
 from fastapi import FastAPI, Request
@@ -30,6 +31,17 @@ PLANTILLAS = Environment(loader=FileSystemLoader(Path(__file__).parent / "planti
                          autoescape=select_autoescape(["html"]))
 PERFILES = ("segovia", "euskadi", "cuellar", "general", "ludoteka-4", "ludoteka-8")
 MAX_FORM = 256 * 1024
+
+
+def base_publica(request: Request) -> str:
+    """This server's address as a phone can open it: a loopback one (the organiser's browser on
+    the server's own machine) is replaced by the LAN address `mus servir` found at its start."""
+    base = str(request.base_url).rstrip("/")
+    lan = getattr(request.app.state, "direccion_lan", None)
+    host = urlsplit(base).hostname or ""
+    if lan and (host in ("localhost", "::1") or host.startswith("127.")):
+        return str(lan).rstrip("/")
+    return base
 
 
 def _lang(request: Request) -> str:
@@ -246,5 +258,5 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
             return Response(status_code=404)
         buf = io.BytesIO()
         # the link of the phone's table page: a phone's camera opens it, the tablet reads the code in it
-        segno.make(enlace_mesa(str(request.base_url), codigo), error="m").save(buf, kind="png", scale=6, border=2)
+        segno.make(enlace_mesa(base_publica(request), codigo), error="m").save(buf, kind="png", scale=6, border=2)
         return Response(buf.getvalue(), media_type="image/png")
