@@ -317,6 +317,26 @@
     }).catch(function () { mostrarError(tr("Sin conexión: se reintenta")); setTimeout(empezar, 3000); });
   }
 
+  // another phone entering the same hand: its steps show here too; its confirmation takes this
+  // phone back to the marcador (the hand is in)
+  var enVuelo = 0;
+  function seguirOtros() {
+    if (!estado || enVuelo || document.hidden) { return; }
+    enVuelo = 1;
+    cola.then(function () { return pedir("GET", "/borrador"); }).then(function (r) {
+      if (!r.ok) { return; }
+      if (r.doc.datos.n !== estado.n) {
+        window.location.href = "/p/" + clave;
+      } else if (r.doc.version > version) {
+        estado = r.doc.datos;
+        version = r.doc.version;
+        pintar();
+        previsualizar();
+      }
+    }).catch(function () { /* offline: the next round tries again */ }).then(function () { enVuelo = 0; });
+  }
+  setInterval(seguirOtros, 5000);
+
   window.musMano = {
     estado: function () { return estado; },
     guardar: guardar,
