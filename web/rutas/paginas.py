@@ -15,7 +15,6 @@ import json
 import re
 from pathlib import Path
 from typing import Annotated, Any, Final
-from urllib.parse import urlsplit
 
 import segno
 from fastapi import APIRouter, Depends, Request
@@ -30,6 +29,7 @@ from scoring.cards import RANKS, SUITS
 from scoring.rules import PERFILES, perfil
 from scoring.tanteo import NOMBRES_LANCE
 from torneo.cuerpo import leer_formulario
+from torneo.paginas import base_publica
 from web import servicio
 from web.dependencias import COOKIE_IDIOMA, Sesion, lang
 from web.servicio import WebError
@@ -60,14 +60,9 @@ def pagina_error(request: Request, exc: WebError) -> HTMLResponse:
 
 
 def enlace(request: Request, clave: str) -> str:
-    """The partida's link for the other phones: a loopback address is replaced by the first
-    LAN address `mus servir` found, since a phone cannot open the laptop's 127.0.0.1."""
-    base = str(request.base_url).rstrip("/")
-    lan = getattr(request.app.state, "direccion_lan", None)
-    host = urlsplit(base).hostname or ""
-    if lan and (host in ("localhost", "::1") or host.startswith("127.")):
-        base = lan.rstrip("/")
-    return f"{base}/p/{clave}"
+    """The partida's link for the other phones (an address a phone can open, as the tables' QR
+    codes of a tournament hold)."""
+    return f"{base_publica(request)}/p/{clave}"
 
 
 def qr_svg(texto: str) -> str:
