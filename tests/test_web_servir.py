@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,7 +20,10 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn")
 
-from torneo.simulacion import free_port  # noqa: E402 (after the skips)
+import psycopg  # noqa: E402 (after the skips)
+
+from tests.servidor_torneo import postgres  # noqa: E402, F401 (a fixture used by name)
+from torneo.simulacion import free_port  # noqa: E402
 from web.cli import direcciones, direcciones_lan  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -27,10 +31,13 @@ MANO = {"cartas": ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"
 
 
 @contextmanager
-def servir(datos: Path, *extra: str, puerto: int | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """`mus servir --datos DATOS` on 127.0.0.1; yields its base URL once it answers, and the process."""
+def servir(datos: Path, *extra: str, puerto: int | None = None,
+           url: str | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """`mus servir --datos DATOS` (or ``--url``) on 127.0.0.1; yields its base URL once it answers,
+    and the process."""
     puerto = puerto or free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "servir", "--datos", str(datos), "--host", "127.0.0.1",
+    base_datos = ["--url", url] if url else ["--datos", str(datos)]
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "servir", *base_datos, "--host", "127.0.0.1",
                              "--puerto", str(puerto), *extra], cwd=REPO, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
     base = f"http://127.0.0.1:{puerto}"
@@ -74,9 +81,18 @@ def test_the_addresses_for_phones_are_this_machines_lan_ones():
     assert direcciones("192.168.1.20", 8080) == ["http://192.168.1.20:8080/"]
 
 
-def test_two_workers_share_the_partida_and_a_kill_9_keeps_it(tmp_path: Path):
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_two_workers_share_the_partida_and_a_kill_9_keeps_it(tmp_path: Path, request: pytest.FixtureRequest,
+                                                               kind: str):
+    url = None
+    if kind == "postgresql":
+        base_pg = request.getfixturevalue("postgres")
+        name = f"s_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(base_pg, autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        url = base_pg.rsplit("/", 1)[0] + f"/{name}"
     puerto = free_port()
-    with servir(tmp_path, "--trabajadores", "2", puerto=puerto) as (base, proc):
+    with servir(tmp_path, "--trabajadores", "2", puerto=puerto, url=url) as (base, proc):
         with httpx.Client(base_url=base, timeout=30) as c:
             r = c.post("/api/partidas", json={"jugadores": ["Ana", "Bea", "Carlos", "Dani"], "reglas": "segovia"})
             assert r.status_code == 201, r.text
@@ -93,7 +109,7 @@ def test_two_workers_share_the_partida_and_a_kill_9_keeps_it(tmp_path: Path):
                     assert otro.get(f"/api/partidas/{clave}/borrador").json()["datos"]["cartas"][0] == "1o 1c"
         os.killpg(proc.pid, signal.SIGKILL)  # no shutdown at all
         proc.wait(30)
-    with servir(tmp_path, puerto=puerto) as (base, proc), httpx.Client(base_url=base, timeout=30) as c:
+    with servir(tmp_path, puerto=puerto, url=url) as (base, proc), httpx.Client(base_url=base, timeout=30) as c:
         m = c.get(f"/api/partidas/{clave}").json()
         assert m["manos"] == 1 and [p["tantos"] for p in m["parejas"]] == [3, 11]
         assert c.get(f"/api/partidas/{clave}/borrador").json()["datos"] == datos
