@@ -1,0 +1,40 @@
+"""Photos with no card read as none (vision.assemble.CARD_EVIDENCE, training/cards/negatives.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.models import CLASSIFIER_FILE, DETECTOR_FILE, models_dir
+
+needs_models = pytest.mark.skipif(
+    not ((models_dir() / DETECTOR_FILE).is_file() and (models_dir() / CLASSIFIER_FILE).is_file()),
+    reason="the trained models are not in models/")
+
+
+def test_the_two_parts_share_no_photo():
+    from training.cards.negatives import photos
+
+    tuned = dict(photos("ajuste"))
+    held_out = dict(photos("reservada"))
+    assert not set(tuned) & set(held_out)
+    assert all(img.shape == (960, 1280, 3) for img in held_out.values())
+    assert sum(name.startswith("cara") for name in held_out) == 20
+    # the same photos every time: the held-out figures can be compared across readers
+    again = dict(photos("reservada"))
+    assert all(np.array_equal(held_out[k], again[k]) for k in ("cara1008", "lfw_faces"))
+
+
+@needs_models
+def test_held_out_faces_and_a_street_read_as_no_card():
+    """Held-out photos the reader once read as one or two cards (drawn faces, a crop of a
+    street with a bus): none now, with the message that says so."""
+    from training.cards.negatives import photos
+    from vision.reader import NO_CARDS, CardReader
+
+    held_out = dict(photos("reservada"))
+    reader = CardReader()
+    for name in ("cara1008", "cara1012", "bus/recorte1"):
+        dets = reader.read(held_out[name])
+        assert len(dets) == 0, (name, dets.ids)
+        assert dets.warnings == [NO_CARDS]
