@@ -14,6 +14,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
 from scoring.cards import CARD_IDS
+from torneo.auth import Limite
 from web.app import crear_app
 
 JUGADORES = {"jugador0": "Ana", "jugador1": "Bea", "jugador2": "Carlos", "jugador3": "Dani"}
@@ -92,3 +93,14 @@ def test_the_language_switch_is_kept_in_a_cookie(client: TestClient):
     assert 'lang="eu"' in client.get("/nueva").text  # the cookie, with no ?lang=
     assert 'lang="en"' in client.get("/nueva?lang=en").text
     assert "Mahaia zure telefonoan" in client.get("/?lang=eu").text
+
+
+def test_a_refusal_before_the_pages_is_a_page_too(client: TestClient):
+    """The tournament server's rate limit answers JSON; on a page the player sees a page."""
+    client.app.state.servidor.limite_general = Limite(1, 60.0)
+    assert client.get("/?lang=en").status_code == 200
+    r = client.get("/nueva?lang=en")
+    assert r.status_code == 429 and "text/html" in r.headers["content-type"]
+    assert "too many requests: wait a moment" in r.text and '{"' not in r.text
+    api = client.get("/api/partidas/x")
+    assert api.status_code == 429 and api.json() == {"error": "demasiadas peticiones: espera un momento"}

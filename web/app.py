@@ -7,6 +7,7 @@ uvicorn workers (or servers behind a proxy) answer alike.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Final
 
@@ -43,6 +44,21 @@ def crear_app(url: str, datos: Path | None = None, limite_entradas: int = 20) ->
     app.include_router(paginas.router)
     _primero(app, antes)  # the phone pages' home "/" before the tournament's redirect to /torneos
     app.mount("/static", StaticFiles(directory=ESTATICOS), name="static")
+
+    @app.middleware("http")
+    async def _paginas_sin_json(request: Request, call_next: Any) -> Response:
+        # a refusal made before the pages' own handlers (the tournament server's rate limit, a
+        # body over its limit) is JSON; on a page it becomes a page in the player's language
+        resp = await call_next(request)
+        if (request.url.path.startswith("/api/") or resp.status_code < 400
+                or not resp.headers.get("content-type", "").startswith("application/json")):
+            return resp
+        cuerpo = b"".join([parte async for parte in resp.body_iterator])
+        try:
+            texto = str(json.loads(cuerpo)["error"])
+        except (ValueError, KeyError, TypeError):
+            texto = N_("Algo ha fallado")
+        return paginas.render(request, "error.html", resp.status_code, error=texto)
 
     @app.exception_handler(WebError)
     async def _web(request: Request, exc: WebError) -> Response:
