@@ -25,7 +25,7 @@ BLENDSHAPES = ("eyeBlinkLeft", "eyeBlinkRight", "eyeSquintLeft", "eyeSquintRight
                "jawOpen", "mouthSmileLeft", "mouthSmileRight", "mouthPressLeft",
                "mouthPressRight", "mouthFrownLeft", "mouthFrownRight", "eyeWideLeft",
                "eyeWideRight", "noseSneerLeft", "noseSneerRight", "cheekSquintLeft",
-               "cheekSquintRight", "mouthStretchLeft", "mouthStretchRight")
+               "cheekSquintRight", "mouthStretchLeft", "mouthStretchRight", "mouthShrugLower")
 
 
 class FaceFrame:

@@ -65,7 +65,10 @@ class Umbrales:
     # what real faces do that is not a seña (tuned on real clips: docs/senas.md)
     lip_push: tuple[float, float] = (0.008, 0.016)  # lips out in front of the corners, IOD
     lips_rolled_in: tuple[float, float] = (0.18, 0.1)  # both lips' mouthRoll rise: pressed
+    upper_lip_rolled: tuple[float, float] = (0.25, 0.15)  # mouthRollUpper rise: no bite
+    chin_raised: tuple[float, float] = (0.3, 0.15)  # mouthShrugLower rise: a sad mouth, no bite
     grin: tuple[float, float] = (0.3, 0.15)  # smile rise: a grin or a laugh, not a seña
+    laugh_eyes: tuple[float, float] = (0.7, 0.55)  # smile rise: eyes squeezed by a laugh
     jaw_drop: tuple[float, float] = (0.3, 0.15)  # jawOpen rise: surprise, a shout, an "ah"
     grimace: tuple[float, float] = (0.35, 0.2)  # noseSneer or mouthStretch rise
     eyes_wide: tuple[float, float] = (0.5, 0.3)  # eyeWide rise: surprise, not cejas_arriba
@@ -133,7 +136,7 @@ DEFAULT_NEUTRAL: dict[str, float] = {
     "browOuterUpLeft": 0.05, "browOuterUpRight": 0.05, "mouthPucker": 0.02, "mouthFunnel": 0.01,
     "mouthRollLower": 0.02, "mouthLeft": 0.01, "mouthRight": 0.01, "mouthSmileLeft": 0.1,
     "mouthSmileRight": 0.1, "jawOpen": 0.02, "yaw": 0.0, "pitch": 0.0, "lip_push": 0.0,
-    "mouthRollUpper": 0.02, "lip_gap_max": 0.03,
+    "mouthRollUpper": 0.02, "lip_gap_max": 0.03, "mouthShrugLower": 0.05,
     "tongue_out": 0.0,
 }
 
@@ -194,6 +197,9 @@ class Scorer:
         # ...and so is a grimace: the nose wrinkled or the mouth stretched sideways
         grimace = max(f.get(k, 0.0) - base.get(k) for k in (
             "noseSneerLeft", "noseSneerRight", "mouthStretchLeft", "mouthStretchRight"))
+        # a laugh squeezes both eyes shut: no closed-eyes seña behind a broad grin (a wink
+        # may come with one: a real one here did, with a grimace)
+        vals["ojos_cerrados"] *= ramp(smile, *self.u.laugh_eyes)
         calm = (ramp(smile, *self.u.grin) * ramp(grimace, *self.u.grimace)
                 * ramp(f["jawOpen"] - base.get("jawOpen"), *self.u.jaw_drop))
         # surprise opens the eyes wide with the brows; a brow raise alone barely does
@@ -219,7 +225,13 @@ class Scorer:
             lados["labios_lado"] = lside
         # teeth rest on a bitten lip: the mouth is shut (a tongue out parts the lips wide and
         # hides the lower lip just as well)
-        vals["labio_mordido"] = self._bite(f, base) * no_tongue * calm * closed
+        # a sad or crying mouth presses the lips, rolls the upper one in and raises the chin:
+        # a bitten lip shows the upper teeth over it instead
+        sad = (ramp(f.get("mouthRollUpper", 0.0) - base.get("mouthRollUpper"),
+                    *self.u.upper_lip_rolled)
+               * ramp(f.get("mouthShrugLower", 0.0) - base.get("mouthShrugLower"),
+                      *self.u.chin_raised))
+        vals["labio_mordido"] = self._bite(f, base) * no_tongue * calm * closed * sad
         for g in list(vals):
             vals[g] *= head
         _one_mouth_sena(vals)

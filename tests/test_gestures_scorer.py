@@ -291,3 +291,22 @@ def test_drift_follows_only_what_the_calibration_measured():
     assert base.values["mouth_w"] == NEUTRAL["mouth_w"]
     base.blend({**NEUTRAL, "mouth_w": NEUTRAL["mouth_w"] + 0.1}, 0.5)
     assert base.values["mouth_w"] == pytest.approx(NEUTRAL["mouth_w"] + 0.05)
+
+
+def test_a_sad_mouth_is_no_bitten_lip():
+    """Pressed lips with the chin raised or the upper lip rolled in (a sad face, crying) hide
+    the lower lip's red as a bite does; a bite shows the upper teeth instead."""
+    bite = {"lower_lip_red": 0.1, "lower_lip_teeth": 0.2, "mouthRollLower": 0.4}
+    assert fired(**bite) == {"labio_mordido"}
+    assert fired(**bite, mouthShrugLower=0.05 + 0.32) == set()
+    assert fired(**bite, mouthRollUpper=0.02 + 0.3) == set()
+    assert fired(**bite, mouthShrugLower=0.05 + 0.1, mouthRollUpper=0.02 + 0.1) == {
+        "labio_mordido"}
+
+
+def test_eyes_squeezed_by_a_laugh_are_not_closed_eyes():
+    shut = {"ear_a": 0.05, "ear_b": 0.05, "eyeBlinkLeft": 0.9, "eyeBlinkRight": 0.9}
+    assert fired(**shut) == {"ojos_cerrados"}
+    # an open mouth singing reads as a smile of 0.55 on a real clip: still closed eyes
+    assert fired(**shut, mouthSmileLeft=0.1 + 0.55, mouthSmileRight=0.1 + 0.55) == {"ojos_cerrados"}
+    assert fired(**shut, mouthSmileLeft=0.1 + 0.75, mouthSmileRight=0.1 + 0.75) == set()
