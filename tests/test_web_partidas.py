@@ -28,7 +28,7 @@ from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures 
 from torneo.migraciones import revision_de
 from web import migraciones, servicio
 from web.app import crear_app
-from web.db import ManoPartida
+from web.db import Borrador, ManoPartida, PartidaWeb
 
 JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]
 # three hands that do not end a juego under segovia (40 tantos), with bets in two of them
@@ -204,6 +204,18 @@ def test_the_draft_outlives_the_app_and_a_stale_phone_is_told(url: str):
     assert fresh["datos"]["n"] == 2 and fresh["datos"]["cartas"] == [None] * 4
     assert fresh["datos"]["id_mano"] != datos["id_mano"]
     a2.state.servidor.engine.dispose()
+
+
+def test_a_draft_saved_in_another_shape_gives_a_fresh_hand(client1: TestClient):
+    clave = nueva(client1)
+    abrir = client1.app.state.web_sesiones
+    with abrir() as s, s.begin():
+        p = s.scalar(select(PartidaWeb).where(PartidaWeb.clave == clave))
+        s.add(Borrador(partida_id=p.id, datos={"n": 1, "campo_de_otra_version": True}, version=4))
+    b = client1.get(f"/api/partidas/{clave}/borrador")
+    assert b.status_code == 200 and b.json()["version"] == 4 and b.json()["datos"]["cartas"] == [None] * 4
+    datos = b.json()["datos"]
+    assert client1.put(f"/api/partidas/{clave}/borrador", json={"datos": datos, "version": 4}).json() == {"version": 5}
 
 
 def test_preview_says_which_lances_are_bet_and_the_tanteo_with_reasons(client: TestClient):

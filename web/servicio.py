@@ -18,7 +18,7 @@ from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field
 from typing import Annotated, Any, Final
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -257,8 +257,11 @@ def leer_borrador(s: Session, clave: str, idioma: str = SOURCE) -> tuple[DatosBo
     b = s.get(Borrador, ctl.partida_id)
     n = ctl.guardadas + 1
     if b is not None:
-        datos = DatosBorrador.model_validate(b.datos)
-        if datos.n == n:
+        try:
+            datos = DatosBorrador.model_validate(b.datos)
+        except ValidationError:  # saved by a server whose draft had other fields: start the hand afresh
+            datos = None
+        if datos is not None and datos.n == n:
             return datos, b.version
     return DatosBorrador(id_mano=nuevo_id_mano(), n=n), (b.version if b is not None else 0)
 
