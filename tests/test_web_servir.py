@@ -116,3 +116,12 @@ def test_two_workers_share_the_partida_and_a_kill_9_keeps_it(tmp_path: Path, req
         again = c.post(f"/api/partidas/{clave}/manos", json={"id_mano": "primera-mano", "n": 1, **MANO})
         assert again.status_code == 201 and again.json()["repetida"] is True
         assert c.get(f"/p/{clave}").status_code == 200
+
+
+def test_a_folder_that_cannot_be_used_is_one_line_and_status_2(tmp_path: Path):
+    fichero = tmp_path / "no-es-carpeta"
+    fichero.write_text("x", encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "app.cli", "servir", "--datos", str(fichero / "datos"), "--puerto", "1"],
+                       cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stderr.startswith("mus servir: no se puede usar la carpeta de datos")
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr

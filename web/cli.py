@@ -68,7 +68,11 @@ def direcciones(host: str, puerto: int) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     nombre = getattr(args, "como", "mus servir")  # `mus torneo servir` keeps its own name in messages
-    url = args.url or db.url_por_defecto(args.datos)
+    try:
+        url = args.url or db.url_por_defecto(args.datos)
+    except OSError as exc:
+        print(f"{nombre}: no se puede usar la carpeta de datos {args.datos or ''}: {exc.strerror}", file=sys.stderr)
+        return 2
     datos = None if args.url else Path(args.datos) if args.datos else Path(url.removeprefix("sqlite:///")).parent
     if args.trabajadores < 1:
         print(f"{nombre}: --trabajadores debe ser 1 o más", file=sys.stderr)
