@@ -78,9 +78,10 @@ def test_heic_is_named_and_garbage_is_unreadable() -> None:
         lectura.comprobar_foto(b"")
 
 
-def test_png_and_a_tiny_image() -> None:
-    _, png = cv2.imencode(".png", np.full((64, 96, 3), 200, np.uint8))
-    assert lectura.comprobar_foto(png.tobytes()).shape == (64, 96, 3)
+def test_png_webp_and_a_tiny_image() -> None:
+    for ext in (".png", ".webp"):
+        _, data = cv2.imencode(ext, np.full((64, 96, 3), 200, np.uint8))
+        assert lectura.comprobar_foto(data.tobytes()).shape == (64, 96, 3)
     _, tiny = cv2.imencode(".png", np.zeros((8, 8, 3), np.uint8))
     with pytest.raises(WebError, match="demasiado pequeña"):
         lectura.comprobar_foto(tiny.tobytes())
