@@ -252,6 +252,14 @@ def test_real_clips_do_not_regress(report: dict[str, Any], mode: str) -> None:
 
 
 @pytest.mark.skipif(not HAVE_CLIPS, reason="no real clips")
+def test_the_blink_watch_sees_the_labelled_blinks(report: dict[str, Any]) -> None:
+    """32 of the 33 labelled blinks (one partial blink is not), barring few frames elsewhere."""
+    b = report["calibraciones"]["neutra"]["parpadeos"]
+    assert b["etiquetados"] == 33 and b["vistos"] >= 32, b
+    assert b["fotogramas_vetados_lejos"] <= 0.02 * b["fotogramas_lejos"], b
+
+
+@pytest.mark.skipif(not HAVE_CLIPS, reason="no real clips")
 def test_shipped_thresholds_are_the_fit_on_every_clip(report: dict[str, Any]) -> None:
     """What ships is what the fit on both folders gives: the in-sample figure is the fit's."""
     assert report["ajuste_con_todos"] == {}

@@ -470,8 +470,32 @@ def _summaries(recorridos: Sequence[Recorrido], calibraciones: Sequence[str],
                                                   else tr.calidad.to_dict())
         summary = summarize([r.clip for r in recorridos], eventos, puntuaciones)
         summary["clips"] = detail
+        summary["parpadeos"] = blinks_seen(recorridos, cal)
         out[cal] = summary
     return out
+
+
+def blinks_seen(recorridos: Sequence[Recorrido], cal: str) -> dict[str, int]:
+    """How the recognizer's blink watch did: labelled blinks (after the calibration) during
+    which, or within 2 frames of which, it barred señas from starting; and the frames it
+    barred away from any blink, wink or closed-eyes label (8 frames after them allowed)."""
+    seen = labelled = barred = frames = 0
+    for r in recorridos:
+        tr = r.trazas[cal]
+        bar = [bool(s) for s in tr.sin_inicio]
+        eyes = set()
+        for lab in r.clip.etiquetas:
+            base = lab.nombre.rstrip("?")
+            if lab.nombre == PARPADEO and lab.inicio > tr.calibrando_hasta:
+                labelled += 1
+                seen += any(bar[max(0, lab.inicio - 2):lab.fin + 3])
+            if base in (PARPADEO, "ojos_cerrados") or base.startswith("guino"):
+                eyes.update(range(lab.inicio - 2, lab.fin + TOLERANCIA + 1))
+        away = [i for i in range(tr.calibrando_hasta + 1, len(bar)) if i not in eyes]
+        frames += len(away)
+        barred += sum(bar[i] for i in away)
+    return {"etiquetados": labelled, "vistos": seen, "fotogramas_vetados_lejos": barred,
+            "fotogramas_lejos": frames}
 
 
 def _clip_detail(clip: Clip, evs: Sequence[EventoClip], p: Puntuacion, calibrando: int,
@@ -543,6 +567,10 @@ def _tables(summaries: Mapping[str, Any]) -> list[str]:
                          f"{r['en_calibracion']:>7}{r['eventos']:>8}{r['falsos']:>7}"
                          f"{r['falsos_por_minuto']:>7.2f}{r['en_parpadeo']:>6}"
                          f"{_share(r['precision']):>6}{_share(r['recall']):>7}{delay:>9}  {conf}")
+        b = s["parpadeos"]
+        lines.append(f"parpadeos vistos: {b['vistos']} de {b['etiquetados']}; fotogramas vetados "
+                     f"lejos de ojos etiquetados: {b['fotogramas_vetados_lejos']} de "
+                     f"{b['fotogramas_lejos']}")
         lines.append("falsos por tipo de negativo: " + "; ".join(
             f"{k} {n['falsos']} en {n['segundos']:.0f} s ({n['falsos_por_minuto']:.2f}/min)"
             for k, n in s["negativos"].items()))
