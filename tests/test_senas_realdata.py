@@ -267,18 +267,23 @@ def test_shipped_thresholds_are_the_fit_on_every_clip(report: dict[str, Any]) ->
 
 @pytest.mark.skipif(not HAVE_CLIPS, reason="no real clips")
 def test_a_replay_gives_what_a_live_run_gives() -> None:
-    """The evaluation replays recorded landmarks; on a real clip that is the live run."""
+    """The evaluation replays recorded landmarks; on a real clip that is the live run, frame
+    by frame (d0: a grin and a blink, scores but no event)."""
     from gestures.recognizer import SenaRecognizer
     from gestures.sources import VideoSource
-    from training.senas.grabacion import record, replay
+    from gestures.types import GESTOS
+    from training.senas.ajuste import trace
+    from training.senas.grabacion import measurements, record, replay
 
     path = FOLDERS[0] / "d0.mp4"
     rec = SenaRecognizer("general")
     live = [rec.process(frame, t).puntuaciones for t, frame in VideoSource(path)]
     live_events = rec.finish()
-    got = replay(record(path, None), "auto")
-    assert got.eventos == live_events
-    assert len(live) == 78 and any(max(s.values()) > 0 for s in live)
+    grab = record(path, None)
+    assert replay(grab, "auto").eventos == live_events
+    recorded = trace(grab, "auto", measurements(grab)).valores
+    assert recorded.shape == (78, len(GESTOS)) and recorded.max() > 0.3
+    assert np.allclose(recorded, [[s[g] for g in GESTOS] for s in live], atol=1e-9)
 
 
 # --- fitting the event thresholds, on hand-made scores --------------------------------------------
