@@ -51,7 +51,7 @@ def preparar(url: str, mesas: int) -> tuple[int, list[str]]:
         parejas = [servicio.NuevaPareja(f"P{i:03d}", (f"A{i}", f"B{i}")) for i in range(2 * mesas)]
         t = servicio.crear_torneo(s, org, "Carga", "segovia", fm.Formato(juegos=20), parejas, mesas)
         servicio.iniciar_ronda(s, t)
-        codigos = [m.codigo for m in servicio.mesas_de(s, t)]
+        codigos = [servicio.codigo_mesa(s, m) for m in servicio.mesas_de(s, t)]
         tid = t.id
     engine.dispose()
     return tid, codigos
@@ -212,7 +212,7 @@ def comprobar(url: str, tid: int, base: str, tablas: dict[str, MesaSimulada], co
             por_partida.setdefault(eid, []).append(cid)
         t = s.get(db.Torneo, tid)
         nombres = {p.id: p.nombre for p in servicio.parejas_de(s, t)}
-        mesa_de = {m.id: m.codigo for m in servicio.mesas_de(s, t)}
+        mesa_de = {m.id: servicio.codigo_mesa(s, m) for m in servicio.mesas_de(s, t)}
         partidas = {mesa_de[e.mesa_id]: e for e in servicio.enfrentamientos_de(s, t)}
         clasif = {f["nombre"]: f for f in servicio.clasificacion(s, t)["grupos"][0]["filas"]}
     engine.dispose()

@@ -71,7 +71,7 @@ def torneo_en_marcha(carpeta: Path, nombre: str = "Open", reglas: str = "segovia
                    for i in range(4)]
         t = servicio.crear_torneo(s, org, nombre, reglas, fm.Formato(juegos=juegos), parejas, 2)
         servicio.iniciar_ronda(s, t)
-        codes = [m.codigo for m in servicio.mesas_de(s, t)]
+        codes = [servicio.codigo_mesa(s, m) for m in servicio.mesas_de(s, t)]
     engine.dispose()
     server = Server(url, fabrica)
     server.start()

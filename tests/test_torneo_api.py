@@ -286,7 +286,7 @@ def test_passwords_and_tokens_are_stored_hashed_and_expire(srv1: Servidor, clien
 
 
 def test_join_codes_are_rate_limited(srv1: Servidor, client1: TestClient):
-    srv1.limite_entrar = auth.Limite(5, 60.0)
+    srv1.limite_unirse = auth.Limite(5, 60.0)
     answers = [client1.post("/api/mesas/unirse", json={"codigo": f"NOPE{i:04d}"}).status_code for i in range(7)]
     assert answers == [404] * 5 + [429] * 2
 

@@ -141,10 +141,9 @@ def test_errors_are_answered_in_the_requests_language(srv: Servidor, accept: str
 
 def test_the_rate_limit_and_the_query_language_and_the_pages(srv: Servidor):
     client = TestClient(srv.app)
-    srv.limite_entrar = auth.Limite(1, 60.0)
+    srv.limite_unirse = auth.Limite(1, 60.0)
     client.post("/api/mesas/unirse", json={"codigo": "NOPE1234"})
     r = client.post("/api/mesas/unirse?lang=eu", json={"codigo": "NOPE1234"}, headers={"Accept-Language": "en"})
     assert (r.status_code, r.json()) == (429, {"error": "eskaera gehiegi: itxaron pixka bat"})
-    srv.limite_entrar = auth.Limite(100, 60.0)
     page = client.post("/entrar?lang=en", data={"usuario": "nadie", "clave": "x"})
     assert page.status_code == 401 and "wrong user or password" in page.text

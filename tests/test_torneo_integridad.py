@@ -167,7 +167,7 @@ def test_a_referee_corrects_when_the_organiser_allows_it(srv1: Servidor, client1
 def test_finished_matches_show_their_result_the_champion_and_no_next_round(srv1: Servidor, client1: TestClient):
     h = organizador(srv1, client1)
     tid = torneo(client1, h, parejas=8, mesas=4, tipo="grupos", grupos=2, clasifican=2, juegos=2)
-    srv1.limite_entrar = auth.Limite(1000, 60.0)  # the tables join 22 times within the minute
+    srv1.limite_unirse = auth.Limite(1000, 60.0)  # the tables join 22 times within the minute
     rng = random.Random(5)
     while client1.post(f"/api/torneos/{tid}/rondas", headers=h).status_code == 201:
         jugar_ronda(client1, h, tid, rng)

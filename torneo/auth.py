@@ -8,10 +8,15 @@ expires, so a copy of the database opens no session.
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import ipaddress
+import itertools
 import secrets
 import threading
 import time
 from collections import deque
+from collections.abc import Collection
+from pathlib import Path
 from typing import Final
 
 from argon2 import PasswordHasher
@@ -37,12 +42,31 @@ def comprobar_usuario(usuario: str) -> str:
     return usuario
 
 
+@functools.cache
+def claves_comunes() -> frozenset[str]:
+    """The common passwords shipped with the package (claves_comunes.txt), in lower case."""
+    texto = (Path(__file__).parent / "claves_comunes.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip().casefold() for line in texto.splitlines()
+                     if line.strip() and not line.startswith("#"))
+
+
+def comprobar_clave(clave: str, usuario: str = "") -> None:
+    """Refuse a password that is short, common, the user's name, one character or one short
+    unit repeated (aaaaaaaa, abababab) or a run of consecutive characters (12345678, abcdefgh)."""
+    if not 8 <= len(clave) <= 256:
+        raise ServicioError("la contraseña debe tener de 8 a 256 caracteres")
+    bajo = clave.casefold()
+    pasos = {ord(b) - ord(a) for a, b in itertools.pairwise(bajo)}
+    repetida = any(len(bajo) % n == 0 and bajo == bajo[:n] * (len(bajo) // n) for n in range(1, len(bajo) // 2 + 1))
+    if bajo in claves_comunes() or (usuario and usuario.casefold() in bajo) or repetida or pasos in ({1}, {-1}):
+        raise ServicioError("esa contraseña es demasiado fácil de adivinar: elige otra más larga y menos común")
+
+
 def crear_cuenta(s: Session, usuario: str, clave: str, rol: str, torneo: Torneo | None = None) -> Cuenta:
     usuario = comprobar_usuario(usuario)
     if rol not in ROLES:
         raise ServicioError("rol desconocido {rol}", rol=repr(rol))
-    if not 8 <= len(clave) <= 256:
-        raise ServicioError("la contraseña debe tener de 8 a 256 caracteres")
+    comprobar_clave(clave, usuario)
     if s.scalar(select(Cuenta).where(Cuenta.usuario == usuario)) is not None:
         raise ServicioError("ya existe el usuario {usuario}", 409, usuario=usuario)
     cuenta = Cuenta(usuario=usuario, clave_hash=_HASHER.hash(clave), rol=rol,
@@ -66,6 +90,18 @@ def entrar(s: Session, usuario: str, clave: str) -> tuple[str, dt.datetime]:
     s.execute(delete(Sesion).where(Sesion.cuenta_id == cuenta.id, Sesion.caduca < ahora()))
     s.add(Sesion(huella=huella(token), cuenta_id=cuenta.id, caduca=caduca))
     return token, caduca
+
+
+def cambiar_clave(s: Session, cuenta_id: int, actual: str, nueva: str, token_actual: str) -> None:
+    """A new password for an account that knows its current one; its other logins end."""
+    cuenta = s.get(Cuenta, cuenta_id)
+    try:
+        _HASHER.verify(cuenta.clave_hash, actual)
+    except (VerificationError, InvalidHashError):
+        raise ServicioError("la contraseña actual no es correcta", 403) from None
+    comprobar_clave(nueva, cuenta.usuario)
+    cuenta.clave_hash = _HASHER.hash(nueva)
+    s.execute(delete(Sesion).where(Sesion.cuenta_id == cuenta.id, Sesion.huella != huella(token_actual)))
 
 
 def cuenta_del_token(s: Session, token: str | None) -> Cuenta:
@@ -105,6 +141,36 @@ class Limite:
 
 
 COOKIE: Final = "musmesa_sesion"
+
+
+def direccion(request: Request, proxies: Collection[str] = ()) -> str:
+    """The client's address the rate limits count. ``X-Forwarded-For`` is read only when the
+    request comes from one of ``proxies`` (the reverse proxy named with ``--proxy``): then the
+    client is the rightmost address in it that is not a proxy (what the proxy saw; anything a
+    client wrote further left is not trusted)."""
+    host = request.client.host if request.client else "?"
+    if host not in proxies:
+        return host
+    saltos = [h.strip() for h in request.headers.get("x-forwarded-for", "").split(",") if h.strip()]
+    for salto in reversed(saltos):
+        if salto not in proxies:
+            return _normal(salto)
+    return host
+
+
+def _normal(texto: str) -> str:
+    try:
+        return str(ipaddress.ip_address(texto))
+    except ValueError:
+        return texto[:64]  # not an address: still a key of its own, bounded
+
+
+def por_https(request: Request, proxies: Collection[str] = ()) -> bool:
+    """Whether the client reached us over HTTPS (directly, or through a trusted proxy that says so)."""
+    if request.url.scheme == "https":
+        return True
+    host = request.client.host if request.client else "?"
+    return host in proxies and request.headers.get("x-forwarded-proto", "").split(",")[0].strip().lower() == "https"
 
 
 def token_de(request: Request) -> str | None:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import secrets
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from sqlalchemy import (
     JSON,
@@ -90,12 +91,18 @@ class Pareja(Base):
 
 
 class Mesa(Base):
+    """A table. Its join code (typed or read from the QR code) is not stored: it is made from the
+    server's key, the table's id and ``version`` (torneo.servicio.codigo_mesa), and only its
+    SHA-256 is kept, so a copy of the database lets nobody join. ``version`` 0: a code made
+    before that, which still joins but cannot be shown again."""
+
     __tablename__ = "mesa"
     __table_args__ = (UniqueConstraint("torneo_id", "numero"),)
     id: Mapped[int] = mapped_column(primary_key=True)
     torneo_id: Mapped[int] = mapped_column(ForeignKey("torneo.id"), index=True)
     numero: Mapped[int] = mapped_column(Integer)
-    codigo: Mapped[str] = mapped_column(String(16), unique=True)  # typed or read from the QR code
+    huella: Mapped[str] = mapped_column(String(64), unique=True)
+    version: Mapped[int] = mapped_column(Integer, default=1, server_default="0")
 
 
 class Ronda(Base):
@@ -207,14 +214,65 @@ class Incidencia(Base):
     razon: Mapped[str] = mapped_column(Text)
 
 
+def carpeta_por_defecto() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "musmesa"
+
+
 def url_por_defecto(datos: str | os.PathLike[str] | None = None) -> str:
-    """A SQLite file in ``datos`` (default: the user's data folder), created if missing."""
-    if datos is None:
-        base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-        datos = Path(base) / "musmesa"
-    folder = Path(datos)
-    folder.mkdir(parents=True, exist_ok=True)
+    """A SQLite file in ``datos`` (default: the user's data folder), created if missing; a new
+    folder is readable by its owner only."""
+    folder = Path(datos) if datos is not None else carpeta_por_defecto()
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'torneo.sqlite3'}"
+
+
+def fichero_sqlite(url: str) -> Path | None:
+    """The file of a SQLite URL (None for PostgreSQL or an in-memory database)."""
+    if not url.startswith("sqlite"):
+        return None
+    ruta = url.split(":///", 1)[1] if ":///" in url else ""
+    return Path(ruta) if ruta and ruta != ":memory:" and not ruta.startswith("file:") else None
+
+
+def _solo_dueno(fichero: Path) -> None:
+    """The database and its -wal and -shm readable by the owner only: created so (SQLite gives
+    the -wal and -shm the database's mode), and narrowed if they exist."""
+    fichero.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.close(os.open(fichero, os.O_CREAT | os.O_RDWR, 0o600))
+    for f in (fichero, Path(f"{fichero}-wal"), Path(f"{fichero}-shm")):
+        if f.exists():
+            f.chmod(0o600)
+
+
+ENTORNO_CLAVE: Final = "MUSMESA_TORNEO_CLAVE"  # the server key, hex, where it cannot be a file
+
+
+def clave_servidor(url: str) -> bytes:
+    """The key the tables' join codes are made from, kept outside the database: in
+    ``$MUSMESA_TORNEO_CLAVE`` (hex), else in a file beside the SQLite database
+    (``torneo.sqlite3.clave``) or, for PostgreSQL, in the data folder ($MUSMESA_DATA, else the
+    user's: ``clave-torneo``); the file is made on first use, readable by its owner only."""
+    if os.environ.get(ENTORNO_CLAVE):
+        return bytes.fromhex(os.environ[ENTORNO_CLAVE])
+    fichero = fichero_sqlite(url)
+    if fichero is None and url.startswith("sqlite"):
+        return _CLAVE_MEMORIA  # an in-memory database lives no longer than this process
+    datos = Path(os.environ.get("MUSMESA_DATA") or carpeta_por_defecto())
+    ruta = Path(f"{fichero}.clave") if fichero else datos / "clave-torneo"
+    if not ruta.exists():
+        ruta.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            fd = os.open(ruta, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        except FileExistsError:  # another process made it first
+            pass
+        else:
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_hex(32))
+    return bytes.fromhex(ruta.read_text(encoding="ascii").strip())
+
+
+_CLAVE_MEMORIA: Final = secrets.token_bytes(32)
 
 
 def motor(url: str) -> Engine:
@@ -228,6 +286,9 @@ def motor(url: str) -> Engine:
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
     else:
         kwargs |= {"pool_size": 10, "max_overflow": 20, "pool_pre_ping": True}
+    fichero = fichero_sqlite(url)
+    if fichero is not None:
+        _solo_dueno(fichero)
     engine = create_engine(url, **kwargs)
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)

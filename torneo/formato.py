@@ -20,6 +20,8 @@ from typing import Any, Final
 from scoring.rules import PerfilError, perfil
 
 TIPOS: Final = ("liga", "grupos")
+# the rule profiles the organiser picks from (pages and API): scoring.rules' named profiles
+PERFILES: Final = ("segovia", "euskadi", "cuellar", "general", "ludoteka-4", "ludoteka-8")
 DESEMPATES: Final = ("diferencia_juegos", "juegos_favor", "diferencia_tantos", "tantos_favor")
 MAX_PAREJAS: Final = 256
 MAX_MESAS: Final = 128

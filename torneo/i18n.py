@@ -101,6 +101,11 @@ def idioma(lang: str | None, accept: str | None) -> str:
     return "es"
 
 
+def idioma_de(request: Any) -> str:
+    """A request's language (pages and API alike): ``?lang=``, else Accept-Language, else es."""
+    return idioma(request.query_params.get("lang"), request.headers.get("accept-language"))
+
+
 def traducir(texto: str, lang: str) -> str:
     if lang == "es" or texto not in CATALOGO:
         return texto
@@ -199,6 +204,10 @@ MENSAJES: Final[dict[str, tuple[str, str]]] = {
     "rol desconocido {rol}": ("rol ezezaguna {rol}", "unknown role {rol}"),
     "la contraseña debe tener de 8 a 256 caracteres": (
         "pasahitzak 8 eta 256 karaktere artean izan behar ditu", "the password must have 8 to 256 characters"),
+    "esa contraseña es demasiado fácil de adivinar: elige otra más larga y menos común": (
+        "pasahitz hori errazegia da asmatzeko: aukeratu luzeago eta ez hain ohiko bat",
+        "that password is too easy to guess: choose a longer, less common one"),
+    "la contraseña actual no es correcta": ("egungo pasahitza ez da zuzena", "the current password is wrong"),
     "ya existe el usuario {usuario}": ("{usuario} erabiltzailea badago lehendik", "the user {usuario} already exists"),
     "usuario o contraseña incorrectos": ("erabiltzaile edo pasahitz okerra", "wrong user or password"),
     "hay que iniciar sesión": ("saioa hasi behar da", "you must log in"),

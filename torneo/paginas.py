@@ -21,15 +21,15 @@ from sqlalchemy.orm import Session
 
 from scoring.inputs import excerpt
 from scoring.protocolo import enlace_mesa
-from torneo import auth, correcciones, servicio
+from torneo import auth, correcciones, resumen, servicio
 from torneo import formato as fm
 from torneo.cuerpo import leer_formulario
 from torneo.db import Ronda, Torneo
-from torneo.i18n import idioma, mensaje, traducir
+from torneo.i18n import idioma_de, mensaje, traducir
 
 PLANTILLAS = Environment(loader=FileSystemLoader(Path(__file__).parent / "plantillas"),
                          autoescape=select_autoescape(["html"]))
-PERFILES = ("segovia", "euskadi", "cuellar", "general", "ludoteka-4", "ludoteka-8")
+PERFILES = fm.PERFILES
 MAX_FORM = 256 * 1024
 
 
@@ -45,7 +45,7 @@ def base_publica(request: Request) -> str:
 
 
 def _lang(request: Request) -> str:
-    return idioma(request.query_params.get("lang"), request.headers.get("accept-language"))
+    return idioma_de(request)
 
 
 def _texto(exc: Exception, request: Request) -> str:
@@ -118,7 +118,7 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
 
     @app.post("/entrar")
     async def entrar_post(request: Request) -> Any:
-        srv._limitar(srv.limite_entrar, request)
+        srv.limitar(srv.limite_entrar, request)
         form = await formulario(request)
         try:
             token, _caduca = await srv.en_hilo(
@@ -126,7 +126,8 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
         except servicio.ServicioError as exc:
             return pagina(request, "entrar.html", exc.estado, error=_texto(exc, request))
         resp = RedirectResponse(f"/torneos?lang={_lang(request)}", status_code=303)
-        resp.set_cookie(auth.COOKIE, token, httponly=True, samesite="strict",
+        # Secure when the browser came over HTTPS (directly or through the trusted proxy)
+        resp.set_cookie(auth.COOKIE, token, httponly=True, samesite="strict", secure=srv.por_https(request),
                         max_age=int(auth.DURACION.total_seconds()))
         return resp
 
@@ -187,7 +188,7 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
 
     @app.get("/torneos/{torneo_id}", response_class=HTMLResponse)
     async def torneo(torneo_id: int, request: Request) -> Any:
-        data = await con_torneo(request, torneo_id, lambda s, t: srv.resumen(s, t))
+        data = await con_torneo(request, torneo_id, lambda s, t: resumen.resumen(s, t))
         return a_entrar(request) if data is None else pagina(request, "torneo.html", t=data)
 
     @app.post("/torneos/{torneo_id}/rondas")
@@ -208,14 +209,14 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
     @app.get("/torneos/{torneo_id}/clasificacion", response_class=HTMLResponse)
     async def clasificacion(torneo_id: int, request: Request) -> Any:
         data = await con_torneo(request, torneo_id,
-                                lambda s, t: (srv.resumen(s, t), servicio.clasificacion(s, t)))
+                                lambda s, t: (resumen.resumen(s, t), servicio.clasificacion(s, t)))
         if data is None:
             return a_entrar(request)
         return pagina(request, "clasificacion.html", t=data[0], c=data[1])
 
     @app.get("/torneos/{torneo_id}/incidencias", response_class=HTMLResponse)
     async def incidencias(torneo_id: int, request: Request) -> Any:
-        data = await con_torneo(request, torneo_id, lambda s, t: (srv.resumen(s, t), servicio.incidencias(s, t)))
+        data = await con_torneo(request, torneo_id, lambda s, t: (resumen.resumen(s, t), servicio.incidencias(s, t)))
         if data is None:
             return a_entrar(request)
         return pagina(request, "incidencias.html", t=data[0], incidencias=data[1])
@@ -252,7 +253,7 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
 
     @app.get("/torneos/{torneo_id}/mesas/{numero}/qr.png")
     async def qr(torneo_id: int, numero: int, request: Request) -> Any:
-        data = await con_torneo(request, torneo_id, lambda s, t: srv.resumen(s, t))
+        data = await con_torneo(request, torneo_id, lambda s, t: resumen.resumen(s, t))
         codigo = next((m["codigo"] for m in (data or {}).get("mesas", []) if m["numero"] == numero), None)
         if codigo is None:
             return Response(status_code=404)

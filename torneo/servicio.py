@@ -9,6 +9,7 @@ torneo.i18n.MENSAJES and its parameters, translated when answered) and an HTTP s
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import secrets
 import threading
@@ -17,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -40,6 +41,7 @@ from torneo.db import (
     Ronda,
     TokenMesa,
     Torneo,
+    clave_servidor,
 )
 
 
@@ -61,8 +63,23 @@ def canonico(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def nuevo_codigo() -> str:
-    return "".join(secrets.choice(ALFABETO_CODIGO) for _ in range(LARGO_CODIGO))
+def clave_de(s: Session) -> bytes:
+    """The server key of the session's database (torneo.db.clave_servidor)."""
+    return clave_servidor(s.get_bind().url.render_as_string(hide_password=False))
+
+
+def codigo_mesa(s: Session, mesa: Mesa) -> str | None:
+    """A table's join code: an HMAC of the server key over the table and its code's version
+    (None for a code made before codes were kept hashed: it cannot be shown again)."""
+    if mesa.version == 0:
+        return None
+    mac = hmac.new(clave_de(s), f"mesa:{mesa.torneo_id}:{mesa.numero}:{mesa.version}".encode(), "sha256").digest()
+    return "".join(ALFABETO_CODIGO[b % len(ALFABETO_CODIGO)] for b in mac[:LARGO_CODIGO])
+
+
+def _poner_codigo(s: Session, mesa: Mesa, version: int) -> None:
+    mesa.version = version
+    mesa.huella = huella(codigo_mesa(s, mesa) or "")
 
 
 # -- tournaments ------------------------------------------------------------------------------
@@ -121,7 +138,9 @@ def crear_torneo(s: Session, organizador: Cuenta, nombre: str, reglas: Any, form
         s.add(row)
         ids.append(row)
     for n in range(1, mesas + 1):
-        s.add(Mesa(torneo_id=torneo.id, numero=n, codigo=nuevo_codigo()))
+        mesa = Mesa(torneo_id=torneo.id, numero=n)
+        _poner_codigo(s, mesa, 1)
+        s.add(mesa)
     s.flush()
     if formato.tipo == "grupos":
         order = fm.orden([p.id for p in ids], formato)
@@ -314,7 +333,7 @@ def estado_partida(s: Session, torneo: Torneo, e: Enfrentamiento) -> dict[str, A
 
 def unirse(s: Session, codigo: str) -> tuple[str, Torneo, Enfrentamiento]:
     """A table's code -> a new token bound to the match now played at that table."""
-    mesa = s.scalar(select(Mesa).where(Mesa.codigo == codigo.strip().upper()))
+    mesa = s.scalar(select(Mesa).where(Mesa.huella == huella("".join(codigo.split()).upper())))
     if mesa is None:
         raise ServicioError("código de mesa desconocido", 404)
     torneo = s.get(Torneo, mesa.torneo_id)
@@ -325,6 +344,20 @@ def unirse(s: Session, codigo: str) -> tuple[str, Torneo, Enfrentamiento]:
     token = secrets.token_urlsafe(32)
     s.add(TokenMesa(huella=huella(token), torneo_id=torneo.id, enfrentamiento_id=e.id))
     return token, torneo, e
+
+
+def nuevo_codigo(s: Session, torneo: Torneo, numero: int) -> Mesa:
+    """A new join code for table ``numero`` (a lost or leaked one): the old code stops joining
+    and every token joined with it stops writing."""
+    mesa = s.scalar(select(Mesa).where(Mesa.torneo_id == torneo.id, Mesa.numero == numero)) \
+        if id_valido(numero) else None
+    if mesa is None:
+        raise ServicioError("el torneo no tiene mesa {mesa}", 404, mesa=numero)
+    _poner_codigo(s, mesa, mesa.version + 1)
+    partidas = select(Enfrentamiento.id).where(Enfrentamiento.mesa_id == mesa.id)
+    s.execute(delete(TokenMesa).where(TokenMesa.enfrentamiento_id.in_(partidas)))
+    s.flush()
+    return mesa
 
 
 def mesa_del_token(s: Session, token: str) -> tuple[Torneo, Enfrentamiento]:

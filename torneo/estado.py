@@ -1,0 +1,75 @@
+"""What the server keeps while it runs: the database, the rate limits and the trusted proxies.
+The routes reach it through torneo.dependencias (``request.app.state.servidor``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, ValidationError
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, sessionmaker
+from starlette.requests import Request
+
+from scoring.inputs import InputError, parse_json
+from torneo import auth
+from torneo.cuerpo import leer_cuerpo
+from torneo.db import motor
+from torneo.modelos import LIMITE_CUERPO, error_de_validacion
+from torneo.servicio import ServicioError
+
+M = TypeVar("M", bound=BaseModel)
+LIMITE_GENERAL = 3000  # requests a minute from one address: 64 tables behind one router send ~1300
+
+
+class Estado:
+    """The database and the limits. Every limit counts per client address (``direccion``),
+    except the tables' own, which counts per table token. ``proxies``: the reverse proxies whose
+    ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (``mus torneo servir --proxy``)."""
+
+    def __init__(self, url: str, limite_mesa: int = 120, limite_entrar: int = 10, limite_unirse: int = 120,
+                 limite_general: int = LIMITE_GENERAL, proxies: Collection[str] = ()) -> None:
+        self.engine: Engine = motor(url)
+        self.sesiones = sessionmaker(self.engine, expire_on_commit=False)
+        self.proxies = frozenset(proxies)
+        self.limite_mesa = auth.Limite(limite_mesa, 60.0)  # a table sends a hand every ~30 s
+        self.limite_entrar = auth.Limite(limite_entrar, 60.0)  # logins, per address
+        self.limite_unirse = auth.Limite(limite_unirse, 60.0)  # join codes, per address, counted apart
+        self.limite_general = auth.Limite(limite_general, 60.0)
+
+    @contextmanager
+    def sesion(self) -> Iterator[Session]:
+        with self.sesiones() as s, s.begin():
+            yield s
+
+    def en_hilo(self, fn: Callable[[Session], Any]) -> Any:
+        """Run ``fn`` in one transaction, off the event loop."""
+        def run() -> Any:
+            with self.sesion() as s:
+                return fn(s)
+        return run_in_threadpool(run)
+
+    def direccion(self, request: Request) -> str:
+        return auth.direccion(request, self.proxies)
+
+    def por_https(self, request: Request) -> bool:
+        return auth.por_https(request, self.proxies)
+
+    def limitar(self, limite: auth.Limite, request: Request, clave: str | None = None) -> None:
+        if not limite.permitir(clave or self.direccion(request)):
+            raise ServicioError("demasiadas peticiones: espera un momento", 429)
+
+    async def leer(self, request: Request, model: type[M], limite: int = LIMITE_CUERPO) -> M:
+        """The body as ``model``: size, JSON limits and types checked, or ServicioError."""
+        raw = await leer_cuerpo(request, limite)
+        try:
+            data = parse_json(raw.decode("utf-8"), "cuerpo")
+            return model.model_validate(data)
+        except UnicodeDecodeError:
+            raise ServicioError("el cuerpo no es texto UTF-8") from None
+        except InputError as exc:
+            raise ServicioError(str(exc)) from None
+        except ValidationError as exc:
+            raise error_de_validacion(exc) from None
