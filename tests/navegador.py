@@ -14,7 +14,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -109,9 +109,7 @@ class Servir:
     def stop(self, kill: bool = False) -> None:
         if self.proc is None:
             return
-        try:
+        with suppress(ProcessLookupError):  # it may have ended by itself
             os.killpg(self.proc.pid, 9 if kill else 15)
-        except ProcessLookupError:
-            pass
         self.proc.wait(20)
         self.proc = None

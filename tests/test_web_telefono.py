@@ -229,7 +229,7 @@ def test_a_whole_partida_on_two_phones(servidor: Servir, fotos_asiento: list[Pat
             _tap(d, f"asiento-{seat}")
             for c in mano2[seat]:
                 _tap(d, f"carta-{c}")
-        esperar(lambda: "" != _texto(d, "guardado"), 20, "el borrador guardado")
+        esperar(lambda: _texto(d, "guardado") != "", 20, "el borrador guardado")
         time.sleep(1.0)  # the draft is saved as the cards are tapped
         d.refresh()
         esperar(lambda: _cartas_asiento(d, 1) == sorted(mano2[1]), 30, "el borrador tras recargar")
@@ -281,7 +281,7 @@ def test_a_whole_partida_on_two_phones(servidor: Servir, fotos_asiento: list[Pat
                              .removeprefix(servidor.base)).json()
         records = exported if isinstance(exported, list) else exported["manos"]
         assert [sorted(" ".join(r["manos"]).split()) for r in records] == \
-               [sorted(sum(m, [])) for m in manos[:2]]
+               [sorted(c for hand in m for c in hand) for m in manos[:2]]
 
 
 def test_the_deck_registered_from_a_phone(servidor: Servir) -> None:
