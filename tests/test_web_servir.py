@@ -42,13 +42,16 @@ def servir(datos: Path, *extra: str, puerto: int | None = None,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
     base = f"http://127.0.0.1:{puerto}"
     try:
-        for _ in range(600):
+        limite = time.monotonic() + 120
+        while True:
             if proc.poll() is not None:
                 raise AssertionError(proc.stdout.read() if proc.stdout else "mus servir ended")
-            try:
-                with socket.create_connection(("127.0.0.1", puerto), timeout=0.2):
+            try:  # an answer, not just a connection: a killed server's workers may still hold the port
+                if httpx.get(f"{base}/static/mesa.css", timeout=2).status_code == 200:
                     break
-            except OSError:
+            except httpx.HTTPError:
+                if time.monotonic() > limite:
+                    raise AssertionError("mus servir did not answer in 120 s") from None
                 time.sleep(0.1)
         yield base, proc
     finally:
@@ -109,6 +112,12 @@ def test_two_workers_share_the_partida_and_a_kill_9_keeps_it(tmp_path: Path, req
                     assert otro.get(f"/api/partidas/{clave}/borrador").json()["datos"]["cartas"][0] == "1o 1c"
         os.killpg(proc.pid, signal.SIGKILL)  # no shutdown at all
         proc.wait(30)
+        for _ in range(300):  # until the workers, killed too, have let the port go
+            try:
+                with socket.create_connection(("127.0.0.1", puerto), timeout=0.2):
+                    time.sleep(0.1)
+            except OSError:
+                break
     with servir(tmp_path, puerto=puerto, url=url) as (base, proc), httpx.Client(base_url=base, timeout=30) as c:
         m = c.get(f"/api/partidas/{clave}").json()
         assert m["manos"] == 1 and [p["tantos"] for p in m["parejas"]] == [3, 11]
