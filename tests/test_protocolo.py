@@ -16,21 +16,16 @@ from scoring.protocolo import CODIGO, codigo_de, enlace_mesa, servidor_de
 from scoring.tanteo import CLAVES_REGISTRO, RegistroMano
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi.testclient import TestClient
 
-from tests.servidor_torneo import hash_barato  # noqa: E402,F401 (fixture used by name)
-from torneo import auth, servicio  # noqa: E402
-from torneo.api import ManoIn, Servidor  # noqa: E402
+from tests.servidor_torneo import hash_barato  # noqa: F401 (fixture used by name)
+from torneo import auth
+from torneo.api import Servidor
+from torneo.modelos import ManoIn
 
 
 def test_doctests():
     assert doctest.testmod(protocolo).failed == 0
-
-
-def test_the_server_makes_codes_the_clients_accept():
-    for _ in range(50):
-        code = servicio.nuevo_codigo()
-        assert CODIGO.fullmatch(code) and codigo_de(code.lower()) == code
 
 
 @pytest.mark.parametrize("texto", [
@@ -68,6 +63,7 @@ def test_the_organisers_qr_code_opens_the_phone_page_and_the_tablet_reads_it(tmp
             "parejas": [{"nombre": f"P{i}", "jugadores": [f"A{i}", f"B{i}"]} for i in range(2)]}
     tid = client.post("/api/torneos", headers=h, json=body).json()["id"]
     code = client.get(f"/api/torneos/{tid}", headers=h).json()["mesas"][0]["codigo"]
+    assert CODIGO.fullmatch(code) and codigo_de(code.lower()) == code  # the server's codes, the clients' rule
     png = client.get(f"/torneos/{tid}/mesas/1/qr.png", headers=h)
     assert png.status_code == 200
     frame = cv2.imdecode(np.frombuffer(png.content, np.uint8), cv2.IMREAD_COLOR)

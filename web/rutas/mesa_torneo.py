@@ -22,7 +22,7 @@ from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, Field
 
 from scoring.protocolo import PARAMETRO_CODIGO, codigo_de, servidor_de
-from torneo.api import Estricto
+from torneo.modelos import Estricto
 from torneo.cuerpo import leer_formulario
 from web import mesa_torneo
 from web.dependencias import cuerpo, lang, sesiones
