@@ -22,8 +22,8 @@ from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, Field
 
 from scoring.protocolo import PARAMETRO_CODIGO, codigo_de, servidor_de
-from torneo.modelos import Estricto
 from torneo.cuerpo import leer_formulario
+from torneo.modelos import Estricto
 from web import mesa_torneo
 from web.dependencias import cuerpo, lang, sesiones
 from web.rutas.paginas import REFRESCO_S, render
