@@ -281,3 +281,65 @@ def test_an_unknown_table_page_is_a_page_in_the_players_language(telefono: TestC
     page = telefono.get(f"/mesa/{clave}?lang=en")
     assert page.status_code == 404 and "this partida is not a tournament one" in page.text
     assert 'id="mano_torneo"' not in telefono.get(f"/p/{clave}/mano").text
+
+
+def test_a_phone_in_chromium_opens_the_tables_qr_link_and_plays_the_match(tmp_path: Path):
+    """As a player does it: `mus servir` started as a person starts it, the organiser's QR code of
+    a table opened by a phone (Chromium at 390x844, touch), two hands entered on the 40-card grid
+    with the lance buttons, each reaching the tournament server once."""
+    from selenium.webdriver.common.by import By
+
+    from tests.navegador import Servir, capturas, navegador, sin_scroll_lateral
+    from tests.test_web_telefono import _cargada, _confirmar, _lances_con_botones, _tap, esperar
+    from torneo import auth, db, servicio
+    from torneo import formato as fm
+
+    srv = Servir(tmp_path)
+    srv.start()
+    engine = db.motor(db.url_por_defecto(tmp_path))  # the server's own database: the organiser's tournament
+    with Session(engine) as s, s.begin():
+        org = auth.crear_cuenta(s, "ana", "una-clave-larga-y-rara-77", "organizador")
+        parejas = [servicio.NuevaPareja(f"Pareja {i}", (f"Ana{i}", f"Luis{i}")) for i in range(4)]
+        t = servicio.crear_torneo(s, org, "Open de Segovia", "segovia", fm.Formato(juegos=2), parejas, 2)
+        servicio.iniciar_ronda(s, t)
+        tid = t.id
+    shots = capturas()
+    try:
+        with httpx.Client(base_url=srv.base, timeout=30) as organiser:
+            token = organiser.post("/api/sesion", json={"usuario": "ana", "clave": "una-clave-larga-y-rara-77"})
+            png = organiser.get(f"/torneos/{tid}/mesas/1/qr.png",
+                                headers={"Authorization": f"Bearer {token.json()['token']}"})
+        link, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.imdecode(np.frombuffer(png.content, np.uint8), 1))
+        assert link.startswith(f"{srv.base}/mesa?codigo=")
+        lances = [{"grande": "paso", "chica": {"quiero": 2}}, {"grande": {"no_quiero": 1, "gana": 1}}]
+        with navegador() as d:
+            d.get(link)  # what the phone's camera app opens
+            _cargada(d)
+            d.save_screenshot(str(shots / "mesa_torneo_unirse.png"))
+            _tap(d, "unirse")
+            esperar(lambda: d.find_elements(By.ID, "marcador_servidor"), 60, "la mesa")
+            assert "Open de Segovia" in d.find_element(By.ID, "torneo_nombre").text
+            for k in range(2):
+                _tap(d, "nueva_mano")
+                esperar(lambda: d.find_elements(By.ID, "mano_torneo"), 60, "la mano del torneo")
+                _cargada(d)
+                for seat, hand in enumerate(MANOS[k]):
+                    _tap(d, f"asiento-{seat}")
+                    for card in hand.split():
+                        _tap(d, f"carta-{card}")
+                _tap(d, "a_lances")
+                _lances_con_botones(d, lances[k])
+                _confirmar(d, shots, f"mesa_torneo_{k}")
+                esperar(lambda k=k: d.find_element(By.ID, "servidor_manos").text == str(k + 1), 60,
+                        "la mano en el servidor")
+            assert "Todas las manos enviadas" in d.find_element(By.ID, "envio").text
+            assert sin_scroll_lateral(d) == 0
+            mine = [d.find_element(By.ID, f"tantos-{i}").text for i in (0, 1)]
+            d.save_screenshot(str(shots / "mesa_torneo_partida.png"))
+        with Session(engine) as s:
+            stored = list(s.scalars(select(Mano).order_by(Mano.numero)))
+        assert len(stored) == 2 and len({m.cliente_id for m in stored}) == 2
+        assert [str(v) for v in stored[-1].marcador] == mine  # the page's marcador is the server's
+    finally:
+        engine.dispose()
+        srv.stop()
