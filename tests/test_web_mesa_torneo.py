@@ -7,7 +7,9 @@ incident, and the hands of a lost network sent when it comes back.
 Two setups, as in use: the one server (`mus servir`'s app, the tournament and the phone pages
 together, reached over HTTP as a phone reaches it), and a table's own server for the phones
 beside a tournament server elsewhere (the phone pages in a TestClient, the tournament server in
-uvicorn)."""
+uvicorn); and a phone in Chromium (390x844, touch) against `mus servir` started as a person
+starts it, opening the link in the table's QR code. Screenshots go to $MUSMESA_CAPTURAS or a temp
+folder."""
 
 from __future__ import annotations
 
