@@ -14,24 +14,22 @@ not kept: the page holds the four until it sends them together.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Final
+from typing import Any, Final
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel
-from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from mesa.i18n import N_, t
 from mesa.lectura import NOMBRES_PALOS, PALOS_FOTOS, PIDE_PALO, REGISTRADA
 from web import lectura
-from web.dependencias import lang, sesion
+from web.dependencias import Sesion, lang
 from web.rutas.leer import Sesiones, formulario, limitar, ocupado, pool
 from web.rutas.paginas import render
 from web.servicio import WebError
 
 router = APIRouter(tags=["baraja"])
-Sesion = Annotated[Session, Depends(sesion)]
 
 PALO_DESCONOCIDO: Final = N_("palo desconocido: oros, copas, espadas o bastos")
 OCUPADO_REINTENTA: Final = N_("El lector está ocupado: se reintenta en un momento")
