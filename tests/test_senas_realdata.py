@@ -327,3 +327,26 @@ def test_fit_moves_a_threshold_only_when_several_people_say_so() -> None:
         g: t for g, t in TIEMPOS.items() if g != "morro"}
 
 
+
+
+def test_a_recording_keeps_what_the_landmarkers_saw(tmp_path: Path) -> None:
+    """Saved and read back, a recording gives the measurements of the observations it holds
+    (a face with shoulders, a frame without a face)."""
+    from gestures.features import combined_features
+    from gestures.models import Observation
+    from training.senas.grabacion import _load, _pack, _save
+
+    marks = np.load(Path(__file__).parent / "data" / "gestures" / "astronaut_marks.npz")
+    blend = dict(zip(marks["blend_names"].tolist(), marks["blend_values"].tolist(), strict=True))
+    face = Observation(640, 480, marks["face"], blend, marks["matrix"], marks["pose"])
+    tongue = {"tongue_area": 0.01, "red_total": 0.02, "lower_lip_red": 0.5}
+    rows = [(face, tongue), (Observation(640, 480), {}), (face, tongue)]
+    grab = _pack(np.array([0.0, 0.04]), (640, 480), rows)
+    _save(grab, tmp_path / "g.npz")
+    back = _load(tmp_path / "g.npz")
+    assert back.frames == 2 and back.size == (640, 480)
+    want = combined_features(face, tongue)
+    got = back.features(0)
+    assert set(got) == set(want)
+    assert all(abs(got[k] - want[k]) < 1e-4 for k in want)  # stored as float32
+    assert back.features(1) == {} and back.features(-1).keys() == want.keys()

@@ -11,8 +11,8 @@ measurement from the recorded landmarks with today's code and feeds
 landmarkers, so a replay gives the events a live run gives.
 
 Recordings live in a cache folder (``$MUSMESA_SENAS_CACHE``, else the system's temporary
-folder), one ``.npz`` per clip, named by the clip's name, size, modification time and
-:data:`VERSION` (bump it when what is recorded changes).
+folder), one ``.npz`` per clip, named by the clip's name, size, modification time,
+:data:`VERSION` and the code that records (a change to it records the clips again).
 """
 
 from __future__ import annotations
@@ -80,9 +80,23 @@ def cache_folder() -> Path:
 
 
 def _key(path: Path, neutral: int | None) -> str:
+    """The recording's file name: the clip, the neutral frame, :data:`VERSION` and the code
+    that made it (landmarkers, person following, tongue measurements), so that a change there
+    never replays a stale recording."""
     st = path.stat()
-    raw = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}|{neutral}|{VERSION}"
+    raw = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}|{neutral}|{VERSION}|{_code()}"
     return f"{path.stem}-{hashlib.sha1(raw.encode()).hexdigest()[:12]}.npz"
+
+
+def _code() -> str:
+    import gestures.features
+    import gestures.models
+    import gestures.recognizer
+
+    digest = hashlib.sha1()
+    for module in (gestures.models, gestures.features, gestures.recognizer):
+        digest.update(Path(str(module.__file__)).read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def record(path: Path, neutral: int | None, cache: Path | None = None) -> Grabacion:
