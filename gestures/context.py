@@ -110,8 +110,8 @@ def hush(scores: dict[str, float], talking: float) -> dict[str, float]:
 # --- blinks -------------------------------------------------------------------------------------
 
 # What a blink confuses: the lids (a wink, closed eyes) and the brows (the mesh and the
-# blendshapes read them raised during a blink and for a few tenths of a second after).
-BLINK_FAKES = ("guino", "ojos_cerrados", "cejas_arriba")
+# blendshapes read them raised during a blink and for a few tenths of a second after); and a
+# blink starts no seña of any kind.
 
 
 @dataclass(frozen=True)

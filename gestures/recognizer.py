@@ -155,7 +155,8 @@ class SenaRecognizer:
         if (self.baseline is not None and feats and self.adaptar and talking < 0.2
                 and max(scores.valores.values()) < 0.15):
             self.baseline.blend(feats, 0.002)  # ~20 s time constant at 25 fps
-        veda = self.blinks.update(t, *self.scorer.closures(feats, self.baseline)) if ready else Veda()
+        veda = (self.blinks.update(t, *self.scorer.closures(feats, self.baseline))
+                if self.baseline is not None and feats else Veda())
         scores = Scores(veto(hush(scores.valores, talking), veda), scores.lados)
         # a blink never starts a seña (closed eyes excepted: a closure that lasts is one)
         ended = self.detector.update(t, scores.valores, scores.lados,
