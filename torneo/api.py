@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from scoring.inputs import excerpt
 from torneo import formato as fm
-from torneo import servicio
+from torneo import servicio, vistas
 from torneo.dependencias import CUERPOS
 from torneo.estado import LIMITE_GENERAL, Estado
 from torneo.i18n import idioma_de, mensaje
@@ -59,7 +59,7 @@ class Servidor(Estado):
     def _app(self) -> FastAPI:
         app = FastAPI(title="musmesa torneo", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
         app.state.servidor = self
-        for router in (sesion.router, torneos.router, torneos.perfiles, informes.router, mesa.router):
+        for router in (sesion.router, torneos.router, torneos.perfiles, informes.router, mesa.router, vistas.router):
             app.include_router(router)
         _errores(app)
 

@@ -87,6 +87,16 @@ CATALOGO: Final[dict[str, tuple[str, str]]] = {
     "Antes": ("Lehen", "Before"),
     "Después": ("Gero", "After"),
     "Cambio en una partida cerrada": ("Itxitako partida bateko aldaketa", "Change to a closed match"),
+    "Cuadro": ("Koadroa", "Bracket"),
+    "Se actualiza sola": ("Bere kabuz eguneratzen da", "Refreshes itself"),
+    "Vista de proyector": ("Proiektagailurako ikuspegia", "Projector view"),
+    "Vista de móvil": ("Mugikorrerako ikuspegia", "Phone view"),
+    "Imprimir": ("Inprimatu", "Print"),
+    "Parejas por mesa": ("Bikoteak mahaika", "Pairs by table"),
+    "Clasificación en directo": ("Zuzeneko sailkapena", "Live standings"),
+    "Tarjetas de mesa": ("Mahai-txartelak", "Table cards"),
+    "Página pública": ("Orri publikoa", "Public page"),
+    "Nuevo código": ("Kode berria", "New code"),
 }
 
 

@@ -256,6 +256,7 @@ class TorneoOut(Respuesta):
     rondas: list[RondaCorta]
     partidas: list[PartidaOut]
     correcciones: list[CorreccionOut]
+    firma: str  # the public page is /publico/{id}/{firma}
 
 
 class ExportOut(TorneoOut):

@@ -25,7 +25,8 @@ def resumen(s: Session, t: Torneo) -> dict[str, Any]:
             "rondas": [{"numero": r.numero, "fase": r.fase} for r in rondas.values()],
             "partidas": [servicio.estado_partida(s, t, e) | {"ronda": rondas[e.ronda_id].numero}
                          for e in servicio.enfrentamientos_de(s, t)],
-            "correcciones": correcciones.correcciones(s, t)}
+            "correcciones": correcciones.correcciones(s, t),
+            "firma": servicio.firma_publica(s, t)}  # of the public page: /publico/{id}/{firma}
 
 
 def exportar(s: Session, t: Torneo) -> dict[str, Any]:

@@ -77,6 +77,19 @@ def codigo_mesa(s: Session, mesa: Mesa) -> str | None:
     return "".join(ALFABETO_CODIGO[b % len(ALFABETO_CODIGO)] for b in mac[:LARGO_CODIGO])
 
 
+def firma_publica(s: Session, torneo: Torneo) -> str:
+    """What the public page's link carries besides the id: without the server key nobody can
+    make it, so one tournament's page does not lead to another's."""
+    return hmac.new(clave_de(s), f"publico:{torneo.id}".encode(), "sha256").hexdigest()[:20]
+
+
+def torneo_publico(s: Session, torneo_id: int, firma: str) -> Torneo:
+    torneo = s.get(Torneo, torneo_id) if id_valido(torneo_id) else None
+    if torneo is None or not hmac.compare_digest(firma_publica(s, torneo), firma[:40]):
+        raise ServicioError("no existe ese torneo", 404)
+    return torneo
+
+
 def _poner_codigo(s: Session, mesa: Mesa, version: int) -> None:
     mesa.version = version
     mesa.huella = huella(codigo_mesa(s, mesa) or "")

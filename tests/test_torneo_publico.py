@@ -1,0 +1,132 @@
+"""The day's pages: the public read-only page of a tournament (no login, its link not guessable
+from the id, no join codes, refreshing itself) in a phone layout and a projector layout, the
+organiser's print view, the organiser pages at 390 px, and the JSON export that holds every hand.
+Driven in Debian's headless Chromium at 390x844 and 1920x1080, screenshots saved."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient
+
+from scoring.partida import Partida
+from tests import test_torneo_api as base
+from tests.servidor_torneo import hash_barato, torneo_en_marcha  # noqa: F401 (fixture used by name)
+from tests.test_torneo_api import organizador, torneo
+from tests.test_torneo_integridad import jugar_ronda
+from torneo.api import Servidor
+from torneo.simulacion import MesaSimulada
+
+srv1, client1 = base.srv1, base.client1
+
+
+def test_the_public_page_shows_the_day_without_a_login_and_without_the_codes(srv1: Servidor, client1: TestClient):
+    h = organizador(srv1, client1)
+    tid = torneo(client1, h, parejas=4, mesas=2, juegos=1)
+    otro = torneo(client1, h, parejas=2, mesas=1)
+    client1.post(f"/api/torneos/{tid}/rondas", headers=h)
+    jugar_ronda(client1, h, tid, random.Random(1))
+    client1.post(f"/api/torneos/{tid}/rondas", headers=h)
+    data = client1.get(f"/api/torneos/{tid}", headers=h).json()
+    anon = TestClient(srv1.app)
+    page = anon.get(f"/publico/{tid}/{data['firma']}")
+    assert page.status_code == 200 and 'http-equiv="refresh"' in page.text
+    assert all(p["nombre"] in page.text for p in data["parejas"]) and "Ronda 2" in page.text
+    assert all(m["codigo"] not in page.text for m in data["mesas"])
+    assert anon.get(f"/publico/{tid}/{'0' * 20}").status_code == 404
+    assert anon.get(f"/publico/{otro}/{data['firma']}").status_code == 404  # one page's link opens no other
+    assert anon.get(f"/publico/{tid}/{data['firma']}/qr.png").headers["content-type"] == "image/png"
+    assert "proyector" in anon.get(f"/publico/{tid}/{data['firma']}?vista=proyector").text
+    # the print view: the organiser's, with the table cards (their codes) and A4 pages
+    assert anon.get(f"/torneos/{tid}/imprimir", follow_redirects=False).status_code == 303
+    imprimir = client1.get(f"/torneos/{tid}/imprimir", headers=h)
+    assert imprimir.status_code == 200 and "size: A4" in imprimir.text
+    assert all(m["codigo"] in imprimir.text for m in data["mesas"])
+
+
+def test_the_json_export_holds_every_hand_and_rebuilds_the_standings(srv1: Servidor, client1: TestClient):
+    h = organizador(srv1, client1)
+    tid = torneo(client1, h, parejas=4, mesas=2, juegos=1)
+    client1.post(f"/api/torneos/{tid}/rondas", headers=h)
+    mesas = jugar_ronda(client1, h, tid, random.Random(2))
+    export = client1.get(f"/api/torneos/{tid}/exportar.json", headers=h).json()
+    assert sorted(m["id"] for m in export["manos"]) == sorted(i for m in mesas for i in m.enviadas)
+    # rebuilt from the export alone: each match replayed with scoring/ gives the standings' tantos
+    tantos: dict[str, int] = {}
+    for p in export["partidas"]:
+        partida = Partida(export["reglas"], p["jugadores"])
+        for m in sorted((m for m in export["manos"] if m["partida"] == p["id"] and not m["anulada"]),
+                        key=lambda m: m["numero"]):
+            r = m["registro"]
+            partida.registrar(r["manos"], r.get("lances"), r.get("mano"), r.get("declaraciones"))
+        for lado in (0, 1):
+            tantos[p["parejas"][lado]] = sum(h.marcador[lado] - h.registro.marcador[lado] for h in partida.historial)
+    filas = export["clasificacion"][0]["filas"]
+    assert {f["nombre"]: f["tantos_favor"] for f in filas} == tantos
+
+
+def _ancho_y_alto(d: object) -> tuple[int, int]:
+    return d.execute_script(  # type: ignore[attr-defined]
+        "const e = document.documentElement; return [e.scrollWidth - e.clientWidth, e.scrollHeight - e.clientHeight]")
+
+
+def test_public_page_and_organiser_pages_in_chromium_at_phone_and_projector_size(tmp_path: Path):
+    pytest.importorskip("selenium")
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tests.navegador import capturas, navegador
+
+    fotos = capturas()
+    # long names, as a club writes them: they wrap at 390 px instead of widening the page
+    with torneo_en_marcha(tmp_path, pareja="Los Reyes de la Calle Mayor de Abajo {i}",
+                          jugadores=("Ana María {i}", "Luis Fernando {i}")) as (server, codes):
+        import httpx
+
+        with httpx.Client(base_url=server.base) as client:
+            for i, c in enumerate(codes):
+                m = MesaSimulada.unirse(client, c, semilla=i)
+                for _ in range(4):
+                    m.jugar()
+                m.enviar(client)
+            token = client.post("/api/sesion", json={"usuario": "ana", "clave": "una-clave-larga"}).json()["token"]
+            data = client.get("/api/torneos/1", headers={"Authorization": f"Bearer {token}"}).json()
+        assert len(data["parejas"]) == 4
+        publico = f"{server.base}/publico/1/{data['firma']}"
+        with navegador(telefono=True) as d:
+            d.get(publico)
+            assert _ancho_y_alto(d)[0] <= 0
+            filas = d.find_elements("css selector", "table.clasificacion tr")
+            assert len(filas) == 5
+            d.save_screenshot(str(fotos / "publico_390.png"))
+            # the organiser's pages at 390 px: nothing scrolls sideways
+            d.get(f"{server.base}/entrar")
+            d.find_element("id", "usuario").send_keys("ana")
+            d.find_element("id", "clave").send_keys("una-clave-larga")
+            boton = d.find_element("id", "entrar")
+            boton.click()
+            WebDriverWait(d, 20).until(expected_conditions.staleness_of(boton))
+            for path, foto in (("/torneos/1", "organizador_390.png"), ("/torneos/1/clasificacion", None),
+                               ("/torneos/1/incidencias", None), ("/torneos", None)):
+                d.get(server.base + path)
+                assert "/entrar" not in d.current_url and d.find_elements("css selector", "nav, ul, p"), path
+                assert _ancho_y_alto(d)[0] <= 0, path
+                if foto:
+                    d.save_screenshot(str(fotos / foto))
+                    # the matches' juegos and marcador are on screen, not behind a sideways scroll
+                    for celda in d.find_elements("css selector", "table.partidas td.marcador, td.juegos"):
+                        assert celda.rect["x"] + celda.rect["width"] <= 390, celda.rect
+        with navegador(telefono=False) as d:
+            d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                              {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False})
+            d.get(publico + "?vista=proyector")
+            assert _ancho_y_alto(d) == [0, 0] or max(_ancho_y_alto(d)) <= 0  # fits 1920x1080 without scrolling
+            size = d.execute_script("return parseFloat(getComputedStyle(document.querySelector('td')).fontSize)")
+            assert size >= 20  # large type, read from the back of the room
+            assert re.search(r"\d+-\d+", d.find_element("id", "ronda").text)
+            d.save_screenshot(str(fotos / "publico_1920.png"))
