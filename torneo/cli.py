@@ -3,6 +3,8 @@
     mus torneo servir [--datos DIR | --url URL] [--puerto N] [--host H] [--proxy IP]
     mus torneo organizador USUARIO [--datos DIR | --url URL]   (asks for the password)
     mus torneo crear FICHERO.json --organizador USUARIO [--datos DIR | --url URL]
+    mus torneo copia DESTINO [--datos DIR]         (SQLite's online backup, the server may run)
+    mus torneo restaurar ORIGEN [--datos DIR] [--forzar]
 
 SQLite in DIR (default: the user's data folder) unless a PostgreSQL URL is given.
 """
@@ -44,6 +46,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     org.add_argument("usuario")
     org.add_argument("--clave-entorno", metavar="VAR",
                      help="lee la contraseña de esta variable de entorno en vez de preguntarla")
+    copia = sub.add_parser("copia", help="copia la base SQLite (y su clave) con la API de copia en línea de SQLite, "
+                                         "también con el servidor en marcha")
+    _base(copia)
+    copia.add_argument("destino", help="fichero de la copia, p. ej. torneo-2026-12-04.sqlite3")
+    restaurar = sub.add_parser("restaurar", help="vuelve a una copia hecha con «mus torneo copia» (servidor parado)")
+    _base(restaurar)
+    restaurar.add_argument("origen")
+    restaurar.add_argument("--forzar", action="store_true", help="sustituye una base que ya tiene torneos")
     crear = sub.add_parser("crear", help="crea un torneo desde un JSON (nombre, reglas, formato, parejas, mesas)")
     _base(crear)
     crear.add_argument("fichero")
@@ -66,8 +76,13 @@ def run(args: argparse.Namespace) -> int:
             return _servir(args)
         if args.accion == "organizador":
             return _organizador(args)
+        if args.accion in ("copia", "restaurar"):
+            from torneo import copias  # only these commands need it
+
+            return copias.copia(url_de(args), args.destino) if args.accion == "copia" else \
+                copias.restaurar(url_de(args), args.origen, args.forzar)
         return _crear(args)
-    except (servicio.ServicioError, fm.FormatoError, InputError, db.EsquemaError) as exc:
+    except (servicio.ServicioError, fm.FormatoError, InputError, db.EsquemaError, OSError) as exc:
         print(f"mus torneo: {excerpt(str(exc), 280)}", file=sys.stderr)
         return 2
     except SQLAlchemyError as exc:

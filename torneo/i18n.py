@@ -217,6 +217,19 @@ MENSAJES: Final[dict[str, tuple[str, str]]] = {
     "esa contraseña es demasiado fácil de adivinar: elige otra más larga y menos común": (
         "pasahitz hori errazegia da asmatzeko: aukeratu luzeago eta ez hain ohiko bat",
         "that password is too easy to guess: choose a longer, less common one"),
+    "con PostgreSQL, copia y restaura con pg_dump y pg_restore (docs/torneo.md)": (
+        "PostgreSQLrekin, kopiatu eta leheneratu pg_dump eta pg_restore erabiliz (docs/torneo.md)",
+        "with PostgreSQL, back up and restore with pg_dump and pg_restore (docs/torneo.md)"),
+    "no hay base de datos que copiar en {ruta}": ("ez dago kopiatzeko datu-baserik hemen: {ruta}",
+                                                  "there is no database to copy at {ruta}"),
+    "ya existe {ruta}: elige otro nombre": ("{ruta} badago lehendik: aukeratu beste izen bat",
+                                            "{ruta} already exists: choose another name"),
+    "no existe la copia {ruta}": ("{ruta} kopia ez dago", "there is no backup {ruta}"),
+    "{ruta} no es una copia de una base de mus torneo": (
+        "{ruta} ez da mus torneo datu-base baten kopia", "{ruta} is not a backup of a mus torneo database"),
+    "la base actual tiene {n} torneos: añade --forzar para sustituirla": (
+        "egungo datu-baseak {n} txapelketa ditu: gehitu --forzar ordezkatzeko",
+        "the current database has {n} tournaments: add --forzar to replace it"),
     "la contraseña actual no es correcta": ("egungo pasahitza ez da zuzena", "the current password is wrong"),
     "ya existe el usuario {usuario}": ("{usuario} erabiltzailea badago lehendik", "the user {usuario} already exists"),
     "usuario o contraseña incorrectos": ("erabiltzaile edo pasahitz okerra", "wrong user or password"),
