@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from tests.servidor_torneo import hash_barato  # noqa: F401 (fixture used by name)
 from torneo import auth
 from torneo.api import Servidor
-from torneo.modelos import ManoIn
+from torneo.modelos import ErrorOut, ManoIn
 
 
 def test_doctests():
@@ -49,6 +49,7 @@ def test_the_server_of_a_link():
 
 def test_the_hand_body_and_record_keys_are_the_servers():
     assert set(ManoIn.model_fields) == set(protocolo.CAMPOS_MANO)
+    assert protocolo.TANTEO_SERVIDOR in ErrorOut.model_fields  # the refusal the clients read it from
     assert set(RegistroMano(("1o 2o 3o 4o",) * 4).to_dict()) <= CLAVES_REGISTRO  # type: ignore[arg-type]
 
 
