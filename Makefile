@@ -1,7 +1,7 @@
 # The two commands in README.md. Both set up everything they need first.
 XVFB = xvfb-run -a -s "-screen 0 1280x800x24"
 
-.PHONY: demo test setup lint bench
+.PHONY: demo test servir setup lint bench
 
 # Set up (card reading + rules) and run the main job on the bundled example photo.
 demo:
@@ -13,6 +13,11 @@ test:
 	./scripts/setup.sh all
 	.venv/bin/ruff check .
 	$(XVFB) .venv/bin/python -m pytest
+
+# Set up the server and the card reader, then serve the table to the phones on this network.
+servir:
+	./scripts/setup.sh web
+	.venv/bin/mus servir
 
 lint:
 	.venv/bin/ruff check .
