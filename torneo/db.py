@@ -88,6 +88,8 @@ class Pareja(Base):
     jugadores: Mapped[list[Any]] = mapped_column(JSON)  # two names
     semilla: Mapped[int] = mapped_column(Integer)  # seeding order, 1 = first seed
     grupo: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # withdrawn: its matches not yet paired are byes for its opponents; its results stand
+    retirada: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class Mesa(Base):

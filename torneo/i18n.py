@@ -97,6 +97,17 @@ CATALOGO: Final[dict[str, tuple[str, str]]] = {
     "Tarjetas de mesa": ("Mahai-txartelak", "Table cards"),
     "Página pública": ("Orri publikoa", "Public page"),
     "Nuevo código": ("Kode berria", "New code"),
+    "Retirar": ("Erretiratu", "Withdraw"),
+    "Retirada": ("Erretiratua", "Withdrawn"),
+    "Añadir pareja": ("Bikotea gehitu", "Add a pair"),
+    "Árbitros": ("Epaileak", "Referees"),
+    "Crear cuenta de árbitro": ("Epaile-kontua sortu", "Create a referee account"),
+    "Mi cuenta": ("Nire kontua", "My account"),
+    "Cambiar la contraseña": ("Pasahitza aldatu", "Change the password"),
+    "Contraseña actual": ("Egungo pasahitza", "Current password"),
+    "Contraseña nueva": ("Pasahitz berria", "New password"),
+    "Repite la contraseña nueva": ("Errepikatu pasahitz berria", "Repeat the new password"),
+    "Contraseña cambiada": ("Pasahitza aldatuta", "Password changed"),
 }
 
 
@@ -230,6 +241,14 @@ MENSAJES: Final[dict[str, tuple[str, str]]] = {
     "la base actual tiene {n} torneos: añade --forzar para sustituirla": (
         "egungo datu-baseak {n} txapelketa ditu: gehitu --forzar ordezkatzeko",
         "the current database has {n} tournaments: add --forzar to replace it"),
+    "el torneo ya empezó: una pareja solo se añade antes de la primera ronda": (
+        "txapelketa hasi da: bikote bat lehen txandaren aurretik bakarrik gehi daiteke",
+        "the tournament has started: a pair is added only before the first round"),
+    "no existe esa pareja": ("bikote hori ez dago", "no such pair"),
+    "esa pareja tiene una partida sin terminar: corrígela antes (incomparecencia)": (
+        "bikote horrek amaitu gabeko partida bat du: zuzendu lehenago (ez agertzea)",
+        "that pair has an unfinished match: correct it first (no-show)"),
+    "las dos contraseñas nuevas no coinciden": ("bi pasahitz berriak ez datoz bat", "the two new passwords differ"),
     "la contraseña actual no es correcta": ("egungo pasahitza ez da zuzena", "the current password is wrong"),
     "ya existe el usuario {usuario}": ("{usuario} erabiltzailea badago lehendik", "the user {usuario} already exists"),
     "usuario o contraseña incorrectos": ("erabiltzaile edo pasahitz okerra", "wrong user or password"),

@@ -181,6 +181,7 @@ class ParejaOut(Respuesta):
     nombre: str
     jugadores: list[str]
     grupo: int | None
+    retirada: bool
 
 
 class MesaOut(Respuesta):
@@ -230,6 +231,7 @@ class FilaOut(Respuesta):
     tantos_favor: int
     tantos_contra: int
     descansos: int
+    retirada: bool
 
 
 class GrupoOut(Respuesta):

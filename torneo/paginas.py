@@ -48,7 +48,7 @@ def _lang(request: Request) -> str:
     return idioma_de(request)
 
 
-def _texto(exc: Exception, request: Request) -> str:
+def texto(exc: Exception, request: Request) -> str:
     """An error's line in the page's language (a FormatoError is matched as finished text)."""
     if not isinstance(exc, servicio.ServicioError):
         exc = servicio.ServicioError(str(exc))
@@ -124,7 +124,7 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
             token, _caduca = await srv.en_hilo(
                 lambda s: auth.entrar(s, str(form.get("usuario", ""))[:64], str(form.get("clave", ""))[:256]))
         except servicio.ServicioError as exc:
-            return pagina(request, "entrar.html", exc.estado, error=_texto(exc, request))
+            return pagina(request, "entrar.html", exc.estado, error=texto(exc, request))
         resp = RedirectResponse(f"/torneos?lang={_lang(request)}", status_code=303)
         # Secure when the browser came over HTTPS (directly or through the trusted proxy)
         resp.set_cookie(auth.COOKIE, token, httponly=True, samesite="strict", secure=srv.por_https(request),
@@ -181,7 +181,7 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
         try:
             tid = await srv.en_hilo(run)
         except (servicio.ServicioError, fm.FormatoError) as exc:
-            return pagina(request, "error.html", 422, error=_texto(exc, request))
+            return pagina(request, "error.html", 422, error=texto(exc, request))
         if tid is None:
             return a_entrar(request)
         return RedirectResponse(f"/torneos/{tid}?lang={_lang(request)}", status_code=303)
@@ -200,7 +200,7 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
         try:
             got = await con_torneo(request, torneo_id, run)
         except servicio.ServicioError as exc:
-            return pagina(request, "error.html", exc.estado, error=_texto(exc, request),
+            return pagina(request, "error.html", exc.estado, error=texto(exc, request),
                           volver=f"/torneos/{torneo_id}")
         if got is None:
             return a_entrar(request)
@@ -241,7 +241,7 @@ def rutas_paginas(app: FastAPI, srv: Any) -> None:
             got = await con_torneo(request, torneo_id, run)
         except servicio.ServicioError as exc:
             data = await con_torneo(request, torneo_id, lambda s, t: _correccion(s, t, partida_id))
-            return pagina(request, "corregir.html", exc.estado, t=data[0], p=data[1], error=_texto(exc, request))
+            return pagina(request, "corregir.html", exc.estado, t=data[0], p=data[1], error=texto(exc, request))
         if got is None:
             return a_entrar(request)
         return RedirectResponse(f"/torneos/{torneo_id}?lang={_lang(request)}", status_code=303)

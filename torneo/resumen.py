@@ -19,7 +19,8 @@ def resumen(s: Session, t: Torneo) -> dict[str, Any]:
     rondas = {r.id: r for r in servicio.rondas_de(s, t)}
     return {"id": t.id, "nombre": t.nombre, "reglas": t.reglas, "formato": t.formato,
             "arbitros_corrigen": t.arbitros_corrigen, **servicio.estado_torneo(s, t),
-            "parejas": [{"id": p.id, "nombre": p.nombre, "jugadores": p.jugadores, "grupo": p.grupo}
+            "parejas": [{"id": p.id, "nombre": p.nombre, "jugadores": p.jugadores, "grupo": p.grupo,
+                         "retirada": p.retirada}
                         for p in parejas],
             "mesas": [{"numero": m.numero, "codigo": servicio.codigo_mesa(s, m)} for m in servicio.mesas_de(s, t)],
             "rondas": [{"numero": r.numero, "fase": r.fase} for r in rondas.values()],

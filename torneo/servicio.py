@@ -248,6 +248,14 @@ def estado_torneo(s: Session, torneo: Torneo) -> dict[str, Any]:
 
 def _siguientes_pares(s: Session, torneo: Torneo, formato: fm.Formato,
                       rondas: list[Ronda]) -> tuple[str, list[fm.Par]]:
+    """The next round's pairs; a withdrawn pareja's opponent gets a bye instead."""
+    fase, pares = _pares_del_formato(s, torneo, formato, rondas)
+    fuera = {p.id for p in parejas_de(s, torneo) if p.retirada}
+    return fase, [(None if a in fuera else a, None if b in fuera else b) for a, b in pares]
+
+
+def _pares_del_formato(s: Session, torneo: Torneo, formato: fm.Formato,
+                       rondas: list[Ronda]) -> tuple[str, list[fm.Par]]:
     parejas = parejas_de(s, torneo)
     if formato.tipo == "liga":
         rr = fm.round_robin(fm.orden([p.id for p in parejas], formato))
@@ -262,7 +270,8 @@ def _siguientes_pares(s: Session, torneo: Torneo, formato: fm.Formato,
     ko = [r for r in rondas if r.fase == "eliminatoria"]
     if not ko:
         tablas = clasificacion(s, torneo)["grupos"]
-        clasif = [[f["pareja"] for f in g["filas"]] for g in tablas]
+        # a withdrawn pareja does not qualify: the next of its group does
+        clasif = [[f["pareja"] for f in g["filas"] if not f["retirada"]] for g in tablas]
         return "eliminatoria", fm.cuadro_grupos(clasif, formato.clasifican)
     ganadores = [e.pareja0_id if e.ganador == 0 else e.pareja1_id
                  for e in enfrentamientos_de(s, torneo, ko[-1])]
@@ -596,6 +605,7 @@ def clasificacion(s: Session, torneo: Torneo) -> dict[str, Any]:
     formato = fm.Formato.from_dict(torneo.formato)
     parejas = parejas_de(s, torneo)
     nombres = {p.id: p.nombre for p in parejas}
+    retiradas = {p.id for p in parejas if p.retirada}
     fase = "grupos" if formato.tipo == "grupos" else None
     res = resultados(s, torneo, fase)
     grupos: dict[int, dict[int, int]] = {}
@@ -604,7 +614,8 @@ def clasificacion(s: Session, torneo: Torneo) -> dict[str, Any]:
     out = []
     for g, miembros in sorted(grupos.items()):
         filas = fm.clasificacion(miembros, res, formato.desempates)
-        out.append({"grupo": g, "filas": [f.to_json() | {"nombre": nombres[f.pareja]} for f in filas]})
+        out.append({"grupo": g, "filas": [f.to_json() | {"nombre": nombres[f.pareja], "retirada": f.pareja in retiradas}
+                                          for f in filas]})
     return {"torneo": torneo.id, "nombre": torneo.nombre, "grupos": out}
 
 

@@ -6,6 +6,7 @@ a projector layout and a phone layout) with its QR code, and the organiser's pri
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import Any
 
 import segno
@@ -13,9 +14,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
-from torneo import auth, resumen, servicio
+from torneo import auth, inscripcion, resumen, servicio
+from torneo.cuerpo import leer_formulario
+from torneo.db import Torneo
 from torneo.dependencias import Servidor
-from torneo.paginas import base_publica, pagina
+from torneo.estado import Estado
+from torneo.i18n import idioma_de
+from torneo.paginas import base_publica, pagina, parse_parejas
+from torneo.paginas import texto as texto_de
 
 router = APIRouter(include_in_schema=False)
 REFRESCO = 15  # seconds between the public page's refreshes
@@ -82,3 +88,66 @@ async def nuevo_codigo(torneo_id: int, numero: int, request: Request, srv: Servi
         servicio.nuevo_codigo(s, servicio.torneo_de(s, torneo_id, cuenta), numero)
     await srv.en_hilo(run)
     return RedirectResponse(f"/torneos/{torneo_id}?lang={request.query_params.get('lang', 'es')}", status_code=303)
+
+
+async def _accion_organizador(request: Request, srv: Estado, torneo_id: int,
+                              fn: Callable[[Session, Torneo, dict[str, str]], Any]) -> Response:
+    """An organiser's form on the tournament page: done, then back to the page; refused, an error page."""
+    form = await leer_formulario(request, 64 * 1024)
+
+    def run(s: Session) -> None:
+        cuenta = auth.cuenta_del_token(s, auth.token_de(request))
+        if cuenta.rol != "organizador":
+            raise servicio.ServicioError("solo un organizador puede hacer esto", 403)
+        fn(s, servicio.torneo_de(s, torneo_id, cuenta), form)
+    await srv.en_hilo(run)
+    return RedirectResponse(f"/torneos/{torneo_id}?lang={idioma_de(request)}", status_code=303)
+
+
+@router.post("/torneos/{torneo_id}/parejas")
+async def anadir_pareja(torneo_id: int, request: Request, srv: Servidor) -> Response:
+    def fn(s: Session, t: Torneo, form: dict[str, str]) -> None:
+        nuevas = parse_parejas(form.get("pareja", ""))
+        if len(nuevas) != 1:
+            raise servicio.ServicioError("línea {linea} de parejas: escribe «Nombre: Jugador, Jugador»", linea=1)
+        inscripcion.anadir_pareja(s, t, nuevas[0])
+    return await _accion_organizador(request, srv, torneo_id, fn)
+
+
+@router.post("/torneos/{torneo_id}/parejas/{pareja_id}/retirada")
+async def retirar_pareja(torneo_id: int, pareja_id: int, request: Request, srv: Servidor) -> Response:
+    return await _accion_organizador(request, srv, torneo_id,
+                                     lambda s, t, _f: inscripcion.retirar_pareja(s, t, pareja_id))
+
+
+@router.post("/torneos/{torneo_id}/arbitros")
+async def crear_arbitro(torneo_id: int, request: Request, srv: Servidor) -> Response:
+    """A referee's account from the tournament page."""
+    return await _accion_organizador(request, srv, torneo_id, lambda s, t, f: auth.crear_cuenta(
+        s, f.get("usuario", "")[:64], f.get("clave", "")[:256], "arbitro", t))
+
+
+@router.get("/cuenta", response_class=HTMLResponse)
+async def cuenta_get(request: Request) -> Any:
+    return pagina(request, "cuenta.html", error=None, hecho=False)
+
+
+@router.post("/cuenta", response_class=HTMLResponse)
+async def cuenta_post(request: Request, srv: Servidor) -> Any:
+    """The password change page: the current password, the new one twice."""
+    srv.limitar(srv.limite_entrar, request)
+    form = await leer_formulario(request, 64 * 1024)
+    token = auth.token_de(request) or ""
+
+    def run(s: Session) -> None:
+        cuenta = auth.cuenta_del_token(s, token)
+        if form.get("nueva", "") != form.get("repetida", ""):
+            raise servicio.ServicioError("las dos contraseñas nuevas no coinciden")
+        auth.cambiar_clave(s, cuenta.id, form.get("actual", "")[:256], form.get("nueva", "")[:256], token)
+    try:
+        await srv.en_hilo(run)
+    except servicio.ServicioError as exc:
+        if exc.estado == 401:
+            return RedirectResponse("/entrar", status_code=303)
+        return pagina(request, "cuenta.html", exc.estado, error=texto_de(exc, request), hecho=False)
+    return pagina(request, "cuenta.html", error=None, hecho=True)

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from fastapi.responses import Response
 
-from torneo import auth, correcciones, resumen, servicio
+from torneo import auth, correcciones, inscripcion, resumen, servicio
 from torneo import formato as fm
 from torneo.dependencias import CuentaActual, Organizador, Servidor, cuerpo, documentar
 from torneo.modelos import (
@@ -20,6 +20,8 @@ from torneo.modelos import (
     ExportOut,
     IncidenciaOut,
     MesaOut,
+    ParejaIn,
+    ParejaOut,
     PartidaOut,
     RondaOut,
     TorneoIn,
@@ -99,6 +101,29 @@ async def arbitro(torneo_id: int, srv: Servidor, cuenta: Organizador,
     def run(s: Any) -> Any:
         t = servicio.torneo_de(s, torneo_id, cuenta)
         return UsuarioOut(usuario=auth.crear_cuenta(s, body.usuario, body.clave, "arbitro", t).usuario)
+    return await srv.en_hilo(run)
+
+
+def _pareja(p: Any) -> ParejaOut:
+    return ParejaOut(id=p.id, nombre=p.nombre, jugadores=p.jugadores, grupo=p.grupo, retirada=p.retirada)
+
+
+@router.post("/{torneo_id}/parejas", response_model=ParejaOut, status_code=201, openapi_extra=documentar(ParejaIn))
+async def anadir_pareja(torneo_id: int, srv: Servidor, cuenta: Organizador,
+                        body: Annotated[ParejaIn, Depends(cuerpo(ParejaIn))]) -> Any:
+    """A pareja more, before the first round (in groups, the groups are drawn again)."""
+    def run(s: Any) -> Any:
+        t = servicio.torneo_de(s, torneo_id, cuenta)
+        nueva = servicio.NuevaPareja(body.nombre, (body.jugadores[0], body.jugadores[1]))
+        return _pareja(inscripcion.anadir_pareja(s, t, nueva))
+    return await srv.en_hilo(run)
+
+
+@router.post("/{torneo_id}/parejas/{pareja_id}/retirada", response_model=ParejaOut)
+async def retirar_pareja(torneo_id: int, pareja_id: int, srv: Servidor, cuenta: Organizador) -> Any:
+    """Withdraw a pareja between its matches: its opponents in the rounds to come get byes."""
+    def run(s: Any) -> Any:
+        return _pareja(inscripcion.retirar_pareja(s, servicio.torneo_de(s, torneo_id, cuenta), pareja_id))
     return await srv.en_hilo(run)
 
 
