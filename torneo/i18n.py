@@ -88,6 +88,7 @@ CATALOGO: Final[dict[str, tuple[str, str]]] = {
     "Después": ("Gero", "After"),
     "Cambio en una partida cerrada": ("Itxitako partida bateko aldaketa", "Change to a closed match"),
     "Cuadro": ("Koadroa", "Bracket"),
+    "Grupo": ("Multzoa", "Group"),
     "Se actualiza sola": ("Bere kabuz eguneratzen da", "Refreshes itself"),
     "Vista de proyector": ("Proiektagailurako ikuspegia", "Projector view"),
     "Vista de móvil": ("Mugikorrerako ikuspegia", "Phone view"),
