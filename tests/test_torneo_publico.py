@@ -130,3 +130,46 @@ def test_public_page_and_organiser_pages_in_chromium_at_phone_and_projector_size
             assert size >= 20  # large type, read from the back of the room
             assert re.search(r"\d+-\d+", d.find_element("id", "ronda").text)
             d.save_screenshot(str(fotos / "publico_1920.png"))
+
+
+def test_a_finished_groups_tournament_fits_the_projector_with_its_bracket_and_champion(tmp_path: Path):
+    pytest.importorskip("selenium")
+    from tests.navegador import capturas, navegador
+    from tests.servidor_torneo import Server
+    from torneo import auth
+
+    url = f"sqlite:///{tmp_path / 't.sqlite3'}"
+    srv = Servidor(url, limite_unirse=1000)
+    with srv.sesion() as s:
+        auth.crear_cuenta(s, "org", "secreto-largo-1", "organizador")
+    c = TestClient(srv.app)
+    h = {"Authorization": "Bearer " + c.post("/api/sesion", json={"usuario": "org", "clave": "secreto-largo-1"})
+         .json()["token"]}
+    nombres = ["Los Reyes de la Calle Mayor", "Las Sotas de Oros", "Duples y Medias", "Órdago a la Grande",
+               "Txapeldunak", "Amarracos de Oñati", "La Vaca de Tolosa", "Piedra y Punto"]
+    body = {"nombre": "Txapelketa de Otoño 2026", "mesas": 4,
+            "formato": {"tipo": "grupos", "grupos": 2, "clasifican": 2, "juegos": 1},
+            "parejas": [{"nombre": n, "jugadores": [f"Ana {i}", f"Luis {i}"]} for i, n in enumerate(nombres)]}
+    tid = c.post("/api/torneos", headers=h, json=body).json()["id"]
+    rng = random.Random(3)
+    while c.post(f"/api/torneos/{tid}/rondas", headers=h).status_code == 201:
+        jugar_ronda(c, h, tid, rng)
+    data = c.get(f"/api/torneos/{tid}", headers=h).json()
+    srv.engine.dispose()
+    server = Server(url)
+    server.start()
+    try:
+        with navegador(telefono=False) as d:
+            d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                              {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False})
+            d.get(f"{server.base}/publico/{tid}/{data['firma']}?vista=proyector")
+            assert _ancho_y_alto(d) == [0, 0]
+            assert d.find_element("id", "campeon").text.endswith(data["campeon"])
+            assert len(d.find_elements("css selector", "#cuadro .fase")) == 2
+            d.save_screenshot(str(capturas() / "publico_grupos_1920.png"))
+        with navegador(telefono=True) as d:
+            d.get(f"{server.base}/publico/{tid}/{data['firma']}")
+            assert _ancho_y_alto(d)[0] <= 0
+            d.save_screenshot(str(capturas() / "publico_grupos_390.png"))
+    finally:
+        server.stop()
