@@ -72,3 +72,12 @@ def test_referees_and_the_password_from_the_pages(srv1: Servidor, client1: TestC
     assert page.status_code == 200 and 'id="hecho"' in page.text
     assert client1.post("/api/sesion", json={"usuario": "org", "clave": "otra-clave-9"}).status_code == 200
     assert client1.get(f"/api/torneos/{tid}", headers=h).status_code == 401  # the other login ended
+
+
+def test_the_form_lets_referees_correct_when_ticked(srv1: Servidor, client1: TestClient):
+    organizador(srv1, client1)
+    client1.post("/entrar", data={"usuario": "org", "clave": CLAVE})
+    r = client1.post("/torneos", data={"nombre": "Club", "parejas": "A: a, b\nB: c, d", "mesas": "1",
+                                       "arbitros_corrigen": "1"}, follow_redirects=False)
+    tid = int(r.headers["location"].split("/")[2].split("?")[0])
+    assert client1.get(f"/api/torneos/{tid}").json()["arbitros_corrigen"] is True

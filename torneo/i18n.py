@@ -89,6 +89,7 @@ CATALOGO: Final[dict[str, tuple[str, str]]] = {
     "Cambio en una partida cerrada": ("Itxitako partida bateko aldaketa", "Change to a closed match"),
     "Cuadro": ("Koadroa", "Bracket"),
     "Grupo": ("Multzoa", "Group"),
+    "Los árbitros pueden corregir resultados": ("Epaileek emaitzak zuzen ditzakete", "Referees may correct results"),
     "Se actualiza sola": ("Bere kabuz eguneratzen da", "Refreshes itself"),
     "Vista de proyector": ("Proiektagailurako ikuspegia", "Projector view"),
     "Vista de móvil": ("Mugikorrerako ikuspegia", "Phone view"),

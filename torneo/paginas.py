@@ -181,6 +181,7 @@ async def crear(request: Request, srv: Servidor) -> Any:
         t = servicio.crear_torneo(s, cuenta, str(form.get("nombre", "")).strip()[:120] or "Torneo", reglas,
                                   formato, parse_parejas(str(form.get("parejas", ""))),
                                   _entero(form, "mesas", 1, 1, fm.MAX_MESAS) or 1)
+        t.arbitros_corrigen = form.get("arbitros_corrigen") == "1"
         return t.id
     try:
         tid = await srv.en_hilo(run)
