@@ -24,8 +24,8 @@ from mesa.senas import (  # noqa: E402
     avisos_calibracion,
     texto_calibracion,
 )
-from mesa.tomas import AlmacenTomas, Grabacion, TomaError, etiquetas, nueva_toma  # noqa: E402
 from mesa.storage import Almacen  # noqa: E402
+from mesa.tomas import AlmacenTomas, Grabacion, TomaError, etiquetas, nueva_toma  # noqa: E402
 
 
 def cara(i: int) -> np.ndarray:

@@ -14,9 +14,9 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
 from mesa.partida import ControlPartida
+from mesa.storage import Almacen
 from mesa.torneo import ClienteTorneo, TorneoError, http
 from mesa.torneo_mesa import MesaTorneo, validar_servidor
-from mesa.storage import Almacen
 from tests.servidor_torneo import Server, torneo_en_marcha
 from tests.test_app_torneo import MANOS_REYES, ServidorDistinto
 

@@ -6,10 +6,10 @@ from kivy.app import App
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
+from app.screens.widgets import Opcion
 from mesa.i18n import IDIOMAS
 from mesa.lectura import SIN_BARAJA, LecturaError, baraja_de, preparar_baraja
 from mesa.tomas import AJUSTE, AlmacenTomas, TomaError
-from app.screens.widgets import Opcion
 from scoring.rules import PERFILES
 
 

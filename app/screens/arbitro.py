@@ -17,12 +17,12 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from app.camera import Preview, a_textura
-from mesa.i18n import N_
-from mesa.arbitro import FASES_BOTON, SesionArbitro
-from mesa.senas import describir_evento
 from app.screens.senas import clave, dibujar_marcas
 from app.screens.vivo import ReconocimientoEnVivo
 from app.screens.widgets import Opcion, SelectorCartas
+from mesa.arbitro import FASES_BOTON, SesionArbitro
+from mesa.i18n import N_
+from mesa.senas import describir_evento
 from mesa.storage import StorageError
 
 NOMBRES_FASE = {"reparto": N_("Reparto"), "mus": N_("Mus"), "descarte": N_("Descarte"),

@@ -9,9 +9,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
+from app.screens.widgets import CartaChip, Opcion, SelectorCartas
 from mesa.i18n import N_
 from mesa.mano import IMPORTES, EntradaError, EntradaMano
-from app.screens.widgets import CartaChip, Opcion, SelectorCartas
 from mesa.storage import StorageError
 from scoring.cards import NotationError
 from scoring.tanteo import RegistroError

@@ -12,10 +12,10 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from app.camera import Preview
-from mesa.senas import Entrenador, describir_evento
-from mesa.tomas import AJUSTE, AlmacenTomas, Grabacion, TomaError, nueva_toma
 from app.screens.vivo import ReconocimientoEnVivo
 from app.screens.widgets import CartaChip
+from mesa.senas import Entrenador, describir_evento
+from mesa.tomas import AJUSTE, AlmacenTomas, Grabacion, TomaError, nueva_toma
 
 
 def clave(ev: dict[str, Any]) -> tuple[str, float]:

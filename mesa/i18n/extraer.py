@@ -3,9 +3,10 @@ compile them to the .mo files the app reads.
 
 The strings are the literal first arguments of ``t(...)``, ``app.t(...)`` and ``N_(...)`` in
 the folders of :data:`ROOTS` (the tablet app's app/, the shared logic's mesa/ and the phone
-pages' web/: *.py, *.kv, and {{ t('...') }} in the pages' *.html). Babel keeps the catalogues: translations stay, a new msgid gets
-an empty msgstr (or a fuzzy guess from a similar old one, which the .mo leaves out until a
-translator confirms it), msgids the app no longer uses are dropped. Run after changing texts
+pages' web/: *.py, *.kv, and {{ t('...') }} in the pages' *.html). Babel keeps the catalogues:
+translations stay, a new msgid gets an empty msgstr (or a fuzzy guess from a similar old one,
+which the .mo leaves out until a translator confirms it), msgids the app no longer uses are
+dropped. Run after changing texts
 or translations, and commit the .po and .mo files together:
 
     python -m mesa.i18n.extraer
