@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.fotos_asiento import fotos_por_asiento
 from vision.detections import CardDetections
 from vision.hands import HandsError, seat_hands
 from vision.models import CLASSIFIER_FILE, DETECTOR_FILE, models_dir
@@ -85,30 +86,8 @@ def test_a_photos_warnings_name_it_and_the_seat_step_is_left_out():
 
 @pytest.fixture(scope="module")
 def hand_photos(tmp_path_factory) -> list[str]:
-    """The example table as four photos, one hand each (the other cards painted over with the
-    cloth's colour), in seat order."""
-    import cv2
-
-    from vision.geometry import obb_to_corners
-    from vision.images import load_image
-    from vision.reader import CardReader
-
-    img = load_image(EXAMPLE)
-    dets = CardReader(settings=None).read(img)
-    assert dets.hands is not None
-    cloth = np.median(img.reshape(-1, 3), 0).astype(int).tolist()
-    folder = tmp_path_factory.mktemp("manos")
-    out = []
-    for seat in range(4):
-        hand = img.copy()
-        for k in np.nonzero(dets.seat != seat)[0]:
-            box = dets.obb[k].copy()
-            box[2:4] *= 1.2
-            cv2.fillPoly(hand, [obb_to_corners(box[None])[0].astype(np.int32)], cloth)
-        path = folder / f"asiento{seat}.jpg"
-        cv2.imwrite(str(path), hand)
-        out.append(str(path))
-    return out
+    """The example table as four photos, one hand each, in seat order."""
+    return [str(p) for p in fotos_por_asiento(tmp_path_factory.mktemp("manos"))]
 
 
 @needs_models

@@ -18,11 +18,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from scoring.partida import Partida
 from scoring.rules import perfil
+from tests.fotos_asiento import fotos_por_asiento
 from tests.navegador import Servir, capturas, navegador, sin_scroll_lateral
 from vision.models import models_dir
 
@@ -65,29 +65,8 @@ def servidor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servir]:
 
 @pytest.fixture(scope="module")
 def fotos_asiento(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """The example table as four photos, one hand each (the other cards painted over with the
-    cloth's colour), in seat order: what a phone sends seat by seat."""
-    import cv2
-
-    from vision.geometry import obb_to_corners
-    from vision.images import load_image
-    from vision.reader import CardReader
-
-    img = load_image(EXAMPLES / "mesa.jpg")
-    dets = CardReader().read(img)
-    cloth = np.median(img.reshape(-1, 3), 0).astype(int).tolist()
-    folder = tmp_path_factory.mktemp("asientos")
-    out = []
-    for seat in range(4):
-        hand = img.copy()
-        for k in np.nonzero(dets.seat != seat)[0]:
-            box = dets.obb[k].copy()
-            box[2:4] *= 1.2
-            cv2.fillPoly(hand, [obb_to_corners(box[None])[0].astype(np.int32)], cloth)
-        path = folder / f"asiento{seat}.jpg"
-        cv2.imwrite(str(path), hand)
-        out.append(path)
-    return out
+    """The example table as four photos, one hand each: what a phone sends seat by seat."""
+    return fotos_por_asiento(tmp_path_factory.mktemp("asientos"))
 
 
 def _texto(d: Any, element_id: str) -> str:
