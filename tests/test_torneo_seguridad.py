@@ -166,3 +166,18 @@ def test_the_openapi_schema_is_served_with_every_body_and_answer(client1: TestCl
         for op in ops.values():
             assert "200" in op["responses"] or "201" in op["responses"] or "204" in op["responses"], path
     assert client1.get("/docs").status_code == 404
+
+
+def test_the_proxy_and_the_limits_come_from_the_environment_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """`mus servir` builds this server too: the settings reach it through the environment."""
+    monkeypatch.setenv("MUSMESA_TORNEO_PROXY", "10.0.0.1, testclient")
+    monkeypatch.setenv("MUSMESA_TORNEO_LIMITE_UNIONES", "2")
+    srv = Servidor(f"sqlite:///{tmp_path / 't.sqlite3'}")
+    assert srv.proxies == {"10.0.0.1", "testclient"}
+    c = TestClient(srv.app)
+    answers = [c.post("/api/mesas/unirse", json={"codigo": "NOPE12345"}, headers={"X-Forwarded-For": "192.0.2.7"})
+               .status_code for _ in range(3)]
+    assert answers == [404, 404, 429]
+    assert c.post("/api/mesas/unirse", json={"codigo": "NOPE12345"},
+                  headers={"X-Forwarded-For": "192.0.2.8"}).status_code == 404  # another client behind the proxy
+    srv.engine.dispose()

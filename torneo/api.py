@@ -24,7 +24,7 @@ from scoring.inputs import excerpt
 from torneo import formato as fm
 from torneo import servicio, vistas
 from torneo.dependencias import CUERPOS
-from torneo.estado import LIMITE_GENERAL, Estado
+from torneo.estado import Estado
 from torneo.i18n import idioma_de, mensaje
 from torneo.modelos import _VALIDACION, Estricto, TorneoIn, error_de_validacion  # noqa: F401 (callers import these here)
 from torneo.paginas import pagina_error, rutas_paginas
@@ -51,8 +51,8 @@ def responder_error(exc: servicio.ServicioError, request: Request) -> Response:
 class Servidor(Estado):
     """The server's state (torneo.estado.Estado) and ``app``, the ASGI application."""
 
-    def __init__(self, url: str, limite_mesa: int = 120, limite_entrar: int = 10, limite_unirse: int = 120,
-                 limite_general: int = LIMITE_GENERAL, proxies: Collection[str] = ()) -> None:
+    def __init__(self, url: str, limite_mesa: int = 120, limite_entrar: int = 10, limite_unirse: int | None = None,
+                 limite_general: int | None = None, proxies: Collection[str] = ()) -> None:
         super().__init__(url, limite_mesa, limite_entrar, limite_unirse, limite_general, proxies)
         self.app = self._app()
 

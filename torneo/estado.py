@@ -3,6 +3,7 @@ The routes reach it through torneo.dependencias (``request.app.state.servidor``)
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -22,6 +23,15 @@ from torneo.servicio import ServicioError
 
 M = TypeVar("M", bound=BaseModel)
 LIMITE_GENERAL = 3000  # requests a minute from one address: 64 tables behind one router send ~1300
+LIMITE_UNIONES = 120  # join codes a minute from one address: every table of a club at a round's start
+ENTORNO_PROXY = "MUSMESA_TORNEO_PROXY"  # the trusted reverse proxies' addresses, comma-separated
+ENTORNO_UNIONES = "MUSMESA_TORNEO_LIMITE_UNIONES"
+ENTORNO_PETICIONES = "MUSMESA_TORNEO_LIMITE_PETICIONES"
+
+
+def _entero(nombre: str, defecto: int) -> int:
+    valor = os.environ.get(nombre, "").strip()
+    return int(valor) if valor.isdigit() and int(valor) > 0 else defecto
 
 
 class Estado:
@@ -29,15 +39,18 @@ class Estado:
     except the tables' own, which counts per table token. ``proxies``: the reverse proxies whose
     ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (``mus torneo servir --proxy``)."""
 
-    def __init__(self, url: str, limite_mesa: int = 120, limite_entrar: int = 10, limite_unirse: int = 120,
-                 limite_general: int = LIMITE_GENERAL, proxies: Collection[str] = ()) -> None:
+    def __init__(self, url: str, limite_mesa: int = 120, limite_entrar: int = 10, limite_unirse: int | None = None,
+                 limite_general: int | None = None, proxies: Collection[str] = ()) -> None:
         self.engine: Engine = motor(url)
         self.sesiones = sessionmaker(self.engine, expire_on_commit=False)
-        self.proxies = frozenset(proxies)
+        # what no argument gives comes from the environment, so any front end that builds this
+        # server (`mus torneo servir`, `mus servir`) takes the same settings
+        self.proxies = frozenset(proxies) or frozenset(
+            p.strip() for p in os.environ.get(ENTORNO_PROXY, "").split(",") if p.strip())
         self.limite_mesa = auth.Limite(limite_mesa, 60.0)  # a table sends a hand every ~30 s
         self.limite_entrar = auth.Limite(limite_entrar, 60.0)  # logins, per address
-        self.limite_unirse = auth.Limite(limite_unirse, 60.0)  # join codes, per address, counted apart
-        self.limite_general = auth.Limite(limite_general, 60.0)
+        self.limite_unirse = auth.Limite(limite_unirse or _entero(ENTORNO_UNIONES, LIMITE_UNIONES), 60.0)
+        self.limite_general = auth.Limite(limite_general or _entero(ENTORNO_PETICIONES, LIMITE_GENERAL), 60.0)
 
     @contextmanager
     def sesion(self) -> Iterator[Session]:
