@@ -1,20 +1,37 @@
 // A hand entered from a phone: the cards seat by seat on the 40-card grid, the lances with big
 // buttons, the tanteo with its reasons, then confirm. Every step is saved to the server as the
-// partida's draft (PUT /api/partidas/{clave}/borrador), so a reload, a locked phone or another
-// phone picks the hand up where it was. W2's photo block and W3's tournament block use
-// window.musMano (estado, guardar, pintar) to read and change the same draft.
+// partida's draft (PUT /api/partidas/{clave}/borrador) and on this phone (localStorage, with the
+// server version it extends), so a reload, a locked phone, another phone or a lost connection
+// picks the hand up where it was: a step the server has not acknowledged is sent when the
+// connection is back, and a 409 (another phone moved the hand on) shows theirs and says so.
+// A confirmation that finds no connection waits in this phone's outbox (window.musSalida,
+// web/static/marcador.js) and is sent again, with the same id_mano, until the server stores it.
+// W2's photo block and W3's tournament block use window.musMano (estado, guardar, pintar) to
+// read and change the same draft.
 (function () {
   "use strict";
   var raiz = document.getElementById("pagina_mano");
   if (!raiz) { return; }
   var cfg = JSON.parse(document.getElementById("config").textContent);
+  var S = JSON.parse(document.getElementById("sin_red_textos").textContent);
   var clave = cfg.clave, lang = cfg.lang, T = cfg.textos;
   var api = "/api/partidas/" + clave;
+  var LOCAL = "mus-borrador-" + clave + "-";  // + the hand's number: this phone's copy of the draft
+  var REINTENTO_MS = 3000;  // how soon a step or a confirmation that found no connection is tried again
+  var PLAZO_MS = 15000;     // a request without an answer by then counts as no connection
   var estado = null;      // the draft (web.servicio.DatosBorrador)
-  var version = 0;        // the draft's version as last read or written
+  var version = 0;        // the server's version this draft extends
   var cola = Promise.resolve();
   var previa = null;      // the last preview: lance rows and tanteo
+  var previaDe = null;    // the cards, lances and mano that preview is of (stable JSON)
+  var previaPendiente = false;  // a change not previewed for want of connection: the tanteo shown would be stale
   var temporizador = null;
+  var sucio = false;      // a step the server has not acknowledged yet
+  var cambios = 0;        // steps taken on this page: tells whether an answer covers the last one
+  var enviados = [];      // the drafts sent at `version` with no answer: one may be stored (its answer lost)
+  var reintento = null;   // the timer of the next try while there is no connection
+  var esperando = null;   // the id_mano of this hand's confirmation while it waits in the outbox
+  var recuperada = false; // the draft shown came from this phone's copy, not from the server
 
   function $(id) { return document.getElementById(id); }
   function tr(texto) { return T[texto] || texto; }
@@ -27,9 +44,67 @@
   function pedir(metodo, ruta, cuerpo) {
     var opciones = {method: metodo, headers: {"Content-Type": "application/json"}, cache: "no-store"};
     if (cuerpo !== undefined) { opciones.body = JSON.stringify(cuerpo); }
+    // a phone that walks out of the wifi may get no answer at all rather than an error
+    var control = window.AbortController ? new AbortController() : null;
+    var plazo = control ? setTimeout(function () { control.abort(); }, PLAZO_MS) : null;
+    if (control) { opciones.signal = control.signal; }
     return fetch(api + ruta + (ruta.indexOf("?") < 0 ? "?" : "&") + "lang=" + lang, opciones).then(function (r) {
-      return r.json().catch(function () { return {}; }).then(function (doc) { return {ok: r.ok, estado: r.status, doc: doc}; });
-    });
+      return r.json().catch(function () { return {}; }).then(function (doc) {
+        clearTimeout(plazo);
+        return {ok: r.ok, estado: r.status, doc: doc};
+      });
+    }, function (e) { clearTimeout(plazo); throw e; });
+  }
+
+  function decirGuardado(como, texto) {
+    $("guardado").dataset.estado = como;
+    $("guardado").textContent = texto;
+  }
+
+  function decirSalida(texto) {
+    $("salida").textContent = texto || "";
+    $("salida").hidden = !texto;
+  }
+
+  // -- this phone's copy ------------------------------------------------------------------------
+  function estable(v) {
+    // the same JSON for the same draft whatever the order of its keys (the server's or this page's)
+    if (Array.isArray(v)) { return "[" + v.map(estable).join(",") + "]"; }
+    if (v && typeof v === "object") {
+      return "{" + Object.keys(v).sort().filter(function (k) { return v[k] !== undefined; }).map(function (k) {
+        return JSON.stringify(k) + ":" + estable(v[k]);
+      }).join(",") + "}";
+    }
+    return JSON.stringify(v === undefined ? null : v);
+  }
+
+  function copiaLocal(n) {
+    try { return JSON.parse(localStorage.getItem(LOCAL + n) || "null"); } catch (e) { return null; }
+  }
+
+  function recordar() {
+    if (!estado) { return; }
+    try {
+      localStorage.setItem(LOCAL + estado.n, JSON.stringify(
+        {datos: estado, version: version, pendiente: sucio, enviados: enviados}));
+    } catch (e) { /* private mode or a full storage: the server's copy is the only one */ }
+  }
+
+  function olvidar(salvo) {
+    // the copies of this partida's other hands: stored, undone or replaced
+    try {
+      for (var i = localStorage.length - 1; i >= 0; i--) {
+        var k = localStorage.key(i);
+        if (k && k.indexOf(LOCAL) === 0 && k !== LOCAL + salvo) { localStorage.removeItem(k); }
+      }
+    } catch (e) { /* nothing kept, nothing to forget */ }
+  }
+
+  function retomar(copia) {
+    estado = copia.datos;
+    version = copia.version;
+    enviados = copia.enviados || [];
+    sucio = !!copia.pendiente;
   }
 
   // -- the draft ------------------------------------------------------------------------------
@@ -48,29 +123,94 @@
   }
 
   function guardar() {
-    // one save at a time, in order, each with the version the previous one left
-    $("guardado").textContent = tr("Guardando…");
-    cola = cola.then(function () {
-      return pedir("PUT", "/borrador", {datos: estado, version: version}).then(function (r) {
-        if (r.ok) {
-          version = r.doc.version;
-          $("guardado").textContent = tr("Guardado");
-          return;
-        }
-        if (r.estado === 409 && r.doc.borrador) {  // another phone moved the hand on: show theirs
-          estado = r.doc.borrador;
-          version = r.doc.version;
-          pintar();
-          previsualizar();
-        }
-        $("guardado").textContent = "";
-        mostrarError(r.doc.error);
-      });
-    }).catch(function () {
-      $("guardado").textContent = tr("Sin conexión: se reintenta");
-      setTimeout(guardar, 3000);
-    });
+    // kept on this phone at once; sent one save at a time, in order, each with the version the
+    // previous one left
+    cambios += 1;
+    sucio = true;
+    recuperada = false;
+    recordar();
+    decirGuardado("guardando", tr("Guardando…"));
+    enCola(enviarBorrador);
     return cola;
+  }
+
+  function enCola(paso) {
+    cola = cola.then(paso).catch(function (e) {
+      if (window.console) { window.console.error(e); }
+      programar();
+    });
+  }
+
+  function enviarBorrador() {
+    if (!sucio || !estado) { return; }
+    var hasta = cambios, datos = JSON.parse(JSON.stringify(estado)), firma = estable(datos);
+    if (enviados[enviados.length - 1] !== firma) { enviados = enviados.concat([firma]).slice(-20); }
+    recordar();
+    return pedir("PUT", "/borrador", {datos: datos, version: version}).then(function (r) {
+      if (r.ok) { return guardado(r.doc.version, hasta); }
+      if (r.estado === 409) { return resolver(r.doc); }
+      if (r.estado >= 500 || r.estado === 429) { return sinRed(); }
+      sucio = false;  // refused for good (a card the server does not take): said, not retried
+      recordar();
+      decirGuardado("", "");
+      mostrarError(r.doc.error);
+    }, sinRed);
+  }
+
+  function guardado(nueva, hasta) {
+    version = nueva;
+    enviados = [];
+    sucio = cambios !== hasta;  // a step taken while this one travelled goes next
+    recordar();
+    if (sucio) { return enviarBorrador(); }
+    decirGuardado("guardado", recuperada ? S.recuperado_guardado : tr("Guardado"));
+  }
+
+  function resolver(doc) {
+    var suyo = doc.borrador;
+    if (!suyo || suyo.n !== estado.n) {
+      // the server holds no draft of this hand (none at all, or a stale one of another hand):
+      // this phone's is the one, based on what the server has
+      var antes = version;
+      version = doc.version || 0;
+      return antes === version ? programar() : enviarBorrador();
+    }
+    if (enviados.indexOf(estable(suyo)) >= 0) {  // this phone's own step, whose answer was lost
+      version = doc.version;
+      enviados = [];
+      if (estable(suyo) !== estable(estado)) { return enviarBorrador(); }
+      sucio = false;
+      recordar();
+      decirGuardado("guardado", recuperada ? S.recuperado_guardado : tr("Guardado"));
+      return;
+    }
+    // another phone moved the hand on: show theirs, and say so
+    estado = suyo;
+    version = doc.version;
+    sucio = false;
+    enviados = [];
+    recordar();
+    pintar();
+    previsualizar();
+    decirGuardado("", "");
+    mostrarError(doc.error);
+  }
+
+  function sinRed() {
+    decirGuardado("local", S.guardado_local);
+    programar();
+  }
+
+  function programar() {
+    if (reintento) { return; }
+    reintento = setTimeout(function () { reintento = null; reintentar(); }, REINTENTO_MS);
+  }
+
+  function reintentar() {
+    if (!estado) { return; }
+    if (sucio) { enCola(enviarBorrador); }
+    if (previaPendiente) { previsualizar(); }
+    if (esperando) { enviarSalida(); }
   }
 
   function cambiar() {
@@ -143,33 +283,64 @@
   function previsualizar() {
     clearTimeout(temporizador);
     temporizador = setTimeout(function () {
-      var cuerpo = {cartas: estado.cartas, lances: estado.lances, mano: estado.mano};
+      var cuerpo = {cartas: estado.cartas, lances: estado.lances, mano: estado.mano}, de = estable(cuerpo);
       pedir("POST", "/previsualizar", cuerpo).then(function (r) {
+        previaPendiente = false;
         if (!r.ok) { mostrarError(r.doc.error); return; }
         previa = r.doc;
+        previaDe = de;
         pintarPrevia();
-      }).catch(function () { /* the preview comes with the next change */ });
+      }, function () {
+        if (de === previaDe) { return; }  // nothing changed since the tanteo shown: it stands
+        previaPendiente = true;  // counted again when the connection is back
+        pintarPrevia();
+        programar();
+      });
     }, 150);
   }
 
   function confirmar() {
-    var boton = $("confirmar");
-    boton.disabled = true;
-    boton.textContent = tr("Confirmando…");
     var cuerpo = {id_mano: estado.id_mano, n: estado.n, cartas: estado.cartas, lances: estado.lances,
                   mano: estado.mano, origen: estado.lectura ? "camara" : "manual"};
-    cola.then(function () { return pedir("POST", "/manos", cuerpo); }).then(function (r) {
-      if (r.ok) {
-        // the end of a juego, vaca or partida is announced on the marcador the page goes back to
-        try { sessionStorage.setItem("mus-avisos-" + clave, JSON.stringify(r.doc.tanteo.avisos)); } catch (e) { /* private mode */ }
+    var total = previa && previa.tanteo ? previa.tanteo.total : ["?", "?"];
+    var linea = S.por_enviar.replace("{n}", String(estado.n)).replace("{a}", String(total[0]))
+      .replace("{b}", String(total[1])) + " · " + S.sin_red_mano;
+    // in the outbox before it is sent: a page closed or a phone locked mid-send loses nothing
+    window.musSalida.poner(clave, {cuerpo: cuerpo, n: estado.n, linea: linea});
+    esperando = cuerpo.id_mano;
+    enviarSalida();
+  }
+
+  function enviarSalida() {
+    var boton = $("confirmar"), id = esperando;
+    boton.disabled = true;
+    boton.textContent = tr("Confirmando…");
+    return cola.then(function () { return window.musSalida.enviar(clave, lang); }).then(function (respuestas) {
+      var mia = respuestas.filter(function (r) { return r.entrada.cuerpo.id_mano === id; })[0];
+      var guardada = window.musSalida.leer(clave).every(function (e) { return e.cuerpo.id_mano !== id; });
+      if (!mia && guardada) {  // sent by this phone's marcador meanwhile: the hand is in
         window.location.href = "/p/" + clave;
         return;
       }
-      mostrarError(r.doc.error);
-      boton.disabled = false;
-      boton.textContent = boton.dataset.texto;
-    }).catch(function () {
-      mostrarError(tr("Sin conexión: se reintenta"));
+      if (!mia || !mia.hecha) {  // no connection, or the server is down: it waits, and says so
+        decirSalida(S.sin_red_mano);
+        boton.textContent = boton.dataset.texto;
+        programar();
+        return;
+      }
+      esperando = null;
+      decirSalida("");
+      if (mia.ok) {
+        sucio = false;
+        try {
+          localStorage.removeItem(LOCAL + mia.entrada.n);
+          // the end of a juego, vaca or partida is announced on the marcador the page goes back to
+          sessionStorage.setItem("mus-avisos-" + clave, JSON.stringify(mia.doc.tanteo.avisos));
+        } catch (e) { /* private mode */ }
+        window.location.href = "/p/" + clave;
+        return;
+      }
+      mostrarError(mia.doc.error);
       boton.disabled = false;
       boton.textContent = boton.dataset.texto;
     });
@@ -221,6 +392,8 @@
   }
 
   function pintarPrevia() {
+    var falta = $("tanteo_falta");
+    falta.textContent = previaPendiente ? S.tanteo_sin_red : falta.dataset.texto;
     if (!previa) { return; }
     previa.lances.forEach(function (fila) {
       var caja = $("lance-" + fila.fila);
@@ -230,7 +403,7 @@
       Array.prototype.forEach.call(caja.querySelectorAll("button"), function (b) { b.disabled = !fila.apostable; });
       if (!fila.apostable && estado.lances[fila.fila]) { delete estado.lances[fila.fila]; }
     });
-    var tan = previa.tanteo;
+    var tan = previaPendiente ? null : previa.tanteo;  // never a stale tanteo to confirm
     $("tanteo_falta").hidden = !!tan;
     $("tanteo_listo").hidden = !tan;
     if (!tan) { return; }
@@ -302,19 +475,51 @@
     });
     $("confirmar").dataset.texto = $("confirmar").textContent;
     $("confirmar").addEventListener("click", confirmar);
+    $("tanteo_falta").dataset.texto = $("tanteo_falta").textContent;
+    window.addEventListener("online", reintentar);
   }
 
   function empezar() {
     pedir("GET", "/borrador").then(function (r) {
       if (!r.ok) { mostrarError(r.doc.error); return; }
+      var copia = copiaLocal(r.doc.datos.n);
       estado = r.doc.datos;
       version = r.doc.version;
-      if (estado.asiento === null || estado.asiento === undefined) { estado.asiento = completas() ? null : 0; }
-      enlazar();
-      pintar();
-      previsualizar();
-      document.dispatchEvent(new CustomEvent("mus:borrador", {detail: estado}));
-    }).catch(function () { mostrarError(tr("Sin conexión: se reintenta")); setTimeout(empezar, 3000); });
+      if (copia && copia.pendiente && estable(copia.datos) !== estable(estado)) {
+        // steps this phone took that never reached the server: they go now (a 409 if another
+        // phone moved the hand on meanwhile)
+        retomar(copia);
+        recuperada = true;
+        decirGuardado("recuperado", S.recuperado);
+      }
+      arrancar();
+    }, function () {
+      var copia = copiaLocal(cfg.n);
+      if (!copia) { mostrarError(tr("Sin conexión: se reintenta")); setTimeout(empezar, REINTENTO_MS); return; }
+      retomar(copia);  // no server now: this phone's copy, sent when the connection is back
+      recuperada = sucio;
+      arrancar();
+      sinRed();
+    });
+  }
+
+  function arrancar() {
+    if (estado.asiento === null || estado.asiento === undefined) { estado.asiento = completas() ? null : 0; }
+    olvidar(estado.n);
+    enlazar();
+    pintar();
+    recordar();
+    if (sucio) { enCola(enviarBorrador); }
+    previsualizar();
+    document.dispatchEvent(new CustomEvent("mus:borrador", {detail: estado}));
+    // a confirmation of this hand still in the outbox (the page was left or reloaded): it waits
+    var mia = window.musSalida.leer(clave).filter(function (e) { return e.n === estado.n; })[0];
+    if (mia) {
+      esperando = mia.cuerpo.id_mano;
+      enviarSalida();
+    } else if (window.musSalida.leer(clave).length) {
+      window.musSalida.enviar(clave, lang);  // an older hand's: the server answers it as stored
+    }
   }
 
   // another phone entering the same hand: its steps show here too; its confirmation takes this
@@ -322,20 +527,25 @@
   var enVuelo = 0;
   function seguirOtros() {
     if (!estado || enVuelo || document.hidden) { return; }
+    if (sucio || esperando) { reintentar(); return; }  // this phone's steps go first: a 409 tells of another's
     enVuelo = 1;
     cola.then(function () { return pedir("GET", "/borrador"); }).then(function (r) {
       if (!r.ok) { return; }
       if (r.doc.datos.n !== estado.n) {
         window.location.href = "/p/" + clave;
-      } else if (r.doc.version > version) {
+      } else if (r.doc.version > version && !sucio) {
         estado = r.doc.datos;
         version = r.doc.version;
+        recordar();
         pintar();
         previsualizar();
       }
     }).catch(function () { /* offline: the next round tries again */ }).then(function () { enVuelo = 0; });
   }
   setInterval(seguirOtros, 5000);
+  document.addEventListener("visibilitychange", function () {  // a phone unlocked: news, and what waits
+    if (!document.hidden) { seguirOtros(); }
+  });
 
   window.musMano = {
     estado: function () { return estado; },

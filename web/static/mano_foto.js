@@ -3,7 +3,8 @@
 // the photo here, from their boxes: the server keeps no photo, and this page keeps it only in
 // memory. A tap on a card corrects it (POST /api/leer/corregir: the reader's alternative first,
 // then the 40 cards). Everything read goes into the hand's draft through window.musMano
-// (web/static/mano.js): lectura, cartas, correcciones, fotos_asiento.
+// (web/static/mano.js): lectura, cartas, correcciones, fotos_asiento. A photo or a correction
+// that finds no connection is kept in memory and sent again when the connection is back.
 (function () {
   "use strict";
   var raiz = document.getElementById("foto");
@@ -17,6 +18,7 @@
   var fotos = {};       // "mesa" or a seat -> the object URL of the photo taken on this phone
   var vista = null;     // what the drawing shows: {lectura, foto, tocable}
   var indice = null;    // the card being corrected
+  var pendiente = null; // what found no connection (a photo to read, a correction): tried again
 
   function $(id) { return document.getElementById(id); }
   function estado() { return window.musMano && window.musMano.estado(); }
@@ -28,6 +30,19 @@
 
   function enviar(ruta, cuerpo) {
     return window.musFotos.enviar(ruta, cuerpo, lang, function () { $("foto_estado").textContent = T.ocupado; });
+  }
+
+  function sinRed(otraVez) {
+    $("foto_estado").textContent = "";
+    decir("foto_error", T.sin_conexion);
+    pendiente = otraVez;
+  }
+
+  function reintentar() {
+    if (!pendiente || !estado()) { return; }
+    var hacer = pendiente;
+    pendiente = null;
+    hacer();
   }
 
   // -- seat by seat ------------------------------------------------------------------------------
@@ -74,13 +89,17 @@
       ruta = "/api/leer/asiento";
     }
     var url = URL.createObjectURL(file);
+    pendiente = null;  // a newer photo replaces one that waits
     decir("foto_error", "");
     $("foto_estado").textContent = T.leyendo;
     enviar(ruta, form).then(function (r) {
       $("foto_estado").textContent = "";
       if (modo === "asientos") { return asientoLeido(r, asiento, url); }
       return mesaLeida(r, url);
-    }).catch(function () { $("foto_estado").textContent = ""; decir("foto_error", T.sin_conexion); });
+    }, function () {
+      URL.revokeObjectURL(url);
+      sinRed(function () { tomar(file); });
+    });
   }
 
   function mesaLeida(r, url) {
@@ -251,6 +270,7 @@
     var antes = e.lectura.cartas.map(function (c) { return c; });
     var cuerpo = {lectura: e.lectura, indice: i, carta: carta};
     if (modo === "asientos" && leidos().every(Boolean)) { cuerpo.fotos_asiento = leidos(); }
+    pendiente = null;
     enviar("/api/leer/corregir", cuerpo).then(function (r) {
       if (!r.ok) { decir("foto_error", r.doc.error); return; }
       e.lectura = r.doc.lectura;
@@ -265,7 +285,7 @@
       vista = {lectura: e.lectura, foto: vista && vista.tocable ? vista.foto : null, tocable: true};
       window.musMano.cambiar();
       pintar();
-    }).catch(function () { decir("foto_error", T.sin_conexion); });
+    }, function () { sinRed(function () { indice = i; corregir(carta); }); });
   }
 
   // -- wiring ------------------------------------------------------------------------------------
@@ -316,7 +336,15 @@
       b.addEventListener("click", function () { corregir(b.dataset.corregir); });
     });
     $("corregir_cerrar").addEventListener("click", function () { $("corregir").hidden = true; indice = null; });
+    window.addEventListener("online", reintentar);
+    setInterval(reintentar, 5000);
     pintar();
+    // a photo chosen before the draft had come (a slow connection): read it now
+    var antes = $("foto_input").files && $("foto_input").files[0];
+    if (antes) {
+      $("foto_input").value = "";
+      tomar(antes);
+    }
   }
 
   document.addEventListener("mus:borrador", empezar);

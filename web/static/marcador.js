@@ -1,6 +1,83 @@
+// This phone's outbox of confirmed hands (window.musSalida), used by the hand page and the
+// marcador: a hand confirmed while the server could not be reached is kept in localStorage and
+// sent again, with the same id_mano (the server stores it once, and answers a repeat with the
+// stored hand), until the server answers it.
+(function () {
+  "use strict";
+  var enVuelo = {};  // clave -> the sending in progress, so two callers never send at once
+
+  function nombre(clave) { return "mus-salida-" + clave; }
+
+  function leer(clave) {
+    try { return JSON.parse(localStorage.getItem(nombre(clave)) || "[]"); } catch (e) { return []; }
+  }
+
+  function escribir(clave, lista) {
+    try {
+      if (lista.length) { localStorage.setItem(nombre(clave), JSON.stringify(lista)); } else { localStorage.removeItem(nombre(clave)); }
+    } catch (e) { /* private mode or full: the page that holds the hand keeps trying while open */ }
+  }
+
+  function quitar(clave, idMano) {
+    escribir(clave, leer(clave).filter(function (e) { return e.cuerpo.id_mano !== idMano; }));
+  }
+
+  // entrada: {cuerpo: the POST /manos body, n, linea: what the marcador shows while it waits}
+  function poner(clave, entrada) {
+    quitar(clave, entrada.cuerpo.id_mano);
+    escribir(clave, leer(clave).concat([entrada]).sort(function (a, b) { return a.n - b.n; }));
+  }
+
+  // A hand is settled by any answer but a passing one: stored (201, or a repeat), or refused
+  // for good (409 another phone's hand, 422). No answer, a 5xx or a 429 keep it for later.
+  function pasajero(estado) { return estado >= 500 || estado === 429 || estado === 408; }
+
+  function enviarUna(clave, lang, entrada) {
+    var control = window.AbortController ? new AbortController() : null;
+    var plazo = control ? setTimeout(function () { control.abort(); }, 20000) : null;
+    return fetch("/api/partidas/" + clave + "/manos?lang=" + lang, {
+      method: "POST", headers: {"Content-Type": "application/json"}, cache: "no-store",
+      body: JSON.stringify(entrada.cuerpo), signal: control ? control.signal : undefined
+    }).then(function (r) {
+      clearTimeout(plazo);
+      return r.json().catch(function () { return {}; }).then(function (doc) {
+        if (!pasajero(r.status)) { quitar(clave, entrada.cuerpo.id_mano); }
+        return {ok: r.ok, estado: r.status, doc: doc, entrada: entrada, hecha: !pasajero(r.status)};
+      });
+    }, function () {
+      clearTimeout(plazo);
+      return {ok: false, estado: 0, doc: {}, entrada: entrada, hecha: false};
+    });
+  }
+
+  // Send what waits, in hand order, one at a time; stop at the first that cannot go now.
+  // Answers the answers got: [{ok, estado, doc, entrada, hecha}].
+  function enviar(clave, lang) {
+    if (enVuelo[clave]) { return enVuelo[clave]; }
+    var respuestas = [];
+    function siguiente() {
+      var lista = leer(clave);
+      if (!lista.length) { return respuestas; }
+      return enviarUna(clave, lang, lista[0]).then(function (r) {
+        respuestas.push(r);
+        return r.hecha ? siguiente() : respuestas;
+      });
+    }
+    enVuelo[clave] = Promise.resolve().then(siguiente).then(function (r) {
+      delete enVuelo[clave];
+      return r;
+    });
+    return enVuelo[clave];
+  }
+
+  window.musSalida = {leer: leer, poner: poner, quitar: quitar, enviar: enviar};
+}());
+
 // The marcador follows the partida by itself: every few seconds it asks the server for its
 // changing part (/p/{clave}/parte) and swaps it in, so the other phones see each hand.
 // Undo asks for a confirmation first and names the hand, so two phones never undo two hands.
+// A hand this phone confirmed without a connection shows above it (#por_enviar) and is sent
+// from here too, at every refresh and when the network comes back, until the server stores it.
 (function () {
   "use strict";
   var pagina = document.getElementById("pagina_marcador");
@@ -69,22 +146,69 @@
   });
 
   function anunciar() {
-    var aviso = document.getElementById("avisos");
     var guardados = null;
     try {
       guardados = JSON.parse(sessionStorage.getItem("mus-avisos-" + clave) || "null");
       sessionStorage.removeItem("mus-avisos-" + clave);
     } catch (e) { guardados = null; }
-    if (guardados && guardados.length) {
-      aviso.textContent = guardados.join(" ");
-      aviso.hidden = false;
+    mostrarAvisos(guardados);
+  }
+
+  function mostrarAvisos(lista) {
+    if (!lista || !lista.length) { return; }
+    var aviso = document.getElementById("avisos");
+    aviso.textContent = lista.join(" ");
+    aviso.hidden = false;
+  }
+
+  // -- this phone's hands not stored yet --------------------------------------------------------
+  function pintarSalida() {
+    var lista = window.musSalida.leer(clave);
+    var caja = document.getElementById("por_enviar");
+    if (!lista.length) {
+      if (caja) { caja.parentNode.removeChild(caja); }
+      return;
     }
+    if (!caja) {
+      caja = document.createElement("ul");
+      caja.id = "por_enviar";
+      caja.className = "por-enviar";
+      caja.setAttribute("aria-live", "polite");
+      marcador().parentNode.insertBefore(caja, marcador());
+    }
+    caja.textContent = "";
+    lista.forEach(function (e) {
+      var li = document.createElement("li");
+      li.id = "por_enviar-" + e.n;
+      li.dataset.idMano = e.cuerpo.id_mano;
+      li.textContent = e.linea;
+      caja.appendChild(li);
+    });
+  }
+
+  function enviarSalida() {
+    pintarSalida();
+    if (!window.musSalida.leer(clave).length) { return Promise.resolve(); }
+    return window.musSalida.enviar(clave, lang).then(function (respuestas) {
+      respuestas.forEach(function (r) {
+        if (r.ok) { mostrarAvisos(r.doc.tanteo && r.doc.tanteo.avisos); }
+        if (r.hecha && !r.ok) { mostrarError(r.doc.error); }  // refused for good: another phone's hand n
+      });
+      pintarSalida();
+    });
+  }
+
+  function ronda() {
+    return enviarSalida().then(refrescar);
   }
 
   anunciar();
   ajustar();
-  setInterval(refrescar, cada);
+  pintarSalida();
+  if (window.musSalida.leer(clave).length) { ronda(); }
+  setInterval(ronda, cada);
+  window.addEventListener("online", ronda);
   document.addEventListener("visibilitychange", function () {
-    if (!document.hidden) { refrescar(); }
+    if (!document.hidden) { ronda(); }
   });
 }());

@@ -1,0 +1,325 @@
+"""A hand entered on a phone whose connection comes and goes: headless Chromium at 390x844 with
+touch against a real `mus servir` (a subprocess, stopped, killed with SIGKILL and started again
+on the same port). The network is cut with Chromium's own offline mode, and while the page is
+reloaded from the server its API calls are blocked, as a phone that gets the page back before
+the wifi settles. Screenshots go to $MUSMESA_CAPTURAS or a temp folder; they were looked at when
+these tests were written.
+
+What it covers: seats tapped without network kept on the phone through a reload and sent when
+the network is back; a page closed offline and opened again sends what it kept; another phone
+having moved the hand on meanwhile wins, and the page says so; a hand confirmed while the server
+is down is stored once when it is back, and the marcador moves; the marcador shows a hand that
+waits in this phone's outbox until the server stores it; a `kill -9` of the server mid-hand keeps
+every step it acknowledged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.navegador import Servir, capturas, navegador, sin_scroll_lateral
+from tests.test_web_telefono import (
+    NAMES,
+    _cargada,
+    _cartas_asiento,
+    _lances_con_botones,
+    _tanteo_esperado,
+    _tap,
+    _texto,
+    esperar,
+)
+
+MANO = [["1o", "1c", "12e", "12b"], ["5o", "5c", "5e", "4c"], ["7o", "7c", "6o", "6c"], ["10o", "11o", "10c", "11c"]]
+TODAS = [sorted(h) for h in MANO]  # the four seats as the page and the server show them
+OTRA = [["12o", "12c", "3e", "3b"], ["1e", "1b", "7e", "7b"], ["4o", "5b", "6e", "2o"], ["11e", "11b", "10e", "10b"]]
+LANCES = {"grande": {"quiero": 2}, "chica": {"no_quiero": 1, "gana": 1}}
+SIN_RED_MANO = "sin conexión: la mano se enviará al volver la red"
+
+
+@pytest.fixture
+def servidor(tmp_path: Path) -> Iterator[Servir]:
+    """A server of its own: these tests stop and kill it."""
+    pytest.importorskip("uvicorn")
+    s = Servir(tmp_path)
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def _nueva_partida(d: Any, base: str) -> str:
+    from selenium.webdriver.common.by import By
+
+    d.get(base + "/nueva")
+    for i, name in enumerate(NAMES):
+        d.find_element(By.ID, f"jugador{i}").send_keys(name)
+    _tap(d, "crear")
+    esperar(lambda: "/p/" in d.current_url, 30, "la partida")
+    return str(d.current_url.split("/p/")[1].split("?")[0].split("/")[0])
+
+
+def _abrir_mano(d: Any, base: str, clave: str) -> None:
+    d.get(f"{base}/p/{clave}/mano")
+    _cargada(d)
+    esperar(lambda: d.execute_script("return !!window.musMano.estado()"), 30, "el borrador leído")
+
+
+def _asientos(d: Any, mano: list[list[str]], seats: tuple[int, ...]) -> None:
+    for seat in seats:
+        _tap(d, f"asiento-{seat}")
+        for c in mano[seat]:
+            _tap(d, f"carta-{c}")
+
+
+def _en_pagina(d: Any) -> list[list[str]]:
+    return [_cartas_asiento(d, s) for s in range(4)]
+
+
+def _borrador(servidor: Servir, clave: str) -> dict[str, Any]:
+    r = httpx.get(f"{servidor.base}/api/partidas/{clave}/borrador", timeout=30)
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def _en_servidor(servidor: Servir, clave: str) -> list[list[str]]:
+    return [sorted((c or "").split()) for c in _borrador(servidor, clave)["datos"]["cartas"]]
+
+
+def _guardado(d: Any) -> str:
+    from selenium.webdriver.common.by import By
+
+    return str(d.find_element(By.ID, "guardado").get_attribute("data-estado") or "")
+
+
+def _bloquear(d: Any, urls: list[str]) -> None:
+    """Chromium refuses these requests as if there were no network (an empty list lets all through)."""
+    d.execute_cdp_cmd("Network.enable", {})
+    d.execute_cdp_cmd("Network.setBlockedURLs", {"urls": urls})
+
+
+def _sin_red(d: Any) -> None:
+    d.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
+
+
+def _manos_guardadas(servidor: Servir, clave: str) -> list[dict[str, Any]]:
+    r = httpx.get(f"{servidor.base}/api/partidas/{clave}/exportar.json", timeout=30)
+    assert r.status_code == 200, r.text
+    doc = r.json()
+    return list(doc if isinstance(doc, list) else doc["manos"])
+
+
+def _hasta_el_tanteo(d: Any, mano: list[list[str]]) -> None:
+    from selenium.webdriver.common.by import By
+
+    _asientos(d, mano, (0, 1, 2, 3))
+    _tap(d, "a_lances")
+    _lances_con_botones(d, LANCES)
+    _tap(d, "a_tanteo")
+    esperar(lambda: d.find_element(By.ID, "confirmar").is_displayed(), 60, "el tanteo")
+
+
+def _tantos(d: Any) -> list[int]:
+    return [int(_texto(d, f"tantos-{k}")) for k in (0, 1)]
+
+
+def _mano_con_asientos(d: Any, servidor: Servir, seats: tuple[int, ...]) -> str:
+    """A new partida whose first hand has these seats' cards, saved on the server: its clave."""
+    clave = _nueva_partida(d, servidor.base)
+    _abrir_mano(d, servidor.base, clave)
+    _asientos(d, MANO, seats)
+    esperar(lambda: all(_en_servidor(servidor, clave)[s] == TODAS[s] for s in seats), 30, "los asientos guardados")
+    esperar(lambda: _guardado(d) == "guardado", 30, "guardado")
+    return clave
+
+
+def test_seats_tapped_without_network_survive_a_reload(servidor: Servir) -> None:
+    shots = capturas()
+    with navegador() as d:
+        clave = _mano_con_asientos(d, servidor, (0, 1))
+
+        _sin_red(d)
+        _asientos(d, MANO, (2, 3))
+        esperar(lambda: _guardado(d) == "local", 30, "guardado en el teléfono")
+        assert "Sin conexión" in _texto(d, "guardado")
+        assert _en_pagina(d) == TODAS
+        assert _en_servidor(servidor, clave) == [*TODAS[:2], [], []]
+        d.save_screenshot(str(shots / "sin_red_asientos.png"))
+
+        # the page comes back from the server while its calls still cannot get through
+        _bloquear(d, ["*/api/*"])
+        d.delete_network_conditions()
+        d.refresh()
+        _cargada(d)
+        esperar(lambda: _en_pagina(d) == TODAS, 30, "los cuatro asientos de este teléfono")
+        esperar(lambda: _guardado(d) == "local", 30, "sin conexión tras recargar")
+        assert _en_servidor(servidor, clave) == [*TODAS[:2], [], []]
+        assert sin_scroll_lateral(d) == 0
+        d.save_screenshot(str(shots / "sin_red_recargada.png"))
+
+        # the network back: the page sends what the server never got, by itself
+        _bloquear(d, [])
+        esperar(lambda: _en_servidor(servidor, clave) == TODAS, 30, "los cuatro asientos en el servidor")
+        esperar(lambda: _guardado(d) == "guardado", 30, "guardado tras volver la red")
+        assert _texto(d, "guardado") == "Recuperado de este teléfono y guardado en el servidor"
+        d.save_screenshot(str(shots / "sin_red_vuelta.png"))
+
+    with navegador() as otro:  # another phone sees the four seats
+        _abrir_mano(otro, servidor.base, clave)
+        esperar(lambda: _en_pagina(otro) == TODAS, 30, "los cuatro asientos en otro teléfono")
+
+
+def test_a_page_closed_offline_sends_its_steps_when_opened_again_and_another_phone_wins(servidor: Servir) -> None:
+    shots = capturas()
+    with navegador() as d:
+        clave = _mano_con_asientos(d, servidor, (0,))
+        servidor.stop()
+        _asientos(d, MANO, (1,))
+        esperar(lambda: _guardado(d) == "local", 30, "guardado en el teléfono")
+        # the page is left before the server is back (a tab closed, the phone locked)
+        d.get("about:blank")
+        servidor.start()
+        assert _en_servidor(servidor, clave)[1] == []
+        _abrir_mano(d, servidor.base, clave)
+        esperar(lambda: _en_servidor(servidor, clave)[:2] == TODAS[:2], 30, "el asiento guardado al volver")
+        esperar(lambda: _guardado(d) == "guardado", 30, "guardado")
+        assert _texto(d, "guardado") == "Recuperado de este teléfono y guardado en el servidor"
+        assert _en_pagina(d)[:2] == TODAS[:2]
+        d.save_screenshot(str(shots / "sin_red_recuperada.png"))
+
+        # offline again; meanwhile another phone moves the hand on: theirs wins, and the page says so
+        _sin_red(d)
+        _asientos(d, MANO, (2,))
+        esperar(lambda: _guardado(d) == "local", 30, "guardado en el teléfono")
+        suyo = _borrador(servidor, clave)
+        suyo["datos"]["cartas"][3] = " ".join(MANO[3])
+        r = httpx.put(f"{servidor.base}/api/partidas/{clave}/borrador", json=suyo, timeout=30)
+        assert r.status_code == 200, r.text
+        d.delete_network_conditions()
+        esperar(lambda: _texto(d, "error") == "otro teléfono ha cambiado esta mano: se muestra lo suyo", 30,
+                "el conflicto dicho")
+        esperar(lambda: _en_pagina(d) == [*TODAS[:2], [], TODAS[3]], 30, "la mano del otro teléfono")
+        assert _en_servidor(servidor, clave) == [*TODAS[:2], [], TODAS[3]]
+        d.execute_script("window.scrollTo(0, 0)")
+        d.save_screenshot(str(shots / "sin_red_conflicto.png"))
+        # the phone's copy follows the server's, so a reload shows the same
+        d.refresh()
+        _cargada(d)
+        esperar(lambda: _en_pagina(d) == [*TODAS[:2], [], TODAS[3]], 30, "la mano del otro tras recargar")
+
+
+def test_a_hand_confirmed_while_the_server_is_down_is_stored_once(servidor: Servir) -> None:
+    from selenium.webdriver.common.by import By
+
+    shots = capturas()
+    with navegador() as d:
+        clave = _nueva_partida(d, servidor.base)
+        _abrir_mano(d, servidor.base, clave)
+        _hasta_el_tanteo(d, MANO)
+        servidor.stop()
+        _tap(d, "confirmar")
+        esperar(lambda: _texto(d, "salida") == SIN_RED_MANO, 30, "la mano por enviar")
+        assert "/mano" in d.current_url
+        salida = d.execute_script(f"return JSON.parse(localStorage.getItem('mus-salida-{clave}'))")
+        assert [e["n"] for e in salida] == [1]
+        d.execute_script("document.getElementById('salida').scrollIntoView()")
+        d.save_screenshot(str(shots / "sin_red_confirmada.png"))
+
+        servidor.start()  # the page tries again by itself and goes to the marcador once the hand is in
+        esperar(lambda: "/mano" not in d.current_url and d.find_element(By.ID, "tantos-0"), 60, "el marcador")
+        esperado = _tanteo_esperado([MANO, OTRA], [LANCES, LANCES])
+        assert _tantos(d) == esperado[0]
+        assert _texto(d, "numero_mano") == "2"
+        assert len(_manos_guardadas(servidor, clave)) == 1
+        assert d.execute_script(f"return localStorage.getItem('mus-salida-{clave}')") is None
+        # the same confirmation again (an answer that was lost) is the stored hand, not a second one
+        r = httpx.post(f"{servidor.base}/api/partidas/{clave}/manos", json=salida[0]["cuerpo"], timeout=30)
+        assert r.status_code in (200, 201) and r.json()["repetida"] is True
+        assert len(_manos_guardadas(servidor, clave)) == 1
+        d.save_screenshot(str(shots / "sin_red_marcador1.png"))
+
+        # hand 2: its confirmation cannot get through; the marcador shows it waiting, then stored
+        _tap(d, "nueva_mano")
+        esperar(lambda: "/mano" in d.current_url, 30, "la página de la mano")
+        _cargada(d)
+        _hasta_el_tanteo(d, OTRA)
+        _bloquear(d, ["*/manos*"])
+        _tap(d, "confirmar")
+        esperar(lambda: _texto(d, "salida") == SIN_RED_MANO, 30, "la mano 2 por enviar")
+        _tap(d, "volver_marcador")
+        esperar(lambda: d.find_element(By.ID, "por_enviar-2").is_displayed(), 30, "la mano 2 en el marcador")
+        linea = _texto(d, "por_enviar-2")
+        total = esperado[1][0] - esperado[0][0], esperado[1][1] - esperado[0][1]
+        assert linea == f"Mano 2 sin enviar: +{total[0]} / +{total[1]} · {SIN_RED_MANO}"
+        assert _tantos(d) == esperado[0] and _texto(d, "numero_mano") == "2"
+        assert sin_scroll_lateral(d) == 0
+        d.save_screenshot(str(shots / "sin_red_marcador_pendiente.png"))
+        _bloquear(d, [])
+        esperar(lambda: _texto(d, "numero_mano") == "3", 30, "la mano 2 guardada")
+        assert not d.find_elements(By.ID, "por_enviar")
+        assert _tantos(d) == esperado[1]
+        assert len(_manos_guardadas(servidor, clave)) == 2
+        d.save_screenshot(str(shots / "sin_red_marcador2.png"))
+
+
+def test_kill_9_mid_hand_keeps_every_acknowledged_step(servidor: Servir) -> None:
+    from selenium.webdriver.common.by import By
+
+    shots = capturas()
+    with navegador() as d:
+        clave = _mano_con_asientos(d, servidor, (0, 1, 2))
+        servidor.stop(kill=True)
+        _asientos(d, MANO, (3,))
+        esperar(lambda: _guardado(d) == "local", 30, "guardado en el teléfono")
+        d.save_screenshot(str(shots / "sin_red_kill9.png"))
+        servidor.start()
+        assert _en_servidor(servidor, clave)[:3] == TODAS[:3]  # what it acknowledged survived the kill
+        esperar(lambda: _en_servidor(servidor, clave) == TODAS, 30, "el cuarto asiento enviado al volver")
+        d.refresh()
+        _cargada(d)
+        esperar(lambda: _en_pagina(d) == TODAS, 30, "los cuatro asientos tras recargar")
+        _tap(d, "a_lances")
+        _lances_con_botones(d, LANCES)
+        _tap(d, "a_tanteo")
+        esperar(lambda: d.find_element(By.ID, "confirmar").is_displayed(), 60, "el tanteo")
+        _tap(d, "confirmar")
+        esperar(lambda: "/mano" not in d.current_url and d.find_element(By.ID, "tantos-0"), 60, "el marcador")
+        assert _tantos(d) == _tanteo_esperado([MANO], [LANCES])[0]
+        assert len(_manos_guardadas(servidor, clave)) == 1
+        d.save_screenshot(str(shots / "sin_red_kill9_marcador.png"))
+
+
+@pytest.mark.parametrize(("idioma", "esperado"), [
+    ("es", SIN_RED_MANO),
+    ("eu", "konexiorik gabe: eskua sarea itzultzean bidaliko da"),
+    ("en", "no connection: the hand will be sent when the network is back"),
+])
+def test_the_offline_texts_come_in_the_players_language(idioma: str, esperado: str, tmp_path: Path) -> None:
+    import json
+    import re
+
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from web.app import crear_app
+
+    app = crear_app(f"sqlite:///{tmp_path / 'sin_red.sqlite3'}")
+    try:
+        client = TestClient(app)
+        r = client.post("/api/partidas", json={"jugadores": NAMES, "reglas": "general", "mano": 0})
+        assert r.status_code == 201, r.text
+        html = client.get(f"/p/{r.json()['clave']}/mano?lang={idioma}").text
+    finally:
+        app.state.servidor.engine.dispose()
+    bloque = re.search(r'<script type="application/json" id="sin_red_textos">(.*?)</script>', html, re.S)
+    assert bloque is not None
+    textos = json.loads(bloque.group(1))
+    assert textos["sin_red_mano"] == esperado
+    assert set(textos) == {"guardado_local", "recuperado", "recuperado_guardado", "sin_red_mano", "por_enviar",
+                           "tanteo_sin_red"}
+    assert all(f"{{{k}}}" in textos["por_enviar"] for k in "nab")  # what the page fills in
