@@ -1,6 +1,6 @@
 """`mus torneo`: the tournament server and its accounts.
 
-    mus torneo servir [--datos DIR | --url URL] [--puerto N] [--host H] [--proxy IP]
+    mus torneo servir ...   (another name for `mus servir`, web/cli.py: the one server)
     mus torneo organizador USUARIO [--datos DIR | --url URL]   (asks for the password)
     mus torneo crear FICHERO.json --organizador USUARIO [--datos DIR | --url URL]
     mus torneo copia DESTINO [--datos DIR]         (SQLite's online backup, the server may run)
@@ -28,19 +28,6 @@ from torneo import formato as fm
 
 def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="accion", metavar="ACCION", required=True)
-    servir = sub.add_parser("servir", help="arranca el servidor del torneo")
-    _base(servir)
-    servir.add_argument("--puerto", type=int, default=8000, help="puerto (8000)")
-    servir.add_argument("--host", default="0.0.0.0", help="dirección en la que escucha (0.0.0.0: toda la red local)")
-    servir.add_argument("--limite-entradas", type=int, default=10, metavar="N",
-                        help="intentos de entrar (usuario y contraseña) por minuto y dirección (10)")
-    servir.add_argument("--limite-uniones", type=int, default=120, metavar="N",
-                        help="códigos de mesa por minuto y dirección (120), contados aparte de las entradas")
-    servir.add_argument("--limite-peticiones", type=int, default=3000, metavar="N",
-                        help="peticiones de todo tipo por minuto y dirección (3000)")
-    servir.add_argument("--proxy", action="append", default=[], metavar="IP",
-                        help="dirección del proxy inverso (Caddy, nginx) cuyo X-Forwarded-For y "
-                             "X-Forwarded-Proto se creen; repetible. Sin él, esas cabeceras no se leen")
     org = sub.add_parser("organizador", help="crea una cuenta de organizador")
     _base(org)
     org.add_argument("usuario")
@@ -72,8 +59,6 @@ def url_de(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        if args.accion == "servir":
-            return _servir(args)
         if args.accion == "organizador":
             return _organizador(args)
         if args.accion in ("copia", "restaurar"):
@@ -89,21 +74,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"mus torneo: no se puede usar la base de datos: {excerpt(str(exc).splitlines()[0], 200)}",
               file=sys.stderr)
         return 2
-
-
-def _servir(args: argparse.Namespace) -> int:
-    import uvicorn  # the server only: `mus torneo organizador` needs no web stack loaded
-
-    from torneo.api import Servidor
-    srv = Servidor(url_de(args), limite_entrar=args.limite_entradas, limite_unirse=args.limite_uniones,
-                   limite_general=args.limite_peticiones, proxies=args.proxy)
-    print(f"mus torneo: sirviendo en http://{args.host}:{args.puerto}/", file=sys.stderr)
-    if not args.proxy and args.host not in ("127.0.0.1", "::1", "localhost"):
-        print("mus torneo: HTTP sin cifrar en la red: fuera de una red de confianza, sírvelo tras un proxy "
-              "HTTPS (docs/torneo.md)", file=sys.stderr)
-    # the proxy's headers are read by the server itself, and only from --proxy
-    uvicorn.run(srv.app, host=args.host, port=args.puerto, log_level="warning", proxy_headers=False)
-    return 0
 
 
 def _organizador(args: argparse.Namespace) -> int:

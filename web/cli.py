@@ -1,6 +1,7 @@
 """`mus servir`: the one server, the table on every phone and the tournament.
 
     mus servir [--datos DIR | --url postgresql://...] [--host H] [--puerto N] [--trabajadores N]
+               [--proxy IP] [--limite-entradas N] [--limite-uniones N] [--limite-peticiones N]
 
 SQLite in DIR (default: the user's data folder) unless a PostgreSQL URL is given. At start it
 prints the addresses a phone on the same network can open and a QR code of the first one.
@@ -22,6 +23,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from scoring.inputs import excerpt
 from torneo import db
+from torneo.estado import ENTORNO_PETICIONES, ENTORNO_PROXY, ENTORNO_UNIONES
 
 ENV_URL: Final = "MUSMESA_SERVIR_URL"  # how the workers learn the database (uvicorn starts them by name)
 ENV_DATOS: Final = "MUSMESA_SERVIR_DATOS"
@@ -37,8 +39,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--puerto", type=int, default=8000, help="puerto (8000)")
     parser.add_argument("--trabajadores", type=int, default=1, metavar="N",
                         help="procesos de uvicorn (1); con PostgreSQL, uno o dos por núcleo")
-    parser.add_argument("--limite-entradas", type=int, default=30, metavar="N",
-                        help="entradas y códigos de mesa por minuto y dirección (30)")
+    parser.add_argument("--limite-entradas", type=int, default=10, metavar="N",
+                        help="intentos de entrar (usuario y contraseña) por minuto y dirección (10)")
+    parser.add_argument("--limite-uniones", type=int, default=None, metavar="N",
+                        help="códigos de mesa por minuto y dirección (120), contados aparte de las entradas")
+    parser.add_argument("--limite-peticiones", type=int, default=None, metavar="N",
+                        help="peticiones de todo tipo por minuto y dirección (3000)")
+    parser.add_argument("--proxy", action="append", default=[], metavar="IP",
+                        help="dirección del proxy inverso (Caddy, nginx) cuyo X-Forwarded-For y "
+                             "X-Forwarded-Proto se creen; repetible. Sin él, esas cabeceras no se leen")
 
 
 def direcciones_lan() -> list[str]:
@@ -81,6 +90,12 @@ def run(args: argparse.Namespace) -> int:
     os.environ[ENV_URL], os.environ[ENV_DATOS] = url, str(datos or "")
     os.environ[ENV_LAN] = urls[0]
     os.environ[ENV_LIMITE] = str(args.limite_entradas)
+    # the tournament server reads these itself, in this process and in every worker (an option
+    # given wins over the environment; without either, the server's defaults)
+    for name, value in ((ENTORNO_UNIONES, args.limite_uniones), (ENTORNO_PETICIONES, args.limite_peticiones),
+                        (ENTORNO_PROXY, ",".join(args.proxy) or None)):
+        if value is not None:
+            os.environ[name] = str(value)
     try:
         app = crear(args.limite_entradas)  # migrates and checks the database before serving anything
     except (db.EsquemaError, SQLAlchemyError, OSError) as exc:
@@ -89,18 +104,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"{nombre}: {prefijo}{excerpt(texto, 240)}", file=sys.stderr)
         return 2
     _anunciar(urls, args.host)
+    if not os.environ.get(ENTORNO_PROXY) and not (args.host.startswith("127.") or args.host in ("::1", "localhost")):
+        print(f"{nombre}: HTTP sin cifrar en la red local: fuera de una red de confianza, sírvelo tras un "
+              "proxy HTTPS (docs/torneo.md)", file=sys.stderr)
     import uvicorn  # the server only: the other `mus` commands never load it
 
     if args.trabajadores == 1:
-        uvicorn.run(app, host=args.host, port=args.puerto, log_level="warning")
+        uvicorn.run(app, host=args.host, port=args.puerto, log_level="warning", proxy_headers=False)
     else:  # each worker builds its own app from the environment; the database holds everything
         app.state.servidor.engine.dispose()
         uvicorn.run("web.cli:app_de_trabajador", factory=True, host=args.host, port=args.puerto,
-                    workers=args.trabajadores, log_level="warning")
+                    workers=args.trabajadores, log_level="warning", proxy_headers=False)
     return 0
 
 
-def crear(limite_entradas: int = 30) -> object:
+def crear(limite_entradas: int = 10) -> object:
     # the web stack is loaded only by the server itself
     from web.app import crear_app
 
@@ -112,7 +130,7 @@ def crear(limite_entradas: int = 30) -> object:
 
 def app_de_trabajador() -> object:
     """uvicorn's factory for each worker process (``--trabajadores``)."""
-    return crear(int(os.environ.get(ENV_LIMITE, "30")))
+    return crear(int(os.environ.get(ENV_LIMITE, "10")))
 
 
 def _anunciar(urls: list[str], host: str) -> None:
