@@ -113,3 +113,18 @@ class Servir:
             os.killpg(self.proc.pid, 9 if kill else 15)
         self.proc.wait(20)
         self.proc = None
+
+
+def reemplazada(element: Any) -> Any:
+    """A WebDriverWait condition: ``element``'s page was replaced by the next one. Chromium may
+    answer a question about a node of a page being torn down with an inspector error instead of
+    "stale element" (seen here under load): either means the page went."""
+    from selenium.common.exceptions import WebDriverException
+
+    def cond(_driver: Any) -> bool:
+        try:
+            element.is_enabled()
+        except WebDriverException:
+            return True
+        return False
+    return cond

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.navegador import navegador as abrir_navegador
+from tests.navegador import reemplazada
 from torneo.i18n import CATALOGO, IDIOMAS, idioma, traducir
 from torneo.simulacion import free_port
 
@@ -69,24 +71,9 @@ def servidor() -> Iterator[tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def navegador() -> Iterator[object]:
-    webdriver = pytest.importorskip("selenium.webdriver")
-    if not (Path("/usr/bin/chromium").exists() and Path("/usr/bin/chromedriver").exists()):
-        pytest.skip("falta Chromium de Debian (apt-get install chromium chromium-driver)")
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1400",
-                "--disable-dev-shm-usage"):
-        opts.add_argument(arg)
-    # headless Chromium ignores --lang: the Accept-Language it sends is this preference
-    opts.add_experimental_option("prefs", {"intl.accept_languages": "es-ES,es"})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-    driver.implicitly_wait(5)
-    try:
+    """A desktop Chromium (the organiser's laptop), Spanish by its Accept-Language."""
+    with abrir_navegador(telefono=False) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +86,6 @@ def capturas() -> Path:
 def test_organiser_logs_in_creates_a_tournament_starts_a_round_and_sees_standings(servidor, navegador, capturas):
     import httpx
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
 
     from torneo.simulacion import MesaSimulada
@@ -111,7 +97,7 @@ def test_organiser_logs_in_creates_a_tournament_starts_a_round_and_sees_standing
         """Click a form's button and wait for the next page to replace this one."""
         button = d.find_element(By.ID, button_id)
         button.click()
-        WebDriverWait(d, 20).until(expected_conditions.staleness_of(button))
+        WebDriverWait(d, 20).until(reemplazada(button))
     d.get(f"{base}/torneos")  # "/" is the phone pages' home
     assert "/entrar" in d.current_url  # not logged in: sent to the login page
     d.find_element(By.ID, "usuario").send_keys("ana")

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from scoring.partida import Partida
 from tests import test_torneo_api as base
+from tests.navegador import reemplazada
 from tests.servidor_torneo import hash_barato, torneo_en_marcha  # noqa: F401 (fixture used by name)
 from tests.test_torneo_api import organizador, torneo
 from tests.test_torneo_integridad import jugar_ronda
@@ -77,7 +78,6 @@ def _ancho_y_alto(d: object) -> tuple[int, int]:
 
 def test_public_page_and_organiser_pages_in_chromium_at_phone_and_projector_size(tmp_path: Path):
     pytest.importorskip("selenium")
-    from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
 
     from tests.navegador import capturas, navegador
@@ -110,7 +110,7 @@ def test_public_page_and_organiser_pages_in_chromium_at_phone_and_projector_size
             d.find_element("id", "clave").send_keys("una-clave-larga")
             boton = d.find_element("id", "entrar")
             boton.click()
-            WebDriverWait(d, 20).until(expected_conditions.staleness_of(boton))
+            WebDriverWait(d, 20).until(reemplazada(boton))
             for path, foto in (("/torneos/1", "organizador_390.png"), ("/torneos/1/clasificacion", None),
                                ("/torneos/1/incidencias", None), ("/torneos", None)):
                 d.get(server.base + path)
