@@ -134,19 +134,25 @@ def test_each_package_imports_only_what_the_layout_allows(package):
     assert not wrong
 
 
-def test_scoring_needs_no_third_party_package():
-    import sys
-
-    stdlib = set(sys.stdlib_module_names) | {"__future__"}
+def _absolute_imports(package: str) -> Iterator[tuple[str, str]]:
+    """(module, imported name) for every absolute import in ``package``, at the top or lazily."""
     for m, path in MODULES.items():
-        if not m.startswith("scoring"):
+        if m.split(".")[0] != package:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
                      [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
             for name in names:
-                top = name.split(".")[0]
-                assert top in stdlib or top == "scoring", f"{m} imports {name}"
+                yield m, name
+
+
+def test_scoring_needs_no_third_party_package():
+    import sys
+
+    stdlib = set(sys.stdlib_module_names) | {"__future__"}
+    for m, name in _absolute_imports("scoring"):
+        top = name.split(".")[0]
+        assert top in stdlib or top == "scoring", f"{m} imports {name}"
 
 
 def _comment_near(path: Path, line: int) -> str:
@@ -172,10 +178,5 @@ def test_the_shared_table_logic_imports_no_front_end():
     """mesa/ is used by the Kivy screens and by the phone pages alike: neither Kivy nor the web
     stack may be imported there, at the top or lazily."""
     front_ends = {"kivy", "fastapi", "starlette", "jinja2", "uvicorn"}
-    for m, path in MODULES.items():
-        if not m.startswith("mesa"):
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
-                     [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
-            assert not {n.split(".")[0] for n in names} & front_ends, f"{m} imports {names}"
+    for m, name in _absolute_imports("mesa"):
+        assert name.split(".")[0] not in front_ends, f"{m} imports {name}"
