@@ -44,6 +44,15 @@ def configuracion(conexion: Connection | None = None, carpeta: Path = CARPETA) -
     return cfg
 
 
+def conocida(cfg: Config, actual: str, de: str, carpeta: Path = CARPETA) -> None:
+    """Refuse a database at a revision these migrations do not know: a newer server wrote it."""
+    try:
+        ScriptDirectory.from_config(cfg).get_revision(actual)
+    except CommandError:
+        raise EsquemaError(f"la base de datos es de un servidor más nuevo (revisión {actual} {de}; "
+                           f"este llega a la {ultima(carpeta)}): actualiza musmesa") from None
+
+
 def ultima(carpeta: Path = CARPETA) -> str:
     """The newest revision this server knows."""
     head = ScriptDirectory.from_config(configuracion(carpeta=carpeta)).get_current_head()
@@ -94,11 +103,7 @@ def _reconocer(conn: Connection, cfg: Config) -> None:
     tablas = set(inspect(conn).get_table_names())
     actual = revision_de(conn)
     if actual is not None:
-        try:
-            ScriptDirectory.from_config(cfg).get_revision(actual)
-        except CommandError:
-            raise EsquemaError(f"la base de datos es de un servidor más nuevo (revisión {actual} del esquema; "
-                               f"este llega a la {ultima()}): actualiza musmesa") from None
+        conocida(cfg, actual, "del esquema")
         return
     if "esquema" in tablas:
         version = conn.execute(text("SELECT max(version) FROM esquema")).scalar() or ESQUEMA_ANTIGUO

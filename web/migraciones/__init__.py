@@ -8,12 +8,10 @@ from pathlib import Path
 from typing import Final
 
 from alembic import command
-from alembic.script import ScriptDirectory
-from alembic.util.exc import CommandError
 from sqlalchemy.engine import Engine
 
 from torneo import migraciones as migraciones_torneo
-from torneo.migraciones import EsquemaError, revision_de, transaccion
+from torneo.migraciones import revision_de, transaccion
 
 CARPETA: Final = Path(__file__).resolve().parent
 TABLA_VERSION: Final = "alembic_version_web"
@@ -29,9 +27,5 @@ def actualizar(engine: Engine, destino: str = "head") -> None:
         cfg = migraciones_torneo.configuracion(conn, CARPETA)
         actual = revision_de(conn, TABLA_VERSION)
         if actual is not None:
-            try:
-                ScriptDirectory.from_config(cfg).get_revision(actual)
-            except CommandError:
-                raise EsquemaError(f"la base de datos es de un servidor más nuevo (revisión {actual} de las "
-                                   f"partidas; este llega a la {ultima()}): actualiza musmesa") from None
+            migraciones_torneo.conocida(cfg, actual, "de las partidas", CARPETA)
         command.upgrade(cfg, destino)
