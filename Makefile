@@ -12,6 +12,7 @@ demo:
 test:
 	./scripts/setup.sh all
 	.venv/bin/ruff check .
+	.venv/bin/ruff format --check .
 	$(XVFB) .venv/bin/python -m pytest
 
 # Set up the server and the card reader, then serve the table to the phones on this network.
@@ -21,6 +22,7 @@ servir:
 
 lint:
 	.venv/bin/ruff check .
+	.venv/bin/ruff format --check .
 
 # Benchmarks: run on demand, never part of the pass/fail of CI.
 bench:

@@ -61,8 +61,7 @@ class Camara(Fuente):
         self.cap = cv2.VideoCapture(indice)
         if not self.cap.isOpened():
             self.cap.release()
-            raise FuenteError(f"no se encuentra la cámara {indice}; elige otra en Ajustes "
-                              "o abre una foto")
+            raise FuenteError(f"no se encuentra la cámara {indice}; elige otra en Ajustes o abre una foto")
         self.cap.set(cv2.CAP_PROP_FRAME_WIDTH, ancho)
         self.cap.set(cv2.CAP_PROP_FRAME_HEIGHT, alto)
         self.t0 = time.monotonic()
@@ -138,8 +137,7 @@ def a_textura(frame_bgr: np.ndarray, texture: Any = None) -> Any:
     if texture is None or texture.size != (w, h):
         texture = Texture.create(size=(w, h), colorfmt="bgr")
         texture.flip_vertical()  # OpenCV rows go top-down, GL bottom-up
-    texture.blit_buffer(np.ascontiguousarray(frame_bgr).tobytes(), colorfmt="bgr",
-                        bufferfmt="ubyte")
+    texture.blit_buffer(np.ascontiguousarray(frame_bgr).tobytes(), colorfmt="bgr", bufferfmt="ubyte")
     return texture
 
 
@@ -154,9 +152,14 @@ class Preview:
     (camera unplugged, end of video).
     """
 
-    def __init__(self, image_widget: Any, procesar: Callable | None = None,
-                 aplicar: Callable | None = None,
-                 al_error: Callable[[str], None] | None = None, fps: float = 12) -> None:
+    def __init__(
+        self,
+        image_widget: Any,
+        procesar: Callable | None = None,
+        aplicar: Callable | None = None,
+        al_error: Callable[[str], None] | None = None,
+        fps: float = 12,
+    ) -> None:
         self.widget, self.procesar, self.aplicar = image_widget, procesar, aplicar
         self.al_error, self.fps = al_error, fps
         self.fuente: Fuente | None = None
@@ -207,9 +210,11 @@ class Preview:
         self._ocupado = True
         sesion = self._sesion
         future = self._pool.submit(self.procesar, t, frame)
-        future.add_done_callback(lambda f: Clock.schedule_once(
-            lambda dt: self._terminar(sesion, t, frame, f.result() if not f.exception()
-                                      else f.exception())))
+        future.add_done_callback(
+            lambda f: Clock.schedule_once(
+                lambda dt: self._terminar(sesion, t, frame, f.result() if not f.exception() else f.exception())
+            )
+        )
 
     def _terminar(self, sesion: int, t: float, frame: np.ndarray, res: Any) -> None:
         self._ocupado = False

@@ -54,11 +54,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        print(f"mus {name}: falta una dependencia ({exc}); instala el extra adecuado de musmesa",
-              file=sys.stderr)
+        print(f"mus {name}: falta una dependencia ({exc}); instala el extra adecuado de musmesa", file=sys.stderr)
         return 2
-    parser = argparse.ArgumentParser(prog=f"{como} {name}" if como != f"mus {name}" else como,
-                                     description=help_text)
+    parser = argparse.ArgumentParser(prog=f"{como} {name}" if como != f"mus {name}" else como, description=help_text)
     module.configure(parser)
     args = parser.parse_args(rest)
     args.como = como  # the name the person typed, for the messages

@@ -36,9 +36,13 @@ class Toque(MotionEvent):
 
     def __init__(self, x: float, y: float) -> None:
         win = EventLoop.window
-        super().__init__("musmesa-demo", id(self),
-                         {"x": x / max(1, win.width - 1), "y": y / max(1, win.height - 1)},
-                         is_touch=True, type_id="touch")
+        super().__init__(
+            "musmesa-demo",
+            id(self),
+            {"x": x / max(1, win.width - 1), "y": y / max(1, win.height - 1)},
+            is_touch=True,
+            type_id="touch",
+        )
         self.profile = ["pos"]
 
     def depack(self, args: dict[str, float]) -> None:
@@ -82,8 +86,7 @@ Paso = float | tuple[str, Any]
 class Demo:
     """Runs :meth:`guion` step by step on the Kivy clock; ``estado`` is the exit status."""
 
-    def __init__(self, capturas: Path | None, foto: Path | None = None,
-                 video: Path | None = None) -> None:
+    def __init__(self, capturas: Path | None, foto: Path | None = None, video: Path | None = None) -> None:
         self.capturas = capturas
         self.foto = foto or foto_ejemplo()
         self.video = video or ASSETS / "senas_demo.mp4"
@@ -303,8 +306,7 @@ class Demo:
         else:  # reading unavailable or incomplete: the manual path
             tocar(cartas.ids.volver)
             yield 0.3
-            yield from self.tocar_cartas(
-                ["7o 7c 10e 11b", "1c 4c 5o 6b", "12c 11o 2e 3e", "4b 5e 6o 10b"])
+            yield from self.tocar_cartas(["7o 7c 10e 11b", "1c 4c 5o 6b", "12c 11o 2e 3e", "4b 5e 6o 10b"])
         yield 0.3
         tocar(mano.filas["grande"].opcion["ordago"])
         yield 0.2
@@ -321,8 +323,7 @@ class Demo:
         senas = self.pantalla("senas")
         senas.poner_mano(MANO_SENAS)
         if self.video.exists() and senas.usar_fuente(Video(self.video)):
-            yield ("hasta", lambda: senas.preview.ultimo is not None and
-                   len(senas.eventos) >= 1, 60)
+            yield ("hasta", lambda: senas.preview.ultimo is not None and len(senas.eventos) >= 1, 60)
             yield from self.capturar("senas_en_vivo")
             yield ("hasta", lambda: not senas.en_vivo, 90)
         tocar(senas.ids.comprobar)

@@ -19,17 +19,22 @@ from mesa.storage import DB_NAME
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--datos", metavar="CARPETA",
-                        help="carpeta de datos (por defecto $MUSMESA_DATA o la del usuario)")
-    parser.add_argument("--demo", action="store_true",
-                        help="juega una partida de ejemplo a través de la interfaz real")
-    parser.add_argument("--capturas", metavar="DIR",
-                        help="con --demo: guarda una captura de cada pantalla en DIR y sale")
-    parser.add_argument("--foto", metavar="FOTO",
-                        help="con --demo: la foto de la mesa que se lee (por defecto "
-                             "examples/mesa.jpg)")
-    parser.add_argument("--tamano", default="1280x800", metavar="ANCHOxALTO",
-                        help="tamaño de la ventana (por defecto 1280x800, tableta apaisada)")
+    parser.add_argument(
+        "--datos", metavar="CARPETA", help="carpeta de datos (por defecto $MUSMESA_DATA o la del usuario)"
+    )
+    parser.add_argument("--demo", action="store_true", help="juega una partida de ejemplo a través de la interfaz real")
+    parser.add_argument(
+        "--capturas", metavar="DIR", help="con --demo: guarda una captura de cada pantalla en DIR y sale"
+    )
+    parser.add_argument(
+        "--foto", metavar="FOTO", help="con --demo: la foto de la mesa que se lee (por defecto examples/mesa.jpg)"
+    )
+    parser.add_argument(
+        "--tamano",
+        default="1280x800",
+        metavar="ANCHOxALTO",
+        help="tamaño de la ventana (por defecto 1280x800, tableta apaisada)",
+    )
 
 
 def _size(text: str) -> tuple[int, int] | None:
@@ -99,10 +104,10 @@ def run(args: argparse.Namespace) -> int:
             capturas.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             return _fail(f"no se puede crear la carpeta de capturas {capturas}: {exc.strerror}")
-    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
-                                                  or os.environ.get("WAYLAND_DISPLAY")):
-        return _fail("no hay pantalla (DISPLAY vacío); en un servidor usa "
-                     "xvfb-run -a -s '-screen 0 1280x800x24' mus app ...")
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return _fail(
+            "no hay pantalla (DISPLAY vacío); en un servidor usa xvfb-run -a -s '-screen 0 1280x800x24' mus app ..."
+        )
     datos = args.datos
     if args.demo:  # the demo never touches real data: a fresh folder, or a copy of --datos
         datos = copia_para_demo(Path(datos) if datos else None)

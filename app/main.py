@@ -23,8 +23,7 @@ from mesa.partida import ControlPartida
 from mesa.storage import Almacen, StorageError, abrir_o_memoria
 
 KV_DIR = Path(__file__).resolve().parent / "kv"
-SCREENS = ("nueva", "marcador", "mano", "cartas", "tanteo", "senas", "arbitro", "ajustes", "torneo",
-           "baraja")
+SCREENS = ("nueva", "marcador", "mano", "cartas", "tanteo", "senas", "arbitro", "ajustes", "torneo", "baraja")
 
 
 class Raiz(FloatLayout):
@@ -147,8 +146,7 @@ class MusApp(App):
     def ir(self, name: str) -> None:
         self.sm.current = name
 
-    def avisar(self, texto: str, error: bool = False, segundos: float = 6,
-               fijo: bool = False) -> None:
+    def avisar(self, texto: str, error: bool = False, segundos: float = 6, fijo: bool = False) -> None:
         """Show a message over the screen; errors stay longer, ``fijo`` until OK is tapped."""
         self.aviso, self.aviso_error = texto, error
         if self._aviso_ev is not None:
@@ -156,8 +154,7 @@ class MusApp(App):
             self._aviso_ev = None
         if fijo:
             return
-        self._aviso_ev = Clock.schedule_once(lambda dt: self.cerrar_aviso(),
-                                             segundos * (3 if error else 1))
+        self._aviso_ev = Clock.schedule_once(lambda dt: self.cerrar_aviso(), segundos * (3 if error else 1))
 
     def cerrar_aviso(self) -> None:
         self.aviso = ""
@@ -169,4 +166,3 @@ class MusApp(App):
                 stop()
         if self.almacen is not None:
             self.almacen.cerrar()
-

@@ -31,10 +31,16 @@ from gestures.recognizer import SenaRecognizer
 from training.senas import synthetic_faces as S
 
 GESTURES = {  # recipe -> gesture id
-    "guino_b": "guino", "ojos_cerrados": "ojos_cerrados", "cejas_arriba": "cejas_arriba",
-    "morro": "morro", "labios_lado_a": "labios_lado", "labio_mordido": "labio_mordido",
-    "lengua_fuera": "lengua_fuera", "lengua_lado_b": "lengua_lado",
-    "hombros_arriba": "hombros_arriba", "hombro_arriba_a": "hombro_arriba",
+    "guino_b": "guino",
+    "ojos_cerrados": "ojos_cerrados",
+    "cejas_arriba": "cejas_arriba",
+    "morro": "morro",
+    "labios_lado_a": "labios_lado",
+    "labio_mordido": "labio_mordido",
+    "lengua_fuera": "lengua_fuera",
+    "lengua_lado_b": "lengua_lado",
+    "hombros_arriba": "hombros_arriba",
+    "hombro_arriba_a": "hombro_arriba",
 }
 
 
@@ -69,7 +75,8 @@ def speed(n: int) -> dict[str, tuple[float, float, float]]:
         both.close()
     rec = SenaRecognizer("general", pose=True, calibracion=0.0)
     out[f"SenaRecognizer.process, face + pose every {POSE_EVERY:g} s"] = timings_ms(
-        lambda i: rec.process(bgr, i / 25), n)
+        lambda i: rec.process(bgr, i / 25), n
+    )
     rec = SenaRecognizer("general", pose=False, calibracion=0.0)
     out["SenaRecognizer.process, face only"] = timings_ms(lambda i: rec.process(bgr, i / 25), n)
     return out
@@ -84,8 +91,7 @@ def delays(fps: float) -> dict[str, tuple[float | None, float | None]]:
     for recipe, gesto in GESTURES.items():
         rec = SenaRecognizer(pose=gesto.startswith("hombro"), calibracion=1.0)
         confirmed = ended = None
-        for t, frame in S.sequence(img, recipes[recipe], fps, before=start, ramp=ramp,
-                                   hold=hold, after=0.8):
+        for t, frame in S.sequence(img, recipes[recipe], fps, before=start, ramp=ramp, hold=hold, after=0.8):
             res = rec.process(frame, t)
             if confirmed is None and any(e.gesto == gesto for e in res.activos):
                 confirmed = t - start

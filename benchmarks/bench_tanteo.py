@@ -44,7 +44,7 @@ def random_record(rng: random.Random, profiles: list[str]) -> dict[str, Any]:
     name = rng.choice(profiles)
     reglas = perfil(name)
     cards = rng.sample(CARD_IDS, 16)
-    manos = [" ".join(cards[i:i + 4]) for i in range(0, 16, 4)]
+    manos = [" ".join(cards[i : i + 4]) for i in range(0, 16, 4)]
     jugadas = [evaluar(parse_hand(m), reglas) for m in manos]
     lances: dict[str, Any] = {}
     for lance in ("grande", "chica", "pares", cuarto_lance(jugadas)):
@@ -55,8 +55,13 @@ def random_record(rng: random.Random, profiles: list[str]) -> dict[str, Any]:
             lances[lance] = outcome
         if outcome == {"ordago": "quiero"}:
             break
-    return {"reglas": name, "mano": rng.randint(0, 3), "manos": manos,
-            "marcador": [rng.randrange(reglas.tantos), rng.randrange(reglas.tantos)], "lances": lances}
+    return {
+        "reglas": name,
+        "mano": rng.randint(0, 3),
+        "manos": manos,
+        "marcador": [rng.randrange(reglas.tantos), rng.randrange(reglas.tantos)],
+        "lances": lances,
+    }
 
 
 def random_records(n: int, seed: int = 0, profiles: list[str] | None = None) -> list[dict[str, Any]]:
@@ -83,8 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=20_000, help="random records per pass")
     parser.add_argument("--repeat", type=int, default=5, help="timed passes; the best is reported")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--profile", action="append", choices=sorted(PERFILES),
-                        help="profile(s) to draw from (default: all built-in profiles)")
+    parser.add_argument(
+        "--profile",
+        action="append",
+        choices=sorted(PERFILES),
+        help="profile(s) to draw from (default: all built-in profiles)",
+    )
     args = parser.parse_args(argv)
     if hasattr(os, "sched_setaffinity"):  # one core, as the issue asks
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
@@ -92,9 +101,11 @@ def main(argv: list[str] | None = None) -> int:
     for record in records[:500]:  # warm-up
         tantear(record)
     wall, cpu = tanteos_per_second(records, args.repeat)
-    print(f"{wall:,.0f} tanteos/s wall clock, {cpu:,.0f} tanteos/s of CPU time (best of {args.repeat} "
-          f"passes over {args.n:,} random records) on one core, Python {platform.python_version()}, "
-          f"{platform.machine()}, load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"{wall:,.0f} tanteos/s wall clock, {cpu:,.0f} tanteos/s of CPU time (best of {args.repeat} "
+        f"passes over {args.n:,} random records) on one core, Python {platform.python_version()}, "
+        f"{platform.machine()}, load average {os.getloadavg()[0]:.1f}"
+    )
     return 0
 
 

@@ -65,8 +65,20 @@ class Servidor:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def arrancar(self) -> None:
-        cmd = [sys.executable, "-m", "app.cli", "torneo", "servir", *self.args, "--host", "127.0.0.1",
-               "--puerto", str(self.port), "--limite-entradas", "100000"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "torneo",
+            "servir",
+            *self.args,
+            "--host",
+            "127.0.0.1",
+            "--puerto",
+            str(self.port),
+            "--limite-entradas",
+            "100000",
+        ]
         # 64 tables from one address send more than the per-address request limit allows a client
         env = {**os.environ, "MUSMESA_TORNEO_LIMITE_PETICIONES": "1000000"}
         self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
@@ -110,8 +122,16 @@ class Red:
         return r
 
 
-def mesa(codigo: str, base: str, fin: float, intervalo: float, caidas: float, semilla: int,
-         latencias: list[float], salida: dict[str, Any]) -> None:
+def mesa(
+    codigo: str,
+    base: str,
+    fin: float,
+    intervalo: float,
+    caidas: float,
+    semilla: int,
+    latencias: list[float],
+    salida: dict[str, Any],
+) -> None:
     rng = random.Random(semilla)
     with httpx.Client(base_url=base, timeout=10) as client:
         while True:
@@ -167,8 +187,10 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
     fin = inicio + duracion
     latencias: list[float] = []
     tablas: dict[str, MesaSimulada] = {}
-    hilos = [threading.Thread(target=mesa, args=(c, base, fin, args.intervalo, args.caidas, i, latencias, tablas))
-             for i, c in enumerate(codigos)]
+    hilos = [
+        threading.Thread(target=mesa, args=(c, base, fin, args.intervalo, args.caidas, i, latencias, tablas))
+        for i, c in enumerate(codigos)
+    ]
     for h in hilos:
         h.start()
     for k in range(args.matar):
@@ -186,8 +208,11 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
     latencias.sort()
     n = len(latencias)
     resultado |= {
-        "mesas": args.mesas, "segundos": round(enviado, 1), "base": "postgresql" if pg_url else "sqlite",
-        "peticiones_respondidas": n, "manos_por_segundo": round(resultado["manos"] / enviado, 1),
+        "mesas": args.mesas,
+        "segundos": round(enviado, 1),
+        "base": "postgresql" if pg_url else "sqlite",
+        "peticiones_respondidas": n,
+        "manos_por_segundo": round(resultado["manos"] / enviado, 1),
         "latencia_p50_ms": round(latencias[n // 2] * 1000, 1) if n else None,
         "latencia_p99_ms": round(latencias[min(n - 1, int(n * 0.99))] * 1000, 1) if n else None,
         "muertes": args.matar,
@@ -195,10 +220,12 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
     if args.json:
         print(json.dumps(resultado))
     else:
-        print(f"{resultado['manos']} manos de {args.mesas} mesas en {enviado:.0f} s "
-              f"({resultado['base']}, {args.matar} kill -9): {resultado['manos_por_segundo']} manos/s, "
-              f"latencia p50 {resultado['latencia_p50_ms']} ms, p99 {resultado['latencia_p99_ms']} ms; "
-              "todas guardadas una vez, clasificación = suma de los marcadores")
+        print(
+            f"{resultado['manos']} manos de {args.mesas} mesas en {enviado:.0f} s "
+            f"({resultado['base']}, {args.matar} kill -9): {resultado['manos_por_segundo']} manos/s, "
+            f"latencia p50 {resultado['latencia_p50_ms']} ms, p99 {resultado['latencia_p99_ms']} ms; "
+            "todas guardadas una vez, clasificación = suma de los marcadores"
+        )
     return resultado
 
 

@@ -49,10 +49,23 @@ class Servir:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = (datos / "servir.log").open("wb")
-        cmd = [sys.executable, "-m", "app.cli", "servir", "--datos", str(datos), "--host", "127.0.0.1",
-               "--puerto", str(self.port), "--limite-entradas", "100000"]
-        self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=self.log, stderr=subprocess.STDOUT,
-                                     env={**os.environ, "MUSMESA_DATA": str(datos)})
+        cmd = [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "servir",
+            "--datos",
+            str(datos),
+            "--host",
+            "127.0.0.1",
+            "--puerto",
+            str(self.port),
+            "--limite-entradas",
+            "100000",
+        ]
+        self.proc = subprocess.Popen(
+            cmd, cwd=REPO, stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "MUSMESA_DATA": str(datos)}
+        )
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -88,8 +101,15 @@ def generadas(n: int, semilla: int) -> list[tuple[str, bytes]]:
     rng, out = random.Random(semilla), []
     for k in range(n):
         ids = rng.sample(list(CARD_IDS), 16)
-        scene = render_scene(scene_rng(0, "ejemplo", 100 + k), decks=(PUBLIC_DOMAIN_DECK,), backgrounds=("felt",),
-                             size=(1280, 960), kind="mesa", card_ids=ids, hand_style="row")
+        scene = render_scene(
+            scene_rng(0, "ejemplo", 100 + k),
+            decks=(PUBLIC_DOMAIN_DECK,),
+            backgrounds=("felt",),
+            size=(1280, 960),
+            kind="mesa",
+            card_ids=ids,
+            hand_style="row",
+        )
         _, jpg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 88])
         out.append((f"generada{k}.jpg", jpg.tobytes()))
     return out
@@ -112,8 +132,17 @@ def subir(client: httpx.Client, foto: tuple[str, bytes], clave: str) -> tuple[fl
     return time.perf_counter() - t0, None, ocupado
 
 
-def mesa(base: str, clave: str, fotos: list[tuple[str, bytes]], inicio: float, fin: float, cada: float,
-         rng: random.Random, resultados: list[dict[str, Any]], lock: threading.Lock) -> None:
+def mesa(
+    base: str,
+    clave: str,
+    fotos: list[tuple[str, bytes]],
+    inicio: float,
+    fin: float,
+    cada: float,
+    rng: random.Random,
+    resultados: list[dict[str, Any]],
+    lock: threading.Lock,
+) -> None:
     """One table: a first photo at a random moment of its first interval, then one every ``cada`` s."""
     with httpx.Client(base_url=base, timeout=70) as client:
         proxima, k = inicio + rng.uniform(0, cada), rng.randrange(len(fotos))
@@ -148,8 +177,12 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     p.add_argument("--minutos", type=float, default=3.0)
     p.add_argument("--cada", type=float, default=30.0, help="segundos entre fotos de una mesa (30)")
     p.add_argument("--semilla", type=int, default=1)
-    p.add_argument("--generadas", type=int, default=4,
-                   help="fotos de mesa más, generadas como las de examples/ (4; 0: solo las de examples/)")
+    p.add_argument(
+        "--generadas",
+        type=int,
+        default=4,
+        help="fotos de mesa más, generadas como las de examples/ (4; 0: solo las de examples/)",
+    )
     args = p.parse_args(argv)
     fotos = [(n, (REPO / "examples" / n).read_bytes()) for n in FOTOS if (REPO / "examples" / n).is_file()]
     fotos += generadas(args.generadas, args.semilla)
@@ -165,8 +198,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
 
 def _medir(base: str, fotos: list[tuple[str, bytes]], args: argparse.Namespace) -> dict[str, Any]:
     with httpx.Client(base_url=base, timeout=30) as client:
-        claves = [client.post("/api/partidas", json={"jugadores": [f"A{i}", f"B{i}", f"C{i}", f"D{i}"]}).json()["clave"]
-                  for i in range(args.mesas)]
+        claves = [
+            client.post("/api/partidas", json={"jugadores": [f"A{i}", f"B{i}", f"C{i}", f"D{i}"]}).json()["clave"]
+            for i in range(args.mesas)
+        ]
         # the first reading loads the models: done before the clock starts, as a running server has
         subir(client, fotos[0], claves[0])
     rng = random.Random(args.semilla)
@@ -175,8 +210,14 @@ def _medir(base: str, fotos: list[tuple[str, bytes]], args: argparse.Namespace) 
     lock = threading.Lock()
     inicio = time.monotonic()
     fin = inicio + 60 * args.minutos
-    hilos = [threading.Thread(target=mesa, args=(base, c, fotos, inicio, fin, args.cada, random.Random(rng.random()),
-                                                 resultados, lock), daemon=True) for c in claves]
+    hilos = [
+        threading.Thread(
+            target=mesa,
+            args=(base, c, fotos, inicio, fin, args.cada, random.Random(rng.random()), resultados, lock),
+            daemon=True,
+        )
+        for c in claves
+    ]
     hilos.append(threading.Thread(target=seguir_marcador, args=(base, claves[0], fin, marcador), daemon=True))
     for h in hilos:
         h.start()
@@ -197,13 +238,23 @@ def _informe(resultados: list[dict[str, Any]], marcador: list[float], args: argp
             distintas += 1
     tiempos = [r["s"] for r in resultados if r["lectura"] is not None]
     informe = {
-        "mesas": args.mesas, "minutos": args.minutos, "cada_s": args.cada, "fotos": len(resultados),
-        "perdidas": perdidas, "lecturas_distintas": distintas,
+        "mesas": args.mesas,
+        "minutos": args.minutos,
+        "cada_s": args.cada,
+        "fotos": len(resultados),
+        "perdidas": perdidas,
+        "lecturas_distintas": distintas,
         "ocupado_reintentos": sum(r["ocupado"] for r in resultados),
-        "foto_a_cartas_s": {"p50": round(percentil(tiempos, 50), 3), "p95": round(percentil(tiempos, 95), 3),
-                            "max": round(max(tiempos, default=float("nan")), 3)},
-        "marcador_s": {"peticiones": len(marcador), "p50": round(percentil(marcador, 50), 3),
-                       "p95": round(percentil(marcador, 95), 3)},
+        "foto_a_cartas_s": {
+            "p50": round(percentil(tiempos, 50), 3),
+            "p95": round(percentil(tiempos, 95), 3),
+            "max": round(max(tiempos, default=float("nan")), 3),
+        },
+        "marcador_s": {
+            "peticiones": len(marcador),
+            "p50": round(percentil(marcador, 50), 3),
+            "p95": round(percentil(marcador, 95), 3),
+        },
         "cpus": os.cpu_count(),
     }
     print(json.dumps(informe, ensure_ascii=False, indent=2))

@@ -50,7 +50,7 @@ class Tiempos:
 def repartir(rng: random.Random) -> list[str]:
     cartas = list(CARD_IDS)
     rng.shuffle(cartas)
-    return [" ".join(cartas[i * 4:i * 4 + 4]) for i in range(4)]
+    return [" ".join(cartas[i * 4 : i * 4 + 4]) for i in range(4)]
 
 
 def cliente(base: str, k: int) -> httpx.Client:
@@ -64,8 +64,9 @@ def mesa(base: str, k: int, manos: int, tiempos: Tiempos, fallos: list[str], par
     rng = random.Random(k)
     with cliente(base, 4 * k) as c:
         clave = c.post("/api/partidas", json={"jugadores": JUGADORES, "reglas": "segovia", "vacas": 20}).json()["clave"]
-        seguidores = [threading.Thread(target=seguir, args=(base, 4 * k + 1 + i, clave, tiempos, parar))
-                      for i in range(3)]
+        seguidores = [
+            threading.Thread(target=seguir, args=(base, 4 * k + 1 + i, clave, tiempos, parar)) for i in range(3)
+        ]
         for s in seguidores:
             s.start()
         try:
@@ -76,8 +77,9 @@ def mesa(base: str, k: int, manos: int, tiempos: Tiempos, fallos: list[str], par
                 s.join()
 
 
-def jugar(c: httpx.Client, clave: str, k: int, manos: int, rng: random.Random, tiempos: Tiempos,
-          fallos: list[str]) -> None:
+def jugar(
+    c: httpx.Client, clave: str, k: int, manos: int, rng: random.Random, tiempos: Tiempos, fallos: list[str]
+) -> None:
     if True:
         confirmadas = []
         for n in range(1, manos + 1):
@@ -87,15 +89,25 @@ def jugar(c: httpx.Client, clave: str, k: int, manos: int, rng: random.Random, t
             for asiento in range(4):  # a save per card, as the page does
                 for j in range(1, 5):
                     datos["cartas"][asiento] = " ".join(cartas[asiento].split()[:j])
-                    r = tiempos.pedir(c, "borrador PUT", "PUT", f"/api/partidas/{clave}/borrador",
-                                      json={"datos": datos, "version": version})
+                    r = tiempos.pedir(
+                        c,
+                        "borrador PUT",
+                        "PUT",
+                        f"/api/partidas/{clave}/borrador",
+                        json={"datos": datos, "version": version},
+                    )
                     if r.status_code != 200:
                         fallos.append(f"mesa {k} mano {n}: borrador {r.status_code} {r.text[:200]}")
                         break
                     version = r.json()["version"]
             lances = {"grande": {"quiero": rng.choice([2, 3, 5])}} if rng.random() < 0.5 else {}
-            tiempos.pedir(c, "previsualizar", "POST", f"/api/partidas/{clave}/previsualizar",
-                          json={"cartas": cartas, "lances": lances})
+            tiempos.pedir(
+                c,
+                "previsualizar",
+                "POST",
+                f"/api/partidas/{clave}/previsualizar",
+                json={"cartas": cartas, "lances": lances},
+            )
             body = {"id_mano": datos["id_mano"], "n": n, "cartas": cartas, "lances": lances}
             r = tiempos.pedir(c, "confirmar", "POST", f"/api/partidas/{clave}/manos", json=body)
             if r.status_code != 201:
@@ -129,8 +141,19 @@ def main() -> int:
         s.bind(("127.0.0.1", 0))
         puerto = s.getsockname()[1]
     datos = tempfile.mkdtemp(prefix="musmesa-web-carga-")
-    cmd = [sys.executable, "-m", "app.cli", "servir", "--host", "127.0.0.1", "--puerto", str(puerto),
-           "--trabajadores", str(args.trabajadores), *(["--url", args.url] if args.url else ["--datos", datos])]
+    cmd = [
+        sys.executable,
+        "-m",
+        "app.cli",
+        "servir",
+        "--host",
+        "127.0.0.1",
+        "--puerto",
+        str(puerto),
+        "--trabajadores",
+        str(args.trabajadores),
+        *(["--url", args.url] if args.url else ["--datos", datos]),
+    ]
     log = open(Path(datos) / "servir.log", "wb")  # noqa: SIM115 (open while the server runs)
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{puerto}"
@@ -143,8 +166,10 @@ def main() -> int:
                 time.sleep(0.1)
         tiempos, fallos = Tiempos(), []
         t0 = time.perf_counter()
-        hilos = [threading.Thread(target=mesa, args=(base, k, args.manos, tiempos, fallos, threading.Event()))
-                 for k in range(args.mesas)]
+        hilos = [
+            threading.Thread(target=mesa, args=(base, k, args.manos, tiempos, fallos, threading.Event()))
+            for k in range(args.mesas)
+        ]
         for h in hilos:
             h.start()
         for h in hilos:
@@ -153,11 +178,15 @@ def main() -> int:
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(30)
-    print(f"{args.mesas} mesas x {args.manos} manos, {args.trabajadores} trabajador(es), "
-          f"{'PostgreSQL' if args.url else 'SQLite'}: {total:.1f} s")
+    print(
+        f"{args.mesas} mesas x {args.manos} manos, {args.trabajadores} trabajador(es), "
+        f"{'PostgreSQL' if args.url else 'SQLite'}: {total:.1f} s"
+    )
     for tipo, xs in sorted(tiempos.por_tipo.items()):
-        print(f"  {tipo:<15} n={len(xs):>6}  mediana {1000 * percentil(xs, 0.5):6.1f} ms  "
-              f"p95 {1000 * percentil(xs, 0.95):6.1f} ms  máx {1000 * max(xs):7.1f} ms")
+        print(
+            f"  {tipo:<15} n={len(xs):>6}  mediana {1000 * percentil(xs, 0.5):6.1f} ms  "
+            f"p95 {1000 * percentil(xs, 0.95):6.1f} ms  máx {1000 * max(xs):7.1f} ms"
+        )
     print("fallos:", fallos or "ninguno")
     return 1 if fallos else 0
 

@@ -28,18 +28,42 @@ from gestures.scorer import Baseline
 from gestures.types import Calibracion
 
 # Measures a seña moves: a calibration frame far from the others in one of them is not neutral.
-MOVED_BY_SENAS = ("jawOpen", "lip_gap", "mouthPucker", "mouthFunnel", "mouthSmileLeft",
-                  "mouthSmileRight", "browInnerUp", "browOuterUpLeft", "browOuterUpRight",
-                  "mouthLeft", "mouthRight", "mouthRollLower", "lip_push", "mouth_w", "brow_h",
-                  "eyeBlinkLeft", "eyeBlinkRight")
+MOVED_BY_SENAS = (
+    "jawOpen",
+    "lip_gap",
+    "mouthPucker",
+    "mouthFunnel",
+    "mouthSmileLeft",
+    "mouthSmileRight",
+    "browInnerUp",
+    "browOuterUpLeft",
+    "browOuterUpRight",
+    "mouthLeft",
+    "mouthRight",
+    "mouthRollLower",
+    "lip_push",
+    "mouth_w",
+    "brow_h",
+    "eyeBlinkLeft",
+    "eyeBlinkRight",
+)
 
 
 # Beyond these a face is making an expression, however still it holds it (a held jaw drop
 # is still, and the median of a window spent in it would pass for neutral). Smiles are not
 # here: some people rest smiling (the astronaut's portrait reads 0.9).
-NEUTRAL_AT_MOST = {"jawOpen": 0.25, "lip_gap": 0.15, "mouthPucker": 0.5, "mouthFunnel": 0.3,
-                   "browInnerUp": 0.5, "mouthRollLower": 0.4, "eyeWideLeft": 0.5,
-                   "eyeWideRight": 0.5, "mouthLeft": 0.3, "mouthRight": 0.3}
+NEUTRAL_AT_MOST = {
+    "jawOpen": 0.25,
+    "lip_gap": 0.15,
+    "mouthPucker": 0.5,
+    "mouthFunnel": 0.3,
+    "browInnerUp": 0.5,
+    "mouthRollLower": 0.4,
+    "eyeWideLeft": 0.5,
+    "eyeWideRight": 0.5,
+    "mouthLeft": 0.3,
+    "mouthRight": 0.3,
+}
 
 
 @dataclass(frozen=True)
@@ -59,8 +83,9 @@ class CalibrationSettings:
     min_share: float = 0.4  # share of the frames with a face that must be neutral
 
 
-def calibrate(frames: Sequence[Features], settings: CalibrationSettings | None = None,
-              talking: Sequence[float] | None = None) -> tuple[Baseline, Calibracion]:
+def calibrate(
+    frames: Sequence[Features], settings: CalibrationSettings | None = None, talking: Sequence[float] | None = None
+) -> tuple[Baseline, Calibracion]:
     """Baseline of the neutral frames among ``frames`` and how good it is.
 
     ``talking``: each frame's :class:`~gestures.context.MouthActivity` when the frames are a
@@ -97,7 +122,8 @@ def _neutral(rows: Sequence[tuple[float, Features]], s: CalibrationSettings) -> 
     out = []
     for (_, f), talk, outlier in zip(rows, talking, far, strict=True):
         blinking = max(f.get("eyeBlinkLeft", 0.0), f.get("eyeBlinkRight", 0.0)) > s.blink or any(
-            f.get(e, 1.0) < s.eye_drop * ears[e] for e in ears)
+            f.get(e, 1.0) < s.eye_drop * ears[e] for e in ears
+        )
         expression = any(f.get(k, 0.0) > top for k, top in NEUTRAL_AT_MOST.items())
         out.append(not (blinking or talk > s.talking or outlier or expression))
     return out
@@ -106,8 +132,10 @@ def _neutral(rows: Sequence[tuple[float, Features]], s: CalibrationSettings) -> 
 def _stillest(rows: Sequence[tuple[float, Features]]) -> list[Features]:
     """No frame passed: the third talking least and showing the least expression, as the
     least bad guess."""
+
     def cost(row: tuple[float, Features]) -> float:
         talking, f = row
         return talking + sum(max(f.get(k, 0.0), 0.0) / top for k, top in NEUTRAL_AT_MOST.items())
+
     order = sorted(rows, key=cost)
-    return [f for _, f in order[:max(1, len(order) // 3)]]
+    return [f for _, f in order[: max(1, len(order) // 3)]]

@@ -1,9 +1,9 @@
 """`mus senas`: recognise señas in a video, a live camera or still images.
 
-    mus senas partida.mp4
-    mus senas --json --perfil euskadi partida.mp4
-    mus senas --camara 0            # live window until q (where a screen exists)
-    mus senas cara1.jpg cara2.jpg   # per-image gesture scores
+mus senas partida.mp4
+mus senas --json --perfil euskadi partida.mp4
+mus senas --camara 0            # live window until q (where a screen exists)
+mus senas cara1.jpg cara2.jpg   # per-image gesture scores
 """
 
 from __future__ import annotations
@@ -35,31 +35,47 @@ IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("fuentes", nargs="*", metavar="VIDEO|IMAGEN",
-                        help="un vídeo, o una o varias imágenes")
+    parser.add_argument("fuentes", nargs="*", metavar="VIDEO|IMAGEN", help="un vídeo, o una o varias imágenes")
     parser.add_argument("--camara", type=int, metavar="N", help="usar la cámara N (0, 1...)")
     parser.add_argument("--json", action="store_true", help="salida JSON")
-    parser.add_argument("--perfil", metavar="NOMBRE",
-                        help="perfil de reglas cuyo juego de señas da el significado "
-                             "(general, segovia, euskadi...)")
-    parser.add_argument("--espejo", action="store_true",
-                        help="las imágenes vienen en espejo (vista previa de selfi): "
-                             "cambia izquierdo/derecho")
-    parser.add_argument("--sin-hombros", action="store_true",
-                        help="no buscar los hombros (más rápido; sin señas de hombros)")
-    parser.add_argument("--calibracion", type=float, default=2.0, metavar="S",
-                        help="segundos de cara neutra al principio (por defecto 2)")
-    parser.add_argument("--neutra", metavar="IMAGEN", action="append",
-                        help="foto de la cara neutra de la misma persona: calibra con ella "
-                             "(necesaria para lengua y labio mordido en imágenes sueltas); "
-                             "repítela con varias fotos para una calibración más fiable")
-    parser.add_argument("--sin-ventana", action="store_true",
-                        help="con --camara, no abrir ventana")
-    parser.add_argument("--umbrales", metavar="JSON",
-                        help='ajustes: {"umbrales": {"brow_geom": [0.03, 0.07]}, '
-                             '"tiempos": {"guino": {"minimo": 0.2}}} (docs/senas.md)')
-    parser.add_argument("--puntuaciones", metavar="CSV",
-                        help="escribe las puntuaciones de cada fotograma (para ajustar umbrales)")
+    parser.add_argument(
+        "--perfil",
+        metavar="NOMBRE",
+        help="perfil de reglas cuyo juego de señas da el significado (general, segovia, euskadi...)",
+    )
+    parser.add_argument(
+        "--espejo",
+        action="store_true",
+        help="las imágenes vienen en espejo (vista previa de selfi): cambia izquierdo/derecho",
+    )
+    parser.add_argument(
+        "--sin-hombros", action="store_true", help="no buscar los hombros (más rápido; sin señas de hombros)"
+    )
+    parser.add_argument(
+        "--calibracion",
+        type=float,
+        default=2.0,
+        metavar="S",
+        help="segundos de cara neutra al principio (por defecto 2)",
+    )
+    parser.add_argument(
+        "--neutra",
+        metavar="IMAGEN",
+        action="append",
+        help="foto de la cara neutra de la misma persona: calibra con ella "
+        "(necesaria para lengua y labio mordido en imágenes sueltas); "
+        "repítela con varias fotos para una calibración más fiable",
+    )
+    parser.add_argument("--sin-ventana", action="store_true", help="con --camara, no abrir ventana")
+    parser.add_argument(
+        "--umbrales",
+        metavar="JSON",
+        help='ajustes: {"umbrales": {"brow_geom": [0.03, 0.07]}, '
+        '"tiempos": {"guino": {"minimo": 0.2}}} (docs/senas.md)',
+    )
+    parser.add_argument(
+        "--puntuaciones", metavar="CSV", help="escribe las puntuaciones de cada fotograma (para ajustar umbrales)"
+    )
     parser.add_argument("--modelo-cara", metavar="TASK", help="otro face_landmarker.task")
     parser.add_argument("--modelo-pose", metavar="TASK", help="otro pose_landmarker.task")
 
@@ -122,10 +138,16 @@ def _check_perfil(name: str | None) -> None:
 def _recognizer(args: argparse.Namespace, settings: Settings) -> SenaRecognizer:
     umbrales, tiempos = settings
     try:
-        rec = SenaRecognizer(args.perfil or "general", mirrored=args.espejo,
-                             pose=not args.sin_hombros, calibracion=args.calibracion,
-                             umbrales=umbrales, tiempos=tiempos,
-                             face_model=args.modelo_cara, pose_model=args.modelo_pose)
+        rec = SenaRecognizer(
+            args.perfil or "general",
+            mirrored=args.espejo,
+            pose=not args.sin_hombros,
+            calibracion=args.calibracion,
+            umbrales=umbrales,
+            tiempos=tiempos,
+            face_model=args.modelo_cara,
+            pose_model=args.modelo_pose,
+        )
     except ModelError as exc:
         raise _Fail(str(exc)) from exc
     if args.neutra:
@@ -181,8 +203,9 @@ def parse_settings(doc: object) -> tuple[Umbrales, dict[str, Tiempos]]:
         raise ValueError('se espera un objeto: {"umbrales": {...}, "tiempos": {...}}')
     extra = set(doc) - {"umbrales", "tiempos"}
     if extra:
-        raise ValueError(f"claves desconocidas: {excerpt(', '.join(map(repr, sorted(extra))))} "
-                         "(solo umbrales y tiempos)")
+        raise ValueError(
+            f"claves desconocidas: {excerpt(', '.join(map(repr, sorted(extra))))} (solo umbrales y tiempos)"
+        )
     umbrales, tiempos = doc.get("umbrales", {}), doc.get("tiempos", {})
     for key, value in (("umbrales", umbrales), ("tiempos", tiempos)):
         if not isinstance(value, dict):
@@ -192,8 +215,8 @@ def parse_settings(doc: object) -> tuple[Umbrales, dict[str, Tiempos]]:
 
 # --- video and camera ---------------------------------------------------------------------
 
-def _stream(args: argparse.Namespace, settings: Settings, video: Path | None = None,
-            camera: int | None = None) -> int:
+
+def _stream(args: argparse.Namespace, settings: Settings, video: Path | None = None, camera: int | None = None) -> int:
     try:
         source = VideoSource(video) if video is not None else CameraSource(int(camera or 0))
     except SourceError as exc:
@@ -201,8 +224,11 @@ def _stream(args: argparse.Namespace, settings: Settings, video: Path | None = N
     rec = _recognizer(args, settings)
     show = camera is not None and not args.sin_ventana and _has_display()
     if camera is not None and not args.neutra:
-        print(f"mus senas: cámara {camera}: mira a la cámara con la cara neutra "
-              f"{args.calibracion:g} s", file=sys.stderr, flush=True)
+        print(
+            f"mus senas: cámara {camera}: mira a la cámara con la cara neutra {args.calibracion:g} s",
+            file=sys.stderr,
+            flush=True,
+        )
     scores_out = _scores_file(args.puntuaciones)
     seen_face = calibrated = False
     said: tuple[str, ...] = ()
@@ -219,8 +245,7 @@ def _stream(args: argparse.Namespace, settings: Settings, video: Path | None = N
             if res.calibracion is not None and not res.calibrando and not calibrated:
                 calibrated = True
                 if camera is not None:  # tell a player without a window when to start
-                    print("mus senas: calibrado; ya puedes hacer señas", file=sys.stderr,
-                          flush=True)
+                    print("mus senas: calibrado; ya puedes hacer señas", file=sys.stderr, flush=True)
             problems = res.calibracion.problemas if res.calibracion is not None else ()
             if problems != said and not args.neutra:
                 said = problems  # each new verdict once, not once a frame
@@ -242,12 +267,13 @@ def _stream(args: argparse.Namespace, settings: Settings, video: Path | None = N
         print(f"mus senas: {problem}; se conservan los eventos anteriores", file=sys.stderr)
         return 1
     if not seen_face:  # nothing to recognise: bad input, like a file that is not a video
-        print(f"mus senas: {name}: no se vio ninguna cara en toda la fuente "
-              "(¿está la cara a la vista y con luz?)", file=sys.stderr)
+        print(
+            f"mus senas: {name}: no se vio ninguna cara en toda la fuente (¿está la cara a la vista y con luz?)",
+            file=sys.stderr,
+        )
         return 2
     if faceless > 0.2 * frames:
-        print(f"mus senas: aviso: sin cara en {faceless} de {frames} fotogramas",
-              file=sys.stderr)
+        print(f"mus senas: aviso: sin cara en {faceless} de {frames} fotogramas", file=sys.stderr)
     return 130 if interrupted else 0
 
 
@@ -268,8 +294,7 @@ def _score_row(res: FrameResult) -> str:
     return ",".join(cells) + "\n"
 
 
-def _frames(rec: SenaRecognizer, source: Iterable[tuple[float, np.ndarray]],
-            show: bool) -> Iterator[FrameResult]:
+def _frames(rec: SenaRecognizer, source: Iterable[tuple[float, np.ndarray]], show: bool) -> Iterator[FrameResult]:
     last: str | None = None
     window = "mus senas (q para salir)"
     for t, frame in source:
@@ -311,12 +336,25 @@ def _line(ev: Evento) -> str:
     return f"{ev.inicio:7.2f}-{ev.fin:7.2f}  {ev.gesto}{lado}  {ev.confianza:.2f}{sena}"
 
 
-def _report(args: argparse.Namespace, name: str, eventos: Sequence[Evento],
-            printed: set[tuple[str, float]], calidad: Calibracion | None) -> None:
+def _report(
+    args: argparse.Namespace,
+    name: str,
+    eventos: Sequence[Evento],
+    printed: set[tuple[str, float]],
+    calidad: Calibracion | None,
+) -> None:
     if args.json:
-        print(json.dumps({"fuente": name, "eventos": [e.to_dict() for e in eventos],
-                          "calibracion": calidad.to_dict() if calidad else None},
-                         ensure_ascii=False, indent=2))
+        print(
+            json.dumps(
+                {
+                    "fuente": name,
+                    "eventos": [e.to_dict() for e in eventos],
+                    "calibracion": calidad.to_dict() if calidad else None,
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
         return
     for ev in eventos:  # the ones still held when the stream ended
         if (ev.gesto, ev.inicio) not in printed:
@@ -325,6 +363,7 @@ def _report(args: argparse.Namespace, name: str, eventos: Sequence[Evento],
 
 
 # --- still images ---------------------------------------------------------------------------
+
 
 def _images(args: argparse.Namespace, settings: Settings, paths: Sequence[Path]) -> int:
     rec = _recognizer(args, settings)
@@ -335,8 +374,11 @@ def _images(args: argparse.Namespace, settings: Settings, paths: Sequence[Path])
             out.append({"imagen": str(p), "cara": False, "error": "no es una imagen legible"})
             continue
         cara, scores, lados = rec.score_image(frame)
-        item: dict[str, object] = {"imagen": str(p), "cara": cara,
-                                   "gestos": {g: round(s, 2) for g, s in scores.items()}}
+        item: dict[str, object] = {
+            "imagen": str(p),
+            "cara": cara,
+            "gestos": {g: round(s, 2) for g, s in scores.items()},
+        }
         sided = {g: lado for g, lado in lados.items() if lado and scores.get(g, 0) > 0}
         if sided:
             item["lados"] = sided
@@ -364,6 +406,5 @@ def _image_line(item: dict) -> str:  # type: ignore[type-arg]
         return f"{item['imagen']}: sin cara"
     strong = sorted(((s, g) for g, s in item["gestos"].items() if s >= 0.5), reverse=True)
     lados = item.get("lados", {})
-    found = ", ".join(f"{g}{' (' + lados[g] + ')' if g in lados else ''} {s:.2f}"
-                      for s, g in strong)
+    found = ", ".join(f"{g}{' (' + lados[g] + ')' if g in lados else ''} {s:.2f}" for s, g in strong)
     return f"{item['imagen']}: {found or 'ningún gesto'}"

@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from gestures.scorer import ramp
 
 # The señas the mouth and brows make: speech fakes them; eyes and shoulders are not affected.
-SPEECH_FAKES = ("morro", "labios_lado", "labio_mordido", "lengua_fuera", "lengua_lado",
-                "cejas_arriba")
+SPEECH_FAKES = ("morro", "labios_lado", "labio_mordido", "lengua_fuera", "lengua_lado", "cejas_arriba")
 
 
 @dataclass(frozen=True)
@@ -170,8 +169,7 @@ class BlinkWatch:
         blinking = both and self._start is not None and t - self._start <= s.longest
         since = t - self._end
         eyes = blinking or 0 < since <= s.after
-        return Veda(parpadeo=blinking, ojos=eyes, cejas=blinking or 0 < since <= s.brows_after,
-                    inicio=eyes)
+        return Veda(parpadeo=blinking, ojos=eyes, cejas=blinking or 0 < since <= s.brows_after, inicio=eyes)
 
 
 def veto(scores: dict[str, float], veda: Veda) -> dict[str, float]:

@@ -48,36 +48,39 @@ TIEMPOS: dict[str, Tiempos] = {
 }
 
 # What each field may be: scores are 0..1, times are seconds (a seña lasts a few), frames a count.
-LIMITES: dict[str, tuple[type, float]] = {"entrar": (float, 1.0), "salir": (float, 1.0),
-                                          "minimo": (float, 60.0), "hueco": (float, 60.0),
-                                          "hueco_frames": (int, 1000), "enfriar": (float, 60.0)}
+LIMITES: dict[str, tuple[type, float]] = {
+    "entrar": (float, 1.0),
+    "salir": (float, 1.0),
+    "minimo": (float, 60.0),
+    "hueco": (float, 60.0),
+    "hueco_frames": (int, 1000),
+    "enfriar": (float, 60.0),
+}
 
 
-def tiempos_with(overrides: Mapping[str, object],
-                 base: Mapping[str, Tiempos] = TIEMPOS) -> dict[str, Tiempos]:
+def tiempos_with(overrides: Mapping[str, object], base: Mapping[str, Tiempos] = TIEMPOS) -> dict[str, Tiempos]:
     """``base`` with some gestures' timings changed (``{"guino": {"minimo": 0.2}}``), each value
     checked (type, finite, in range, ``salir`` not above ``entrar``); ValueError (one Spanish
     line) otherwise."""
     tiempos = dict(base)
     for gesto, changes in overrides.items():
         if gesto not in tiempos:
-            raise ValueError(f"tiempos: gesto desconocido {str(gesto)[:40]!r} "
-                             f"(los gestos: {', '.join(tiempos)})")
+            raise ValueError(f"tiempos: gesto desconocido {str(gesto)[:40]!r} (los gestos: {', '.join(tiempos)})")
         if not isinstance(changes, Mapping):
-            raise ValueError(f"tiempos de {gesto}: se espera un objeto, p. ej. {{\"minimo\": 0.2}}")
+            raise ValueError(f'tiempos de {gesto}: se espera un objeto, p. ej. {{"minimo": 0.2}}')
         checked = {name: _tiempo(gesto, name, value) for name, value in changes.items()}
         nuevo = replace(tiempos[gesto], **checked)  # type: ignore[arg-type]
         if nuevo.salir > nuevo.entrar:
-            raise ValueError(f"tiempos de {gesto}: salir ({nuevo.salir:g}) no puede ser mayor "
-                             f"que entrar ({nuevo.entrar:g})")
+            raise ValueError(
+                f"tiempos de {gesto}: salir ({nuevo.salir:g}) no puede ser mayor que entrar ({nuevo.entrar:g})"
+            )
         tiempos[gesto] = nuevo
     return tiempos
 
 
 def _tiempo(gesto: str, name: object, value: object) -> float | int:
     if name not in LIMITES:
-        raise ValueError(f"tiempos de {gesto}: campo desconocido {str(name)[:40]!r} "
-                         f"(los campos: {', '.join(LIMITES)})")
+        raise ValueError(f"tiempos de {gesto}: campo desconocido {str(name)[:40]!r} (los campos: {', '.join(LIMITES)})")
     kind, top = LIMITES[str(name)]
     # bool is an int in Python, but `true` is not a time; a count of frames must be whole
     ok = int if kind is int else int | float
@@ -91,8 +94,7 @@ def _tiempo(gesto: str, name: object, value: object) -> float | int:
 
 # When both members of a pair are confirmed together, the first one wins: a shrug of both
 # shoulders often starts with one; closing both eyes often starts with one.
-PREFERIDO = {"hombro_arriba": "hombros_arriba", "guino": "ojos_cerrados",
-             "lengua_fuera": "lengua_lado"}
+PREFERIDO = {"hombro_arriba": "hombros_arriba", "guino": "ojos_cerrados", "lengua_fuera": "lengua_lado"}
 ESPERA = 0.25  # a lesser gesture's event waits this long in case its partner follows
 
 
@@ -117,9 +119,13 @@ class EventDetector:
     _tracks: dict[str, _Track] = field(default_factory=dict)
     _pending: list[Evento] = field(default_factory=list)
 
-    def update(self, t: float, scores: Mapping[str, float],
-               lados: Mapping[str, str] | None = None,
-               sin_inicio: Collection[str] = ()) -> list[Evento]:
+    def update(
+        self,
+        t: float,
+        scores: Mapping[str, float],
+        lados: Mapping[str, str] | None = None,
+        sin_inicio: Collection[str] = (),
+    ) -> list[Evento]:
         """Advance to time ``t``; return the events that ended at this frame. The gestures in
         ``sin_inicio`` may go on but not start at this frame (a blink never starts a seña)."""
         lados = lados or {}
@@ -188,8 +194,8 @@ class EventDetector:
             rival = self._tracks.get(partner)
             rival_now = rival.inicio if rival is not None else None
             if any(e.gesto == partner and near(e.inicio) for e in self.eventos + out) or (
-                    rival is not None and rival.confirmado and rival_now is not None
-                    and near(rival_now)):
+                rival is not None and rival.confirmado and rival_now is not None and near(rival_now)
+            ):
                 continue  # part of the partner gesture (one shoulder first, then both)
             waiting = rival_now is not None and near(rival_now) and t != float("inf")
             if t >= ev.fin + ESPERA and not waiting:
@@ -211,8 +217,14 @@ class EventDetector:
         if other is None:
             return False
         mine, theirs = self._tracks.get(g), self._tracks.get(other)
-        return bool(mine and theirs and theirs.confirmado and theirs.inicio is not None
-                    and mine.inicio is not None and theirs.inicio <= mine.ultimo)
+        return bool(
+            mine
+            and theirs
+            and theirs.confirmado
+            and theirs.inicio is not None
+            and mine.inicio is not None
+            and theirs.inicio <= mine.ultimo
+        )
 
     @staticmethod
     def _resolve_pairs(ended: list[Evento]) -> list[Evento]:

@@ -19,13 +19,37 @@ from gestures.models import Observation
 Features = dict[str, float]
 CLIPPED = 248  # a colour channel this high may have been cut off by the sensor
 
-BLENDSHAPES = ("eyeBlinkLeft", "eyeBlinkRight", "eyeSquintLeft", "eyeSquintRight",
-               "browInnerUp", "browOuterUpLeft", "browOuterUpRight", "mouthPucker",
-               "mouthFunnel", "mouthRollLower", "mouthRollUpper", "mouthLeft", "mouthRight",
-               "jawOpen", "mouthSmileLeft", "mouthSmileRight", "mouthPressLeft",
-               "mouthPressRight", "mouthFrownLeft", "mouthFrownRight", "eyeWideLeft",
-               "eyeWideRight", "noseSneerLeft", "noseSneerRight", "cheekSquintLeft",
-               "cheekSquintRight", "mouthStretchLeft", "mouthStretchRight", "mouthShrugLower")
+BLENDSHAPES = (
+    "eyeBlinkLeft",
+    "eyeBlinkRight",
+    "eyeSquintLeft",
+    "eyeSquintRight",
+    "browInnerUp",
+    "browOuterUpLeft",
+    "browOuterUpRight",
+    "mouthPucker",
+    "mouthFunnel",
+    "mouthRollLower",
+    "mouthRollUpper",
+    "mouthLeft",
+    "mouthRight",
+    "jawOpen",
+    "mouthSmileLeft",
+    "mouthSmileRight",
+    "mouthPressLeft",
+    "mouthPressRight",
+    "mouthFrownLeft",
+    "mouthFrownRight",
+    "eyeWideLeft",
+    "eyeWideRight",
+    "noseSneerLeft",
+    "noseSneerRight",
+    "cheekSquintLeft",
+    "cheekSquintRight",
+    "mouthStretchLeft",
+    "mouthStretchRight",
+    "mouthShrugLower",
+)
 
 
 class FaceFrame:
@@ -51,8 +75,7 @@ def _dist(f: FaceFrame, i: int, j: int) -> float:
     return float(np.linalg.norm(f[i] - f[j]))
 
 
-def eye_openness(f: FaceFrame, pairs: tuple[tuple[int, int], ...], outer: int,
-                 inner: int) -> float:
+def eye_openness(f: FaceFrame, pairs: tuple[tuple[int, int], ...], outer: int, inner: int) -> float:
     """Eye aspect ratio: mean lid gap over eye width."""
     gap = np.mean([_dist(f, u, d) for u, d in pairs])
     return float(gap / max(_dist(f, outer, inner), 1e-6))
@@ -89,7 +112,9 @@ def face_features(obs: Observation) -> Features:
     nose = f[L.NOSE_BASE]
     out: Features = {
         "scale_px": f.unit,
-        "yaw": ya, "pitch": pa, "roll": ra,
+        "yaw": ya,
+        "pitch": pa,
+        "roll": ra,
         "ear_a": eye_openness(f, L.LID_PAIRS_A, L.EYE_OUTER_A, L.EYE_INNER_A),
         "ear_b": eye_openness(f, L.LID_PAIRS_B, L.EYE_OUTER_B, L.EYE_INNER_B),
         # from the nose bridge, not the eye corners: a blink pulls the corners' mesh points
@@ -98,8 +123,9 @@ def face_features(obs: Observation) -> Features:
         # mouth measured from the nose base so head translation and roll cancel out
         "corner_a_x": float(f[L.MOUTH_CORNER_A][0] - nose[0]),
         "corner_b_x": float(f[L.MOUTH_CORNER_B][0] - nose[0]),
-        "lips_x": float(f[[L.LIP_OUTER_TOP, L.LIP_OUTER_BOTTOM, L.LIP_INNER_TOP,
-                           L.LIP_INNER_BOTTOM]][:, 0].mean() - nose[0]),
+        "lips_x": float(
+            f[[L.LIP_OUTER_TOP, L.LIP_OUTER_BOTTOM, L.LIP_INNER_TOP, L.LIP_INNER_BOTTOM]][:, 0].mean() - nose[0]
+        ),
         "mouth_w": _dist(f, L.MOUTH_CORNER_A, L.MOUTH_CORNER_B),
         "lip_gap": _dist(f, L.LIP_INNER_TOP, L.LIP_INNER_BOTTOM),
         # widest opening along the mouth: a tongue out to one side parts the lips at a corner
@@ -125,13 +151,21 @@ def shoulder_features(obs: Observation, min_visibility: float = 0.5) -> Features
     width = float(np.linalg.norm(pose[ia, :2] - pose[ib, :2]))
     if width < 1:
         return {}
-    mouth_y = (obs.face[[L.MOUTH_CORNER_A, L.MOUTH_CORNER_B], 1].mean() if obs.face is not None
-               else pose[list(L.POSE_MOUTH), 1].mean())
-    return {"sh_width_px": width, "sh_y_a": float(pose[ia, 1]), "sh_y_b": float(pose[ib, 1]),
-            "mouth_y_px": float(mouth_y)}
+    mouth_y = (
+        obs.face[[L.MOUTH_CORNER_A, L.MOUTH_CORNER_B], 1].mean()
+        if obs.face is not None
+        else pose[list(L.POSE_MOUTH), 1].mean()
+    )
+    return {
+        "sh_width_px": width,
+        "sh_y_a": float(pose[ia, 1]),
+        "sh_y_b": float(pose[ib, 1]),
+        "mouth_y_px": float(mouth_y),
+    }
 
 
 # --- tongue -------------------------------------------------------------------------------
+
 
 def _poly_mask(box: tuple[int, int, int, int], pts: np.ndarray) -> np.ndarray:
     """The polygon ``pts`` (image pixels) filled in a mask the size of ``box`` (x0, y0, x1, y1):
@@ -173,8 +207,7 @@ def tongue_features(bgr: np.ndarray, obs: Observation) -> Features:
     red, lum, grey = _chroma(roi)
     redness = red - skin_red
     unclipped = _unclipped(roi)
-    tongue_like = ((redness > max(0.06, 3.0 * skin_spread)) & (lum > 0.35 * skin_lum)
-                   & unclipped)
+    tongue_like = (redness > max(0.06, 3.0 * skin_spread)) & (lum > 0.35 * skin_lum) & unclipped
     lip_like = (redness > max(0.03, 1.5 * skin_spread)) & unclipped
     outer = _poly_mask(box, lips)
     outer = cv2.dilate(outer, np.ones((3, 3), np.uint8), iterations=max(1, int(unit * 0.02)))
@@ -193,12 +226,17 @@ def tongue_features(bgr: np.ndarray, obs: Observation) -> Features:
     n_band = max(float(band.sum()), 1.0)
     # teeth: bright and grey compared with the skin (upper teeth resting on a bitten lip)
     teeth_like = (lum > skin_lum * 1.05) & (grey < 0.12)
-    out: Features = {"tongue_area": area, "tongue_out": float(outside.sum()) / unit**2,
-                     "tongue_fill": fill, "tongue_dx": 0.0, "skin_lum": skin_lum,
-                     "tongue_dy": 0.0,
-                     "red_total": float(_opened(tongue_like).sum()) / unit**2,
-                     "lower_lip_red": float((lip_like & band).sum()) / n_band,
-                     "lower_lip_teeth": float((teeth_like & band).sum()) / n_band}
+    out: Features = {
+        "tongue_area": area,
+        "tongue_out": float(outside.sum()) / unit**2,
+        "tongue_fill": fill,
+        "tongue_dx": 0.0,
+        "skin_lum": skin_lum,
+        "tongue_dy": 0.0,
+        "red_total": float(_opened(tongue_like).sum()) / unit**2,
+        "lower_lip_red": float((lip_like & band).sum()) / n_band,
+        "lower_lip_teeth": float((teeth_like & band).sum()) / n_band,
+    }
     if blob.any():
         out["tongue_dx"], out["tongue_dy"] = _direction(blob, (x0, y0), f, face)
     return out
@@ -217,8 +255,7 @@ def _mouth_box(face: np.ndarray, unit: float, w: int, h: int) -> tuple[int, int,
     return x0, y0, x1, y1
 
 
-def _direction(blob: np.ndarray, offset: tuple[int, int], f: FaceFrame,
-               face: np.ndarray) -> tuple[float, float]:
+def _direction(blob: np.ndarray, offset: tuple[int, int], f: FaceFrame, face: np.ndarray) -> tuple[float, float]:
     """Where the tongue points, from the mouth centre, in mouth half-widths (face axes):
     the blob point farthest from the mouth, averaged with the blob's centroid."""
     ys, xs = np.nonzero(blob)
@@ -249,15 +286,14 @@ def _unclipped(bgr: np.ndarray) -> np.ndarray:
     return cv2.max(cv2.max(b, g), r) < CLIPPED
 
 
-def _skin_reference(bgr: np.ndarray, face: np.ndarray, unit: float,
-                    sigma: float) -> tuple[float, float, float] | None:
+def _skin_reference(bgr: np.ndarray, face: np.ndarray, unit: float, sigma: float) -> tuple[float, float, float] | None:
     """Median redness, its robust spread and median brightness on both cheeks."""
     r = max(2, int(unit * 0.08))
     samples = []
     h, w = bgr.shape[:2]
     for idx in (L.CHEEK_A, L.CHEEK_B):
         x, y = (round(float(v)) for v in face[idx, :2])
-        patch = bgr[max(y - r, 0):min(y + r, h), max(x - r, 0):min(x + r, w)]
+        patch = bgr[max(y - r, 0) : min(y + r, h), max(x - r, 0) : min(x + r, w)]
         if patch.size:
             patch = cv2.GaussianBlur(patch, (0, 0), sigma)
             red, lum, _ = _chroma(patch)

@@ -39,8 +39,14 @@ POSE_SHOULDERS = (11, 12)
 POSE_MOUTH = (9, 10)
 
 # a light subset of the mesh for drawing (contours), as index pairs
-DRAW_LOOPS = (UPPER_LID_A + LOWER_LID_A[::-1], UPPER_LID_B + LOWER_LID_B[::-1],
-              BROW_A[:5], BROW_B[:5], LIPS_OUTER, LIPS_INNER)
+DRAW_LOOPS = (
+    UPPER_LID_A + LOWER_LID_A[::-1],
+    UPPER_LID_B + LOWER_LID_B[::-1],
+    BROW_A[:5],
+    BROW_B[:5],
+    LIPS_OUTER,
+    LIPS_INNER,
+)
 
 
 def shoulders_by_image_side(pose: np.ndarray) -> tuple[int, int]:

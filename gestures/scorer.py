@@ -129,14 +129,39 @@ class Baseline:
 
 # Typical neutral values, used only when a person was never calibrated (single images).
 DEFAULT_NEUTRAL: dict[str, float] = {
-    "ear_a": 0.30, "ear_b": 0.30, "brow_h": 0.23, "mouth_w": 0.62, "lip_gap": 0.02,
-    "lower_lip": 0.10, "upper_lip": 0.08, "corner_a_x": -0.31, "corner_b_x": 0.31, "lips_x": 0.0,
-    "tongue_area": 0.0, "red_total": 0.01, "lower_lip_red": 0.6, "lower_lip_teeth": 0.02,
-    "eyeBlinkLeft": 0.05, "eyeBlinkRight": 0.05, "browInnerUp": 0.05,
-    "browOuterUpLeft": 0.05, "browOuterUpRight": 0.05, "mouthPucker": 0.02, "mouthFunnel": 0.01,
-    "mouthRollLower": 0.02, "mouthLeft": 0.01, "mouthRight": 0.01, "mouthSmileLeft": 0.1,
-    "mouthSmileRight": 0.1, "jawOpen": 0.02, "yaw": 0.0, "pitch": 0.0, "lip_push": 0.0,
-    "mouthRollUpper": 0.02, "lip_gap_max": 0.03, "mouthShrugLower": 0.05,
+    "ear_a": 0.30,
+    "ear_b": 0.30,
+    "brow_h": 0.23,
+    "mouth_w": 0.62,
+    "lip_gap": 0.02,
+    "lower_lip": 0.10,
+    "upper_lip": 0.08,
+    "corner_a_x": -0.31,
+    "corner_b_x": 0.31,
+    "lips_x": 0.0,
+    "tongue_area": 0.0,
+    "red_total": 0.01,
+    "lower_lip_red": 0.6,
+    "lower_lip_teeth": 0.02,
+    "eyeBlinkLeft": 0.05,
+    "eyeBlinkRight": 0.05,
+    "browInnerUp": 0.05,
+    "browOuterUpLeft": 0.05,
+    "browOuterUpRight": 0.05,
+    "mouthPucker": 0.02,
+    "mouthFunnel": 0.01,
+    "mouthRollLower": 0.02,
+    "mouthLeft": 0.01,
+    "mouthRight": 0.01,
+    "mouthSmileLeft": 0.1,
+    "mouthSmileRight": 0.1,
+    "jawOpen": 0.02,
+    "yaw": 0.0,
+    "pitch": 0.0,
+    "lip_push": 0.0,
+    "mouthRollUpper": 0.02,
+    "lip_gap_max": 0.03,
+    "mouthShrugLower": 0.05,
     "tongue_out": 0.0,
 }
 
@@ -179,8 +204,7 @@ class Scorer:
     def __init__(self, umbrales: Umbrales | None = None) -> None:
         self.u = umbrales or Umbrales()
 
-    def _t(self, t: tuple[float, float], base: Baseline, *keys: str,
-           scale: float = 1.0) -> tuple[float, float]:
+    def _t(self, t: tuple[float, float], base: Baseline, *keys: str, scale: float = 1.0) -> tuple[float, float]:
         """Thresholds ``t`` widened by the calibration noise of ``keys`` (divided by scale)."""
         noise = max((base.spread.get(k, 0.0) for k in keys), default=0.0)
         return widen(t, self.u.noise_k * noise / max(scale, 1e-6))
@@ -195,13 +219,18 @@ class Scorer:
         # a grin, a laugh or a dropped jaw is another expression: its brows and lips are no seña
         smile = max(f.get(k, 0.0) - base.get(k) for k in ("mouthSmileLeft", "mouthSmileRight"))
         # ...and so is a grimace: the nose wrinkled or the mouth stretched sideways
-        grimace = max(f.get(k, 0.0) - base.get(k) for k in (
-            "noseSneerLeft", "noseSneerRight", "mouthStretchLeft", "mouthStretchRight"))
+        grimace = max(
+            f.get(k, 0.0) - base.get(k)
+            for k in ("noseSneerLeft", "noseSneerRight", "mouthStretchLeft", "mouthStretchRight")
+        )
         # a laugh squeezes both eyes shut: no closed-eyes seña behind a broad grin (a wink
         # may come with one: a real one here did, with a grimace)
         vals["ojos_cerrados"] *= ramp(smile, *self.u.laugh_eyes)
-        calm = (ramp(smile, *self.u.grin) * ramp(grimace, *self.u.grimace)
-                * ramp(f["jawOpen"] - base.get("jawOpen"), *self.u.jaw_drop))
+        calm = (
+            ramp(smile, *self.u.grin)
+            * ramp(grimace, *self.u.grimace)
+            * ramp(f["jawOpen"] - base.get("jawOpen"), *self.u.jaw_drop)
+        )
         # surprise opens the eyes wide with the brows; a brow raise alone barely does
         wide = max(f.get(k, 0.0) - base.get(k) for k in ("eyeWideLeft", "eyeWideRight"))
         vals["cejas_arriba"] = self._brows(f, base) * calm * ramp(wide, *self.u.eyes_wide)
@@ -219,18 +248,18 @@ class Scorer:
         vals["morro"] = self._pucker(f, base) * closed * no_tongue * pushed * calm
         lips, lside = self._lips_side(f, base, pushed)
         # a wink lifts its cheek and drags that corner of the mouth along
-        vals["labios_lado"] = (lips * closed * no_tongue * calm * (1.0 - vals["guino"])
-                               * ramp(rolled, *self.u.lips_rolled_in))
+        vals["labios_lado"] = (
+            lips * closed * no_tongue * calm * (1.0 - vals["guino"]) * ramp(rolled, *self.u.lips_rolled_in)
+        )
         if lside:
             lados["labios_lado"] = lside
         # teeth rest on a bitten lip: the mouth is shut (a tongue out parts the lips wide and
         # hides the lower lip just as well)
         # a sad or crying mouth presses the lips, rolls the upper one in and raises the chin:
         # a bitten lip shows the upper teeth over it instead
-        sad = (ramp(f.get("mouthRollUpper", 0.0) - base.get("mouthRollUpper"),
-                    *self.u.upper_lip_rolled)
-               * ramp(f.get("mouthShrugLower", 0.0) - base.get("mouthShrugLower"),
-                      *self.u.chin_raised))
+        sad = ramp(f.get("mouthRollUpper", 0.0) - base.get("mouthRollUpper"), *self.u.upper_lip_rolled) * ramp(
+            f.get("mouthShrugLower", 0.0) - base.get("mouthShrugLower"), *self.u.chin_raised
+        )
         vals["labio_mordido"] = self._bite(f, base) * no_tongue * calm * closed * sad
         for g in list(vals):
             vals[g] *= head
@@ -247,10 +276,12 @@ class Scorer:
 
     def _closure(self, f: Features, base: Baseline, side: str, both: bool = False) -> float:
         ear0 = max(base.get(f"ear_{side}"), 1e-3)
-        geom_t, blend_t = ((self.u.eyes_closed_geom, self.u.eyes_closed_blend) if both
-                           else (self.u.eye_closed_geom, self.u.eye_closed_blend))
-        geom = ramp(1.0 - f[f"ear_{side}"] / ear0, *self._t(geom_t, base, f"ear_{side}",
-                                                              scale=ear0))
+        geom_t, blend_t = (
+            (self.u.eyes_closed_geom, self.u.eyes_closed_blend)
+            if both
+            else (self.u.eye_closed_geom, self.u.eye_closed_blend)
+        )
+        geom = ramp(1.0 - f[f"ear_{side}"] / ear0, *self._t(geom_t, base, f"ear_{side}", scale=ear0))
         key = BLINK[side]
         return max(geom, ramp(f[key] - base.get(key), *self._t(blend_t, base, key)))
 
@@ -261,19 +292,18 @@ class Scorer:
             return 0.0, 0.0
         return self._closure(f, base, "a"), self._closure(f, base, "b")
 
-    def _eyes(self, f: Features, base: Baseline, vals: dict[str, float],
-              lados: dict[str, str]) -> None:
+    def _eyes(self, f: Features, base: Baseline, vals: dict[str, float], lados: dict[str, str]) -> None:
         ca, cb = self._closure(f, base, "a"), self._closure(f, base, "b")
-        vals["ojos_cerrados"] = min(self._closure(f, base, "a", True),
-                                    self._closure(f, base, "b", True))
+        vals["ojos_cerrados"] = min(self._closure(f, base, "a", True), self._closure(f, base, "b", True))
         # the open eye's raw closure, not its 0..1 score: a half-closed eye is not open
         raw = {s: 1.0 - f[f"ear_{s}"] / max(base.get(f"ear_{s}"), 1e-3) for s in "ab"}
         shut, other = ("a", "b") if ca >= cb else ("b", "a")
         # a real wink often narrows the other eye too (the cheek rises): allow it, as long as
         # the eyes clearly differ; blinks and looking down are symmetric
         rise = {k: f[BLINK[k]] - base.get(BLINK[k]) for k in "ab"}
-        asymmetry = max(ramp(raw[shut] - raw[other], *self.u.wink_asymmetry),
-                        ramp(rise[shut] - rise[other], *self.u.wink_asymmetry))
+        asymmetry = max(
+            ramp(raw[shut] - raw[other], *self.u.wink_asymmetry), ramp(rise[shut] - rise[other], *self.u.wink_asymmetry)
+        )
         vals["guino"] = min(max(ca, cb), ramp(raw[other], *self.u.other_eye_open), asymmetry)
         lados["guino"] = shut
 
@@ -285,17 +315,16 @@ class Scorer:
 
     def _pucker(self, f: Features, base: Baseline) -> float:
         width0 = max(base.get("mouth_w"), 1e-3)
-        geom = ramp(f["mouth_w"] / width0, *self._t(self.u.pucker_geom, base, "mouth_w",
-                                                   scale=width0))
-        smile_drop = base.get("mouthSmileLeft") + base.get("mouthSmileRight") - (
-            f["mouthSmileLeft"] + f["mouthSmileRight"])
+        geom = ramp(f["mouth_w"] / width0, *self._t(self.u.pucker_geom, base, "mouth_w", scale=width0))
+        smile_drop = (
+            base.get("mouthSmileLeft") + base.get("mouthSmileRight") - (f["mouthSmileLeft"] + f["mouthSmileRight"])
+        )
         geom *= 1.0 - ramp(smile_drop / 2, *self.u.smile_drop)
         keys = ("mouthPucker", "mouthFunnel")
         rise = max(f[k] - base.get(k) for k in keys)
         return max(geom, ramp(rise, *self._t(self.u.pucker_blend, base, *keys)))
 
-    def _lips_side(self, f: Features, base: Baseline,
-                   pushed: float = 0.0) -> tuple[float, str | None]:
+    def _lips_side(self, f: Features, base: Baseline, pushed: float = 0.0) -> tuple[float, str | None]:
         shift = f["lips_x"] - base.get("lips_x")
         corners = (f["corner_a_x"] - base.get("corner_a_x"), f["corner_b_x"] - base.get("corner_b_x"))
         # both corners must go the same way: a one-sided smile moves only one
@@ -315,14 +344,13 @@ class Scorer:
 
     def _bite(self, f: Features, base: Baseline) -> float:
         lip0 = max(base.get("lower_lip"), 1e-3)
-        geom = ramp(f["lower_lip"] / lip0, *self._t(self.u.bite_geom, base, "lower_lip",
-                                                   scale=lip0))
+        geom = ramp(f["lower_lip"] / lip0, *self._t(self.u.bite_geom, base, "lower_lip", scale=lip0))
         # a lip that thins because the mouth opens wide is stretched, not bitten
         geom *= ramp(f["lip_gap"] - base.get("lip_gap"), *self.u.lips_open)
         # lips pressed together also roll in: a bitten lip is hidden under the teeth, thinner
-        blend = ramp(f["mouthRollLower"] - base.get("mouthRollLower"),
-                     *self._t(self.u.bite_blend, base, "mouthRollLower")) * ramp(
-            f["lower_lip"] / lip0, *self.u.bite_thinner)
+        blend = ramp(
+            f["mouthRollLower"] - base.get("mouthRollLower"), *self._t(self.u.bite_blend, base, "mouthRollLower")
+        ) * ramp(f["lower_lip"] / lip0, *self.u.bite_thinner)
         colour = 0.0
         red0 = base.get("lower_lip_red")
         if "lower_lip_red" in f and base.frames and red0 >= self.u.min_lip_red:
@@ -334,30 +362,30 @@ class Scorer:
 
     def _tongue(self, f: Features, base: Baseline) -> tuple[float, float]:
         # colour depends on the person's lips and skin: no neutral face of theirs, no cue
-        if ("tongue_area" not in f or not base.frames
-                or f.get("scale_px", 0.0) < self.u.min_face_px):
+        if "tongue_area" not in f or not base.frames or f.get("scale_px", 0.0) < self.u.min_face_px:
             return 0.0, 0.0
         # a dropped jaw shows the tongue lying in the mouth: then only what is past the lips counts
         wide = ramp(f["jawOpen"] - base.get("jawOpen"), *self.u.tongue_jaw)
         area = (1.0 - wide) * f["tongue_area"] + wide * f.get("tongue_out", f["tongue_area"])
-        outside = ramp(area - base.get("tongue_area"),
-                       *self._t(self.u.tongue_area, base, "tongue_area"))
+        outside = ramp(area - base.get("tongue_area"), *self._t(self.u.tongue_area, base, "tongue_area"))
         # more red near the mouth counts only if it reaches past the lips or fills the
         # opening: a tongue lying in a talking mouth shares it with teeth and shadow
-        reach = max(ramp(f["tongue_area"] - base.get("tongue_area"), 0.005, 0.015),
-                    ramp(f.get("tongue_fill", 0.0), *self.u.tongue_fill))
-        red = ramp(f["red_total"] - base.get("red_total"),
-                   *self._t(self.u.tongue_red, base, "red_total")) * reach * (1.0 - wide)
+        reach = max(
+            ramp(f["tongue_area"] - base.get("tongue_area"), 0.005, 0.015),
+            ramp(f.get("tongue_fill", 0.0), *self.u.tongue_fill),
+        )
+        red = (
+            ramp(f["red_total"] - base.get("red_total"), *self._t(self.u.tongue_red, base, "red_total"))
+            * reach
+            * (1.0 - wide)
+        )
         # no tongue comes out between closed lips: red below them is the chin's shadow or skin
-        gap = max(f["lip_gap"] - base.get("lip_gap"),
-                  f.get("lip_gap_max", 0.0) - base.get("lip_gap_max"))
-        apart = max(ramp(gap, *self.u.tongue_gap),
-                    ramp(f["jawOpen"] - base.get("jawOpen"), *self.u.tongue_open_jaw))
+        gap = max(f["lip_gap"] - base.get("lip_gap"), f.get("lip_gap_max", 0.0) - base.get("lip_gap_max"))
+        apart = max(ramp(gap, *self.u.tongue_gap), ramp(f["jawOpen"] - base.get("jawOpen"), *self.u.tongue_open_jaw))
         score = max(outside, red) * apart
         return score, (f["tongue_dx"] if score > 0 else 0.0)
 
-    def _shoulders(self, f: Features, base: Baseline, vals: dict[str, float],
-                   lados: dict[str, str]) -> None:
+    def _shoulders(self, f: Features, base: Baseline, vals: dict[str, float], lados: dict[str, str]) -> None:
         vals["hombros_arriba"] = vals["hombro_arriba"] = 0.0
         if "sh_y_a" not in f or "sh_y_a" not in base.values:
             return
@@ -369,12 +397,14 @@ class Scorer:
             image_rise = (base.get(f"sh_y_{s}") - f[f"sh_y_{s}"]) / width0
             rel0 = (base.get(f"sh_y_{s}") - base.get("mouth_y_px")) / width0
             rel = (f[f"sh_y_{s}"] - f["mouth_y_px"]) / max(f["sh_width_px"], 1.0)
-            up[s] = ramp(min(image_rise, rel0 - rel),
-                         *self._t(self.u.shoulder, base, f"sh_y_{s}", scale=width0))
+            up[s] = ramp(min(image_rise, rel0 - rel), *self._t(self.u.shoulder, base, f"sh_y_{s}", scale=width0))
         width = f["sh_width_px"] / width0 - 1.0
         head = max(abs(f.get(k, 0.0) - base.get(k)) for k in ("yaw", "roll"))
-        still = (ramp(width, *self.u.shoulder_wider) * ramp(-width, *self.u.shoulder_narrower)
-                 * ramp(head, *self.u.shoulder_head))
+        still = (
+            ramp(width, *self.u.shoulder_wider)
+            * ramp(-width, *self.u.shoulder_narrower)
+            * ramp(head, *self.u.shoulder_head)
+        )
         up = {s: v * still for s, v in up.items()}
         low, high = min(up.values()), max(up.values())
         vals["hombros_arriba"] = low

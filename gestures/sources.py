@@ -57,8 +57,7 @@ class VideoSource:
 class CameraSource:
     """Live frames of ``cv2.VideoCapture(index)``; t = seconds since the first frame."""
 
-    def __init__(self, index: int, width: int = 640, height: int = 480,
-                 max_failures: int = 30) -> None:
+    def __init__(self, index: int, width: int = 640, height: int = 480, max_failures: int = 30) -> None:
         self.index = index
         self.error: str | None = None
         self.max_failures = max_failures
@@ -124,8 +123,7 @@ class ImageListSource:
 class FrameListSource:
     """In-memory frames (tests, the app): ``(t, frame)`` pairs or frames at ``fps``."""
 
-    def __init__(self, frames: Sequence[np.ndarray] | Sequence[tuple[float, np.ndarray]],
-                 fps: float = 25.0) -> None:
+    def __init__(self, frames: Sequence[np.ndarray] | Sequence[tuple[float, np.ndarray]], fps: float = 25.0) -> None:
         self.frames = frames
         self.fps = fps
 

@@ -9,8 +9,16 @@ import numpy as np
 
 # The contract with scoring/ (scoring.senas.GESTOS lists the same ids).
 GESTOS: Final[tuple[str, ...]] = (
-    "labio_mordido", "lengua_fuera", "lengua_lado", "labios_lado", "cejas_arriba", "morro",
-    "guino", "ojos_cerrados", "hombros_arriba", "hombro_arriba",
+    "labio_mordido",
+    "lengua_fuera",
+    "lengua_lado",
+    "labios_lado",
+    "cejas_arriba",
+    "morro",
+    "guino",
+    "ojos_cerrados",
+    "hombros_arriba",
+    "hombro_arriba",
 )
 CON_LADO: Final = frozenset({"lengua_lado", "labios_lado", "guino", "hombro_arriba"})
 LADOS: Final = ("izquierdo", "derecho")
@@ -80,8 +88,12 @@ class Calibracion:
         return not self.problemas
 
     def to_dict(self) -> dict[str, Any]:
-        return {"fotogramas": self.fotogramas, "descartados": self.descartados,
-                "problemas": list(self.problemas), "buena": self.buena}
+        return {
+            "fotogramas": self.fotogramas,
+            "descartados": self.descartados,
+            "problemas": list(self.problemas),
+            "buena": self.buena,
+        }
 
 
 @dataclass(frozen=True)

@@ -39,12 +39,16 @@ class SesionArbitro:
     def __post_init__(self) -> None:
         if self.entradas:
             self.log = RegistroArbitro.from_json(
-                {"formato": FORMATO, "algoritmo": "sha256", "entradas": self.entradas,
-                 "sello": self.entradas[-1]["hash"]})
+                {
+                    "formato": FORMATO,
+                    "algoritmo": "sha256",
+                    "entradas": self.entradas,
+                    "sello": self.entradas[-1]["hash"],
+                }
+            )
             self._continuar()
         else:
-            self.log = RegistroArbitro.nuevo({"reglas": self.perfil,
-                                              "jugadores": list(self.jugadores)})
+            self.log = RegistroArbitro.nuevo({"reglas": self.perfil, "jugadores": list(self.jugadores)})
 
     def _continuar(self) -> None:
         """Pick up the watched seat and the current hand's marks and señas from the log."""
@@ -56,8 +60,7 @@ class SesionArbitro:
             elif e.tipo == "fase":
                 self.marcas.append({"fase": e.datos["fase"], "inicio": e.t or 0.0})
             elif e.tipo == "sena":
-                self.eventos.append({k: v for k, v in e.datos.items()
-                                     if k not in ("jugador", "miniatura", "huella")})
+                self.eventos.append({k: v for k, v in e.datos.items() if k not in ("jugador", "miniatura", "huella")})
 
     @property
     def ultima(self) -> dict[str, Any]:
@@ -76,8 +79,7 @@ class SesionArbitro:
         self.marcas.append({"fase": fase, "inicio": round(float(t), 2)})
         self.log.anotar("fase", {"fase": fase}, t=round(float(t), 2))
 
-    def anotar(self, evento: dict[str, Any], miniatura: str | None = None,
-               huella: str | None = None) -> None:
+    def anotar(self, evento: dict[str, Any], miniatura: str | None = None, huella: str | None = None) -> None:
         self.eventos.append(dict(evento))
         datos = {**evento, "jugador": self.asiento}
         if miniatura:
@@ -86,8 +88,9 @@ class SesionArbitro:
 
     def comprobar(self, cartas: str) -> Informe:
         """Check the watched player's señas against their revealed cards; logged too."""
-        informe = comprobar_senas(self.eventos, cartas, self.perfil, self.marcas or None,
-                                  primera_mano=self.primera_mano)
+        informe = comprobar_senas(
+            self.eventos, cartas, self.perfil, self.marcas or None, primera_mano=self.primera_mano
+        )
         self.log.anotar("cartas", {"jugador": self.asiento, "cartas": cartas})
         self.log.anotar("informe", {"jugador": self.asiento, "informe": informe.to_json()})
         return informe

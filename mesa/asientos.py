@@ -49,10 +49,13 @@ CARTAS_MANO: Final = 4
 
 PIDE_JUGADOR: Final = N_("Fotografía las cuatro cartas de {jugador} (asiento {n})")
 PIDE_ASIENTO: Final = N_("Fotografía las cuatro cartas del asiento {n}")
-NO_SON_CUATRO: Final = N_("{jugador} (asiento {n}): se ven {k} cartas{cuales}; una mano son 4. "
-                          "Repite la foto de este asiento.")
-REPETIDA: Final = N_("{jugador} (asiento {n}): la carta {carta} ya está en la mano de {otro} "
-                     "(asiento {m}). Repite la foto de este asiento o corrige la carta.")
+NO_SON_CUATRO: Final = N_(
+    "{jugador} (asiento {n}): se ven {k} cartas{cuales}; una mano son 4. Repite la foto de este asiento."
+)
+REPETIDA: Final = N_(
+    "{jugador} (asiento {n}): la carta {carta} ya está en la mano de {otro} "
+    "(asiento {m}). Repite la foto de este asiento o corrige la carta."
+)
 ASIENTO: Final = N_("Asiento")
 
 
@@ -92,8 +95,7 @@ class AsientoPorAsiento:
         if self.turno is None:
             return None
         if self.jugadores:
-            return Aviso(PIDE_JUGADOR, datos={"jugador": self.jugadores[self.turno],
-                                              "n": self.turno + 1})
+            return Aviso(PIDE_JUGADOR, datos={"jugador": self.jugadores[self.turno], "n": self.turno + 1})
         return Aviso(PIDE_ASIENTO, datos={"n": self.turno + 1})
 
     @property
@@ -126,15 +128,15 @@ class AsientoPorAsiento:
         datos = {"jugador": self.nombre(seat), "n": seat + 1}
         if len(ids) != CARTAS_MANO:
             cuales = f" ({' '.join(ids)})" if ids else ""
-            raise AsientoError(Aviso(NO_SON_CUATRO, datos={**datos, "k": len(ids),
-                                                           "cuales": cuales}))
+            raise AsientoError(Aviso(NO_SON_CUATRO, datos={**datos, "k": len(ids), "cuales": cuales}))
         for other, f in enumerate(self.fotos):
             if other == seat or f is None:
                 continue
             for carta in ids:
                 if carta in f.lectura.ids:
-                    raise AsientoError(Aviso(REPETIDA, datos={
-                        **datos, "carta": carta, "otro": self.nombre(other), "m": other + 1}))
+                    raise AsientoError(
+                        Aviso(REPETIDA, datos={**datos, "carta": carta, "otro": self.nombre(other), "m": other + 1})
+                    )
 
     def lectura(self) -> CardDetections:
         """The four hands as one reading with seats (corrections go on as after a whole-table
@@ -149,10 +151,8 @@ class AsientoPorAsiento:
             seat_hands([(f"{s + 1}", f.lectura) for s, f in enumerate(self.fotos)])
         except HandsError as exc:  # only if corrections made a seat's hand impossible
             raise LecturaError(str(exc)) from None
-        avisos = [f"{self.nombre(s)}: {a}" for s, f in enumerate(self.fotos)
-                  for a in f.lectura.warnings]
-        return CardDetections.concat([f.lectura for f in self.fotos], seats=list(range(N_ASIENTOS)),
-                                     warnings=avisos)
+        avisos = [f"{self.nombre(s)}: {a}" for s, f in enumerate(self.fotos) for a in f.lectura.warnings]
+        return CardDetections.concat([f.lectura for f in self.fotos], seats=list(range(N_ASIENTOS)), warnings=avisos)
 
     def tomar(self, lectura: CardDetections) -> None:
         """The four hands' reading (from :meth:`lectura`) as corrected: each seat's photo takes
@@ -160,12 +160,15 @@ class AsientoPorAsiento:
         for s, f in enumerate(self.fotos):
             if f is not None:
                 mine = lectura.in_seat(s)
-                f.lectura = replace(mine, seat=np.full(len(mine), -1, np.int8),
-                                    warnings=f.lectura.warnings, unfamiliar=f.lectura.unfamiliar)
+                f.lectura = replace(
+                    mine,
+                    seat=np.full(len(mine), -1, np.int8),
+                    warnings=f.lectura.warnings,
+                    unfamiliar=f.lectura.unfamiliar,
+                )
 
 
-def fotos_por_asiento(foto: np.ndarray, lectura: CardDetections, falta: int | None = None
-                      ) -> list[np.ndarray]:
+def fotos_por_asiento(foto: np.ndarray, lectura: CardDetections, falta: int | None = None) -> list[np.ndarray]:
     """Four photos of one player's cards each, cut at run time from a read table photo (the
     demo and the tests have no close-ups of their own): each seat's cards on the table's
     colour, the rest painted over. ``falta``: that seat's photo leaves its last card out."""
@@ -182,5 +185,5 @@ def fotos_por_asiento(foto: np.ndarray, lectura: CardDetections, falta: int | No
             mask[y1:y2, x1:x2] = True
         solo = np.where(mask[..., None], foto, fondo)
         (x1, y1), (x2, y2), m = cajas[:, :2].min(0), cajas[:, 2:].max(0), 40
-        fotos.append(np.ascontiguousarray(solo[max(0, y1 - m):y2 + m, max(0, x1 - m):x2 + m]))
+        fotos.append(np.ascontiguousarray(solo[max(0, y1 - m) : y2 + m, max(0, x1 - m) : x2 + m]))
     return fotos

@@ -57,8 +57,7 @@ def _detectar(image_bgr: np.ndarray, baraja: str | None) -> CardDetections:
     try:
         read_cards = _lector(baraja)
     except ImportError as exc:
-        raise LecturaError(f"la lectura de cartas no está disponible ({exc}); "
-                           "escribe las cartas a mano") from None
+        raise LecturaError(f"la lectura de cartas no está disponible ({exc}); escribe las cartas a mano") from None
     try:
         return read_cards(image_bgr)
     except Exception as exc:  # a model file missing or broken must not crash the app
@@ -184,8 +183,9 @@ def _fotos_de_registro(carpeta: Any) -> list[str]:
 # -- registering the players' deck (the app's screen and the phone page): one photo per suit,
 # each checked on the spot --
 FOTO_PALO: Final = 10  # cards in one suit's registration photo
-PIDE_PALO: Final = N_("Foto de {palo}: sus diez cartas boca arriba, del 1 al 12, en dos "
-                      "filas de cinco dentro del marco")
+PIDE_PALO: Final = N_(
+    "Foto de {palo}: sus diez cartas boca arriba, del 1 al 12, en dos filas de cinco dentro del marco"
+)
 NOMBRES_PALOS: Final = (N_("oros"), N_("copas"), N_("espadas"), N_("bastos"))  # PALOS_FOTOS, to translate
 REGISTRADA: Final = N_("Baraja registrada: desde ahora se lee con ella")
 FILAS_PALO: Final = ((1, 10), (2, 5))  # a row of ten or two rows of five
@@ -220,9 +220,11 @@ def comprobar_palo(image_bgr: np.ndarray, palo: int) -> None:
     fuera = _fuera_de_orden(image_bgr, cajas, palo)
     if fuera:
         k, vista = fuera
-        raise LecturaError(f"foto de {PALOS_FOTOS[palo]}: en el puesto {k + 1} (por filas, de "
-                           f"izquierda a derecha) debería ir el {CARD_IDS[palo * FOTO_PALO + k]} "
-                           f"y se ve el {vista}: pon las cartas en orden del 1 al 12")
+        raise LecturaError(
+            f"foto de {PALOS_FOTOS[palo]}: en el puesto {k + 1} (por filas, de "
+            f"izquierda a derecha) debería ir el {CARD_IDS[palo * FOTO_PALO + k]} "
+            f"y se ve el {vista}: pon las cartas en orden del 1 al 12"
+        )
 
 
 # Only a sure reading calls a card misplaced: on a deck the classifier never saw, a doubtful
@@ -254,8 +256,7 @@ def registrar_baraja(fotos: list[np.ndarray]) -> tuple[Any, list[str]]:
     from vision.registration import register
 
     if len(fotos) != len(PALOS_FOTOS):
-        raise LecturaError(f"hacen falta las {len(PALOS_FOTOS)} fotos, una por palo "
-                           f"({', '.join(PALOS_FOTOS)})")
+        raise LecturaError(f"hacen falta las {len(PALOS_FOTOS)} fotos, una por palo ({', '.join(PALOS_FOTOS)})")
     try:
         return register(_lector_general(), fotos)
     except DeckError as exc:
@@ -290,8 +291,7 @@ def reforzar_baraja(lectura: CardDetections, foto: np.ndarray | None, baraja: st
         return 0
     try:
         antes = _refuerzos(baraja)
-        nueva = strengthen_file(baraja, _lector_general(), foto, lectura.xyxy, lectura.ids,
-                                lectura.corrected.tolist())
+        nueva = strengthen_file(baraja, _lector_general(), foto, lectura.xyxy, lectura.ids, lectura.corrected.tolist())
     except (ValueError, OSError):  # DeckError is a ValueError: another classifier, bad file
         return 0
     return max(0, nueva.extra_count - antes)

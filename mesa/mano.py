@@ -106,8 +106,7 @@ class EntradaMano:
         if lance not in LANCES:
             raise EntradaError(f"lance desconocido: {lance!r}")
         for row in self.estado():
-            if (row.lance == lance or (lance == "juego" and row.lance == "punto")) \
-                    and not row.apostable:
+            if (row.lance == lance or (lance == "juego" and row.lance == "punto")) and not row.apostable:
                 raise EntradaError(f"{row.lance}: no se apuesta ({row.motivo})")
 
     def _key(self, lance: str) -> str:
@@ -173,8 +172,13 @@ class EntradaMano:
         if not self.cartas_completas():
             faltan = [str(i) for i, c in enumerate(self.cartas) if not c]
             raise EntradaError(f"faltan las cartas de los asientos {', '.join(faltan)}")
-        return {"reglas": self.reglas, "mano": self.mano, "manos": list(self.cartas),
-                "marcador": list(marcador), "lances": self.lances()}
+        return {
+            "reglas": self.reglas,
+            "mano": self.mano,
+            "manos": list(self.cartas),
+            "marcador": list(marcador),
+            "lances": self.lances(),
+        }
 
 
 def _motivo(lance: str, tiene: tuple[bool, bool], parejas: tuple[str, str]) -> tuple[str, ...]:

@@ -33,9 +33,17 @@ class AlmacenPartidas(Protocol):
 
     def manos(self, partida_id: int) -> list[dict[str, Any]]: ...
 
-    def guardar_mano(self, partida_id: int, registro: dict, tanteo: dict, origen: str = "manual",
-                     terminada: bool = False, ganador: int | None = None,
-                     id_mano: str | None = None, n: int | None = None) -> int: ...
+    def guardar_mano(
+        self,
+        partida_id: int,
+        registro: dict,
+        tanteo: dict,
+        origen: str = "manual",
+        terminada: bool = False,
+        ganador: int | None = None,
+        id_mano: str | None = None,
+        n: int | None = None,
+    ) -> int: ...
 
     def deshacer_mano(self, partida_id: int, n: int | None = None) -> bool: ...
 
@@ -103,16 +111,13 @@ class ControlPartida:
         there; :attr:`problema` says which, and the hands before it are kept.
         """
         self.problema = ""
-        info = (self.almacen.partida(partida_id) if partida_id is not None
-                else self.almacen.partida_abierta())
+        info = self.almacen.partida(partida_id) if partida_id is not None else self.almacen.partida_abierta()
         if not info:
             return False
         try:
-            partida = Partida(perfil(info["reglas"]), jugadores=info["jugadores"],
-                              mano=info["mano_inicial"])
+            partida = Partida(perfil(info["reglas"]), jugadores=info["jugadores"], mano=info["mano_inicial"])
         except ValueError as exc:
-            self.problema = t("la partida guardada no se puede abrir: {0}",
-                              self.idioma).format(exc)
+            self.problema = t("la partida guardada no se puede abrir: {0}", self.idioma).format(exc)
             return False
         manos = self.almacen.manos(info["id"])
         for m in manos:
@@ -120,8 +125,9 @@ class ControlPartida:
             try:
                 partida.registrar(reg["manos"], reg.get("lances", {}), mano=reg["mano"])
             except (ValueError, KeyError, TypeError) as exc:
-                self.problema = t("la mano {n} guardada no se puede contar: {error}",
-                                  self.idioma).format(n=m["n"], error=exc)
+                self.problema = t("la mano {n} guardada no se puede contar: {error}", self.idioma).format(
+                    n=m["n"], error=exc
+                )
                 break
         self.partida_id, self.partida, self.info = info["id"], partida, info
         self.guardadas = len(manos)
@@ -139,8 +145,9 @@ class ControlPartida:
     # -- hands ----------------------------------------------------------------------------
     def entrada(self) -> EntradaMano:
         p = self._p()
-        return EntradaMano(mano=p.mano, reglas=self.info["reglas"],
-                           parejas=(self.nombre_pareja(0), self.nombre_pareja(1)))
+        return EntradaMano(
+            mano=p.mano, reglas=self.info["reglas"], parejas=(self.nombre_pareja(0), self.nombre_pareja(1))
+        )
 
     def nombre_pareja(self, pareja: int) -> str:
         """'Ana y Carlos': the players in seats ``pareja`` and ``pareja + 2``."""
@@ -159,8 +166,9 @@ class ControlPartida:
         trial = copy.deepcopy(p)
         return self._registrar(trial, entrada)
 
-    def confirmar(self, entrada: EntradaMano, origen: str = "manual",
-                  id_mano: str | None = None) -> tuple[Any, list[tuple[str, str]]]:
+    def confirmar(
+        self, entrada: EntradaMano, origen: str = "manual", id_mano: str | None = None
+    ) -> tuple[Any, list[tuple[str, str]]]:
         """Score the hand for real and store it in one transaction (before touching memory).
 
         ``id_mano``: the entering device's id of the hand, so a store shared by several devices
@@ -169,9 +177,16 @@ class ControlPartida:
         trial = copy.deepcopy(p)
         res, avisos = self._registrar(trial, entrada)
         registro = self.registro(entrada)
-        self.almacen.guardar_mano(self.partida_id or 0, registro, res.to_json(),
-                                  origen, terminada=trial.terminada, ganador=trial.ganador, id_mano=id_mano,
-                                  n=self.guardadas + 1)
+        self.almacen.guardar_mano(
+            self.partida_id or 0,
+            registro,
+            res.to_json(),
+            origen,
+            terminada=trial.terminada,
+            ganador=trial.ganador,
+            id_mano=id_mano,
+            n=self.guardadas + 1,
+        )
         self.partida, self.ultimo_registro = trial, registro  # what a tournament queue sends
         self.guardadas += 1
         return res, avisos
@@ -202,17 +217,21 @@ class ControlPartida:
         parejas = []
         for k in (0, 1):
             am, pi = amarracos(p.tantos[k])
-            parejas.append(VistaPareja(self.nombre_pareja(k), p.tantos[k], am, pi,
-                                       p.juegos[k], p.vacas[k]))
+            parejas.append(VistaPareja(self.nombre_pareja(k), p.tantos[k], am, pi, p.juegos[k], p.vacas[k]))
         manos = self.almacen.manos(self.partida_id or 0)
         return VistaMarcador(
-            parejas=(parejas[0], parejas[1]), jugadores=list(jug), mano=p.mano,
-            reglas=reglas.nombre, tantos_juego=reglas.tantos,
-            juegos_por_vaca=reglas.juegos_por_vaca, vacas_por_partida=reglas.vacas_por_partida,
-            numero_mano=len(manos) + 1, ultimas=_ultimas(manos, jug, self.idioma),
-            terminada=bool(p.terminada), ganador=p.ganador,
+            parejas=(parejas[0], parejas[1]),
+            jugadores=list(jug),
+            mano=p.mano,
+            reglas=reglas.nombre,
+            tantos_juego=reglas.tantos,
+            juegos_por_vaca=reglas.juegos_por_vaca,
+            vacas_por_partida=reglas.vacas_por_partida,
+            numero_mano=len(manos) + 1,
+            ultimas=_ultimas(manos, jug, self.idioma),
+            terminada=bool(p.terminada),
+            ganador=p.ganador,
         )
-
 
     def _avisos(self, p: Partida, res: Any) -> list[tuple[str, str]]:
         """The end of a juego, vaca or partida: (Spanish template, pareja name) for the
@@ -221,8 +240,7 @@ class ControlPartida:
             return []
         name = self.nombre_pareja(res.fin["ganador"])
         aviso = p.estado.aviso
-        out = [(N_("¡Órdago! Juego para {0}") if res.fin.get("por") == "ordago"
-                else N_("¡Juego para {0}!"), name)]
+        out = [(N_("¡Órdago! Juego para {0}") if res.fin.get("por") == "ordago" else N_("¡Juego para {0}!"), name)]
         if aviso in ("vaca", "partida") and p.reglas.vacas_por_partida > 1:
             out.append((N_("¡Vaca para {0}!"), name))
         if aviso == "partida":
@@ -236,8 +254,10 @@ def _ultimas(manos: list[dict], jugadores: list[str], idioma: str, n: int = 5) -
     for m in manos[-n:][::-1]:
         tan = m["tanteo"]
         pts = [sum(v[i] for v in tan.get("por_lance", {}).values()) for i in (0, 1)]
-        plantilla = (N_("{n}. mano {jugador}: +{a} / +{b} · fin del juego") if tan.get("fin")
-                     else N_("{n}. mano {jugador}: +{a} / +{b}"))
-        out.append(t(plantilla, idioma).format(n=m["n"], jugador=jugadores[m["registro"]["mano"]],
-                                               a=pts[0], b=pts[1]))
+        plantilla = (
+            N_("{n}. mano {jugador}: +{a} / +{b} · fin del juego")
+            if tan.get("fin")
+            else N_("{n}. mano {jugador}: +{a} / +{b}")
+        )
+        out.append(t(plantilla, idioma).format(n=m["n"], jugador=jugadores[m["registro"]["mano"]], a=pts[0], b=pts[1]))
     return out

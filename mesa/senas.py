@@ -20,10 +20,15 @@ from scoring.arbitro import comprobar_senas, senas_permitidas
 from scoring.cards import CARD_IDS
 
 NOMBRES_GESTO = {
-    "labio_mordido": "labio mordido", "lengua_fuera": "lengua fuera",
-    "lengua_lado": "lengua a un lado", "labios_lado": "labios a un lado",
-    "cejas_arriba": "cejas arriba", "morro": "morro", "guino": "guiño",
-    "ojos_cerrados": "ojos cerrados", "hombros_arriba": "hombros arriba",
+    "labio_mordido": "labio mordido",
+    "lengua_fuera": "lengua fuera",
+    "lengua_lado": "lengua a un lado",
+    "labios_lado": "labios a un lado",
+    "cejas_arriba": "cejas arriba",
+    "morro": "morro",
+    "guino": "guiño",
+    "ojos_cerrados": "ojos cerrados",
+    "hombros_arriba": "hombros arriba",
     "hombro_arriba": "un hombro arriba",
 }
 
@@ -98,8 +103,9 @@ class Entrenador:
     def que_senar(self) -> list[str]:
         """The complete señas for the dealt hand, as 'dos reyes (labio mordido)'."""
         sp = senas_permitidas(self.mano, self.perfil)
-        return [f"{j.sena.significado} ({' + '.join(NOMBRES_GESTO.get(g, g) for g in j.sena.gestos)})"
-                for j in sp.completas]
+        return [
+            f"{j.sena.significado} ({' + '.join(NOMBRES_GESTO.get(g, g) for g in j.sena.gestos)})" for j in sp.completas
+        ]
 
     def gestos_pedidos(self) -> list[str]:
         """The gestures of every complete seña the dealt hand entitles (what a take asks)."""
@@ -122,8 +128,7 @@ class Entrenador:
             motivo = ["no se vio ninguna seña"]
         else:
             motivo = [f"{h.razon} [{h.articulo}]" for h in informe.hallazgos]
-        intento = Intento(self.mano, ok, self.que_senar(),
-                          [describir_evento(e) for e in eventos], motivo)
+        intento = Intento(self.mano, ok, self.que_senar(), [describir_evento(e) for e in eventos], motivo)
         self.intentos += 1
         self.aciertos += int(ok)
         self.historial.append(intento)

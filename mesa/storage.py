@@ -132,8 +132,7 @@ def _motivo(exc: BaseException, where: Path) -> str:
     if _danado(exc) or "malformed" in text or "not a database" in text:
         return N_("el fichero de datos está dañado")
     solo_lectura = where.is_dir() and not os.access(where, os.W_OK)  # also a read-only mount
-    if ("readonly" in text or "read-only" in text or isinstance(exc, PermissionError)
-            or solo_lectura):
+    if "readonly" in text or "read-only" in text or isinstance(exc, PermissionError) or solo_lectura:
         return N_("la carpeta de datos es de solo lectura")
     if "full" in text or "no space" in text:
         return N_("el disco está lleno")
@@ -145,8 +144,14 @@ def _motivo(exc: BaseException, where: Path) -> str:
 
 
 def _explain(exc: BaseException, where: Path, idioma: str = SOURCE) -> StorageError:
-    return StorageError(Aviso(N_("No se puede guardar en {carpeta}: {motivo}. Lo ya guardado "
-                                 "no se pierde."), _motivo(exc, where), {"carpeta": str(where)}), idioma)
+    return StorageError(
+        Aviso(
+            N_("No se puede guardar en {carpeta}: {motivo}. Lo ya guardado no se pierde."),
+            _motivo(exc, where),
+            {"carpeta": str(where)},
+        ),
+        idioma,
+    )
 
 
 def _conectar(path: Path) -> sqlite3.Connection:
@@ -187,6 +192,7 @@ def _probar_escritura(conn: sqlite3.Connection) -> None:
 
 # -- recovery: read what a damaged file still holds, row by row ------------------------------
 
+
 def _filas(conn: sqlite3.Connection, tabla: str) -> dict[Any, tuple]:
     """Every row of ``tabla`` that can still be read, by rowid. A damaged page makes the
     cursor raise; the scan then seeks on past it, one rowid at a time."""
@@ -198,8 +204,7 @@ def _filas(conn: sqlite3.Connection, tabla: str) -> dict[Any, tuple]:
     last = -1
     while last < hi:
         try:
-            cur = conn.execute(f"SELECT rowid, * FROM {tabla} WHERE rowid > ? ORDER BY rowid",
-                               (last,))
+            cur = conn.execute(f"SELECT rowid, * FROM {tabla} WHERE rowid > ? ORDER BY rowid", (last,))
             for row in cur:
                 rows[row[0]] = tuple(row[1:])
                 last = row[0]
@@ -284,13 +289,19 @@ def _rescatar(folder: Path) -> Aviso:
         conn.close()
     os.replace(nuevo, path)
     manos = sum(1 for r in filas["manos"].values() if not r[6])  # r[6]: deshecha
-    plantilla = (N_("El fichero de datos estaba dañado. Se ha guardado aparte como {fichero} "
-                    "y se han recuperado {manos} manos de {partidas} partidas (también de la "
-                    "copia de seguridad).") if respaldo else
-                 N_("El fichero de datos estaba dañado. Se ha guardado aparte como {fichero} "
-                    "y se han recuperado {manos} manos de {partidas} partidas."))
-    return Aviso(plantilla, datos={"fichero": aparte.name, "manos": manos,
-                                   "partidas": len(filas["partidas"])})
+    plantilla = (
+        N_(
+            "El fichero de datos estaba dañado. Se ha guardado aparte como {fichero} "
+            "y se han recuperado {manos} manos de {partidas} partidas (también de la "
+            "copia de seguridad)."
+        )
+        if respaldo
+        else N_(
+            "El fichero de datos estaba dañado. Se ha guardado aparte como {fichero} "
+            "y se han recuperado {manos} manos de {partidas} partidas."
+        )
+    )
+    return Aviso(plantilla, datos={"fichero": aparte.name, "manos": manos, "partidas": len(filas["partidas"])})
 
 
 def _en_memoria(path: Path) -> sqlite3.Connection:
@@ -423,9 +434,13 @@ class Almacen:
 
     def _partida_dict(self, row: sqlite3.Row) -> dict[str, Any]:
         return {
-            "id": row["id"], "creada": row["creada"], "reglas": json.loads(row["reglas"]),
-            "jugadores": json.loads(row["jugadores"]), "mano_inicial": row["mano_inicial"],
-            "terminada": bool(row["terminada"]), "ganador": row["ganador"],
+            "id": row["id"],
+            "creada": row["creada"],
+            "reglas": json.loads(row["reglas"]),
+            "jugadores": json.loads(row["jugadores"]),
+            "mano_inicial": row["mano_inicial"],
+            "terminada": bool(row["terminada"]),
+            "ganador": row["ganador"],
         }
 
     def partida(self, partida_id: int) -> dict[str, Any] | None:
@@ -434,9 +449,7 @@ class Almacen:
 
     def partida_abierta(self) -> dict[str, Any] | None:
         """The most recent unfinished partida, to resume on start."""
-        row = self.conn.execute(
-            "SELECT * FROM partidas WHERE terminada=0 ORDER BY id DESC LIMIT 1"
-        ).fetchone()
+        row = self.conn.execute("SELECT * FROM partidas WHERE terminada=0 ORDER BY id DESC LIMIT 1").fetchone()
         return self._partida_dict(row) if row else None
 
     def partidas(self) -> list[dict[str, Any]]:
@@ -445,27 +458,31 @@ class Almacen:
 
     def cerrar_partida(self, partida_id: int, ganador: int | None, terminada: bool) -> None:
         with self._tx() as db:
-            db.execute("UPDATE partidas SET terminada=?, ganador=? WHERE id=?",
-                       (int(terminada), ganador, partida_id))
+            db.execute("UPDATE partidas SET terminada=?, ganador=? WHERE id=?", (int(terminada), ganador, partida_id))
         if terminada:
             self.copiar()
 
     # -- manos ----------------------------------------------------------------------------
-    def guardar_mano(self, partida_id: int, registro: dict, tanteo: dict, origen: str = "manual",
-                     terminada: bool = False, ganador: int | None = None,
-                     id_mano: str | None = None, n: int | None = None) -> int:
+    def guardar_mano(
+        self,
+        partida_id: int,
+        registro: dict,
+        tanteo: dict,
+        origen: str = "manual",
+        terminada: bool = False,
+        ganador: int | None = None,
+        id_mano: str | None = None,
+        n: int | None = None,
+    ) -> int:
         """Store one confirmed hand (and the partida's end if it ended) in one transaction.
         ``id_mano`` and ``n`` are not needed: one tablet enters its hands one at a time."""
         with self._tx() as db:
-            n = db.execute("SELECT COUNT(*) FROM manos WHERE partida_id=? AND deshecha=0",
-                           (partida_id,)).fetchone()[0]
+            n = db.execute("SELECT COUNT(*) FROM manos WHERE partida_id=? AND deshecha=0", (partida_id,)).fetchone()[0]
             cur = db.execute(
-                "INSERT INTO manos (partida_id, n, registro, tanteo, origen, creada)"
-                " VALUES (?,?,?,?,?,?)",
+                "INSERT INTO manos (partida_id, n, registro, tanteo, origen, creada) VALUES (?,?,?,?,?,?)",
                 (partida_id, n + 1, json.dumps(registro), json.dumps(tanteo), origen, time.time()),
             )
-            db.execute("UPDATE partidas SET terminada=?, ganador=? WHERE id=?",
-                       (int(terminada), ganador, partida_id))
+            db.execute("UPDATE partidas SET terminada=?, ganador=? WHERE id=?", (int(terminada), ganador, partida_id))
             rowid = int(cur.lastrowid or 0)
         self._tras_mano(n + 1, terminada)
         return rowid
@@ -474,8 +491,9 @@ class Almacen:
         """Mark the last hand (hand ``n`` if given) as undone (kept for the record); False when
         there is none or ``n`` is not the last."""
         with self._tx() as db:
-            row = db.execute("SELECT id, n FROM manos WHERE partida_id=? AND deshecha=0"
-                             " ORDER BY n DESC LIMIT 1", (partida_id,)).fetchone()
+            row = db.execute(
+                "SELECT id, n FROM manos WHERE partida_id=? AND deshecha=0 ORDER BY n DESC LIMIT 1", (partida_id,)
+            ).fetchone()
             if row is None or (n is not None and row["n"] != n):
                 return False
             db.execute("UPDATE manos SET deshecha=1 WHERE id=?", (row["id"],))
@@ -486,30 +504,49 @@ class Almacen:
         rows = self.conn.execute(
             "SELECT * FROM manos WHERE partida_id=? AND deshecha=0 ORDER BY n", (partida_id,)
         ).fetchall()
-        return [{"n": r["n"], "registro": json.loads(r["registro"]),
-                 "tanteo": json.loads(r["tanteo"]), "origen": r["origen"]} for r in rows]
+        return [
+            {
+                "n": r["n"],
+                "registro": json.loads(r["registro"]),
+                "tanteo": json.loads(r["tanteo"]),
+                "origen": r["origen"],
+            }
+            for r in rows
+        ]
 
     # -- corrections and referee ----------------------------------------------------------
-    def guardar_correccion(self, partida_id: int | None, asiento: int | None, antes: str | None,
-                           despues: str, confianza: float | None = None) -> None:
+    def guardar_correccion(
+        self,
+        partida_id: int | None,
+        asiento: int | None,
+        antes: str | None,
+        despues: str,
+        confianza: float | None = None,
+    ) -> None:
         with self._tx() as db:
-            db.execute("INSERT INTO correcciones (partida_id, asiento, antes, despues, confianza,"
-                       " creada) VALUES (?,?,?,?,?,?)",
-                       (partida_id, asiento, antes, despues, confianza, time.time()))
+            db.execute(
+                "INSERT INTO correcciones (partida_id, asiento, antes, despues, confianza,"
+                " creada) VALUES (?,?,?,?,?,?)",
+                (partida_id, asiento, antes, despues, confianza, time.time()),
+            )
 
     def correcciones(self, partida_id: int | None) -> list[dict[str, Any]]:
-        rows = self.conn.execute("SELECT * FROM correcciones WHERE partida_id IS ? ORDER BY id",
-                                 (partida_id,)).fetchall()
+        rows = self.conn.execute(
+            "SELECT * FROM correcciones WHERE partida_id IS ? ORDER BY id", (partida_id,)
+        ).fetchall()
         return [dict(r) for r in rows]
 
     def guardar_arbitraje(self, partida_id: int | None, entrada: dict) -> None:
         with self._tx() as db:
-            db.execute("INSERT INTO arbitraje (partida_id, entrada, creada) VALUES (?,?,?)",
-                       (partida_id, json.dumps(entrada, ensure_ascii=False), time.time()))
+            db.execute(
+                "INSERT INTO arbitraje (partida_id, entrada, creada) VALUES (?,?,?)",
+                (partida_id, json.dumps(entrada, ensure_ascii=False), time.time()),
+            )
 
     def arbitraje(self, partida_id: int | None) -> list[dict[str, Any]]:
-        rows = self.conn.execute("SELECT entrada FROM arbitraje WHERE partida_id IS ? ORDER BY id",
-                                 (partida_id,)).fetchall()
+        rows = self.conn.execute(
+            "SELECT entrada FROM arbitraje WHERE partida_id IS ? ORDER BY id", (partida_id,)
+        ).fetchall()
         return [json.loads(r["entrada"]) for r in rows]
 
     # -- settings -------------------------------------------------------------------------
@@ -519,8 +556,10 @@ class Almacen:
 
     def guardar_ajuste(self, clave: str, valor: str) -> None:
         with self._tx() as db:
-            db.execute("INSERT INTO ajustes (clave, valor) VALUES (?,?) ON CONFLICT(clave)"
-                       " DO UPDATE SET valor=excluded.valor", (clave, valor))
+            db.execute(
+                "INSERT INTO ajustes (clave, valor) VALUES (?,?) ON CONFLICT(clave) DO UPDATE SET valor=excluded.valor",
+                (clave, valor),
+            )
 
     # -- export ---------------------------------------------------------------------------
     def exportar_json(self, partida_id: int) -> list[dict]:
@@ -537,8 +576,7 @@ class Almacen:
             folder.mkdir(parents=True, exist_ok=True)
             pj = folder / f"partida_{partida_id}.json"
             pc = folder / f"partida_{partida_id}.csv"
-            pj.write_text(json.dumps(self.exportar_json(partida_id), ensure_ascii=False,
-                                     indent=1), encoding="utf-8")
+            pj.write_text(json.dumps(self.exportar_json(partida_id), ensure_ascii=False, indent=1), encoding="utf-8")
             pc.write_text(self.exportar_csv(partida_id), encoding="utf-8")
         except OSError as exc:
             raise _explain(exc, folder, self.idioma) from None
@@ -549,15 +587,26 @@ def manos_csv(manos: list[dict[str, Any]]) -> str:
     """A partida's hands as CSV, one row each (the tablet's export and the phone pages' alike)."""
     out = io.StringIO()
     w = csv.writer(out)
-    w.writerow(["mano", "mano_asiento", "manos", "lances", "tantos_p0", "tantos_p1",
-                "marcador_p0", "marcador_p1", "origen"])
+    w.writerow(
+        ["mano", "mano_asiento", "manos", "lances", "tantos_p0", "tantos_p1", "marcador_p0", "marcador_p1", "origen"]
+    )
     for m in manos:
         reg, tan = m["registro"], m["tanteo"]
         pts = [sum(v[i] for v in tan.get("por_lance", {}).values()) for i in (0, 1)]
         marc = tan.get("marcador", [None, None])
-        w.writerow([m["n"], reg.get("mano"), " | ".join(reg.get("manos", [])),
-                    json.dumps(reg.get("lances", {}), ensure_ascii=False),
-                    pts[0], pts[1], marc[0], marc[1], m["origen"]])
+        w.writerow(
+            [
+                m["n"],
+                reg.get("mano"),
+                " | ".join(reg.get("manos", [])),
+                json.dumps(reg.get("lances", {}), ensure_ascii=False),
+                pts[0],
+                pts[1],
+                marc[0],
+                marc[1],
+                m["origen"],
+            ]
+        )
     return out.getvalue()
 
 
@@ -569,7 +618,12 @@ def abrir_o_memoria(carpeta: str | Path | None) -> Almacen:
     except StorageError as exc:
         folder = Path(carpeta) if carpeta else default_data_dir()
         store = Almacen(_en_memoria(folder / DB_NAME), folder)
-        store.problema = Aviso(N_("No se guarda nada: {motivo} ({carpeta}). Se ven las partidas "
-                                  "guardadas, pero lo que se juegue ahora se pierde al cerrar."),
-                               exc.aviso.motivo, {"carpeta": str(folder)})
+        store.problema = Aviso(
+            N_(
+                "No se guarda nada: {motivo} ({carpeta}). Se ven las partidas "
+                "guardadas, pero lo que se juegue ahora se pierde al cerrar."
+            ),
+            exc.aviso.motivo,
+            {"carpeta": str(folder)},
+        )
         return store

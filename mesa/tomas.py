@@ -74,7 +74,8 @@ FORMATO_ETIQUETAS: Final = (
     "events: [label, first_frame, last_frame, note]; frames 0-based at the clip's fps. Takes "
     "of the musmesa señas trainer: 'neutro' = its calibration; a take the player confirmed "
     "labels what was recognised; a rejected one marks what was recognised and what was asked "
-    "ambiguous ('?'). guino_izquierdo / guino_derecho name the eye as the VIEWER sees it.")
+    "ambiguous ('?'). guino_izquierdo / guino_derecho name the eye as the VIEWER sees it."
+)
 
 
 class TomaError(RuntimeError):
@@ -92,8 +93,9 @@ def _cv2() -> Any:
     try:  # OpenCV is an optional extra: only a live source makes takes
         import cv2
     except ImportError as exc:
-        raise TomaError(Aviso(N_("No se pueden guardar tomas: falta OpenCV ({motivo})."),
-                              datos={"motivo": str(exc)})) from None
+        raise TomaError(
+            Aviso(N_("No se pueden guardar tomas: falta OpenCV ({motivo})."), datos={"motivo": str(exc)})
+        ) from None
     return cv2
 
 
@@ -110,11 +112,17 @@ def motivo(exc: BaseException) -> str:
 
 
 def _error_escritura(exc: BaseException, carpeta: Path) -> TomaError:
-    return TomaError(Aviso(N_("No se pudo guardar la toma en {carpeta}: {motivo}. Las tomas "
-                              "anteriores no se pierden."), motivo(exc), {"carpeta": str(carpeta)}))
+    return TomaError(
+        Aviso(
+            N_("No se pudo guardar la toma en {carpeta}: {motivo}. Las tomas anteriores no se pierden."),
+            motivo(exc),
+            {"carpeta": str(carpeta)},
+        )
+    )
 
 
 # -- recording: the frames the recognizer saw ---------------------------------------------------
+
 
 class Grabado(NamedTuple):
     """A take's frames, (t, JPEG) in order: the first ``n_calib`` are its calibration."""
@@ -122,6 +130,7 @@ class Grabado(NamedTuple):
     frames: list[tuple[float, bytes]]
     n_calib: int
     recortada: bool  # the attempt went on past Grabacion.max_segundos
+
 
 @dataclass
 class Grabacion:
@@ -157,8 +166,7 @@ class Grabacion:
             return
         self._calibrando = False
         if calibracion is not None:
-            self.calibracion = (calibracion.to_dict() if hasattr(calibracion, "to_dict")
-                                else dict(calibracion))
+            self.calibracion = calibracion.to_dict() if hasattr(calibracion, "to_dict") else dict(calibracion)
         if not self.en_intento:
             return
         if self.intento and t - self.intento[0][0] > self.max_segundos:
@@ -199,8 +207,9 @@ def fps_real(tiempos: Sequence[float], n_calib: int) -> float:
     return round(pasos / dur, 3) if pasos and dur > 0 else FPS_SIN_MEDIDA
 
 
-def marcos(eventos: Sequence[dict[str, Any]], tiempos: Sequence[float],
-           n_calib: int) -> tuple[list[dict[str, Any]], list[list[int]]]:
+def marcos(
+    eventos: Sequence[dict[str, Any]], tiempos: Sequence[float], n_calib: int
+) -> tuple[list[dict[str, Any]], list[list[int]]]:
     """The events that fall in the attempt and their [first, last] frames in the clip: the
     frame nearest each time, clamped to the attempt (an event held from before the deal
     starts at its first frame); events ended before the attempt are dropped.
@@ -228,23 +237,44 @@ def _cerca(times: Sequence[float], t: float) -> int:
     return i if i == 0 or times[i] - t <= t - times[i - 1] else i - 1
 
 
-def nueva_toma(frames: Sequence[tuple[float, bytes]], n_calib: int, *, mano: str, perfil: str,
-               senas: Sequence[str], gestos: Sequence[str], eventos: Sequence[dict[str, Any]],
-               correcto: bool, calibracion: dict[str, Any] | None = None,
-               recortada: bool = False, espejo: bool = False) -> dict[str, Any]:
+def nueva_toma(
+    frames: Sequence[tuple[float, bytes]],
+    n_calib: int,
+    *,
+    mano: str,
+    perfil: str,
+    senas: Sequence[str],
+    gestos: Sequence[str],
+    eventos: Sequence[dict[str, Any]],
+    correcto: bool,
+    calibracion: dict[str, Any] | None = None,
+    recortada: bool = False,
+    espejo: bool = False,
+) -> dict[str, Any]:
     """The JSON document of a take (the clip itself is written by AlmacenTomas.guardar)."""
     tiempos = [t for t, _ in frames]
     evs, frs = marcos(eventos, tiempos, n_calib)
-    return {"formato": FORMATO, "creada": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-            "perfil": perfil, "mano": mano,
-            "pedido": {"senas": list(senas), "gestos": sorted(set(gestos))},
-            "eventos": evs, "marcos": frs, "correcto": bool(correcto), "respuesta": None,
-            "fps": fps_real(tiempos, n_calib), "fotogramas": len(frames),
-            "calibracion": {**(calibracion or {}), "fotogramas": n_calib},
-            "tiempos": [round(t, 4) for t in tiempos], "recortada": recortada, "espejo": espejo}
+    return {
+        "formato": FORMATO,
+        "creada": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "perfil": perfil,
+        "mano": mano,
+        "pedido": {"senas": list(senas), "gestos": sorted(set(gestos))},
+        "eventos": evs,
+        "marcos": frs,
+        "correcto": bool(correcto),
+        "respuesta": None,
+        "fps": fps_real(tiempos, n_calib),
+        "fotogramas": len(frames),
+        "calibracion": {**(calibracion or {}), "fotogramas": n_calib},
+        "tiempos": [round(t, 4) for t in tiempos],
+        "recortada": recortada,
+        "espejo": espejo,
+    }
 
 
 # -- labels ------------------------------------------------------------------------------------------
+
 
 def clave(ev: dict[str, Any], espejo: bool = False) -> str:
     """The label an event carries: winks by the eye as the viewer sees it.
@@ -274,12 +304,12 @@ def etiquetas(toma: dict[str, Any]) -> list[list[Any]]:
         else:
             out.append([f"{clave(ev, espejo)}?", i0, i1, "reconocido; el jugador dijo que no"])
     if not respuesta and n > k:
-        out += [[f"{g}?", k, n - 1, "pedido; el jugador dijo que no"]
-                for g in toma["pedido"]["gestos"]]
+        out += [[f"{g}?", k, n - 1, "pedido; el jugador dijo que no"] for g in toma["pedido"]["gestos"]]
     return out
 
 
 # -- the store on disk ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Exportacion:
@@ -328,8 +358,10 @@ class AlmacenTomas:
             try:
                 _escribir_clip(tmp, frames, float(toma["fps"]))
                 os.replace(tmp, clip)
-                _escribir_atomico(self.carpeta / f"{tid}.json", json.dumps(
-                    {**toma, "id": tid, "clip": clip.name}, ensure_ascii=False, indent=1))
+                _escribir_atomico(
+                    self.carpeta / f"{tid}.json",
+                    json.dumps({**toma, "id": tid, "clip": clip.name}, ensure_ascii=False, indent=1),
+                )
             except BaseException:
                 for p in (tmp, clip):
                     with contextlib.suppress(OSError):
@@ -352,8 +384,7 @@ class AlmacenTomas:
         doc = self.leer(tid)
         doc["respuesta"] = bool(si)
         try:
-            _escribir_atomico(self.carpeta / f"{doc['id']}.json",
-                              json.dumps(doc, ensure_ascii=False, indent=1))
+            _escribir_atomico(self.carpeta / f"{doc['id']}.json", json.dumps(doc, ensure_ascii=False, indent=1))
         except OSError as exc:
             raise _error_escritura(exc, self.carpeta) from None
 
@@ -365,8 +396,11 @@ class AlmacenTomas:
                 doc = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 continue
-            if (isinstance(doc, dict) and doc.get("formato") == FORMATO
-                    and (self.carpeta / str(doc.get("clip"))).is_file()):
+            if (
+                isinstance(doc, dict)
+                and doc.get("formato") == FORMATO
+                and (self.carpeta / str(doc.get("clip"))).is_file()
+            ):
                 out.append(doc)
         return out
 
@@ -377,8 +411,9 @@ class AlmacenTomas:
         todas = self.tomas()
         hechas = [d for d in todas if d.get("respuesta") is not None]
         if not hechas:
-            raise TomaError(Aviso(N_("No hay tomas respondidas que exportar ({sin} sin "
-                                     "respuesta)."), datos={"sin": len(todas)}))
+            raise TomaError(
+                Aviso(N_("No hay tomas respondidas que exportar ({sin} sin respuesta)."), datos={"sin": len(todas)})
+            )
         final = destino or self.datos / "export" / time.strftime("tomas-%Y%m%d-%H%M%S")
         tmp = final.with_name(f".{final.name}.parcial")
         try:
@@ -387,17 +422,27 @@ class AlmacenTomas:
             clips = {}
             for d in hechas:
                 shutil.copyfile(self.carpeta / d["clip"], tmp / d["clip"])
-                clips[d["clip"]] = {"fps": d["fps"], "frames": d["fotogramas"],
-                                    "events": etiquetas(d), "mano": d["mano"],
-                                    "respuesta": "si" if d["respuesta"] else "no"}
-            _escribir_atomico(tmp / "labels.json", json.dumps(
-                {"_format": FORMATO_ETIQUETAS, "clips": clips}, ensure_ascii=False, indent=1))
+                clips[d["clip"]] = {
+                    "fps": d["fps"],
+                    "frames": d["fotogramas"],
+                    "events": etiquetas(d),
+                    "mano": d["mano"],
+                    "respuesta": "si" if d["respuesta"] else "no",
+                }
+            _escribir_atomico(
+                tmp / "labels.json",
+                json.dumps({"_format": FORMATO_ETIQUETAS, "clips": clips}, ensure_ascii=False, indent=1),
+            )
             os.replace(tmp, final)
         except OSError as exc:
             shutil.rmtree(tmp, ignore_errors=True)
-            raise TomaError(Aviso(N_("No se pudieron exportar las tomas a {carpeta}: {motivo}. "
-                                     "Las tomas guardadas no se pierden."), motivo(exc),
-                                  {"carpeta": str(final.parent)})) from None
+            raise TomaError(
+                Aviso(
+                    N_("No se pudieron exportar las tomas a {carpeta}: {motivo}. Las tomas guardadas no se pierden."),
+                    motivo(exc),
+                    {"carpeta": str(final.parent)},
+                )
+            ) from None
         return Exportacion(final, len(hechas), len(todas) - len(hechas))
 
 

@@ -94,8 +94,8 @@ def accept_language(idioma: str) -> str:
 def http(base: str, idioma: str = SOURCE) -> Transport:
     """Requests to the server at ``base`` (``http://host:port``) with urllib; the server
     answers its errors in ``idioma``."""
-    def send(method: str, path: str, body: dict[str, Any] | None,
-             token: str | None) -> tuple[int, dict[str, Any]]:
+
+    def send(method: str, path: str, body: dict[str, Any] | None, token: str | None) -> tuple[int, dict[str, Any]]:
         data = None if body is None else json.dumps(body).encode("utf-8")
         req = urllib.request.Request(base.rstrip("/") + path, data=data, method=method)
         req.add_header("Content-Type", "application/json")
@@ -111,8 +111,10 @@ def http(base: str, idioma: str = SOURCE) -> Transport:
             except ValueError:
                 return exc.code, {}
         except (urllib.error.URLError, OSError, ValueError) as exc:
-            raise SinRed(N_("no se llega al servidor del torneo ({motivo})"),
-                         motivo=getattr(exc, "reason", exc)) from None
+            raise SinRed(
+                N_("no se llega al servidor del torneo ({motivo})"), motivo=getattr(exc, "reason", exc)
+            ) from None
+
     return send
 
 
@@ -161,16 +163,19 @@ class Correccion:
     respuesta: dict[str, Any]
 
 
-_COLUMNAS = {"respuesta": "TEXT", "estado_http": "INTEGER", "tanteo_mesa": "TEXT",
-             "avisada": "INTEGER NOT NULL DEFAULT 0"}
+_COLUMNAS = {
+    "respuesta": "TEXT",
+    "estado_http": "INTEGER",
+    "tanteo_mesa": "TEXT",
+    "avisada": "INTEGER NOT NULL DEFAULT 0",
+}
 _NEXT = "SELECT numero, cuerpo FROM cola WHERE estado = 'pendiente' ORDER BY numero LIMIT 1"
 
 
 class ClienteTorneo:
     """The tablet's side of one tournament, with its queue of hands on disk."""
 
-    def __init__(self, datos: Path, transport: Callable[[str, str], Transport] = http,
-                 idioma: str = SOURCE) -> None:
+    def __init__(self, datos: Path, transport: Callable[[str, str], Transport] = http, idioma: str = SOURCE) -> None:
         self._transport = transport
         self.idioma = idioma
         self._db = sqlite3.connect(Path(datos) / DB_FILE, isolation_level=None)
@@ -179,7 +184,8 @@ class ClienteTorneo:
             "CREATE TABLE IF NOT EXISTS mesa (id INTEGER PRIMARY KEY CHECK (id = 1),"
             " servidor TEXT, token TEXT, torneo TEXT, partida TEXT);"
             "CREATE TABLE IF NOT EXISTS cola (numero INTEGER PRIMARY KEY, id TEXT UNIQUE,"
-            " cuerpo TEXT NOT NULL, estado TEXT NOT NULL DEFAULT 'pendiente', error TEXT)")
+            " cuerpo TEXT NOT NULL, estado TEXT NOT NULL DEFAULT 'pendiente', error TEXT)"
+        )
         have = {row[1] for row in self._db.execute("PRAGMA table_info(cola)")}
         for name, kind in _COLUMNAS.items():  # a queue file of an earlier version
             if name not in have:
@@ -207,28 +213,35 @@ class ClienteTorneo:
         misma = self.misma_partida(mesa)
         vieja = self.mesa()
         # the number of the first hand this tablet plays: its partida's hands map onto them
-        mesa.partida["primera"] = (vieja.primera if misma and vieja is not None
-                                   else int(mesa.partida.get("siguiente", 1)))
+        mesa.partida["primera"] = (
+            vieja.primera if misma and vieja is not None else int(mesa.partida.get("siguiente", 1))
+        )
         if not misma and (self.pendientes() or self.rechazadas()):
             raise TorneoError(N_("quedan manos sin enviar de la partida anterior: envíalas antes"))
         with self._db:
             self._db.execute("BEGIN")
             if misma:
-                self._db.execute("UPDATE cola SET estado = 'pendiente', error = NULL,"
-                                 " estado_http = NULL WHERE estado = 'rechazada'")
+                self._db.execute(
+                    "UPDATE cola SET estado = 'pendiente', error = NULL, estado_http = NULL WHERE estado = 'rechazada'"
+                )
             else:
                 self._db.execute("DELETE FROM cola")
-            self._db.execute("INSERT OR REPLACE INTO mesa VALUES (1, ?, ?, ?, ?)",
-                             (servidor, mesa.token, mesa.torneo, json.dumps(mesa.partida)))
+            self._db.execute(
+                "INSERT OR REPLACE INTO mesa VALUES (1, ?, ?, ?, ?)",
+                (servidor, mesa.token, mesa.torneo, json.dumps(mesa.partida)),
+            )
             self._db.execute("COMMIT")
         return mesa
 
     def misma_partida(self, nueva: Mesa) -> bool:
         """Whether ``nueva`` is the match this tablet has already joined (same server, same id)."""
         vieja = self.mesa()
-        return (vieja is not None and vieja.servidor == nueva.servidor
-                and vieja.partida.get("id") is not None
-                and vieja.partida.get("id") == nueva.partida.get("id"))
+        return (
+            vieja is not None
+            and vieja.servidor == nueva.servidor
+            and vieja.partida.get("id") is not None
+            and vieja.partida.get("id") == nueva.partida.get("id")
+        )
 
     def mesa(self) -> Mesa | None:
         row = self._db.execute("SELECT servidor, token, torneo, partida FROM mesa").fetchone()
@@ -247,8 +260,13 @@ class ClienteTorneo:
 
     # --- the queue ------------------------------------------------------------------------
 
-    def encolar(self, registro: Mapping[str, Any], tanteo: tuple[int, int],
-                foto: bytes | None = None, id_mano: str | None = None) -> str:
+    def encolar(
+        self,
+        registro: Mapping[str, Any],
+        tanteo: tuple[int, int],
+        foto: bytes | None = None,
+        id_mano: str | None = None,
+    ) -> str:
         """Queue one confirmed hand (the ``mus tanteo`` record and its tanteo); its id.
 
         ``id_mano``: the hand's own id where its partida already has one (the phone pages'):
@@ -259,18 +277,26 @@ class ClienteTorneo:
             raise TorneoError(N_("esta tableta no está unida a ningún torneo"))
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")  # the check and the insert as one: two senders agree
-            if id_mano is not None and (row := self._db.execute(
-                    "SELECT id FROM cola WHERE id IN (?, ?)", (id_mano, id_mano + SUFIJO_CORREGIDA)).fetchone()):
+            if id_mano is not None and (
+                row := self._db.execute(
+                    "SELECT id FROM cola WHERE id IN (?, ?)", (id_mano, id_mano + SUFIJO_CORREGIDA)
+                ).fetchone()
+            ):
                 self._db.execute("COMMIT")
                 return str(row[0])
             last = self._db.execute("SELECT MAX(numero) FROM cola").fetchone()[0]
             numero = last + 1 if last else int(mesa.partida.get("siguiente", 1))
-            body = {"id": id_mano or uuid.uuid4().hex, "numero": numero, "registro": dict(registro),
-                    "tanteo": [int(tanteo[0]), int(tanteo[1])]}
+            body = {
+                "id": id_mano or uuid.uuid4().hex,
+                "numero": numero,
+                "registro": dict(registro),
+                "tanteo": [int(tanteo[0]), int(tanteo[1])],
+            }
             if foto:
                 body["foto"] = hashlib.sha256(foto).hexdigest()
-            self._db.execute("INSERT INTO cola (numero, id, cuerpo) VALUES (?, ?, ?)",
-                             (numero, body["id"], json.dumps(body)))
+            self._db.execute(
+                "INSERT INTO cola (numero, id, cuerpo) VALUES (?, ?, ?)", (numero, body["id"], json.dumps(body))
+            )
             self._db.execute("COMMIT")
         return body["id"]
 
@@ -290,41 +316,53 @@ class ClienteTorneo:
 
     def rechazadas(self) -> list[Rechazada]:
         """Hands the server refused, set aside until they are sent again."""
-        rows = self._db.execute("SELECT numero, error, COALESCE(estado_http, 0) FROM cola"
-                                " WHERE estado = 'rechazada' ORDER BY numero").fetchall()
-        return [Rechazada(n, why, code, self._db.execute(
-                    "SELECT COUNT(*) FROM cola WHERE estado = 'pendiente' AND numero > ?",
-                    (n,)).fetchone()[0]) for n, why, code in rows]
+        rows = self._db.execute(
+            "SELECT numero, error, COALESCE(estado_http, 0) FROM cola WHERE estado = 'rechazada' ORDER BY numero"
+        ).fetchall()
+        return [
+            Rechazada(
+                n,
+                why,
+                code,
+                self._db.execute(
+                    "SELECT COUNT(*) FROM cola WHERE estado = 'pendiente' AND numero > ?", (n,)
+                ).fetchone()[0],
+            )
+            for n, why, code in rows
+        ]
 
     def correcciones(self) -> list[Correccion]:
         """Hands the server stored with its own tanteo, in order."""
-        rows = self._db.execute("SELECT numero, cuerpo, tanteo_mesa, respuesta FROM cola WHERE"
-                                " estado = 'enviada' AND tanteo_mesa IS NOT NULL ORDER BY numero")
+        rows = self._db.execute(
+            "SELECT numero, cuerpo, tanteo_mesa, respuesta FROM cola WHERE"
+            " estado = 'enviada' AND tanteo_mesa IS NOT NULL ORDER BY numero"
+        )
         return [_correccion(*row) for row in rows]
 
     def enviadas(self) -> list[str]:
         """The ids the server stored, in order (a corrected hand's is its new id)."""
-        return [r[0] for r in self._db.execute(
-            "SELECT id FROM cola WHERE estado = 'enviada' ORDER BY numero")]
+        return [r[0] for r in self._db.execute("SELECT id FROM cola WHERE estado = 'enviada' ORDER BY numero")]
 
     def respuestas(self) -> dict[int, dict[str, Any]]:
         """The server's answer to each hand it stored (its marcador after it), by number."""
-        rows = self._db.execute("SELECT numero, respuesta FROM cola WHERE estado = 'enviada'"
-                                " AND respuesta IS NOT NULL")
+        rows = self._db.execute("SELECT numero, respuesta FROM cola WHERE estado = 'enviada' AND respuesta IS NOT NULL")
         return {n: json.loads(r) for n, r in rows}
 
     def correcciones_nuevas(self) -> list[Correccion]:
         """The corrections not told to the player yet; from now on they count as told."""
-        new = [c for c in self.correcciones() if not self._db.execute(
-            "SELECT avisada FROM cola WHERE numero = ?", (c.numero,)).fetchone()[0]]
-        self._db.execute("UPDATE cola SET avisada = 1 WHERE tanteo_mesa IS NOT NULL"
-                         " AND estado = 'enviada'")
+        new = [
+            c
+            for c in self.correcciones()
+            if not self._db.execute("SELECT avisada FROM cola WHERE numero = ?", (c.numero,)).fetchone()[0]
+        ]
+        self._db.execute("UPDATE cola SET avisada = 1 WHERE tanteo_mesa IS NOT NULL AND estado = 'enviada'")
         return new
 
     def reintentar(self) -> int:
         """Put the refused hands back in the queue (the referee has seen them); how many."""
-        return self._db.execute("UPDATE cola SET estado = 'pendiente', error = NULL,"
-                                " estado_http = NULL WHERE estado = 'rechazada'").rowcount
+        return self._db.execute(
+            "UPDATE cola SET estado = 'pendiente', error = NULL, estado_http = NULL WHERE estado = 'rechazada'"
+        ).rowcount
 
     def enviar(self) -> int:
         """Send the pending hands in order until the queue is empty, the network fails or the
@@ -343,33 +381,40 @@ class ClienteTorneo:
             except SinRed:
                 return sent
             if status in (200, 201):
-                self._db.execute("UPDATE cola SET estado = 'enviada', respuesta = ?"
-                                 " WHERE numero = ?", (json.dumps(doc), numero))
+                self._db.execute(
+                    "UPDATE cola SET estado = 'enviada', respuesta = ? WHERE numero = ?", (json.dumps(doc), numero)
+                )
                 sent += 1
             elif status >= 500 or status == 429:
                 return sent  # the server is busy or restarting: later
             elif (servidor := tanteo_del_servidor(status, doc)) and "discrepancia" not in body:
                 self._corregir(numero, body, servidor)  # and the loop sends it again
             else:
-                self._db.execute("UPDATE cola SET estado = 'rechazada', error = ?,"
-                                 " estado_http = ? WHERE numero = ?",
-                                 (self._refused(status, doc).texto(self.idioma), status, numero))
+                self._db.execute(
+                    "UPDATE cola SET estado = 'rechazada', error = ?, estado_http = ? WHERE numero = ?",
+                    (self._refused(status, doc).texto(self.idioma), status, numero),
+                )
                 return sent
         return sent
 
     def _corregir(self, numero: int, body: dict[str, Any], servidor: tuple[int, int]) -> None:
         """Queue the hand again with the server's tanteo (written before it is sent)."""
         new = corregida(body, servidor)
-        self._db.execute("UPDATE cola SET id = ?, cuerpo = ?, tanteo_mesa = ? WHERE numero = ?",
-                         (new["id"], json.dumps(new), json.dumps(body["tanteo"]), numero))
+        self._db.execute(
+            "UPDATE cola SET id = ?, cuerpo = ?, tanteo_mesa = ? WHERE numero = ?",
+            (new["id"], json.dumps(new), json.dumps(body["tanteo"]), numero),
+        )
 
     def _tras_correccion(self, numero: int, body: dict[str, Any]) -> dict[str, Any]:
         """A hand behind a corrected one goes without its marcador, which may be the table's
         count before the correction reached the app's marcador: the server fills its own.
         Written before it is sent, so a resend is the same body."""
-        if "marcador" not in body["registro"] or not self._db.execute(
-                "SELECT 1 FROM cola WHERE tanteo_mesa IS NOT NULL AND numero < ?",
-                (numero,)).fetchone():
+        if (
+            "marcador" not in body["registro"]
+            or not self._db.execute(
+                "SELECT 1 FROM cola WHERE tanteo_mesa IS NOT NULL AND numero < ?", (numero,)
+            ).fetchone()
+        ):
             return body
         body["registro"].pop("marcador")
         self._db.execute("UPDATE cola SET cuerpo = ? WHERE numero = ?", (json.dumps(body), numero))
@@ -378,5 +423,4 @@ class ClienteTorneo:
 
 def _correccion(numero: int, cuerpo: str, tanteo_mesa: str, respuesta: str | None) -> Correccion:
     mesa, servidor = json.loads(tanteo_mesa), json.loads(cuerpo)["tanteo"]
-    return Correccion(numero, (mesa[0], mesa[1]), (servidor[0], servidor[1]),
-                      json.loads(respuesta or "{}"))
+    return Correccion(numero, (mesa[0], mesa[1]), (servidor[0], servidor[1]), json.loads(respuesta or "{}"))

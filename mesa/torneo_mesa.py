@@ -62,8 +62,7 @@ class VistaTorneo:
 class MesaTorneo:
     """The tablet's tournament state for one data folder, used from the Kivy thread."""
 
-    def __init__(self, datos: Path, idioma: str = SOURCE,
-                 transport: Callable[[str, str], Transport] = http) -> None:
+    def __init__(self, datos: Path, idioma: str = SOURCE, transport: Callable[[str, str], Transport] = http) -> None:
         self.datos = Path(datos)
         self._transport = transport
         self.cliente = ClienteTorneo(self.datos, transport, idioma)
@@ -90,9 +89,14 @@ class MesaTorneo:
         if mesa is None:
             return None
         parejas = [p or "—" for p in mesa.parejas]
-        return VistaTorneo(mesa.torneo, parejas, list(mesa.partida.get("jugadores", [])),
-                           self.cliente.pendientes(), self.cliente.rechazadas(),
-                           self.cliente.correcciones())
+        return VistaTorneo(
+            mesa.torneo,
+            parejas,
+            list(mesa.partida.get("jugadores", [])),
+            self.cliente.pendientes(),
+            self.cliente.rechazadas(),
+            self.cliente.correcciones(),
+        )
 
     # -- joining ---------------------------------------------------------------------------
     def unirse_en_hilo(self, servidor: str, codigo: str, idioma: str = SOURCE) -> tuple[Mesa, bool]:
@@ -111,8 +115,12 @@ class MesaTorneo:
         tablet joined its own match again, go on with the partida it was playing."""
         if misma:  # the queue is this partida's: it stays whatever happens
             if not self._reanudar(ctl):
-                raise TorneoError(N_("la partida de esta mesa no está en esta carpeta de datos: "
-                                     "sus manos siguen en la cola del torneo"))
+                raise TorneoError(
+                    N_(
+                        "la partida de esta mesa no está en esta carpeta de datos: "
+                        "sus manos siguen en la cola del torneo"
+                    )
+                )
             return
         p = mesa.partida
         try:
@@ -139,8 +147,11 @@ class MesaTorneo:
     # -- hands -----------------------------------------------------------------------------
     def juega(self, ctl: ControlPartida) -> bool:
         """Whether the partida in play is the joined match's."""
-        return (self.mesa() is not None and ctl.partida_id is not None
-                and ctl.almacen.ajuste(AJUSTE_PARTIDA) == str(ctl.partida_id))
+        return (
+            self.mesa() is not None
+            and ctl.partida_id is not None
+            and ctl.almacen.ajuste(AJUSTE_PARTIDA) == str(ctl.partida_id)
+        )
 
     def tras_confirmar(self, ctl: ControlPartida, res: Any, foto: bytes | None = None) -> bool:
         """Queue the hand just confirmed (its stored record, the marcador after it); False
@@ -157,8 +168,7 @@ class MesaTorneo:
         server. The app's stored hands keep what the table counted. True when the marcador
         changed."""
         mesa = self.mesa()
-        if (mesa is None or not self.juega(ctl) or ctl.partida is None
-                or not self.cliente.correcciones()):
+        if mesa is None or not self.juega(ctl) or ctl.partida is None or not self.cliente.correcciones():
             return False  # without a correction the server's count is the table's
         return seguir_respuestas(ctl, mesa.primera, self.cliente.respuestas())
 
@@ -171,8 +181,9 @@ class MesaTorneo:
                 self._otra_vez = True
                 return False
             self._enviando = True
-        threading.Thread(target=self._enviar, args=(al_terminar, self.idioma), daemon=True,
-                         name="musmesa-torneo").start()
+        threading.Thread(
+            target=self._enviar, args=(al_terminar, self.idioma), daemon=True, name="musmesa-torneo"
+        ).start()
         return True
 
     def _enviar(self, al_terminar: Callable[[int], None], idioma: str) -> None:
@@ -208,27 +219,39 @@ def _marcador(par: tuple[int, int]) -> str:
 
 def texto_correccion(t: Callable[[str], str], c: Correccion) -> str:
     return t("Mano {n} corregida por el servidor: de {mesa} a {servidor}").format(
-        n=c.numero, mesa=_marcador(c.mesa), servidor=_marcador(c.servidor))
+        n=c.numero, mesa=_marcador(c.mesa), servidor=_marcador(c.servidor)
+    )
 
 
 def texto_rechazada(t: Callable[[str], str], r: Rechazada, telefono: bool = False) -> str:
     """The refusal and what to do about it; no hand is lost either way. The tablet keeps the
     queue itself; a phone's table keeps it on the server that serves its page."""
     if r.unirse_otra_vez:
-        what = (t("Toca Reintentar: la mesa se une otra vez con su código y envía las manos que esperan.")
-                if telefono else
-                t("Toca Reintentar: la tableta se une otra vez con el código de la mesa y "
-                  "envía las manos que esperan."))
+        what = (
+            t("Toca Reintentar: la mesa se une otra vez con su código y envía las manos que esperan.")
+            if telefono
+            else t(
+                "Toca Reintentar: la tableta se une otra vez con el código de la mesa y envía las manos que esperan."
+            )
+        )
     elif r.detras:
-        what = (t("Llamad al árbitro. Esta mano y las {k} de detrás esperan guardadas: no se pierde "
-                  "ninguna. Reintentar las envía otra vez.") if telefono else
-                t("Llamad al árbitro. Esta mano y las {k} de detrás esperan en la tableta: no "
-                  "se pierde ninguna. Reintentar las envía otra vez.")).format(k=r.detras)
+        what = (
+            t(
+                "Llamad al árbitro. Esta mano y las {k} de detrás esperan guardadas: no se pierde "
+                "ninguna. Reintentar las envía otra vez."
+            )
+            if telefono
+            else t(
+                "Llamad al árbitro. Esta mano y las {k} de detrás esperan en la tableta: no "
+                "se pierde ninguna. Reintentar las envía otra vez."
+            )
+        ).format(k=r.detras)
     else:
-        what = (t("Llamad al árbitro. La mano espera guardada: no se pierde. Reintentar la envía "
-                  "otra vez.") if telefono else
-                t("Llamad al árbitro. La mano espera en la tableta: no se pierde. Reintentar "
-                  "la envía otra vez."))
+        what = (
+            t("Llamad al árbitro. La mano espera guardada: no se pierde. Reintentar la envía otra vez.")
+            if telefono
+            else t("Llamad al árbitro. La mano espera en la tableta: no se pierde. Reintentar la envía otra vez.")
+        )
     return t("Mano {n} rechazada: {motivo}").format(n=r.numero, motivo=r.motivo) + "\n" + what
 
 
@@ -239,8 +262,9 @@ def comprobar_partida(mesa: Mesa) -> None:
     if p.get("descansa") or len(p.get("jugadores", [])) != 4:
         raise TorneoError(N_("esta mesa descansa en esta ronda: no hay partida que jugar"))
     if p.get("manos"):
-        raise TorneoError(N_("esta partida ya tiene manos en el servidor ({n}): sigue en "
-                             "la tableta que la empezó"), n=p["manos"])
+        raise TorneoError(
+            N_("esta partida ya tiene manos en el servidor ({n}): sigue en la tableta que la empezó"), n=p["manos"]
+        )
 
 
 def seguir_respuestas(ctl: ControlPartida, primera: int, respuestas: Mapping[int, dict[str, Any]]) -> bool:
@@ -268,8 +292,9 @@ def seguir_respuestas(ctl: ControlPartida, primera: int, respuestas: Mapping[int
 def _seguir(p: Partida, respuesta: dict[str, Any]) -> None:
     """Set the marcador after the partida's last hand to the server's answer."""
     try:
-        p.corregir(_par(respuesta["tantos"]), _par(respuesta["juegos"]), _par(respuesta["vacas"]),
-                   respuesta.get("ganador"))
+        p.corregir(
+            _par(respuesta["tantos"]), _par(respuesta["juegos"]), _par(respuesta["vacas"]), respuesta.get("ganador")
+        )
     except (KeyError, TypeError, ValueError):
         return  # an answer without the marcador: the table's own count stays
 

@@ -83,9 +83,16 @@ class Juicio:
         return self.estado in PERMITIDOS
 
     def to_json(self) -> dict[str, Any]:
-        return {"sena": self.sena.id, "significado": self.sena.significado,
-                "gestos": list(self.sena.gestos), "estado": self.estado, "razon": self.razon,
-                "articulo": self.articulo, "gravedad": self.gravedad, "fases": list(self.fases)}
+        return {
+            "sena": self.sena.id,
+            "significado": self.sena.significado,
+            "gestos": list(self.sena.gestos),
+            "estado": self.estado,
+            "razon": self.razon,
+            "articulo": self.articulo,
+            "gravedad": self.gravedad,
+            "fases": list(self.fases),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,15 +147,21 @@ class SenasPermitidas:
         if self.libres:
             lines.append(f"Basta la seña de una de las dos jugadas: {self.libres_articulo}.")
         for j in self.juicios:
-            lines.append(f"  {'sí' if j.permitida else 'no'}  {j.sena.significado:<12} "
-                         f"{j.estado}: {j.razon} [{j.articulo}]")
+            lines.append(
+                f"  {'sí' if j.permitida else 'no'}  {j.sena.significado:<12} {j.estado}: {j.razon} [{j.articulo}]"
+            )
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
-        return {"mano": str(self.mano), "reglas": self.reglas, "conjunto": self.conjunto,
-                "jugada": self.jugada, "libres": self.libres,
-                "completas": [j.sena.id for j in self.completas],
-                "juicios": [j.to_json() for j in self.juicios]}
+        return {
+            "mano": str(self.mano),
+            "reglas": self.reglas,
+            "conjunto": self.conjunto,
+            "jugada": self.jugada,
+            "libres": self.libres,
+            "completas": [j.sena.id for j in self.completas],
+            "juicios": [j.to_json() for j in self.juicios],
+        }
 
 
 def _como(sena: Sena) -> str:
@@ -178,6 +191,7 @@ def describir(jugada: Jugada) -> str:
 
 
 # -- what a seña claims, against the cards ------------------------------------------------------
+
 
 def _cuenta(jugada: Jugada, rango: int) -> int:
     return jugada.rangos.count(rango)
@@ -218,6 +232,7 @@ def _nivel(jugada: Jugada) -> int:
 
 # -- senas_permitidas -------------------------------------------------------------------------
 
+
 def senas_permitidas(
     mano: Hand | str,
     perfil: Reglas | str | Mapping[str, Any] | None = None,
@@ -243,8 +258,16 @@ def senas_permitidas(
     order = {s.id: i for i, s in enumerate(cs.senas)}
     juicios.sort(key=lambda j: order[j.sena.id])
     libres = _combinacion_libre(cs, jugada) if any(j.estado == "completa" for j in juicios) else False
-    return SenasPermitidas(hand, reglas.nombre, cs.nombre, describir(jugada), tuple(juicios),
-                           libres, cs.combinaciones_articulo if libres else "", jugada)
+    return SenasPermitidas(
+        hand,
+        reglas.nombre,
+        cs.nombre,
+        describir(jugada),
+        tuple(juicios),
+        libres,
+        cs.combinaciones_articulo if libres else "",
+        jugada,
+    )
 
 
 def _juzgar(sena: Sena, jugada: Jugada, cs: ConjuntoSenas) -> Juicio:
@@ -252,11 +275,13 @@ def _juzgar(sena: Sena, jugada: Jugada, cs: ConjuntoSenas) -> Juicio:
         return _falsa(sena, jugada, cs)
     if sena.lance == "pares" and sena.nivel < _nivel(jugada):
         art, grav = _articulo(cs.inferiores_articulo, sena)
-        razon = (f"dice {sena.significado} y la mano tiene {jugada.pares.describe()}: "
-                 f"seña de una jugada inferior")
+        razon = f"dice {sena.significado} y la mano tiene {jugada.pares.describe()}: seña de una jugada inferior"
         return Juicio(sena, "inferior", razon, art, grav)
-    best = max(s.precision for s in cs.senas if s.lance == sena.lance and es_cierta(s, jugada)
-               and (s.lance != "pares" or s.nivel == sena.nivel))
+    best = max(
+        s.precision
+        for s in cs.senas
+        if s.lance == sena.lance and es_cierta(s, jugada) and (s.lance != "pares" or s.nivel == sena.nivel)
+    )
     if sena.precision < best:
         art, grav = _articulo(cs.completa_articulo, sena)
         razon = f"cierta, pero hay una seña más precisa para {_tiene(sena, jugada)}"
@@ -308,12 +333,16 @@ def _juzgar_ciego(sena: Sena, jugada: Jugada, cs: ConjuntoSenas, con_sena: bool)
         why = f"la mano tiene {describir(jugada)}" if bad else "ni pares, ni 29, 30 ni juego"
     elif cs.ciego == "nada":
         bad = con_sena or jugada.pares is not None or jugada.juego
-        why = (f"la mano tiene {describir(jugada)}" if bad else
-               f"no tiene nada: ni pares, ni juego, ni seña ({describir(jugada)})")
+        why = (
+            f"la mano tiene {describir(jugada)}"
+            if bad
+            else f"no tiene nada: ni pares, ni juego, ni seña ({describir(jugada)})"
+        )
     else:
         bad = con_sena
-        why = ("la mano tiene una jugada con seña" if bad else
-               "ninguna jugada con seña en esta lista") + f" ({describir(jugada)})"
+        why = (
+            "la mano tiene una jugada con seña" if bad else "ninguna jugada con seña en esta lista"
+        ) + f" ({describir(jugada)})"
     gravedad = ("infraccion" if cs.veraz_articulo else "aviso") if bad else ""
     return Juicio(sena, "falsa" if bad else "permitida", why, art, gravedad)
 
@@ -338,6 +367,7 @@ def _combinacion_libre(cs: ConjuntoSenas, jugada: Jugada) -> bool:
 
 # -- comprobar_senas --------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class Hallazgo:
     """One finding about a player's señas in a hand, with the article it comes from.
@@ -355,9 +385,15 @@ class Hallazgo:
     sena: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"tipo": self.tipo, "articulo": self.articulo, "razon": self.razon,
-                "gravedad": self.gravedad, "eventos": list(self.eventos),
-                "inicio": self.inicio, "sena": self.sena}
+        return {
+            "tipo": self.tipo,
+            "articulo": self.articulo,
+            "razon": self.razon,
+            "gravedad": self.gravedad,
+            "eventos": list(self.eventos),
+            "inicio": self.inicio,
+            "sena": self.sena,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,9 +413,15 @@ class SenaVista:
         return self.sena.significado if self.sena else None
 
     def to_json(self) -> dict[str, Any]:
-        return {"sena": self.sena.id if self.sena else None, "significado": self.significado,
-                "gestos": list(self.gestos), "eventos": list(self.eventos),
-                "inicio": self.inicio, "fase": self.fase, "comprobable": self.comprobable}
+        return {
+            "sena": self.sena.id if self.sena else None,
+            "significado": self.significado,
+            "gestos": list(self.gestos),
+            "eventos": list(self.eventos),
+            "inicio": self.inicio,
+            "fase": self.fase,
+            "comprobable": self.comprobable,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,8 +455,10 @@ class Informe:
         for v in self.vistas:
             when = f"{v.inicio:7.2f}s" if v.inicio is not None else "      ?"
             extra = "" if v.comprobable else " (antes del último reparto: no se comprueba)"
-            lines.append(f"  {when} {v.fase or '?':<8} {' + '.join(v.gestos)} -> "
-                         f"{v.significado or 'no es seña reglamentada'}{extra}")
+            lines.append(
+                f"  {when} {v.fase or '?':<8} {' + '.join(v.gestos)} -> "
+                f"{v.significado or 'no es seña reglamentada'}{extra}"
+            )
         if not self.hallazgos:
             lines.append("Sin faltas: las señas son fieles a las cartas.")
         for h in self.hallazgos:
@@ -422,12 +466,17 @@ class Informe:
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
-        return {"cartas": str(self.permitidas.mano), "reglas": self.permitidas.reglas,
-                "conjunto": self.permitidas.conjunto, "jugada": self.permitidas.jugada,
-                "primera_mano": self.primera_mano, "correcto": self.correcto,
-                "senas": [v.to_json() for v in self.vistas],
-                "hallazgos": [h.to_json() for h in self.hallazgos],
-                "completas": [j.sena.id for j in self.permitidas.completas]}
+        return {
+            "cartas": str(self.permitidas.mano),
+            "reglas": self.permitidas.reglas,
+            "conjunto": self.permitidas.conjunto,
+            "jugada": self.permitidas.jugada,
+            "primera_mano": self.primera_mano,
+            "correcto": self.correcto,
+            "senas": [v.to_json() for v in self.vistas],
+            "hallazgos": [h.to_json() for h in self.hallazgos],
+            "completas": [j.sena.id for j in self.permitidas.completas],
+        }
 
 
 Fases = str | Sequence[Mapping[str, Any] | tuple[str, float]] | None
@@ -472,9 +521,7 @@ def comprobar_senas(
     return Informe(permitidas, tuple(vistas), tuple(hallazgos), primera_mano)
 
 
-def _eventos(
-    eventos: Sequence[Mapping[str, Any]], confianza_min: float
-) -> list[tuple[int, Mapping[str, Any]]]:
+def _eventos(eventos: Sequence[Mapping[str, Any]], confianza_min: float) -> list[tuple[int, Mapping[str, Any]]]:
     if isinstance(eventos, Mapping | str) or not isinstance(eventos, Sequence):
         raise SenasError("eventos debe ser una lista de objetos {gesto, inicio, fin}")
     out = []
@@ -547,7 +594,9 @@ def _fin_ultimo_reparto(marcas: list[tuple[float, str]]) -> float | None:
 
 
 def _leer(
-    cs: ConjuntoSenas, evs: list[tuple[int, Mapping[str, Any]]], fases: list[str | None],
+    cs: ConjuntoSenas,
+    evs: list[tuple[int, Mapping[str, Any]]],
+    fases: list[str | None],
     final_desde: float | None,
 ) -> list[SenaVista]:
     gestos = [ev["gesto"] for _, ev in evs]
@@ -561,66 +610,102 @@ def _leer(
 
 
 def _vista(
-    lectura: LecturaSena, evs: list[tuple[int, Mapping[str, Any]]], fases: list[str | None],
+    lectura: LecturaSena,
+    evs: list[tuple[int, Mapping[str, Any]]],
+    fases: list[str | None],
     final_desde: float | None,
 ) -> SenaVista:
     first = lectura.indices[0]
     inicio = evs[first][1].get("inicio")
     fase = fases[lectura.indices[-1]]
-    comprobable = fase not in _REPARTOS and (
-        final_desde is None or (inicio is not None and inicio >= final_desde))
-    return SenaVista(lectura.sena, tuple(evs[i][0] for i in lectura.indices),
-                     tuple(evs[i][1]["gesto"] for i in lectura.indices),
-                     None if inicio is None else float(inicio), fase, comprobable)
+    comprobable = fase not in _REPARTOS and (final_desde is None or (inicio is not None and inicio >= final_desde))
+    return SenaVista(
+        lectura.sena,
+        tuple(evs[i][0] for i in lectura.indices),
+        tuple(evs[i][1]["gesto"] for i in lectura.indices),
+        None if inicio is None else float(inicio),
+        fase,
+        comprobable,
+    )
 
 
-def _momento(
-    vista: SenaVista, cs: ConjuntoSenas, permitidas: SenasPermitidas, primera_mano: bool
-) -> list[Hallazgo]:
+def _momento(vista: SenaVista, cs: ConjuntoSenas, permitidas: SenasPermitidas, primera_mano: bool) -> list[Hallazgo]:
     for regla in cs.prohibido:
         if vista.fase in regla.fases and (primera_mano or not regla.solo_primera_mano):
-            return [Hallazgo("momento", regla.articulo,
-                             f"{' + '.join(vista.gestos)} en la fase {vista.fase}: {regla.texto}",
-                             eventos=vista.eventos, inicio=vista.inicio,
-                             sena=vista.sena.id if vista.sena else None)]
+            return [
+                Hallazgo(
+                    "momento",
+                    regla.articulo,
+                    f"{' + '.join(vista.gestos)} en la fase {vista.fase}: {regla.texto}",
+                    eventos=vista.eventos,
+                    inicio=vista.inicio,
+                    sena=vista.sena.id if vista.sena else None,
+                )
+            ]
     sena = vista.sena
     # Only a known phase before the end of the grande breaks the medias rule; "lances" and an
     # unknown phase cannot be judged.
-    if (sena and sena.momento and vista.comprobable and vista.fase in ("mus", "grande")
-            and not _exento(sena, permitidas.evaluacion)
-            and es_cierta(sena, permitidas.evaluacion)):
-        return [Hallazgo("momento", sena.momento.articulo,
-                         f"{sena.significado} en la fase {vista.fase}: {sena.momento.texto}",
-                         eventos=vista.eventos, inicio=vista.inicio, sena=sena.id)]
+    if (
+        sena
+        and sena.momento
+        and vista.comprobable
+        and vista.fase in ("mus", "grande")
+        and not _exento(sena, permitidas.evaluacion)
+        and es_cierta(sena, permitidas.evaluacion)
+    ):
+        return [
+            Hallazgo(
+                "momento",
+                sena.momento.articulo,
+                f"{sena.significado} en la fase {vista.fase}: {sena.momento.texto}",
+                eventos=vista.eventos,
+                inicio=vista.inicio,
+                sena=sena.id,
+            )
+        ]
     return []
 
 
 def _no_reglamentada(vista: SenaVista, cs: ConjuntoSenas) -> Hallazgo:
     art = cs.no_reglamentada_articulo or f"{cs.fuente}; aviso: no está en la lista"
     grav = "infraccion" if cs.no_reglamentada_articulo else "aviso"
-    return Hallazgo("no_reglamentada", art,
-                    f"{' + '.join(vista.gestos)} no es una seña de «{cs.nombre}»",
-                    grav, vista.eventos, vista.inicio)
+    return Hallazgo(
+        "no_reglamentada",
+        art,
+        f"{' + '.join(vista.gestos)} no es una seña de «{cs.nombre}»",
+        grav,
+        vista.eventos,
+        vista.inicio,
+    )
 
 
 def _veracidad(vista: SenaVista, permitidas: SenasPermitidas) -> list[Hallazgo]:
     juicio = permitidas.juicio(vista.sena.id)
     if juicio.estado in PROHIBIDOS:
-        return [Hallazgo(juicio.estado, juicio.articulo, juicio.razon, juicio.gravedad,
-                         vista.eventos, vista.inicio, vista.sena.id)]
+        return [
+            Hallazgo(
+                juicio.estado,
+                juicio.articulo,
+                juicio.razon,
+                juicio.gravedad,
+                vista.eventos,
+                vista.inicio,
+                vista.sena.id,
+            )
+        ]
     return []
 
 
-def _incompletas(
-    vistas: Sequence[SenaVista], permitidas: SenasPermitidas, cs: ConjuntoSenas
-) -> list[Hallazgo]:
+def _incompletas(vistas: Sequence[SenaVista], permitidas: SenasPermitidas, cs: ConjuntoSenas) -> list[Hallazgo]:
     """A player who passes señas must pass the complete seña of each jugada that has one."""
     if not vistas:
         return []
     made = {v.sena.id for v in vistas}
-    missing = [lance for lance in ("pares", "juego")
-               if permitidas.completas_de(lance)
-               and not made & {j.sena.id for j in permitidas.completas_de(lance)}]
+    missing = [
+        lance
+        for lance in ("pares", "juego")
+        if permitidas.completas_de(lance) and not made & {j.sena.id for j in permitidas.completas_de(lance)}
+    ]
     if permitidas.libres and len(missing) < 2:
         return []
     out = []
@@ -628,8 +713,14 @@ def _incompletas(
         options = permitidas.completas_de(lance)
         names = " o ".join(f"{j.sena.significado} ({_como(j.sena)})" for j in options)
         art, grav = _articulo(cs.completa_articulo, options[0].sena)
-        out.append(Hallazgo("incompleta", art,
-                            f"pasó señas pero no la de {lance}: la mano tiene "
-                            f"{_tiene(options[0].sena, permitidas.evaluacion)}, seña completa: {names}",
-                            grav, sena=options[0].sena.id))
+        out.append(
+            Hallazgo(
+                "incompleta",
+                art,
+                f"pasó señas pero no la de {lance}: la mano tiene "
+                f"{_tiene(options[0].sena, permitidas.evaluacion)}, seña completa: {names}",
+                grav,
+                sena=options[0].sena.id,
+            )
+        )
     return out

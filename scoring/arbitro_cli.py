@@ -48,27 +48,34 @@ class _Entrada(ValueError):
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--senas", metavar="EVENTS.json",
-                        help="eventos de señas (salida de `mus senas --json`), o '-' para stdin")
+    parser.add_argument(
+        "--senas", metavar="EVENTS.json", help="eventos de señas (salida de `mus senas --json`), o '-' para stdin"
+    )
     cards = parser.add_mutually_exclusive_group()
     cards.add_argument("--cartas", metavar="MANO", help='las cuatro cartas, p. ej. "12o 12c 3e 1b"')
-    cards.add_argument("--cartas-json", metavar="FILE",
-                       help="las cartas en JSON (texto, lista de 4 o objeto con 'cartas')")
-    parser.add_argument("--asiento", type=int, choices=range(4),
-                        help="con --cartas-json de una foto de la mesa: el asiento del jugador")
-    parser.add_argument("--perfil", default="general",
-                        help="perfil de reglas (general, segovia, euskadi...) o archivo .toml")
+    cards.add_argument(
+        "--cartas-json", metavar="FILE", help="las cartas en JSON (texto, lista de 4 o objeto con 'cartas')"
+    )
+    parser.add_argument(
+        "--asiento", type=int, choices=range(4), help="con --cartas-json de una foto de la mesa: el asiento del jugador"
+    )
+    parser.add_argument(
+        "--perfil", default="general", help="perfil de reglas (general, segovia, euskadi...) o archivo .toml"
+    )
     parser.add_argument("--conjunto", help="conjunto de señas, si no es el del perfil")
-    parser.add_argument("--fase", choices=FASES,
-                        help="fase de todas las señas, si el archivo no trae marcas de fase")
-    parser.add_argument("--primera-mano", action="store_true",
-                        help="primera mano de la partida (sin señas hasta cortar el mus)")
-    parser.add_argument("--confianza-min", type=float, default=0.0,
-                        help="ignora eventos con menos confianza (0-1)")
-    parser.add_argument("--listar", action="store_true",
-                        help="muestra el conjunto de señas del perfil y sus desacuerdos")
-    parser.add_argument("--declaraciones", metavar="HAND.json",
-                        help="faltas de declaración de un registro de mano (como el de `mus tanteo`)")
+    parser.add_argument("--fase", choices=FASES, help="fase de todas las señas, si el archivo no trae marcas de fase")
+    parser.add_argument(
+        "--primera-mano", action="store_true", help="primera mano de la partida (sin señas hasta cortar el mus)"
+    )
+    parser.add_argument("--confianza-min", type=float, default=0.0, help="ignora eventos con menos confianza (0-1)")
+    parser.add_argument(
+        "--listar", action="store_true", help="muestra el conjunto de señas del perfil y sus desacuerdos"
+    )
+    parser.add_argument(
+        "--declaraciones",
+        metavar="HAND.json",
+        help="faltas de declaración de un registro de mano (como el de `mus tanteo`)",
+    )
     parser.add_argument("--verificar", metavar="LOG.json", help="verifica un registro del árbitro")
     parser.add_argument("--sello", help="sello escrito en el acta, para --verificar")
     parser.add_argument("--clave-archivo", metavar="F", help="clave HMAC del registro, para --verificar")
@@ -98,16 +105,21 @@ def _arbitrar(args: argparse.Namespace) -> int:
     if not 0.0 <= args.confianza_min <= 1.0:
         raise _Entrada(f"--confianza-min debe estar entre 0 y 1, no {args.confianza_min}")
     reglas = _reglas(args.perfil)
-    hand = (parse_hand(args.cartas) if args.cartas
-            else _cartas_json(_leer_json(args.cartas_json), args.asiento))
+    hand = parse_hand(args.cartas) if args.cartas else _cartas_json(_leer_json(args.cartas_json), args.asiento)
     if not args.senas:
         result: Any = senas_permitidas(hand, reglas, args.conjunto)
     else:
         data = _leer_json(args.senas)
         eventos, fases, primera = _eventos(data, args.senas)
-        result = comprobar_senas(eventos, hand, reglas, args.fase or fases,
-                                 primera_mano=args.primera_mano or primera,
-                                 conjunto=args.conjunto, confianza_min=args.confianza_min)
+        result = comprobar_senas(
+            eventos,
+            hand,
+            reglas,
+            args.fase or fases,
+            primera_mano=args.primera_mano or primera,
+            conjunto=args.conjunto,
+            confianza_min=args.confianza_min,
+        )
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=2, allow_nan=False))
     else:
@@ -153,7 +165,7 @@ def _cartas_json(data: Any, asiento: int | None) -> Any:
             raise _Entrada("las cartas deben ser textos como '12o'")
         data = " ".join(ids)
     if not isinstance(data, str):
-        raise _Entrada("las cartas deben ser un texto como \"12o 12c 3e 1b\" o una lista")
+        raise _Entrada('las cartas deben ser un texto como "12o 12c 3e 1b" o una lista')
     try:
         return parse_hand(data)
     except NotationError as exc:
@@ -165,8 +177,11 @@ def _avisar_dudosas(cards: list[Any]) -> None:
     for c in cards:
         if isinstance(c, dict) and c.get("dudosa"):
             alt = f" (¿o {excerpt(c['alternativa'], 8)}?)" if c.get("alternativa") else ""
-            print(f"mus arbitro: aviso: la carta {excerpt(c.get('carta'), 8)} se leyó con poca "
-                  f"confianza{alt}; compruébala", file=sys.stderr)
+            print(
+                f"mus arbitro: aviso: la carta {excerpt(c.get('carta'), 8)} se leyó con poca "
+                f"confianza{alt}; compruébala",
+                file=sys.stderr,
+            )
 
 
 def _de_foto(data: dict[str, Any], asiento: int | None) -> Any:
@@ -179,8 +194,7 @@ def _de_foto(data: dict[str, Any], asiento: int | None) -> Any:
         raise _Entrada("el JSON de cartas debe traer un campo 'cartas'")
     cards = data["cartas"]
     if isinstance(cards, list) and len(cards) != 4:
-        raise _Entrada(f"la foto tiene {len(cards)} cartas; para una foto de la mesa usa "
-                       "--asiento N")
+        raise _Entrada(f"la foto tiene {len(cards)} cartas; para una foto de la mesa usa --asiento N")
     return cards
 
 
@@ -198,12 +212,14 @@ def _listar(args: argparse.Namespace) -> int:
     for s in cs.senas:
         when = f" (sólo en fase {', '.join(s.fases)})" if s.fases else ""
         lines.append(f"  {' + '.join(s.gestos):<28} {s.significado}{when} [{s.articulo}]")
-    lines.extend(f"Prohibido en {', '.join(p.fases)}"
-                 f"{' (primera mano)' if p.solo_primera_mano else ''}: {p.texto} [{p.articulo}]"
-                 for p in cs.prohibido)
+    lines.extend(
+        f"Prohibido en {', '.join(p.fases)}{' (primera mano)' if p.solo_primera_mano else ''}: {p.texto} [{p.articulo}]"
+        for p in cs.prohibido
+    )
     for d in cs.desacuerdos:
-        lines.append(f"Desacuerdo: {d.tema}\n  elegido: {d.eleccion}\n  otra lectura: "
-                     f"{d.alternativa}\n  fuentes: {d.fuentes}")
+        lines.append(
+            f"Desacuerdo: {d.tema}\n  elegido: {d.eleccion}\n  otra lectura: {d.alternativa}\n  fuentes: {d.fuentes}"
+        )
     print("\n".join(lines))
     return 0
 
@@ -227,11 +243,19 @@ def _partes(fuente: Fuente) -> list[str]:
 
 def _perfil_json(reglas: Reglas) -> dict[str, Any]:
     return {
-        "nombre": reglas.nombre, "fuente": reglas.fuente, "orden_de_cobro": orden_de_cobro(reglas),
-        "valores": [{"campo": campo, "valor": valor, "eleccion": fuente.eleccion, "nota": fuente.nota,
-                     "citas": [{"documento": c.documento, "lugar": c.lugar, "texto": c.texto}
-                               for c in fuente.citas]}
-                    for campo, valor, fuente in reglas.valores()],
+        "nombre": reglas.nombre,
+        "fuente": reglas.fuente,
+        "orden_de_cobro": orden_de_cobro(reglas),
+        "valores": [
+            {
+                "campo": campo,
+                "valor": valor,
+                "eleccion": fuente.eleccion,
+                "nota": fuente.nota,
+                "citas": [{"documento": c.documento, "lugar": c.lugar, "texto": c.texto} for c in fuente.citas],
+            }
+            for campo, valor, fuente in reglas.valores()
+        ],
     }
 
 
@@ -247,11 +271,27 @@ def _declaraciones(args: argparse.Namespace) -> int:
     fs = faltas(decl, reg.manos, reg.reglas, reg.mano)
     cs = correcciones(decl, reg.manos, reg.reglas, reg.mano, reg.lances)
     if args.json:
-        print(json.dumps({"reglas": reg.reglas.nombre, "faltas": [f.to_json() for f in fs],
-                          "correcciones": [{"lance": c.lance, "ganador": c.ganador, "negada": c.negada,
-                                            "anulados": sorted(c.anulados),
-                                            "envites_validos": c.envites_validos, "razon": c.razon}
-                                           for c in cs]}, ensure_ascii=False, indent=2))
+        print(
+            json.dumps(
+                {
+                    "reglas": reg.reglas.nombre,
+                    "faltas": [f.to_json() for f in fs],
+                    "correcciones": [
+                        {
+                            "lance": c.lance,
+                            "ganador": c.ganador,
+                            "negada": c.negada,
+                            "anulados": sorted(c.anulados),
+                            "envites_validos": c.envites_validos,
+                            "razon": c.razon,
+                        }
+                        for c in cs
+                    ],
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
         return 0
     lines = [f"Declaraciones de la mano (reglas {reg.reglas.nombre}):"]
     lines += [f"- {f.texto()} [{f.articulo}]" for f in fs] or ["Sin faltas de declaración."]
@@ -262,14 +302,29 @@ def _declaraciones(args: argparse.Namespace) -> int:
 
 def _conjunto_json(cs: ConjuntoSenas) -> dict[str, Any]:
     return {
-        "nombre": cs.nombre, "titulo": cs.titulo, "fuente": cs.fuente, "ciego": cs.ciego,
-        "senas": [{"id": s.id, "significado": s.significado, "gestos": list(s.gestos),
-                   "lance": s.lance, "fases": list(s.fases), "articulo": s.articulo}
-                  for s in cs.senas],
-        "prohibido": [{"fases": list(p.fases), "solo_primera_mano": p.solo_primera_mano,
-                       "articulo": p.articulo, "texto": p.texto} for p in cs.prohibido],
-        "desacuerdos": [{"tema": d.tema, "eleccion": d.eleccion, "alternativa": d.alternativa,
-                         "fuentes": d.fuentes} for d in cs.desacuerdos],
+        "nombre": cs.nombre,
+        "titulo": cs.titulo,
+        "fuente": cs.fuente,
+        "ciego": cs.ciego,
+        "senas": [
+            {
+                "id": s.id,
+                "significado": s.significado,
+                "gestos": list(s.gestos),
+                "lance": s.lance,
+                "fases": list(s.fases),
+                "articulo": s.articulo,
+            }
+            for s in cs.senas
+        ],
+        "prohibido": [
+            {"fases": list(p.fases), "solo_primera_mano": p.solo_primera_mano, "articulo": p.articulo, "texto": p.texto}
+            for p in cs.prohibido
+        ],
+        "desacuerdos": [
+            {"tema": d.tema, "eleccion": d.eleccion, "alternativa": d.alternativa, "fuentes": d.fuentes}
+            for d in cs.desacuerdos
+        ],
     }
 
 
@@ -283,9 +338,13 @@ def _verificar(args: argparse.Namespace) -> int:
             raise _Entrada(f"no se puede leer {excerpt(args.clave_archivo)}: {exc.strerror}") from None
     check = verificar(data, clave, args.sello)
     if args.json:
-        print(json.dumps({"valido": check.valido, "entrada": check.entrada,
-                          "motivo": check.motivo, "sello": check.sello}, ensure_ascii=False,
-                         allow_nan=False))
+        print(
+            json.dumps(
+                {"valido": check.valido, "entrada": check.entrada, "motivo": check.motivo, "sello": check.sello},
+                ensure_ascii=False,
+                allow_nan=False,
+            )
+        )
     elif check:
         print(f"Registro íntegro: {len(data['entradas'])} entradas, sello {check.sello}")
     else:

@@ -23,13 +23,29 @@ RANKS: Final = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 SUITS: Final = ("o", "c", "e", "b")
 SUIT_NAMES: Final = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}
 RANK_NAMES: Final = {
-    1: "as", 2: "dos", 3: "tres", 4: "cuatro", 5: "cinco", 6: "seis", 7: "siete",
-    10: "sota", 11: "caballo", 12: "rey",
+    1: "as",
+    2: "dos",
+    3: "tres",
+    4: "cuatro",
+    5: "cinco",
+    6: "seis",
+    7: "siete",
+    10: "sota",
+    11: "caballo",
+    12: "rey",
 }
 # Plural names for jugadas ("pareja de reyes", "medias de sotas").
 RANK_PLURALS: Final = {
-    1: "ases", 2: "doses", 3: "treses", 4: "cuatros", 5: "cincos", 6: "seises", 7: "sietes",
-    10: "sotas", 11: "caballos", 12: "reyes",
+    1: "ases",
+    2: "doses",
+    3: "treses",
+    4: "cuatros",
+    5: "cincos",
+    6: "seises",
+    7: "sietes",
+    10: "sotas",
+    11: "caballos",
+    12: "reyes",
 }
 HAND_SIZE: Final = 4
 
@@ -91,9 +107,7 @@ class Card:
             raise NotationError(f"carta {_cita(token)}: se espera rango y palo, por ejemplo '12o'")
         rank, suit = int(match.group(1)), match.group(2).lower()
         if rank not in RANKS:
-            raise NotationError(
-                f"carta {_cita(token)}: el rango {rank} no existe en la baraja de 40 cartas"
-            )
+            raise NotationError(f"carta {_cita(token)}: el rango {rank} no existe en la baraja de 40 cartas")
         if suit not in SUITS:
             raise NotationError(f"carta {_cita(token)}: palo {suit!r} desconocido (o, c, e, b)")
         return cls(rank, suit)
@@ -155,9 +169,7 @@ def parse_hand(text: str) -> Hand:
         raise NotationError(f"mano {_cita(text)}: se espera un texto como '12o 3c 11e 1b'")
     tokens = text.split()
     if len(tokens) != HAND_SIZE:
-        raise NotationError(
-            f"mano {_cita(text.strip())}: tiene {len(tokens)} cartas, se esperan {HAND_SIZE}"
-        )
+        raise NotationError(f"mano {_cita(text.strip())}: tiene {len(tokens)} cartas, se esperan {HAND_SIZE}")
     try:
         cards = tuple(Card.parse(t) for t in tokens)
     except NotationError as exc:
@@ -177,7 +189,5 @@ def check_distinct(hands: Iterable[Hand]) -> None:
     for seat, hand in enumerate(hands):
         for card in hand:
             if card in seen:
-                raise NotationError(
-                    f"la carta {card} aparece en la mano {seen[card]} y en la mano {seat}"
-                )
+                raise NotationError(f"la carta {card} aparece en la mano {seen[card]} y en la mano {seat}")
             seen[card] = seat

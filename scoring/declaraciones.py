@@ -117,16 +117,26 @@ class Falta:
             return f"asiento {self.asiento} quiso el órdago a juego con treinta y tres de postre"
         if self.tipo == "oculta":
             return f"asiento {self.asiento} dijo «{self.lance} no» y tiene {self.lance}"
-        return f"asiento {self.asiento} cantó {self.lance} sin tenerlos" if self.lance == "pares" \
+        return (
+            f"asiento {self.asiento} cantó {self.lance} sin tenerlos"
+            if self.lance == "pares"
             else f"asiento {self.asiento} cantó juego sin tenerlo"
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {"asiento": self.asiento, "lance": self.lance, "tipo": self.tipo,
-                "declarado": self.declarado, "real": self.real, "articulo": self.articulo,
-                "texto": self.texto()}
+        return {
+            "asiento": self.asiento,
+            "lance": self.lance,
+            "tipo": self.tipo,
+            "declarado": self.declarado,
+            "real": self.real,
+            "articulo": self.articulo,
+            "texto": self.texto(),
+        }
 
 
 # -- input --------------------------------------------------------------------------------------
+
 
 def leer_declaraciones(declaraciones: Any) -> dict[str, Any]:
     """Validate and normalise the record's ``declaraciones`` (raises ValueError, one line)."""
@@ -143,7 +153,7 @@ def leer_declaraciones(declaraciones: Any) -> dict[str, Any]:
         out[lance] = tuple(_si_no(lance, seat, v) for seat, v in enumerate(value))
     ensenadas = declaraciones.get("ensenadas", [])
     if isinstance(ensenadas, str) or not isinstance(ensenadas, Sequence):
-        raise ValueError("declaraciones.ensenadas debe ser una lista de {\"asiento\", \"lance\"}")
+        raise ValueError('declaraciones.ensenadas debe ser una lista de {"asiento", "lance"}')
     out["ensenadas"] = tuple(_ensenada(e) for e in ensenadas)
     querido = declaraciones.get("ordago_querido")
     out["ordago_querido"] = None if querido is None else _ensenada(querido, "ordago_querido")
@@ -155,17 +165,14 @@ def _si_no(lance: str, seat: int, value: Any) -> bool | None:
     key = value.strip().lower() if isinstance(value, str) else value
     if (value is None or isinstance(value, bool | str)) and key in _SI:
         return _SI[key]
-    raise ValueError(
-        f"declaraciones.{lance}[{seat}]: se espera true, false, \"si\", \"no\" o null; "
-        f"no {excerpt(value)}"
-    )
+    raise ValueError(f'declaraciones.{lance}[{seat}]: se espera true, false, "si", "no" o null; no {excerpt(value)}')
 
 
 def _ensenada(value: Any, clave: str = "ensenadas") -> tuple[int, str]:
     """A seat and a lance: an entry of ``ensenadas``, or ``ordago_querido``."""
     if not isinstance(value, Mapping) or set(value) != {"asiento", "lance"}:
         que = "cada entrada de ensenadas" if clave == "ensenadas" else clave
-        raise ValueError(f"{que} es {{\"asiento\": 0-3, \"lance\": ...}}")
+        raise ValueError(f'{que} es {{"asiento": 0-3, "lance": ...}}')
     seat, lance = value["asiento"], value["lance"]
     if type(seat) is not int or seat not in (0, 1, 2, 3):  # true and 1.0 are not seats
         raise ValueError(f"{clave}: asiento {excerpt(seat)} (0-3)")
@@ -190,13 +197,16 @@ _ART_SEG: Final = {
 _ART_SEG_TODOS: Final = f"{_REGLAMENTO}, Títulos VIII-X"
 _ART_EUS: Final = f"{_TXAPELKETA}, «Araudia» («Pareak bai / Jokoa bai»)"
 _ART_ENSENAR: Final = f"{_REGLAMENTO}, Título V, art. 11 y Título VI, art. 9"
-_ART_ENSENAR_EUS: Final = (f"{_TXAPELKETA}, «Araudia» («Kartak ezin dira erakutsi jokoa amaitu "
-                           "arte»; el texto no da sanción)")
+_ART_ENSENAR_EUS: Final = (
+    f"{_TXAPELKETA}, «Araudia» («Kartak ezin dira erakutsi jokoa amaitu arte»; el texto no da sanción)"
+)
 _ART_33: Final = f"{_REGLAMENTO}, Título V, arts. 7 y 8"
 
 
 def faltas(
-    declaraciones: Any, manos: Sequence[Hand | str], reglas: Reglas | str | Mapping[str, Any],
+    declaraciones: Any,
+    manos: Sequence[Hand | str],
+    reglas: Reglas | str | Mapping[str, Any],
     mano: int | None = None,
 ) -> list[Falta]:
     """Every false declaration and shown card of the hand, with its article; with the ``mano``,
@@ -281,6 +291,7 @@ def _regimen(reglas: Reglas) -> str:
 
 # -- the penalties -------------------------------------------------------------------------------
 
+
 def correcciones(
     declaraciones: Any,
     manos: Sequence[Hand | str],
@@ -298,8 +309,7 @@ def correcciones(
     mano = _mano_valida(mano)
     jugadas = _jugadas(manos, reglas)
     fs = faltas(declaraciones, manos, reglas)
-    ctx = _Contexto(jugadas, mano, lances or {}, cuarto_lance(jugadas),
-                    leer_declaraciones(declaraciones))
+    ctx = _Contexto(jugadas, mano, lances or {}, cuarto_lance(jugadas), leer_declaraciones(declaraciones))
     juez = _euskadi if _regimen(reglas) == "euskadi" else _segovia
     return _fusionar(juez(fs, ctx) + _ordago_33(reglas, ctx))
 
@@ -321,11 +331,19 @@ def _ordago_33(reglas: Reglas, ctx: _Contexto) -> list[Correccion]:
     quien = f"{_quien({seat})} quiso el órdago a juego con treinta y tres de postre"
     if reglas.ordago_33_postre == "penalizado":
         otra = 1 - seat % 2
-        return [Correccion("juego", otra, frozenset(), 3, False,
-                           f"{quien}: no vale, y la pareja {otra} se apunta dos tantos más el de negada "
-                           f"({textos.POSTRE_33_PROHIBIDO}; {textos.POSTRE_33_PENA})", al_momento=True)]
-    return [Correccion("juego", razon=f"{quien}: la apuesta vale "
-                                      f"({reglas.fuente_de('ordago_33_postre').texto()})")]
+        return [
+            Correccion(
+                "juego",
+                otra,
+                frozenset(),
+                3,
+                False,
+                f"{quien}: no vale, y la pareja {otra} se apunta dos tantos más el de negada "
+                f"({textos.POSTRE_33_PROHIBIDO}; {textos.POSTRE_33_PENA})",
+                al_momento=True,
+            )
+        ]
+    return [Correccion("juego", razon=f"{quien}: la apuesta vale ({reglas.fuente_de('ordago_33_postre').texto()})")]
 
 
 @dataclass(frozen=True)
@@ -383,9 +401,11 @@ class _Contexto:
     def delante_con(self, pareja: int, valor: int) -> bool:
         """A seat of ``pareja`` holds ``valor`` (31, 30) and speaks before both opponents."""
         rivals = [s for s in range(4) if s % 2 != pareja]
-        return any(self.jugadas[s].valor == valor and
-                   all(self.orden(s) < self.orden(r) for r in rivals)
-                   for s in range(4) if s % 2 == pareja)
+        return any(
+            self.jugadas[s].valor == valor and all(self.orden(s) < self.orden(r) for r in rivals)
+            for s in range(4)
+            if s % 2 == pareja
+        )
 
     def mano_con(self, pareja: int, test: Any) -> bool:
         return self.mano % 2 == pareja and test(self.jugadas[self.mano])
@@ -406,8 +426,7 @@ def _segovia(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
     juego = [f for f in dichas if f.lance == "juego"]
     for pareja in _parejas(juego, out, ctx.cuarto, _ART_SEG_TODOS):
         mias = [f for f in juego if f.pareja == pareja]
-        out.extend(_seg_juego(mias, pareja, ctx) if ctx.cuarto == "juego"
-                   else _seg_punto(mias, pareja, ctx))
+        out.extend(_seg_juego(mias, pareja, ctx) if ctx.cuarto == "juego" else _seg_punto(mias, pareja, ctx))
     out.extend(_ensenadas([f for f in fs if f.tipo == "ensenada"], ctx))
     return out
 
@@ -419,10 +438,18 @@ def _parejas(fs: Sequence[Falta], out: list[Correccion], lance: str, articulo: s
     if len(parejas) < 2:
         return parejas
     seats = frozenset(f.asiento for f in fs if f.tipo == "oculta")
-    out.append(Correccion(lance, None, seats, 0, True,
-                          f"errores de declaración de las dos parejas en {lance}: no hay "
-                          f"sanción, sólo se anulan las jugadas ocultadas ({articulo} sólo prevé "
-                          "un infractor; lectura de musmesa)"))
+    out.append(
+        Correccion(
+            lance,
+            None,
+            seats,
+            0,
+            True,
+            f"errores de declaración de las dos parejas en {lance}: no hay "
+            f"sanción, sólo se anulan las jugadas ocultadas ({articulo} sólo prevé "
+            "un infractor; lectura de musmesa)",
+        )
+    )
     return []
 
 
@@ -432,24 +459,57 @@ def _seg_pares(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
     liars = frozenset(f.asiento for f in fs if f.tipo == "falsa")
     if ocultas:
         if ctx.mano_con(pareja, lambda j: _cuatro(j, 12)):
-            return [Correccion("pares", None, frozenset(), 0, True,
-                               "la pareja que ocultó pares es mano con cuatro reyes: "
-                               f"no hay sanción ({_REGLAMENTO}, Título VIII, art. 1)")]
-        return [Correccion("pares", otra, ocultas | liars, 1, True,
-                           f"{_quien(ocultas)} no cantó pares teniéndolos; los pares "
-                           f"son de la pareja {otra} más un tanto de negada "
-                           f"({_REGLAMENTO}, Título VIII, art. 1)")]
+            return [
+                Correccion(
+                    "pares",
+                    None,
+                    frozenset(),
+                    0,
+                    True,
+                    "la pareja que ocultó pares es mano con cuatro reyes: "
+                    f"no hay sanción ({_REGLAMENTO}, Título VIII, art. 1)",
+                )
+            ]
+        return [
+            Correccion(
+                "pares",
+                otra,
+                ocultas | liars,
+                1,
+                True,
+                f"{_quien(ocultas)} no cantó pares teniéndolos; los pares "
+                f"son de la pareja {otra} más un tanto de negada "
+                f"({_REGLAMENTO}, Título VIII, art. 1)",
+            )
+        ]
     wins = ctx.ganador("pares", liars)
     accepted = ctx.aceptado("pares")
     if wins == pareja:  # voiding is a no-op en paso, so it does not depend on ``lances``
-        return [Correccion("pares", None, liars, 0, False,
-                           f"{_quien(liars)} cantó pares sin tenerlos; gana su compañero, "
-                           "pero sólo el valor de sus pares, en paso "
-                           f"({_REGLAMENTO}, Título VIII, arts. 2 y 3)")]
-    return [Correccion("pares", otra, liars, 0 if accepted else 1, True,
-                       f"{_quien(liars)} cantó pares sin tenerlos; la pareja {otra} no "
-                       "pierde: gana " + ("los envites" if accepted else "los pares más la negada")
-                       + f" ({_REGLAMENTO}, Título VIII, arts. 2 y 3)")]
+        return [
+            Correccion(
+                "pares",
+                None,
+                liars,
+                0,
+                False,
+                f"{_quien(liars)} cantó pares sin tenerlos; gana su compañero, "
+                "pero sólo el valor de sus pares, en paso "
+                f"({_REGLAMENTO}, Título VIII, arts. 2 y 3)",
+            )
+        ]
+    return [
+        Correccion(
+            "pares",
+            otra,
+            liars,
+            0 if accepted else 1,
+            True,
+            f"{_quien(liars)} cantó pares sin tenerlos; la pareja {otra} no "
+            "pierde: gana "
+            + ("los envites" if accepted else "los pares más la negada")
+            + f" ({_REGLAMENTO}, Título VIII, arts. 2 y 3)",
+        )
+    ]
 
 
 def _seg_pares_en_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correccion]:
@@ -458,16 +518,34 @@ def _seg_pares_en_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> lis
     if ctx.mano_con(pareja, lambda j: _cuatro(j, 12)) and all(f.tipo == "oculta" for f in fs):
         return []
     if lance == "juego" and ctx.delante_con(pareja, 31):
-        return [Correccion(lance, pareja, frozenset(), 0, False,
-                           f"error a pares de la pareja {pareja}, que es mano con 31 "
-                           f"y gana el juego en paso ({_REGLAMENTO}, Título VIII, art. 4)")]
+        return [
+            Correccion(
+                lance,
+                pareja,
+                frozenset(),
+                0,
+                False,
+                f"error a pares de la pareja {pareja}, que es mano con 31 "
+                f"y gana el juego en paso ({_REGLAMENTO}, Título VIII, art. 4)",
+            )
+        ]
     valid = ctx.ganador(lance) == otra
     void = ctx.aceptado(lance) and not valid
-    return [Correccion(lance, otra, frozenset(), 1, valid,
-                       f"error a pares de la pareja {pareja}: la pareja {otra} "
-                       "gana el " + lance + " con un tanto de negada" +
-                       ("; los envites son nulos porque los perdía" if void else "") +
-                       f" ({_REGLAMENTO}, Título VIII, art. 4)")]
+    return [
+        Correccion(
+            lance,
+            otra,
+            frozenset(),
+            1,
+            valid,
+            f"error a pares de la pareja {pareja}: la pareja {otra} "
+            "gana el "
+            + lance
+            + " con un tanto de negada"
+            + ("; los envites son nulos porque los perdía" if void else "")
+            + f" ({_REGLAMENTO}, Título VIII, art. 4)",
+        )
+    ]
 
 
 def _seg_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correccion]:
@@ -478,35 +556,60 @@ def _seg_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
     if ocultas:
         if ctx.ganador("juego", ocultas) is None:
             return _todos_no_juego(ocultas)
-        out.append(Correccion("juego", None, ocultas, 0, True,
-                              f"{_quien(ocultas)} no cantó su juego; su jugada es nula "
-                              f"aunque su compañero gane ({_REGLAMENTO}, Título IX, art. 1)"))
+        out.append(
+            Correccion(
+                "juego",
+                None,
+                ocultas,
+                0,
+                True,
+                f"{_quien(ocultas)} no cantó su juego; su jugada es nula "
+                f"aunque su compañero gane ({_REGLAMENTO}, Título IX, art. 1)",
+            )
+        )
     if liars:
         if ctx.delante_con(pareja, 31):
-            out.append(Correccion("juego", pareja, liars, 0, False,
-                                  f"{_quien(liars)} cantó juego sin tenerlo; su compañero "
-                                  "es mano del lance con 31 y lo gana en paso "
-                                  f"({_REGLAMENTO}, Título IX, art. 2)"))
+            out.append(
+                Correccion(
+                    "juego",
+                    pareja,
+                    liars,
+                    0,
+                    False,
+                    f"{_quien(liars)} cantó juego sin tenerlo; su compañero "
+                    "es mano del lance con 31 y lo gana en paso "
+                    f"({_REGLAMENTO}, Título IX, art. 2)",
+                )
+            )
         else:
             accepted = ctx.aceptado("juego")
             valid = ctx.ganador("juego", liars) != pareja
-            out.append(Correccion("juego", otra, liars, 0 if accepted else 1, valid,
-                                  f"{_quien(liars)} cantó juego sin tenerlo; su pareja no "
-                                  f"puede ganarlo, lo gana la pareja {otra}" +
-                                  ("" if accepted else " con un tanto de negada") +
-                                  (", con sus envites" if accepted and valid else "") +
-                                  (", sin envites" if accepted and not valid else "") +
-                                  f" ({_REGLAMENTO}, Título IX, art. 2)"))
+            out.append(
+                Correccion(
+                    "juego",
+                    otra,
+                    liars,
+                    0 if accepted else 1,
+                    valid,
+                    f"{_quien(liars)} cantó juego sin tenerlo; su pareja no "
+                    f"puede ganarlo, lo gana la pareja {otra}"
+                    + ("" if accepted else " con un tanto de negada")
+                    + (", con sus envites" if accepted and valid else "")
+                    + (", sin envites" if accepted and not valid else "")
+                    + f" ({_REGLAMENTO}, Título IX, art. 2)",
+                )
+            )
     return out
 
 
 def _todos_no_juego(ocultas: frozenset[int]) -> list[Correccion]:
     """Título X art. 2: nobody (else) declared juego; the hidden juego does not count and the
     lance is played as punto, in which the hidden jugada does not count either."""
-    razon = (f"{_quien(ocultas)} dijo «juego no» teniéndolo: su jugada no es válida y se "
-             f"juega el punto ({_REGLAMENTO}, Título X, art. 2)")
-    return [Correccion("juego", None, ocultas, 0, True, razon),
-            Correccion("punto", None, ocultas, 0, True, razon)]
+    razon = (
+        f"{_quien(ocultas)} dijo «juego no» teniéndolo: su jugada no es válida y se "
+        f"juega el punto ({_REGLAMENTO}, Título X, art. 2)"
+    )
+    return [Correccion("juego", None, ocultas, 0, True, razon), Correccion("punto", None, ocultas, 0, True, razon)]
 
 
 def _seg_punto(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correccion]:
@@ -516,14 +619,30 @@ def _seg_punto(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
         return []
     otra = 1 - pareja
     if ctx.delante_con(pareja, 30):
-        return [Correccion("punto", pareja, frozenset(), 0, False,
-                           f"{_quien(liars)} cantó juego sin tenerlo; su pareja tiene "
-                           "treinta de mano y gana el punto en paso "
-                           f"({_REGLAMENTO}, Título X, art. 1)")]
-    return [Correccion("punto", otra, liars, 1, True,
-                       f"{_quien(liars)} cantó juego sin tenerlo y no rectificó; la "
-                       f"pareja {otra} gana el punto con un tanto de negada "
-                       f"({_REGLAMENTO}, Título X, art. 1)")]
+        return [
+            Correccion(
+                "punto",
+                pareja,
+                frozenset(),
+                0,
+                False,
+                f"{_quien(liars)} cantó juego sin tenerlo; su pareja tiene "
+                "treinta de mano y gana el punto en paso "
+                f"({_REGLAMENTO}, Título X, art. 1)",
+            )
+        ]
+    return [
+        Correccion(
+            "punto",
+            otra,
+            liars,
+            1,
+            True,
+            f"{_quien(liars)} cantó juego sin tenerlo y no rectificó; la "
+            f"pareja {otra} gana el punto con un tanto de negada "
+            f"({_REGLAMENTO}, Título X, art. 1)",
+        )
+    ]
 
 
 def _ensenadas(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
@@ -536,20 +655,35 @@ def _ensenadas(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
     out = []
     for f in fs:
         lance = ctx.cuarto if f.lance in ("juego", "punto") else f.lance
-        fuerte = ctx.mano_con(f.pareja, lambda j: _cuatro(j, 12) or _cuatro(j, 1)
-                              or j.valor in (30, 31))
+        fuerte = ctx.mano_con(f.pareja, lambda j: _cuatro(j, 12) or _cuatro(j, 1) or j.valor in (30, 31))
         if fuerte:
-            out.append(Correccion(lance, f.pareja, frozenset(), 0, False,
-                                  f"{_quien({f.asiento})} enseñó las "
-                                  "cartas; su pareja es mano con cuatro reyes, cuatro ases, 31 o "
-                                  f"30 y gana en paso ({_ART_ENSENAR})"))
+            out.append(
+                Correccion(
+                    lance,
+                    f.pareja,
+                    frozenset(),
+                    0,
+                    False,
+                    f"{_quien({f.asiento})} enseñó las "
+                    "cartas; su pareja es mano con cuatro reyes, cuatro ases, 31 o "
+                    f"30 y gana en paso ({_ART_ENSENAR})",
+                )
+            )
             continue
         if ctx.aceptado(lance):
             continue  # VI.9 only rules «si no hubiera envites queridos»: the cards decide
-        out.append(Correccion(lance, 1 - f.pareja, frozenset(), 1, True,
-                              f"{_quien({f.asiento})} enseñó las cartas; la pareja "
-                              f"{1 - f.pareja} gana el lance con un tanto de negada "
-                              f"({_ART_ENSENAR})"))
+        out.append(
+            Correccion(
+                lance,
+                1 - f.pareja,
+                frozenset(),
+                1,
+                True,
+                f"{_quien({f.asiento})} enseñó las cartas; la pareja "
+                f"{1 - f.pareja} gana el lance con un tanto de negada "
+                f"({_ART_ENSENAR})",
+            )
+        )
     return out
 
 
@@ -564,45 +698,64 @@ def _euskadi(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
     return out
 
 
-def _eus(
-    lance: str, judged: str, fs: Sequence[Falta], pareja: int, ctx: _Contexto
-) -> list[Correccion]:
+def _eus(lance: str, judged: str, fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correccion]:
     otra = 1 - pareja
     ocultas = frozenset(f.asiento for f in fs if f.tipo == "oculta")
     liars = frozenset(f.asiento for f in fs if f.tipo == "falsa")
     out = []
     if ocultas:
         denied_all = ctx.negaron(pareja, lance)
-        out.append(Correccion(judged, otra if denied_all else None, ocultas,
-                              1 if denied_all else 0, True,
-                              f"{_quien(ocultas)} dijo que no tenía "
-                              f"{lance} y lo tiene: su jugada no cuenta"
-                              + (f"; la pareja {otra} cobra un tanto por negarlo" if denied_all
-                                 else "") + f" ({_ART_EUS})"))
+        out.append(
+            Correccion(
+                judged,
+                otra if denied_all else None,
+                ocultas,
+                1 if denied_all else 0,
+                True,
+                f"{_quien(ocultas)} dijo que no tenía "
+                f"{lance} y lo tiene: su jugada no cuenta"
+                + (f"; la pareja {otra} cobra un tanto por negarlo" if denied_all else "")
+                + f" ({_ART_EUS})",
+            )
+        )
     if liars:
         out.extend(_eus_falsa(lance, judged, liars, pareja, ctx))
     return out
 
 
-def _eus_falsa(
-    lance: str, judged: str, liars: frozenset[int], pareja: int, ctx: _Contexto
-) -> list[Correccion]:
+def _eus_falsa(lance: str, judged: str, liars: frozenset[int], pareja: int, ctx: _Contexto) -> list[Correccion]:
     otra = 1 - pareja
     both = frozenset(s for s in range(4) if s % 2 == pareja)
     if lance == "pares" and not any(ctx.jugadas[s].pares for s in range(4) if s % 2 == otra):
-        razon = (f"{_quien(liars)} dijo tener pares sin tenerlos y la pareja {otra} no tiene "
-                 "pares: pares y el lance siguiente no valen para su pareja; los contrarios "
-                 f"cobran el juego o el punto ({_ART_EUS}; la «utzia» no se modela)")
-        return [Correccion("pares", None, both, 0, True, razon),
-                Correccion(ctx.cuarto, otra, both, 0, True, razon)]
+        razon = (
+            f"{_quien(liars)} dijo tener pares sin tenerlos y la pareja {otra} no tiene "
+            "pares: pares y el lance siguiente no valen para su pareja; los contrarios "
+            f"cobran el juego o el punto ({_ART_EUS}; la «utzia» no se modela)"
+        )
+        return [Correccion("pares", None, both, 0, True, razon), Correccion(ctx.cuarto, otra, both, 0, True, razon)]
     if ctx.envidado(judged):
-        return [Correccion(judged, otra, liars, 0, True,
-                           f"{_quien(liars)} dijo tener {lance} sin "
-                           f"tenerlo y hubo envite: gana la pareja {otra} aunque el compañero "
-                           f"tenga mejor jugada ({_ART_EUS}; musmesa supone que envidó su pareja)")]
-    return [Correccion(judged, None, liars, 0, True,
-                       f"{_quien(liars)} dijo tener {lance} sin tenerlo; "
-                       f"sin envite el texto no da más sanción ({_ART_EUS})")]
+        return [
+            Correccion(
+                judged,
+                otra,
+                liars,
+                0,
+                True,
+                f"{_quien(liars)} dijo tener {lance} sin "
+                f"tenerlo y hubo envite: gana la pareja {otra} aunque el compañero "
+                f"tenga mejor jugada ({_ART_EUS}; musmesa supone que envidó su pareja)",
+            )
+        ]
+    return [
+        Correccion(
+            judged,
+            None,
+            liars,
+            0,
+            True,
+            f"{_quien(liars)} dijo tener {lance} sin tenerlo; sin envite el texto no da más sanción ({_ART_EUS})",
+        )
+    ]
 
 
 def _quien(seats: Any) -> str:
@@ -622,18 +775,22 @@ def _fusionar(cs: Sequence[Correccion]) -> list[Correccion]:
         ganador = prev.ganador if c.ganador is None else c.ganador
         conflict = None not in (prev.ganador, c.ganador) and prev.ganador != c.ganador
         out[c.lance] = replace(
-            prev, ganador=None if conflict else ganador, anulados=prev.anulados | c.anulados,
+            prev,
+            ganador=None if conflict else ganador,
+            anulados=prev.anulados | c.anulados,
             negada=0 if conflict else max(prev.negada, c.negada),
             envites_validos=prev.envites_validos and c.envites_validos,
             al_momento=prev.al_momento or c.al_momento,
-            razon=f"{prev.razon}; {c.razon}" + (" (sanciones opuestas: se anulan)"
-                                                 if conflict else ""))
+            razon=f"{prev.razon}; {c.razon}" + (" (sanciones opuestas: se anulan)" if conflict else ""),
+        )
     order = {"grande": 0, "chica": 1, "pares": 2, "juego": 3, "punto": 4}
     return sorted(out.values(), key=lambda c: order[c.lance])
 
 
 def parejas_declaradas(
-    declaraciones: Any, manos: Sequence[Hand | str], reglas: Reglas | str | Mapping[str, Any],
+    declaraciones: Any,
+    manos: Sequence[Hand | str],
+    reglas: Reglas | str | Mapping[str, Any],
     lance: str,
 ) -> tuple[bool, bool]:
     """Whether each pareja held the lance's jugada *as declared at the table* (a recorded

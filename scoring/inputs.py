@@ -105,8 +105,9 @@ def check_text(value: Any, where: str) -> None:
 def parse_json(text: str, where: str) -> Any:
     """JSON from ``text`` within the limits above; InputError naming ``where`` otherwise."""
     if len(text) > MAX_INPUT_BYTES:
-        raise InputError(f"{where}: demasiado grande ({len(text):,} caracteres; como mucho "
-                         f"{MAX_INPUT_BYTES:,})".replace(",", "."))
+        raise InputError(
+            f"{where}: demasiado grande ({len(text):,} caracteres; como mucho {MAX_INPUT_BYTES:,})".replace(",", ".")
+        )
     if _depth(text) > MAX_DEPTH:
         raise InputError(f"{where}: JSON anidado demasiado profundo (más de {MAX_DEPTH} niveles)")
     try:
@@ -135,8 +136,7 @@ def _unreadable(exc: OSError, where: str, kind: str) -> InputError:
     return InputError(f"no se puede leer {where}: {exc.strerror or exc}")
 
 
-def read_bytes(path: str | os.PathLike[str], limit: int, where: str | None = None,
-               kind: str = "un fichero") -> bytes:
+def read_bytes(path: str | os.PathLike[str], limit: int, where: str | None = None, kind: str = "un fichero") -> bytes:
     """At most ``limit`` bytes of a file or ``-`` (stdin); InputError saying why it cannot be
     read (``kind`` names what a folder is not), or that it holds more."""
     where = where or str(path)

@@ -166,9 +166,7 @@ class Jugada:
 
 
 @cache  # depends only on the ranks and the sum: a small lookup table, not a cache of hands
-def _claves(
-    ranks: tuple[int, ...], pares: Pares | None, valor: int, real: bool
-) -> tuple[tuple[int, ...] | None, ...]:
+def _claves(ranks: tuple[int, ...], pares: Pares | None, valor: int, real: bool) -> tuple[tuple[int, ...] | None, ...]:
     juego = (_JUEGO_KEY[valor] + (1 if real else 0), int(real)) if valor >= 31 else None
     chica = tuple(-r for r in reversed(ranks))
     return (ranks, chica, pares.clave if pares else None, juego, (valor,))

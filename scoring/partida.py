@@ -165,8 +165,9 @@ class Partida:
         self._estados.append(self._siguiente(self.estado, result))
         return result
 
-    def corregir(self, tantos: Sequence[int], juegos: Sequence[int], vacas: Sequence[int],
-                 ganador: int | None = None) -> Estado:
+    def corregir(
+        self, tantos: Sequence[int], juegos: Sequence[int], vacas: Sequence[int], ganador: int | None = None
+    ) -> Estado:
         """Set the marcador after the last hand to what an authority counted (a tournament's
         server, a referee), keeping the mano; later hands count from it. The correction is
         not part of :meth:`to_dict` (a saved partida is its hands): whoever corrects keeps it.
@@ -181,13 +182,13 @@ class Partida:
         """
         pares = {"tantos": tantos, "juegos": juegos, "vacas": vacas}
         for nombre, par in pares.items():
-            if (not isinstance(par, Sequence) or len(par) != 2
-                    or not all(type(v) is int and v >= 0 for v in par)):
+            if not isinstance(par, Sequence) or len(par) != 2 or not all(type(v) is int and v >= 0 for v in par):
                 raise PartidaError(f"{nombre} debe ser un par de enteros de 0 en adelante, no {par!r}")
         if ganador not in (None, 0, 1):
             raise PartidaError(f"ganador debe ser la pareja 0 o 1, o nada, no {ganador!r}")
-        self._estados[-1] = replace(self.estado, tantos=tuple(tantos), juegos=tuple(juegos),
-                                    vacas=tuple(vacas), ganador=ganador)
+        self._estados[-1] = replace(
+            self.estado, tantos=tuple(tantos), juegos=tuple(juegos), vacas=tuple(vacas), ganador=ganador
+        )
         return self.estado
 
     def deshacer(self) -> ResultadoTanteo:
@@ -220,16 +221,14 @@ class Partida:
             vacas, juegos, aviso = _inc(prev.vacas, p), (0, 0), "vaca"
         ganador = p if vacas[p] >= self.reglas.vacas_por_partida else None
         corrido = self.reglas.mus_corrido == "juego"
-        return Estado((0, 0), juegos, vacas, next_mano, corrido, ganador,
-                      "partida" if ganador is not None else aviso)
+        return Estado((0, 0), juegos, vacas, next_mano, corrido, ganador, "partida" if ganador is not None else aviso)
 
     # -- persistence -------------------------------------------------------------------------
     def _reglas_json(self) -> Any:
         base = perfil(self.reglas.nombre) if _is_builtin(self.reglas.nombre) else None
         if base == self.reglas:
             return self.reglas.nombre
-        return {k: v for k, v in self.reglas.to_dict().items() if k != "fuente"} | {
-            "base": "general"}
+        return {k: v for k, v in self.reglas.to_dict().items() if k != "fuente"} | {"base": "general"}
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -258,8 +257,7 @@ class Partida:
             if not isinstance(entry, Mapping):
                 raise PartidaError(f"mano {i + 1} del historial: debe ser un objeto")
             try:
-                partida.registrar(entry["manos"], entry.get("lances"), entry.get("mano"),
-                                  entry.get("declaraciones"))
+                partida.registrar(entry["manos"], entry.get("lances"), entry.get("mano"), entry.get("declaraciones"))
             except (KeyError, TypeError, RegistroError, PartidaError) as exc:
                 raise PartidaError(f"mano {i + 1} del historial: {exc}") from None
         return partida
@@ -286,8 +284,11 @@ def _is_builtin(name: str) -> bool:
 
 
 def _hand_entry(reg: RegistroMano) -> dict[str, Any]:
-    entry = {"mano": reg.mano, "manos": [str(h) for h in reg.manos],
-             "lances": {k: v.to_json() for k, v in reg.lances.items()}}
+    entry = {
+        "mano": reg.mano,
+        "manos": [str(h) for h in reg.manos],
+        "lances": {k: v.to_json() for k, v in reg.lances.items()},
+    }
     if reg.declaraciones:
         entry["declaraciones"] = dict(reg.declaraciones)
     return entry

@@ -50,7 +50,7 @@ def codigo_de(texto: str) -> str | None:
     if t.lower().startswith(("http://", "https://")):
         t = (parse_qs(urlsplit(t).query).get(PARAMETRO_CODIGO) or [""])[0]
     elif t.lower().startswith(PREFIJO_QR):
-        t = t[len(PREFIJO_QR):]
+        t = t[len(PREFIJO_QR) :]
     t = re.sub(r"[\s-]", "", t).upper()
     return t if CODIGO.fullmatch(t) else None
 
@@ -67,8 +67,7 @@ def servidor_de(texto: str) -> str | None:
 def tanteo_del_servidor(status: int, doc: dict[str, Any]) -> tuple[int, int] | None:
     """The server's tanteo in its refusal of a tanteo that differs (422), else None."""
     got = doc.get(TANTEO_SERVIDOR) if status == 422 else None
-    if (isinstance(got, list) and len(got) == 2
-            and all(type(v) is int and 0 <= v <= 1000 for v in got)):
+    if isinstance(got, list) and len(got) == 2 and all(type(v) is int and 0 <= v <= 1000 for v in got):
         return got[0], got[1]
     return None
 
@@ -76,5 +75,8 @@ def tanteo_del_servidor(status: int, doc: dict[str, Any]) -> tuple[int, int] | N
 def corregida(body: dict[str, Any], servidor: tuple[int, int]) -> dict[str, Any]:
     """The hand again, under a new id, with the server's tanteo and the table's kept aside as
     ``discrepancia`` (the server records it as an incident)."""
-    return dict(body) | {"id": str(body["id"]) + SUFIJO_CORREGIDA, "tanteo": list(servidor),
-                         "discrepancia": list(body["tanteo"])}
+    return dict(body) | {
+        "id": str(body["id"]) + SUFIJO_CORREGIDA,
+        "tanteo": list(servidor),
+        "discrepancia": list(body["tanteo"]),
+    }

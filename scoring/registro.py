@@ -33,8 +33,7 @@ from scoring.inputs import excerpt
 
 FORMATO: Final = "musmesa-arbitro/1"
 GENESIS: Final = "0" * 64
-TIPOS: Final = ("inicio", "vigilar", "mano", "fase", "sena", "cartas", "informe",
-                "declaraciones", "nota", "cierre")
+TIPOS: Final = ("inicio", "vigilar", "mano", "fase", "sena", "cartas", "informe", "declaraciones", "nota", "cierre")
 
 
 class RegistroError(ValueError):
@@ -44,8 +43,7 @@ class RegistroError(ValueError):
 def _canonico(value: Any) -> bytes:
     """Canonical JSON bytes: sorted keys, no spaces, UTF-8. NaN/inf are refused (not JSON)."""
     try:
-        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                          allow_nan=False)
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise RegistroError(f"datos no representables en JSON: {exc}") from None
     return text.encode("utf-8")
@@ -80,8 +78,7 @@ class Entrada:
     hash: str
 
     def contenido(self) -> dict[str, Any]:
-        return {"indice": self.indice, "tipo": self.tipo, "datos": self.datos, "t": self.t,
-                "anterior": self.anterior}
+        return {"indice": self.indice, "tipo": self.tipo, "datos": self.datos, "t": self.t, "anterior": self.anterior}
 
     def to_json(self) -> dict[str, Any]:
         return {**self.contenido(), "hash": self.hash}
@@ -151,10 +148,16 @@ class RegistroArbitro:
         if t is not None and (not isinstance(t, int | float) or isinstance(t, bool)):
             raise RegistroError(f"t debe ser un número de segundos, no {t!r}")
         datos = json.loads(_canonico(dict(datos)))  # a private JSON copy: later edits cannot leak in
-        contenido = {"indice": len(self._entradas), "tipo": tipo, "datos": datos,
-                     "t": None if t is None else float(t), "anterior": self.sello}
-        entrada = Entrada(contenido["indice"], tipo, datos, contenido["t"], self.sello,
-                          calcular_hash(contenido, self._clave))
+        contenido = {
+            "indice": len(self._entradas),
+            "tipo": tipo,
+            "datos": datos,
+            "t": None if t is None else float(t),
+            "anterior": self.sello,
+        }
+        entrada = Entrada(
+            contenido["indice"], tipo, datos, contenido["t"], self.sello, calcular_hash(contenido, self._clave)
+        )
         self._entradas.append(entrada)
         return entrada
 
@@ -164,24 +167,25 @@ class RegistroArbitro:
         return self.sello
 
     def to_json(self) -> dict[str, Any]:
-        return {"formato": FORMATO, "algoritmo": "hmac-sha256" if self._clave else "sha256",
-                "entradas": [e.to_json() for e in self._entradas], "sello": self.sello}
+        return {
+            "formato": FORMATO,
+            "algoritmo": "hmac-sha256" if self._clave else "sha256",
+            "entradas": [e.to_json() for e in self._entradas],
+            "sello": self.sello,
+        }
 
     def guardar(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json(), ensure_ascii=False, indent=1) + "\n",
-                              encoding="utf-8")
+        Path(path).write_text(json.dumps(self.to_json(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
     @classmethod
     def from_json(cls, data: Any, clave: bytes | None = None) -> RegistroArbitro:
         """Rebuild a log from its JSON, refusing one whose chain does not verify."""
         check = verificar(data, clave)
         if not check:
-            raise RegistroError(f"registro alterado o dañado en la entrada {check.entrada}: "
-                                f"{check.motivo}")
+            raise RegistroError(f"registro alterado o dañado en la entrada {check.entrada}: {check.motivo}")
         log = cls(clave)
         for e in data["entradas"]:
-            log._entradas.append(Entrada(e["indice"], e["tipo"], e["datos"], e["t"],
-                                         e["anterior"], e["hash"]))
+            log._entradas.append(Entrada(e["indice"], e["tipo"], e["datos"], e["t"], e["anterior"], e["hash"]))
         return log
 
     @classmethod
@@ -208,8 +212,11 @@ def verificar(data: Any, clave: bytes | None = None, sello: str | None = None) -
         return Verificacion(False, None, f"no es un registro {FORMATO}")
     algoritmo = "hmac-sha256" if clave else "sha256"
     if data.get("algoritmo") != algoritmo:
-        return Verificacion(False, None, f"algoritmo {excerpt(repr(data.get('algoritmo')))}; se esperaba "
-                                         f"{algoritmo!r} (¿falta o sobra la clave?)")
+        return Verificacion(
+            False,
+            None,
+            f"algoritmo {excerpt(repr(data.get('algoritmo')))}; se esperaba {algoritmo!r} (¿falta o sobra la clave?)",
+        )
     entradas = data.get("entradas")
     if not isinstance(entradas, list):
         return Verificacion(False, None, "falta la lista de entradas")
@@ -247,7 +254,6 @@ def _motivo(e: Any, i: int, anterior: str, clave: bytes | None) -> str:
     except RegistroError as exc:
         return str(exc)
     # compare_digest takes ASCII text only; a hash with any other character is wrong anyway
-    if (not isinstance(e["hash"], str) or not e["hash"].isascii()
-            or not hmac.compare_digest(expected, e["hash"])):
+    if not isinstance(e["hash"], str) or not e["hash"].isascii() or not hmac.compare_digest(expected, e["hash"]):
         return "el contenido no coincide con su hash (entrada modificada)"
     return ""

@@ -172,8 +172,9 @@ class Reglas:
 
 
 # The fields that are rules (nombre and fuente name the profile; fuentes documents the values).
-VALORES: Final = tuple(f.name for f in dataclasses.fields(Reglas)
-                       if f.init and f.name not in ("nombre", "fuente", "fuentes"))
+VALORES: Final = tuple(
+    f.name for f in dataclasses.fields(Reglas) if f.init and f.name not in ("nombre", "fuente", "fuentes")
+)
 _SIN_FUENTE: Final = Fuente(eleccion="valor por omisión de musmesa: este perfil no dice de dónde sale")
 
 
@@ -183,11 +184,15 @@ def orden_de_cobro(reglas: Reglas) -> str:
     >>> orden_de_cobro(perfil("euskadi")).split(";")[0]
     'primero las piedras por «Ez» y «Paso» (envites no queridos, el utzia o deje incluido)'
     """
-    cuenta = ("después el recuento, lance por lance (grande, chica, pares, juego o punto), hasta que una "
-              "pareja llega a los tantos del juego")
+    cuenta = (
+        "después el recuento, lance por lance (grande, chica, pares, juego o punto), hasta que una "
+        "pareja llega a los tantos del juego"
+    )
     if reglas.deje == "al_final":
-        return ("los envites no queridos al momento, en su lance, salvo el deje (envite inicial no querido "
-                f"a pares o a juego), que espera al recuento; {cuenta}")
+        return (
+            "los envites no queridos al momento, en su lance, salvo el deje (envite inicial no querido "
+            f"a pares o a juego), que espera al recuento; {cuenta}"
+        )
     if reglas.deje == "primero":
         return f"primero las piedras por «Ez» y «Paso» (envites no queridos, el utzia o deje incluido); {cuenta}"
     return f"los envites no queridos al momento, en su lance; {cuenta}"
@@ -218,16 +223,19 @@ def _check_choice(name: str, value: object, options: tuple[str, ...]) -> None:
 
 def _valores(**valores: tuple[Any, Fuente]) -> dict[str, Any]:
     """Profile values with their sources: ``reyes=(8, Fuente(...))`` -> Reglas keyword arguments."""
-    return {**{k: v for k, (v, _) in valores.items()},
-            "fuentes": tuple((k, f) for k, (_, f) in valores.items())}
+    return {**{k: v for k, (v, _) in valores.items()}, "fuentes": tuple((k, f) for k, (_, f) in valores.items())}
 
 
 def _derivado(base: Reglas, nombre: str, fuente: str, **valores: tuple[Any, Fuente]) -> Reglas:
     """A profile that follows ``base`` except in the values given (with their own sources)."""
     fuentes = dict(base.fuentes) | {k: f for k, (_, f) in valores.items()}
-    return dataclasses.replace(base, nombre=nombre, fuente=fuente,
-                               **{k: v for k, (v, _) in valores.items()},
-                               fuentes=tuple((k, fuentes[k]) for k in VALORES if k in fuentes))
+    return dataclasses.replace(
+        base,
+        nombre=nombre,
+        fuente=fuente,
+        **{k: v for k, (v, _) in valores.items()},
+        fuentes=tuple((k, fuentes[k]) for k in VALORES if k in fuentes),
+    )
 
 
 def _cita(*citas: t.Cita, nota: str = "") -> Fuente:
@@ -238,95 +246,160 @@ def _eleccion(por_que: str, *citas: t.Cita) -> Fuente:
     return Fuente(citas, eleccion=por_que)
 
 
-_UNA_VACA: Final = _eleccion("ningún texto agrupa los juegos en vacas (para Ludoteka «vacas» es otro nombre "
-                             "de los juegos): la partida es una sola vaca", t.LUD_VACAS)
+_UNA_VACA: Final = _eleccion(
+    "ningún texto agrupa los juegos en vacas (para Ludoteka «vacas» es otro nombre "
+    "de los juegos): la partida es una sola vaca",
+    t.LUD_VACAS,
+)
 _SENAS_REGLAMENTO: Final = "musmesa usa la lista reglamentada del Reglamento Campeonatos de Mus (Segovia)"
 _SIN_PENA_33: Final = "ningún texto del perfil prohíbe querer el órdago; lo resuelven las cartas"
 _PUNTO_ENVITES: Final = "ningún texto del perfil hace excepción para el punto: cada envite se cuenta"
 
-_GENERAL: Final = Reglas(nombre="general", fuente=f"{t.ENCICLOPEDIA}: 8 reyes, cuatro juegos de cuarenta tantos",
-                         **_valores(
-    reyes=(8, _cita(t.ENC_OCHO_REYES)),
-    ases=(8, _cita(t.ENC_OCHO_REYES)),
-    tantos=(40, _cita(t.ENC_CUATRO_JUEGOS)),
-    juegos_por_vaca=(4, _cita(t.ENC_CUATRO_JUEGOS)),
-    vacas_por_partida=(1, _UNA_VACA),
-    real=("no", _eleccion("el artículo dice que vale sólo «en algunas reglas»", t.ENC_REAL)),
-    deje=("no", _eleccion("el artículo define el deje pero dice que no siempre es reglamentario; sin deje, "
-                          "cada envite no querido se apunta en su lance", t.ENC_DEJE, t.ENC_NO_ACEPTADO)),
-    mus_corrido=("partida", _eleccion("el artículo no habla del mus corrido; se sigue a Ludoteka y al "
-                                      "Reglamento", t.LUD_MUS_CORRIDO, t.REG_MUS_CORRIDO)),
-    senas=("segovia", _eleccion(f"el artículo enumera señas sin reglamentarlas; {_SENAS_REGLAMENTO} (la "
-                                "lista del artículo es el conjunto «enciclopedia»)", t.REG_SENAS)),
-    ordago_33_postre=("vale", _eleccion(_SIN_PENA_33)),
-    punto_falta_un_tanto=("envites", _eleccion(_PUNTO_ENVITES)),
-))
-_SEGOVIA: Final = Reglas(nombre="segovia",
-                         fuente=f"{t.NORMAS_SEGOVIA} y {t.REGLAMENTO}: 4 juegos de 40 tantos, sin deje, no vale "
-                                "la real", **_valores(
-    reyes=(8, _eleccion("las normas de Segovia sólo enumeran las variantes; Segovia no está entre las "
-                        "provincias que según Ludoteka juegan a 4 reyes", t.SEG_VARIANTES, t.LUD_8_REYES)),
-    ases=(8, _eleccion("como los reyes", t.SEG_VARIANTES, t.LUD_8_REYES)),
-    tantos=(40, _cita(t.SEG_JUEGOS)),
-    juegos_por_vaca=(4, _cita(t.SEG_JUEGOS)),
-    vacas_por_partida=(1, _UNA_VACA),
-    real=("no", _cita(t.SEG_NO_REAL)),
-    deje=("no", _cita(t.SEG_SIN_DEJE, t.REG_ORDEN)),
-    mus_corrido=("partida", _cita(t.REG_MUS_CORRIDO)),
-    senas=("segovia", _cita(t.REG_SENAS)),
-    ordago_33_postre=("penalizado", _cita(t.POSTRE_33_PROHIBIDO, t.POSTRE_33_PENA, t.POSTRE_33_VALIDA)),
-    punto_falta_un_tanto=("negada_y_punto", _cita(t.REG_PUNTO_FALTA)),
-))
-_LUDOTEKA_4: Final = Reglas(nombre="ludoteka-4",
-                            fuente=f"{t.LUDOTEKA}, «Mus a 4 Reyes»: juegos a 30, gana quien logra 2 juegos",
-                            **_valores(
-    reyes=(4, _cita(t.LUD_MODO_4)),
-    ases=(4, _cita(t.LUD_MODO_4, t.LUD_REGLAS_8, nota="a 4 reyes los doses no son ases")),
-    tantos=(30, _cita(t.LUD_JUEGOS_4)),
-    juegos_por_vaca=(2, _cita(t.LUD_JUEGOS_4)),
-    vacas_por_partida=(1, _UNA_VACA),
-    real=("no", _eleccion("Ludoteka no habla de la 31 real")),
-    deje=("no", _cita(t.LUD_INMEDIATA, t.LUD_ORDEN)),
-    mus_corrido=("partida", _cita(t.LUD_MUS_CORRIDO)),
-    senas=("segovia", _eleccion(f"Ludoteka no habla de señas; {_SENAS_REGLAMENTO}", t.REG_SENAS)),
-    ordago_33_postre=("vale", _eleccion(_SIN_PENA_33, t.LUD_ORDAGO)),
-    punto_falta_un_tanto=("envites", _eleccion(_PUNTO_ENVITES, t.LUD_APUESTA)),
-))
+_GENERAL: Final = Reglas(
+    nombre="general",
+    fuente=f"{t.ENCICLOPEDIA}: 8 reyes, cuatro juegos de cuarenta tantos",
+    **_valores(
+        reyes=(8, _cita(t.ENC_OCHO_REYES)),
+        ases=(8, _cita(t.ENC_OCHO_REYES)),
+        tantos=(40, _cita(t.ENC_CUATRO_JUEGOS)),
+        juegos_por_vaca=(4, _cita(t.ENC_CUATRO_JUEGOS)),
+        vacas_por_partida=(1, _UNA_VACA),
+        real=("no", _eleccion("el artículo dice que vale sólo «en algunas reglas»", t.ENC_REAL)),
+        deje=(
+            "no",
+            _eleccion(
+                "el artículo define el deje pero dice que no siempre es reglamentario; sin deje, "
+                "cada envite no querido se apunta en su lance",
+                t.ENC_DEJE,
+                t.ENC_NO_ACEPTADO,
+            ),
+        ),
+        mus_corrido=(
+            "partida",
+            _eleccion(
+                "el artículo no habla del mus corrido; se sigue a Ludoteka y al Reglamento",
+                t.LUD_MUS_CORRIDO,
+                t.REG_MUS_CORRIDO,
+            ),
+        ),
+        senas=(
+            "segovia",
+            _eleccion(
+                f"el artículo enumera señas sin reglamentarlas; {_SENAS_REGLAMENTO} (la "
+                "lista del artículo es el conjunto «enciclopedia»)",
+                t.REG_SENAS,
+            ),
+        ),
+        ordago_33_postre=("vale", _eleccion(_SIN_PENA_33)),
+        punto_falta_un_tanto=("envites", _eleccion(_PUNTO_ENVITES)),
+    ),
+)
+_SEGOVIA: Final = Reglas(
+    nombre="segovia",
+    fuente=f"{t.NORMAS_SEGOVIA} y {t.REGLAMENTO}: 4 juegos de 40 tantos, sin deje, no vale la real",
+    **_valores(
+        reyes=(
+            8,
+            _eleccion(
+                "las normas de Segovia sólo enumeran las variantes; Segovia no está entre las "
+                "provincias que según Ludoteka juegan a 4 reyes",
+                t.SEG_VARIANTES,
+                t.LUD_8_REYES,
+            ),
+        ),
+        ases=(8, _eleccion("como los reyes", t.SEG_VARIANTES, t.LUD_8_REYES)),
+        tantos=(40, _cita(t.SEG_JUEGOS)),
+        juegos_por_vaca=(4, _cita(t.SEG_JUEGOS)),
+        vacas_por_partida=(1, _UNA_VACA),
+        real=("no", _cita(t.SEG_NO_REAL)),
+        deje=("no", _cita(t.SEG_SIN_DEJE, t.REG_ORDEN)),
+        mus_corrido=("partida", _cita(t.REG_MUS_CORRIDO)),
+        senas=("segovia", _cita(t.REG_SENAS)),
+        ordago_33_postre=("penalizado", _cita(t.POSTRE_33_PROHIBIDO, t.POSTRE_33_PENA, t.POSTRE_33_VALIDA)),
+        punto_falta_un_tanto=("negada_y_punto", _cita(t.REG_PUNTO_FALTA)),
+    ),
+)
+_LUDOTEKA_4: Final = Reglas(
+    nombre="ludoteka-4",
+    fuente=f"{t.LUDOTEKA}, «Mus a 4 Reyes»: juegos a 30, gana quien logra 2 juegos",
+    **_valores(
+        reyes=(4, _cita(t.LUD_MODO_4)),
+        ases=(4, _cita(t.LUD_MODO_4, t.LUD_REGLAS_8, nota="a 4 reyes los doses no son ases")),
+        tantos=(30, _cita(t.LUD_JUEGOS_4)),
+        juegos_por_vaca=(2, _cita(t.LUD_JUEGOS_4)),
+        vacas_por_partida=(1, _UNA_VACA),
+        real=("no", _eleccion("Ludoteka no habla de la 31 real")),
+        deje=("no", _cita(t.LUD_INMEDIATA, t.LUD_ORDEN)),
+        mus_corrido=("partida", _cita(t.LUD_MUS_CORRIDO)),
+        senas=("segovia", _eleccion(f"Ludoteka no habla de señas; {_SENAS_REGLAMENTO}", t.REG_SENAS)),
+        ordago_33_postre=("vale", _eleccion(_SIN_PENA_33, t.LUD_ORDAGO)),
+        punto_falta_un_tanto=("envites", _eleccion(_PUNTO_ENVITES, t.LUD_APUESTA)),
+    ),
+)
 PERFILES: Final[dict[str, Reglas]] = {
     "general": _GENERAL,
     "segovia": _SEGOVIA,
     "cuellar": _derivado(
-        _SEGOVIA, "cuellar",
+        _SEGOVIA,
+        "cuellar",
         f"{t.NORMAS_SEGOVIA}, especialidades de Cuéllar, y {t.REGLAMENTO}: 31 real con tres sietes y "
         "cualquier figura, a 30 tantos",
         tantos=(30, _cita(t.CUELLAR_TANTOS)),
         juegos_por_vaca=(4, _cita(t.CUELLAR_TANTOS)),
         real=("cualquier_figura", _cita(t.CUELLAR_REAL)),
     ),
-    "euskadi": Reglas(nombre="euskadi", fuente=f"{t.TXAPELKETA}: 40 harri (8 hamarreko), señas «Keinuak»",
-                      **_valores(
-        reyes=(4, _cita(t.ENC_PAIS_VASCO, t.LUD_8_REYES, nota="la «Araudia» no lo dice")),
-        ases=(4, _cita(t.ENC_PAIS_VASCO, nota="la «Araudia» no lo dice")),
-        tantos=(40, _cita(t.EUS_40)),
-        juegos_por_vaca=(4, _eleccion("la «Araudia» habla de juegos parciales sin decir cuántos; se toma la "
-                                      "forma normal del artículo de la enciclopedia", t.EUS_JOKO_PARTZIALA,
-                                      t.ENC_CUATRO_JUEGOS)),
-        vacas_por_partida=(1, _UNA_VACA),
-        real=("no", _eleccion("la «Araudia» no habla de la 31 real; la enciclopedia dice que vale sólo «en "
-                              "algunas reglas»", t.ENC_REAL)),
-        deje=("primero", _cita(t.EUS_UTZIA, t.EUS_LEHEN_HARRIAK, t.EUS_ORDENA,
-                               nota="hay utzia (deje) y se cobra antes que nada, con los demás envites no "
-                                    "queridos")),
-        mus_corrido=("partida", _eleccion("la «Araudia» deja elegir entre dar la mano a los visitantes y el "
-                                          "mus corrido, en el que es mano quien corta el mus: el registro de "
-                                          "la mano anota el mano real", t.EUS_MUS_JARRAIA)),
-        senas=("euskadi", _cita(t.EUS_KEINUAK)),
-        ordago_33_postre=("vale", _cita(t.EUS_33)),
-        punto_falta_un_tanto=("envites", _eleccion(_PUNTO_ENVITES, t.EUS_ORDENA)),
-    )),
+    "euskadi": Reglas(
+        nombre="euskadi",
+        fuente=f"{t.TXAPELKETA}: 40 harri (8 hamarreko), señas «Keinuak»",
+        **_valores(
+            reyes=(4, _cita(t.ENC_PAIS_VASCO, t.LUD_8_REYES, nota="la «Araudia» no lo dice")),
+            ases=(4, _cita(t.ENC_PAIS_VASCO, nota="la «Araudia» no lo dice")),
+            tantos=(40, _cita(t.EUS_40)),
+            juegos_por_vaca=(
+                4,
+                _eleccion(
+                    "la «Araudia» habla de juegos parciales sin decir cuántos; se toma la "
+                    "forma normal del artículo de la enciclopedia",
+                    t.EUS_JOKO_PARTZIALA,
+                    t.ENC_CUATRO_JUEGOS,
+                ),
+            ),
+            vacas_por_partida=(1, _UNA_VACA),
+            real=(
+                "no",
+                _eleccion(
+                    "la «Araudia» no habla de la 31 real; la enciclopedia dice que vale sólo «en algunas reglas»",
+                    t.ENC_REAL,
+                ),
+            ),
+            deje=(
+                "primero",
+                _cita(
+                    t.EUS_UTZIA,
+                    t.EUS_LEHEN_HARRIAK,
+                    t.EUS_ORDENA,
+                    nota="hay utzia (deje) y se cobra antes que nada, con los demás envites no queridos",
+                ),
+            ),
+            mus_corrido=(
+                "partida",
+                _eleccion(
+                    "la «Araudia» deja elegir entre dar la mano a los visitantes y el "
+                    "mus corrido, en el que es mano quien corta el mus: el registro de "
+                    "la mano anota el mano real",
+                    t.EUS_MUS_JARRAIA,
+                ),
+            ),
+            senas=("euskadi", _cita(t.EUS_KEINUAK)),
+            ordago_33_postre=("vale", _cita(t.EUS_33)),
+            punto_falta_un_tanto=("envites", _eleccion(_PUNTO_ENVITES, t.EUS_ORDENA)),
+        ),
+    ),
     "ludoteka-4": _LUDOTEKA_4,
     "ludoteka-8": _derivado(
-        _LUDOTEKA_4, "ludoteka-8", f"{t.LUDOTEKA}, «Mus a 8 Reyes Por Parejas»: juegos a 40, 2 juegos",
+        _LUDOTEKA_4,
+        "ludoteka-8",
+        f"{t.LUDOTEKA}, «Mus a 8 Reyes Por Parejas»: juegos a 40, 2 juegos",
         reyes=(8, _cita(t.LUD_MODO_8)),
         ases=(8, _cita(t.LUD_MODO_8, t.LUD_DOSES)),
         tantos=(40, _cita(t.LUD_JUEGOS_8)),

@@ -29,13 +29,30 @@ from typing import Any, Final
 from scoring.inputs import excerpt
 
 GESTOS: Final[tuple[str, ...]] = (
-    "labio_mordido", "lengua_fuera", "lengua_lado", "labios_lado", "cejas_arriba", "morro",
-    "guino", "ojos_cerrados", "hombros_arriba", "hombro_arriba",
+    "labio_mordido",
+    "lengua_fuera",
+    "lengua_lado",
+    "labios_lado",
+    "cejas_arriba",
+    "morro",
+    "guino",
+    "ojos_cerrados",
+    "hombros_arriba",
+    "hombro_arriba",
 )
 # Moments of a hand a referee marks, in order. "descarte" is the dealing of the discards;
 # "lances" stands for "after the mus was cut, lance not marked".
 FASES: Final[tuple[str, ...]] = (
-    "reparto", "mus", "descarte", "lances", "grande", "chica", "pares", "juego", "punto", "tanteo",
+    "reparto",
+    "mus",
+    "descarte",
+    "lances",
+    "grande",
+    "chica",
+    "pares",
+    "juego",
+    "punto",
+    "tanteo",
 )
 LANCES_SENA: Final = ("pares", "juego", "ciego")
 TIPOS_PARES: Final = {"pareja": 1, "medias": 2, "duples": 3}
@@ -179,8 +196,7 @@ class ConjuntoSenas:
         >>> conjunto_senas("segovia").significados["hombro_arriba"]
         'veintinueve'
         """
-        return {s.gestos[0]: s.significado for s in self.senas if len(s.gestos) == 1
-                and not s.fases}
+        return {s.gestos[0]: s.significado for s in self.senas if len(s.gestos) == 1 and not s.fases}
 
     @property
     def secuencias(self) -> dict[tuple[str, ...], str]:
@@ -229,9 +245,7 @@ class ConjuntoSenas:
             i += size
         return out
 
-    def interpretar(
-        self, gestos: Sequence[str], fases: str | Sequence[str | None] | None = None
-    ) -> list[str | None]:
+    def interpretar(self, gestos: Sequence[str], fases: str | Sequence[str | None] | None = None) -> list[str | None]:
         """Meaning of each gesture in order, in plain Spanish; None if it is no seña here.
 
         In a sequence the last gesture carries the sequence's meaning and the earlier ones
@@ -247,7 +261,7 @@ class ConjuntoSenas:
         meanings: list[str | None] = []
         for lectura in self.leer(gestos, per_fase):
             for pos in lectura.indices[:-1]:
-                alone = self._mejor(gestos[pos:pos + 1], per_fase[pos:pos + 1], None, 0)[0]
+                alone = self._mejor(gestos[pos : pos + 1], per_fase[pos : pos + 1], None, 0)[0]
                 meanings.append(alone.significado if alone else None)
             meanings.append(lectura.sena.significado if lectura.sena else None)
         return meanings
@@ -263,7 +277,7 @@ class ConjuntoSenas:
         for size in range(min(longest, len(gestos) - start), 0, -1):
             if size > 1 and not _close_enough(tiempos, start, size, self.pausa_max_s):
                 continue
-            candidates = self._por_gestos.get(tuple(gestos[start:start + size]), ())
+            candidates = self._por_gestos.get(tuple(gestos[start : start + size]), ())
             chosen = _por_fase(candidates, fases[start + size - 1])
             if chosen is not None:
                 return chosen, size
@@ -281,9 +295,7 @@ def _por_fase(candidates: Sequence[Sena], fase: str | None) -> Sena | None:
     return None
 
 
-def _close_enough(
-    tiempos: Sequence[tuple[float, float]] | None, start: int, size: int, pausa: float
-) -> bool:
+def _close_enough(tiempos: Sequence[tuple[float, float]] | None, start: int, size: int, pausa: float) -> bool:
     if tiempos is None:
         return True
     return all(tiempos[j + 1][0] - tiempos[j][1] <= pausa for j in range(start, start + size - 1))
@@ -294,8 +306,7 @@ def _check_gestos(gestos: Sequence[str]) -> list[str]:
         raise SenasError("gestos debe ser una lista de ids, no un texto")
     unknown = [g for g in gestos if not isinstance(g, str) or g not in GESTOS]
     if unknown:
-        raise SenasError(f"gesto desconocido {excerpt(repr(unknown[0]))} "
-                         f"(ids válidos: {', '.join(GESTOS)})")
+        raise SenasError(f"gesto desconocido {excerpt(repr(unknown[0]))} (ids válidos: {', '.join(GESTOS)})")
     return list(gestos)
 
 
@@ -326,8 +337,7 @@ def conjunto_senas(nombre: str) -> ConjuntoSenas:
     scoring.senas.SenasError: conjunto de señas desconocido 'murcia' (enciclopedia, euskadi, ...)
     """
     # short names only: a long one would make the file lookup fail with "name too long"
-    if (not isinstance(nombre, str) or not nombre or len(nombre) > 64
-            or not set(nombre) <= _NAME_CHARS):
+    if not isinstance(nombre, str) or not nombre or len(nombre) > 64 or not set(nombre) <= _NAME_CHARS:
         raise SenasError(f"nombre de conjunto de señas inválido: {excerpt(repr(nombre))}")
     return _cargar(nombre)
 
@@ -336,9 +346,7 @@ def conjunto_senas(nombre: str) -> ConjuntoSenas:
 def _cargar(nombre: str) -> ConjuntoSenas:
     path = DATA_DIR / f"{nombre}.toml"
     if not path.is_file():
-        raise SenasError(
-            f"conjunto de señas desconocido {nombre!r} ({', '.join(nombres_conjuntos())})"
-        )
+        raise SenasError(f"conjunto de señas desconocido {nombre!r} ({', '.join(nombres_conjuntos())})")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
@@ -382,8 +390,7 @@ def _desde_datos(nombre: str, data: Mapping[str, Any]) -> ConjuntoSenas:
         veraz_articulo=art.get("veraz", ""),
         inferiores_articulo=art.get("inferiores", ""),
         completa_articulo=art.get("completa", ""),
-        combinaciones_libres=tuple(tuple(c) for c in data.get("combinaciones_libres", {})
-                                   .get("pares", [])),
+        combinaciones_libres=tuple(tuple(c) for c in data.get("combinaciones_libres", {}).get("pares", [])),
         combinaciones_articulo=data.get("combinaciones_libres", {}).get("articulo", ""),
         declaraciones=data.get("declaraciones", "segovia"),
         pausa_max_s=float(data.get("pausa_max_s", 4.0)),
@@ -404,17 +411,26 @@ def _sena(d: Mapping[str, Any]) -> Sena:
     _per_gesture(fases, len(fases))
     momento = d.get("momento")
     return Sena(
-        id=d["id"], significado=d["significado"], gestos=gestos, lance=d["lance"],
-        articulo=d["articulo"], tipo=tipo, rangos=tuple(afirma.get("rangos", ())),
-        juego=bool(afirma.get("juego", False)), valores=tuple(afirma.get("valores", ())),
-        fases=fases, nota=d.get("nota", ""),
-        momento=Momento(tuple(momento["fases"]), tuple(momento.get("salvo_rangos", ())),
-                        momento["articulo"], momento["texto"]) if momento else None,
+        id=d["id"],
+        significado=d["significado"],
+        gestos=gestos,
+        lance=d["lance"],
+        articulo=d["articulo"],
+        tipo=tipo,
+        rangos=tuple(afirma.get("rangos", ())),
+        juego=bool(afirma.get("juego", False)),
+        valores=tuple(afirma.get("valores", ())),
+        fases=fases,
+        nota=d.get("nota", ""),
+        momento=Momento(
+            tuple(momento["fases"]), tuple(momento.get("salvo_rangos", ())), momento["articulo"], momento["texto"]
+        )
+        if momento
+        else None,
     )
 
 
 def _prohibido(d: Mapping[str, Any]) -> MomentoProhibido:
     fases = tuple(d["fases"])
     _per_gesture(fases, len(fases))
-    return MomentoProhibido(fases, bool(d.get("solo_primera_mano", False)), d["articulo"],
-                            d["texto"])
+    return MomentoProhibido(fases, bool(d.get("solo_primera_mano", False)), d["articulo"], d["texto"])

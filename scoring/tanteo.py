@@ -30,7 +30,11 @@ from scoring.rules import PERFILES, PerfilError, Reglas, perfil
 
 APUESTA_LANCES: Final = ("grande", "chica", "pares", "juego", "punto")
 NOMBRES_LANCE: Final = {
-    "grande": "Grande", "chica": "Chica", "pares": "Pares", "juego": "Juego", "punto": "Punto",
+    "grande": "Grande",
+    "chica": "Chica",
+    "pares": "Pares",
+    "juego": "Juego",
+    "punto": "Punto",
 }
 # The words that fix when the deje is collected, by the profile's ``deje``.
 CITA_DEJE: Final = {"al_final": textos.ENC_DEJE, "primero": textos.EUS_LEHEN_HARRIAK}
@@ -66,10 +70,7 @@ class Lance:
             return cls("no_quiero", _int_at_least(lance, "no_quiero", value["no_quiero"], 1), gana)
         if keys == {"ordago"}:
             if value["ordago"] != "quiero":
-                raise RegistroError(
-                    f"lance {lance}: un órdago no querido se escribe "
-                    '{"no_quiero": N, "gana": P}'
-                )
+                raise RegistroError(f'lance {lance}: un órdago no querido se escribe {{"no_quiero": N, "gana": P}}')
             return cls("ordago")
         raise RegistroError(f"lance {lance}: resultado inválido {excerpt(dict(value))}")
 
@@ -102,8 +103,7 @@ class Apunte:
     razon: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"pareja": self.pareja, "tantos": self.tantos, "lance": self.lance,
-                "razon": self.razon}
+        return {"pareja": self.pareja, "tantos": self.tantos, "lance": self.lance, "razon": self.razon}
 
 
 @dataclass(frozen=True)
@@ -136,13 +136,21 @@ class RegistroMano:
             raise RegistroError(f"mano debe ser un asiento de 0 a 3, no {excerpt(mano)}")
         marcador = _parse_marcador(data.get("marcador", [0, 0]), reglas)
         lances = _parse_lances(data.get("lances", {}))
-        return cls(manos, mano, reglas, marcador, lances, _parse_jugadores(data.get("jugadores")),
-                   _parse_declaraciones(data.get("declaraciones")))
+        return cls(
+            manos,
+            mano,
+            reglas,
+            marcador,
+            lances,
+            _parse_jugadores(data.get("jugadores")),
+            _parse_declaraciones(data.get("declaraciones")),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "reglas": self.reglas.nombre if PERFILES.get(self.reglas.nombre) == self.reglas else
-            {k: v for k, v in self.reglas.to_dict().items() if k != "fuente"} | {"base": "general"},
+            "reglas": self.reglas.nombre
+            if PERFILES.get(self.reglas.nombre) == self.reglas
+            else {k: v for k, v in self.reglas.to_dict().items() if k != "fuente"} | {"base": "general"},
             "mano": self.mano,
             "manos": [str(h) for h in self.manos],
             "marcador": list(self.marcador),
@@ -163,9 +171,7 @@ class RegistroMano:
         return f"pareja {pareja}"
 
 
-CLAVES_REGISTRO: Final = frozenset(
-    {"reglas", "mano", "manos", "marcador", "lances", "jugadores", "declaraciones"}
-)
+CLAVES_REGISTRO: Final = frozenset({"reglas", "mano", "manos", "marcador", "lances", "jugadores", "declaraciones"})
 
 
 def _parse_manos(value: Any) -> tuple[Hand, Hand, Hand, Hand]:
@@ -184,9 +190,7 @@ def _parse_marcador(value: Any, reglas: Reglas) -> tuple[int, int]:
     if not ok or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value):
         raise RegistroError(f"marcador debe ser [tantos pareja 0, tantos pareja 1], no {excerpt(value)}")
     if max(value) >= reglas.tantos:
-        raise RegistroError(
-            f"marcador {list(value)}: una pareja ya tiene {reglas.tantos} tantos, el juego acabó"
-        )
+        raise RegistroError(f"marcador {list(value)}: una pareja ya tiene {reglas.tantos} tantos, el juego acabó")
     return value[0], value[1]
 
 
@@ -204,8 +208,12 @@ def _parse_lances(value: Any) -> dict[str, Lance]:
 def _parse_jugadores(value: Any) -> tuple[str, str, str, str] | None:
     if value is None:
         return None
-    if (not isinstance(value, Sequence) or isinstance(value, str) or len(value) != 4
-            or not all(isinstance(v, str) and v.strip() and _printable(v) for v in value)):
+    if (
+        not isinstance(value, Sequence)
+        or isinstance(value, str)
+        or len(value) != 4
+        or not all(isinstance(v, str) and v.strip() and _printable(v) for v in value)
+    ):
         raise RegistroError("jugadores debe ser una lista de 4 nombres, uno por asiento")
     return tuple(v.strip() for v in value)  # type: ignore[return-value]
 
@@ -271,16 +279,17 @@ class ResultadoTanteo:
 
     def texto(self) -> str:
         reg = self.registro
-        lines = [f"Reglas: {reg.reglas.nombre} ({reg.reglas.reyes} reyes, "
-                 f"{reg.reglas.tantos} tantos). Mano: {reg.nombre(reg.mano)}."]
+        lines = [
+            f"Reglas: {reg.reglas.nombre} ({reg.reglas.reyes} reyes, "
+            f"{reg.reglas.tantos} tantos). Mano: {reg.nombre(reg.mano)}."
+        ]
         for seat, hand in enumerate(reg.manos):
             lines.append(f"  {reg.nombre(seat)} (pareja {seat % 2}): {hand}")
         for lance in self.orden:
             a, b = self.por_lance[lance]
             lines.append(f"{NOMBRES_LANCE[lance]:<7} {a:>3} {b:>3}   {self.resumen(lance)}")
         lines.extend(f"Nota: {nota}" for nota in self.notas)
-        lines.append(f"Marcador: {reg.nombre_pareja(0)} {self.marcador[0]}, "
-                     f"{reg.nombre_pareja(1)} {self.marcador[1]}")
+        lines.append(f"Marcador: {reg.nombre_pareja(0)} {self.marcador[0]}, {reg.nombre_pareja(1)} {self.marcador[1]}")
         if self.fin:
             how = "por órdago" if self.fin["por"] == "ordago" else "a los tantos"
             lines.append(f"Fin del juego: gana {reg.nombre_pareja(self.fin['ganador'])} ({how})")
@@ -318,9 +327,7 @@ class _Cuenta:
             self.fin = {"ganador": pareja, "por": "tantos"}
 
 
-def tantear(
-    record: Mapping[str, Any] | RegistroMano, correcciones: Sequence[Correccion] = ()
-) -> ResultadoTanteo:
+def tantear(record: Mapping[str, Any] | RegistroMano, correcciones: Sequence[Correccion] = ()) -> ResultadoTanteo:
     """Score one hand. Raises RegistroError on a record that cannot be scored.
 
     ``correcciones`` apply penalties from false declarations (scoring.declaraciones.Correccion);
@@ -333,22 +340,24 @@ def tantear(
     por_lance_corr = {c.lance: c for c in correcciones}
     orden = ("grande", "chica", "pares", _cuarto(jugadas, por_lance_corr.get("juego")))
     lances = _lances_en_orden(reg, jugadas, orden)
-    ganadores = {lance: _ganador(lance, jugadas, reg.mano, por_lance_corr.get(lance))
-                 for lance in orden}
+    ganadores = {lance: _ganador(lance, jugadas, reg.mano, por_lance_corr.get(lance)) for lance in orden}
     cuenta = _Cuenta(reg, orden)
     _apuestas(cuenta, reg, jugadas, lances, ganadores, orden, por_lance_corr)
     if not cuenta.fin:
         for lance in orden:
-            _contar(cuenta, reg, jugadas, lance, lances[lance], ganadores[lance],
-                    por_lance_corr.get(lance))
+            _contar(cuenta, reg, jugadas, lance, lances[lance], ganadores[lance], por_lance_corr.get(lance))
     return ResultadoTanteo(
-        registro=reg, jugadas=jugadas, orden=orden,
+        registro=reg,
+        jugadas=jugadas,
+        orden=orden,
         ganadores=ganadores,
         apuestas={lance: se_apuesta(lance, jugadas) for lance in orden},
-        por_lance=cuenta.por_lance, marcador=(cuenta.score[0], cuenta.score[1]),
-        fin=cuenta.fin, detalle=cuenta.detalle,
-        notas=[f"{NOMBRES_LANCE[c.lance]}: {c.razon}" for c in correcciones
-               if c.razon and c.lance in orden] + cuenta.notas,
+        por_lance=cuenta.por_lance,
+        marcador=(cuenta.score[0], cuenta.score[1]),
+        fin=cuenta.fin,
+        detalle=cuenta.detalle,
+        notas=[f"{NOMBRES_LANCE[c.lance]}: {c.razon}" for c in correcciones if c.razon and c.lance in orden]
+        + cuenta.notas,
     )
 
 
@@ -365,15 +374,12 @@ def _cuarto(jugadas: Sequence[Jugada], corr: Correccion | None) -> str:
 
 def _correcciones_de(reg: RegistroMano) -> Sequence[Correccion]:
     try:
-        return declaraciones.correcciones(reg.declaraciones, reg.manos, reg.reglas, reg.mano,
-                                          reg.lances)
+        return declaraciones.correcciones(reg.declaraciones, reg.manos, reg.reglas, reg.mano, reg.lances)
     except (ValueError, KeyError, TypeError) as exc:
         raise RegistroError(f"declaraciones: {exc}") from None
 
 
-def _lances_en_orden(
-    reg: RegistroMano, jugadas: Sequence[Jugada], orden: Sequence[str]
-) -> dict[str, Lance]:
+def _lances_en_orden(reg: RegistroMano, jugadas: Sequence[Jugada], orden: Sequence[str]) -> dict[str, Lance]:
     """Map the record's lances onto the lances actually played and check they could be bet."""
     given = dict(reg.lances)
     fourth = given.pop("juego", None) or given.pop("punto", None) or PASO
@@ -385,15 +391,11 @@ def _lances_en_orden(
         if outcome.tipo == "paso":
             continue
         if ordago_en:
-            raise RegistroError(
-                f"lance {lance}: no puede haber apuestas después del órdago querido a {ordago_en}"
-            )
+            raise RegistroError(f"lance {lance}: no puede haber apuestas después del órdago querido a {ordago_en}")
         if not se_apuesta(lance, jugadas) and not _abierto_por_declaraciones(reg, lance):
             holders = tienen(lance, jugadas)
             quien = "ninguna pareja" if not any(holders) else f"solo la pareja {holders.index(True)}"
-            raise RegistroError(
-                f"lance {lance}: no se pudo apostar ({quien} tiene {lance}), debe ser 'paso'"
-            )
+            raise RegistroError(f"lance {lance}: no se pudo apostar ({quien} tiene {lance}), debe ser 'paso'")
         if outcome.tipo == "ordago":
             ordago_en = lance
     return lances
@@ -410,9 +412,7 @@ def _abierto_por_declaraciones(reg: RegistroMano, lance: str) -> bool:
     return all(held)
 
 
-def _ganador(
-    lance: str, jugadas: Sequence[Jugada], mano: int, corr: Correccion | None
-) -> int | None:
+def _ganador(lance: str, jugadas: Sequence[Jugada], mano: int, corr: Correccion | None) -> int | None:
     """Winning seat; with a correction that forces a pareja, the pareja's seat nearer the mano."""
     if corr and corr.ganador is not None:
         seats = [s for s in ((mano + i) % 4 for i in range(4)) if s % 2 == corr.ganador]
@@ -436,8 +436,12 @@ def _ganador_masked(lance: str, jugadas: Sequence[Jugada | None], mano: int) -> 
 
 
 def _apuestas(
-    cuenta: _Cuenta, reg: RegistroMano, jugadas: Sequence[Jugada], lances: Mapping[str, Lance],
-    ganadores: Mapping[str, int | None], orden: Sequence[str],
+    cuenta: _Cuenta,
+    reg: RegistroMano,
+    jugadas: Sequence[Jugada],
+    lances: Mapping[str, Lance],
+    ganadores: Mapping[str, int | None],
+    orden: Sequence[str],
     corrs: Mapping[str, Correccion] | None = None,
 ) -> None:
     """Betting phase: refused envites score at once; an accepted órdago ends the juego."""
@@ -451,15 +455,24 @@ def _apuestas(
             cuenta.punto_a_falta = cuenta.target - 1 in cuenta.score
         if outcome.tipo == "no_quiero" and cuenta.punto_a_falta:
             p = outcome.gana
-            cuenta.add(p, 1, lance, f"Punto: envite no querido por {reg.nombre_pareja(1 - p)} a falta de un "
-                                    f"tanto, sólo el tanto de negada para {reg.nombre_pareja(p)} "
-                                    f"({textos.REG_PUNTO_FALTA})")
+            cuenta.add(
+                p,
+                1,
+                lance,
+                f"Punto: envite no querido por {reg.nombre_pareja(1 - p)} a falta de un "
+                f"tanto, sólo el tanto de negada para {reg.nombre_pareja(p)} "
+                f"({textos.REG_PUNTO_FALTA})",
+            )
         elif outcome.tipo == "no_quiero" and not _deje_al_final(reg, lance, outcome):
             p = outcome.gana
-            cuenta.add(p, outcome.tantos, lance,
-                       f"{name}: {'utzia (deje), ' if _es_deje(reg, lance, outcome) else ''}"
-                       f"envite no querido por {reg.nombre_pareja(1 - p)}, "
-                       f"{outcome.tantos} para {reg.nombre_pareja(p)}{_cita_deje(reg, lance, outcome)}")
+            cuenta.add(
+                p,
+                outcome.tantos,
+                lance,
+                f"{name}: {'utzia (deje), ' if _es_deje(reg, lance, outcome) else ''}"
+                f"envite no querido por {reg.nombre_pareja(1 - p)}, "
+                f"{outcome.tantos} para {reg.nombre_pareja(p)}{_cita_deje(reg, lance, outcome)}",
+            )
         elif outcome.tipo == "ordago" and not cuenta.fin and _valido(corrs, lance):
             seat = ganadores[lance]
             if seat is None:  # opened by false declarations and nobody holds the jugada
@@ -467,9 +480,12 @@ def _apuestas(
                 continue
             p = seat % 2
             falta = cuenta.target - cuenta.score[p]
-            cuenta.add(p, falta, lance,
-                       f"{name}: órdago querido, gana {reg.nombre(seat)} "
-                       f"({jugadas[seat].describe(lance)}) y con él el juego")
+            cuenta.add(
+                p,
+                falta,
+                lance,
+                f"{name}: órdago querido, gana {reg.nombre(seat)} ({jugadas[seat].describe(lance)}) y con él el juego",
+            )
             cuenta.fin = {"ganador": p, "por": "ordago"}
         if cuenta.fin:
             return
@@ -482,8 +498,9 @@ def _valido(corrs: Mapping[str, Correccion] | None, lance: str) -> bool:
 
 def _es_deje(reg: RegistroMano, lance: str, outcome: Lance) -> bool:
     """The refused opening envite at pares or juego, in a profile that plays with deje."""
-    return (reg.reglas.deje != "no" and outcome.tipo == "no_quiero" and lance in ("pares", "juego")
-            and outcome.tantos == 1)
+    return (
+        reg.reglas.deje != "no" and outcome.tipo == "no_quiero" and lance in ("pares", "juego") and outcome.tantos == 1
+    )
 
 
 def _deje_al_final(reg: RegistroMano, lance: str, outcome: Lance) -> bool:
@@ -498,8 +515,13 @@ def _cita_deje(reg: RegistroMano, lance: str, outcome: Lance) -> str:
 
 
 def _contar(
-    cuenta: _Cuenta, reg: RegistroMano, jugadas: Sequence[Jugada], lance: str,
-    outcome: Lance, seat: int | None, corr: Correccion | None,
+    cuenta: _Cuenta,
+    reg: RegistroMano,
+    jugadas: Sequence[Jugada],
+    lance: str,
+    outcome: Lance,
+    seat: int | None,
+    corr: Correccion | None,
 ) -> None:
     """The count of one lance at the end of the hand."""
     name = NOMBRES_LANCE[lance]
@@ -512,22 +534,33 @@ def _contar(
     if outcome.tipo == "no_quiero":
         p = outcome.gana
         if _deje_al_final(reg, lance, outcome):
-            cuenta.add(p, 1, lance, f"{name}: deje, envite no querido por {reg.nombre_pareja(1 - p)} (1)"
-                                    f"{_cita_deje(reg, lance, outcome)}")
+            cuenta.add(
+                p,
+                1,
+                lance,
+                f"{name}: deje, envite no querido por {reg.nombre_pareja(1 - p)} (1){_cita_deje(reg, lance, outcome)}",
+            )
         if lance == "punto":  # encyclopedia: the refusing pareja cannot take the punto either
-            cuenta.add(p, 1, lance, f"Punto: 1 por el punto para {reg.nombre_pareja(p)}, "
-                                    "que envidó y no se lo quisieron")
+            cuenta.add(
+                p, 1, lance, f"Punto: 1 por el punto para {reg.nombre_pareja(p)}, que envidó y no se lo quisieron"
+            )
         _bonus(cuenta, reg, jugadas, lance, p, corr)
         return
     p = seat % 2
     who = f"{reg.nombre(seat)} ({jugadas[seat].describe(lance)})"
     if outcome.tipo == "quiero" and lance == "punto" and cuenta.punto_a_falta:
-        cuenta.add(p, 1, lance, f"Punto: 1 por ganar el punto, {who}; a falta de un tanto el envite de "
-                                f"{outcome.tantos} no se apunta ({textos.REG_PUNTO_FALTA})")
+        cuenta.add(
+            p,
+            1,
+            lance,
+            f"Punto: 1 por ganar el punto, {who}; a falta de un tanto el envite de "
+            f"{outcome.tantos} no se apunta ({textos.REG_PUNTO_FALTA})",
+        )
         return
     if outcome.tipo == "quiero":
-        cuenta.add(p, outcome.tantos, lance,
-                   f"{name}: envite de {outcome.tantos} querido, gana {who} ({outcome.tantos})")
+        cuenta.add(
+            p, outcome.tantos, lance, f"{name}: envite de {outcome.tantos} querido, gana {who} ({outcome.tantos})"
+        )
     elif lance in ("grande", "chica", "punto"):
         cuenta.add(p, 1, lance, f"{name} en paso: gana {who} (1)")
     if lance == "punto" and outcome.tipo == "quiero":
@@ -536,7 +569,11 @@ def _contar(
 
 
 def _bonus(
-    cuenta: _Cuenta, reg: RegistroMano, jugadas: Sequence[Jugada], lance: str, pareja: int,
+    cuenta: _Cuenta,
+    reg: RegistroMano,
+    jugadas: Sequence[Jugada],
+    lance: str,
+    pareja: int,
     corr: Correccion | None,
 ) -> None:
     """Pares and juego are worth their jugada to each player of the pareja who holds it."""
@@ -547,6 +584,9 @@ def _bonus(
         seat = (reg.mano + step) % 4
         bonus = jugadas[seat].bonus(lance)
         if seat % 2 == pareja and bonus and seat not in anulados:
-            cuenta.add(pareja, bonus, lance,
-                       f"{NOMBRES_LANCE[lance]}: {jugadas[seat].describe(lance)} "
-                       f"de {reg.nombre(seat)} ({bonus})")
+            cuenta.add(
+                pareja,
+                bonus,
+                lance,
+                f"{NOMBRES_LANCE[lance]}: {jugadas[seat].describe(lance)} de {reg.nombre(seat)} ({bonus})",
+            )

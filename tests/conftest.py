@@ -25,8 +25,7 @@ def write_json(tmp_path: Path) -> Callable[[Any], Path]:
 
 
 @pytest.fixture(autouse=True)
-def _own_data_folder(tmp_path_factory: pytest.TempPathFactory,
-                     monkeypatch: pytest.MonkeyPatch) -> None:
+def _own_data_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test gets an empty data folder ($MUSMESA_DATA): none reads the deck registered or
     the partidas saved in this machine's own folder, nor writes there. A test that wants another
     sets its own."""
@@ -35,8 +34,11 @@ def _own_data_folder(tmp_path_factory: pytest.TempPathFactory,
 
 # A test that needs the deck images, the shipped models or the real clips must run where they are: a skip for
 # a wrong path or a broken lookup would otherwise pass unseen. Reasons as the tests write them.
-_MUST_NOT_SKIP = {"no deck images": "decks", "the trained models are not in models/": "models",
-                  "no real clips": "real clips"}
+_MUST_NOT_SKIP = {
+    "no deck images": "decks",
+    "the trained models are not in models/": "models",
+    "no real clips": "real clips",
+}
 _wrong_skips: list[str] = []
 
 

@@ -22,8 +22,10 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 TELEFONO = {"width": 390, "height": 844, "pixelRatio": 3.0, "touch": True}
-ANDROID = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
-           "Chrome/156.0.0.0 Mobile Safari/537.36")
+ANDROID = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/156.0.0.0 Mobile Safari/537.36"
+)
 
 
 def chromium(telefono: bool = True, idioma: str = "es-ES,es") -> Any:
@@ -36,8 +38,7 @@ def chromium(telefono: bool = True, idioma: str = "es-ES,es") -> Any:
 
     opts = webdriver.ChromeOptions()
     opts.binary_location = "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1280,900"):
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
         opts.add_argument(arg)
     if telefono:
         opts.add_experimental_option("mobileEmulation", {"deviceMetrics": TELEFONO, "userAgent": ANDROID})
@@ -65,9 +66,12 @@ def capturas() -> Path:
 
 def sin_scroll_lateral(driver: Any) -> int:
     """How many CSS pixels the page is wider than the viewport (0: no sideways scrolling)."""
-    return int(driver.execute_script(
-        "return Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
-        " - document.documentElement.clientWidth"))
+    return int(
+        driver.execute_script(
+            "return Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+            " - document.documentElement.clientWidth"
+        )
+    )
 
 
 def free_port() -> int:
@@ -88,14 +92,24 @@ class Servir:
         self.salida = datos / "servir.log"
 
     def start(self) -> None:
-        cmd = [sys.executable, "-m", "app.cli", "servir", "--host", "127.0.0.1", "--puerto", str(self.port),
-               *(["--url", self.url] if self.url else ["--datos", str(self.datos)])]
+        cmd = [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "servir",
+            "--host",
+            "127.0.0.1",
+            "--puerto",
+            str(self.port),
+            *(["--url", self.url] if self.url else ["--datos", str(self.datos)]),
+        ]
         if self.trabajadores > 1:
             cmd += ["--trabajadores", str(self.trabajadores)]
         env = {**os.environ, "MUSMESA_DATA": str(self.datos)}
         log = self.salida.open("ab")
-        self.proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
         for _ in range(600):
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
@@ -127,4 +141,5 @@ def reemplazada(element: Any) -> Any:
         except WebDriverException:
             return True
         return False
+
     return cond

@@ -33,8 +33,7 @@ class Server:
         from torneo.api import Servidor
 
         app = self.fabrica(self.url) if self.fabrica else Servidor(self.url).app
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port,
-                                log_level="warning")
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)
         self._thread.start()
@@ -51,10 +50,15 @@ class Server:
 
 
 @contextmanager
-def torneo_en_marcha(carpeta: Path, nombre: str = "Open", reglas: str = "segovia",
-                     juegos: int | None = 20, pareja: str = "P{i}",
-                     jugadores: tuple[str, str] = ("A{i}", "B{i}"),
-                     fabrica: Callable[[str], Any] | None = None) -> Iterator[tuple[Server, list[str]]]:
+def torneo_en_marcha(
+    carpeta: Path,
+    nombre: str = "Open",
+    reglas: str = "segovia",
+    juegos: int | None = 20,
+    pareja: str = "P{i}",
+    jugadores: tuple[str, str] = ("A{i}", "B{i}"),
+    fabrica: Callable[[str], Any] | None = None,
+) -> Iterator[tuple[Server, list[str]]]:
     """A server on ``carpeta``/servidor.sqlite3 with a tournament of four parejas at two tables,
     round one started; yields the server (running) and the two tables' join codes. ``fabrica``:
     the app to serve (the tournament server's when None)."""
@@ -67,8 +71,7 @@ def torneo_en_marcha(carpeta: Path, nombre: str = "Open", reglas: str = "segovia
     engine = db.motor(url)
     with sessionmaker(engine)() as s, s.begin():
         org = auth.crear_cuenta(s, "ana", "una-clave-larga", "organizador")
-        parejas = [servicio.NuevaPareja(pareja.format(i=i), tuple(j.format(i=i) for j in jugadores))
-                   for i in range(4)]
+        parejas = [servicio.NuevaPareja(pareja.format(i=i), tuple(j.format(i=i) for j in jugadores)) for i in range(4)]
         t = servicio.crear_torneo(s, org, nombre, reglas, fm.Formato(juegos=juegos), parejas, 2)
         servicio.iniciar_ronda(s, t)
         codes = [servicio.codigo_mesa(s, m) for m in servicio.mesas_de(s, t)]

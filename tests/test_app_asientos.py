@@ -18,14 +18,23 @@ from vision.detections import CardDetections
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "models"
 JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]
-MANOS = [["1o", "2o", "3o", "4o"], ["1c", "2c", "3c", "4c"], ["1e", "2e", "3e", "4e"],
-         ["1b", "2b", "3b", "4b"]]
+MANOS = [["1o", "2o", "3o", "4o"], ["1c", "2c", "3c", "4c"], ["1e", "2e", "3e", "4e"], ["1b", "2b", "3b", "4b"]]
 
 
 def foto(ids: list[str], dudosas: tuple[str, ...] = ()) -> CardDetections:
-    return CardDetections.from_json({"cartas": [
-        {"carta": c, "confianza": 0.5 if c in dudosas else 0.95, "caja": [10 * i, 0, 10 * i + 8, 1],
-         "dudosa": c in dudosas} for i, c in enumerate(ids)]})
+    return CardDetections.from_json(
+        {
+            "cartas": [
+                {
+                    "carta": c,
+                    "confianza": 0.5 if c in dudosas else 0.95,
+                    "caja": [10 * i, 0, 10 * i + 8, 1],
+                    "dudosa": c in dudosas,
+                }
+                for i, c in enumerate(ids)
+            ]
+        }
+    )
 
 
 def completa() -> AsientoPorAsiento:
@@ -41,8 +50,7 @@ def test_says_whose_turn_it_is_in_seat_order() -> None:
     for ids in MANOS:
         seen.append(ses.pedir().texto())
         ses.poner(foto(ids))
-    assert seen == [f"Fotografía las cuatro cartas de {j} (asiento {n})"
-                    for n, j in enumerate(JUGADORES, 1)]
+    assert seen == [f"Fotografía las cuatro cartas de {j} (asiento {n})" for n, j in enumerate(JUGADORES, 1)]
     assert ses.pedir() is None and ses.turno is None
     assert manos(ses.lectura()) == [" ".join(m) for m in MANOS]
 
@@ -71,8 +79,11 @@ def test_a_card_repeated_across_seats_names_both_players() -> None:
     ses = AsientoPorAsiento(JUGADORES)
     ses.poner(foto(MANOS[0]))
     ses.poner(foto(MANOS[1]))
-    with pytest.raises(AsientoError, match=r"Carlos \(asiento 3\): la carta 2c ya está en la "
-                                           r"mano de Bea \(asiento 2\)"):
+    with pytest.raises(
+        AsientoError,
+        match=r"Carlos \(asiento 3\): la carta 2c ya está en la "
+        r"mano de Bea \(asiento 2\)",
+    ):
         ses.poner(foto(["1e", "2c", "3e", "4e"]))
     assert ses.turno == 2 and ses.fotos[2] is None
 
@@ -114,8 +125,7 @@ def test_the_photo_warnings_go_with_the_player() -> None:
     assert ses.lectura().warnings == ["Ana: confirma las cartas dudosas: 3o (¿o 2o?)"]
 
 
-def test_the_registered_deck_defaults_to_the_data_folder(tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_registered_deck_defaults_to_the_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from mesa.storage import Almacen, default_data_dir
     from vision.registered_deck import default_deck_path
 
@@ -156,6 +166,7 @@ def test_four_hand_photos_read_by_the_real_reader_make_the_table() -> None:
 
 def cambiadas(img: np.ndarray, cajas: np.ndarray, a: int, b: int) -> np.ndarray:
     """The photo with the cards of places ``a`` and ``b`` swapped (upright boxes, cut and pasted)."""
+
     def rect(o: np.ndarray) -> tuple[int, int, int, int]:
         cx, cy, w, h = o[:4]
         dx, dy = min(w, h) / 2 + 8, max(w, h) / 2 + 8  # the example cards stand upright
@@ -164,7 +175,7 @@ def cambiadas(img: np.ndarray, cajas: np.ndarray, a: int, b: int) -> np.ndarray:
     (x1, y1, x2, y2), (u1, v1, _, _) = rect(cajas[a]), rect(cajas[b])
     w, h = x2 - x1, y2 - y1
     out = img.copy()
-    out[y1:y2, x1:x2], out[v1:v1 + h, u1:u1 + w] = img[v1:v1 + h, u1:u1 + w], img[y1:y2, x1:x2]
+    out[y1:y2, x1:x2], out[v1 : v1 + h, u1 : u1 + w] = img[v1 : v1 + h, u1 : u1 + w], img[y1:y2, x1:x2]
     return out
 
 

@@ -245,10 +245,20 @@ def test_reading_screen_corrects_a_card_and_fills_the_hand(app: Any) -> None:
     cartas = app.sm.get_screen("cartas")
     read = [h.split() for h in MANOS]
     read[1][1] = "2b"  # the reader mistook Bea's 3c for a 2b, with low confidence
-    data = {"cartas": [{"carta": c, "confianza": 0.4 if c == "2b" else 0.97,
-                        "caja": [40 * i, 40 * s, 40 * i + 30, 40 * s + 38], "asiento": s}
-                       for s, hand in enumerate(read) for i, c in enumerate(hand)],
-            "asientos": read, "avisos": []}
+    data = {
+        "cartas": [
+            {
+                "carta": c,
+                "confianza": 0.4 if c == "2b" else 0.97,
+                "caja": [40 * i, 40 * s, 40 * i + 30, 40 * s + 38],
+                "asiento": s,
+            }
+            for s, hand in enumerate(read)
+            for i, c in enumerate(hand)
+        ],
+        "asientos": read,
+        "avisos": [],
+    }
     cartas.foto = np.full((200, 200, 3), 60, np.uint8)
     cartas.lectura = CardDetections.from_json(data)
     cartas.dibujar()
@@ -352,11 +362,12 @@ def test_senas_trainer_and_referee_on_the_bundled_clip(app: Any) -> None:
     assert arb.hallazgos.startswith("Sin faltas")
     entradas = app.almacen.arbitraje(app.ctl.partida_id)
     assert [e["tipo"] for e in entradas].count("sena") == 2
-    assert verificar({"formato": FORMATO, "algoritmo": "sha256", "entradas": entradas,
-                      "sello": entradas[-1]["hash"]}).valido
+    assert verificar(
+        {"formato": FORMATO, "algoritmo": "sha256", "entradas": entradas, "sello": entradas[-1]["hash"]}
+    ).valido
 
 
-DRIVER = textwrap.dedent('''
+DRIVER = textwrap.dedent("""
     import sys
     from pathlib import Path
     from app.launcher import configure_kivy
@@ -393,7 +404,7 @@ DRIVER = textwrap.dedent('''
                 yield 1.0
 
     MusApp(datos=sys.argv[1], demo=Guion(None)).run()
-''')
+""")
 
 
 def test_kill_mid_partida_and_resume(app: Any, tmp_path: Path) -> None:
@@ -404,8 +415,13 @@ def test_kill_mid_partida_and_resume(app: Any, tmp_path: Path) -> None:
     script = tmp_path / "driver.py"
     script.write_text(DRIVER, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_HOME": str(tmp_path / "kivy")}
-    proc = subprocess.Popen([sys.executable, str(script), str(datos), str(listo)], cwd=ROOT,
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(datos), str(listo)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.monotonic() + 120
         while not listo.exists():
@@ -435,17 +451,20 @@ def test_kill_mid_partida_and_resume(app: Any, tmp_path: Path) -> None:
 def test_demo_writes_a_screenshot_of_every_screen(tmp_path: Path) -> None:
     caps = tmp_path / "capturas"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_HOME": str(tmp_path / "kivy")}
-    done = subprocess.run([sys.executable, "-m", "app.cli", "app", "--demo", "--capturas",
-                           str(caps)], cwd=ROOT, env=env, capture_output=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "app", "--demo", "--capturas", str(caps)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr.decode()[-3000:]
     names = sorted(p.name for p in caps.glob("*.png"))
-    for screen in ("nueva_partida", "marcador", "mano", "tanteo", "leer_cartas", "senas",
-                   "arbitro", "ajustes"):
+    for screen in ("nueva_partida", "marcador", "mano", "tanteo", "leer_cartas", "senas", "arbitro", "ajustes"):
         assert any(screen in n for n in names), (screen, names)
 
 
-def test_registering_the_own_deck_in_ajustes_and_reading_against_it(app: Any,
-                                                                    tmp_path: Path) -> None:
+def test_registering_the_own_deck_in_ajustes_and_reading_against_it(app: Any, tmp_path: Path) -> None:
     """Ajustes registers the deck from the folder of the four example photos; the reading
     screen then reads against it; a wrong folder is a message and changes nothing."""
     pytest.importorskip("onnxruntime")
@@ -493,6 +512,7 @@ def test_registering_the_own_deck_in_ajustes_and_reading_against_it(app: Any,
 
 # -- the data folder: damage, no writing, the demo on a folder in use -------------------------
 
+
 def test_damaged_database_opens_with_a_message(app: Any, tmp_path: Path) -> None:
     from test_app_storage import partida_danada
 
@@ -508,8 +528,7 @@ def test_damaged_database_opens_with_a_message(app: Any, tmp_path: Path) -> None
     assert app.aviso == ""
 
 
-def test_unwritable_folder_is_a_bar_on_every_screen(app: Any, tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unwritable_folder_is_a_bar_on_every_screen(app: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from test_app_storage import jugar, sin_escritura
 
     carpeta = tmp_path / "solo-lectura"

@@ -155,8 +155,7 @@ def test_first_reading_offers_to_register_the_deck_suit_by_suit(app: Any, tmp_pa
     for palo in ("oros", "copas"):
         assert baraja.cargar_foto(fotos / f"{palo}.jpg"), app.aviso
     assert not baraja.cargar_foto(fotos / "copas.jpg")  # the copas again, as the espadas
-    assert re.search(r"foto de espadas: en el puesto \d+ .* debería ir el (\d+)e y se ve el \1c",
-                     app.aviso), app.aviso
+    assert re.search(r"foto de espadas: en el puesto \d+ .* debería ir el (\d+)e y se ve el \1c", app.aviso), app.aviso
     assert baraja.palo == 2
     captura("asientos-9-carta-fuera")
     app.cerrar_aviso()
@@ -164,8 +163,7 @@ def test_first_reading_offers_to_register_the_deck_suit_by_suit(app: Any, tmp_pa
     assert baraja.palo == 3 and baraja.hechas == "Hechas: oros, copas, espadas"
     assert not baraja_registrada(app.carpeta).exists()
     assert baraja.cargar_foto(fotos / "bastos.jpg"), app.aviso
-    assert baraja_registrada(app.carpeta).is_file() and app.baraja == str(
-        baraja_registrada(app.carpeta))
+    assert baraja_registrada(app.carpeta).is_file() and app.baraja == str(baraja_registrada(app.carpeta))
     assert app.sm.current == "cartas"
     assert cartas.cargar_foto(ROOT / "examples" / "mesa.jpg"), app.aviso  # read against it
     assert cartas.ofrecer_baraja == cartas.lectura.unfamiliar

@@ -104,8 +104,9 @@ def test_takes_kept_answered_and_exported_for_the_evaluation(app: Any) -> None:
     ev_si = clip_si["events"]
     assert ev_si[0] == ["neutro", 0, n_calib - 1, "calibración"]
     visto = {"derecho": "guino_izquierdo", "izquierdo": "guino_derecho"}  # by the viewer's eye
-    assert [e[0] for e in ev_si[1:]] == [visto.get(e["lado"], e["gesto"]) if e["gesto"] == "guino"
-                                         else e["gesto"] for e in si["eventos"]]
+    assert [e[0] for e in ev_si[1:]] == [
+        visto.get(e["lado"], e["gesto"]) if e["gesto"] == "guino" else e["gesto"] for e in si["eventos"]
+    ]
     assert [e[1:3] for e in ev_si[1:]] == si["marcos"]
     assert all(n_calib <= a <= b < 59 for _, a, b, _ in ev_si[1:])
     assert all(e[0] == "neutro" or e[0].endswith("?") for e in clip_no["events"])

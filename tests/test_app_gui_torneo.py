@@ -35,8 +35,7 @@ MANOS = [  # three hands, each scored by the app and checked again by the server
 
 @pytest.fixture
 def torneo(tmp_path: Path) -> Iterator[tuple[Server, list[str]]]:
-    with torneo_en_marcha(tmp_path, "Open de Segovia", pareja="Pareja {i}",
-                          jugadores=("Ana{i}", "Bea{i}")) as running:
+    with torneo_en_marcha(tmp_path, "Open de Segovia", pareja="Pareja {i}", jugadores=("Ana{i}", "Bea{i}")) as running:
         yield running
 
 
@@ -85,6 +84,7 @@ def on_server(server: Server, app: Any) -> dict[str, Any]:
 
 def test_join_by_the_qr_code_seen_by_the_camera(app: Any, torneo, tmp_path: Path) -> None:
     import cv2
+
     segno = pytest.importorskip("segno")
 
     from app.camera import Fotogramas
@@ -93,8 +93,9 @@ def test_join_by_the_qr_code_seen_by_the_camera(app: Any, torneo, tmp_path: Path
     png = tmp_path / "qr.png"
     # what the organiser's page puts in the table's QR code: the link of the phone's table page
     segno.make(enlace_mesa(server.base, codes[1]), error="m").save(str(png), scale=8, border=4)
-    frame = cv2.copyMakeBorder(cv2.imread(str(png)), 120, 120, 200, 200, cv2.BORDER_CONSTANT,
-                               value=(60, 90, 60))  # the code on the table, not the whole frame
+    frame = cv2.copyMakeBorder(
+        cv2.imread(str(png)), 120, 120, 200, 200, cv2.BORDER_CONSTANT, value=(60, 90, 60)
+    )  # the code on the table, not the whole frame
     pantalla = app.sm.get_screen("torneo")
     pantalla.ids.servidor.text = "http://192.0.2.1:8000"  # another server typed before
     blank = frame.copy()
@@ -185,7 +186,8 @@ def test_a_refused_hand_is_on_screen_with_the_servers_reason(app: Any, torneo, t
     frames(3)
     assert pantalla.rechazadas.splitlines() == [  # the server's words, and what to do
         "Mano 1 rechazada: se esperaba la mano 2, no la 1",
-        "Llamad al árbitro. La mano espera en la tableta: no se pierde. Reintentar la envía otra vez."]
+        "Llamad al árbitro. La mano espera en la tableta: no se pierde. Reintentar la envía otra vez.",
+    ]
     assert pantalla.estado_envio == ""  # not "all sent"
     assert pantalla.ids.enviar.text == "Reintentar"
     assert len(app.almacen.manos(app.ctl.partida_id)) == 1  # kept in the app all the same

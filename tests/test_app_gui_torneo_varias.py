@@ -43,8 +43,11 @@ IDIOMAS = ("es", "eu")  # each tablet's language
 def display(tmp_path: Path) -> Iterator[str]:
     """A display of its own, wide enough for two tablets side by side."""
     read, write = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "2560x800x24",
-                             "-nolisten", "tcp"], pass_fds=(write,), stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "2560x800x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write)
     with os.fdopen(read) as f:
         number = f.readline().strip()
@@ -74,8 +77,7 @@ def servidor(tmp_path: Path) -> Iterator[tuple[Any, str]]:
     server.stop()
 
 
-def api(base: str, method: str, path: str, body: dict | None = None,
-        token: str | None = None) -> dict[str, Any]:
+def api(base: str, method: str, path: str, body: dict | None = None, token: str | None = None) -> dict[str, Any]:
     from mesa.torneo import http
 
     status, doc = http(base)(method, path, body, token)
@@ -87,9 +89,19 @@ def crear_torneo(base: str) -> tuple[str, int, list[str]]:
     """As the organiser: log in, create a league of 4 parejas at 2 tables, start round 1."""
     token = api(base, "POST", "/api/sesion", {"usuario": "ana", "clave": CLAVE})["token"]
     parejas = [{"nombre": f"Pareja {i}", "jugadores": [f"Ana{i}", f"Bea{i}"]} for i in range(4)]
-    tid = api(base, "POST", "/api/torneos", {"nombre": "Open de Segovia", "reglas": "segovia",
-                                             "mesas": 2, "formato": {"tipo": "liga", "juegos": 5},
-                                             "parejas": parejas}, token)["id"]
+    tid = api(
+        base,
+        "POST",
+        "/api/torneos",
+        {
+            "nombre": "Open de Segovia",
+            "reglas": "segovia",
+            "mesas": 2,
+            "formato": {"tipo": "liga", "juegos": 5},
+            "parejas": parejas,
+        },
+        token,
+    )["id"]
     api(base, "POST", f"/api/torneos/{tid}/rondas", {}, token)
     mesas = api(base, "GET", f"/api/torneos/{tid}", None, token)["mesas"]
     return token, tid, [m["codigo"] for m in sorted(mesas, key=lambda m: m["numero"])]
@@ -98,14 +110,38 @@ def crear_torneo(base: str) -> tuple[str, int, list[str]]:
 def tableta(tmp_path: Path, display: str, base: str, codigo: str, k: int) -> tuple[Any, Path]:
     datos, salida = tmp_path / f"tableta{k}", tmp_path / f"capturas{k}"
     datos.mkdir()
-    env = os.environ | {"DISPLAY": display, "MUSMESA_DATA": str(datos),
-                        "KIVY_HOME": str(tmp_path / f"kivy{k}"), "KIVY_NO_ARGS": "1"}
+    env = os.environ | {
+        "DISPLAY": display,
+        "MUSMESA_DATA": str(datos),
+        "KIVY_HOME": str(tmp_path / f"kivy{k}"),
+        "KIVY_NO_ARGS": "1",
+    }
     env.pop("WAYLAND_DISPLAY", None)
-    proc = subprocess.Popen([sys.executable, str(DRIVER), "--servidor", base, "--codigo", codigo,
-                             "--semilla", str(k), "--manos", str(MANOS), "--salida", str(salida),
-                             "--izquierda", str(1280 * k), "--idioma", IDIOMAS[k]],
-                            env=env, cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            str(DRIVER),
+            "--servidor",
+            base,
+            "--codigo",
+            codigo,
+            "--semilla",
+            str(k),
+            "--manos",
+            str(MANOS),
+            "--salida",
+            str(salida),
+            "--izquierda",
+            str(1280 * k),
+            "--idioma",
+            IDIOMAS[k],
+        ],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     return proc, salida
 
 
@@ -118,8 +154,13 @@ def stored(url: str) -> dict[int, list[str]]:
 
     engine = db.motor(url)
     with sessionmaker(engine)() as s:
-        rows = list(s.execute(select(db.Mano.enfrentamiento_id, db.Mano.cliente_id)
-                              .order_by(db.Mano.enfrentamiento_id, db.Mano.numero)))
+        rows = list(
+            s.execute(
+                select(db.Mano.enfrentamiento_id, db.Mano.cliente_id).order_by(
+                    db.Mano.enfrentamiento_id, db.Mano.numero
+                )
+            )
+        )
     engine.dispose()
     out: dict[int, list[str]] = {}
     for eid, cid in rows:

@@ -51,6 +51,7 @@ def _entrada(ctl: ControlPartida, manos: list[str] = MANOS) -> EntradaMano:
 
 # -- storage ---------------------------------------------------------------------------------
 
+
 def test_storage_uses_wal_and_env_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MUSMESA_DATA", str(tmp_path / "env"))
     assert default_data_dir() == tmp_path / "env"
@@ -83,8 +84,7 @@ def test_full_disk_loses_nothing_already_stored(ctl: ControlPartida) -> None:
     with pytest.raises(StorageError, match="disco está lleno"):
         for _ in range(20):  # the hands' own page fills after a few more
             before, mano = ctl.partida.tantos, ctl.partida.mano
-            ctl.confirmar(_entrada(ctl, ["5o 6o 7c 4e", "12e 11c 10o 2b", "1c 6c 7e 5b",
-                                         "12b 10c 4o 3b"]))
+            ctl.confirmar(_entrada(ctl, ["5o 6o 7c 4e", "12e 11c 10o 2b", "1c 6c 7e 5b", "12b 10c 4o 3b"]))
             stored += 1
     assert (ctl.partida.tantos, ctl.partida.mano) == (before, mano)  # memory untouched
     assert len(ctl.almacen.manos(ctl.partida_id)) == stored
@@ -113,6 +113,7 @@ def test_export_json_is_tanteo_input_and_csv_has_rows(ctl: ControlPartida, tmp_p
 
 # -- hand entry ------------------------------------------------------------------------------
 
+
 def test_lances_that_cannot_be_bet_are_skipped_once_cards_are_known() -> None:
     e = EntradaMano(mano=0, parejas=("Ana y Carlos", "Bea y Dani"))
     e.envite("pares", 3)  # cards unknown: allowed for now
@@ -140,6 +141,7 @@ def test_entry_rejects_bad_cards_and_amounts() -> None:
 
 # -- partida control -------------------------------------------------------------------------
 
+
 def test_confirm_stores_hand_and_resume_rebuilds_state(ctl: ControlPartida, tmp_path: Path) -> None:
     e = _entrada(ctl)
     e.no_quiero("chica", gana=1)
@@ -160,8 +162,9 @@ def test_damaged_stored_hand_stops_the_replay_with_a_reason(ctl: ControlPartida)
     ctl.confirmar(_entrada(ctl))
     ctl.confirmar(_entrada(ctl))
     tantos_1 = tantear({"mano": 0, "manos": MANOS}).marcador
-    ctl.almacen.conn.execute("UPDATE manos SET registro=? WHERE n=2",
-                             (json.dumps({"manos": ["12o 12o 1e 1b", *MANOS[1:]], "mano": 1}),))
+    ctl.almacen.conn.execute(
+        "UPDATE manos SET registro=? WHERE n=2", (json.dumps({"manos": ["12o 12o 1e 1b", *MANOS[1:]], "mano": 1}),)
+    )
     fresh = ControlPartida(Almacen.abrir(ctl.almacen.carpeta))
     assert fresh.reanudar()
     assert "la mano 2" in fresh.problema and fresh.partida.tantos == tantos_1
@@ -194,13 +197,15 @@ def test_ordago_announces_end_of_juego(ctl: ControlPartida) -> None:
     assert v.parejas[1].juegos == 1 and v.parejas[1].tantos == 0
 
 
-@pytest.mark.parametrize(("idioma", "pareja", "ultima"), [
-    ("es", "Bea y Dani", "1. mano Ana: +0 / +40 · fin del juego"),
-    ("eu", "Bea eta Dani", "1. eskua (Ana eskua): +0 / +40 · jokoaren amaiera"),
-    ("en", "Bea and Dani", "Hand 1, Ana mano: +0 / +40 · end of the game"),
-])
-def test_texts_for_players_follow_the_language(ctl: ControlPartida, idioma: str, pareja: str,
-                                               ultima: str) -> None:
+@pytest.mark.parametrize(
+    ("idioma", "pareja", "ultima"),
+    [
+        ("es", "Bea y Dani", "1. mano Ana: +0 / +40 · fin del juego"),
+        ("eu", "Bea eta Dani", "1. eskua (Ana eskua): +0 / +40 · jokoaren amaiera"),
+        ("en", "Bea and Dani", "Hand 1, Ana mano: +0 / +40 · end of the game"),
+    ],
+)
+def test_texts_for_players_follow_the_language(ctl: ControlPartida, idioma: str, pareja: str, ultima: str) -> None:
     ctl.idioma = idioma  # as the app sets it when its language changes
     e = _entrada(ctl)
     e.ordago("grande")
@@ -222,12 +227,17 @@ def test_names_must_be_four_and_distinct(almacen: Almacen) -> None:
 
 # -- card reading ----------------------------------------------------------------------------
 
+
 def _lectura() -> CardDetections:
     cards = [c for hand in MANOS for c in hand.split()]
-    data = {"cartas": [{"carta": c, "confianza": 0.3 if i == 5 else 0.95,
-                        "caja": [10 * i, 10, 10 * i + 8, 30], "asiento": i // 4}
-                       for i, c in enumerate(cards)],
-            "asientos": [h.split() for h in MANOS], "avisos": []}
+    data = {
+        "cartas": [
+            {"carta": c, "confianza": 0.3 if i == 5 else 0.95, "caja": [10 * i, 10, 10 * i + 8, 30], "asiento": i // 4}
+            for i, c in enumerate(cards)
+        ],
+        "asientos": [h.split() for h in MANOS],
+        "avisos": [],
+    }
     return CardDetections.from_json(data)
 
 
@@ -259,19 +269,26 @@ def test_the_reading_json_goes_there_and_back() -> None:
 def test_reading_hands_on_vision_card_detections() -> None:
     ids = [c for hand in MANOS for c in hand.split()]
     n = len(ids)
-    xyxy = np.array([[40 * (i % 4), 50 * (i // 4), 40 * (i % 4) + 30, 50 * (i // 4) + 45]
-                     for i in range(n)], np.float32)
+    xyxy = np.array(
+        [[40 * (i % 4), 50 * (i // 4), 40 * (i % 4) + 30, 50 * (i // 4) + 45] for i in range(n)], np.float32
+    )
     low = np.zeros(n, bool)
     low[5] = True
     alts = np.array(["2b" if i == 5 else "1o" for i in range(n)], object)
     conf = np.where(low, 0.4, 0.95).astype(np.float32)
     conf[9] = 0.5  # sure enough for the reader's flag model (registered deck): the reader decides
     det = CardDetections(
-        xyxy=xyxy, obb=np.zeros((n, 5), np.float32), card_ids=np.array(ids, object),
+        xyxy=xyxy,
+        obb=np.zeros((n, 5), np.float32),
+        card_ids=np.array(ids, object),
         confidence=conf,
-        det_confidence=np.ones(n, np.float32), cls_confidence=np.ones(n, np.float32),
-        alternatives=alts, low_confidence=low, seat=np.repeat(np.arange(4), 4).astype(np.int8),
-        warnings=["una carta dudosa"])
+        det_confidence=np.ones(n, np.float32),
+        cls_confidence=np.ones(n, np.float32),
+        alternatives=alts,
+        low_confidence=low,
+        seat=np.repeat(np.arange(4), 4).astype(np.int8),
+        warnings=["una carta dudosa"],
+    )
     assert manos(det) == MANOS  # seats as vision grouped them, each sorted left to right
     assert det.to_json()["cartas"][5]["alternativa"] == "2b"
     assert [c["dudosa"] for c in det.to_json()["cartas"]].count(True) == 1
@@ -315,6 +332,7 @@ def test_referee_log_is_hash_chained_tamper_evident_and_resumable() -> None:
 
 # -- frame sources ---------------------------------------------------------------------------
 
+
 def test_sources_fail_with_clear_messages(tmp_path: Path) -> None:
     bad = tmp_path / "foto.jpg"
     bad.write_bytes(b"not an image")
@@ -339,6 +357,7 @@ def test_bundled_senas_clip_is_a_readable_video() -> None:
 
 # -- command line ----------------------------------------------------------------------------
 
+
 def _args(**kw: object) -> argparse.Namespace:
     from app import launcher
 
@@ -350,8 +369,7 @@ def _args(**kw: object) -> argparse.Namespace:
     return ns
 
 
-def test_launcher_bad_input_exits_2(capsys: pytest.CaptureFixture[str],
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_launcher_bad_input_exits_2(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     from app import launcher
 
     assert launcher.run(_args(tamano="grande")) == 2

@@ -40,13 +40,13 @@ def _hojas_de_manos(db: Path) -> list[int]:
     size = conn.execute("PRAGMA page_size").fetchone()[0]
     conn.close()
     data = db.read_bytes()
-    page = data[(root - 1) * size:root * size]
+    page = data[(root - 1) * size : root * size]
     assert page[0] == 0x05, "manos should span several pages"
     cells = int.from_bytes(page[3:5], "big")
     hijos = []
     for k in range(cells):
-        ptr = int.from_bytes(page[12 + 2 * k:14 + 2 * k], "big")
-        hijos.append(int.from_bytes(page[ptr:ptr + 4], "big"))
+        ptr = int.from_bytes(page[12 + 2 * k : 14 + 2 * k], "big")
+        hijos.append(int.from_bytes(page[ptr : ptr + 4], "big"))
     hijos.append(int.from_bytes(page[8:12], "big"))
     return hijos
 
@@ -132,8 +132,7 @@ def test_backup_every_n_hands_and_at_the_end_checkpoint_after_each(tmp_path: Pat
     e.poner_cartas(MANOS)
     ctl.confirmar(e)
     assert en_copia() == COPIA_CADA_MANOS
-    ctl.almacen.guardar_mano(ctl.partida_id, {"manos": MANOS, "mano": 0}, {}, terminada=True,
-                             ganador=0)
+    ctl.almacen.guardar_mano(ctl.partida_id, {"manos": MANOS, "mano": 0}, {}, terminada=True, ganador=0)
     assert en_copia() == COPIA_CADA_MANOS + 1  # the end of the partida
 
 
@@ -151,8 +150,7 @@ def sin_escritura(monkeypatch: pytest.MonkeyPatch, carpeta: Path) -> None:
     monkeypatch.setattr(sqlite3, "connect", connect)
 
 
-def test_unwritable_folder_keeps_saved_partidas_readable(tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unwritable_folder_keeps_saved_partidas_readable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     carpeta = tmp_path / "datos"
     ctl = jugar(carpeta, n=3)
     tantos = ctl.partida.tantos
@@ -215,10 +213,17 @@ def test_read_only_mount_for_real(tmp_path: Path, cierre: str) -> None:
         ctl.almacen.guardar_correccion(ctl.partida_id, 0, "1o", "2o")
         assert (carpeta / (DB_NAME + "-wal")).stat().st_size > 0
     montada.mkdir()
-    script = (f"mount --bind {carpeta} {montada} && mount -o remount,ro,bind {montada} && "
-              f"{sys.executable} -c '{LEER_MONTADA}' {montada}")
-    out = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True,
-                         cwd=Path(__file__).resolve().parents[1], timeout=60)
+    script = (
+        f"mount --bind {carpeta} {montada} && mount -o remount,ro,bind {montada} && "
+        f"{sys.executable} -c '{LEER_MONTADA}' {montada}"
+    )
+    out = subprocess.run(
+        ["unshare", "-m", "sh", "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     guarda, manos, correcciones, msg = out.stdout.strip().split(" ", 3)
     assert guarda == "False" and manos == "3"

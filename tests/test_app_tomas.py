@@ -45,22 +45,29 @@ def grabar(n_calib: int = 5, n_intento: int = 15, fps: float = 20.0) -> Grabacio
     t += 3.0
     g.empezar()
     for i in range(n_intento):
-        g.fotograma(t, cara(n_calib + i), calibrando=False,
-                    calibracion={"fotogramas": 12, "descartados": 1, "problemas": []})
+        g.fotograma(
+            t, cara(n_calib + i), calibrando=False, calibracion={"fotogramas": 12, "descartados": 1, "problemas": []}
+        )
         t += 1 / fps
     return g
 
 
-GUINO = {"gesto": "guino", "lado": "derecho", "inicio": 3.55, "fin": 3.75, "confianza": 0.9,
-         "sena": "treinta y una"}
+GUINO = {"gesto": "guino", "lado": "derecho", "inicio": 3.55, "fin": 3.75, "confianza": 0.9, "sena": "treinta y una"}
 
 
 def toma(g: Grabacion, eventos: list[dict[str, Any]] | None = None) -> tuple[dict, list]:
     frames, n_calib, _ = g.terminar()
-    doc = nueva_toma(frames, n_calib, mano="7o 4c 10e 11b", perfil="segovia",
-                     senas=["treinta y una (guiño)"], gestos=["guino"],
-                     eventos=[GUINO] if eventos is None else eventos, correcto=True,
-                     calibracion=g.calibracion)
+    doc = nueva_toma(
+        frames,
+        n_calib,
+        mano="7o 4c 10e 11b",
+        perfil="segovia",
+        senas=["treinta y una (guiño)"],
+        gestos=["guino"],
+        eventos=[GUINO] if eventos is None else eventos,
+        correcto=True,
+        calibracion=g.calibracion,
+    )
     return doc, frames
 
 
@@ -131,12 +138,13 @@ def test_labels_of_a_confirmed_a_rejected_and_an_unanswered_take() -> None:
     doc, _ = toma(grabar())
     assert etiquetas(doc) == []
     doc["respuesta"] = True
-    assert etiquetas(doc) == [["neutro", 0, 4, "calibración"],
-                              ["guino_izquierdo", 11, 15, "reconocido y confirmado"]]
+    assert etiquetas(doc) == [["neutro", 0, 4, "calibración"], ["guino_izquierdo", 11, 15, "reconocido y confirmado"]]
     doc["respuesta"] = False
-    assert etiquetas(doc) == [["neutro", 0, 4, "calibración"],
-                              ["guino_izquierdo?", 11, 15, "reconocido; el jugador dijo que no"],
-                              ["guino?", 5, 19, "pedido; el jugador dijo que no"]]
+    assert etiquetas(doc) == [
+        ["neutro", 0, 4, "calibración"],
+        ["guino_izquierdo?", 11, 15, "reconocido; el jugador dijo que no"],
+        ["guino?", 5, 19, "pedido; el jugador dijo que no"],
+    ]
     doc["espejo"] = True  # a mirrored image shows the player's right eye on the right
     assert etiquetas(doc)[1][0] == "guino_derecho?"
 
@@ -157,8 +165,10 @@ def test_export_is_read_by_the_evaluation_and_scores_a_clubs_takes(tmp_path: Pat
     assert (hecho.clips, hecho.sin_respuesta) == (2, 1)
     clips = evaluate.load_labels(hecho.carpeta)  # the evaluation's own reader
     assert len(clips) == 2 and all((hecho.carpeta / c.nombre).is_file() for c in clips)
-    si, no = sorted(clips, key=lambda c: json.loads(
-        (hecho.carpeta / "labels.json").read_text())["clips"][c.nombre]["respuesta"] == "no")
+    si, no = sorted(
+        clips,
+        key=lambda c: json.loads((hecho.carpeta / "labels.json").read_text())["clips"][c.nombre]["respuesta"] == "no",
+    )
     assert si.frames == 20 and si.fps == pytest.approx(20.0, abs=0.01)
     assert evaluate.neutral_frame(si) == 2  # --calibracion neutra: the middle of the lead-in
     E = evaluate.EventoClip
@@ -210,7 +220,9 @@ def test_full_disk_loses_no_earlier_take(tmp_path: Path, monkeypatch: pytest.Mon
     (una,) = store.tomas()
     assert una["id"] == primera and una["respuesta"] is True
     assert sorted(p.name for p in (tmp_path / "tomas").iterdir()) == [
-        f"{primera}.json", f"{primera}.mp4"]  # no half take, no temporary file left
+        f"{primera}.json",
+        f"{primera}.mp4",
+    ]  # no half take, no temporary file left
     assert not (tmp_path / "export").exists()
 
 
@@ -258,6 +270,7 @@ def test_asked_gestures_of_a_hand() -> None:
 
 
 # -- a poor calibration, in the player's words -----------------------------------------------------
+
 
 def test_every_calibration_problem_is_worded_in_three_languages() -> None:
     types = pytest.importorskip("gestures.types")

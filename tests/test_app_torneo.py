@@ -54,12 +54,21 @@ class ServidorDistinto:
         def send(method: str, path: str, body: dict | None, token: str | None):
             self.idiomas.append(accept_language(idioma))
             if path == "/api/mesas/unirse":
-                return 200, {"token": "t" * 20, "torneo": {"nombre": "Liga"},
-                             "partida": {"id": 7, "parejas": ["A", "B"], "reglas": self.tablet_reglas,
-                                         "jugadores": list(self.partida.jugadores), "mano": 0,
-                                         "manos": len(self.partida.historial),
-                                         "siguiente": len(self.partida.historial) + 1}}
+                return 200, {
+                    "token": "t" * 20,
+                    "torneo": {"nombre": "Liga"},
+                    "partida": {
+                        "id": 7,
+                        "parejas": ["A", "B"],
+                        "reglas": self.tablet_reglas,
+                        "jugadores": list(self.partida.jugadores),
+                        "mano": 0,
+                        "manos": len(self.partida.historial),
+                        "siguiente": len(self.partida.historial) + 1,
+                    },
+                }
             return self.mano(body or {})
+
         return send
 
     def mano(self, body: dict) -> tuple[int, dict]:
@@ -82,8 +91,14 @@ class ServidorDistinto:
 
     def respuesta(self, body: dict) -> dict:
         p = self.partida
-        return {"id": body["id"], "numero": body["numero"], "tantos": list(p.tantos),
-                "juegos": list(p.juegos), "vacas": list(p.vacas), "ganador": p.ganador}
+        return {
+            "id": body["id"],
+            "numero": body["numero"],
+            "tantos": list(p.tantos),
+            "juegos": list(p.juegos),
+            "vacas": list(p.vacas),
+            "ganador": p.ganador,
+        }
 
 
 MANOS_REYES = [  # treses are reyes with 4 reyes: each rule profile counts these differently
@@ -93,8 +108,7 @@ MANOS_REYES = [  # treses are reyes with 4 reyes: each rule profile counts these
 ]
 
 
-def play(client: ClienteTorneo, partida: Partida, rng: random.Random,
-         tanteo: tuple[int, int] | None = None) -> str:
+def play(client: ClienteTorneo, partida: Partida, rng: random.Random, tanteo: tuple[int, int] | None = None) -> str:
     """One hand at the table, scored by the tablet's own Partida, queued."""
     manos, lances = mano_aleatoria(rng)
     registro = partida.registro(manos, lances)
@@ -215,12 +229,10 @@ def test_a_tanteo_the_server_scores_otherwise_is_sent_again_with_its_own(tmp_pat
     client = ClienteTorneo(tmp_path, transport=server.transport, idioma="eu")
     mesa = client.unirse("http://mesa", "AB2C3D4E5F")
     tablet = Partida(mesa.partida["reglas"], mesa.partida["jugadores"])
-    ids = [client.encolar(tablet.registro(m), tuple(tablet.registrar(m).marcador))
-           for m in MANOS_REYES]
+    ids = [client.encolar(tablet.registro(m), tuple(tablet.registrar(m).marcador)) for m in MANOS_REYES]
     assert client.enviar() == 3 and client.pendientes() == 0 and not client.rechazadas()
     fixes = client.correcciones()  # the tablet counted 3-4, 5-6, 7-10 with 8 reyes
-    assert [(c.numero, c.mesa, c.servidor) for c in fixes] == [(1, (3, 4), (2, 5)),
-                                                               (3, (7, 10), (10, 7))]
+    assert [(c.numero, c.mesa, c.servidor) for c in fixes] == [(1, (3, 4), (2, 5)), (3, (7, 10), (10, 7))]
     stored = server.manos[ids[0] + ":s"]  # a new id, the server's tanteo, the table's beside it
     assert stored["tanteo"] == [2, 5] and stored["discrepancia"] == [3, 4]
     assert server.manos[ids[1]]["tanteo"] == [5, 6]  # from the server's 2-5 it agrees
@@ -260,7 +272,11 @@ def test_another_refusal_holds_the_hands_behind_it_until_retried(tmp_path: Path)
     assert client.enviar() == 1
     [refused] = client.rechazadas()
     assert (refused.numero, refused.motivo, refused.estado, refused.detras) == (
-        2, "campo desconocido en el registro: x", 400, 2)
+        2,
+        "campo desconocido en el registro: x",
+        400,
+        2,
+    )
     assert client.pendientes() == 2 and client.enviar() == 0  # held: numbers must not skip
     client.close()
     client = ClienteTorneo(tmp_path, transport=server.transport)  # a restart keeps it all

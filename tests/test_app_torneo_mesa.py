@@ -95,8 +95,7 @@ def test_a_refused_hand_is_shown_with_the_servers_reason(tmp_path: Path, torneo)
     other_ctl = ControlPartida(Almacen.abrir(otra))
     other_mesa = MesaTorneo(otra)
     other_mesa.empezar_partida(other_ctl, other.unirse(server.base, codes[1]))
-    other.encolar(other_ctl.partida.registro(MANOS[1]),
-                  tuple(other_ctl.partida.registrar(MANOS[1]).marcador))
+    other.encolar(other_ctl.partida.registro(MANOS[1]), tuple(other_ctl.partida.registrar(MANOS[1]).marcador))
     assert other.enviar() == 1
     res = confirm(ctl, MANOS[0])
     mesa.tras_confirmar(ctl, res)
@@ -110,8 +109,7 @@ def test_a_refused_hand_is_shown_with_the_servers_reason(tmp_path: Path, torneo)
     late_mesa = MesaTorneo(late)
     late_ctl = ControlPartida(Almacen.abrir(late))
     with pytest.raises(TorneoError, match=r"ya tiene manos en el servidor \(1\)"):
-        late_mesa.empezar_partida(late_ctl,
-                                  *late_mesa.unirse_en_hilo(server.base, codes[1]))
+        late_mesa.empezar_partida(late_ctl, *late_mesa.unirse_en_hilo(server.base, codes[1]))
     assert late_mesa.vista() is None and not late_ctl.activa
     late_mesa.close()
     other.close()
@@ -130,8 +128,9 @@ def test_a_bye_or_bad_names_leave_nothing_half_joined(tmp_path: Path):
         mesa.empezar_partida(ctl, Mesa("http://x", "t", "Liga", {"descansa": True}))
     assert mesa.vista() is None and not ctl.activa
     with pytest.raises(ValueError):
-        mesa.empezar_partida(ctl, Mesa("http://x", "t", "Liga",
-                                       {"reglas": "general", "jugadores": ["A", "A", "B", "C"]}))
+        mesa.empezar_partida(
+            ctl, Mesa("http://x", "t", "Liga", {"reglas": "general", "jugadores": ["A", "A", "B", "C"]})
+        )
     assert mesa.vista() is None and not ctl.activa
     mesa.close()
     almacen.cerrar()

@@ -43,8 +43,12 @@ def completas(mano: str, perfil: object) -> list[str]:
         ("1o 1c 1e 4b", SEG4, ["medias_ases"], "VII.2 medias de ases: lengua a un lado"),
         ("12o 12c 1e 1b", "segovia", ["duples"], "VII.7: duples con dos reyes y dos ases"),
         ("12o 11c 10e 1b", "segovia", ["treinta_y_una"], "VII.2 treinta y una: guiño"),
-        ("12o 11c 6e 4b", "segovia", ["treinta", "treinta_tras_juego_no"],
-         "VII.2 treinta: dos hombros, o guiño tras «juego no»"),
+        (
+            "12o 11c 6e 4b",
+            "segovia",
+            ["treinta", "treinta_tras_juego_no"],
+            "VII.2 treinta: dos hombros, o guiño tras «juego no»",
+        ),
         ("12o 11c 5e 4b", "segovia", ["veintinueve"], "VII.2 veintinueve: un hombro"),
         ("4o 5c 6e 7b", "segovia", [], "nada con seña"),
         ("4o 4c 10e 11b", "segovia", [], "pareja de cuatros: no hay seña"),
@@ -54,16 +58,23 @@ def completas(mano: str, perfil: object) -> list[str]:
         # Basque championship, «Keinuak»
         ("12o 12c 12e 12b", "euskadi", ["cuatro_reyes"], "Keinuak: dos reyes dos veces"),
         ("1o 1c 1e 1b", {"base": "euskadi", "reyes": 4}, ["cuatro_ases"], "Keinuak: cuatro ases"),
-        ("12o 12c 12e 4b", {"base": "euskadi", "reyes": 4}, ["tres_reyes"],
-         "Keinuak: medias y luego dos reyes"),
+        ("12o 12c 12e 4b", {"base": "euskadi", "reyes": 4}, ["tres_reyes"], "Keinuak: medias y luego dos reyes"),
         ("12o 12c 4e 4b", "euskadi", ["duples_reyes"], "Keinuak: duples y luego dos reyes"),
-        ("12o 12c 1e 1b", "euskadi", ["duples_reyes", "duples_ases"],
-         "Keinuak: duples de reyes o de ases, ambas ciertas"),
+        (
+            "12o 12c 1e 1b",
+            "euskadi",
+            ["duples_reyes", "duples_ases"],
+            "Keinuak: duples de reyes o de ases, ambas ciertas",
+        ),
         ("12o 11c 6e 4b", "euskadi", ["treinta_y_una_o_treinta"], "Keinuak: guiño = 31 o 30"),
         ("12o 11c 10e 1b", "euskadi", ["treinta_y_una_o_treinta"], "Keinuak: guiño = 31 o 30"),
         # encyclopedia §4.5: one shoulder is 30 al punto
-        ("12o 11c 6e 4b", {"base": "general", "senas": "enciclopedia"}, ["treinta"],
-         "§4.5: elevar un hombro (30 al punto)"),
+        (
+            "12o 11c 6e 4b",
+            {"base": "general", "senas": "enciclopedia"},
+            ["treinta"],
+            "§4.5: elevar un hombro (30 al punto)",
+        ),
     ],
 )
 def test_complete_sena(mano: str, perfil: object, esperadas: list[str], cita: str) -> None:
@@ -92,23 +103,30 @@ def test_complete_sena(mano: str, perfil: object, esperadas: list[str], cita: st
         ("12o 11c 10e 1b", "segovia", "ciego", "falsa", "Título VII, art. 2"),
         ("4o 5c 6e 7b", "segovia", "ciego", "permitida", "Título VII, art. 2"),
         # Normas generales: ciego «si tienes 28 para el punto y dos cuatros».
-        ("4o 4c 10e 11b", {"base": "segovia", "senas": "segovia-normas"}, "ciego", "permitida",
-         "Normas generales de Segovia"),
-        ("12o 12c 10e 4b", {"base": "segovia", "senas": "segovia-normas"}, "ciego", "falsa",
-         "Normas generales de Segovia"),
+        (
+            "4o 4c 10e 11b",
+            {"base": "segovia", "senas": "segovia-normas"},
+            "ciego",
+            "permitida",
+            "Normas generales de Segovia",
+        ),
+        (
+            "12o 12c 10e 4b",
+            {"base": "segovia", "senas": "segovia-normas"},
+            "ciego",
+            "falsa",
+            "Normas generales de Segovia",
+        ),
         # encyclopedia §4.5: «cerrar los ojos (no tener nada o ciego)»
         ("4o 4c 10e 11b", {"base": "general", "senas": "enciclopedia"}, "ciego", "falsa", "§4.5"),
         ("10o 11c 12e 4b", {"base": "general", "senas": "enciclopedia"}, "ciego", "falsa", "§4.5"),
-        ("10o 11c 5e 4b", {"base": "general", "senas": "enciclopedia"}, "ciego", "permitida",
-         "§4.5"),
+        ("10o 11c 5e 4b", {"base": "general", "senas": "enciclopedia"}, "ciego", "permitida", "§4.5"),
         # Basque: no article forbids it, so it is a warning citing the seña's meaning.
         ("12o 12c 12e 12b", "euskadi", "dos_reyes", "inferior", "Keinuak"),
         ("12o 12c 12e 12b", "euskadi", "duples", "insuficiente", "Keinuak"),
     ],
 )
-def test_judgement_and_article(
-    mano: str, perfil: object, sena: str, estado: str, articulo: str
-) -> None:
+def test_judgement_and_article(mano: str, perfil: object, sena: str, estado: str, articulo: str) -> None:
     juicio = senas_permitidas(mano, perfil).juicio(sena)
     assert juicio.estado == estado
     assert juicio.articulo.startswith(articulo)
@@ -116,8 +134,7 @@ def test_judgement_and_article(
 
 def test_basque_faults_are_warnings_segovia_faults_are_infractions() -> None:
     assert senas_permitidas("12o 12c 12e 12b", "euskadi").juicio("dos_reyes").gravedad == "aviso"
-    assert senas_permitidas("12o 12c 12e 12b", "segovia").juicio("dos_reyes").gravedad == \
-        "infraccion"
+    assert senas_permitidas("12o 12c 12e 12b", "segovia").juicio("dos_reyes").gravedad == "infraccion"
 
 
 def test_medias_not_of_kings_only_after_grande() -> None:
@@ -132,11 +149,11 @@ def test_medias_not_of_kings_only_after_grande() -> None:
 
 def test_combinations_where_either_sena_is_enough() -> None:
     # Título VII art. 7: duples con juego, duples con treinta, tres reyes con cualquier juego.
-    assert senas_permitidas("12o 12c 11e 11b", "segovia").libres          # duples + 40
-    assert senas_permitidas("12o 12c 4e 4b", SEG4).libres is False         # duples + 28
-    assert senas_permitidas("10o 10c 5e 5b", SEG4).libres                  # duples + 30
-    assert senas_permitidas("12o 12c 12e 4b", SEG4).libres                 # tres reyes + 34
-    assert not senas_permitidas("12o 12c 1e 10b", "segovia").libres        # pareja + 31
+    assert senas_permitidas("12o 12c 11e 11b", "segovia").libres  # duples + 40
+    assert senas_permitidas("12o 12c 4e 4b", SEG4).libres is False  # duples + 28
+    assert senas_permitidas("10o 10c 5e 5b", SEG4).libres  # duples + 30
+    assert senas_permitidas("12o 12c 12e 4b", SEG4).libres  # tres reyes + 34
+    assert not senas_permitidas("12o 12c 1e 10b", "segovia").libres  # pareja + 31
 
 
 def ev(gesto: str, t: float, **kw: object) -> dict[str, object]:
@@ -150,40 +167,82 @@ def tipos(informe: object) -> list[tuple[str, str | None]]:
 @pytest.mark.parametrize(
     ("mano", "perfil", "gestos", "fase", "esperado", "cita"),
     [
-        ("4o 5c 6e 7b", "segovia", ["labio_mordido"], "chica", [("falsa", "dos_reyes")],
-         "VII.3 seña falsa"),
-        ("12o 12c 1e 1b", "segovia", ["labio_mordido"], "chica",
-         [("inferior", "dos_reyes"), ("incompleta", "duples")], "VII.7 y VII.5"),
+        ("4o 5c 6e 7b", "segovia", ["labio_mordido"], "chica", [("falsa", "dos_reyes")], "VII.3 seña falsa"),
+        (
+            "12o 12c 1e 1b",
+            "segovia",
+            ["labio_mordido"],
+            "chica",
+            [("inferior", "dos_reyes"), ("incompleta", "duples")],
+            "VII.7 y VII.5",
+        ),
         ("12o 12c 1e 1b", "segovia", ["cejas_arriba"], "chica", [], "VII.7: duples, bien"),
-        ("12o 12c 1e 10b", "segovia", ["labio_mordido"], "chica",
-         [("incompleta", "treinta_y_una")], "VII.5: dos reyes y 31, falta el guiño"),
+        (
+            "12o 12c 1e 10b",
+            "segovia",
+            ["labio_mordido"],
+            "chica",
+            [("incompleta", "treinta_y_una")],
+            "VII.5: dos reyes y 31, falta el guiño",
+        ),
         ("12o 12c 1e 10b", "segovia", ["labio_mordido", "guino"], "chica", [], "completa"),
-        ("12o 12c 11e 11b", "segovia", ["cejas_arriba"], "chica", [],
-         "VII.7: duples con juego, basta una"),
+        ("12o 12c 11e 11b", "segovia", ["cejas_arriba"], "chica", [], "VII.7: duples con juego, basta una"),
         ("12o 12c 11e 11b", "segovia", ["morro"], "chica", [], "VII.7: o la otra"),
         ("12o 12c 1e 10b", "segovia", [], "chica", [], "VII.5: no pasar señas es válido"),
         ("12o 11c 6e 4b", "segovia", ["guino"], "punto", [], "VII.2: guiño tras juego no = 30"),
-        ("12o 11c 6e 4b", "segovia", ["guino"], "pares", [("falsa", "treinta_y_una"),
-                                                          ("incompleta", "treinta")],
-         "VII.2: antes de «juego no» el guiño es 31"),
-        ("4o 4c 4e 5b", "segovia", ["labios_lado"], "grande", [("momento", "medias")],
-         "VII.2: medias no de reyes en la grande"),
+        (
+            "12o 11c 6e 4b",
+            "segovia",
+            ["guino"],
+            "pares",
+            [("falsa", "treinta_y_una"), ("incompleta", "treinta")],
+            "VII.2: antes de «juego no» el guiño es 31",
+        ),
+        (
+            "4o 4c 4e 5b",
+            "segovia",
+            ["labios_lado"],
+            "grande",
+            [("momento", "medias")],
+            "VII.2: medias no de reyes en la grande",
+        ),
         ("4o 4c 4e 5b", "segovia", ["labios_lado"], "chica", [], "VII.2: después de la grande"),
-        ("12o 12c 12e 5b", SEG4, ["labios_lado", "morro"], "grande", [],
-         "VII.2: medias de reyes en cualquier momento; 35 de juego"),
-        ("4o 4c 4e 5b", "segovia", ["labios_lado"], "lances", [],
-         "fase sin lance marcado: no se puede juzgar el momento"),
-        ("4o 5c 6e 7b", "euskadi", ["ojos_cerrados"], "chica", [("no_reglamentada", None)],
-         "Keinuak: sólo las señas de la lista"),
-        ("12o 12c 12e 12b", "euskadi", ["labio_mordido", "labio_mordido"], "chica", [],
-         "Keinuak: cuatro reyes"),
-        ("12o 12c 12e 12b", "euskadi", ["labio_mordido"], "chica",
-         [("inferior", "dos_reyes"), ("incompleta", "cuatro_reyes")], "Keinuak: avisos"),
+        (
+            "12o 12c 12e 5b",
+            SEG4,
+            ["labios_lado", "morro"],
+            "grande",
+            [],
+            "VII.2: medias de reyes en cualquier momento; 35 de juego",
+        ),
+        (
+            "4o 4c 4e 5b",
+            "segovia",
+            ["labios_lado"],
+            "lances",
+            [],
+            "fase sin lance marcado: no se puede juzgar el momento",
+        ),
+        (
+            "4o 5c 6e 7b",
+            "euskadi",
+            ["ojos_cerrados"],
+            "chica",
+            [("no_reglamentada", None)],
+            "Keinuak: sólo las señas de la lista",
+        ),
+        ("12o 12c 12e 12b", "euskadi", ["labio_mordido", "labio_mordido"], "chica", [], "Keinuak: cuatro reyes"),
+        (
+            "12o 12c 12e 12b",
+            "euskadi",
+            ["labio_mordido"],
+            "chica",
+            [("inferior", "dos_reyes"), ("incompleta", "cuatro_reyes")],
+            "Keinuak: avisos",
+        ),
     ],
 )
-def test_findings(
-    mano: str, perfil: object, gestos: list[str], fase: str, esperado: list, cita: str
-) -> None:
+def test_findings(mano: str, perfil: object, gestos: list[str], fase: str, esperado: list, cita: str) -> None:
     eventos = [ev(g, 10.0 + i) for i, g in enumerate(gestos)]
     assert tipos(comprobar_senas(eventos, mano, perfil, fase)) == esperado, cita
 
@@ -196,15 +255,19 @@ def test_every_finding_cites_the_article() -> None:
     assert not informe.correcto
 
 
-MARCAS = [{"fase": "reparto", "inicio": 0.0}, {"fase": "mus", "inicio": 5.0},
-          {"fase": "descarte", "inicio": 10.0}, {"fase": "mus", "inicio": 12.0},
-          {"fase": "grande", "inicio": 20.0}, {"fase": "chica", "inicio": 30.0}]
+MARCAS = [
+    {"fase": "reparto", "inicio": 0.0},
+    {"fase": "mus", "inicio": 5.0},
+    {"fase": "descarte", "inicio": 10.0},
+    {"fase": "mus", "inicio": 12.0},
+    {"fase": "grande", "inicio": 20.0},
+    {"fase": "chica", "inicio": 30.0},
+]
 
 
 def test_no_senas_while_dealing() -> None:
     # Título VII art. 6: «prohibido pasar señas, mientras se están repartiendo cartas».
-    informe = comprobar_senas([ev("cejas_arriba", 2.0), ev("cejas_arriba", 11.0)],
-                              "12o 12c 1e 1b", "segovia", MARCAS)
+    informe = comprobar_senas([ev("cejas_arriba", 2.0), ev("cejas_arriba", 11.0)], "12o 12c 1e 1b", "segovia", MARCAS)
     assert [(h.tipo, h.articulo) for h in informe] == [("momento", "Título VII, art. 6")] * 2
     assert all(not v.comprobable for v in informe.vistas)
 
@@ -226,8 +289,7 @@ def test_senas_before_the_last_discard_are_not_checked_against_final_cards() -> 
     informe = comprobar_senas(eventos, "12o 12c 1e 1b", "segovia", MARCAS)
     assert [v.comprobable for v in informe.vistas] == [False, True]
     assert tipos(informe) == [("inferior", "dos_ases"), ("incompleta", "duples")]
-    ok = comprobar_senas([ev("labio_mordido", 7.0), ev("cejas_arriba", 14.0)],
-                         "12o 12c 1e 1b", "segovia", MARCAS)
+    ok = comprobar_senas([ev("labio_mordido", 7.0), ev("cejas_arriba", 14.0)], "12o 12c 1e 1b", "segovia", MARCAS)
     assert list(ok) == []
 
 
@@ -278,8 +340,7 @@ def test_bad_cards_and_profile() -> None:
         senas_permitidas("12o 12c 1e 4b", "segovia", conjunto="murcia")
 
 
-@pytest.mark.parametrize("name", ["scoring.senas", "scoring.arbitro", "scoring.declaraciones",
-                                  "scoring.registro"])
+@pytest.mark.parametrize("name", ["scoring.senas", "scoring.arbitro", "scoring.declaraciones", "scoring.registro"])
 def test_module_doctests(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
@@ -287,12 +348,17 @@ def test_module_doctests(name: str) -> None:
 
 # -- properties ----------------------------------------------------------------------------------
 
-PERFILES = ("general", "segovia", "euskadi", "ludoteka-4", SEG4,
-            {"base": "segovia", "senas": "segovia-normas"},
-            {"base": "general", "senas": "enciclopedia"},
-            {"base": "euskadi", "reyes": 4})
-manos = st.lists(st.sampled_from(DECK), min_size=4, max_size=4, unique=True).map(
-    lambda cards: Hand(tuple(cards)))
+PERFILES = (
+    "general",
+    "segovia",
+    "euskadi",
+    "ludoteka-4",
+    SEG4,
+    {"base": "segovia", "senas": "segovia-normas"},
+    {"base": "general", "senas": "enciclopedia"},
+    {"base": "euskadi", "reyes": 4},
+)
+manos = st.lists(st.sampled_from(DECK), min_size=4, max_size=4, unique=True).map(lambda cards: Hand(tuple(cards)))
 perfiles = st.sampled_from(PERFILES)
 
 
@@ -303,8 +369,7 @@ def test_a_hand_never_both_requires_and_forbids_a_sena(mano: Hand, perfil: objec
     required = {j.sena.id for j in sp.completas}
     forbidden = {j.sena.id for j in sp.prohibidas}
     assert not required & forbidden
-    assert sorted(j.sena.id for j in sp.juicios) == sorted(
-        s.id for s in conjunto_senas(perfil_senas(perfil)).senas)
+    assert sorted(j.sena.id for j in sp.juicios) == sorted(s.id for s in conjunto_senas(perfil_senas(perfil)).senas)
     for j in sp.juicios:
         assert j.articulo
         assert j.permitida == (j.estado in PERMITIDOS)
@@ -312,6 +377,7 @@ def test_a_hand_never_both_requires_and_forbids_a_sena(mano: Hand, perfil: objec
 
 def perfil_senas(perfil: object) -> str:
     from scoring.rules import perfil as resolve
+
     return resolve(perfil).senas
 
 
@@ -340,15 +406,21 @@ def test_passing_the_complete_senas_is_always_correct(mano: Hand, perfil: object
 
 
 @settings(max_examples=300, deadline=None)
-@given(manos, perfiles, st.lists(st.tuples(st.sampled_from(GESTOS), st.floats(0, 120),
-                                           st.sampled_from((None, "reparto", "mus", "descarte",
-                                                            "grande", "chica", "punto"))),
-                                 max_size=6), st.booleans())
-def test_every_finding_names_an_article(
-    mano: Hand, perfil: object, gestos: list, primera: bool
-) -> None:
-    eventos = [{"gesto": g, "inicio": t, "fin": t + 0.3, **({"fase": f} if f else {})}
-               for g, t, f in gestos]
+@given(
+    manos,
+    perfiles,
+    st.lists(
+        st.tuples(
+            st.sampled_from(GESTOS),
+            st.floats(0, 120),
+            st.sampled_from((None, "reparto", "mus", "descarte", "grande", "chica", "punto")),
+        ),
+        max_size=6,
+    ),
+    st.booleans(),
+)
+def test_every_finding_names_an_article(mano: Hand, perfil: object, gestos: list, primera: bool) -> None:
+    eventos = [{"gesto": g, "inicio": t, "fin": t + 0.3, **({"fase": f} if f else {})} for g, t, f in gestos]
     informe = comprobar_senas(eventos, mano, perfil, primera_mano=primera)
     for h in informe:
         assert h.tipo in TIPOS_HALLAZGO

@@ -28,14 +28,22 @@ def hallazgos(out: str) -> list[tuple[str, str]]:
 
 
 def test_findings_of_a_recorded_hand(capsys) -> None:
-    code, out, _ = mus(capsys, "--senas", str(DATA / "segovia_faltas.json"),
-                       "--cartas", "4o 4c 4e 12b", "--perfil", "segovia", "--json")
+    code, out, _ = mus(
+        capsys,
+        "--senas",
+        str(DATA / "segovia_faltas.json"),
+        "--cartas",
+        "4o 4c 4e 12b",
+        "--perfil",
+        "segovia",
+        "--json",
+    )
     assert code == 0
     assert hallazgos(out) == [
-        ("momento", "Título VII, art. 6"),   # a seña while dealing
-        ("momento", "Título VII, art. 2"),   # medias de cuatros before the grande ended
-        ("falsa", "Título VII, art. 3"),     # a wink (31) with 22
-        ("falsa", "Título VII, art. 3"),     # both shoulders (30) with 22
+        ("momento", "Título VII, art. 6"),  # a seña while dealing
+        ("momento", "Título VII, art. 2"),  # medias de cuatros before the grande ended
+        ("falsa", "Título VII, art. 3"),  # a wink (31) with 22
+        ("falsa", "Título VII, art. 3"),  # both shoulders (30) with 22
     ]
     data = json.loads(out)
     assert data["correcto"] is False and data["completas"] == ["medias"]
@@ -45,17 +53,27 @@ def test_findings_of_a_recorded_hand(capsys) -> None:
 def test_clean_hand_with_a_discard(capsys) -> None:
     # the «dos ases» before the discard is not judged against the final cards (Título VII,
     # art. 7, example of the discard)
-    code, out, _ = mus(capsys, "--senas", str(DATA / "segovia_limpia.json"),
-                       "--cartas", "12o 12c 1e 10b", "--perfil", "segovia")
+    code, out, _ = mus(
+        capsys, "--senas", str(DATA / "segovia_limpia.json"), "--cartas", "12o 12c 1e 10b", "--perfil", "segovia"
+    )
     assert code == 0
     assert "Sin faltas" in out
     assert "antes del último reparto" in out
 
 
 def test_basque_sequence_and_a_sena_outside_the_list(capsys) -> None:
-    code, out, _ = mus(capsys, "--senas", str(DATA / "euskadi_cuatro_reyes.json"),
-                       "--cartas", "12o 12c 12e 12b", "--perfil", "euskadi", "--fase", "chica",
-                       "--json")
+    code, out, _ = mus(
+        capsys,
+        "--senas",
+        str(DATA / "euskadi_cuatro_reyes.json"),
+        "--cartas",
+        "12o 12c 12e 12b",
+        "--perfil",
+        "euskadi",
+        "--fase",
+        "chica",
+        "--json",
+    )
     assert code == 0
     data = json.loads(out)
     assert [s["significado"] for s in data["senas"]] == ["cuatro reyes", None]
@@ -64,19 +82,28 @@ def test_basque_sequence_and_a_sena_outside_the_list(capsys) -> None:
 
 
 def test_first_hand_flag_in_the_file(capsys) -> None:
-    code, out, _ = mus(capsys, "--senas", str(DATA / "primera_mano.json"),
-                       "--cartas", "12o 12c 1e 1b", "--perfil", "segovia", "--json")
+    code, out, _ = mus(
+        capsys, "--senas", str(DATA / "primera_mano.json"), "--cartas", "12o 12c 1e 1b", "--perfil", "segovia", "--json"
+    )
     assert code == 0
     assert hallazgos(out) == [("momento", "Título VII, art. 4; Título II, art. 16")]
 
 
 def test_cards_from_the_card_reader(capsys) -> None:
-    code, out, _ = mus(capsys, "--senas", str(DATA / "segovia_faltas.json"),
-                       "--cartas-json", str(DATA / "foto_jugador.json"), "--perfil", "segovia",
-                       "--json")
+    code, out, _ = mus(
+        capsys,
+        "--senas",
+        str(DATA / "segovia_faltas.json"),
+        "--cartas-json",
+        str(DATA / "foto_jugador.json"),
+        "--perfil",
+        "segovia",
+        "--json",
+    )
     assert code == 0 and json.loads(out)["cartas"] == "4o 4c 4e 12b"
-    code, out, _ = mus(capsys, "--cartas-json", str(DATA / "foto_mesa.json"), "--asiento", "1",
-                       "--perfil", "euskadi", "--json")
+    code, out, _ = mus(
+        capsys, "--cartas-json", str(DATA / "foto_mesa.json"), "--asiento", "1", "--perfil", "euskadi", "--json"
+    )
     assert code == 0 and json.loads(out)["completas"] == ["cuatro_reyes"]
 
 
@@ -139,14 +166,36 @@ def test_subprocess_end_to_end() -> None:
     """The real command line, as a user runs it."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(
-        [sys.executable, "-m", "app.cli", "arbitro", "--senas", str(DATA / "segovia_faltas.json"),
-         "--cartas", "4o 4c 4e 12b", "--perfil", "segovia"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
+        [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "arbitro",
+            "--senas",
+            str(DATA / "segovia_faltas.json"),
+            "--cartas",
+            "4o 4c 4e 12b",
+            "--perfil",
+            "segovia",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "FALSA (infraccion): dice treinta y una y la mano tiene 22 al punto" in proc.stdout
     proc = subprocess.run(
         [sys.executable, "-m", "app.cli", "arbitro", "--cartas", "12o 12c 1e"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
 
 
@@ -154,14 +203,24 @@ def test_recorded_recognizer_events(capsys) -> None:
     """Events recorded from gestures/' recognizer on the synthetic astronaut clip (see _nota),
     judged against a hand of duples de sotas y ases: the wink (31) and the medias are false
     (Título VII art. 3), dos ases is a seña of inferiores (art. 7), duples is right."""
-    code, out, _ = mus(capsys, "--senas", str(DATA / "grabado_astronauta.json"),
-                       "--cartas-json", str(DATA / "foto_duples.json"), "--perfil", "segovia",
-                       "--json")
+    code, out, _ = mus(
+        capsys,
+        "--senas",
+        str(DATA / "grabado_astronauta.json"),
+        "--cartas-json",
+        str(DATA / "foto_duples.json"),
+        "--perfil",
+        "segovia",
+        "--json",
+    )
     assert code == 0
     data = json.loads(out)
     assert [s["sena"] for s in data["senas"]] == ["treinta_y_una", "duples", "dos_ases", "medias"]
-    assert hallazgos(out) == [("falsa", "Título VII, art. 3"), ("inferior", "Título VII, art. 7"),
-                              ("falsa", "Título VII, art. 3")]
+    assert hallazgos(out) == [
+        ("falsa", "Título VII, art. 3"),
+        ("inferior", "Título VII, art. 7"),
+        ("falsa", "Título VII, art. 3"),
+    ]
 
 
 @pytest.mark.slow
@@ -172,16 +231,41 @@ def test_live_recognizer_into_the_referee(tmp_path) -> None:
     if not clip.exists():
         pytest.skip("no synthetic clip")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    senas = subprocess.run([sys.executable, "-m", "app.cli", "senas", "--json", "--perfil",
-                            "segovia", str(clip)], cwd=ROOT, env=env, capture_output=True,
-                           text=True, timeout=600, check=False)
+    senas = subprocess.run(
+        [sys.executable, "-m", "app.cli", "senas", "--json", "--perfil", "segovia", str(clip)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert senas.returncode == 0, senas.stderr[-2000:]
     events = tmp_path / "eventos.json"
     events.write_text(senas.stdout, encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "app.cli", "arbitro", "--senas", str(events),
-                           "--cartas", "1o 1c 10e 10b", "--perfil", "segovia", "--fase", "chica",
-                           "--json"], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=120, check=False)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "arbitro",
+            "--senas",
+            str(events),
+            "--cartas",
+            "1o 1c 10e 10b",
+            "--perfil",
+            "segovia",
+            "--fase",
+            "chica",
+            "--json",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     tipos = [h["tipo"] for h in json.loads(proc.stdout)["hallazgos"]]
     assert tipos.count("falsa") >= 1 and "inferior" in tipos
@@ -210,15 +294,20 @@ def test_list_the_profile_values_with_their_sources(capsys) -> None:
     valores = {v["campo"]: v for v in json.loads(out)["perfil"]["valores"]}
     assert code == 0 and valores["ordago_33_postre"]["valor"] == "penalizado"
     assert [c["lugar"] for c in valores["ordago_33_postre"]["citas"]] == [
-        "Título V, art. 7", "Título V, art. 8", "Título V, art. 9"]
+        "Título V, art. 7",
+        "Título V, art. 8",
+        "Título V, art. 9",
+    ]
     assert valores["reyes"]["eleccion"] and not valores["tantos"]["eleccion"]
     code, out, _ = mus(capsys, "--listar", "--conjunto", "euskadi", "--json")
     assert code == 0 and "perfil" not in json.loads(out)  # a seña set alone has no profile
 
 
-POSTRE = {"manos": ["12o 11c 10e 1b", "4o 5c 6e 7b", "4c 5e 6c 7e", "12c 11e 6o 7o"],
-          "lances": {"juego": {"ordago": "quiero"}},
-          "declaraciones": {"ordago_querido": {"asiento": 3, "lance": "juego"}}}
+POSTRE = {
+    "manos": ["12o 11c 10e 1b", "4o 5c 6e 7b", "4c 5e 6c 7e", "12c 11e 6o 7o"],
+    "lances": {"juego": {"ordago": "quiero"}},
+    "declaraciones": {"ordago_querido": {"asiento": 3, "lance": "juego"}},
+}
 
 
 def test_declarations_of_a_hand_record(capsys, tmp_path) -> None:
@@ -226,8 +315,10 @@ def test_declarations_of_a_hand_record(capsys, tmp_path) -> None:
     path.write_text(json.dumps({**POSTRE, "reglas": "segovia"}), encoding="utf-8")
     code, out, _ = mus(capsys, "--declaraciones", str(path))
     assert code == 0
-    assert ("- asiento 3 quiso el órdago a juego con treinta y tres de postre "
-            "[Reglamento Campeonatos de Mus (Segovia), Título V, arts. 7 y 8]") in out
+    assert (
+        "- asiento 3 quiso el órdago a juego con treinta y tres de postre "
+        "[Reglamento Campeonatos de Mus (Segovia), Título V, arts. 7 y 8]"
+    ) in out
     assert "«Queda expresamente prohibido querer un órdago a juego con treinta y tres de postre.»" in out
     # no reglas in the record: --perfil decides
     path.write_text(json.dumps(POSTRE), encoding="utf-8")
@@ -244,12 +335,15 @@ def test_declarations_of_a_bad_record_exit_2(capsys, tmp_path) -> None:
     assert code == 2 and "no hay un órdago querido" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize(("conjunto", "titulo"), [
-    ("segovia", "Reglamento Campeonatos de Mus (Segovia), Título VII"),
-    ("segovia-normas", "Normas generales de mus para la provincia de Segovia"),
-    ("euskadi", "Euskadiko Kooperatiben arteko III. Mus Txapelketa"),
-    ("enciclopedia", "Enciclopedia, artículo «Mus»"),
-])
+@pytest.mark.parametrize(
+    ("conjunto", "titulo"),
+    [
+        ("segovia", "Reglamento Campeonatos de Mus (Segovia), Título VII"),
+        ("segovia-normas", "Normas generales de mus para la provincia de Segovia"),
+        ("euskadi", "Euskadiko Kooperatiben arteko III. Mus Txapelketa"),
+        ("enciclopedia", "Enciclopedia, artículo «Mus»"),
+    ],
+)
 def test_listing_names_the_documents_not_our_files(capsys, conjunto: str, titulo: str) -> None:
     code, out, _ = mus(capsys, "--listar", "--conjunto", conjunto)
     assert code == 0 and f"Señas «{conjunto}»: {titulo}" in out
@@ -272,22 +366,15 @@ _EV = [{"gesto": "labio_mordido", "inicio": 8.0, "fin": 8.4}]
 ISSUE_29: dict[str, tuple[str, str]] = {
     # name: (the events file's JSON text, what the message says)
     "fases-a-number": (json.dumps({"eventos": _EV, "fases": 5}), "fases debe ser una lista"),
-    "fases-an-object": (json.dumps({"eventos": _EV, "fases": {"fase": "mus"}}),
-                        "fases debe ser una lista"),
+    "fases-an-object": (json.dumps({"eventos": _EV, "fases": {"fase": "mus"}}), "fases debe ser una lista"),
     "nan-time": ('{"eventos": [{"gesto": "labio_mordido", "inicio": NaN, "fin": NaN}]}', "NaN"),
-    "infinite-time": ('{"eventos": [{"gesto": "labio_mordido", "inicio": 1e999}]}',
-                      "fuera de rango"),
+    "infinite-time": ('{"eventos": [{"gesto": "labio_mordido", "inicio": 1e999}]}', "fuera de rango"),
     "nan-phase-mark": ('{"eventos": [], "fases": [{"fase": "mus", "inicio": NaN}]}', "NaN"),
-    "bool-time": (json.dumps({"eventos": [{"gesto": "guino", "inicio": True}]}),
-                  "inicio debe ser un número"),
-    "gesto-a-number": (json.dumps({"eventos": [{"gesto": 5, "inicio": 1.0}]}),
-                       "gesto debe ser un texto"),
-    "gesto-a-list": (json.dumps({"eventos": [{"gesto": ["guino"], "inicio": 1.0}]}),
-                     "gesto debe ser un texto"),
-    "long-phase": (json.dumps({"eventos": [{"gesto": "guino", "fase": "m" * 100_000}]}),
-                   "fase desconocida"),
-    "phase-a-list": (json.dumps({"eventos": [{"gesto": "guino", "fase": ["mus"]}]}),
-                     "fase desconocida"),
+    "bool-time": (json.dumps({"eventos": [{"gesto": "guino", "inicio": True}]}), "inicio debe ser un número"),
+    "gesto-a-number": (json.dumps({"eventos": [{"gesto": 5, "inicio": 1.0}]}), "gesto debe ser un texto"),
+    "gesto-a-list": (json.dumps({"eventos": [{"gesto": ["guino"], "inicio": 1.0}]}), "gesto debe ser un texto"),
+    "long-phase": (json.dumps({"eventos": [{"gesto": "guino", "fase": "m" * 100_000}]}), "fase desconocida"),
+    "phase-a-list": (json.dumps({"eventos": [{"gesto": "guino", "fase": ["mus"]}]}), "fase desconocida"),
     "surrogate": ('{"eventos": [{"gesto": "\\ud800"}]}', "caracteres no válidos"),
     "deep": ('{"eventos": ' + "[" * 500 + "]" * 500 + "}", "profundo"),
 }
@@ -315,8 +402,7 @@ def test_non_finite_times_are_refused_by_the_api() -> None:
 
 
 def test_json_output_is_strict_json(capsys) -> None:
-    code, out, _ = mus(capsys, "--senas", str(DATA / "segovia_faltas.json"), "--cartas",
-                       "12o 12c 1e 1b", "--json")
+    code, out, _ = mus(capsys, "--senas", str(DATA / "segovia_faltas.json"), "--cartas", "12o 12c 1e 1b", "--json")
     assert code == 0
 
     def refuse(token: str) -> None:

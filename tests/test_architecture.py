@@ -72,7 +72,7 @@ def _imports(module: str, path: Path) -> Iterator[tuple[ast.stmt, str, bool]]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = ".".join([*package.split(".")[:len(package.split(".")) - node.level + 1], base]).strip(".")
+                base = ".".join([*package.split(".")[: len(package.split(".")) - node.level + 1], base]).strip(".")
             names = [f"{base}.{a.name}" for a in node.names] if base else [a.name for a in node.names]
         else:
             continue
@@ -96,7 +96,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
         stack.append(m)
         for t in sorted(graph.get(m, ())):
             if state.get(t) == 1:
-                return [*stack[stack.index(t):], t]
+                return [*stack[stack.index(t) :], t]
             if t not in state and (found := visit(t)):
                 return found
         stack.pop()
@@ -110,8 +110,15 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 
 def test_the_checks_see_the_whole_project():
-    assert {"vision.reader", "vision.detect", "scoring.tanteo", "gestures.recognizer", "app.main",
-            "mesa.partida", "training.cards.evaluate"} <= MODULES.keys()
+    assert {
+        "vision.reader",
+        "vision.detect",
+        "scoring.tanteo",
+        "gestures.recognizer",
+        "app.main",
+        "mesa.partida",
+        "training.cards.evaluate",
+    } <= MODULES.keys()
     assert "vision.reader" in _graph()["vision.cli_leer"]
 
 
@@ -128,9 +135,15 @@ def test_the_cycle_finder_finds_a_cycle():
 def test_each_package_imports_only_what_the_layout_allows(package):
     """Run time never imports training; scoring imports nothing of the others; vision and
     gestures know nothing of each other or of the app."""
-    wrong = sorted({f"{m} -> {t}" for m, p in MODULES.items() if m.split(".")[0] == package
-                    for _, t, _ in _imports(m, p)
-                    if t.split(".")[0] != package and t.split(".")[0] not in ALLOWED[package]})
+    wrong = sorted(
+        {
+            f"{m} -> {t}"
+            for m, p in MODULES.items()
+            if m.split(".")[0] == package
+            for _, t, _ in _imports(m, p)
+            if t.split(".")[0] != package and t.split(".")[0] not in ALLOWED[package]
+        }
+    )
     assert not wrong
 
 
@@ -140,8 +153,13 @@ def _absolute_imports(package: str) -> Iterator[tuple[str, str]]:
         if m.split(".")[0] != package:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
-                     [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and not node.level
+                else []
+            )
             for name in names:
                 yield m, name
 
@@ -157,7 +175,7 @@ def test_scoring_needs_no_third_party_package():
 
 def _comment_near(path: Path, line: int) -> str:
     lines = path.read_text(encoding="utf-8").splitlines()
-    near = lines[max(0, line - 5):line]  # the import's line and the four above it (a block of imports)
+    near = lines[max(0, line - 5) : line]  # the import's line and the four above it (a block of imports)
     return " ".join(text.split("#", 1)[1] for text in near if "#" in text)
 
 

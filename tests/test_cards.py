@@ -38,8 +38,13 @@ def test_every_card_round_trips(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("12O", Card(12, "o")), ("3c", Card(3, "c")), (" 11E ", Card(11, "e")), ("1B", Card(1, "b")),
-     ("10o", Card(10, "o"))],
+    [
+        ("12O", Card(12, "o")),
+        ("3c", Card(3, "c")),
+        (" 11E ", Card(11, "e")),
+        ("1B", Card(1, "b")),
+        ("10o", Card(10, "o")),
+    ],
 )
 def test_parse_is_case_insensitive(text: str, expected: Card) -> None:
     assert Card.parse(text) == expected
@@ -115,7 +120,7 @@ def test_check_distinct_names_the_card_and_both_hands() -> None:
 
 
 def test_check_distinct_accepts_a_real_deal() -> None:
-    check_distinct([parse_hand(" ".join(CARD_IDS[i:i + 4])) for i in range(0, 16, 4)])
+    check_distinct([parse_hand(" ".join(CARD_IDS[i : i + 4])) for i in range(0, 16, 4)])
 
 
 def test_cards_are_hashable_and_ordered() -> None:
@@ -123,8 +128,15 @@ def test_cards_are_hashable_and_ordered() -> None:
     assert sorted([Card(12, "o"), Card(1, "o")])[0] == Card(1, "o")
 
 
-SCORING_MODULES = ["scoring", "scoring.cards", "scoring.rules", "scoring.jugadas", "scoring.tanteo",
-                   "scoring.partida", "scoring.cli"]
+SCORING_MODULES = [
+    "scoring",
+    "scoring.cards",
+    "scoring.rules",
+    "scoring.jugadas",
+    "scoring.tanteo",
+    "scoring.partida",
+    "scoring.cli",
+]
 
 
 @pytest.mark.parametrize("name", SCORING_MODULES)

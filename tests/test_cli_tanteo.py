@@ -68,13 +68,16 @@ def test_bundled_examples_score(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 BAD_INPUTS: dict[str, Any] = {
-    "invalid-json": "{\"manos\": [",
+    "invalid-json": '{"manos": [',
     "empty-array": [],
     "unknown-profile": {**GOOD, "reglas": "murcia"},
     "bad-card": {**GOOD, "manos": ["12o 12c 11o 8c", *C[1:]]},
     "duplicate-card": {**GOOD, "manos": [C[0], C[0], *C[2:]]},
-    "bet-not-allowed": {**GOOD, "manos": ["1o 4o 5o 6o", "1c 4c 7b 7c", "1e 4e 6e 7e", "10o 4b 5b 6b"],
-                        "lances": {"pares": {"quiero": 2}}},
+    "bet-not-allowed": {
+        **GOOD,
+        "manos": ["1o 4o 5o 6o", "1c 4c 7b 7c", "1e 4e 6e 7e", "10o 4b 5b 6b"],
+        "lances": {"pares": {"quiero": 2}},
+    },
     "bet-after-ordago": {**GOOD, "lances": {"grande": {"ordago": "quiero"}, "juego": {"quiero": 2}}},
     "unknown-key": {**GOOD, "colour": 1},
     "bad-outcome": {**GOOD, "lances": {"grande": {"quiero": 2, "no_quiero": 1}}},
@@ -130,11 +133,22 @@ def _mus() -> list[str]:
 
 
 def test_installed_mus_command(write_json: Callable[..., Path]) -> None:
-    ok = subprocess.run([*_mus(), "tanteo", "--json", "-"], input=json.dumps([GOOD]), capture_output=True,
-                        text=True, timeout=60, check=False)
+    ok = subprocess.run(
+        [*_mus(), "tanteo", "--json", "-"],
+        input=json.dumps([GOOD]),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert ok.returncode == 0 and json.loads(ok.stdout)[0]["marcador"] == [5, 4]
-    bad = subprocess.run([*_mus(), "tanteo", "--json", str(write_json(BAD_INPUTS["bad-card"]))],
-                         capture_output=True, text=True, timeout=60, check=False)
+    bad = subprocess.run(
+        [*_mus(), "tanteo", "--json", str(write_json(BAD_INPUTS["bad-card"]))],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert bad.returncode == 2
     assert bad.stderr.count("\n") == 1 and "8c" in bad.stderr
     assert "8c" in json.loads(bad.stdout)["error"]
@@ -154,23 +168,37 @@ def _nested_reglas(depth: int) -> str:
 _MANOS = json.dumps(C)
 ISSUE_29: dict[str, tuple[str, str]] = {
     # name: (the file's JSON text, what the message says)
-    "surrogate-in-a-name": (f'{{"manos": {_MANOS}, "jugadores": ["\\ud800", "B", "C", "D"]}}',
-                            "caracteres no válidos"),
+    "surrogate-in-a-name": (f'{{"manos": {_MANOS}, "jugadores": ["\\ud800", "B", "C", "D"]}}', "caracteres no válidos"),
     "4301-digit-mano": (f'{{"manos": {_MANOS}, "mano": {"9" * 4301}}}', "demasiado largo"),
     "19-digit-mano": (f'{{"manos": {_MANOS}, "mano": {"9" * 19}}}', "demasiado largo"),
-    "float-seat-1": (json.dumps({"reglas": "segovia", "manos": C, "declaraciones": {
-        "ensenadas": [{"asiento": 1.0, "lance": "pares"}]}}), "asiento 1.0"),
-    "float-seat-3": (json.dumps({"reglas": "segovia", "manos": C, "declaraciones": {
-        "ensenadas": [{"asiento": 3.0, "lance": "pares"}]}}), "asiento 3.0"),
-    "bool-seat": (json.dumps({"reglas": "segovia", "manos": C, "declaraciones": {
-        "ensenadas": [{"asiento": True, "lance": "pares"}]}}), "asiento True"),
-    "ensenadas-not-a-list": (json.dumps({"manos": C, "declaraciones": {"ensenadas": 5}}),
-                             "ensenadas debe ser una lista"),
-    "float-declaration": (json.dumps({"reglas": "segovia", "manos": C, "declaraciones": {
-        "pares": [1.0, None, None, None]}}), "declaraciones.pares[0]"),
+    "float-seat-1": (
+        json.dumps(
+            {"reglas": "segovia", "manos": C, "declaraciones": {"ensenadas": [{"asiento": 1.0, "lance": "pares"}]}}
+        ),
+        "asiento 1.0",
+    ),
+    "float-seat-3": (
+        json.dumps(
+            {"reglas": "segovia", "manos": C, "declaraciones": {"ensenadas": [{"asiento": 3.0, "lance": "pares"}]}}
+        ),
+        "asiento 3.0",
+    ),
+    "bool-seat": (
+        json.dumps(
+            {"reglas": "segovia", "manos": C, "declaraciones": {"ensenadas": [{"asiento": True, "lance": "pares"}]}}
+        ),
+        "asiento True",
+    ),
+    "ensenadas-not-a-list": (
+        json.dumps({"manos": C, "declaraciones": {"ensenadas": 5}}),
+        "ensenadas debe ser una lista",
+    ),
+    "float-declaration": (
+        json.dumps({"reglas": "segovia", "manos": C, "declaraciones": {"pares": [1.0, None, None, None]}}),
+        "declaraciones.pares[0]",
+    ),
     "reglas-500-deep": (f'{{"manos": {_MANOS}, "reglas": {_nested_reglas(500)}}}', "profundo"),
-    "reglas-base-not-a-name": (f'{{"manos": {_MANOS}, "reglas": {_nested_reglas(3)}}}',
-                               "base debe ser el nombre"),
+    "reglas-base-not-a-name": (f'{{"manos": {_MANOS}, "reglas": {_nested_reglas(3)}}}', "base debe ser el nombre"),
     "float-reyes": (json.dumps({"manos": C, "reglas": {"reyes": 8.0}}), "reyes debe ser 4 u 8"),
     "nan-marcador": (f'{{"manos": {_MANOS}, "marcador": [NaN, 0]}}', "NaN"),
     "full-width-card": (json.dumps({"manos": ["１２o 12c 11o 11c", *C[1:]]}), "１２o"),
@@ -219,8 +247,7 @@ def test_an_array_is_printed_as_one_json_array(
     records = [GOOD, {**GOOD, "jugadores": ["Ñuño", "B", "C", "D"]}, {**GOOD, "marcador": [0, 39]}]
     status, out, _ = run(capsys, "--json", str(write_json(records)))
     assert status == 0
-    assert out == json.dumps([json.loads(json.dumps(r)) for r in json.loads(out)],
-                             ensure_ascii=False, indent=2) + "\n"
+    assert out == json.dumps([json.loads(json.dumps(r)) for r in json.loads(out)], ensure_ascii=False, indent=2) + "\n"
     assert [r["marcador"] for r in json.loads(out)] == [[5, 4], [5, 4], [1, 40]]
 
 
@@ -235,8 +262,13 @@ def test_an_array_near_the_limit_in_bounded_time_and_memory(tmp_path: Path) -> N
     path = tmp_path / "big.json"
     path.write_text("[" + ",".join([one] * (MAX_INPUT_BYTES // (len(one) + 1) - 1)) + "]")
     start = time.monotonic()
-    done = subprocess.run([*_mus(), "tanteo", "--json", str(path)], stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, timeout=300, check=False)
+    done = subprocess.run(
+        [*_mus(), "tanteo", "--json", str(path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-300:]
     peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     assert time.monotonic() - start < 120 and peak_mib < 600, (time.monotonic() - start, peak_mib)

@@ -71,14 +71,26 @@ def test_viii_1_exception_mano_with_four_kings() -> None:
     [
         # the liar's partner (reyes) beats the innocent (ases): «sólo el valor de sus pares»
         (PARES, None, (None, frozenset({2}), 0, False), "VIII.2 en paso, pierde el inocente"),
-        (PARES, {"pares": {"quiero": 5}}, (None, frozenset({2}), 0, False),
-         "VIII.2 con envites: sólo el valor de sus pares en paso"),
-        (PARES, {"pares": {"ordago": "quiero"}}, (None, frozenset({2}), 0, False),
-         "VIII.3: responde del órdago si pierde; si gana, en paso"),
+        (
+            PARES,
+            {"pares": {"quiero": 5}},
+            (None, frozenset({2}), 0, False),
+            "VIII.2 con envites: sólo el valor de sus pares en paso",
+        ),
+        (
+            PARES,
+            {"pares": {"ordago": "quiero"}},
+            (None, frozenset({2}), 0, False),
+            "VIII.3: responde del órdago si pierde; si gana, en paso",
+        ),
         # the innocent's medias de ases win: «se apuntará los pares más la negada»
         (PARES_MEDIAS, None, (1, frozenset({2}), 1, True), "VIII.2 en paso, gana el inocente"),
-        (PARES_MEDIAS, {"pares": {"quiero": 5}}, (1, frozenset({2}), 0, True),
-         "VIII.2 con envites, gana el inocente: es válido"),
+        (
+            PARES_MEDIAS,
+            {"pares": {"quiero": 5}},
+            (1, frozenset({2}), 0, True),
+            "VIII.2 con envites, gana el inocente: es válido",
+        ),
     ],
 )
 def test_viii_2_and_3_false_pares(manos, lances, esperado, cita) -> None:
@@ -126,8 +138,7 @@ def test_ix_2_false_juego(mano: int, lances, esperado) -> None:
 
 def test_ix_2_innocent_wins_its_envites() -> None:
     manos = ["12o 11c 10e 3b", "12c 11o 10b 1e", "4o 5c 6e 7b", "4c 5o 6b 7c"]  # 33 vs 31
-    cs = por_lance(correcciones({"juego": [True, True, True, False]}, manos, SEG, 0,
-                                {"juego": {"quiero": 2}}))
+    cs = por_lance(correcciones({"juego": [True, True, True, False]}, manos, SEG, 0, {"juego": {"quiero": 2}}))
     assert resumen(cs["juego"]) == (1, frozenset({2}), 0, True)
 
 
@@ -175,8 +186,9 @@ def test_cards_shown_during_the_lances() -> None:
     assert list(cs) == ["punto"]  # nobody holds juego: the punto was being played
     assert resumen(cs["punto"]) == (1, frozenset(), 1, True)
     # VI.9 rules only «si no hubiera envites queridos»; with one the cards decide
-    assert correcciones({"ensenadas": [{"asiento": 1, "lance": "pares"}]}, PARES, SEG, 0,
-                        {"pares": {"quiero": 2}}) == []
+    assert (
+        correcciones({"ensenadas": [{"asiento": 1, "lance": "pares"}]}, PARES, SEG, 0, {"pares": {"quiero": 2}}) == []
+    )
     # the Basque text forbids showing cards but gives no penalty
     ensenada = {"ensenadas": [{"asiento": 1, "lance": "pares"}]}
     assert correcciones(ensenada, PARES, EUS, 0) == []
@@ -193,6 +205,7 @@ def test_both_parejas_err_penalties_cancel() -> None:
 
 
 # -- Basque rules (III. Mus Txapelketa, «Araudia») -----------------------------------------------
+
 
 def test_basque_hidden_pares_partner_declared() -> None:
     # «bere jokaldia ez da kontuan hartuko ... berari dagozkion harriak besterik ez ditu hartuko»
@@ -211,8 +224,7 @@ def test_basque_pareja_denied_pares() -> None:
 
 def test_basque_false_pares_with_envite() -> None:
     # «enbidoa jotzen badu, aurkariek irabaziko dute, bikotekidearen pareak ... hobeak badira ere»
-    cs = por_lance(correcciones({"pares": [True, True, True, False]}, PARES, EUS, 0,
-                                {"pares": {"quiero": 2}}))
+    cs = por_lance(correcciones({"pares": [True, True, True, False]}, PARES, EUS, 0, {"pares": {"quiero": 2}}))
     assert resumen(cs["pares"]) == (1, frozenset({2}), 0, True)
     cs = por_lance(correcciones({"pares": [True, True, True, False]}, PARES, EUS, 0))
     assert resumen(cs["pares"]) == (None, frozenset({2}), 0, True)
@@ -228,6 +240,7 @@ def test_basque_false_pares_opponents_without_pares() -> None:
 
 
 # -- input ---------------------------------------------------------------------------------------
+
 
 def test_declarations_accept_si_no_and_null() -> None:
     decl = leer_declaraciones({"pares": ["sí", "No", None, True], "juego": [False] * 4})
@@ -261,8 +274,7 @@ def test_bad_hands_and_mano() -> None:
 
 
 def test_faltas_name_the_article() -> None:
-    fs = faltas({"pares": [False, True, True, None], "juego": [True, None, None, None]},
-                PARES, SEG)
+    fs = faltas({"pares": [False, True, True, None], "juego": [True, None, None, None]}, PARES, SEG)
     assert [(f.asiento, f.lance, f.tipo, f.articulo) for f in fs] == [
         (0, "pares", "oculta", f"{SEGOVIA}, Título VIII, art. 1"),
         (2, "pares", "falsa", f"{SEGOVIA}, Título VIII, arts. 2 y 3"),
@@ -274,18 +286,17 @@ def test_parejas_declaradas_lets_a_lie_open_the_betting() -> None:
     # only pareja 0 holds pares, but seat 3 said "sí": the table bet on pares
     manos = [PARES[0], "4e 5b 6o 7o", "4o 5c 6c 7e", "10o 11c 1e 6b"]
     assert parejas_declaradas({"pares": [None] * 4}, manos, SEG, "pares") == (True, False)
-    assert parejas_declaradas({"pares": [None, None, None, True]}, manos, SEG, "pares") == (
-        True, True)
+    assert parejas_declaradas({"pares": [None, None, None, True]}, manos, SEG, "pares") == (True, True)
     assert parejas_declaradas({}, PARES, SEG, "juego") == (False, False)
 
 
 # -- into the tanteo -----------------------------------------------------------------------------
 
+
 def test_tanteo_applies_viii_1() -> None:
     # grande: seat 0 (1); chica: seat 1 (1); pares: pareja 1 by VIII.1, ases (1) + negada (1);
     # punto: pareja 1 by VIII.4, negada (1) + punto en paso (1).
-    record = {"reglas": SEG, "mano": 0, "manos": PARES,
-              "declaraciones": {"pares": [False, True, False, False]}}
+    record = {"reglas": SEG, "mano": 0, "manos": PARES, "declaraciones": {"pares": [False, True, False, False]}}
     result = tantear(record)
     assert result.marcador == (1, 5)
     assert any(f"{SEGOVIA}, Título VIII, art. 1" in a.razon for a in result.detalle)
@@ -294,13 +305,20 @@ def test_tanteo_applies_viii_1() -> None:
 # -- properties ----------------------------------------------------------------------------------
 
 hands4 = st.lists(st.sampled_from(DECK), min_size=16, max_size=16, unique=True).map(
-    lambda c: [" ".join(str(x) for x in c[i:i + 4]) for i in range(0, 16, 4)])
+    lambda c: [" ".join(str(x) for x in c[i : i + 4]) for i in range(0, 16, 4)]
+)
 decls = st.lists(st.sampled_from((True, False, None)), min_size=4, max_size=4)
 
 
 @settings(max_examples=200, deadline=None)
-@given(hands4, decls, decls, st.integers(0, 3), st.sampled_from((SEG, EUS, "general")),
-       st.sampled_from((None, {"pares": {"quiero": 2}}, {"juego": {"ordago": "quiero"}})))
+@given(
+    hands4,
+    decls,
+    decls,
+    st.integers(0, 3),
+    st.sampled_from((SEG, EUS, "general")),
+    st.sampled_from((None, {"pares": {"quiero": 2}}, {"juego": {"ordago": "quiero"}})),
+)
 def test_corrections_are_well_formed(manos, pares, juego, mano, reglas, lances) -> None:
     decl = {"pares": pares, "juego": juego}
     cs = correcciones(decl, manos, reglas, mano, lances)
@@ -333,17 +351,23 @@ def test_a_truthful_table_changes_nothing(manos, mano, reglas) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(hands4, decls, decls, st.integers(0, 3), st.sampled_from((SEG, EUS)),
-       st.sampled_from((None, {"pares": {"quiero": 2}}, {"juego": {"quiero": 3}})))
+@given(
+    hands4,
+    decls,
+    decls,
+    st.integers(0, 3),
+    st.sampled_from((SEG, EUS)),
+    st.sampled_from((None, {"pares": {"quiero": 2}}, {"juego": {"quiero": 3}})),
+)
 def test_rotating_the_table_rotates_the_penalties(manos, pares, juego, mano, reglas, lances) -> None:
     """Seats and mano moved one place: the same penalties, for the other pareja."""
     decl = {"pares": pares, "juego": juego}
     turn = lambda xs: [xs[3], *xs[:3]]  # seat s becomes seat s + 1  # noqa: E731
     base = correcciones(decl, manos, reglas, mano, lances)
-    moved = correcciones({"pares": turn(pares), "juego": turn(juego)}, turn(manos), reglas,
-                         (mano + 1) % 4, lances)
+    moved = correcciones({"pares": turn(pares), "juego": turn(juego)}, turn(manos), reglas, (mano + 1) % 4, lances)
     assert [(c.lance, c.negada, c.envites_validos) for c in base] == [
-        (c.lance, c.negada, c.envites_validos) for c in moved]
+        (c.lance, c.negada, c.envites_validos) for c in moved
+    ]
     for a, b in zip(base, moved, strict=True):
         assert b.ganador == (None if a.ganador is None else 1 - a.ganador)
         assert b.anulados == frozenset((s + 1) % 4 for s in a.anulados)
@@ -352,8 +376,7 @@ def test_rotating_the_table_rotates_the_penalties(manos, pares, juego, mano, reg
 def test_mus_tanteo_shows_the_penalty_in_detalle(tmp_path, capsys) -> None:
     from app.cli import main
 
-    record = {"reglas": SEG, "mano": 0, "manos": PARES,
-              "declaraciones": {"pares": [False, True, False, False]}}
+    record = {"reglas": SEG, "mano": 0, "manos": PARES, "declaraciones": {"pares": [False, True, False, False]}}
     path = tmp_path / "mano.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     assert main(["tanteo", "--json", str(path)]) == 0
@@ -375,8 +398,13 @@ def test_mus_tanteo_shows_the_penalty_in_detalle(tmp_path, capsys) -> None:
 def test_tanteo_viii_3_void_ordago() -> None:
     # «el compañero responde del órdago si tiene pares y pierde, y si ganara se los apuntara
     # en paso»: seat 2 lied, seat 0's reyes beat seat 1's ases, so no órdago: pares en paso.
-    record = {"reglas": SEG, "mano": 0, "manos": PARES, "lances": {"pares": {"ordago": "quiero"}},
-              "declaraciones": {"pares": [True, True, True, False]}}
+    record = {
+        "reglas": SEG,
+        "mano": 0,
+        "manos": PARES,
+        "lances": {"pares": {"ordago": "quiero"}},
+        "declaraciones": {"pares": [True, True, True, False]},
+    }
     result = tantear(record)
     assert result.fin is None
     assert result.por_lance["pares"] == [1, 0]
@@ -386,6 +414,11 @@ def test_tanteo_a_false_si_opens_the_betting() -> None:
     # seat 1 said «pares sí» without pares: the envite of 5 was bet and accepted; the innocent
     # pareja 0 wins it (VIII.2: «si la pareja que jugó correctamente gana es válido»).
     manos = [PARES[0], "4e 5b 6o 7o", "4o 5c 6c 7e", "10o 11c 1e 6b"]
-    record = {"reglas": SEG, "mano": 0, "manos": manos, "lances": {"pares": {"quiero": 5}},
-              "declaraciones": {"pares": [True, True, False, False]}}
+    record = {
+        "reglas": SEG,
+        "mano": 0,
+        "manos": manos,
+        "lances": {"pares": {"quiero": 5}},
+        "declaraciones": {"pares": [True, True, False, False]},
+    }
     assert tantear(record).por_lance["pares"] == [6, 0]

@@ -29,24 +29,26 @@ from vision import cli_mano
 
 REPO = Path(__file__).resolve().parent.parent
 MANOS = json.loads((REPO / "examples" / "mesa.json").read_text())["manos"]
-FUZZ = settings(max_examples=150, deadline=None,
-                suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 # JSON of any shape, strings with lone surrogates included (json.dumps writes them as \ud800)
 text = st.text(st.characters(codec=None, exclude_categories=()), max_size=12)
-scalars = (st.none() | st.booleans() | st.integers(-10**20, 10**20)
-           | st.floats(allow_nan=False, allow_infinity=False) | text)
+scalars = (
+    st.none() | st.booleans() | st.integers(-(10**20), 10**20) | st.floats(allow_nan=False, allow_infinity=False) | text
+)
 
 
 def json_of(keys: st.SearchStrategy[str]) -> st.SearchStrategy[object]:
-    return st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
-                        | st.dictionaries(keys | text, inner, max_size=3), max_leaves=12)
+    return st.recursive(
+        scalars,
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(keys | text, inner, max_size=3),
+        max_leaves=12,
+    )
 
 
 def damaged(doc: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     """A document cut short, or with a character put in somewhere: broken JSON."""
-    return st.tuples(doc, st.integers(0, 200), text).map(
-        lambda d: d[0][:d[1]] + d[2] + d[0][d[1]:])
+    return st.tuples(doc, st.integers(0, 200), text).map(lambda d: d[0][: d[1]] + d[2] + d[0][d[1] :])
 
 
 def as_files(docs: st.SearchStrategy[object]) -> st.SearchStrategy[str]:
@@ -80,13 +82,17 @@ def write(path: Path, content: str) -> None:
 
 LANCE = st.sampled_from(["grande", "chica", "pares", "juego", "punto"])
 APUESTA = st.sampled_from(["quiero", "no_quiero", "gana", "ordago"])
-lances = st.dictionaries(LANCE, st.just("paso") | st.dictionaries(APUESTA, scalars, max_size=2)
-                         | json_of(APUESTA), max_size=5)
-records = st.fixed_dictionaries({"lances": lances | json_of(LANCE)}, optional={
-    "marcador": st.lists(st.integers(-5, 50), min_size=2, max_size=2) | json_of(text),
-    "reglas": st.sampled_from(["general", "segovia", "marte"]) | json_of(text),
-    "jugadores": st.lists(text, min_size=4, max_size=4) | json_of(text),
-})
+lances = st.dictionaries(
+    LANCE, st.just("paso") | st.dictionaries(APUESTA, scalars, max_size=2) | json_of(APUESTA), max_size=5
+)
+records = st.fixed_dictionaries(
+    {"lances": lances | json_of(LANCE)},
+    optional={
+        "marcador": st.lists(st.integers(-5, 50), min_size=2, max_size=2) | json_of(text),
+        "reglas": st.sampled_from(["general", "segovia", "marte"]) | json_of(text),
+        "jugadores": st.lists(text, min_size=4, max_size=4) | json_of(text),
+    },
+)
 
 
 @pytest.fixture(scope="module")
@@ -98,8 +104,9 @@ def table(tmp_path_factory) -> Path:
 @given(content=as_files(lances | records | json_of(LANCE)))
 def test_mano_lances_files(table, monkeypatch, content):
     # the photo stands in as read: the lances are what is fuzzed
-    monkeypatch.setattr(cli_mano, "read_one", lambda *a, **k: SimpleNamespace(
-        hands=[m.split() for m in MANOS], warnings=[]))
+    monkeypatch.setattr(
+        cli_mano, "read_one", lambda *a, **k: SimpleNamespace(hands=[m.split() for m in MANOS], warnings=[])
+    )
     path = table / "lances.json"
     write(path, content)
     for flags in ([], ["--json"]):
@@ -112,14 +119,16 @@ PAIRS = [n for n, v in vars(Umbrales()).items() if isinstance(v, tuple)]
 SINGLE = [n for n, v in vars(Umbrales()).items() if not isinstance(v, tuple)]
 number = st.integers(-5, 200) | st.floats(-1.0, 200.0) | st.floats(allow_nan=False)
 umbral_values = st.dictionaries(
-    st.sampled_from(PAIRS), st.lists(number, min_size=2, max_size=2) | scalars, max_size=4) \
-    | st.dictionaries(st.sampled_from(SINGLE), number | scalars, max_size=3)
+    st.sampled_from(PAIRS), st.lists(number, min_size=2, max_size=2) | scalars, max_size=4
+) | st.dictionaries(st.sampled_from(SINGLE), number | scalars, max_size=3)
 tiempo_values = st.dictionaries(
     st.sampled_from(sorted(TIEMPOS)),
     st.dictionaries(st.sampled_from(sorted(LIMITES)), number | scalars, max_size=3) | scalars,
-    max_size=3)
-ajustes = st.fixed_dictionaries({}, optional={"umbrales": umbral_values | json_of(text),
-                                              "tiempos": tiempo_values | json_of(text)})
+    max_size=3,
+)
+ajustes = st.fixed_dictionaries(
+    {}, optional={"umbrales": umbral_values | json_of(text), "tiempos": tiempo_values | json_of(text)}
+)
 
 
 class FaceOnly:
@@ -165,8 +174,7 @@ def test_umbrales_validation(doc):
     play(umbrales, tiempos)
 
 
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(content=as_files(ajustes))
 def test_umbrales_files(table, face_image, monkeypatch, content):
     monkeypatch.setattr(senas_cli, "SenaRecognizer", FaceOnly)

@@ -26,24 +26,45 @@ MAX_LINE = 300  # "mus: " and the message; scoring.cli cuts longer ones
 C = ["12o 12c 11o 11c", "7o 7c 7e 1o", "4o 4c 5o 6o", "10o 10c 6c 5c"]
 RECORDS: list[dict[str, Any]] = [
     {"reglas": "general", "mano": 0, "manos": C},
-    {"reglas": "segovia", "mano": 1, "manos": C, "marcador": [10, 20],
-     "jugadores": ["Ana", "Luis", "Eva", "Iker"],
-     "lances": {"grande": {"quiero": 2}, "chica": {"no_quiero": 1, "gana": 0},
-                "pares": "paso", "juego": {"ordago": "quiero"}}},
-    {"reglas": "segovia", "manos": C,
-     "declaraciones": {"pares": [True, False, True, None], "juego": ["si", "no", None, None],
-                       "ensenadas": [{"asiento": 1, "lance": "pares"}]}},
-    {"reglas": {"base": "euskadi", "reyes": 4, "tantos": 30}, "manos": C,
-     "declaraciones": {"pares": [None, None, True, True]}},
+    {
+        "reglas": "segovia",
+        "mano": 1,
+        "manos": C,
+        "marcador": [10, 20],
+        "jugadores": ["Ana", "Luis", "Eva", "Iker"],
+        "lances": {
+            "grande": {"quiero": 2},
+            "chica": {"no_quiero": 1, "gana": 0},
+            "pares": "paso",
+            "juego": {"ordago": "quiero"},
+        },
+    },
+    {
+        "reglas": "segovia",
+        "manos": C,
+        "declaraciones": {
+            "pares": [True, False, True, None],
+            "juego": ["si", "no", None, None],
+            "ensenadas": [{"asiento": 1, "lance": "pares"}],
+        },
+    },
+    {
+        "reglas": {"base": "euskadi", "reyes": 4, "tantos": 30},
+        "manos": C,
+        "declaraciones": {"pares": [None, None, True, True]},
+    },
 ]
 EVENTS: dict[str, Any] = {
-    "fases": [{"fase": "reparto", "inicio": 0.0}, {"fase": "mus", "inicio": 6.0},
-              {"fase": "grande", "inicio": 20.0}, {"fase": "pares", "inicio": 55.0}],
+    "fases": [
+        {"fase": "reparto", "inicio": 0.0},
+        {"fase": "mus", "inicio": 6.0},
+        {"fase": "grande", "inicio": 20.0},
+        {"fase": "pares", "inicio": 55.0},
+    ],
     "primera_mano": False,
     "eventos": [
         {"gesto": "labio_mordido", "inicio": 3.1, "fin": 3.4, "confianza": 0.9},
-        {"gesto": "labios_lado", "lado": "izquierdo", "inicio": 8.0, "fin": 8.5,
-         "confianza": 0.91},
+        {"gesto": "labios_lado", "lado": "izquierdo", "inicio": 8.0, "fin": 8.5, "confianza": 0.91},
         {"gesto": "guino", "inicio": 25.0, "fin": 25.3, "confianza": 0.88, "fase": "juego"},
     ],
 }
@@ -74,8 +95,23 @@ def _nested(depth: int) -> Raw:
 
 ODD_TEXT = st.one_of(
     st.text(max_size=12),
-    st.sampled_from(["\ud800", "A\udfff", "１２o", "١٢o", "12o\u3000", "", " ", "x" * 5000,
-                     "12o 12c 11o", "paso", "quiero", "segovia", "pares"]),
+    st.sampled_from(
+        [
+            "\ud800",
+            "A\udfff",
+            "１２o",
+            "١٢o",
+            "12o\u3000",
+            "",
+            " ",
+            "x" * 5000,
+            "12o 12c 11o",
+            "paso",
+            "quiero",
+            "segovia",
+            "pares",
+        ]
+    ),
 )
 ODD_NUMBER = st.one_of(
     st.integers(-5, 50),
@@ -88,8 +124,11 @@ LEAF = st.one_of(st.booleans(), st.none(), ODD_TEXT, ODD_NUMBER)
 ODD = st.one_of(
     LEAF,
     st.lists(LEAF, max_size=5),
-    st.dictionaries(st.sampled_from(["asiento", "lance", "quiero", "gana", "base", "fase",
-                                     "inicio", "gesto", "zzz"]), LEAF, max_size=3),
+    st.dictionaries(
+        st.sampled_from(["asiento", "lance", "quiero", "gana", "base", "fase", "inicio", "gesto", "zzz"]),
+        LEAF,
+        max_size=3,
+    ),
     st.integers(1, 600).map(_nested),
     st.integers(1, 600).map(lambda n: Raw("[" * n + "]" * n)),
 )
@@ -175,11 +214,15 @@ def test_tanteo_on_an_array_of_mutated_records(records: list[Any]) -> None:
 
 
 @FUZZ
-@given(mutated(EVENTS), st.sampled_from(["general", "segovia", "euskadi"]),
-       st.sampled_from(["12o 12c 1e 1b", "12o 12c 3e 5b", "4o 4c 6e 7b"]))
+@given(
+    mutated(EVENTS),
+    st.sampled_from(["general", "segovia", "euskadi"]),
+    st.sampled_from(["12o 12c 1e 1b", "12o 12c 3e 5b", "4o 4c 6e 7b"]),
+)
 def test_arbitro_on_a_mutated_events_file(events: Any, perfil: str, cartas: str) -> None:
-    status, out, err = run_mus(["arbitro", "--senas", write(dump(events)), "--cartas", cartas,
-                                "--perfil", perfil, "--json"])
+    status, out, err = run_mus(
+        ["arbitro", "--senas", write(dump(events)), "--cartas", cartas, "--perfil", perfil, "--json"]
+    )
     check(status, out, err)
     if status == 0:
         assert err == "" and "hallazgos" in json.loads(out)

@@ -7,10 +7,22 @@ import pytest
 from gestures.calibration import CalibrationSettings, calibrate
 from gestures.types import PROBLEMAS_CALIBRACION, Calibracion
 
-STILL = {"jawOpen": 0.02, "lip_gap": 0.01, "mouthPucker": 0.02, "mouthSmileLeft": 0.1,
-         "mouthSmileRight": 0.1, "browInnerUp": 0.05, "ear_a": 0.3, "ear_b": 0.3,
-         "eyeBlinkLeft": 0.05, "eyeBlinkRight": 0.05, "mouth_w": 0.62, "brow_h": 0.23,
-         "scale_px": 90.0, "skin_lum": 140.0}
+STILL = {
+    "jawOpen": 0.02,
+    "lip_gap": 0.01,
+    "mouthPucker": 0.02,
+    "mouthSmileLeft": 0.1,
+    "mouthSmileRight": 0.1,
+    "browInnerUp": 0.05,
+    "ear_a": 0.3,
+    "ear_b": 0.3,
+    "eyeBlinkLeft": 0.05,
+    "eyeBlinkRight": 0.05,
+    "mouth_w": 0.62,
+    "brow_h": 0.23,
+    "scale_px": 90.0,
+    "skin_lum": 140.0,
+}
 
 
 def jitter(i: int) -> dict[str, float]:

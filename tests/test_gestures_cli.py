@@ -60,14 +60,12 @@ def test_the_calibration_is_reported_and_a_poor_one_said_once(capsys, tmp_path):
     photo = tmp_path / "neutra.png"
     cv2.imwrite(str(photo), neutral())
     # one photo is too few frames to know the face's noise: it works, and says so once
-    status, out, err = run_cli(capsys, "--json", "--sin-hombros", "--neutra", str(photo),
-                               str(CLIP))
+    status, out, err = run_cli(capsys, "--json", "--sin-hombros", "--neutra", str(photo), str(CLIP))
     assert status == 0 and len(json.loads(out)["eventos"]) == 4
     assert json.loads(out)["calibracion"]["problemas"] == ["pocos_fotogramas"]
     assert err.count("calibración pobre") == 1
     # several photos of the neutral face make a good one
-    status, out, err = run_cli(capsys, "--json", "--sin-hombros", *["--neutra", str(photo)] * 3,
-                               str(CLIP))
+    status, out, err = run_cli(capsys, "--json", "--sin-hombros", *["--neutra", str(photo)] * 3, str(CLIP))
     assert status == 0 and json.loads(out)["calibracion"]["buena"] is True
 
 
@@ -114,12 +112,15 @@ def test_video_without_a_face_is_bad_input(capsys, tmp_path):
     assert "ninguna cara" in err and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("argv", [
-    ["no_existe.mp4"],
-    ["--camara", "0", "x.mp4"],
-    [],
-    ["--perfil", "marte", "x.png"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["no_existe.mp4"],
+        ["--camara", "0", "x.mp4"],
+        [],
+        ["--perfil", "marte", "x.png"],
+    ],
+)
 def test_bad_arguments_exit_2_with_one_line(capsys, argv):
     status, _, err = run_cli(capsys, *argv)
     assert status == 2
@@ -152,8 +153,9 @@ def test_camera_that_cannot_open(capsys, monkeypatch):
 def test_camera_vanishing_mid_stream_keeps_the_events(capsys, monkeypatch):
     img = neutral()
     face = shared_landmarkers("image", pose=False).detect(img[:, :, ::-1].copy()).face
-    frames = list(S.sequence(img, lambda im, a: S.close_eye(im, face, "a", a), 10,
-                             before=1.3, ramp=0.1, hold=0.5, after=0.4))
+    frames = list(
+        S.sequence(img, lambda im, a: S.close_eye(im, face, "a", a), 10, before=1.3, ramp=0.1, hold=0.5, after=0.4)
+    )
 
     class DyingCamera:
         """Gives a wink, then stops sending frames (a USB camera unplugged)."""
@@ -166,8 +168,9 @@ def test_camera_vanishing_mid_stream_keeps_the_events(capsys, monkeypatch):
             self.error = "la cámara 0 dejó de enviar imágenes"
 
     monkeypatch.setattr(senas_cli, "CameraSource", DyingCamera)
-    status, out, err = run_cli(capsys, "--json", "--sin-ventana", "--sin-hombros",
-                               "--calibracion", "1", "--camara", "0")
+    status, out, err = run_cli(
+        capsys, "--json", "--sin-ventana", "--sin-hombros", "--calibracion", "1", "--camara", "0"
+    )
     assert status == 1
     assert "dejó de enviar" in err
     doc = json.loads(out)
@@ -196,8 +199,7 @@ def test_images_need_a_neutral_photo_for_the_colour_senas(capsys, tmp_path):
     cv2.imwrite(str(lengua), S.draw_tongue(img, face, "centro"))
     _, out, _ = run_cli(capsys, "--json", "--sin-hombros", str(lengua))
     assert json.loads(out)[0]["gestos"]["lengua_fuera"] == 0.0  # no neutral face: no cue
-    status, out, _ = run_cli(capsys, "--json", "--sin-hombros", "--neutra", str(neutra),
-                             str(lengua))
+    status, out, _ = run_cli(capsys, "--json", "--sin-hombros", "--neutra", str(neutra), str(lengua))
     assert status == 0
     assert json.loads(out)[0]["gestos"]["lengua_fuera"] >= 0.6
 
@@ -211,11 +213,11 @@ def test_neutral_photo_without_a_face(capsys, tmp_path):
 
 def test_settings_file_changes_the_timing_and_scores_are_written(capsys, tmp_path):
     settings = tmp_path / "ajustes.json"
-    settings.write_text(json.dumps({"tiempos": {"guino": {"minimo": 2.0}},
-                                    "umbrales": {"brow_geom": [0.03, 0.07]}}))
+    settings.write_text(json.dumps({"tiempos": {"guino": {"minimo": 2.0}}, "umbrales": {"brow_geom": [0.03, 0.07]}}))
     scores = tmp_path / "p.csv"
-    status, out, _ = run_cli(capsys, "--json", "--sin-hombros", "--umbrales", str(settings),
-                             "--puntuaciones", str(scores), str(CLIP))
+    status, out, _ = run_cli(
+        capsys, "--json", "--sin-hombros", "--umbrales", str(settings), "--puntuaciones", str(scores), str(CLIP)
+    )
     assert status == 0
     gestos = [e["gesto"] for e in json.loads(out)["eventos"]]
     assert "guino" not in gestos and "cejas_arriba" in gestos  # the wink lasts 0.7 s < 2 s
@@ -226,8 +228,9 @@ def test_settings_file_changes_the_timing_and_scores_are_written(capsys, tmp_pat
     assert all(float(r.split(",")[3 + 6]) >= 0.6 for r in wink)  # the guino column
 
 
-@pytest.mark.parametrize("content", ['{"umbrales": {"nope": 1}}', '{"tiempos": {"x": {}}}',
-                                     "no es json", '{"otra": 1}'])
+@pytest.mark.parametrize(
+    "content", ['{"umbrales": {"nope": 1}}', '{"tiempos": {"x": {}}}', "no es json", '{"otra": 1}']
+)
 def test_bad_settings_file(capsys, tmp_path, content):
     settings = tmp_path / "ajustes.json"
     settings.write_text(content)
@@ -242,29 +245,31 @@ class NoRecognizer:
         raise AssertionError("the recogniser was built before the settings were checked")
 
 
-@pytest.mark.parametrize(("content", "why"), [
-    ('{"umbrales": {"brow_geom": "abc"}}', "dos números"),
-    ('{"umbrales": {"brow_geom": [0.03]}}', "dos números"),
-    ('{"umbrales": {"brow_geom": [0.03, "x"]}}', "un número"),
-    ('{"umbrales": {"brow_geom": [true, 0.07]}}', "un número"),
-    ('{"umbrales": {"noise_k": [1, 2]}}', "un número"),
-    ('{"umbrales": {"noise_k": -1}}', "fuera de rango"),
-    ('{"umbrales": {"head_turn": [1e300, 15]}}', "fuera de rango"),
-    ('{"umbrales": {"noise_k": NaN}}', "NaN"),
-    ('{"umbrales": [1]}', "debe ser un objeto"),
-    ('{"tiempos": {"guino": {"minimo": "0.2"}}}', "un número"),
-    ('{"tiempos": {"guino": {"minimo": null}}}', "un número"),
-    ('{"tiempos": {"guino": {"hueco_frames": 2.5}}}', "entero"),
-    ('{"tiempos": {"guino": {"entrar": 3}}}', "fuera de rango"),
-    ('{"tiempos": {"guino": {"salir": 0.9}}}', "mayor que entrar"),
-    ('{"tiempos": {"guino": 5}}', "se espera un objeto"),
-    ('{"tiempos": {"guino": {"nope": 1}}}', "campo desconocido"),
-    ('{"tiempos": []}', "debe ser un objeto"),
-    ("[]", "se espera un objeto"),
-    ('{"umbrales": ' + "[" * 10_000 + "]" * 10_000 + "}", "anidado"),
-])
-def test_settings_of_the_wrong_type_are_refused_before_any_frame(capsys, monkeypatch, tmp_path,
-                                                                 content, why):
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
+        ('{"umbrales": {"brow_geom": "abc"}}', "dos números"),
+        ('{"umbrales": {"brow_geom": [0.03]}}', "dos números"),
+        ('{"umbrales": {"brow_geom": [0.03, "x"]}}', "un número"),
+        ('{"umbrales": {"brow_geom": [true, 0.07]}}', "un número"),
+        ('{"umbrales": {"noise_k": [1, 2]}}', "un número"),
+        ('{"umbrales": {"noise_k": -1}}', "fuera de rango"),
+        ('{"umbrales": {"head_turn": [1e300, 15]}}', "fuera de rango"),
+        ('{"umbrales": {"noise_k": NaN}}', "NaN"),
+        ('{"umbrales": [1]}', "debe ser un objeto"),
+        ('{"tiempos": {"guino": {"minimo": "0.2"}}}', "un número"),
+        ('{"tiempos": {"guino": {"minimo": null}}}', "un número"),
+        ('{"tiempos": {"guino": {"hueco_frames": 2.5}}}', "entero"),
+        ('{"tiempos": {"guino": {"entrar": 3}}}', "fuera de rango"),
+        ('{"tiempos": {"guino": {"salir": 0.9}}}', "mayor que entrar"),
+        ('{"tiempos": {"guino": 5}}', "se espera un objeto"),
+        ('{"tiempos": {"guino": {"nope": 1}}}', "campo desconocido"),
+        ('{"tiempos": []}', "debe ser un objeto"),
+        ("[]", "se espera un objeto"),
+        ('{"umbrales": ' + "[" * 10_000 + "]" * 10_000 + "}", "anidado"),
+    ],
+)
+def test_settings_of_the_wrong_type_are_refused_before_any_frame(capsys, monkeypatch, tmp_path, content, why):
     settings = tmp_path / "ajustes.json"
     settings.write_text(content)
     monkeypatch.setattr(senas_cli, "SenaRecognizer", NoRecognizer)

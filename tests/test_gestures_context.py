@@ -30,16 +30,21 @@ def test_a_still_face_is_not_talking_once_seen_long_enough():
     m = MouthActivity()
     talk = feed(m, 2.0, lambda t: 0.03, lambda t: 0.01)
     assert talk[0] == 1.0  # a face just found: not known yet
-    assert all(v == 0.0 for v in talk[int(ActivitySettings().known_after * FPS) + 1:])
+    assert all(v == 0.0 for v in talk[int(ActivitySettings().known_after * FPS) + 1 :])
 
 
 def test_syllables_are_talking():
     m = MouthActivity()
     feed(m, 1.0, lambda t: 0.03, lambda t: 0.01)
     # four syllables a second: the jaw and the lips open and close
-    talk = feed(m, 2.0, lambda t: 0.03 + 0.25 * (math.sin(8 * math.pi * t) > 0),
-                lambda t: 0.01 + 0.12 * (math.sin(8 * math.pi * t) > 0), start=1.0)
-    assert min(talk[FPS // 2:]) == 1.0
+    talk = feed(
+        m,
+        2.0,
+        lambda t: 0.03 + 0.25 * (math.sin(8 * math.pi * t) > 0),
+        lambda t: 0.01 + 0.12 * (math.sin(8 * math.pi * t) > 0),
+        start=1.0,
+    )
+    assert min(talk[FPS // 2 :]) == 1.0
 
 
 def test_a_pout_with_the_chin_raised_is_not_talking():
@@ -67,6 +72,7 @@ def test_hush_turns_down_only_what_speech_fakes():
 
 
 # --- blinks -------------------------------------------------------------------------------
+
 
 def _watch(closures: list[tuple[float, float]], fps: int = 25) -> list[Veda]:
     w = BlinkWatch()

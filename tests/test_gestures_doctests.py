@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 GESTURES = Path(__file__).resolve().parent.parent / "gestures"
-WITH_EXAMPLES = sorted(f"gestures.{p.stem}" for p in GESTURES.glob("*.py")
-                       if ">>> " in p.read_text(encoding="utf-8"))
+WITH_EXAMPLES = sorted(f"gestures.{p.stem}" for p in GESTURES.glob("*.py") if ">>> " in p.read_text(encoding="utf-8"))
 
 
 def test_the_new_modules_have_examples():

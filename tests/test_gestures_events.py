@@ -15,8 +15,9 @@ from gestures.types import GESTOS
 FPS = 25
 
 
-def run(score: Callable[[float], dict[str, float]], seconds: float,
-        lados: Callable[[float], dict[str, str]] | None = None) -> EventDetector:
+def run(
+    score: Callable[[float], dict[str, float]], seconds: float, lados: Callable[[float], dict[str, str]] | None = None
+) -> EventDetector:
     det = EventDetector()
     for i in range(int(seconds * FPS)):
         t = i / FPS
@@ -57,6 +58,7 @@ def test_hysteresis_keeps_one_event_through_a_dip_and_a_dropped_frame():
         if 1.40 <= t < 1.44:  # one frame lost (no face): below salir
             return {"cejas_arriba": 0.0}
         return {"cejas_arriba": 0.45 if t >= 1.6 else 0.9}  # sagging, above salir
+
     det = run(score, 3.0)
     assert len(det.eventos) == 1
     assert det.eventos[0].fin == pytest.approx(2.0 - 1 / FPS)
@@ -76,15 +78,18 @@ def test_cooldown_merges_nothing_but_delays_the_next_start():
 
 
 def test_side_switch_splits_the_event():
-    det = run(lambda t: {"labios_lado": 0.9 if 1.0 <= t < 2.6 else 0.0}, 3.5,
-              lambda t: {"labios_lado": "a" if t < 1.8 else "b"})
+    det = run(
+        lambda t: {"labios_lado": 0.9 if 1.0 <= t < 2.6 else 0.0},
+        3.5,
+        lambda t: {"labios_lado": "a" if t < 1.8 else "b"},
+    )
     assert [(e.gesto, e.lado) for e in det.eventos] == [("labios_lado", "a"), ("labios_lado", "b")]
 
 
 def test_one_shoulder_then_both_reports_only_both():
     def score(t: float) -> dict[str, float]:
-        return {"hombro_arriba": 0.9 if 1.0 <= t < 1.5 else 0.0,
-                "hombros_arriba": 0.9 if 1.5 <= t < 2.3 else 0.0}
+        return {"hombro_arriba": 0.9 if 1.0 <= t < 1.5 else 0.0, "hombros_arriba": 0.9 if 1.5 <= t < 2.3 else 0.0}
+
     det = run(score, 3.5, lambda t: {"hombro_arriba": "a"})
     assert [e.gesto for e in det.eventos] == ["hombros_arriba"]
 
@@ -94,8 +99,7 @@ def test_one_shoulder_alone_is_reported_after_a_short_wait():
     ended_at = None
     for i in range(int(3.0 * FPS)):
         t = i / FPS
-        out = det.update(t, {"hombro_arriba": 0.9 if 1.0 <= t < 1.6 else 0.0},
-                         {"hombro_arriba": "b"})
+        out = det.update(t, {"hombro_arriba": 0.9 if 1.0 <= t < 1.6 else 0.0}, {"hombro_arriba": "b"})
         if out and ended_at is None:
             ended_at = t
     assert [(e.gesto, e.lado) for e in det.eventos] == [("hombro_arriba", "b")]

@@ -76,8 +76,7 @@ def stream(rec: SenaRecognizer, frames) -> list:
 
 def gesture_clip(neutral, recipe, hold: float = 0.7):
     """1 s of neutral face (calibration), the gesture, then neutral again."""
-    return list(S.sequence(neutral, recipe, FPS, before=CALIB + 0.3, ramp=0.1, hold=hold,
-                           after=0.5))
+    return list(S.sequence(neutral, recipe, FPS, before=CALIB + 0.3, ramp=0.1, hold=hold, after=0.5))
 
 
 def test_neutral_portrait_fires_nothing_without_calibration():
@@ -134,9 +133,11 @@ def test_shoulder_senas_in_a_stream(neutral, recipes, recipe):
     assert [(e.gesto, e.lado) for e in events] == [(gesto, lado)]
 
 
-@pytest.mark.xfail(reason="astronaut in a bulky suit: warping the image-right shoulder moves "
-                          "both of PoseLandmarker's shoulder estimates (docs/senas.md)",
-                   strict=True)
+@pytest.mark.xfail(
+    reason="astronaut in a bulky suit: warping the image-right shoulder moves "
+    "both of PoseLandmarker's shoulder estimates (docs/senas.md)",
+    strict=True,
+)
 def test_one_shoulder_on_the_image_right(neutral, recipes):
     rec = SenaRecognizer("segovia", pose=True, calibracion=CALIB)
     events = stream(rec, gesture_clip(neutral, recipes["hombro_arriba_b"]))
@@ -166,8 +167,7 @@ def test_sequence_of_two_senas_reads_as_one_euskadi_sena(neutral, recipes):
     """Basque set: medias (lips aside) then the kings sign (bitten lip) = three kings."""
     rec = SenaRecognizer("euskadi", pose=False, calibracion=CALIB)
     first = gesture_clip(neutral, recipes["labios_lado_b"], hold=0.6)
-    second = list(S.sequence(neutral, recipes["labio_mordido"], FPS, before=0.4, ramp=0.1,
-                             hold=0.6, after=0.5))
+    second = list(S.sequence(neutral, recipes["labio_mordido"], FPS, before=0.4, ramp=0.1, hold=0.6, after=0.5))
     t0 = first[-1][0] + 1 / FPS
     events = stream(rec, first + [(t + t0, f) for t, f in second])
     assert [e.gesto for e in events] == ["labios_lado", "labio_mordido"]
@@ -204,6 +204,7 @@ def test_no_face_gives_no_scores_and_no_events():
 def test_colour_cues_follow_the_light(neutral, recipes, cast):
     """Calibrated in normal light; then the light dims (and warms): the light change alone
     fires nothing, a bitten lip and a tongue are still seen (colour ratios, not levels)."""
+
     def lit(frame: np.ndarray) -> np.ndarray:
         return np.clip(frame * np.array(cast, np.float32), 0, 255).astype(np.uint8)
 

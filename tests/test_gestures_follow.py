@@ -25,7 +25,7 @@ def two_people() -> np.ndarray:
     frame[90:390, 0:300] = cv2.resize(data.astronaut()[:384][0:300, 100:400], (300, 300))
     grace = cv2.imread(str(cbook.get_sample_data("grace_hopper.jpg", asfileobj=False)))
     grace = cv2.resize(grace, (grace.shape[1] * 260 // grace.shape[0], 260))[:, :300, ::-1]
-    frame[110:370, 330:330 + grace.shape[1]] = grace
+    frame[110:370, 330 : 330 + grace.shape[1]] = grace
     return frame
 
 
@@ -33,11 +33,11 @@ def two_people() -> np.ndarray:
 def anchors(two_people) -> list[tuple[float, float, float]]:
     """Each person's face anchor, left to right, from a still-image search."""
     marks = shared_landmarkers("image", pose=False)
-    found = marks._face.detect(__import__("mediapipe").Image(
-        image_format=__import__("mediapipe").ImageFormat.SRGB, data=two_people))
+    found = marks._face.detect(
+        __import__("mediapipe").Image(image_format=__import__("mediapipe").ImageFormat.SRGB, data=two_people)
+    )
     w, h = two_people.shape[1], two_people.shape[0]
-    faces = [np.array([(p.x * w, p.y * h, p.z * w) for p in lm], np.float32)
-             for lm in found.face_landmarks]
+    faces = [np.array([(p.x * w, p.y * h, p.z * w) for p in lm], np.float32) for lm in found.face_landmarks]
     assert len(faces) == 2
     return sorted((face_anchor(f) for f in faces), key=lambda a: a[0])
 

@@ -29,20 +29,40 @@ EXPECTED = {  # recipe -> (gesto, player's side)
     "hombro_arriba_b": ("hombro_arriba", "izquierdo"),
 }
 WEAK = {  # recipe -> (gesto, side, why it is missed on this photo)
-    "cejas_arriba": ("cejas_arriba", None, "brows hidden behind thick glasses frames: the warp "
-                     "moves the frames and the landmarks stay"),
-    "guino_a": ("guino", "derecho", "the painted lid behind the glasses lens closes the "
-                "landmarks only a third of the way"),
+    "cejas_arriba": (
+        "cejas_arriba",
+        None,
+        "brows hidden behind thick glasses frames: the warp moves the frames and the landmarks stay",
+    ),
+    "guino_a": (
+        "guino",
+        "derecho",
+        "the painted lid behind the glasses lens closes the landmarks only a third of the way",
+    ),
     "labio_mordido": ("labio_mordido", None, "thin lips: the painted teeth band is a sliver"),
-    "labios_lado_b": ("labios_lado", "izquierdo", "the lips move only 0.03 IOD with this "
-                      "warp; under the geometric threshold"),
-    "hombro_arriba_a": ("hombro_arriba", "derecho", "the wide shoulder warp drags her jaw "
-                        "and mouthLeft/Right rise: labios_lado fires as well"),
-    "morro": ("morro", None, "a 2-D warp has no depth: the mesh puts her lips 0.011 IOD in "
-              "front of the corners, real pouts measured 0.04-0.06 (the lip_push gate)"),
-    "lengua_lado_a": ("lengua_lado", "derecho", "a tongue painted at a corner of her thin "
-                      "lips does not part them in the mesh; a real tongue does (closed-lips "
-                      "gate)"),
+    "labios_lado_b": (
+        "labios_lado",
+        "izquierdo",
+        "the lips move only 0.03 IOD with this warp; under the geometric threshold",
+    ),
+    "hombro_arriba_a": (
+        "hombro_arriba",
+        "derecho",
+        "the wide shoulder warp drags her jaw and mouthLeft/Right rise: labios_lado fires as well",
+    ),
+    "morro": (
+        "morro",
+        None,
+        "a 2-D warp has no depth: the mesh puts her lips 0.011 IOD in "
+        "front of the corners, real pouts measured 0.04-0.06 (the lip_push gate)",
+    ),
+    "lengua_lado_a": (
+        "lengua_lado",
+        "derecho",
+        "a tongue painted at a corner of her thin "
+        "lips does not part them in the mesh; a real tongue does (closed-lips "
+        "gate)",
+    ),
     "lengua_lado_b": ("lengua_lado", "izquierdo", "as lengua_lado_a, on the other corner"),
 }
 
@@ -99,6 +119,7 @@ def test_a_second_person_coming_into_view_does_not_steal_the_track(grace, recipe
     """Grace is followed from the start; at 1.2 s a bigger face (the astronaut, close to the
     camera) appears beside her; only Grace's tongue at 2.0-2.6 s may come out."""
     big = cv2.resize(data.astronaut()[30:250, 150:370][:, :, ::-1], (560, 560))
+
     def canvas(t: float) -> np.ndarray:
         out = np.full((600, 1100, 3), 90, np.uint8)
         out[:, :512] = recipes["lengua_fuera"](grace, 1.0) if 2.0 <= t < 2.6 else grace

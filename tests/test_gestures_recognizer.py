@@ -20,8 +20,7 @@ FRAME = np.full((480, 640, 3), 128, np.uint8)  # pixels only feed the colour cue
 
 def neutral_obs() -> Observation:
     blend = dict(zip(MARKS["blend_names"].tolist(), MARKS["blend_values"].tolist(), strict=True))
-    return Observation(640, 480, MARKS["face"].copy(), blend, MARKS["matrix"].copy(),
-                       MARKS["pose"].copy())
+    return Observation(640, 480, MARKS["face"].copy(), blend, MARKS["matrix"].copy(), MARKS["pose"].copy())
 
 
 class Replay:
@@ -33,8 +32,7 @@ class Replay:
     def __init__(self, change: Callable[[float, Observation], Observation | None]) -> None:
         self.change = change
 
-    def detect(self, rgb: np.ndarray, t: float = 0.0,
-               near: tuple[float, float, float] | None = None) -> Observation:
+    def detect(self, rgb: np.ndarray, t: float = 0.0, near: tuple[float, float, float] | None = None) -> Observation:
         return self.change(t, neutral_obs()) or Observation(640, 480)
 
 
@@ -66,6 +64,7 @@ def test_calibration_waits_for_a_face_and_nothing_fires_meanwhile():
 def test_a_one_frame_shoulder_spike_is_smoothed_away():
     def spike(t: float, o: Observation) -> Observation:
         return lift_shoulder(o, 11, 0.2) if abs(t - 1.0) < 0.5 / FPS else o
+
     rec, res = run(spike, 2.0)
     assert max(r.puntuaciones["hombro_arriba"] for r in res) < 0.6
     assert rec.finish() == []
@@ -88,10 +87,10 @@ def test_meanings_follow_the_profile_and_sequences():
             o.face[17, 1] -= 0.5 * (o.face[17, 1] - o.face[14, 1])  # the lower lip hidden
             return blend(o, mouthRollLower=0.7)
         return o
+
     rec, res = run(medias_then_kings, 3.2, perfil="euskadi")
     events = rec.finish()
-    assert [(e.gesto, e.sena) for e in events] == [("labios_lado", "medias"),
-                                                    ("labio_mordido", "tres reyes")]
+    assert [(e.gesto, e.sena) for e in events] == [("labios_lado", "medias"), ("labio_mordido", "tres reyes")]
     held = [e for r in res for e in r.activos if e.gesto == "labio_mordido"]
     assert held and held[-1].sena == "tres reyes"  # provisional meaning while held
 
@@ -99,9 +98,11 @@ def test_meanings_follow_the_profile_and_sequences():
 @pytest.mark.parametrize(("mirrored", "lado"), [(False, "izquierdo"), (True, "derecho")])
 def test_the_side_is_the_players(mirrored, lado):
     # eyeBlinkLeft: the person's left eye, on the image right of an unmirrored frame
-    rec = SenaRecognizer(landmarkers=Replay(
-        lambda t, o: blend(o, eyeBlinkLeft=0.8) if 1.0 <= t < 1.5 else o),
-        calibracion=0.5, mirrored=mirrored)
+    rec = SenaRecognizer(
+        landmarkers=Replay(lambda t, o: blend(o, eyeBlinkLeft=0.8) if 1.0 <= t < 1.5 else o),
+        calibracion=0.5,
+        mirrored=mirrored,
+    )
     for i in range(2 * FPS):
         rec.process(FRAME, i / FPS)
     assert [(e.gesto, e.lado) for e in rec.finish()] == [("guino", lado)]
@@ -117,15 +118,16 @@ def test_reset_forgets_events_and_calibration():
 LOWER_LIP = [14, 17, 87, 178, 317, 402]
 
 
-def mouth_open(until: float, px: float, jaw: float,
-               syllables: bool) -> Callable[[float, Observation], Observation]:
+def mouth_open(until: float, px: float, jaw: float, syllables: bool) -> Callable[[float, Observation], Observation]:
     """The lower lip ``px`` down and jawOpen at ``jaw`` until ``until`` s: every other eighth
     of a second (syllables) or all the time (a held jaw drop); then a still face."""
+
     def change(t: float, obs: Observation) -> Observation:
         if t < until and (int(t * 8) % 2 or not syllables):
             obs.face[LOWER_LIP, 1] += px
             obs.blendshapes["jawOpen"] = jaw
         return obs
+
     return change
 
 
@@ -162,7 +164,7 @@ def test_a_still_face_calibrates_on_time_and_well():
     first = next(i for i, r in enumerate(results) if not r.calibrando)
     assert first / FPS == pytest.approx(0.5, abs=0.05)
     assert results[first].calibracion.buena and results[first].calibracion.fotogramas >= 5
-    assert all(r.calibracion is None for r in results[:first - 1])  # the last one measured it
+    assert all(r.calibracion is None for r in results[: first - 1])  # the last one measured it
 
 
 def test_talking_makes_no_mouth_sena():
@@ -173,18 +175,21 @@ def test_talking_makes_no_mouth_sena():
             if int(t * 8) % 2 == 0:
                 obs.blendshapes["mouthPucker"] = 0.9
         return obs
+
     rec, _ = run(change, 4.0, calib=0.5)
     assert [e.gesto for e in rec.finish()] == []
 
 
 def blink_then_brows(blink_at: float | None, brows: tuple[float, float]):
     """Both eyes shut for 0.12 s at ``blink_at``; brows raised over ``brows`` (s)."""
+
     def change(t: float, obs: Observation) -> Observation:
         if blink_at is not None and blink_at <= t < blink_at + 0.12:
             blend(obs, eyeBlinkLeft=0.95, eyeBlinkRight=0.95)
         if brows[0] <= t < brows[1]:
             blend(obs, browInnerUp=0.7, browOuterUpLeft=0.7, browOuterUpRight=0.7)
         return obs
+
     return change
 
 
@@ -199,6 +204,7 @@ def test_brows_raised_just_after_a_blink_are_no_sena():
 
 def test_a_blink_starts_no_sena():
     """A pout that begins inside a blink starts when the blink is over."""
+
     def change(t: float, obs: Observation) -> Observation:
         if 1.5 <= t < 1.62:
             blend(obs, eyeBlinkLeft=0.95, eyeBlinkRight=0.95)
@@ -206,6 +212,7 @@ def test_a_blink_starts_no_sena():
             blend(obs, mouthPucker=0.8)
             obs.face[[0, 13, 14, 17], 2] += 0.03 * np.linalg.norm(obs.face[263, :2] - obs.face[33, :2])
         return obs
+
     rec, _ = run(change, 3.0)
     events = rec.finish()
     assert [e.gesto for e in events] == ["morro"]

@@ -10,10 +10,23 @@ from gestures.scorer import DEFAULT_NEUTRAL, Baseline, Scorer, Umbrales, ramp, w
 from gestures.types import GESTOS, lado_jugador
 
 NEUTRAL = {
-    **DEFAULT_NEUTRAL, "scale_px": 80.0, "roll": 0.0, "upper_lip": 0.08, "mouth_y": 0.9,
-    "mouthRollUpper": 0.0, "eyeSquintLeft": 0.1, "eyeSquintRight": 0.1, "mouthPressLeft": 0.0,
-    "mouthPressRight": 0.0, "tongue_fill": 0.0, "tongue_dx": 0.0, "tongue_dy": 0.0,
-    "sh_width_px": 200.0, "sh_y_a": 400.0, "sh_y_b": 400.0, "mouth_y_px": 250.0,
+    **DEFAULT_NEUTRAL,
+    "scale_px": 80.0,
+    "roll": 0.0,
+    "upper_lip": 0.08,
+    "mouth_y": 0.9,
+    "mouthRollUpper": 0.0,
+    "eyeSquintLeft": 0.1,
+    "eyeSquintRight": 0.1,
+    "mouthPressLeft": 0.0,
+    "mouthPressRight": 0.0,
+    "tongue_fill": 0.0,
+    "tongue_dx": 0.0,
+    "tongue_dy": 0.0,
+    "sh_width_px": 200.0,
+    "sh_y_a": 400.0,
+    "sh_y_b": 400.0,
+    "mouth_y_px": 250.0,
 }
 
 
@@ -81,45 +94,56 @@ def test_pucker_needs_closed_lips_and_is_not_a_fading_smile():
     assert fired(mouth_w=narrow, lip_push=0.03) == {"morro"}
     assert "morro" not in fired(mouth_w=narrow, lip_push=0.03, lip_gap=NEUTRAL["lip_gap"] + 0.2)
     smiling = {**NEUTRAL, "mouthSmileLeft": 0.9, "mouthSmileRight": 0.9}
-    s = Scorer().score({**smiling, "mouth_w": narrow, "mouthSmileLeft": 0.1,
-                        "mouthSmileRight": 0.1, "lip_push": 0.03}, cal(smiling))
+    s = Scorer().score(
+        {**smiling, "mouth_w": narrow, "mouthSmileLeft": 0.1, "mouthSmileRight": 0.1, "lip_push": 0.03}, cal(smiling)
+    )
     assert s.valores["morro"] < 0.6
 
 
 def test_lips_to_one_side_and_a_one_sided_smile():
-    s = Scorer().score({**NEUTRAL, "lips_x": 0.06, "corner_a_x": NEUTRAL["corner_a_x"] + 0.05,
-                        "corner_b_x": NEUTRAL["corner_b_x"] + 0.05}, cal(NEUTRAL))
+    s = Scorer().score(
+        {
+            **NEUTRAL,
+            "lips_x": 0.06,
+            "corner_a_x": NEUTRAL["corner_a_x"] + 0.05,
+            "corner_b_x": NEUTRAL["corner_b_x"] + 0.05,
+        },
+        cal(NEUTRAL),
+    )
     assert s.valores["labios_lado"] >= 0.6 and s.lados["labios_lado"] == "b"
     # corners moving apart (one up-and-out) is a smirk, not lips moved aside
-    smirk = score(lips_x=0.06, corner_a_x=NEUTRAL["corner_a_x"] - 0.05,
-                  corner_b_x=NEUTRAL["corner_b_x"] + 0.05)
+    smirk = score(lips_x=0.06, corner_a_x=NEUTRAL["corner_a_x"] - 0.05, corner_b_x=NEUTRAL["corner_b_x"] + 0.05)
     assert smirk["labios_lado"] < 0.6
 
 
 def test_the_mouth_makes_one_sena_at_a_time():
     # lips pushed to one side also narrow the mouth a little
-    s = score(lips_x=0.06, corner_a_x=NEUTRAL["corner_a_x"] + 0.05,
-              corner_b_x=NEUTRAL["corner_b_x"] + 0.05, mouthPucker=0.3, lip_push=0.03)
+    s = score(
+        lips_x=0.06,
+        corner_a_x=NEUTRAL["corner_a_x"] + 0.05,
+        corner_b_x=NEUTRAL["corner_b_x"] + 0.05,
+        mouthPucker=0.3,
+        lip_push=0.03,
+    )
     assert s["labios_lado"] == 1.0 and 0.35 <= s["morro"] <= 0.5
 
 
 def test_bite_by_lip_colour_and_not_with_the_tongue_out():
     assert fired(lower_lip_red=0.1, lower_lip_teeth=0.2) == {"labio_mordido"}
-    assert "labio_mordido" not in fired(lower_lip_red=0.1, lower_lip_teeth=0.2, red_total=0.2,
-                                        tongue_area=0.05, lip_gap=0.06)
+    assert "labio_mordido" not in fired(
+        lower_lip_red=0.1, lower_lip_teeth=0.2, red_total=0.2, tongue_area=0.05, lip_gap=0.06
+    )
 
 
 def test_pale_lips_disable_the_colour_cue():
     pale = {**NEUTRAL, "lower_lip_red": 0.1}
-    s = Scorer().score({**pale, "lower_lip_red": 0.0, "lower_lip_teeth": 0.3},
-                       cal(pale))
+    s = Scorer().score({**pale, "lower_lip_red": 0.0, "lower_lip_teeth": 0.3}, cal(pale))
     assert s.valores["labio_mordido"] == 0.0
 
 
 def test_tongue_straight_or_to_a_side():
     assert fired(tongue_area=0.08, tongue_dx=0.1, lip_gap=0.06) == {"lengua_fuera"}
-    s = Scorer().score({**NEUTRAL, "tongue_area": 0.08, "tongue_dx": -1.4, "lip_gap": 0.06},
-                       cal(NEUTRAL))
+    s = Scorer().score({**NEUTRAL, "tongue_area": 0.08, "tongue_dx": -1.4, "lip_gap": 0.06}, cal(NEUTRAL))
     assert s.valores["lengua_lado"] >= 0.6 and s.lados["lengua_lado"] == "a"
     assert s.valores["lengua_fuera"] < 0.35
 
@@ -130,8 +154,7 @@ def test_red_inside_a_talking_mouth_is_not_a_tongue_out():
 
 
 def test_colour_cues_need_the_persons_own_neutral_face():
-    uncalibrated = Scorer().score({**NEUTRAL, "tongue_area": 0.08, "lower_lip_red": 0.05},
-                                  Baseline(dict(NEUTRAL)))
+    uncalibrated = Scorer().score({**NEUTRAL, "tongue_area": 0.08, "lower_lip_red": 0.05}, Baseline(dict(NEUTRAL)))
     assert uncalibrated.valores["lengua_fuera"] == 0.0
     assert uncalibrated.valores["labio_mordido"] == 0.0
 
@@ -165,14 +188,12 @@ def test_shoulders_need_a_calibrated_baseline():
 def test_a_noisy_calibration_raises_the_bar():
     rng = np.random.default_rng(0)
     clean = Baseline.from_frames([dict(NEUTRAL)] * 20)
-    noisy = Baseline.from_frames([{**NEUTRAL, "brow_h": NEUTRAL["brow_h"] + d}
-                                  for d in rng.normal(0, 0.015, 50)])
+    noisy = Baseline.from_frames([{**NEUTRAL, "brow_h": NEUTRAL["brow_h"] + d} for d in rng.normal(0, 0.015, 50)])
     frame = {**NEUTRAL, "brow_h": NEUTRAL["brow_h"] + 0.07}
     assert Scorer().score(frame, clean).valores["cejas_arriba"] == 1.0
     # 0.07 IOD is within 4.5 std devs of this person's jitter: not a clear raise
     assert Scorer().score(frame, noisy).valores["cejas_arriba"] < 0.6
-    assert Scorer().score({**frame, "brow_h": NEUTRAL["brow_h"] + 0.13},
-                          noisy).valores["cejas_arriba"] == 1.0
+    assert Scorer().score({**frame, "brow_h": NEUTRAL["brow_h"] + 0.13}, noisy).valores["cejas_arriba"] == 1.0
 
 
 def test_baseline_is_a_median_robust_to_a_blink_during_calibration():
@@ -188,9 +209,16 @@ def test_ramp_and_overrides():
         with_overrides(Umbrales(), {"nope": 1.0})
 
 
-@pytest.mark.parametrize(("side", "mirrored", "expected"), [
-    ("a", False, "derecho"), ("b", False, "izquierdo"),
-    ("a", True, "izquierdo"), ("b", True, "derecho"), (None, False, None)])
+@pytest.mark.parametrize(
+    ("side", "mirrored", "expected"),
+    [
+        ("a", False, "derecho"),
+        ("b", False, "izquierdo"),
+        ("a", True, "izquierdo"),
+        ("b", True, "derecho"),
+        (None, False, None),
+    ],
+)
 def test_player_side(side, mirrored, expected):
     assert lado_jugador(side, mirrored) == expected
 
@@ -210,8 +238,7 @@ def test_a_grin_or_a_laugh_makes_no_mouth_or_brow_sena():
     brows = {"brow_h": NEUTRAL["brow_h"] + 0.08}
     assert fired(**brows) == {"cejas_arriba"}
     assert fired(**brows, mouthSmileLeft=0.6, mouthSmileRight=0.6) == set()
-    aside = {"lips_x": 0.06, "corner_a_x": NEUTRAL["corner_a_x"] + 0.05,
-             "corner_b_x": NEUTRAL["corner_b_x"] + 0.05}
+    aside = {"lips_x": 0.06, "corner_a_x": NEUTRAL["corner_a_x"] + 0.05, "corner_b_x": NEUTRAL["corner_b_x"] + 0.05}
     assert fired(**aside) == {"labios_lado"}
     assert fired(**aside, mouthSmileLeft=0.6) == set()
     assert fired(lower_lip_red=0.1, lower_lip_teeth=0.2, mouthSmileRight=0.6) == set()
@@ -222,20 +249,19 @@ def test_surprise_is_not_cejas_arriba():
 
 
 def test_a_dropped_jaw_shows_a_tongue_only_past_the_lips():
-    open_mouth = {"jawOpen": 0.7, "lip_gap": 0.35, "tongue_area": 0.1, "red_total": 0.15,
-                  "tongue_fill": 0.9}
+    open_mouth = {"jawOpen": 0.7, "lip_gap": 0.35, "tongue_area": 0.1, "red_total": 0.15, "tongue_fill": 0.9}
     assert not fired(**open_mouth, tongue_out=0.0) & {"lengua_fuera", "lengua_lado"}
     assert "lengua_fuera" in fired(**open_mouth, tongue_out=0.08)
 
 
 def test_no_tongue_comes_out_between_closed_lips():
-    assert not fired(tongue_area=0.08, red_total=0.1, lip_gap=0.015) & {"lengua_fuera",
-                                                                         "lengua_lado"}
+    assert not fired(tongue_area=0.08, red_total=0.1, lip_gap=0.015) & {"lengua_fuera", "lengua_lado"}
 
 
 def test_a_wink_drags_the_mouth_but_is_not_labios_lado():
-    s = score(ear_a=0.08, lips_x=-0.06, corner_a_x=NEUTRAL["corner_a_x"] - 0.05,
-              corner_b_x=NEUTRAL["corner_b_x"] - 0.05)
+    s = score(
+        ear_a=0.08, lips_x=-0.06, corner_a_x=NEUTRAL["corner_a_x"] - 0.05, corner_b_x=NEUTRAL["corner_b_x"] - 0.05
+    )
     assert s["guino"] >= 0.6 and s["labios_lado"] < 0.35
 
 
@@ -250,21 +276,33 @@ def test_a_grimace_or_wide_eyed_surprise_is_not_a_sena():
 
 def test_a_tongue_out_between_parted_lips_is_no_bite_even_unseen():
     # the tongue hides the lower lip's red as a bite does; the lips wide apart tell them apart
-    hidden = {"lower_lip_red": 0.1, "lower_lip_teeth": 0.2, "mouthRollLower": 0.6,
-              "lower_lip": NEUTRAL["lower_lip"] * 0.6}
+    hidden = {
+        "lower_lip_red": 0.1,
+        "lower_lip_teeth": 0.2,
+        "mouthRollLower": 0.6,
+        "lower_lip": NEUTRAL["lower_lip"] * 0.6,
+    }
     assert fired(**hidden) == {"labio_mordido"}
     assert "labio_mordido" not in fired(**hidden, lip_gap=NEUTRAL["lip_gap"] + 0.15)
 
 
 def test_a_pout_pushed_slightly_aside_is_still_a_pout():
-    aside = {"lips_x": 0.036, "corner_a_x": NEUTRAL["corner_a_x"] + 0.03,
-             "corner_b_x": NEUTRAL["corner_b_x"] + 0.03, "mouthLeft": 0.01 + 0.22}
+    aside = {
+        "lips_x": 0.036,
+        "corner_a_x": NEUTRAL["corner_a_x"] + 0.03,
+        "corner_b_x": NEUTRAL["corner_b_x"] + 0.03,
+        "mouthLeft": 0.01 + 0.22,
+    }
     pout = {"mouth_w": NEUTRAL["mouth_w"] * 0.85, "lip_push": 0.03}
     assert fired(**aside) == {"labios_lado"}  # lips pulled aside, not pushed out
     assert fired(**aside, **pout) == {"morro"}
     # pushed out and moved well aside: lips aside (as in the real clips' pursed lips)
-    far = {"lips_x": 0.07, "corner_a_x": NEUTRAL["corner_a_x"] + 0.06,
-           "corner_b_x": NEUTRAL["corner_b_x"] + 0.06, "mouthLeft": 0.01 + 0.5}
+    far = {
+        "lips_x": 0.07,
+        "corner_a_x": NEUTRAL["corner_a_x"] + 0.06,
+        "corner_b_x": NEUTRAL["corner_b_x"] + 0.06,
+        "mouthLeft": 0.01 + 0.5,
+    }
     assert score(**far, **pout)["labios_lado"] >= 0.6
 
 
@@ -279,8 +317,7 @@ def test_shoulders_that_move_with_the_head_or_the_torso_are_no_shrug():
     assert fired(**shrug, sh_width_px=NEUTRAL["sh_width_px"] * 1.2) == set()
     assert fired(**shrug, sh_width_px=NEUTRAL["sh_width_px"] * 0.7) == set()
     # a shrug narrows the shoulders a little
-    assert fired(sh_y_b=400 - 1.5 * up, sh_width_px=NEUTRAL["sh_width_px"] * 0.9) == {
-        "hombro_arriba"}
+    assert fired(sh_y_b=400 - 1.5 * up, sh_width_px=NEUTRAL["sh_width_px"] * 0.9) == {"hombro_arriba"}
     assert fired(**shrug, yaw=4.0, sh_width_px=NEUTRAL["sh_width_px"] * 1.05) == {"hombro_arriba"}
 
 
@@ -300,8 +337,7 @@ def test_a_sad_mouth_is_no_bitten_lip():
     assert fired(**bite) == {"labio_mordido"}
     assert fired(**bite, mouthShrugLower=0.05 + 0.32) == set()
     assert fired(**bite, mouthRollUpper=0.02 + 0.3) == set()
-    assert fired(**bite, mouthShrugLower=0.05 + 0.1, mouthRollUpper=0.02 + 0.1) == {
-        "labio_mordido"}
+    assert fired(**bite, mouthShrugLower=0.05 + 0.1, mouthRollUpper=0.02 + 0.1) == {"labio_mordido"}
 
 
 def test_eyes_squeezed_by_a_laugh_are_not_closed_eyes():

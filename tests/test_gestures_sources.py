@@ -53,8 +53,14 @@ def test_drawing_marks_the_frame_and_survives_spanish_text():
     frame = np.zeros((240, 320, 3), np.uint8)
     pts = np.random.default_rng(0).uniform(50, 200, (478, 2))
     ev = Evento("guino", "izquierdo", 1.0, 1.4, 0.9, "treinta y una (señal)")
-    res = FrameResult(t=1.4, cara=True, landmarks=pts, hombros=np.array([[60, 200], [260, 200]]),
-                      puntuaciones=dict.fromkeys(GESTOS, 0.7), activos=(ev,))
+    res = FrameResult(
+        t=1.4,
+        cara=True,
+        landmarks=pts,
+        hombros=np.array([[60, 200], [260, 200]]),
+        puntuaciones=dict.fromkeys(GESTOS, 0.7),
+        activos=(ev,),
+    )
     out = draw_status(draw_landmarks(frame.copy(), res), res, last="guino: treinta y una")
     assert out.shape == frame.shape and out.any()
     empty = draw_status(np.zeros_like(frame), FrameResult(t=0.0, cara=False))

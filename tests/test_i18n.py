@@ -28,8 +28,11 @@ def app_msgids() -> list[str]:
 
 def placeholders(text: str) -> list[str]:
     """The format fields ({0}, {nombre}, {n:d}) and %-conversions (%s, %(n)d) of a text."""
-    fields = ["{" + name + (f"!{conv}" if conv else "") + (f":{spec}" if spec else "") + "}"
-              for _lit, name, spec, conv in string.Formatter().parse(text) if name is not None]
+    fields = [
+        "{" + name + (f"!{conv}" if conv else "") + (f":{spec}" if spec else "") + "}"
+        for _lit, name, spec, conv in string.Formatter().parse(text)
+        if name is not None
+    ]
     return sorted(fields + [m for m in _PERCENT.findall(text) if m != "%%"])
 
 
@@ -39,13 +42,16 @@ def _entries(cat: object) -> dict[str, str]:
 
 # -- the extraction -----------------------------------------------------------------------------
 
+
 def test_extraction_sees_every_form_of_call(tmp_path: Path) -> None:
     (tmp_path / "screen.py").write_text(
         'a = t("uno")\n'
-        'b = f"{app.t(\'dos\')}: {x}"  # inside an f-string\n'
+        "b = f\"{app.t('dos')}: {x}\"  # inside an f-string\n"
         'C = N_("tres")\n'
-        'd = app.t(C)  # not a literal: its constant is extracted where N_ marks it\n'
-        'e = print("no")\n', encoding="utf-8")
+        "d = app.t(C)  # not a literal: its constant is extracted where N_ marks it\n"
+        'e = print("no")\n',
+        encoding="utf-8",
+    )
     (tmp_path / "kv").mkdir()
     (tmp_path / "kv" / "x.kv").write_text(
         "#:import Factory kivy.factory.Factory\n"
@@ -54,7 +60,8 @@ def test_extraction_sees_every_form_of_call(tmp_path: Path) -> None:
         "        text: app.t('cuatro', app.lang)\n"
         "        size_hint: None, None\n"
         "        on_release: root.ir('no'); app.avisar(app.t('cinco') if a else app.t('seis'))\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     (tmp_path / "i18n").mkdir()
     (tmp_path / "i18n" / "tool.py").write_text('t("no")\n', encoding="utf-8")
     assert extraer.msgids([tmp_path]) == ["uno", "dos", "tres", "cuatro", "cinco", "seis"]
@@ -73,6 +80,7 @@ def test_app_strings_come_from_python_kv_and_constants(app_msgids: list[str]) ->
 
 # -- the catalogues -----------------------------------------------------------------------------
 
+
 def test_catalogues_are_the_languages_offered() -> None:
     assert sorted(p.stem for p in i18n.CARPETA.glob("*.po")) == sorted(LANGUAGES)
     assert sorted(p.stem for p in i18n.CARPETA.glob("*.mo")) == sorted(LANGUAGES)
@@ -89,14 +97,16 @@ def test_catalogue_translates_every_app_string(idioma: str, app_msgids: list[str
 
 @pytest.mark.parametrize("idioma", LANGUAGES)
 def test_placeholders_match_between_msgid_and_msgstr(idioma: str) -> None:
-    bad = [(msgid, msgstr) for msgid, msgstr in _entries(extraer.read(idioma)).items()
-           if msgstr and placeholders(msgid) != placeholders(msgstr)]
+    bad = [
+        (msgid, msgstr)
+        for msgid, msgstr in _entries(extraer.read(idioma)).items()
+        if msgstr and placeholders(msgid) != placeholders(msgstr)
+    ]
     assert not bad, f"{idioma}.po: placeholders differ: {bad[:3]}"
 
 
 def test_placeholder_reader() -> None:
-    assert placeholders("Solo {0} tiene {n:d} y %s, %(x)d al 100%%") == [
-        "%(x)d", "%s", "{0}", "{n:d}"]
+    assert placeholders("Solo {0} tiene {n:d} y %s, %(x)d al 100%%") == ["%(x)d", "%s", "{0}", "{n:d}"]
     assert placeholders("{0} gana") != placeholders("{1} gana")
     assert placeholders("¡Juego!") == []
 
@@ -112,6 +122,7 @@ def test_shipped_mo_is_the_compiled_po(idioma: str) -> None:
 
 
 # -- at run time --------------------------------------------------------------------------------
+
 
 def test_app_reads_the_mo_with_stdlib_gettext() -> None:
     assert isinstance(i18n.traductor("eu"), gettext.GNUTranslations)

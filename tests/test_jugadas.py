@@ -40,6 +40,7 @@ def first_from_mano(seats: set[int], mano: int) -> int:
 
 # -- grande and chica -----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("mano", range(4))
 def test_grande_tie_goes_to_the_seat_nearer_the_mano(mano: int) -> None:
     # Seats 1 and 3 hold the same ranks (12 11 7 6); seats 0 and 2 lower. Ludoteka "Grande".
@@ -91,6 +92,7 @@ def test_grande_and_chica_with_8_reyes() -> None:
 
 
 # -- pares ------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("text", "reglas", "tipo", "rangos", "bonus"),
@@ -166,14 +168,18 @@ def test_nobody_with_pares_has_no_winner() -> None:
 
 @pytest.mark.parametrize(
     ("p", "text"),
-    [(Pares("pareja", (12,)), "pareja de reyes"), (Pares("medias", (1,)), "medias de ases"),
-     (Pares("duples", (12, 11)), "duples de reyes y caballos")],
+    [
+        (Pares("pareja", (12,)), "pareja de reyes"),
+        (Pares("medias", (1,)), "medias de ases"),
+        (Pares("duples", (12, 11)), "duples de reyes y caballos"),
+    ],
 )
 def test_pares_describe_in_spanish(p: Pares, text: str) -> None:
     assert p.describe() == text
 
 
 # -- juego and punto --------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("text", "v8", "v4"),
@@ -197,8 +203,14 @@ def test_valor_juego_counts_figures_as_ten(text: str, v8: int, v4: int) -> None:
 
 # Rank multisets worth each juego value, none using a two or a three (same value with 4 or 8 reyes).
 JUEGO_RANKS = {
-    31: (12, 11, 10, 1), 32: (12, 11, 7, 5), 40: (12, 11, 10, 12), 37: (12, 11, 10, 7),
-    36: (12, 11, 10, 6), 35: (12, 11, 10, 5), 34: (12, 11, 10, 4), 33: (12, 11, 7, 6),
+    31: (12, 11, 10, 1),
+    32: (12, 11, 7, 5),
+    40: (12, 11, 10, 12),
+    37: (12, 11, 10, 7),
+    36: (12, 11, 10, 6),
+    35: (12, 11, 10, 5),
+    34: (12, 11, 10, 4),
+    33: (12, 11, 7, 6),
 }
 # Ludoteka: "31, 32, 40, 37, 36, 35, 34 y 33", best first.
 ORDEN = (31, 32, 40, 37, 36, 35, 34, 33)
@@ -312,6 +324,7 @@ def test_31_real_is_worth_3_like_any_31() -> None:
 
 
 # -- 8 reyes for every lance ------------------------------------------------------------------------
+
 
 def test_8_reyes_changes_pares_juego_and_chica() -> None:
     # Ludoteka: with 8 reyes threes are kings and twos aces "a todos los efectos".

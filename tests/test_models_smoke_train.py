@@ -38,23 +38,80 @@ pytestmark = [
 def test_smoke_training_exports_models_the_reader_can_use(tmp_path):
     """`python -m training.cards.train` with every stage, sized down to seconds."""
     out = tmp_path / "run"
-    args = ["--salida", str(out), "--tiempo", "0", "--escenas", "4", "--escenas-extra", "1", "--escenas-val", "1",
-            "--escenas-cls", "1", "--escenas-det-cls", "1", "--tamano-imagen", "160",
-            "--epocas", "1", "--epocas-cls", "1", "--epocas-afinar", "1", "--hilos", "1",
-            "--escenas-indice", "1", "--sinteticos-indice", "128", "--epocas-indice", "1,1",
-            "--escenas-pintas", "2", "--epocas-pintas", "1", "--escenas-tapadas", "1",
-            "--escenas-abanico", "2", "--epocas-abanico", "1", "--epoca-abanico", "0",
-            "--escala-mezcla", "0.001", "--epocas-mezcla", "1", "--lote-mezcla", "4",
-            "--aumento-diseno", "--aumento-estilo"]
+    args = [
+        "--salida",
+        str(out),
+        "--tiempo",
+        "0",
+        "--escenas",
+        "4",
+        "--escenas-extra",
+        "1",
+        "--escenas-val",
+        "1",
+        "--escenas-cls",
+        "1",
+        "--escenas-det-cls",
+        "1",
+        "--tamano-imagen",
+        "160",
+        "--epocas",
+        "1",
+        "--epocas-cls",
+        "1",
+        "--epocas-afinar",
+        "1",
+        "--hilos",
+        "1",
+        "--escenas-indice",
+        "1",
+        "--sinteticos-indice",
+        "128",
+        "--epocas-indice",
+        "1,1",
+        "--escenas-pintas",
+        "2",
+        "--epocas-pintas",
+        "1",
+        "--escenas-tapadas",
+        "1",
+        "--escenas-abanico",
+        "2",
+        "--epocas-abanico",
+        "1",
+        "--epoca-abanico",
+        "0",
+        "--escala-mezcla",
+        "0.001",
+        "--epocas-mezcla",
+        "1",
+        "--lote-mezcla",
+        "4",
+        "--aumento-diseno",
+        "--aumento-estilo",
+    ]
     repo = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(repo)}
-    proc = subprocess.run([sys.executable, "-m", "training.cards.train", *args], cwd=repo, env=env,
-                          capture_output=True, text=True, timeout=280)
+    proc = subprocess.run(
+        [sys.executable, "-m", "training.cards.train", *args],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=280,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     export = out / "export"
-    for name in (DETECTOR_FILE, CLASSIFIER_FILE, CORNER_INDEX_FILE, PINTAS_FILE, "carta_obb.pt", "carta_cls.pt",
-                 "carta_idx.pt",
-                 "carta_palo.pt"):
+    for name in (
+        DETECTOR_FILE,
+        CLASSIFIER_FILE,
+        CORNER_INDEX_FILE,
+        PINTAS_FILE,
+        "carta_obb.pt",
+        "carta_cls.pt",
+        "carta_idx.pt",
+        "carta_palo.pt",
+    ):
         assert (export / name).is_file(), name
     assert (out / "crops_det.npz").is_file() and (out / "classifier_afinado").is_dir()
     # the half-hidden cards of a fanned table joined the fine-tuning and both mark readers' data
@@ -116,8 +173,9 @@ def test_style_augmentation_keeps_crops_valid_and_changes_them():
     process, like the training (see the module docstring)."""
     repo = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(repo)}
-    proc = subprocess.run([sys.executable, "-c", STYLE_CHECK], cwd=repo, env=env,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", STYLE_CHECK], cwd=repo, env=env, capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]
 
 
@@ -125,9 +183,25 @@ def test_smoke_index_reader_training_exports_a_model_the_reader_uses(tmp_path):
     """`python -m training.cards.corner_index` sized down to seconds: synthetic pretraining, patches of
     rendered tables, fine-tuning, ONNX export, and the reader multiplying by its ranks."""
     out = tmp_path / "idx"
-    _run_module("training.cards.corner_index", "--salida", str(out), "--escenas", "2", "--escenas-val", "1",
-                "--sinteticos", "256", "--epocas-pre", "1", "--epocas", "1", "--barajas", DECKS[0],
-                "--escenas-tapadas", "1")
+    _run_module(
+        "training.cards.corner_index",
+        "--salida",
+        str(out),
+        "--escenas",
+        "2",
+        "--escenas-val",
+        "1",
+        "--sinteticos",
+        "256",
+        "--epocas-pre",
+        "1",
+        "--epocas",
+        "1",
+        "--barajas",
+        DECKS[0],
+        "--escenas-tapadas",
+        "1",
+    )
     assert (out / CORNER_INDEX_FILE).is_file() and (out / "carta_idx.pt").is_file()
     patches = np.load(out / "indice_train.npz")["p"]
     assert patches.ndim == 5 and patches.shape[1:] == (2, 36, 40, 3) and len(patches) >= 8
@@ -151,8 +225,21 @@ def test_smoke_pinta_reader_training_exports_a_model_the_reader_uses(tmp_path):
     """`python -m training.cards.pintas` sized down to seconds: strips of rendered tables, training,
     ONNX export, and the reader multiplying by its suits."""
     out = tmp_path / "pintas"
-    _run_module("training.cards.pintas", "--salida", str(out), "--escenas", "3", "--escenas-val", "1",
-                "--epocas", "1", "--barajas", DECKS[0], "--escenas-tapadas", "0")
+    _run_module(
+        "training.cards.pintas",
+        "--salida",
+        str(out),
+        "--escenas",
+        "3",
+        "--escenas-val",
+        "1",
+        "--epocas",
+        "1",
+        "--barajas",
+        DECKS[0],
+        "--escenas-tapadas",
+        "0",
+    )
     assert (out / PINTAS_FILE).is_file() and (out / "carta_palo.pt").is_file()
     assert not (out / "pintas_train_tapadas.npz").exists()  # 0: none
     strips = np.load(out / "pintas_train.npz")["p"]
@@ -179,8 +266,9 @@ def _run_module(module: str, *args: str) -> None:
     """``python -m module args`` in its own process (see the module docstring), from the repo."""
     repo = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(repo)}
-    proc = subprocess.run([sys.executable, "-m", module, *args], cwd=repo, env=env,
-                          capture_output=True, text=True, timeout=280)
+    proc = subprocess.run(
+        [sys.executable, "-m", module, *args], cwd=repo, env=env, capture_output=True, text=True, timeout=280
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
 
 

@@ -109,6 +109,7 @@ def test_a_juego_won_at_the_tantos_counts_like_an_ordago() -> None:
 
 # -- mus corrido ----------------------------------------------------------------------------------
 
+
 def test_mus_corrido_mano_only_on_the_first_hand_of_the_partida() -> None:
     # Reglamento, Título II art. 16 "La primera jugada de una partida es corrida"; Ludoteka the same.
     p = Partida("general", NAMES, mano=0)
@@ -155,6 +156,7 @@ def test_bad_mano_override_is_rejected(mano: Any) -> None:
 
 
 # -- undo and errors --------------------------------------------------------------------------------
+
 
 def test_undo_restores_the_previous_state() -> None:
     p = Partida("ludoteka-4")
@@ -204,8 +206,14 @@ def test_registrar_rejects_lances_or_declaraciones_that_are_not_objects(lances: 
 
 @pytest.mark.parametrize(
     ("reglas", "jugadores", "mano"),
-    [("murcia", None, 0), ("general", ["Ana", "Luis", "Eva"], 0), ("general", ["Ana", "Ana", "Eva", "Iker"], 0),
-     ("general", ["Ana", " ", "Eva", "Iker"], 0), ("general", None, 4), ({"reyes": 5}, None, 0)],
+    [
+        ("murcia", None, 0),
+        ("general", ["Ana", "Luis", "Eva"], 0),
+        ("general", ["Ana", "Ana", "Eva", "Iker"], 0),
+        ("general", ["Ana", " ", "Eva", "Iker"], 0),
+        ("general", None, 4),
+        ({"reyes": 5}, None, 0),
+    ],
 )
 def test_bad_partida_is_rejected(reglas: Any, jugadores: Any, mano: Any) -> None:
     with pytest.raises(PartidaError):
@@ -220,6 +228,7 @@ def test_amarracos_of_five(tantos: int, expected: tuple[int, int]) -> None:
 
 # -- history --------------------------------------------------------------------------------------
 
+
 def _played() -> Partida:
     p = Partida({"base": "ludoteka-4", "tantos": 40}, NAMES, mano=1)
     p.registrar(C, {"pares": {"quiero": 5}}, mano=3)
@@ -230,8 +239,17 @@ def _played() -> Partida:
 
 
 def _snapshot(p: Partida) -> tuple:
-    return (p.tantos, p.juegos, p.vacas, p.mano, p.terminada, p.ganador, p.reglas.to_dict() | {"fuente": ""},
-            [(r.registro.mano, r.marcador, r.fin) for r in p.historial], p.jugadores)
+    return (
+        p.tantos,
+        p.juegos,
+        p.vacas,
+        p.mano,
+        p.terminada,
+        p.ganador,
+        p.reglas.to_dict() | {"fuente": ""},
+        [(r.registro.mano, r.marcador, r.fin) for r in p.historial],
+        p.jugadores,
+    )
 
 
 def test_history_round_trips_through_json() -> None:
@@ -269,8 +287,10 @@ CORRUPT = {
     "bad-card": _history(manos=[_entry(mano=1, manos=["12o 12c 11o 8c", *C[1:]])]),
     "dup-card": _history(manos=[_entry(mano=1, manos=[C[0], C[0], *C[2:]])]),
     "wrong-mano-later": _history(manos=[_entry(mano=1), _entry(mano=0)]),
-    "hand-after-the-end": {**Partida("ludoteka-4").to_dict(),
-                           "manos": [_entry(mano=0, lances=ORDAGO), _entry(mano=1, lances=ORDAGO), _entry(mano=2)]},
+    "hand-after-the-end": {
+        **Partida("ludoteka-4").to_dict(),
+        "manos": [_entry(mano=0, lances=ORDAGO), _entry(mano=1, lances=ORDAGO), _entry(mano=2)],
+    },
     "bad-lances": _history(manos=[_entry(mano=1, lances={"grande": {"quiero": 0}})]),
     "jugadores-not-a-list": _history(jugadores=5),
     "manos-not-a-list": _history(manos=5),
@@ -298,10 +318,11 @@ def test_history_is_checked_hand_by_hand_naming_the_hand() -> None:
 
 # -- round trip of any sequence of valid hands (hypothesis) -----------------------------------------
 
+
 @st.composite
 def hands_and_lances(draw: st.DrawFn) -> tuple[list[str], dict[str, Any]]:
     ids = draw(st.permutations(CARD_IDS))
-    manos = [" ".join(ids[i:i + 4]) for i in range(0, 16, 4)]
+    manos = [" ".join(ids[i : i + 4]) for i in range(0, 16, 4)]
     lances: dict[str, Any] = {}
     # grande and chica can always be bet; pares and juego are left to the cards (en paso).
     for lance in ("grande", "chica"):
@@ -323,8 +344,9 @@ def hands_and_lances(draw: st.DrawFn) -> tuple[list[str], dict[str, Any]]:
     corrido=st.one_of(st.none(), st.integers(0, 3)),
     hands=st.lists(hands_and_lances(), min_size=0, max_size=12),
 )
-def test_any_sequence_of_valid_hands_round_trips(profile: str, first_mano: int, corrido: int | None,
-                                                 hands: list) -> None:
+def test_any_sequence_of_valid_hands_round_trips(
+    profile: str, first_mano: int, corrido: int | None, hands: list
+) -> None:
     p = Partida(profile, NAMES, mano=first_mano)
     for i, (manos, lances) in enumerate(hands):
         if p.terminada:
@@ -349,8 +371,9 @@ def test_corregir_sets_the_marcador_and_the_next_hand_counts_from_it() -> None:
     assert p.to_dict()["manos"] == Partida.from_dict(p.to_dict()).to_dict()["manos"]
 
 
-@pytest.mark.parametrize("args", [((1, 2, 3), (0, 0), (0, 0)), ((1, -2), (0, 0), (0, 0)),
-                                  ((1, 2), (0, 0), (0, 0.5)), ((1, 2), "00", (0, 0))])
+@pytest.mark.parametrize(
+    "args", [((1, 2, 3), (0, 0), (0, 0)), ((1, -2), (0, 0), (0, 0)), ((1, 2), (0, 0), (0, 0.5)), ((1, 2), "00", (0, 0))]
+)
 def test_corregir_refuses_what_is_no_marcador_and_changes_nothing(args) -> None:
     p = Partida()
     with pytest.raises(PartidaError):

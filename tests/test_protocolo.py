@@ -28,16 +28,34 @@ def test_doctests():
     assert doctest.testmod(protocolo).failed == 0
 
 
-@pytest.mark.parametrize("texto", [
-    "WEY2AW7ED4", "wey2-aw7e-d4", " WEY2 AW7E D4 ", "musmesa-mesa:WEY2AW7ED4", "MUSMESA-MESA:wey2aw7ed4",
-    "http://192.168.1.5:8000/mesa?codigo=WEY2AW7ED4", "https://club.example/mesa?codigo=wey2aw7ed4&lang=eu",
-])
+@pytest.mark.parametrize(
+    "texto",
+    [
+        "WEY2AW7ED4",
+        "wey2-aw7e-d4",
+        " WEY2 AW7E D4 ",
+        "musmesa-mesa:WEY2AW7ED4",
+        "MUSMESA-MESA:wey2aw7ed4",
+        "http://192.168.1.5:8000/mesa?codigo=WEY2AW7ED4",
+        "https://club.example/mesa?codigo=wey2aw7ed4&lang=eu",
+    ],
+)
 def test_a_code_typed_or_read(texto: str):
     assert codigo_de(texto) == "WEY2AW7ED4"
 
 
-@pytest.mark.parametrize("texto", ["WEY2AW7ED0", "WEY2AW7ED", "http://x/mesa", "http://x/mesa?codigo=O1", "",
-                                   "musmesa-mesa:", "https://x/mesa?codigo=WEY2AW7ED4I"])
+@pytest.mark.parametrize(
+    "texto",
+    [
+        "WEY2AW7ED0",
+        "WEY2AW7ED",
+        "http://x/mesa",
+        "http://x/mesa?codigo=O1",
+        "",
+        "musmesa-mesa:",
+        "https://x/mesa?codigo=WEY2AW7ED4I",
+    ],
+)
 def test_not_a_code(texto: str):
     assert codigo_de(texto) is None and servidor_de(texto) is None
 
@@ -60,8 +78,12 @@ def test_the_organisers_qr_code_opens_the_phone_page_and_the_tablet_reads_it(tmp
         auth.crear_cuenta(s, "org", "secreto-largo-1", "organizador")
     token = client.post("/api/sesion", json={"usuario": "org", "clave": "secreto-largo-1"}).json()["token"]
     h = {"Authorization": f"Bearer {token}"}
-    body = {"nombre": "Open", "reglas": "segovia", "mesas": 1,
-            "parejas": [{"nombre": f"P{i}", "jugadores": [f"A{i}", f"B{i}"]} for i in range(2)]}
+    body = {
+        "nombre": "Open",
+        "reglas": "segovia",
+        "mesas": 1,
+        "parejas": [{"nombre": f"P{i}", "jugadores": [f"A{i}", f"B{i}"]} for i in range(2)],
+    }
     tid = client.post("/api/torneos", headers=h, json=body).json()["id"]
     code = client.get(f"/api/torneos/{tid}", headers=h).json()["mesas"][0]["codigo"]
     assert CODIGO.fullmatch(code) and codigo_de(code.lower()) == code  # the server's codes, the clients' rule

@@ -24,8 +24,7 @@ FIXTURE = Path(__file__).parent / "data" / "arbitro" / "registro_partida.json"
 
 
 def partida(clave: bytes | None = None) -> RegistroArbitro:
-    log = RegistroArbitro.nuevo({"reglas": "segovia", "jugadores": ["Ana", "Luis", "Eva", "Juan"]},
-                                clave)
+    log = RegistroArbitro.nuevo({"reglas": "segovia", "jugadores": ["Ana", "Luis", "Eva", "Juan"]}, clave)
     log.anotar("mano", {"numero": 1, "mano": 0}, t=0.0)
     log.anotar("fase", {"fase": "reparto"}, t=0.5)
     log.anotar("sena", {"jugador": 1, "gesto": "guino", "sena": "treinta y una"}, t=12.25)
@@ -109,7 +108,8 @@ def test_hmac_key() -> None:
     # without the key a forger cannot produce a valid entry
     data["entradas"][3]["datos"]["gesto"] = "morro"
     data["entradas"][3]["hash"] = calcular_hash(
-        {k: data["entradas"][3][k] for k in ("indice", "tipo", "datos", "t", "anterior")})
+        {k: data["entradas"][3][k] for k in ("indice", "tipo", "datos", "t", "anterior")}
+    )
     assert not verificar(data, clave=b"secreto del juez").valido
 
 
@@ -169,16 +169,18 @@ def test_not_a_log(data) -> None:
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=8)
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.text(max_size=8)
     | st.floats(allow_nan=False, allow_infinity=False),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
-                                                                max_size=3),
-    max_leaves=8)
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=8,
+)
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.dictionaries(st.text(max_size=6), json_values, max_size=3), min_size=1,
-                max_size=6), st.data())
+@given(st.lists(st.dictionaries(st.text(max_size=6), json_values, max_size=3), min_size=1, max_size=6), st.data())
 def test_changing_any_entry_field_is_detected(datos_list, data) -> None:
     log = RegistroArbitro.nuevo({"reglas": "general"})
     for i, datos in enumerate(datos_list):
@@ -188,8 +190,12 @@ def test_changing_any_entry_field_is_detected(datos_list, data) -> None:
     i = data.draw(st.integers(0, len(exported["entradas"]) - 1))
     field = data.draw(st.sampled_from(("datos", "t", "tipo", "indice", "anterior")))
     entry = exported["entradas"][i]
-    new = {"datos": {**entry["datos"], "añadido": True}, "t": (entry["t"] or 0.0) + 1.5,
-           "tipo": "cierre" if entry["tipo"] != "cierre" else "nota",
-           "indice": entry["indice"] + 1, "anterior": "f" * 64}[field]
+    new = {
+        "datos": {**entry["datos"], "añadido": True},
+        "t": (entry["t"] or 0.0) + 1.5,
+        "tipo": "cierre" if entry["tipo"] != "cierre" else "nota",
+        "indice": entry["indice"] + 1,
+        "anterior": "f" * 64,
+    }[field]
     entry[field] = new
     assert not verificar(exported).valido

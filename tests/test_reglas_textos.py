@@ -73,6 +73,7 @@ def test_textos_doctests() -> None:
 
 # -- every profile value with its source, or marked as a choice -------------------------------
 
+
 @pytest.mark.parametrize("name", list(PERFILES))
 def test_every_value_of_a_profile_names_its_source_or_is_a_choice(name: str) -> None:
     reglas = PERFILES[name]
@@ -113,11 +114,16 @@ def test_sourced_values_quote_the_words_that_fix_them(name: str, campo: str, doc
     ("name", "campo"),
     [
         ("euskadi", "juegos_por_vaca"),  # «Joko partzial» only: the Araudia says no number
-        ("euskadi", "real"), ("euskadi", "mus_corrido"), ("euskadi", "punto_falta_un_tanto"),
+        ("euskadi", "real"),
+        ("euskadi", "mus_corrido"),
+        ("euskadi", "punto_falta_un_tanto"),
         ("segovia", "reyes"),  # the normas only list «A cuatro u 8 reyes» as variants
         ("general", "deje"),  # «El deje no siempre es considerado reglamentario»
-        ("general", "ordago_33_postre"), ("ludoteka-4", "real"), ("ludoteka-8", "senas"),
-    ] + [(name, "vacas_por_partida") for name in PERFILES],
+        ("general", "ordago_33_postre"),
+        ("ludoteka-4", "real"),
+        ("ludoteka-8", "senas"),
+    ]
+    + [(name, "vacas_por_partida") for name in PERFILES],
 )
 def test_values_no_text_fixes_are_marked_as_choices(name: str, campo: str) -> None:
     assert perfil(name).fuente_de(campo).es_eleccion
@@ -126,7 +132,12 @@ def test_values_no_text_fixes_are_marked_as_choices(name: str, campo: str) -> No
 def test_euskadi_is_re_read_against_the_basque_regulation() -> None:
     reglas = perfil("euskadi")
     assert (reglas.reyes, reglas.ases, reglas.tantos, reglas.deje, reglas.ordago_33_postre) == (
-        4, 4, 40, "primero", "vale")
+        4,
+        4,
+        40,
+        "primero",
+        "vale",
+    )
     assert "la «Araudia» no lo dice" in reglas.fuente_de("reyes").texto()
 
 
@@ -175,8 +186,7 @@ def test_reglamento_v_9_partner_with_juego_si_makes_it_valid() -> None:
     # V.9: "Si un jugador canta pares sí o juego sí y su compañero, postre del lance, acepta un
     # órdago a pares o juego con dos ases o treinta y tres, la jugada será válida."
     manos = [POSTRE[0], "12e 10c 4b 7c", POSTRE[2], POSTRE[3]]  # seat 1 sings 31
-    r = hand(manos, "segovia", lances=ORDAGO,
-             declaraciones={**QUIERE_3, "juego": [True, True, False, True]})
+    r = hand(manos, "segovia", lances=ORDAGO, declaraciones={**QUIERE_3, "juego": [True, True, False, True]})
     assert r.fin == {"ganador": 0, "por": "ordago"}  # seat 0 is mano with 31
     assert faltas(QUIERE_3, manos, "segovia", 0) == []
 
@@ -199,7 +209,10 @@ def test_basque_araudia_the_bet_at_juego_with_33_stands() -> None:
 def test_the_penalty_as_a_declaration_check() -> None:
     [falta] = faltas(QUIERE_3, POSTRE, "cuellar", 0)
     assert (falta.asiento, falta.tipo, falta.articulo) == (
-        3, "postre_33", f"{textos.REGLAMENTO}, Título V, arts. 7 y 8")
+        3,
+        "postre_33",
+        f"{textos.REGLAMENTO}, Título V, arts. 7 y 8",
+    )
     [c] = correcciones(QUIERE_3, POSTRE, "cuellar", 0, ORDAGO)
     assert (c.lance, c.ganador, c.negada, c.envites_validos, c.al_momento) == ("juego", 0, 3, False, True)
 
@@ -275,7 +288,9 @@ def test_reglamento_vi_1_only_the_punto_when_a_pareja_needs_one_tanto() -> None:
     assert textos.REG_PUNTO_FALTA.texto in r.detalle[-1].razon
     # Without that rule the envite counts and pareja 1 takes the juego.
     assert hand(PUNTO, "general", marcador=[39, 30], lances={"punto": {"quiero": 10}}).fin == {
-        "ganador": 1, "por": "tantos"}
+        "ganador": 1,
+        "por": "tantos",
+    }
 
 
 def test_reglamento_vi_1_a_refused_envite_at_punto_is_one_tanto_de_negada() -> None:

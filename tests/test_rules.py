@@ -20,19 +20,30 @@ EXPECTED = {
     # No vale la real". Reglamento, Título V art. 7: "Queda expresamente prohibido querer un
     # órdago a juego con treinta y tres de postre"; Título VI art. 1: "En el envite a punto y a
     # falta de un tanto, no se apuntará más que el tanto de negada y el de punto".
-    "segovia": {"tantos": 40, "juegos_por_vaca": 4, "deje": "no", "real": "no",
-                "ordago_33_postre": "penalizado", "punto_falta_un_tanto": "negada_y_punto"},
+    "segovia": {
+        "tantos": 40,
+        "juegos_por_vaca": 4,
+        "deje": "no",
+        "real": "no",
+        "ordago_33_postre": "penalizado",
+        "punto_falta_un_tanto": "negada_y_punto",
+    },
     # Normas generales de Segovia, Cuéllar: "VALE LA 31 REAL (con tres sietes y cualquier figura)
     # ... a 30 tantos ... 4 juegos"; the rest as in Segovia.
-    "cuellar": {"tantos": 30, "juegos_por_vaca": 4, "real": "cualquier_figura", "deje": "no",
-                "ordago_33_postre": "penalizado", "punto_falta_un_tanto": "negada_y_punto"},
+    "cuellar": {
+        "tantos": 30,
+        "juegos_por_vaca": 4,
+        "real": "cualquier_figura",
+        "deje": "no",
+        "ordago_33_postre": "penalizado",
+        "punto_falta_un_tanto": "negada_y_punto",
+    },
     # Euskadiko Kooperatiben arteko III. Mus Txapelketa: 40 harri (8 hamarreko), Basque señas;
     # "jasotzen diren lehen harriak “Ez” esateagatik edo “Paso” egiteagatik kobratzen direnak
     # direla" (the stones for refusing come first); a bet at juego accepted with 33 stands
     # ("atzeskuak bagara ere"). Reyes: the «Araudia» is silent; the encyclopedia: "En el País
     # Vasco ... se juega solamente con cuatro reyes y cuatro ases".
-    "euskadi": {"tantos": 40, "senas": "euskadi", "reyes": 4, "deje": "primero",
-                "ordago_33_postre": "vale"},
+    "euskadi": {"tantos": 40, "senas": "euskadi", "reyes": 4, "deje": "primero", "ordago_33_postre": "vale"},
     # Ludoteka: "Mus a 4 Reyes ... a 30 puntos, y vence la pareja que logra 2 juegos".
     "ludoteka-4": {"reyes": 4, "tantos": 30, "juegos_por_vaca": 2, "vacas_por_partida": 1},
     # Ludoteka: "Mus a 8 Reyes Por Parejas ... a 40 puntos, y vence la pareja que logra 2 juegos".
@@ -63,8 +74,16 @@ def test_default_profile_is_general() -> None:
     ("rank", "r8", "r4", "v8", "v4"),
     # Ludoteka: with 8 reyes "los treses son reyes ... los doses son ases" a todos los efectos;
     # encyclopedia §2: figures (and threes) are worth 10, aces (and twos) 1.
-    [(3, 12, 3, 10, 3), (2, 1, 2, 1, 2), (12, 12, 12, 10, 10), (11, 11, 11, 10, 10), (10, 10, 10, 10, 10),
-     (1, 1, 1, 1, 1), (7, 7, 7, 7, 7), (4, 4, 4, 4, 4)],
+    [
+        (3, 12, 3, 10, 3),
+        (2, 1, 2, 1, 2),
+        (12, 12, 12, 10, 10),
+        (11, 11, 11, 10, 10),
+        (10, 10, 10, 10, 10),
+        (1, 1, 1, 1, 1),
+        (7, 7, 7, 7, 7),
+        (4, 4, 4, 4, 4),
+    ],
 )
 def test_rango_and_valor_with_4_and_8_reyes(rank: int, r8: int, r4: int, v8: int, v4: int) -> None:
     card = Card(rank, "e")
@@ -145,7 +164,12 @@ def test_toml_profile_loads_with_base_and_overrides(tmp_path: Path) -> None:
     reglas = cargar_perfil(path)
     assert reglas.nombre == "mi_bar"  # named after the file unless it says otherwise
     assert (reglas.reyes, reglas.ases, reglas.tantos, reglas.real, reglas.deje) == (
-        4, 4, 30, "cualquier_figura", "al_final")
+        4,
+        4,
+        30,
+        "cualquier_figura",
+        "al_final",
+    )
 
 
 def test_toml_profile_without_base_starts_from_general(tmp_path: Path) -> None:
@@ -214,12 +238,19 @@ def _strings(value: object) -> list[str]:
 def _literals(path: Path) -> list[str]:
     """Every string literal of a module (f-string parts included), docstrings left out."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
-                  and node.body and isinstance(node.body[0], ast.Expr)
-                  and isinstance(node.body[0].value, ast.Constant)}
-    return [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
-            and isinstance(node.value, str) and id(node) not in docstrings]
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    ]
 
 
 @pytest.mark.parametrize("name", list(PERFILES))

@@ -10,14 +10,17 @@ from scoring import inputs
 from scoring.inputs import InputError, excerpt, parse_json, read_json
 
 
-@pytest.mark.parametrize(("text", "says"), [
-    ('{"a": "\\ud800"}', "no válidos"),
-    ('{"mano": ' + "9" * 5000 + "}", "demasiado largo"),
-    ("[NaN]", "no es un número"),
-    ("[1e999]", "fuera de rango"),
-    ("[" * 500 + "]" * 500, "anidado"),
-    ('{"a": ', "JSON inválido"),
-])
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ('{"a": "\\ud800"}', "no válidos"),
+        ('{"mano": ' + "9" * 5000 + "}", "demasiado largo"),
+        ("[NaN]", "no es un número"),
+        ("[1e999]", "fuera de rango"),
+        ("[" * 500 + "]" * 500, "anidado"),
+        ('{"a": ', "JSON inválido"),
+    ],
+)
 def test_bad_json_is_one_clear_line(text, says):
     with pytest.raises(InputError, match=says) as exc:
         parse_json(text, "f.json")

@@ -36,6 +36,7 @@ ORDEN_JUEGO = (31, 32, 40, 37, 36, 35, 34, 33)
 
 # -- a reference reading of the rules -------------------------------------------------------------
 
+
 def rank(card: Card, reglas: Reglas) -> int:
     """Ludoteka: with 8 reyes the threes are kings and the twos aces, "a todos los efectos"."""
     if card.rank == 3 and reglas.reyes == 8:
@@ -179,6 +180,7 @@ def reference(record: dict[str, Any]) -> tuple[dict[str, list[int]], tuple[int, 
 
 # -- strategies -----------------------------------------------------------------------------------
 
+
 def outcome(draw: st.DrawFn) -> Any:
     kind = draw(st.sampled_from(["paso", "paso", "quiero", "no_quiero", "no_quiero", "ordago"]))
     if kind == "quiero":
@@ -195,7 +197,7 @@ def records(draw: st.DrawFn, profiles: list[Any] | None = None, cards: list[str]
     spec = draw(st.sampled_from(profiles or PROFILES))
     reglas = perfil(spec)
     ids = draw(st.permutations(cards or CARD_IDS))[:16]
-    manos = [" ".join(ids[i:i + 4]) for i in range(0, 16, 4)]
+    manos = [" ".join(ids[i : i + 4]) for i in range(0, 16, 4)]
     hands = [[Card.parse(t) for t in m.split()] for m in manos]
     marcador = [draw(st.integers(0, reglas.tantos - 1)) for _ in range(2)]
     lances: dict[str, Any] = {}
@@ -207,8 +209,7 @@ def records(draw: st.DrawFn, profiles: list[Any] | None = None, cards: list[str]
             lances[lance] = o
         if o == {"ordago": "quiero"}:
             break  # no bet after an accepted órdago
-    return {"reglas": spec, "mano": draw(st.integers(0, 3)), "manos": manos, "marcador": marcador,
-            "lances": lances}
+    return {"reglas": spec, "mano": draw(st.integers(0, 3)), "manos": manos, "marcador": marcador, "lances": lances}
 
 
 def scores(r: ResultadoTanteo) -> tuple:
@@ -222,6 +223,7 @@ def mirror(r: ResultadoTanteo) -> tuple:
 
 # -- properties -----------------------------------------------------------------------------------
 
+
 @SETTINGS
 @given(records())
 def test_engine_agrees_with_the_reference_reading(record: dict[str, Any]) -> None:
@@ -233,8 +235,11 @@ SIN_JUEGO = [c for c in CARD_IDS if Card.parse(c).rank in (1, 4, 5, 6, 7)]
 
 
 @SETTINGS
-@given(records(["segovia", "cuellar", {"base": "general", "punto_falta_un_tanto": "negada_y_punto"}],
-               SIN_JUEGO), st.integers(0, 1), st.integers(1, 2))
+@given(
+    records(["segovia", "cuellar", {"base": "general", "punto_falta_un_tanto": "negada_y_punto"}], SIN_JUEGO),
+    st.integers(0, 1),
+    st.integers(1, 2),
+)
 def test_punto_a_falta_de_un_tanto_agrees_with_the_reference(record: dict[str, Any], p: int, falta: int) -> None:
     # The end of the juego, where Título VI art. 1 applies: a pareja one (or two) tantos short
     # and an envite at punto.
@@ -252,8 +257,10 @@ def test_rotating_seats_and_mano_swaps_the_parejas(record: dict[str, Any]) -> No
         "manos": [m[3], m[0], m[1], m[2]],  # seat s moves to seat s + 1
         "mano": (record["mano"] + 1) % 4,
         "marcador": record["marcador"][::-1],
-        "lances": {k: ({**v, "gana": 1 - v["gana"]} if isinstance(v, dict) and "gana" in v else v)
-                   for k, v in record["lances"].items()},
+        "lances": {
+            k: ({**v, "gana": 1 - v["gana"]} if isinstance(v, dict) and "gana" in v else v)
+            for k, v in record["lances"].items()
+        },
     }
     assert scores(tantear(rotated)) == mirror(tantear(record))
 
@@ -277,8 +284,7 @@ EIGHT_REYES = [p for p in PROFILES if perfil(p).reyes == 8 and perfil(p).ases ==
 def test_with_8_reyes_threes_are_kings_and_twos_aces(record: dict[str, Any]) -> None:
     # Ludoteka: "los treses son reyes ... los doses son ases", a todos los efectos.
     used = {c for m in record["manos"] for c in m.split()}
-    free = {12: [f"12{s}" for s in "oceb" if f"12{s}" not in used],
-            1: [f"1{s}" for s in "oceb" if f"1{s}" not in used]}
+    free = {12: [f"12{s}" for s in "oceb" if f"12{s}" not in used], 1: [f"1{s}" for s in "oceb" if f"1{s}" not in used]}
     replaced = []
     for text in record["manos"]:
         cards = []
@@ -365,12 +371,14 @@ def records_with_declaraciones(draw: st.DrawFn) -> dict[str, Any]:
     (Títulos VIII-X) and of the Basque championship's «Araudia»."""
     record = draw(records())
     said = st.sampled_from([True, False, None])
-    declaraciones = {lance: draw(st.lists(said, min_size=4, max_size=4))
-                     for lance in ("pares", "juego") if draw(st.booleans())}
+    declaraciones = {
+        lance: draw(st.lists(said, min_size=4, max_size=4)) for lance in ("pares", "juego") if draw(st.booleans())
+    }
     lances = dict(record["lances"])
     if draw(st.booleans()) and not any(isinstance(v, dict) and "ordago" in v for v in lances.values()):
         lances[draw(st.sampled_from(["pares", "juego"]))] = draw(
-            st.sampled_from([{"quiero": 4}, {"no_quiero": 1, "gana": 0}, {"no_quiero": 2, "gana": 1}]))
+            st.sampled_from([{"quiero": 4}, {"no_quiero": 1, "gana": 0}, {"no_quiero": 2, "gana": 1}])
+        )
     return {**record, "lances": lances, "declaraciones": declaraciones}
 
 
@@ -381,8 +389,10 @@ def _rotate(record: dict[str, Any]) -> dict[str, Any]:
         "manos": [m[3], m[0], m[1], m[2]],
         "mano": (record["mano"] + 1) % 4,
         "marcador": record["marcador"][::-1],
-        "lances": {k: ({**v, "gana": 1 - v["gana"]} if isinstance(v, dict) and "gana" in v else v)
-                   for k, v in record["lances"].items()},
+        "lances": {
+            k: ({**v, "gana": 1 - v["gana"]} if isinstance(v, dict) and "gana" in v else v)
+            for k, v in record["lances"].items()
+        },
         "declaraciones": {k: [v[3], v[0], v[1], v[2]] for k, v in record.get("declaraciones", {}).items()},
     }
 

@@ -28,8 +28,16 @@ DOCUMENTOS = (
 
 def test_gesture_ids_are_the_contract_with_gestures() -> None:
     assert GESTOS == (
-        "labio_mordido", "lengua_fuera", "lengua_lado", "labios_lado", "cejas_arriba", "morro",
-        "guino", "ojos_cerrados", "hombros_arriba", "hombro_arriba",
+        "labio_mordido",
+        "lengua_fuera",
+        "lengua_lado",
+        "labios_lado",
+        "cejas_arriba",
+        "morro",
+        "guino",
+        "ojos_cerrados",
+        "hombros_arriba",
+        "hombro_arriba",
     )
 
 
@@ -81,10 +89,14 @@ def test_single_gesture_meanings(conjunto: str, gesto: str, significado: str) ->
     ("conjunto", "gesto"),
     [
         # Keinuak has no ciego, no juego seña, no shoulders, no tongue to the side.
-        ("euskadi", "ojos_cerrados"), ("euskadi", "morro"), ("euskadi", "hombro_arriba"),
-        ("euskadi", "hombros_arriba"), ("euskadi", "lengua_lado"),
+        ("euskadi", "ojos_cerrados"),
+        ("euskadi", "morro"),
+        ("euskadi", "hombro_arriba"),
+        ("euskadi", "hombros_arriba"),
+        ("euskadi", "lengua_lado"),
         # §4.5 has no seña for juego nor for both shoulders.
-        ("enciclopedia", "morro"), ("enciclopedia", "hombros_arriba"),
+        ("enciclopedia", "morro"),
+        ("enciclopedia", "hombros_arriba"),
     ],
 )
 def test_gestures_outside_a_list_mean_nothing(conjunto: str, gesto: str) -> None:
@@ -122,7 +134,8 @@ def test_segovia_wink_after_juego_no_is_treinta() -> None:
     assert seg.interpretar(["guino"], fases="punto") == ["treinta"]
     assert seg.interpretar(["guino"], fases="mus") == ["treinta y una"]
     assert seg.interpretar(["guino", "guino"], fases=["juego", "punto"]) == [
-        "treinta y una", "treinta",
+        "treinta y una",
+        "treinta",
     ]
     # the Basque wink already means 31 or 30 in any phase
     assert conjunto_senas("euskadi").interpretar(["guino"], fases="punto") == [
@@ -173,8 +186,11 @@ def test_user_set_from_file(tmp_path) -> None:
         encoding="utf-8",
     )
     assert cargar_conjunto(path).interpretar(["guino", "morro"]) == ["dos reyes", None]
-    path.write_text('titulo = "x"\nfuente = "y"\n[[senas]]\nid = "a"\nsignificado = "b"\n'
-                    'gestos = ["nariz"]\nlance = "pares"\narticulo = "c"\n', encoding="utf-8")
+    path.write_text(
+        'titulo = "x"\nfuente = "y"\n[[senas]]\nid = "a"\nsignificado = "b"\n'
+        'gestos = ["nariz"]\nlance = "pares"\narticulo = "c"\n',
+        encoding="utf-8",
+    )
     with pytest.raises(SenasError, match="nariz"):
         cargar_conjunto(path)
     path.write_text("titulo = ", encoding="utf-8")
@@ -187,9 +203,7 @@ def test_user_set_from_file(tmp_path) -> None:
     st.lists(st.sampled_from(GESTOS), max_size=8),
     st.sampled_from((None, *FASES)),
 )
-def test_interpretation_is_total_and_none_only_outside_the_list(
-    name: str, gestos: list[str], fase: str | None
-) -> None:
+def test_interpretation_is_total_and_none_only_outside_the_list(name: str, gestos: list[str], fase: str | None) -> None:
     conjunto = conjunto_senas(name)
     meanings = conjunto.interpretar(gestos, fases=fase)
     assert len(meanings) == len(gestos)

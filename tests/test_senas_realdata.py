@@ -38,6 +38,7 @@ HAVE_CLIPS = len(FOLDERS) == len(CARPETAS)  # both shared folders: skip only wit
 
 # --- scoring logic ------------------------------------------------------------------------------
 
+
 def test_overlap_within_eight_frames() -> None:
     labels = [Etiqueta("morro", 100, 110)]
     near = score_clip(labels, [EventoClip("morro", 118, 125)])  # starts 8 after the end
@@ -50,15 +51,15 @@ def test_overlap_within_eight_frames() -> None:
 
 def test_wrong_gesture_is_false_and_not_found() -> None:
     labels = [Etiqueta("morro", 10, 20), Etiqueta("otro", 30, 60), Etiqueta("neutro", 61, 90)]
-    p = score_clip(labels, [EventoClip("labios_lado", 12, 18), EventoClip("cejas_arriba", 35, 50),
-                            EventoClip("morro", 70, 80)])
+    p = score_clip(
+        labels, [EventoClip("labios_lado", 12, 18), EventoClip("cejas_arriba", 35, 50), EventoClip("morro", 70, 80)]
+    )
     assert p.encontradas == {}
     assert p.falsos == {0: "morro", 1: "otro", 2: "neutro"}
 
 
 def test_ambiguous_labels_neither_required_nor_wrong() -> None:
-    labels = [Etiqueta("cejas_arriba?", 10, 30), Etiqueta("morro_abierto", 50, 60),
-              Etiqueta("ojos_cerrados?", 80, 90)]
+    labels = [Etiqueta("cejas_arriba?", 10, 30), Etiqueta("morro_abierto", 50, 60), Etiqueta("ojos_cerrados?", 80, 90)]
     assert not any(lab.requerida for lab in labels)
     p = score_clip(labels, [EventoClip("cejas_arriba", 12, 20), EventoClip("morro", 52, 58)])
     assert p.encontradas == {} and p.falsos == {}
@@ -68,10 +69,16 @@ def test_ambiguous_labels_neither_required_nor_wrong() -> None:
 
 
 def test_event_on_a_blink_is_false_even_inside_its_label() -> None:
-    labels = [Etiqueta("ojos_cerrados?", 10, 40), Etiqueta("parpadeo", 20, 24),
-              Etiqueta("parpadeo", 60, 63)]
-    p = score_clip(labels, [EventoClip("ojos_cerrados", 18, 30), EventoClip("guino_derecho", 61, 65),
-                            EventoClip("guino_derecho", 66, 70), EventoClip("guino_derecho", 72, 75)])
+    labels = [Etiqueta("ojos_cerrados?", 10, 40), Etiqueta("parpadeo", 20, 24), Etiqueta("parpadeo", 60, 63)]
+    p = score_clip(
+        labels,
+        [
+            EventoClip("ojos_cerrados", 18, 30),
+            EventoClip("guino_derecho", 61, 65),
+            EventoClip("guino_derecho", 66, 70),
+            EventoClip("guino_derecho", 72, 75),
+        ],
+    )
     # sharing a frame with a blink makes it false; a false event near one is put down to it
     assert p.en_parpadeo == {0, 1, 2}
     assert p.falsos == {0: "parpadeo", 1: "parpadeo", 2: "parpadeo", 3: "sin_etiqueta"}
@@ -107,12 +114,27 @@ def test_labels_inside_auto_calibration_counted_apart() -> None:
 
 
 def test_summary_arithmetic() -> None:
-    a = Clip("a.mp4", 30.0, 900, [Etiqueta("morro", 100, 120), Etiqueta("morro", 300, 320),
-                                   Etiqueta("parpadeo", 500, 503), Etiqueta("otro", 600, 700)])
+    a = Clip(
+        "a.mp4",
+        30.0,
+        900,
+        [
+            Etiqueta("morro", 100, 120),
+            Etiqueta("morro", 300, 320),
+            Etiqueta("parpadeo", 500, 503),
+            Etiqueta("otro", 600, 700),
+        ],
+    )
     b = Clip("b.mp4", 25.0, 750, [Etiqueta("labios_lado", 50, 60)])
-    evs = {"a.mp4": [EventoClip("morro", 106, 118), EventoClip("guino_izquierdo", 500, 504),
-                     EventoClip("cejas_arriba", 610, 650), EventoClip("cejas_arriba", 660, 690)],
-           "b.mp4": [EventoClip("labios_lado", 45, 60)]}
+    evs = {
+        "a.mp4": [
+            EventoClip("morro", 106, 118),
+            EventoClip("guino_izquierdo", 500, 504),
+            EventoClip("cejas_arriba", 610, 650),
+            EventoClip("cejas_arriba", 660, 690),
+        ],
+        "b.mp4": [EventoClip("labios_lado", 45, 60)],
+    }
     scores = {k: score_clip(c.etiquetas, evs[k]) for k, c in (("a.mp4", a), ("b.mp4", b))}
     s = summarize([a, b], evs, scores)
     assert s["minutos"] == pytest.approx(1.0)  # 30 s + 30 s
@@ -130,25 +152,42 @@ def test_summary_arithmetic() -> None:
     assert g["cejas_arriba"]["precision"] == 0.0 and g["cejas_arriba"]["recall"] is None
     assert t["precision"] == pytest.approx(0.4) and t["recall"] == pytest.approx(2 / 3, abs=1e-3)
     # false events per minute of each kind of negative footage
-    assert s["negativos"]["otro"] == {"segundos": pytest.approx(101 / 30, abs=0.05), "falsos": 2,
-                                      "falsos_por_minuto": pytest.approx(35.64, abs=0.5)}
+    assert s["negativos"]["otro"] == {
+        "segundos": pytest.approx(101 / 30, abs=0.05),
+        "falsos": 2,
+        "falsos_por_minuto": pytest.approx(35.64, abs=0.5),
+    }
     assert s["negativos"]["parpadeo"]["falsos"] == 1 and s["negativos"]["neutro"]["falsos"] == 0
 
 
 def test_neutral_frame_is_middle_of_longest_neutro() -> None:
-    clip = Clip("x.mp4", 25.0, 300, [Etiqueta("neutro", 0, 10), Etiqueta("otro", 11, 50),
-                                      Etiqueta("neutro", 51, 150), Etiqueta("neutro", 160, 200)])
+    clip = Clip(
+        "x.mp4",
+        25.0,
+        300,
+        [
+            Etiqueta("neutro", 0, 10),
+            Etiqueta("otro", 11, 50),
+            Etiqueta("neutro", 51, 150),
+            Etiqueta("neutro", 160, 200),
+        ],
+    )
     assert neutral_frame(clip) == 100
     with pytest.raises(EvaluationError):
         neutral_frame(Clip("y.mp4", 25.0, 10, [Etiqueta("otro", 0, 9)]))
 
 
-@pytest.mark.parametrize("doc", [
-    [], {"clips": {}}, {"clips": {"a.mp4": {"fps": 0, "frames": 10, "events": []}}},
-    {"clips": {"a.mp4": {"fps": 25, "frames": 10, "events": [["morro", 5, 12, ""]]}}},
-    {"clips": {"a.mp4": {"fps": 25, "frames": 10, "events": [["morro", 5]]}}},
-    {"clips": {"a.mp4": {"fps": 25, "frames": True, "events": []}}},
-])
+@pytest.mark.parametrize(
+    "doc",
+    [
+        [],
+        {"clips": {}},
+        {"clips": {"a.mp4": {"fps": 0, "frames": 10, "events": []}}},
+        {"clips": {"a.mp4": {"fps": 25, "frames": 10, "events": [["morro", 5, 12, ""]]}}},
+        {"clips": {"a.mp4": {"fps": 25, "frames": 10, "events": [["morro", 5]]}}},
+        {"clips": {"a.mp4": {"fps": 25, "frames": True, "events": []}}},
+    ],
+)
 def test_bad_labels_give_one_clear_error(tmp_path: Path, doc: object) -> None:
     (tmp_path / "labels.json").write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(EvaluationError):
@@ -156,6 +195,7 @@ def test_bad_labels_give_one_clear_error(tmp_path: Path, doc: object) -> None:
 
 
 # --- on the shared real clips ---------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def report() -> dict[str, Any]:
@@ -167,12 +207,13 @@ def report() -> dict[str, Any]:
 @pytest.mark.skipif(not HAVE_CLIPS, reason="no real clips")
 @pytest.mark.parametrize("mode", ["calibraciones", "fuera_de_muestra"])
 def test_real_clips_report_is_consistent(report: dict[str, Any], mode: str) -> None:
-    raw = {name: clip for folder in FOLDERS
-           for name, clip in json.loads((folder / "labels.json").read_text(
-               encoding="utf-8"))["clips"].items()}
+    raw = {
+        name: clip
+        for folder in FOLDERS
+        for name, clip in json.loads((folder / "labels.json").read_text(encoding="utf-8"))["clips"].items()
+    }
     minutes = sum(c["frames"] / c["fps"] for c in raw.values()) / 60
-    required = [e for c in raw.values() for e in c["events"]
-                if Etiqueta(e[0], e[1], e[2]).requerida]
+    required = [e for c in raw.values() for e in c["events"] if Etiqueta(e[0], e[1], e[2]).requerida]
     assert report["clips"] == len(raw)
     assert report["fotogramas"] == sum(c["frames"] for c in raw.values())
     assert set(report[mode]) == set(CALIBRACIONES)
@@ -182,8 +223,7 @@ def test_real_clips_report_is_consistent(report: dict[str, Any], mode: str) -> N
         rows = {k: r for k, r in gestos.items() if k != "total"}
         total = gestos["total"]
         assert total["etiquetadas"] + total["en_calibracion"] == len(required)
-        for key in ("etiquetadas", "encontradas", "en_calibracion", "eventos", "falsos",
-                    "en_parpadeo"):
+        for key in ("etiquetadas", "encontradas", "en_calibracion", "eventos", "falsos", "en_parpadeo"):
             assert total[key] == sum(r[key] for r in rows.values()), (cal, key)
         events = [e for c in s["clips"].values() for e in c["eventos"]]
         assert total["eventos"] == len(events)
@@ -216,8 +256,7 @@ def test_real_clips_text_report(report: dict[str, Any]) -> None:
     assert "fuera de muestra" in text
 
 
-def test_command_fails_in_one_line_without_clips(tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_command_fails_in_one_line_without_clips(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from training.senas.evaluate import main
 
     doc = {"clips": {"falta.mp4": {"fps": 25, "frames": 10, "events": [["neutro", 0, 9, ""]]}}}
@@ -288,13 +327,13 @@ def test_a_replay_gives_what_a_live_run_gives() -> None:
 
 # --- fitting the event thresholds, on hand-made scores --------------------------------------------
 
+
 def _trace(scores: list[float], gesto: str = "morro") -> Traza:
     from gestures.types import GESTOS
 
     vals = np.zeros((len(scores), len(GESTOS)))
     vals[:, GESTOS.index(gesto)] = scores
-    return Traza(np.arange(len(scores)) / 25.0, vals, [{} for _ in scores],
-                 [frozenset() for _ in scores], -1, None)
+    return Traza(np.arange(len(scores)) / 25.0, vals, [{} for _ in scores], [frozenset() for _ in scores], -1, None)
 
 
 def test_events_from_recorded_scores() -> None:
@@ -323,10 +362,7 @@ def test_fit_moves_a_threshold_only_when_several_people_say_so() -> None:
     # three people's blips do, as far as keeps the held pout; the entry threshold, which
     # changes nothing here, stays
     assert several["morro"].minimo == pytest.approx(0.399) and several["morro"].entrar == 0.6
-    assert {g: t for g, t in several.items() if g != "morro"} == {
-        g: t for g, t in TIEMPOS.items() if g != "morro"}
-
-
+    assert {g: t for g, t in several.items() if g != "morro"} == {g: t for g, t in TIEMPOS.items() if g != "morro"}
 
 
 def test_a_recording_keeps_what_the_landmarkers_saw(tmp_path: Path) -> None:

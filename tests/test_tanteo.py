@@ -46,6 +46,7 @@ def totals(result: ResultadoTanteo) -> dict[str, list[int]]:
 
 # -- en paso -----------------------------------------------------------------------------------------
 
+
 def test_all_en_paso_with_pares_and_juego() -> None:
     # encyclopedia §4.7: grande/chica en paso 1; pares 3 (duples) + 1 (pareja) for pareja 0;
     # juego 3 for the 31 of seat 3.
@@ -88,6 +89,7 @@ def test_juego_tie_goes_to_the_mano_in_the_tanteo(mano: int, winner: int) -> Non
 
 # -- accepted envites ----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("lances", "expected"),
     [
@@ -123,12 +125,15 @@ def test_fourth_lance_may_be_written_juego_or_punto() -> None:
 
 # -- refused envites -------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("lances", "expected"),
     [
         # Ludoteka: refused opening bet: 1 at once; "es irrelevante quién tiene la mejor jugada".
-        ({"grande": {"no_quiero": 1, "gana": 1}},
-         {"grande": [0, 1], "chica": [0, 1], "pares": [4, 0], "juego": [0, 3]}),
+        (
+            {"grande": {"no_quiero": 1, "gana": 1}},
+            {"grande": [0, 1], "chica": [0, 1], "pares": [4, 0], "juego": [0, 3]},
+        ),
         # refused raise: what stood accepted before (here 4).
         ({"chica": {"no_quiero": 4, "gana": 0}}, {"grande": [1, 0], "chica": [4, 0], "pares": [4, 0], "juego": [0, 3]}),
         # pares refused by pareja 0: it takes no bonus; pareja 1 (that bet) takes its own:
@@ -154,8 +159,9 @@ def test_refused_envite_at_punto_gives_the_punto_to_who_bet() -> None:
 def test_refused_bets_are_scored_in_lance_order_during_the_betting() -> None:
     # Ludoteka "se contabiliza de manera inmediata"; Reglamento, Título VI art. 1. At 38-38 pareja 1's
     # refused grande (2) reaches 40 before pareja 0's refused pares (2) is even counted.
-    r = tanteo(C, marcador=[38, 38], lances={
-        "grande": {"no_quiero": 2, "gana": 1}, "pares": {"no_quiero": 2, "gana": 0}})
+    r = tanteo(
+        C, marcador=[38, 38], lances={"grande": {"no_quiero": 2, "gana": 1}, "pares": {"no_quiero": 2, "gana": 0}}
+    )
     assert r.fin == {"ganador": 1, "por": "tantos"}
     assert r.marcador == (38, 40)
     assert totals(r) == {"grande": [0, 2], "chica": [0, 0], "pares": [0, 0], "juego": [0, 0]}
@@ -171,6 +177,7 @@ def test_refused_bet_reaching_the_target_beats_the_count_of_earlier_lances() -> 
 
 
 # -- the count stops at the target ---------------------------------------------------------------
+
 
 def test_count_stops_when_a_pareja_reaches_the_target() -> None:
     # Ludoteka: "En cuanto una de las parejas alcanza los 30 ó 40 tantos ... el resultado de los
@@ -209,6 +216,7 @@ def test_cuellar_plays_to_30() -> None:
 
 # -- órdago ------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("lance", "ganador"),
     [("grande", 0), ("chica", 1), ("pares", 0), ("juego", 1)],
@@ -232,8 +240,7 @@ def test_accepted_ordago_ignores_accepted_envites_of_the_same_hand() -> None:
 
 
 def test_refused_bet_before_the_ordago_is_still_scored() -> None:
-    r = tanteo(C, marcador=[0, 10], lances={"grande": {"no_quiero": 1, "gana": 1},
-                                            "juego": {"ordago": "quiero"}})
+    r = tanteo(C, marcador=[0, 10], lances={"grande": {"no_quiero": 1, "gana": 1}, "juego": {"ordago": "quiero"}})
     assert r.fin == {"ganador": 1, "por": "ordago"}
     assert r.por_lance["grande"] == [0, 1]
 
@@ -241,11 +248,20 @@ def test_refused_bet_before_the_ordago_is_still_scored() -> None:
 def test_issue_example_record() -> None:
     # issue 2 §3's example, general profile, worked by hand: chica refused (1 to pareja 1, at once);
     # juego: seat 0's 31 beats seat 1's 37 (three kings and a seven), órdago won by pareja 0.
-    r = tantear({"reglas": "general", "mano": 0,
-                 "manos": ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"],
-                 "marcador": [0, 0],
-                 "lances": {"grande": "paso", "chica": {"no_quiero": 1, "gana": 1},
-                            "pares": {"quiero": 5}, "juego": {"ordago": "quiero"}}})
+    r = tantear(
+        {
+            "reglas": "general",
+            "mano": 0,
+            "manos": ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"],
+            "marcador": [0, 0],
+            "lances": {
+                "grande": "paso",
+                "chica": {"no_quiero": 1, "gana": 1},
+                "pares": {"quiero": 5},
+                "juego": {"ordago": "quiero"},
+            },
+        }
+    )
     assert r.fin == {"ganador": 0, "por": "ordago"}
     assert r.por_lance["chica"] == [0, 1]
     assert r.por_lance["pares"] == [0, 0] and r.por_lance["grande"] == [0, 0]
@@ -255,12 +271,17 @@ def test_issue_example_record() -> None:
 def test_issue_example_with_4_reyes_cannot_bet_juego() -> None:
     # With 4 reyes seat 1 holds 3+3+3+7 = 16: only pareja 0 (seat 0's 31) has juego.
     with pytest.raises(RegistroError, match="juego"):
-        tantear({"reglas": {"base": "general", "reyes": 4},
-                 "manos": ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"],
-                 "lances": {"juego": {"ordago": "quiero"}}})
+        tantear(
+            {
+                "reglas": {"base": "general", "reyes": 4},
+                "manos": ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"],
+                "lances": {"juego": {"ordago": "quiero"}},
+            }
+        )
 
 
 # -- only one pareja (or none) holds the jugada --------------------------------------------------
+
 
 def test_only_one_pareja_with_pares_takes_its_bonus_without_betting() -> None:
     # Ludoteka: "Si los dos jugadores de alguna de las dos parejas no tienen jugada, no se abre el
@@ -290,20 +311,21 @@ def test_bet_on_a_lance_that_could_not_be_bet_is_an_error(manos: list[str], lanc
 
 # -- deje -------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(("deje", "ganador"), [("no", 1), ("al_final", 0)])
 def test_deje_al_final_takes_the_refused_opening_piedra_in_the_count(deje: str, ganador: int) -> None:
     # encyclopedia, «Vocabulario»: "Deje. Es la piedra que se lleva al final una pareja cuando los
     # contrarios no aceptan un envite inicial ... sólo ... en los pares y en el juego".
     # At 39-39 without deje pareja 1's refused pares bet is scored at once and wins; with deje it
     # waits for the count, where pareja 0's grande en paso comes first.
-    r = tanteo(C, marcador=[39, 39], reglas={"base": "general", "deje": deje},
-               lances={"pares": {"no_quiero": 1, "gana": 1}})
+    r = tanteo(
+        C, marcador=[39, 39], reglas={"base": "general", "deje": deje}, lances={"pares": {"no_quiero": 1, "gana": 1}}
+    )
     assert r.fin == {"ganador": ganador, "por": "tantos"}
 
 
 def test_deje_is_still_counted_for_the_betting_pareja() -> None:
-    r = tanteo(C, reglas={"base": "general", "deje": "al_final"},
-               lances={"pares": {"no_quiero": 1, "gana": 1}})
+    r = tanteo(C, reglas={"base": "general", "deje": "al_final"}, lances={"pares": {"no_quiero": 1, "gana": 1}})
     assert r.por_lance["pares"] == [0, 4]  # the deje (1) + medias (2) + pareja (1)
 
 
@@ -317,6 +339,7 @@ def test_deje_does_not_delay_a_refused_raise_or_grande() -> None:
 
 
 # -- 4 vs 8 reyes in a full tanteo -----------------------------------------------------------------
+
 
 def test_ludoteka_4_issue_hands_en_paso() -> None:
     # 4 reyes (Ludoteka): seat 0 12 12 11 1 (pareja de reyes, 31); seat 1 3 3 3 7 (medias de
@@ -344,6 +367,7 @@ def test_31_real_in_the_tanteo() -> None:
 
 
 # -- reasons ---------------------------------------------------------------------------------------
+
 
 def test_every_apunte_has_a_spanish_reason_naming_lance_jugada_and_player() -> None:
     r = tanteo(C, jugadores=NAMES, lances={"pares": {"quiero": 5}, "juego": {"no_quiero": 1, "gana": 0}})
@@ -432,10 +456,11 @@ BAD_RECORDS = {
     "gana-float": {"manos": C, "lances": {"grande": {"no_quiero": 1, "gana": 1.0}}},
     "ordago-no": {"manos": C, "lances": {"grande": {"ordago": "no_quiero"}}},
     "bet-after-ordago": {"manos": C, "lances": {"grande": {"ordago": "quiero"}, "chica": {"quiero": 2}}},
-    "refused-after-ordago": {"manos": C, "lances": {"chica": {"ordago": "quiero"},
-                                                   "juego": {"no_quiero": 1, "gana": 0}}},
-    "ordago-after-ordago": {"manos": C, "lances": {"grande": {"ordago": "quiero"},
-                                                  "pares": {"ordago": "quiero"}}},
+    "refused-after-ordago": {
+        "manos": C,
+        "lances": {"chica": {"ordago": "quiero"}, "juego": {"no_quiero": 1, "gana": 0}},
+    },
+    "ordago-after-ordago": {"manos": C, "lances": {"grande": {"ordago": "quiero"}, "pares": {"ordago": "quiero"}}},
     "jugadores-three": {"manos": C, "jugadores": ["Ana", "Luis", "Eva"]},
     "jugadores-blank": {"manos": C, "jugadores": ["Ana", "", "Eva", "Iker"]},
 }
@@ -474,10 +499,13 @@ def test_ordago_opened_by_false_declarations_with_no_pares_at_all() -> None:
     # opened (Ludoteka: each pareja declares before the lance) and an órdago was accepted. The cards
     # give the órdago no winner; Reglamento, Título VIII arts. 2-3 treat a false «sí». Whatever the
     # reading, the record must score or be refused with RegistroError, never crash.
-    record = {"reglas": "ludoteka-4", "mano": 3,
-              "manos": ["5e 3b 2b 7b", "5b 3o 7e 2c", "6c 1o 4c 5o", "1b 4o 2e 11e"],
-              "lances": {"pares": {"ordago": "quiero"}},
-              "declaraciones": {"pares": [False, True, True, False]}}
+    record = {
+        "reglas": "ludoteka-4",
+        "mano": 3,
+        "manos": ["5e 3b 2b 7b", "5b 3o 7e 2c", "6c 1o 4c 5o", "1b 4o 2e 11e"],
+        "lances": {"pares": {"ordago": "quiero"}},
+        "declaraciones": {"pares": [False, True, True, False]},
+    }
     try:
         result = tantear(record)
     except RegistroError:
@@ -488,10 +516,8 @@ def test_ordago_opened_by_false_declarations_with_no_pares_at_all() -> None:
 @pytest.mark.parametrize(
     ("change", "says"),
     [
-        ({"reglas": "segovia", "declaraciones": {"ensenadas": [{"asiento": 1.0, "lance": "pares"}]}},
-         "asiento 1.0"),
-        ({"reglas": "segovia", "declaraciones": {"ensenadas": [{"asiento": 3.0, "lance": "pares"}]}},
-         "asiento 3.0"),
+        ({"reglas": "segovia", "declaraciones": {"ensenadas": [{"asiento": 1.0, "lance": "pares"}]}}, "asiento 1.0"),
+        ({"reglas": "segovia", "declaraciones": {"ensenadas": [{"asiento": 3.0, "lance": "pares"}]}}, "asiento 3.0"),
         ({"declaraciones": {"ensenadas": [{"asiento": 1, "lance": ["pares"]}]}}, "lance"),
         ({"declaraciones": {"juego": [None, 0.0, None, None]}}, "declaraciones.juego[1]"),
         ({"declaraciones": {"pares": [1, None, None, None]}}, "declaraciones.pares[0]"),
@@ -510,9 +536,14 @@ def test_record_values_are_checked_with_their_types(change: dict[str, Any], says
 
 @pytest.mark.parametrize(
     "change",
-    [{"mano": "9" * 100_000}, {"reglas": "x" * 100_000}, {"marcador": [0] * 100_000},
-     {"lances": {"grande": {"quiero": "x" * 100_000}}}, {"y" * 100_000: 1},
-     {"declaraciones": {"pares": ["x" * 100_000, None, None, None]}}],
+    [
+        {"mano": "9" * 100_000},
+        {"reglas": "x" * 100_000},
+        {"marcador": [0] * 100_000},
+        {"lances": {"grande": {"quiero": "x" * 100_000}}},
+        {"y" * 100_000: 1},
+        {"declaraciones": {"pares": ["x" * 100_000, None, None, None]}},
+    ],
 )
 def test_errors_quote_only_an_excerpt_of_the_record(change: dict[str, Any]) -> None:
     with pytest.raises(RegistroError) as info:

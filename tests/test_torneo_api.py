@@ -72,9 +72,13 @@ def organizador(srv: Servidor, client: TestClient, usuario: str = "org") -> dict
 
 
 def torneo(client: TestClient, h: dict[str, str], parejas: int = 4, mesas: int = 2, **formato: Any) -> int:
-    body = {"nombre": "Open de Segovia", "reglas": "segovia", "formato": {"juegos": 2, **formato},
-            "parejas": [{"nombre": f"P{i}", "jugadores": [f"Ana{i}", f"Luis{i}"]} for i in range(parejas)],
-            "mesas": mesas}
+    body = {
+        "nombre": "Open de Segovia",
+        "reglas": "segovia",
+        "formato": {"juegos": 2, **formato},
+        "parejas": [{"nombre": f"P{i}", "jugadores": [f"Ana{i}", f"Luis{i}"]} for i in range(parejas)],
+        "mesas": mesas,
+    }
     r = client.post("/api/torneos", headers=h, json=body)
     assert r.status_code == 201, r.text
     return r.json()["id"]
@@ -143,16 +147,21 @@ def test_a_claimed_tanteo_that_the_rules_do_not_give_is_refused(srv: Servidor, c
     assert client.post("/api/mesa/manos", json=m.cola[0], headers=auth_h).status_code == 201
 
 
-@pytest.mark.parametrize(("cambio", "esperado"), [
-    ({"registro": {"manos": ["1o 1c 1e 1b", "1o 2c 3e 4b", "5o 6c 7e 10b", "11o 12c 2o 3o"]}},
-     "la carta 1o aparece en la mano 0 y en la mano 1"),
-    ({"registro": {"manos": ["1o 1c 1e"]}}, "manos"),
-    ({"registro": {"manos": [], "trampa": 1}}, "campo desconocido"),
-    ({"tanteo": [1, 2, 3]}, "campo tanteo"),
-    ({"id": "corto"}, "campo id"),
-    ({"numero": 7}, "se esperaba la mano 1"),
-    ({"extra": True}, "campo extra"),
-])
+@pytest.mark.parametrize(
+    ("cambio", "esperado"),
+    [
+        (
+            {"registro": {"manos": ["1o 1c 1e 1b", "1o 2c 3e 4b", "5o 6c 7e 10b", "11o 12c 2o 3o"]}},
+            "la carta 1o aparece en la mano 0 y en la mano 1",
+        ),
+        ({"registro": {"manos": ["1o 1c 1e"]}}, "manos"),
+        ({"registro": {"manos": [], "trampa": 1}}, "campo desconocido"),
+        ({"tanteo": [1, 2, 3]}, "campo tanteo"),
+        ({"id": "corto"}, "campo id"),
+        ({"numero": 7}, "se esperaba la mano 1"),
+        ({"extra": True}, "campo extra"),
+    ],
+)
 def test_bad_hands_get_one_clear_line(srv1: Servidor, client1: TestClient, cambio: dict[str, Any], esperado: str):
     h = organizador(srv1, client1)
     tid = torneo(client1, h, parejas=2, mesas=1)
@@ -179,8 +188,11 @@ def test_body_limits_and_json_limits(srv1: Servidor, client1: TestClient):
     assert client1.post("/api/mesa/manos", content=b"\xff\xfe", headers=auth_h).status_code == 422
     chunked = client1.post("/api/mesa/manos", content=iter([b"[" + b"0," * 20_000] * 4), headers=auth_h)
     assert chunked.status_code == 413  # no Content-Length: cut off while streaming
-    form = client1.post("/entrar", content=iter([b"usuario=" + b"a" * 200_000] * 2),
-                        headers={"Content-Type": "application/x-www-form-urlencoded"})
+    form = client1.post(
+        "/entrar",
+        content=iter([b"usuario=" + b"a" * 200_000] * 2),
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
     assert form.status_code == 413
 
 
@@ -209,14 +221,17 @@ def test_referee_report_is_verified_and_its_findings_listed_by_table_and_pareja(
     h = organizador(srv, client)
     tid = torneo(client, h, parejas=2, mesas=1)
     client.post(f"/api/torneos/{tid}/rondas", headers=h)
-    assert client.post(f"/api/torneos/{tid}/arbitros", headers=h,
-                       json={"usuario": "arbitro1", "clave": CLAVE}).status_code == 201
+    assert (
+        client.post(f"/api/torneos/{tid}/arbitros", headers=h, json={"usuario": "arbitro1", "clave": CLAVE}).status_code
+        == 201
+    )
     ref = client.post("/api/sesion", json={"usuario": "arbitro1", "clave": CLAVE}).json()["token"]
     rh = {"Authorization": f"Bearer {ref}"}
     log = RegistroArbitro.nuevo({"reglas": "segovia", "jugadores": ["Ana0", "Ana1", "Luis0", "Luis1"]})
     log.anotar("vigilar", {"asiento": 1, "jugador": "Ana1"})
-    informe = comprobar_senas([{"gesto": "morro", "inicio": 1.0, "fin": 1.4, "confianza": 0.9}], "4o 5c 6e 7b",
-                              "segovia")
+    informe = comprobar_senas(
+        [{"gesto": "morro", "inicio": 1.0, "fin": 1.4, "confianza": 0.9}], "4o 5c 6e 7b", "segovia"
+    )
     log.anotar("informe", {"jugador": 1, "informe": informe.to_json()})
     log.cerrar()
     data = log.to_json()
@@ -246,8 +261,9 @@ def test_no_account_sees_another_tournament(srv: Servidor, client: TestClient):
     client.post(f"/api/torneos/{ta}/arbitros", headers=ha, json={"usuario": "arbitroa", "clave": CLAVE})
     ref = client.post("/api/sesion", json={"usuario": "arbitroa", "clave": CLAVE}).json()["token"]
     log = RegistroArbitro.nuevo({"reglas": "segovia"}).to_json()
-    r = client.post(f"/api/torneos/{tb}/informes", headers={"Authorization": f"Bearer {ref}"},
-                    json={"mesa": 1, "registro": log})
+    r = client.post(
+        f"/api/torneos/{tb}/informes", headers={"Authorization": f"Bearer {ref}"}, json={"mesa": 1, "registro": log}
+    )
     assert r.status_code == 404
     assert client.post(f"/api/torneos/{ta}/rondas", headers={"Authorization": f"Bearer {ref}"}).status_code == 403
     client.post(f"/api/torneos/{ta}/rondas", headers=ha)
@@ -274,7 +290,8 @@ def test_passwords_and_tokens_are_stored_hashed_and_expire(srv1: Servidor, clien
     token = h["Authorization"].split()[1]
     assert client1.post("/api/sesion", json={"usuario": "org", "clave": "mala-clave"}).status_code == 401
     assert client1.post("/api/sesion", json={"usuario": "nadie", "clave": "mala-clave"}).json() == {
-        "error": "usuario o contraseña incorrectos"}
+        "error": "usuario o contraseña incorrectos"
+    }
     with srv1.sesion() as s:
         sesion = s.scalars(select(Sesion)).one()
         assert token not in sesion.huella
@@ -317,16 +334,20 @@ def test_groups_then_knockout_to_a_champion(srv1: Servidor, client1: TestClient)
     assert final["ganador"] in (0, 1) and final["ronda"] == 5
 
 
-def test_cli_creates_an_organiser_and_a_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                    monkeypatch: pytest.MonkeyPatch):
+def test_cli_creates_an_organiser_and_a_tournament(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
     from app.cli import main
 
     monkeypatch.setenv("MUS_TEST_CLAVE", CLAVE)
     datos = str(tmp_path / "datos")
     assert main(["torneo", "organizador", "ana", "--datos", datos, "--clave-entorno", "MUS_TEST_CLAVE"]) == 0
     spec = tmp_path / "t.json"
-    spec.write_text('{"nombre": "Club", "parejas": [{"nombre": "A", "jugadores": ["a", "b"]},'
-                    '{"nombre": "B", "jugadores": ["c", "d"]}], "mesas": 1}', encoding="utf-8")
+    spec.write_text(
+        '{"nombre": "Club", "parejas": [{"nombre": "A", "jugadores": ["a", "b"]},'
+        '{"nombre": "B", "jugadores": ["c", "d"]}], "mesas": 1}',
+        encoding="utf-8",
+    )
     assert main(["torneo", "crear", str(spec), "--organizador", "ana", "--datos", datos]) == 0
     assert "Torneo 1 creado: Club" in capsys.readouterr().out
     spec.write_text('{"nombre": "Club", "parejas": [], "mesas": 1}', encoding="utf-8")
@@ -368,8 +389,10 @@ def test_a_refused_tanteo_comes_with_the_servers_and_the_hand_is_taken_with_it(s
     mesa = [servidor[0] + 2, servidor[1]]  # the table counted two tantos more for pareja 0
     r = client.post("/api/mesa/manos", json={**body, "tanteo": mesa}, headers=auth_h)
     assert r.status_code == 422
-    assert r.json() == {"error": f"el tanteo no coincide: la mesa dice {mesa}, las reglas dan {servidor}",
-                        "tanteo_servidor": servidor}
+    assert r.json() == {
+        "error": f"el tanteo no coincide: la mesa dice {mesa}, las reglas dan {servidor}",
+        "tanteo_servidor": servidor,
+    }
     # what the tablet does next: the same hand under a new id, the server's tanteo, its own aside
     corregida = {**body, "id": body["id"] + ":s", "tanteo": r.json()["tanteo_servidor"], "discrepancia": mesa}
     first = client.post("/api/mesa/manos", json=corregida, headers=auth_h)
@@ -386,10 +409,21 @@ def test_a_refused_tanteo_comes_with_the_servers_and_the_hand_is_taken_with_it(s
     partida = client.get("/api/mesa/partida", headers=auth_h).json()
     assert (partida["manos"], partida["siguiente"], partida["tantos"]) == (2, 3, list(m.partida.tantos))
     inc = client.get(f"/api/torneos/{tid}/incidencias", headers=h).json()
-    assert inc == [{"origen": "tanteo", "mesa": 1, "pareja": "P0", "asiento": None, "tipo": "discrepancia_tanteo",
-                    "gravedad": "", "articulo": "",
-                    "razon": f"mano 1: la mesa contó {mesa}, las reglas dan {servidor}",
-                    "mano": 1, "tanteo_mesa": mesa, "tanteo_servidor": servidor}]
+    assert inc == [
+        {
+            "origen": "tanteo",
+            "mesa": 1,
+            "pareja": "P0",
+            "asiento": None,
+            "tipo": "discrepancia_tanteo",
+            "gravedad": "",
+            "articulo": "",
+            "razon": f"mano 1: la mesa contó {mesa}, las reglas dan {servidor}",
+            "mano": 1,
+            "tanteo_mesa": mesa,
+            "tanteo_servidor": servidor,
+        }
+    ]
     assert client.get(f"/api/torneos/{tid}/exportar.json", headers=h).json()["incidencias"] == inc
     page = client.get(f"/torneos/{tid}/incidencias", headers=h)
     assert page.status_code == 200 and "Discrepancia de tanteo" in page.text
@@ -400,21 +434,28 @@ def test_a_refused_tanteo_comes_with_the_servers_and_the_hand_is_taken_with_it(s
         assert stored[1].discrepancia is None
 
 
-@pytest.mark.parametrize(("discrepancia", "esperado"), [
-    ([1, 2, 3], "campo discrepancia: debe tener como mucho 2 elementos"),
-    ([-1, 2], "campo discrepancia.0: debe ser 0 o más"),
-    (["1", 2], "campo discrepancia.0: debe ser un número entero"),
-    ("3-6", "campo discrepancia: debe ser una lista"),
-])
-def test_a_bad_discrepancia_is_refused_like_a_bad_tanteo(srv1: Servidor, client1: TestClient, discrepancia: Any,
-                                                         esperado: str):
+@pytest.mark.parametrize(
+    ("discrepancia", "esperado"),
+    [
+        ([1, 2, 3], "campo discrepancia: debe tener como mucho 2 elementos"),
+        ([-1, 2], "campo discrepancia.0: debe ser 0 o más"),
+        (["1", 2], "campo discrepancia.0: debe ser un número entero"),
+        ("3-6", "campo discrepancia: debe ser una lista"),
+    ],
+)
+def test_a_bad_discrepancia_is_refused_like_a_bad_tanteo(
+    srv1: Servidor, client1: TestClient, discrepancia: Any, esperado: str
+):
     h = organizador(srv1, client1)
     tid = torneo(client1, h, parejas=2, mesas=1)
     client1.post(f"/api/torneos/{tid}/rondas", headers=h)
     m = MesaSimulada.unirse(client1, codigos(client1, h, tid)[0], semilla=9)
     m.jugar()
-    r = client1.post("/api/mesa/manos", json={**m.cola[0], "discrepancia": discrepancia},
-                     headers={"Authorization": f"Bearer {m.token}"})
+    r = client1.post(
+        "/api/mesa/manos",
+        json={**m.cola[0], "discrepancia": discrepancia},
+        headers={"Authorization": f"Bearer {m.token}"},
+    )
     assert (r.status_code, r.json()) == (422, {"error": esperado})
 
 

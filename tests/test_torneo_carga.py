@@ -34,6 +34,7 @@ def test_every_hand_is_stored_once_through_drops_and_a_kill_9():
 @pytest.mark.slow
 @pytest.mark.skipif(not glob.glob("/usr/lib/postgresql/*/bin/initdb"), reason="PostgreSQL no está instalado")
 def test_every_hand_is_stored_once_against_postgresql_too():
-    r = _carga().main(["--mesas", "8", "--minutos", "0.2", "--intervalo", "0.4", "--caidas", "0.2", "--postgres",
-                       "--json"])
+    r = _carga().main(
+        ["--mesas", "8", "--minutos", "0.2", "--intervalo", "0.4", "--caidas", "0.2", "--postgres", "--json"]
+    )
     assert r["base"] == "postgresql" and r["manos"] >= 8 * 5

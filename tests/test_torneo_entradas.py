@@ -24,8 +24,12 @@ srv1, client1 = base.srv1, base.client1
 
 
 def crear(client: TestClient, h: dict[str, str], parejas: list[tuple[str, list[str]]], **extra: object) -> object:
-    body = {"nombre": "Club", "formato": {"juegos": 1}, "mesas": 2,
-            "parejas": [{"nombre": n, "jugadores": j} for n, j in parejas]} | extra
+    body = {
+        "nombre": "Club",
+        "formato": {"juegos": 1},
+        "mesas": 2,
+        "parejas": [{"nombre": n, "jugadores": j} for n, j in parejas],
+    } | extra
     return client.post("/api/torneos", headers=h, json=body)
 
 
@@ -42,17 +46,30 @@ def test_players_may_share_a_name_the_seat_is_who_they_are(srv1: Servidor, clien
     manos = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
     tanteo = list(partida.registrar(manos).marcador)
     body = {"id": uuid.uuid4().hex, "numero": 1, "registro": {"manos": manos}, "tanteo": tanteo}
-    assert client1.post("/api/mesa/manos", json=body,
-                        headers={"Authorization": f"Bearer {join.json()['token']}"}).status_code == 201
-    for path in ("/api/torneos/{t}", "/api/torneos/{t}/clasificacion", "/api/torneos/{t}/exportar.json",
-                 "/api/torneos/{t}/exportar.csv", "/torneos/{t}", "/torneos/{t}/clasificacion"):
+    assert (
+        client1.post(
+            "/api/mesa/manos", json=body, headers={"Authorization": f"Bearer {join.json()['token']}"}
+        ).status_code
+        == 201
+    )
+    for path in (
+        "/api/torneos/{t}",
+        "/api/torneos/{t}/clasificacion",
+        "/api/torneos/{t}/exportar.json",
+        "/api/torneos/{t}/exportar.csv",
+        "/torneos/{t}",
+        "/torneos/{t}/clasificacion",
+    ):
         assert client1.get(path.format(t=tid), headers=h).status_code == 200, path
 
 
-@pytest.mark.parametrize("nombre", ["Los \u202eseyeR", "Los\u2066Reyes\u2069", "Los\u200bReyes", "Los\x00Reyes",
-                                    "Los\nReyes", "Los\tReyes", "   "])
+@pytest.mark.parametrize(
+    "nombre",
+    ["Los \u202eseyeR", "Los\u2066Reyes\u2069", "Los\u200bReyes", "Los\x00Reyes", "Los\nReyes", "Los\tReyes", "   "],
+)
 def test_a_name_with_control_or_direction_characters_is_refused_with_a_clear_line(
-        srv1: Servidor, client1: TestClient, nombre: str):
+    srv1: Servidor, client1: TestClient, nombre: str
+):
     h = organizador(srv1, client1)
     r = crear(client1, h, [(nombre, ["Ana", "Luis"]), ("Otros", ["Eva", "Jon"])])
     assert r.status_code == 422
@@ -66,12 +83,21 @@ def test_names_are_trimmed_and_the_direction_refusal_is_translated(srv1: Servido
     h = organizador(srv1, client1)
     r = crear(client1, h, [("  Los   Reyes ", [" Ana ", "Luis"]), ("Otros", ["Eva", "Jon"])], nombre=" Open  ")
     t = client1.get(f"/api/torneos/{r.json()['id']}", headers=h).json()
-    assert (t["nombre"], t["parejas"][0]["nombre"], t["parejas"][0]["jugadores"]) == ("Open", "Los Reyes",
-                                                                                        ["Ana", "Luis"])
+    assert (t["nombre"], t["parejas"][0]["nombre"], t["parejas"][0]["jugadores"]) == (
+        "Open",
+        "Los Reyes",
+        ["Ana", "Luis"],
+    )
     assert crear(client1, h, [("Los Reyes", ["A", "B"]), ("los reyes", ["C", "D"])]).status_code == 422
-    r = client1.post("/api/torneos?lang=en", headers=h, json={
-        "nombre": "Club", "mesas": 1, "parejas": [{"nombre": "A\u202eB", "jugadores": ["a", "b"]},
-                                                   {"nombre": "C", "jugadores": ["c", "d"]}]})
+    r = client1.post(
+        "/api/torneos?lang=en",
+        headers=h,
+        json={
+            "nombre": "Club",
+            "mesas": 1,
+            "parejas": [{"nombre": "A\u202eB", "jugadores": ["a", "b"]}, {"nombre": "C", "jugadores": ["c", "d"]}],
+        },
+    )
     assert r.json()["error"] == "pareja 1: the name has control or text-direction characters; write it without them"
     # the organiser's form says it on a page
     client1.post("/entrar", data={"usuario": "org", "clave": CLAVE})
@@ -81,34 +107,52 @@ def test_names_are_trimmed_and_the_direction_refusal_is_translated(srv1: Servido
 
 
 def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(srv1: Servidor, client1: TestClient):
-    for texto in ("=HYPERLINK(\"http://x\",\"y\")", "+1", "-1+2", "@SUM(A1)", "\tx", "\rx"):
+    for texto in ('=HYPERLINK("http://x","y")', "+1", "-1+2", "@SUM(A1)", "\tx", "\rx"):
         assert celda(texto) == "'" + texto
     assert (celda("Los Reyes"), celda(-3), celda(12)) == ("Los Reyes", -3, 12)
     h = organizador(srv1, client1)
-    tid = crear(client1, h, [("=HYPERLINK(\"http://malo\",\"clic\")", ["@Ana", "-Luis"]),
-                             ("+Otros", ["Eva", "Jon"])]).json()["id"]
+    tid = crear(
+        client1, h, [('=HYPERLINK("http://malo","clic")', ["@Ana", "-Luis"]), ("+Otros", ["Eva", "Jon"])]
+    ).json()["id"]
     client1.post(f"/api/torneos/{tid}/rondas", headers=h)
     texto = client1.get(f"/api/torneos/{tid}/exportar.csv", headers=h).text
     (fila,) = list(csv.DictReader(io.StringIO(texto)))
-    assert fila["pareja_0"] == "'=HYPERLINK(\"http://malo\",\"clic\")" and fila["pareja_1"] == "'+Otros"
+    assert fila["pareja_0"] == '\'=HYPERLINK("http://malo","clic")' and fila["pareja_1"] == "'+Otros"
     data = client1.get(f"/api/torneos/{tid}/exportar.json", headers=h).json()
-    assert all(not str(c).startswith(("=", "+", "-", "@")) for row in csv.reader(io.StringIO(a_csv(data)))
-               for c in row if not str(c).lstrip("-").isdigit())
+    assert all(
+        not str(c).startswith(("=", "+", "-", "@"))
+        for row in csv.reader(io.StringIO(a_csv(data)))
+        for c in row
+        if not str(c).lstrip("-").isdigit()
+    )
 
 
 def test_ids_out_of_range_answer_404(srv1: Servidor, client1: TestClient):
     h = organizador(srv1, client1)
     grande = 10**20
-    for path in (f"/api/torneos/{grande}", f"/api/torneos/{2**63}/clasificacion", "/api/torneos/0",
-                 "/api/torneos/-1", "/api/torneos/abc"):
+    for path in (
+        f"/api/torneos/{grande}",
+        f"/api/torneos/{2**63}/clasificacion",
+        "/api/torneos/0",
+        "/api/torneos/-1",
+        "/api/torneos/abc",
+    ):
         r = client1.get(path, headers=h)
         assert r.status_code == 404 and "error" in r.json(), (path, r.text)
     tid = crear(client1, h, [("A", ["a", "b"]), ("B", ["c", "d"])]).json()["id"]
-    r = client1.post(f"/api/torneos/{tid}/partidas/{grande}/correccion", headers=h,
-                     json={"ganador": 0, "juegos": [1, 0], "motivo": "prueba"})
+    r = client1.post(
+        f"/api/torneos/{tid}/partidas/{grande}/correccion",
+        headers=h,
+        json={"ganador": 0, "juegos": [1, 0], "motivo": "prueba"},
+    )
     assert r.status_code == 404
-    for path in (f"/torneos/{grande}", f"/torneos/{grande}/clasificacion", "/torneos/abc",
-                 f"/torneos/{tid}/mesas/{grande}/qr.png", f"/torneos/{tid}/partidas/{grande}/corregir"):
+    for path in (
+        f"/torneos/{grande}",
+        f"/torneos/{grande}/clasificacion",
+        "/torneos/abc",
+        f"/torneos/{tid}/mesas/{grande}/qr.png",
+        f"/torneos/{tid}/partidas/{grande}/corregir",
+    ):
         assert client1.get(path, headers=h).status_code == 404, path
 
 
@@ -116,8 +160,11 @@ def test_html_routes_answer_errors_as_pages_in_the_readers_language(srv1: Servid
     with srv1.sesion() as s:
         auth.crear_cuenta(s, "org", CLAVE, "organizador")
     client1.post("/entrar", data={"usuario": "org", "clave": CLAVE})
-    for path, lang, texto in (("/no-existe", "en", "no such page"), ("/torneos/999", "eu", "txapelketa hori ez dago"),
-                              ("/torneos/abc", "es", "no existe esa página")):
+    for path, lang, texto in (
+        ("/no-existe", "en", "no such page"),
+        ("/torneos/999", "eu", "txapelketa hori ez dago"),
+        ("/torneos/abc", "es", "no existe esa página"),
+    ):
         r = client1.get(f"{path}?lang={lang}")
         assert r.status_code == 404 and r.headers["content-type"].startswith("text/html"), (path, r.text)
         assert texto in r.text and f'<html lang="{lang}">' in r.text and "{" not in r.text.split("<body")[1]

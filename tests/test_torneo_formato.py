@@ -67,9 +67,13 @@ def test_match_length_is_folded_into_the_profile():
 
 
 def test_standings_order_by_wins_then_the_tie_breaks_in_order():
-    res = [fm.Resultado(1, 2, (2, 0), (60, 95), 0), fm.Resultado(3, 4, (2, 0), (80, 40), 0),
-           fm.Resultado(1, 3, (1, 2), (70, 80), 1), fm.Resultado(2, 4, (2, 1), (60, 70), 0),
-           fm.Resultado(5, None, (0, 0), (0, 0), 0)]
+    res = [
+        fm.Resultado(1, 2, (2, 0), (60, 95), 0),
+        fm.Resultado(3, 4, (2, 0), (80, 40), 0),
+        fm.Resultado(1, 3, (1, 2), (70, 80), 1),
+        fm.Resultado(2, 4, (2, 1), (60, 70), 0),
+        fm.Resultado(5, None, (0, 0), (0, 0), 0),
+    ]
     seeds = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5}
     by_juegos = [f.pareja for f in fm.clasificacion(seeds, res, ("diferencia_juegos",))]
     assert by_juegos == [3, 1, 5, 2, 4]

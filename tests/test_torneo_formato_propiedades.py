@@ -75,7 +75,7 @@ def _hasta_el_campeon(primera: list[fm.Par], rng: random.Random) -> None:
         ronda = fm.siguiente_cuadro(ganadores)
         assert all(None not in p for p in ronda)
         rondas += 1
-    assert 2 ** rondas == 2 * len(primera)
+    assert 2**rondas == 2 * len(primera)
 
 
 def _minimo_de_choques(clasif: list[list[int]], clasifican: int) -> int:

@@ -54,23 +54,36 @@ def test_every_message_the_server_raises_is_in_the_catalogue_with_the_same_field
             assert set(CAMPOS.findall(t)) == set(CAMPOS.findall(es)), (es, t)
 
 
-@pytest.mark.parametrize(("texto", "eu", "en"), [
-    ("cuerpo: JSON anidado demasiado profundo (más de 32 niveles)",
-     "cuerpo: JSON habiaratuegia (32 maila baino gehiago)", "cuerpo: JSON nested too deep (more than 32 levels)"),
-    ("la carta 1o aparece en la mano 0 y en la mano 1", "1o karta 0. eskuan eta 1. eskuan agertzen da",
-     "the card 1o appears in hand 0 and in hand 1"),
-    ("formato desconocido 'copa' (liga, grupos)", "formatu ezezaguna 'copa' (liga, grupos)",
-     "unknown format 'copa' (liga, grupos)"),
-    ("un texto que nadie escribió", "un texto que nadie escribió", "un texto que nadie escribió"),
-])
+@pytest.mark.parametrize(
+    ("texto", "eu", "en"),
+    [
+        (
+            "cuerpo: JSON anidado demasiado profundo (más de 32 niveles)",
+            "cuerpo: JSON habiaratuegia (32 maila baino gehiago)",
+            "cuerpo: JSON nested too deep (more than 32 levels)",
+        ),
+        (
+            "la carta 1o aparece en la mano 0 y en la mano 1",
+            "1o karta 0. eskuan eta 1. eskuan agertzen da",
+            "the card 1o appears in hand 0 and in hand 1",
+        ),
+        (
+            "formato desconocido 'copa' (liga, grupos)",
+            "formatu ezezaguna 'copa' (liga, grupos)",
+            "unknown format 'copa' (liga, grupos)",
+        ),
+        ("un texto que nadie escribió", "un texto que nadie escribió", "un texto que nadie escribió"),
+    ],
+)
 def test_finished_text_from_scoring_and_formato_is_translated_by_its_template(texto: str, eu: str, en: str):
     assert (mensaje(texto, {}, "es"), mensaje(texto, {}, "eu"), mensaje(texto, {}, "en")) == (texto, eu, en)
 
 
 def test_a_motivo_inside_a_message_is_translated_too():
     motivo = "la carta 1o aparece en la mano 0 y en la mano 1"
-    got = mensaje("registro del árbitro ALTERADO en la entrada {entrada}: {motivo}", {"entrada": 3, "motivo": motivo},
-                  "en")
+    got = mensaje(
+        "registro del árbitro ALTERADO en la entrada {entrada}: {motivo}", {"entrada": 3, "motivo": motivo}, "en"
+    )
     assert got == "referee's log ALTERED at entry 3: the card 1o appears in hand 0 and in hand 1"
 
 
@@ -87,8 +100,11 @@ def _mesa(srv: Servidor, client: TestClient) -> MesaSimulada:
         auth.crear_cuenta(s, "org", CLAVE, "organizador")
     token = client.post("/api/sesion", json={"usuario": "org", "clave": CLAVE}).json()["token"]
     h = {"Authorization": f"Bearer {token}"}
-    body = {"nombre": "Club", "parejas": [{"nombre": f"P{i}", "jugadores": [f"a{i}", f"b{i}"]} for i in range(2)],
-            "mesas": 1}
+    body = {
+        "nombre": "Club",
+        "parejas": [{"nombre": f"P{i}", "jugadores": [f"a{i}", f"b{i}"]} for i in range(2)],
+        "mesas": 1,
+    }
     tid = client.post("/api/torneos", headers=h, json=body).json()["id"]
     client.post(f"/api/torneos/{tid}/rondas", headers=h)
     codigo = client.get(f"/api/torneos/{tid}", headers=h).json()["mesas"][0]["codigo"]
@@ -110,32 +126,67 @@ def test_errors_are_answered_in_the_requests_language(srv: Servidor, accept: str
     body = m.cola[0]
     bad = [body["tanteo"][0] + 1, body["tanteo"][1]]
     casos: list[tuple[Any, int, tuple[str, str, str]]] = [
-        (client.post("/api/sesion", json={"usuario": "nadie", "clave": "x"}, headers=hdr), 401,
-         ("usuario o contraseña incorrectos", "erabiltzaile edo pasahitz okerra", "wrong user or password")),
-        (client.get("/api/torneos/1", headers=hdr), 401,
-         ("hay que iniciar sesión", "saioa hasi behar da", "you must log in")),
-        (client.get("/api/mesa/partida", headers=hdr), 401,
-         ("falta el token de la mesa", "mahaiaren tokena falta da", "the table token is missing")),
-        (client.post("/api/mesas/unirse", json={"codigo": "NOPE1234"}, headers=hdr), 404,
-         ("código de mesa desconocido", "mahai-kode ezezaguna", "unknown table code")),
-        (client.post("/api/mesa/manos", json={**body, "tanteo": [1, 2, 3]}, headers=mesa_h), 422,
-         ("campo tanteo: debe tener como mucho 2 elementos", "tanteo eremua: gehienez 2 elementu izan ditzake",
-          "field tanteo: must have at most 2 items")),
-        (client.post("/api/mesa/manos", json={**body, "numero": 5}, headers=mesa_h), 409,
-         ("se esperaba la mano 1, no la 5", "1. eskua espero zen, ez 5.a", "hand 1 was expected, not 5")),
-        (client.post("/api/mesa/manos", content=b"[" * 100 + b"]" * 100, headers=mesa_h), 422,
-         ("cuerpo: JSON anidado demasiado profundo (más de 32 niveles)",
-          "cuerpo: JSON habiaratuegia (32 maila baino gehiago)", "cuerpo: JSON nested too deep (more than 32 levels)")),
-        (client.post("/api/mesa/manos", content=b"[" + b"0," * 40_000 + b"0]", headers=mesa_h), 413,
-         ("cuerpo demasiado grande (más de 64 KiB)", "gorputz handiegia (64 KiB baino gehiago)",
-          "body too large (more than 64 KiB)")),
+        (
+            client.post("/api/sesion", json={"usuario": "nadie", "clave": "x"}, headers=hdr),
+            401,
+            ("usuario o contraseña incorrectos", "erabiltzaile edo pasahitz okerra", "wrong user or password"),
+        ),
+        (
+            client.get("/api/torneos/1", headers=hdr),
+            401,
+            ("hay que iniciar sesión", "saioa hasi behar da", "you must log in"),
+        ),
+        (
+            client.get("/api/mesa/partida", headers=hdr),
+            401,
+            ("falta el token de la mesa", "mahaiaren tokena falta da", "the table token is missing"),
+        ),
+        (
+            client.post("/api/mesas/unirse", json={"codigo": "NOPE1234"}, headers=hdr),
+            404,
+            ("código de mesa desconocido", "mahai-kode ezezaguna", "unknown table code"),
+        ),
+        (
+            client.post("/api/mesa/manos", json={**body, "tanteo": [1, 2, 3]}, headers=mesa_h),
+            422,
+            (
+                "campo tanteo: debe tener como mucho 2 elementos",
+                "tanteo eremua: gehienez 2 elementu izan ditzake",
+                "field tanteo: must have at most 2 items",
+            ),
+        ),
+        (
+            client.post("/api/mesa/manos", json={**body, "numero": 5}, headers=mesa_h),
+            409,
+            ("se esperaba la mano 1, no la 5", "1. eskua espero zen, ez 5.a", "hand 1 was expected, not 5"),
+        ),
+        (
+            client.post("/api/mesa/manos", content=b"[" * 100 + b"]" * 100, headers=mesa_h),
+            422,
+            (
+                "cuerpo: JSON anidado demasiado profundo (más de 32 niveles)",
+                "cuerpo: JSON habiaratuegia (32 maila baino gehiago)",
+                "cuerpo: JSON nested too deep (more than 32 levels)",
+            ),
+        ),
+        (
+            client.post("/api/mesa/manos", content=b"[" + b"0," * 40_000 + b"0]", headers=mesa_h),
+            413,
+            (
+                "cuerpo demasiado grande (más de 64 KiB)",
+                "gorputz handiegia (64 KiB baino gehiago)",
+                "body too large (more than 64 KiB)",
+            ),
+        ),
     ]
     for r, estado, textos in casos:
         assert (r.status_code, r.json()) == (estado, {"error": textos[lang]}), r.request.url
     r = client.post("/api/mesa/manos", json={**body, "tanteo": bad}, headers=mesa_h)
-    textos = (f"el tanteo no coincide: la mesa dice {bad}, las reglas dan {body['tanteo']}",
-              f"zenbaketa ez dator bat: mahaiak {bad} dio, arauek {body['tanteo']} ematen dute",
-              f"the score does not match: the table says {bad}, the rules give {body['tanteo']}")
+    textos = (
+        f"el tanteo no coincide: la mesa dice {bad}, las reglas dan {body['tanteo']}",
+        f"zenbaketa ez dator bat: mahaiak {bad} dio, arauek {body['tanteo']} ematen dute",
+        f"the score does not match: the table says {bad}, the rules give {body['tanteo']}",
+    )
     assert (r.status_code, r.json()) == (422, {"error": textos[lang], "tanteo_servidor": body["tanteo"]})
 
 

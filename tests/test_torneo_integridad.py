@@ -37,8 +37,9 @@ def jugar_ronda(client: TestClient, h: dict[str, str], tid: int, rng: random.Ran
         p = r.json()["partida"]
         if p["terminada"]:
             continue
-        m = MesaSimulada(r.json()["token"], Partida(p["reglas"], p["jugadores"]), p["siguiente"],
-                         random.Random(rng.randrange(10**6)))
+        m = MesaSimulada(
+            r.json()["token"], Partida(p["reglas"], p["jugadores"]), p["siguiente"], random.Random(rng.randrange(10**6))
+        )
         while not m.partida.terminada:
             m.jugar()
         assert m.enviar(client) == len(m.enviadas) > 0
@@ -47,12 +48,16 @@ def jugar_ronda(client: TestClient, h: dict[str, str], tid: int, rng: random.Ran
 
 
 def corregir(client: TestClient, h: dict[str, str], tid: int, pid: int, **body: Any) -> Any:
-    return client.post(f"/api/torneos/{tid}/partidas/{pid}/correccion", headers=h,
-                       json={"ganador": 0, "juegos": [1, 0], "motivo": "acta firmada por las dos parejas"} | body)
+    return client.post(
+        f"/api/torneos/{tid}/partidas/{pid}/correccion",
+        headers=h,
+        json={"ganador": 0, "juegos": [1, 0], "motivo": "acta firmada por las dos parejas"} | body,
+    )
 
 
 def test_a_finished_match_is_closed_to_its_table_and_an_attempt_to_change_it_is_an_incident(
-        srv: Servidor, client: TestClient):
+    srv: Servidor, client: TestClient
+):
     h = organizador(srv, client)
     tid = torneo(client, h, parejas=2, mesas=1, juegos=1)
     client.post(f"/api/torneos/{tid}/rondas", headers=h)
@@ -63,9 +68,13 @@ def test_a_finished_match_is_closed_to_its_table_and_an_attempt_to_change_it_is_
     again = client.post("/api/mesas/unirse", json={"codigo": codigos(client, h, tid)[0]}).json()
     th = {"Authorization": f"Bearer {again['token']}"}
     ultimo = m.cola or m.enviadas
-    body = {"id": uuid.uuid4().hex, "numero": again["partida"]["siguiente"], "anula": ultimo[-1],
-            "registro": {"manos": ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]},
-            "tanteo": [0, 0]}
+    body = {
+        "id": uuid.uuid4().hex,
+        "numero": again["partida"]["siguiente"],
+        "anula": ultimo[-1],
+        "registro": {"manos": ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]},
+        "tanteo": [0, 0],
+    }
     r = client.post("/api/mesa/manos", json=body, headers=th)
     assert r.status_code == 409
     assert r.json()["error"].startswith("la partida ya tiene ganador: la mesa no puede cambiarla")
@@ -88,9 +97,13 @@ def test_a_rounds_token_stops_writing_when_the_round_ends(srv1: Servidor, client
     viejas = jugar_ronda(client1, h, tid, random.Random(2))
     assert client1.post(f"/api/torneos/{tid}/rondas", headers=h).status_code == 201
     for m in viejas:
-        body = {"id": uuid.uuid4().hex, "numero": m.siguiente, "anula": m.enviadas[-1],
-                "registro": {"manos": ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]},
-                "tanteo": [0, 0]}
+        body = {
+            "id": uuid.uuid4().hex,
+            "numero": m.siguiente,
+            "anula": m.enviadas[-1],
+            "registro": {"manos": ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]},
+            "tanteo": [0, 0],
+        }
         r = client1.post("/api/mesa/manos", json=body, headers={"Authorization": f"Bearer {m.token}"})
         assert r.status_code == 409, r.text
     ronda1 = [p for p in client1.get(f"/api/torneos/{tid}", headers=h).json()["partidas"] if p["ronda"] == 1]
@@ -109,8 +122,15 @@ def test_the_organiser_corrects_a_result_with_an_audit_trail_shown_and_exported(
     perdedor = 1 - m.partida.ganador
     filas = client.get(f"/api/torneos/{tid}/clasificacion", headers=h).json()["grupos"][0]["filas"]
     assert filas[0]["nombre"] == partida["parejas"][m.partida.ganador]
-    r = corregir(client, h, tid, partida["id"], ganador=perdedor, juegos=[1, 0] if perdedor == 0 else [0, 1],
-                 motivo="  la pareja ganadora   jugó con una baraja marcada ")
+    r = corregir(
+        client,
+        h,
+        tid,
+        partida["id"],
+        ganador=perdedor,
+        juegos=[1, 0] if perdedor == 0 else [0, 1],
+        motivo="  la pareja ganadora   jugó con una baraja marcada ",
+    )
     assert r.status_code == 201, r.text
     assert r.json()["ganador"] == perdedor and r.json()["resultado"]["corregida"] is True
     filas = client.get(f"/api/torneos/{tid}/clasificacion", headers=h).json()["grupos"][0]["filas"]
@@ -144,15 +164,26 @@ def test_only_the_organiser_or_an_allowed_referee_corrects(srv1: Servidor, clien
     # a forfeit: a match not played is given to pareja 0, and then its table cannot write
     assert corregir(client1, h, tid, pid, motivo="incomparecencia de la pareja P1").status_code == 201
     other = organizador(srv1, client1, "org2")
-    tid2 = torneo(client1, other, parejas=2, mesas=1, juegos=1, )
+    tid2 = torneo(
+        client1,
+        other,
+        parejas=2,
+        mesas=1,
+        juegos=1,
+    )
     assert corregir(client1, other, tid, pid).status_code == 404
     assert corregir(client1, h, tid2, pid).status_code == 404
 
 
 def test_a_referee_corrects_when_the_organiser_allows_it(srv1: Servidor, client1: TestClient):
     h = organizador(srv1, client1)
-    body = {"nombre": "Club", "formato": {"juegos": 1}, "mesas": 1, "arbitros_corrigen": True,
-            "parejas": [{"nombre": f"P{i}", "jugadores": [f"A{i}", f"B{i}"]} for i in range(2)]}
+    body = {
+        "nombre": "Club",
+        "formato": {"juegos": 1},
+        "mesas": 1,
+        "arbitros_corrigen": True,
+        "parejas": [{"nombre": f"P{i}", "jugadores": [f"A{i}", f"B{i}"]} for i in range(2)],
+    }
     tid = client1.post("/api/torneos", headers=h, json=body).json()["id"]
     client1.post(f"/api/torneos/{tid}/rondas", headers=h)
     pid = client1.get(f"/api/torneos/{tid}", headers=h).json()["partidas"][0]["id"]
@@ -192,5 +223,15 @@ def test_finished_matches_show_their_result_the_champion_and_no_next_round(srv1:
     semi = next(p for p in data["partidas"] if p["ronda"] == 4)
     r = corregir(client1, h, tid, semi["id"], ganador=1 - semi["ganador"], juegos=[2, 0])
     assert r.status_code == 409 and "ya se emparejó" in r.json()["error"]
-    assert corregir(client1, h, tid, semi["id"], ganador=semi["ganador"], juegos=semi["juegos"],
-                    motivo="juegos revisados con el acta").status_code == 201
+    assert (
+        corregir(
+            client1,
+            h,
+            tid,
+            semi["id"],
+            ganador=semi["ganador"],
+            juegos=semi["juegos"],
+            motivo="juegos revisados con el acta",
+        ).status_code
+        == 201
+    )

@@ -229,8 +229,10 @@ def _forma(engine: Engine) -> dict[str, Any]:
         out[t] = {
             "columnas": [(c["name"], str(c["type"]), c["nullable"]) for c in insp.get_columns(t)],
             "pk": insp.get_pk_constraint(t)["constrained_columns"],
-            "fks": sorted((tuple(f["constrained_columns"]), f["referred_table"], tuple(f["referred_columns"]))
-                          for f in insp.get_foreign_keys(t)),
+            "fks": sorted(
+                (tuple(f["constrained_columns"]), f["referred_table"], tuple(f["referred_columns"]))
+                for f in insp.get_foreign_keys(t)
+            ),
             "unicas": sorted(tuple(u["column_names"]) for u in insp.get_unique_constraints(t)),
             "indices": sorted((i["name"], tuple(i["column_names"]), bool(i["unique"])) for i in insp.get_indexes(t)),
         }
@@ -243,38 +245,100 @@ def _filas(engine: Engine) -> dict[str, Any]:
     ahora = dt.datetime(2026, 12, 2, 10, 0)
     formato = fm.Formato(juegos=2)
     reglas = fm.reglas_de_partida("segovia", formato)
-    parejas = [{"id": i + 1, "torneo_id": 1, "nombre": f"P{i}", "jugadores": [f"Ana{i}", f"Luis{i}"],
-                "semilla": i + 1, "grupo": None} for i in range(2)]
+    parejas = [
+        {
+            "id": i + 1,
+            "torneo_id": 1,
+            "nombre": f"P{i}",
+            "jugadores": [f"Ana{i}", f"Luis{i}"],
+            "semilla": i + 1,
+            "grupo": None,
+        }
+        for i in range(2)
+    ]
 
     class P:  # what jugadores_de reads of a Pareja row
         def __init__(self, d: dict[str, Any]) -> None:
             self.nombre, self.jugadores = d["nombre"], d["jugadores"]
+
     partida = Partida(reglas, jugadores_de(P(parejas[0]), P(parejas[1])))
     registro = partida.registro(MANOS, None)
     result = partida.registrar(MANOS, None)
-    respuesta = {"id": "mano-antigua-1", "numero": 1, "marcador": list(result.marcador),
-                 "tantos": list(partida.tantos), "juegos": list(partida.juegos), "vacas": list(partida.vacas),
-                 "terminada": partida.terminada, "ganador": partida.ganador}
+    respuesta = {
+        "id": "mano-antigua-1",
+        "numero": 1,
+        "marcador": list(result.marcador),
+        "tantos": list(partida.tantos),
+        "juegos": list(partida.juegos),
+        "vacas": list(partida.vacas),
+        "terminada": partida.terminada,
+        "ganador": partida.ganador,
+    }
     enviada = ManoEnviada("mano-antigua-1", 1, registro, (result.marcador[0], result.marcador[1]))
     filas = {
-        "cuenta": [{"id": 1, "usuario": "org", "clave_hash": auth._HASHER.hash(CLAVE), "rol": "organizador",
-                    "torneo_id": None}],
-        "torneo": [{"id": 1, "nombre": "Club", "organizador_id": 1, "reglas": reglas, "formato": formato.to_dict(),
-                    "creado": ahora}],
+        "cuenta": [
+            {"id": 1, "usuario": "org", "clave_hash": auth._HASHER.hash(CLAVE), "rol": "organizador", "torneo_id": None}
+        ],
+        "torneo": [
+            {
+                "id": 1,
+                "nombre": "Club",
+                "organizador_id": 1,
+                "reglas": reglas,
+                "formato": formato.to_dict(),
+                "creado": ahora,
+            }
+        ],
         "pareja": parejas,
         "mesa": [{"id": 1, "torneo_id": 1, "numero": 1, "codigo": "ABCDEFGHJK"}],
         "ronda": [{"id": 1, "torneo_id": 1, "numero": 1, "fase": "liga", "semilla": None}],
-        "enfrentamiento": [{"id": 1, "torneo_id": 1, "ronda_id": 1, "mesa_id": 1, "pareja0_id": 1, "pareja1_id": 2,
-                            "ganador": None}],
-        "mano": [{"id": 1, "torneo_id": 1, "enfrentamiento_id": 1, "cliente_id": enviada.id, "numero": 1,
-                  "huella_cuerpo": enviada.huella(), "registro": result.registro.to_dict(),
-                  "marcador": list(result.marcador), "ganados": list(result.marcador), "juego": None,
-                  "respuesta": respuesta, "foto": None, "anulada": False, "recibida": ahora}],
-        "informe": [{"id": 1, "torneo_id": 1, "mesa_id": 1, "enfrentamiento_id": 1, "arbitro_id": 1,
-                     "sello": "a" * 12, "registro": {"entradas": []}, "recibido": ahora}],
-        "incidencia": [{"id": 1, "torneo_id": 1, "informe_id": 1, "mesa_id": 1, "pareja_id": 2, "asiento": 1,
-                        "tipo": "falsa", "gravedad": "infraccion", "articulo": "Título VII, art. 3",
-                        "razon": "seña falsa"}],
+        "enfrentamiento": [
+            {"id": 1, "torneo_id": 1, "ronda_id": 1, "mesa_id": 1, "pareja0_id": 1, "pareja1_id": 2, "ganador": None}
+        ],
+        "mano": [
+            {
+                "id": 1,
+                "torneo_id": 1,
+                "enfrentamiento_id": 1,
+                "cliente_id": enviada.id,
+                "numero": 1,
+                "huella_cuerpo": enviada.huella(),
+                "registro": result.registro.to_dict(),
+                "marcador": list(result.marcador),
+                "ganados": list(result.marcador),
+                "juego": None,
+                "respuesta": respuesta,
+                "foto": None,
+                "anulada": False,
+                "recibida": ahora,
+            }
+        ],
+        "informe": [
+            {
+                "id": 1,
+                "torneo_id": 1,
+                "mesa_id": 1,
+                "enfrentamiento_id": 1,
+                "arbitro_id": 1,
+                "sello": "a" * 12,
+                "registro": {"entradas": []},
+                "recibido": ahora,
+            }
+        ],
+        "incidencia": [
+            {
+                "id": 1,
+                "torneo_id": 1,
+                "informe_id": 1,
+                "mesa_id": 1,
+                "pareja_id": 2,
+                "asiento": 1,
+                "tipo": "falsa",
+                "gravedad": "infraccion",
+                "articulo": "Título VII, art. 3",
+                "razon": "seña falsa",
+            }
+        ],
     }
     meta = MetaData()
     meta.reflect(engine)
@@ -326,7 +390,8 @@ def _sigue_sirviendo(url: str, antes: dict[str, Any]) -> None:
         assert (partida["manos"], partida["tantos"]) == (1, antes["marcador"])
         inc = client.get("/api/torneos/1/incidencias", headers=h).json()
         assert [(i["origen"], i["mesa"], i["pareja"], i["tipo"], i["articulo"]) for i in inc] == [
-            ("arbitro", 1, "P1", "falsa", "Título VII, art. 3")]
+            ("arbitro", 1, "P1", "falsa", "Título VII, art. 3")
+        ]
         token = client.post("/api/mesas/unirse", json={"codigo": "ABCDEFGHJK"}).json()["token"]
         th = {"Authorization": f"Bearer {token}"}
         old = {"id": "mano-antigua-1", "numero": 1, "registro": antes["registro"], "tanteo": antes["marcador"]}
@@ -337,8 +402,11 @@ def _sigue_sirviendo(url: str, antes: dict[str, Any]) -> None:
         registro.registrar(MANOS, None)
         nueva = registro.registro(["1o 1c 12e 12b", "4o 5c 6e 7b", "3o 3c 3e 7o", "2o 2c 2e 10b"], None)
         tanteo = list(registro.registrar(nueva["manos"], None).marcador)
-        r = client.post("/api/mesa/manos", headers=th,
-                        json={"id": "mano-nueva-02", "numero": 2, "registro": nueva, "tanteo": tanteo})
+        r = client.post(
+            "/api/mesa/manos",
+            headers=th,
+            json={"id": "mano-nueva-02", "numero": 2, "registro": nueva, "tanteo": tanteo},
+        )
         assert r.status_code == 201, r.text
     finally:
         srv.engine.dispose()
@@ -375,15 +443,35 @@ def test_a_database_at_revision_1_is_upgraded_with_its_rows(url: str):
     try:
         assert _revision(url) == ULTIMA and _diferencias(engine) == []
         with engine.connect() as conn:
-            counts = {t: conn.execute(text(f"SELECT count(*) FROM {t}")).scalar()
-                      for t in ("cuenta", "torneo", "pareja", "mesa", "ronda", "enfrentamiento", "mano",
-                                "informe", "incidencia")}
+            counts = {
+                t: conn.execute(text(f"SELECT count(*) FROM {t}")).scalar()
+                for t in (
+                    "cuenta",
+                    "torneo",
+                    "pareja",
+                    "mesa",
+                    "ronda",
+                    "enfrentamiento",
+                    "mano",
+                    "informe",
+                    "incidencia",
+                )
+            }
             inc = conn.execute(text("SELECT origen, informe_id, mano_id FROM incidencia")).one()
             disc = conn.execute(text("SELECT discrepancia FROM mano")).scalar()
     finally:
         engine.dispose()
-    assert counts == {"cuenta": 1, "torneo": 1, "pareja": 2, "mesa": 1, "ronda": 1, "enfrentamiento": 1,
-                      "mano": 1, "informe": 1, "incidencia": 1}
+    assert counts == {
+        "cuenta": 1,
+        "torneo": 1,
+        "pareja": 2,
+        "mesa": 1,
+        "ronda": 1,
+        "enfrentamiento": 1,
+        "mano": 1,
+        "informe": 1,
+        "incidencia": 1,
+    }
     assert tuple(inc) == ("arbitro", 1, None) and disc is None
     _sigue_sirviendo(url, antes)
 
@@ -413,8 +501,10 @@ def test_a_database_of_a_newer_server_is_refused_with_a_clear_line(url: str):
     e.dispose()
     with pytest.raises(EsquemaError) as err:
         motor(url)
-    assert str(err.value) == ("la base de datos es de un servidor más nuevo (revisión 0099 del esquema; "
-                              f"este llega a la {ULTIMA}): actualiza musmesa")
+    assert str(err.value) == (
+        "la base de datos es de un servidor más nuevo (revisión 0099 del esquema; "
+        f"este llega a la {ULTIMA}): actualiza musmesa"
+    )
     assert _revision(url) == "0099"  # nothing was touched
 
 
@@ -461,8 +551,11 @@ def test_migrations_run_from_the_package_without_alembic_ini(tmp_path: Path, mon
     engine = motor(f"sqlite:///{tmp_path / 'x.sqlite3'}")
     assert _diferencias(engine) == []
     engine.dispose()
-    assert os.listdir(tmp_path) == ["x.sqlite3"] or set(os.listdir(tmp_path)) <= {"x.sqlite3", "x.sqlite3-wal",
-                                                                                  "x.sqlite3-shm"}
+    assert os.listdir(tmp_path) == ["x.sqlite3"] or set(os.listdir(tmp_path)) <= {
+        "x.sqlite3",
+        "x.sqlite3-wal",
+        "x.sqlite3-shm",
+    }
 
 
 def test_two_servers_starting_at_once_migrate_once(url: str):

@@ -27,8 +27,12 @@ def test_a_pareja_is_added_before_the_first_round_only(srv1: Servidor, client1: 
     assert r.status_code == 201 and r.json()["nombre"] == "Nuevos"
     grupos = [p["grupo"] for p in client1.get(f"/api/torneos/{tid}", headers=h).json()["parejas"]]
     assert sorted(grupos) == [1, 1, 1, 2, 2]  # the groups drawn again with it
-    assert client1.post(f"/api/torneos/{tid}/parejas", headers=h,
-                        json={"nombre": "nuevos", "jugadores": ["C", "D"]}).status_code == 422
+    assert (
+        client1.post(
+            f"/api/torneos/{tid}/parejas", headers=h, json={"nombre": "nuevos", "jugadores": ["C", "D"]}
+        ).status_code
+        == 422
+    )
     client1.post(f"/api/torneos/{tid}/rondas", headers=h)
     r = client1.post(f"/api/torneos/{tid}/parejas", headers=h, json={"nombre": "Tarde", "jugadores": ["C", "D"]})
     assert r.status_code == 409 and "antes de la primera ronda" in r.json()["error"]
@@ -49,8 +53,9 @@ def test_a_withdrawn_pareja_gives_its_opponents_byes(srv1: Servidor, client1: Te
     assert p0["nombre"] not in [n for p in ronda2 for n in p["parejas"]]
     bye = next(p for p in ronda2 if p["parejas"][1] is None)
     assert bye["ganador"] == 0 and bye["mesa"] is None
-    filas = {f["nombre"]: f for f in client1.get(f"/api/torneos/{tid}/clasificacion", headers=h).json()["grupos"][0]
-             ["filas"]}
+    filas = {
+        f["nombre"]: f for f in client1.get(f"/api/torneos/{tid}/clasificacion", headers=h).json()["grupos"][0]["filas"]
+    }
     assert filas[p0["nombre"]]["retirada"] is True and filas[bye["parejas"][0]]["descansos"] == 1
     page = client1.get(f"/torneos/{tid}/clasificacion", headers=h).text
     assert f"{p0['nombre']} (Retirada)" in page
@@ -60,8 +65,9 @@ def test_referees_and_the_password_from_the_pages(srv1: Servidor, client1: TestC
     h = organizador(srv1, client1)
     tid = torneo(client1, h, parejas=2, mesas=1)
     client1.post("/entrar", data={"usuario": "org", "clave": CLAVE})
-    r = client1.post(f"/torneos/{tid}/arbitros", data={"usuario": "juez1", "clave": "arbitra-bien-7"},
-                     follow_redirects=False)
+    r = client1.post(
+        f"/torneos/{tid}/arbitros", data={"usuario": "juez1", "clave": "arbitra-bien-7"}, follow_redirects=False
+    )
     assert r.status_code == 303
     assert client1.post("/api/sesion", json={"usuario": "juez1", "clave": "arbitra-bien-7"}).status_code == 200
     weak = client1.post(f"/torneos/{tid}/arbitros", data={"usuario": "otro", "clave": "aaaaaaaa"})
@@ -77,7 +83,10 @@ def test_referees_and_the_password_from_the_pages(srv1: Servidor, client1: TestC
 def test_the_form_lets_referees_correct_when_ticked(srv1: Servidor, client1: TestClient):
     organizador(srv1, client1)
     client1.post("/entrar", data={"usuario": "org", "clave": CLAVE})
-    r = client1.post("/torneos", data={"nombre": "Club", "parejas": "A: a, b\nB: c, d", "mesas": "1",
-                                       "arbitros_corrigen": "1"}, follow_redirects=False)
+    r = client1.post(
+        "/torneos",
+        data={"nombre": "Club", "parejas": "A: a, b\nB: c, d", "mesas": "1", "arbitros_corrigen": "1"},
+        follow_redirects=False,
+    )
     tid = int(r.headers["location"].split("/")[2].split("?")[0])
     assert client1.get(f"/api/torneos/{tid}").json()["arbitros_corrigen"] is True

@@ -49,11 +49,20 @@ def servidor() -> Iterator[tuple[str, str]]:
     datos = tempfile.mkdtemp(prefix="musmesa-paginas-")
     env = {**os.environ, "MUS_CLAVE": CLAVE}
     cli = [sys.executable, "-m", "app.cli", "torneo"]
-    subprocess.run([*cli, "organizador", "ana", "--datos", datos, "--clave-entorno", "MUS_CLAVE"],
-                   check=True, cwd=REPO, env=env, capture_output=True)
+    subprocess.run(
+        [*cli, "organizador", "ana", "--datos", datos, "--clave-entorno", "MUS_CLAVE"],
+        check=True,
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+    )
     port = free_port()
-    proc = subprocess.Popen([*cli, "servir", "--datos", datos, "--host", "127.0.0.1", "--puerto", str(port)],
-                            cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [*cli, "servir", "--datos", datos, "--host", "127.0.0.1", "--puerto", str(port)],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     for _ in range(300):
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
@@ -98,6 +107,7 @@ def test_organiser_logs_in_creates_a_tournament_starts_a_round_and_sees_standing
         button = d.find_element(By.ID, button_id)
         button.click()
         WebDriverWait(d, 20).until(reemplazada(button))
+
     d.get(f"{base}/torneos")  # "/" is the phone pages' home
     assert "/entrar" in d.current_url  # not logged in: sent to the login page
     d.find_element(By.ID, "usuario").send_keys("ana")
@@ -109,7 +119,8 @@ def test_organiser_logs_in_creates_a_tournament_starts_a_round_and_sees_standing
     enviar("entrar")
     d.find_element(By.ID, "nombre").send_keys("Txapelketa de Otoño")
     d.find_element(By.ID, "parejas").send_keys(
-        "Los Reyes: Ana, Luis\nLas Sotas: Eva, Iker\nDuples: Maite, Jon\nÓrdago: Nerea, Unai")
+        "Los Reyes: Ana, Luis\nLas Sotas: Eva, Iker\nDuples: Maite, Jon\nÓrdago: Nerea, Unai"
+    )
     enviar("crear_boton")
     assert "Txapelketa de Otoño" in d.find_element(By.TAG_NAME, "h1").text
     assert d.find_element(By.ID, "ronda").text == "Empezar la siguiente ronda"  # Spanish from Accept-Language
@@ -157,8 +168,11 @@ def test_pages_without_a_browser_refuse_bad_forms_and_show_incidents(tmp_path: P
     assert c.post("/entrar", data={"usuario": "ana", "clave": CLAVE}, follow_redirects=False).status_code == 303
     bad = c.post("/torneos", data={"nombre": "X", "parejas": "Uno: Ana\nDos: Eva, Jon", "mesas": "1"})
     assert bad.status_code == 422 and "línea 1 de parejas" in bad.text
-    r = c.post("/torneos", data={"nombre": "X", "parejas": "Uno: Ana, Luis\nDos: Eva, Jon", "mesas": "1",
-                                 "juegos": "1"}, follow_redirects=False)
+    r = c.post(
+        "/torneos",
+        data={"nombre": "X", "parejas": "Uno: Ana, Luis\nDos: Eva, Jon", "mesas": "1", "juegos": "1"},
+        follow_redirects=False,
+    )
     tid = int(r.headers["location"].split("/")[2].split("?")[0])
     c.post(f"/torneos/{tid}/rondas")
     log = RegistroArbitro.nuevo({"reglas": "segovia"})

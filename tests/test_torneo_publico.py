@@ -61,8 +61,9 @@ def test_the_json_export_holds_every_hand_and_rebuilds_the_standings(srv1: Servi
     tantos: dict[str, int] = {}
     for p in export["partidas"]:
         partida = Partida(export["reglas"], p["jugadores"])
-        for m in sorted((m for m in export["manos"] if m["partida"] == p["id"] and not m["anulada"]),
-                        key=lambda m: m["numero"]):
+        for m in sorted(
+            (m for m in export["manos"] if m["partida"] == p["id"] and not m["anulada"]), key=lambda m: m["numero"]
+        ):
             r = m["registro"]
             partida.registrar(r["manos"], r.get("lances"), r.get("mano"), r.get("declaraciones"))
         for lado in (0, 1):
@@ -73,7 +74,8 @@ def test_the_json_export_holds_every_hand_and_rebuilds_the_standings(srv1: Servi
 
 def _ancho_y_alto(d: object) -> tuple[int, int]:
     return d.execute_script(  # type: ignore[attr-defined]
-        "const e = document.documentElement; return [e.scrollWidth - e.clientWidth, e.scrollHeight - e.clientHeight]")
+        "const e = document.documentElement; return [e.scrollWidth - e.clientWidth, e.scrollHeight - e.clientHeight]"
+    )
 
 
 def test_public_page_and_organiser_pages_in_chromium_at_phone_and_projector_size(tmp_path: Path):
@@ -84,8 +86,9 @@ def test_public_page_and_organiser_pages_in_chromium_at_phone_and_projector_size
 
     fotos = capturas()
     # long names, as a club writes them: they wrap at 390 px instead of widening the page
-    with torneo_en_marcha(tmp_path, pareja="Los Reyes de la Calle Mayor de Abajo {i}",
-                          jugadores=("Ana María {i}", "Luis Fernando {i}")) as (server, codes):
+    with torneo_en_marcha(
+        tmp_path, pareja="Los Reyes de la Calle Mayor de Abajo {i}", jugadores=("Ana María {i}", "Luis Fernando {i}")
+    ) as (server, codes):
         import httpx
 
         with httpx.Client(base_url=server.base) as client:
@@ -111,8 +114,12 @@ def test_public_page_and_organiser_pages_in_chromium_at_phone_and_projector_size
             boton = d.find_element("id", "entrar")
             boton.click()
             WebDriverWait(d, 20).until(reemplazada(boton))
-            for path, foto in (("/torneos/1", "organizador_390.png"), ("/torneos/1/clasificacion", None),
-                               ("/torneos/1/incidencias", None), ("/torneos", None)):
+            for path, foto in (
+                ("/torneos/1", "organizador_390.png"),
+                ("/torneos/1/clasificacion", None),
+                ("/torneos/1/incidencias", None),
+                ("/torneos", None),
+            ):
                 d.get(server.base + path)
                 assert "/entrar" not in d.current_url and d.find_elements("css selector", "nav, ul, p"), path
                 assert _ancho_y_alto(d)[0] <= 0, path
@@ -122,8 +129,10 @@ def test_public_page_and_organiser_pages_in_chromium_at_phone_and_projector_size
                     for celda in d.find_elements("css selector", "table.partidas td.marcador, td.juegos"):
                         assert celda.rect["x"] + celda.rect["width"] <= 390, celda.rect
         with navegador(telefono=False) as d:
-            d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                              {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False})
+            d.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False},
+            )
             d.get(publico + "?vista=proyector")
             assert _ancho_y_alto(d) == [0, 0] or max(_ancho_y_alto(d)) <= 0  # fits 1920x1080 without scrolling
             size = d.execute_script("return parseFloat(getComputedStyle(document.querySelector('td')).fontSize)")
@@ -143,13 +152,26 @@ def test_a_finished_groups_tournament_fits_the_projector_with_its_bracket_and_ch
     with srv.sesion() as s:
         auth.crear_cuenta(s, "org", "secreto-largo-1", "organizador")
     c = TestClient(srv.app)
-    h = {"Authorization": "Bearer " + c.post("/api/sesion", json={"usuario": "org", "clave": "secreto-largo-1"})
-         .json()["token"]}
-    nombres = ["Los Reyes de la Calle Mayor", "Las Sotas de Oros", "Duples y Medias", "Órdago a la Grande",
-               "Txapeldunak", "Amarracos de Oñati", "La Vaca de Tolosa", "Piedra y Punto"]
-    body = {"nombre": "Txapelketa de Otoño 2026", "mesas": 4,
-            "formato": {"tipo": "grupos", "grupos": 2, "clasifican": 2, "juegos": 1},
-            "parejas": [{"nombre": n, "jugadores": [f"Ana {i}", f"Luis {i}"]} for i, n in enumerate(nombres)]}
+    h = {
+        "Authorization": "Bearer "
+        + c.post("/api/sesion", json={"usuario": "org", "clave": "secreto-largo-1"}).json()["token"]
+    }
+    nombres = [
+        "Los Reyes de la Calle Mayor",
+        "Las Sotas de Oros",
+        "Duples y Medias",
+        "Órdago a la Grande",
+        "Txapeldunak",
+        "Amarracos de Oñati",
+        "La Vaca de Tolosa",
+        "Piedra y Punto",
+    ]
+    body = {
+        "nombre": "Txapelketa de Otoño 2026",
+        "mesas": 4,
+        "formato": {"tipo": "grupos", "grupos": 2, "clasifican": 2, "juegos": 1},
+        "parejas": [{"nombre": n, "jugadores": [f"Ana {i}", f"Luis {i}"]} for i, n in enumerate(nombres)],
+    }
     tid = c.post("/api/torneos", headers=h, json=body).json()["id"]
     rng = random.Random(3)
     while c.post(f"/api/torneos/{tid}/rondas", headers=h).status_code == 201:
@@ -160,8 +182,10 @@ def test_a_finished_groups_tournament_fits_the_projector_with_its_bracket_and_ch
     server.start()
     try:
         with navegador(telefono=False) as d:
-            d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                              {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False})
+            d.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False},
+            )
             d.get(f"{server.base}/publico/{tid}/{data['firma']}?vista=proyector")
             assert _ancho_y_alto(d) == [0, 0]
             assert d.find_element("id", "campeon").text.endswith(data["campeon"])

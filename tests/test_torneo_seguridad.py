@@ -29,25 +29,39 @@ srv1, client1 = base.srv1, base.client1
 
 def test_the_general_limit_counts_the_address_not_the_token(srv1: Servidor, client1: TestClient):
     srv1.limite_general = auth.Limite(5, 60.0)
-    answers = [client1.get("/api/mesa/partida", headers={"Authorization": f"Bearer {secrets.token_urlsafe(32)}"})
-               .status_code for _ in range(7)]
+    answers = [
+        client1.get("/api/mesa/partida", headers={"Authorization": f"Bearer {secrets.token_urlsafe(32)}"}).status_code
+        for _ in range(7)
+    ]
     assert answers == [401] * 5 + [429] * 2
 
 
 def test_forwarded_for_is_believed_only_from_the_named_proxy(tmp_path: Path):
     plain = Servidor(f"sqlite:///{tmp_path / 'a.sqlite3'}", limite_entrar=3)
     c = TestClient(plain.app)
-    answers = [c.post("/api/sesion", json={"usuario": "nadie", "clave": "x"},
-                      headers={"X-Forwarded-For": f"10.0.0.{i}"}).status_code for i in range(5)]
+    answers = [
+        c.post(
+            "/api/sesion", json={"usuario": "nadie", "clave": "x"}, headers={"X-Forwarded-For": f"10.0.0.{i}"}
+        ).status_code
+        for i in range(5)
+    ]
     assert answers == [401] * 3 + [429] * 2  # a client writing the header escapes nothing
     # behind a proxy (the test client's address, "testclient"), each forwarded client counts apart
     detras = Servidor(f"sqlite:///{tmp_path / 'b.sqlite3'}", limite_entrar=3, proxies=["testclient"])
     c = TestClient(detras.app)
-    answers = [c.post("/api/sesion", json={"usuario": "nadie", "clave": "x"},
-                      headers={"X-Forwarded-For": f"6.6.6.6, 10.0.0.{i}"}).status_code for i in range(5)]
+    answers = [
+        c.post(
+            "/api/sesion", json={"usuario": "nadie", "clave": "x"}, headers={"X-Forwarded-For": f"6.6.6.6, 10.0.0.{i}"}
+        ).status_code
+        for i in range(5)
+    ]
     assert answers == [401] * 5  # the rightmost address is what the proxy saw; the left one is the client's word
-    answers = [c.post("/api/sesion", json={"usuario": "nadie", "clave": "x"},
-                      headers={"X-Forwarded-For": "10.9.9.9"}).status_code for _ in range(4)]
+    answers = [
+        c.post(
+            "/api/sesion", json={"usuario": "nadie", "clave": "x"}, headers={"X-Forwarded-For": "10.9.9.9"}
+        ).status_code
+        for _ in range(4)
+    ]
     assert answers == [401] * 3 + [429]
     plain.engine.dispose()
     detras.engine.dispose()
@@ -65,8 +79,12 @@ def test_logins_and_table_joins_are_limited_apart(srv1: Servidor, client1: TestC
 
 def test_credentials_are_checked_before_the_body_is_read(srv1: Servidor, client1: TestClient):
     grande = b"{" + b" " * (5 * 1024 * 1024) + b"}"
-    for path in ("/api/torneos/1/informes", "/api/torneos", "/api/torneos/1/arbitros",
-                 "/api/torneos/1/partidas/1/correccion"):
+    for path in (
+        "/api/torneos/1/informes",
+        "/api/torneos",
+        "/api/torneos/1/arbitros",
+        "/api/torneos/1/partidas/1/correccion",
+    ):
         r = client1.post(path, content=grande, headers={"Content-Type": "application/json"})
         assert r.status_code == 401, (path, r.status_code)  # not 413: the body was never read
         r = client1.post(path, content=b"{no es json", headers={"Content-Type": "application/json"})
@@ -75,8 +93,22 @@ def test_credentials_are_checked_before_the_body_is_read(srv1: Servidor, client1
     assert r.status_code == 401 and r.json()["error"] == "falta el token de la mesa"
 
 
-@pytest.mark.parametrize("clave", ["aaaaaaaa", "abababab", "abcabcabc", "12345678", "87654321", "abcdefgh",
-                                   "Password1", "qwertyuiop", "contraseña", "TXAPELKETA", "ana-secreta-1"])
+@pytest.mark.parametrize(
+    "clave",
+    [
+        "aaaaaaaa",
+        "abababab",
+        "abcabcabc",
+        "12345678",
+        "87654321",
+        "abcdefgh",
+        "Password1",
+        "qwertyuiop",
+        "contraseña",
+        "TXAPELKETA",
+        "ana-secreta-1",
+    ],
+)
 def test_a_common_or_repeated_password_is_refused(srv1: Servidor, clave: str):
     with srv1.sesion() as s, pytest.raises(ServicioError, match="demasiado fácil"):
         auth.crear_cuenta(s, "ana", clave, "organizador")
@@ -87,13 +119,16 @@ def test_a_good_password_is_taken_and_changed_from_the_api(srv1: Servidor, clien
     segunda = client1.post("/api/sesion", json={"usuario": "org", "clave": CLAVE}).json()["token"]
     tid = torneo(client1, h, parejas=2, mesas=1)
     r = client1.post(f"/api/torneos/{tid}/arbitros?lang=en", headers=h, json={"usuario": "arbi", "clave": "11111111"})
-    assert (r.status_code, r.json()["error"]) == (422, "that password is too easy to guess: choose a longer, "
-                                                       "less common one")
+    assert (r.status_code, r.json()["error"]) == (
+        422,
+        "that password is too easy to guess: choose a longer, less common one",
+    )
     r = client1.post("/api/sesion/clave", headers=h, json={"actual": "mala-mala-1", "nueva": "otra-clave-9"})
     assert r.status_code == 403
     assert client1.post("/api/sesion/clave", headers=h, json={"actual": CLAVE, "nueva": "aaaaaaaa"}).status_code == 422
-    assert client1.post("/api/sesion/clave", headers=h, json={"actual": CLAVE, "nueva": "otra-clave-9"}).status_code \
-        == 204
+    assert (
+        client1.post("/api/sesion/clave", headers=h, json={"actual": CLAVE, "nueva": "otra-clave-9"}).status_code == 204
+    )
     assert client1.get(f"/api/torneos/{tid}", headers=h).status_code == 200  # this login goes on
     assert client1.get(f"/api/torneos/{tid}", headers={"Authorization": f"Bearer {segunda}"}).status_code == 401
     assert client1.post("/api/sesion", json={"usuario": "org", "clave": "otra-clave-9"}).status_code == 200
@@ -109,6 +144,7 @@ def test_the_cookie_is_secure_over_https_and_samesite_always(tmp_path: Path):
         r = c.post("/entrar", data={"usuario": "ana", "clave": CLAVE}, headers=headers, follow_redirects=False)
         assert r.status_code == 303
         return r.headers["set-cookie"].lower()
+
     assert "secure" in cookie("https://testserver", {}) and "samesite=strict" in cookie("https://testserver", {})
     assert "secure" not in cookie("http://testserver", {})
     assert "secure" in cookie("http://testserver", {"X-Forwarded-Proto": "https"})  # from the trusted proxy
@@ -116,8 +152,12 @@ def test_the_cookie_is_secure_over_https_and_samesite_always(tmp_path: Path):
     other = Servidor(f"sqlite:///{tmp_path / 'u.sqlite3'}")
     with other.sesion() as s:
         auth.crear_cuenta(s, "ana", CLAVE, "organizador")
-    r = TestClient(other.app).post("/entrar", data={"usuario": "ana", "clave": CLAVE},
-                                   headers={"X-Forwarded-Proto": "https"}, follow_redirects=False)
+    r = TestClient(other.app).post(
+        "/entrar",
+        data={"usuario": "ana", "clave": CLAVE},
+        headers={"X-Forwarded-Proto": "https"},
+        follow_redirects=False,
+    )
     assert "secure" not in r.headers["set-cookie"].lower()  # a client's own word is not enough
     other.engine.dispose()
 
@@ -160,8 +200,17 @@ def test_the_openapi_schema_is_served_with_every_body_and_answer(client1: TestCl
     manos = schema["paths"]["/api/mesa/manos"]["post"]
     assert manos["requestBody"]["content"]["application/json"]["schema"]["$ref"] == "#/components/schemas/ManoIn"
     comps = schema["components"]["schemas"]
-    assert {"ManoIn", "TorneoIn", "ParejaIn", "FormatoIn", "InformeIn", "CorreccionIn", "TorneoOut", "PartidaOut",
-            "ErrorOut"} <= comps.keys()
+    assert {
+        "ManoIn",
+        "TorneoIn",
+        "ParejaIn",
+        "FormatoIn",
+        "InformeIn",
+        "CorreccionIn",
+        "TorneoOut",
+        "PartidaOut",
+        "ErrorOut",
+    } <= comps.keys()
     for path, ops in schema["paths"].items():
         for op in ops.values():
             assert "200" in op["responses"] or "201" in op["responses"] or "204" in op["responses"], path
@@ -175,9 +224,13 @@ def test_the_proxy_and_the_limits_come_from_the_environment_too(tmp_path: Path, 
     srv = Servidor(f"sqlite:///{tmp_path / 't.sqlite3'}")
     assert srv.proxies == {"10.0.0.1", "testclient"}
     c = TestClient(srv.app)
-    answers = [c.post("/api/mesas/unirse", json={"codigo": "NOPE12345"}, headers={"X-Forwarded-For": "192.0.2.7"})
-               .status_code for _ in range(3)]
+    answers = [
+        c.post("/api/mesas/unirse", json={"codigo": "NOPE12345"}, headers={"X-Forwarded-For": "192.0.2.7"}).status_code
+        for _ in range(3)
+    ]
     assert answers == [404, 404, 429]
-    assert c.post("/api/mesas/unirse", json={"codigo": "NOPE12345"},
-                  headers={"X-Forwarded-For": "192.0.2.8"}).status_code == 404  # another client behind the proxy
+    assert (
+        c.post("/api/mesas/unirse", json={"codigo": "NOPE12345"}, headers={"X-Forwarded-For": "192.0.2.8"}).status_code
+        == 404
+    )  # another client behind the proxy
     srv.engine.dispose()

@@ -17,8 +17,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=280)
+    return subprocess.run([sys.executable, *args], cwd=REPO, capture_output=True, text=True, timeout=280)
 
 
 def test_the_margin_cosine_loss_prefers_features_near_their_class():
@@ -42,11 +41,30 @@ print(float(head.loss(near, y)), float(head.loss(far, y)))
 def test_training_with_the_feature_loss_exports_a_model_with_features(tmp_path):
     rng = np.random.default_rng(0)
     crops = tmp_path / "crops.npz"
-    np.savez(crops, x=rng.integers(0, 255, (80, 96, 64, 3), np.uint8), y=np.arange(80) % 40,
-             deck=np.zeros(80, np.int64), decks=np.array(["a"]))
+    np.savez(
+        crops,
+        x=rng.integers(0, 255, (80, 96, 64, 3), np.uint8),
+        y=np.arange(80) % 40,
+        deck=np.zeros(80, np.int64),
+        decks=np.array(["a"]),
+    )
     out = tmp_path / "cls"
-    res = _run("-m", "training.cards.classifier", "--recortes", str(crops), "--val", str(crops),
-               "--epocas", "1", "--hilos", "1", "--perdida-rasgos", "1.0", "--salida", str(out))
+    res = _run(
+        "-m",
+        "training.cards.classifier",
+        "--recortes",
+        str(crops),
+        "--val",
+        str(crops),
+        "--epocas",
+        "1",
+        "--hilos",
+        "1",
+        "--perdida-rasgos",
+        "1.0",
+        "--salida",
+        str(out),
+    )
     assert res.returncode == 0, res.stderr
     assert json.loads((out / "classifier_log.json").read_text())["n_train"] == 80
     import onnxruntime as ort

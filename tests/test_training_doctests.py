@@ -12,8 +12,11 @@ import pytest
 
 TRAINING = Path(__file__).resolve().parent.parent / "training"
 TORCH_MODULES = {"training.cards.classifier", "training.cards.corner_index", "training.cards.pintas"}
-WITH_EXAMPLES = sorted(".".join(p.relative_to(TRAINING.parent).with_suffix("").parts)
-                       for p in TRAINING.rglob("*.py") if ">>> " in p.read_text(encoding="utf-8"))
+WITH_EXAMPLES = sorted(
+    ".".join(p.relative_to(TRAINING.parent).with_suffix("").parts)
+    for p in TRAINING.rglob("*.py")
+    if ">>> " in p.read_text(encoding="utf-8")
+)
 
 
 def test_some_training_modules_have_examples():

@@ -16,7 +16,8 @@ EXAMPLE_TRUTH = REPO / "examples" / "mesa.json"
 
 pytestmark = pytest.mark.skipif(
     not ((models_dir() / DETECTOR_FILE).is_file() and (models_dir() / CLASSIFIER_FILE).is_file()),
-    reason="the trained models are not in models/")
+    reason="the trained models are not in models/",
+)
 
 
 def test_a_wrong_card_without_a_flag_is_a_silent_error():
@@ -44,8 +45,15 @@ def test_the_evaluation_reports_every_figure_of_the_readme():
     from vision.reader import CardReader, ReaderSettings
 
     res = evaluate(CardReader(), DECKS[0], 2)
-    for key in ("cartas_bien", "mesas_exactas", "mesas_con_asientos", "mesas_mal_sin_aviso", "mesas_baraja_desconocida",
-                "precision_media_por_carta", "recall_media_por_carta"):
+    for key in (
+        "cartas_bien",
+        "mesas_exactas",
+        "mesas_con_asientos",
+        "mesas_mal_sin_aviso",
+        "mesas_baraja_desconocida",
+        "precision_media_por_carta",
+        "recall_media_por_carta",
+    ):
         assert 0.0 <= res[key] <= 1.0, key
     assert 0.0 <= res["detector"]["mAP50-95"] <= res["detector"]["mAP50"] <= 1.0
     assert res["escenas"] == 2 and len(res["por_carta"]) == 40
@@ -67,9 +75,17 @@ def test_the_evaluation_command_swaps_or_drops_the_index_reader(tmp_path, capsys
 
     def spy(reader, deck, n, seed=0, **kw):
         idx, pinta = reader.folder / "carta_idx.onnx", reader.folder / "carta_palo.onnx"
-        seen.append((reader.classifier.index_reader is not None, idx.is_file() and idx.read_bytes(), kw["split"],
-                     reader.classifier.pinta_reader is not None, pinta.is_file() and pinta.read_bytes(),
-                     reader.settings.pinta_weight, reader.folder))
+        seen.append(
+            (
+                reader.classifier.index_reader is not None,
+                idx.is_file() and idx.read_bytes(),
+                kw["split"],
+                reader.classifier.pinta_reader is not None,
+                pinta.is_file() and pinta.read_bytes(),
+                reader.settings.pinta_weight,
+                reader.folder,
+            )
+        )
         return real(reader, deck, n, seed, **kw)
 
     monkeypatch.setattr(ev, "evaluate", spy)

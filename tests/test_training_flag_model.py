@@ -28,9 +28,14 @@ def test_the_fitted_model_ranks_wrong_cards_above_right_ones():
 
 
 def _dump(X, wrong, changed, table, seated):
-    return {"X": np.asarray(X, float), "wrong": np.asarray(wrong), "changed": np.asarray(changed),
-            "table": np.asarray(table), "seated": np.asarray(seated),
-            "conf": np.ones(len(wrong))}
+    return {
+        "X": np.asarray(X, float),
+        "wrong": np.asarray(wrong),
+        "changed": np.asarray(changed),
+        "table": np.asarray(table),
+        "seated": np.asarray(seated),
+        "conf": np.ones(len(wrong)),
+    }
 
 
 def test_the_threshold_reaches_every_wrong_card_of_a_seated_table():
@@ -74,8 +79,12 @@ def test_the_threshold_keeps_the_margin_a_case_left_out_needs():
 def test_table_stats_counts_flags_and_silent_tables():
     d = _dump(np.zeros((4, 6)), [0, 1, 0, 1], [0, 0, 0, 0], [0, 0, 1, 1], [1, 1, 0, 0])
     s = table_stats(d, np.array([True, False, False, False]))
-    assert s == {"mesas": 2, "dudosas_por_mesa": 0.5, "dudosas_bien_por_mesa": 0.5,
-                 "mesas_con_caja_mal_sin_aviso": 1}  # table 1 has no seats: a warning already
+    assert s == {
+        "mesas": 2,
+        "dudosas_por_mesa": 0.5,
+        "dudosas_bien_por_mesa": 0.5,
+        "mesas_con_caja_mal_sin_aviso": 1,
+    }  # table 1 has no seats: a warning already
     # a close-up of one hand is one seat's photo: its wrong card counts without seats
     hand = {**d, "tipo": np.array("mano")}
     assert table_stats(hand, np.array([True, False, False, False]))["mesas_con_caja_mal_sin_aviso"] == 2
@@ -114,8 +123,7 @@ def test_the_commands_dump_fit_and_measure(tmp_path, capsys):
     fits on the dumps and `medir` scores the model against the product rule."""
     reg, plain = tmp_path / "reg.npz", tmp_path / "plain.npz"
     assert flag_model.main(["volcar", DECKS[0], "--escenas", "2", "--salida", str(reg)]) == 0
-    assert flag_model.main(["volcar", DECKS[0], "--escenas", "2", "--sin-registrar",
-                            "--salida", str(plain)]) == 0
+    assert flag_model.main(["volcar", DECKS[0], "--escenas", "2", "--sin-registrar", "--salida", str(plain)]) == 0
     for path in (reg, plain):
         d = flag_model.load_dump(path)
         n = len(d["wrong"])
@@ -126,8 +134,7 @@ def test_the_commands_dump_fit_and_measure(tmp_path, capsys):
     assert flag_model.main(["ajustar", str(reg), str(plain), "--salida", str(out)]) == 0
     assert load(out).models == models_hashes(models_dir())
     hand = tmp_path / "mano.npz"
-    assert flag_model.main(["volcar", DECKS[0], "--escenas", "3", "--tipo", "mano",
-                            "--salida", str(hand)]) == 0
+    assert flag_model.main(["volcar", DECKS[0], "--escenas", "3", "--tipo", "mano", "--salida", str(hand)]) == 0
     d = flag_model.load_dump(hand)
     assert str(d["tipo"]) == "mano" and str(d["baraja"]) == DECKS[0] and len(d["wrong"]) >= 3
     assert (d["seated"] == 0).all()

@@ -34,8 +34,9 @@ from vision.detect import Detector
 from vision.geometry import CROP_H, CROP_W
 from vision.models import DETECTOR_FILE, models_dir
 
-pytestmark = pytest.mark.skipif(not (decks_root() / DECKS[0]).is_dir(),
-                                reason="the deck images in ../shared/decks are not here")
+pytestmark = pytest.mark.skipif(
+    not (decks_root() / DECKS[0]).is_dir(), reason="the deck images in ../shared/decks are not here"
+)
 
 
 @pytest.mark.parametrize("deck", DECKS)
@@ -95,8 +96,9 @@ def test_labels_sit_on_the_cards():
 
 
 def test_detector_and_crop_sets_are_written(tmp_path):
-    yaml = write_detector_set(tmp_path / "det", n_train=2, n_val=1, det_size=(320, 240),
-                              render_size=(320, 240), workers=1)
+    yaml = write_detector_set(
+        tmp_path / "det", n_train=2, n_val=1, det_size=(320, 240), render_size=(320, 240), workers=1
+    )
     text = yaml.read_text()
     assert "names:" in text and str(tmp_path) in text
     labels = sorted((tmp_path / "det" / "labels" / "train").glob("*.txt"))
@@ -164,8 +166,7 @@ def test_the_fanned_table_set_fans_two_tables_in_three(tmp_path):
         labels = (tmp_path / "labels" / "train" / f"{m['name']}.txt").read_text().splitlines()
         assert m["kind"] == "mesa" and len(labels) == 16
         rng = scene_rng(FAN_SEED_OFFSET, "train", FAN_FIRST_INDEX + i)
-        fanned = render_scene(rng, decks=(DECKS[i % 2],), backgrounds=TRAIN_BACKGROUNDS, kind="mesa",
-                              hand_style="fan")
+        fanned = render_scene(rng, decks=(DECKS[i % 2],), backgrounds=TRAIN_BACKGROUNDS, kind="mesa", hand_style="fan")
         # the label's first corner is the fanned scene's own (scaled to the image) iff it is fanned
         first = np.float32(labels[0].split()[1:3])
         assert np.allclose(first, np.clip(fanned.corners[0][0] / [1280, 960], 0, 1), atol=1e-4) == bool(i % 3)
@@ -177,12 +178,12 @@ def test_a_second_fanned_table_set_starts_where_the_first_ends(tmp_path):
 
     write_fan_table_set(tmp_path / "a", n_train=4, n_val=0, workers=1)
     write_fan_table_set(tmp_path / "b", n_train=2, n_val=0, workers=1, first=2)
-    names = [[m["name"] for m in json.loads((tmp_path / d / "scenes.json").read_text())]
-             for d in ("a", "b")]
+    names = [[m["name"] for m in json.loads((tmp_path / d / "scenes.json").read_text())] for d in ("a", "b")]
     assert names[1] == [f"train_{FAN_FIRST_INDEX + i:06d}" for i in (2, 3)] == names[0][2:]
     for name in names[1]:
-        assert ((tmp_path / "a" / "images" / "train" / f"{name}.jpg").read_bytes()
-                == (tmp_path / "b" / "images" / "train" / f"{name}.jpg").read_bytes())
+        assert (tmp_path / "a" / "images" / "train" / f"{name}.jpg").read_bytes() == (
+            tmp_path / "b" / "images" / "train" / f"{name}.jpg"
+        ).read_bytes()
 
 
 def test_an_empty_table_has_no_card_face_and_a_closeup_takes_a_hand_style():
@@ -192,9 +193,11 @@ def test_an_empty_table_has_no_card_face_and_a_closeup_takes_a_hand_style():
     fan = render_scene(np.random.default_rng(5), size=(640, 480), kind="mano", hand_style="fan")
     row = render_scene(np.random.default_rng(5), size=(640, 480), kind="mano", hand_style="row")
     assert len(fan.card_ids) == len(row.card_ids) == 4
+
     # in a fan the cards turn from one to the next; in a row they lie nearly parallel
     def turn(scene):
         edges = scene.corners[:, 1] - scene.corners[:, 0]
         angles = np.unwrap(np.arctan2(edges[:, 1], edges[:, 0]))
         return float(np.ptp(angles))
+
     assert turn(fan) > 0.4 > turn(row)

@@ -15,10 +15,10 @@ REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "mesa.jpg"
 LANCES = REPO / "examples" / "lances.json"
 
-pytestmark = pytest.mark.skipif(not (models_dir() / DETECTOR_FILE).is_file()
-                                or not (models_dir() / CLASSIFIER_FILE).is_file(),
-                                reason="the trained models are not in models/")
-
+pytestmark = pytest.mark.skipif(
+    not (models_dir() / DETECTOR_FILE).is_file() or not (models_dir() / CLASSIFIER_FILE).is_file(),
+    reason="the trained models are not in models/",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -27,9 +27,11 @@ def _own_data_folder(tmp_path, monkeypatch):
     test's own, never the real home's."""
     monkeypatch.setenv("MUSMESA_DATA", str(tmp_path / "datos"))
 
+
 def mus(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app.cli", *args], capture_output=True,
-                          text=True, cwd=REPO, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, cwd=REPO, timeout=120
+    )
 
 
 def test_leer_json_contract(tmp_path):
@@ -86,11 +88,21 @@ def test_mano_runs_the_main_job_on_the_example():
     out = json.loads(res.stdout)
     assert set(out) >= {"por_lance", "marcador", "fin", "detalle"}
     # same result as scoring the true record directly
-    record = {"reglas": "general", "mano": 0, "manos": truth["manos"], "marcador": [0, 0],
-              "lances": json.loads(LANCES.read_text())}
-    expected = subprocess.run([sys.executable, "-m", "app.cli", "tanteo", "--json", "-"],
-                              input=json.dumps(record), capture_output=True, text=True,
-                              cwd=REPO, check=True)
+    record = {
+        "reglas": "general",
+        "mano": 0,
+        "manos": truth["manos"],
+        "marcador": [0, 0],
+        "lances": json.loads(LANCES.read_text()),
+    }
+    expected = subprocess.run(
+        [sys.executable, "-m", "app.cli", "tanteo", "--json", "-"],
+        input=json.dumps(record),
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=True,
+    )
     assert out["marcador"] == json.loads(expected.stdout)["marcador"]
 
 
@@ -126,8 +138,9 @@ def one_clean_line(err: str, prefix: str) -> None:
     assert err.count("\n") == 1 and err.startswith(prefix), err
 
 
-@pytest.mark.parametrize(("h", "w", "why"), [(3, 5000, "pequeña"), (5000, 3, "pequeña"),
-                                             (1, 1, "pequeña"), (40, 2000, "estrecha")])
+@pytest.mark.parametrize(
+    ("h", "w", "why"), [(3, 5000, "pequeña"), (5000, 3, "pequeña"), (1, 1, "pequeña"), (40, 2000, "estrecha")]
+)
 def test_leer_refuses_images_too_small_or_thin_to_hold_a_card(tmp_path, h, w, why):
     import cv2
     import numpy as np
@@ -182,8 +195,7 @@ def test_leer_a_loop_of_links_is_not_a_missing_file(tmp_path):
 def test_leer_anotar_where_no_folder_can_be(tmp_path, where, as_json):
     (tmp_path / "fichero").write_text("no soy una carpeta")
     (tmp_path / "roto").symlink_to(tmp_path / "no_existe" / "x")
-    res = mus("leer", *(["--json"] if as_json else []), "--anotar", str(tmp_path / where),
-              str(EXAMPLE))
+    res = mus("leer", *(["--json"] if as_json else []), "--anotar", str(tmp_path / where), str(EXAMPLE))
     assert res.returncode == 2
     one_clean_line(res.stderr, "mus leer: --anotar")
     assert "no puede ser una carpeta" in res.stderr
@@ -198,21 +210,23 @@ def test_leer_anotar_when_the_picture_cannot_be_written(tmp_path):
     one_clean_line(res.stderr, "mus leer: --anotar")
 
 
-@pytest.mark.parametrize(("content", "why"), [
-    ('{"lances": ' + "[" * 100_000 + "]" * 100_000 + "}", "anidado"),
-    ('{"lances": {}, "jugadores": ["\\ud800", "B", "C", "D"]}', "no válidos"),
-    ('{"lances": {"grande": "\\udfff"}}', "no válidos"),
-    ('{"lances": {"pares": {"quiero": 1' + "0" * 5000 + "}}}", "demasiado largo"),
-    ("[1, 2]", "una lista"),
-    ('{"lances": "paso"}', "un texto"),
-    ('"paso"', "un texto"),
-])
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
+        ('{"lances": ' + "[" * 100_000 + "]" * 100_000 + "}", "anidado"),
+        ('{"lances": {}, "jugadores": ["\\ud800", "B", "C", "D"]}', "no válidos"),
+        ('{"lances": {"grande": "\\udfff"}}', "no válidos"),
+        ('{"lances": {"pares": {"quiero": 1' + "0" * 5000 + "}}}", "demasiado largo"),
+        ("[1, 2]", "una lista"),
+        ('{"lances": "paso"}', "un texto"),
+        ('"paso"', "un texto"),
+    ],
+)
 @pytest.mark.parametrize("as_json", [False, True])
 def test_mano_refuses_lances_files_it_cannot_use(tmp_path, content, why, as_json):
     lances = tmp_path / "lances.json"
     lances.write_text(content)
-    res = mus("mano", str(EXAMPLE), "--mano", "0", "--lances", str(lances),
-              *(["--json"] if as_json else []))
+    res = mus("mano", str(EXAMPLE), "--mano", "0", "--lances", str(lances), *(["--json"] if as_json else []))
     assert res.returncode == 2
     one_clean_line(res.stderr, "mus mano: --lances")
     assert why in res.stderr

@@ -67,22 +67,19 @@ def test_the_half_hidden_set_is_joined_once_and_rejoined_when_a_part_changes(tmp
     from training.cards.corner_index import with_hidden
 
     train = tmp_path / "indice_train.npz"
-    np.savez(train, p=np.zeros((2, 3), np.uint8), y=np.array([1, 2]), deck=np.zeros(2, np.int8),
-             decks=np.array(["a"]))
+    np.savez(train, p=np.zeros((2, 3), np.uint8), y=np.array([1, 2]), deck=np.zeros(2, np.int8), decks=np.array(["a"]))
     calls = []
 
     def write(path):
         calls.append(path)
-        np.savez(path, p=np.ones((1, 3), np.uint8), y=np.array([3]), deck=np.zeros(1, np.int8),
-                 decks=np.array(["a"]))
+        np.savez(path, p=np.ones((1, 3), np.uint8), y=np.array([3]), deck=np.zeros(1, np.int8), decks=np.array(["a"]))
 
     joined = with_hidden(train, 5, write)
     assert np.load(joined)["y"].tolist() == [1, 2, 3] and len(calls) == 1
     stamp = joined.stat().st_mtime_ns
     assert with_hidden(train, 5, write) == joined and joined.stat().st_mtime_ns == stamp
     assert len(calls) == 1  # the half-hidden cards are not rendered again either
-    np.savez(train, p=np.zeros((1, 3), np.uint8), y=np.array([7]), deck=np.zeros(1, np.int8),
-             decks=np.array(["a"]))
+    np.savez(train, p=np.zeros((1, 3), np.uint8), y=np.array([7]), deck=np.zeros(1, np.int8), decks=np.array(["a"]))
     os.utime(train, ns=(stamp + 10**9, stamp + 10**9))
     assert np.load(with_hidden(train, 5, write))["y"].tolist() == [7, 3]
     assert with_hidden(train, 0, write) == train

@@ -8,9 +8,20 @@ import importlib
 import numpy as np
 import pytest
 
-MODULES = ("vision.assemble", "vision.classify", "vision.corner_index", "vision.cutout",
-           "vision.detect", "vision.detections", "vision.flags", "vision.geometry", "vision.hands",
-           "vision.pintas", "vision.registered_deck", "vision.templates")
+MODULES = (
+    "vision.assemble",
+    "vision.classify",
+    "vision.corner_index",
+    "vision.cutout",
+    "vision.detect",
+    "vision.detections",
+    "vision.flags",
+    "vision.geometry",
+    "vision.hands",
+    "vision.pintas",
+    "vision.registered_deck",
+    "vision.templates",
+)
 
 
 @pytest.mark.parametrize("name", MODULES)

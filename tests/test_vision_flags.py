@@ -88,8 +88,7 @@ def test_the_reader_flags_by_the_model_only_against_a_registered_deck(tmp_path):
     assert folders.model is not None and folders.flagged(det, cls, data).tolist() == [False, True, False]
     off = CardReader(tmp_path, ReaderSettings(flag_model=False), deck=_registration()).flags
     assert off.model is None and off.flagged(det, cls, data).tolist() == product
-    fixed = CardReader(tmp_path, ReaderSettings(low_confidence=0.9), deck=_registration(),
-                       flag_model=model).flags
+    fixed = CardReader(tmp_path, ReaderSettings(low_confidence=0.9), deck=_registration(), flag_model=model).flags
     assert fixed.model is None and fixed.threshold == 0.9
     assert CardReader(tmp_path, flag_model=model).flags.model is None  # not registered
 
@@ -116,17 +115,18 @@ def test_a_swapped_duplicate_brings_its_marks_along():
         near = np.linalg.norm(obbs[:, None, :2] - table[None, :, :2], axis=2).argmin(1)
         probs = np.full((len(obbs), 40), 0.01 / 39, np.float32)
         probs[np.arange(len(obbs)), near] = 0.99
-        return CardProbabilities(probs, np.repeat(obbs[:, :1] / 1000, 10, 1),
-                                 np.repeat(obbs[:, 1:2] / 1000, 4, 1))
+        return CardProbabilities(probs, np.repeat(obbs[:, :1] / 1000, 10, 1), np.repeat(obbs[:, 1:2] / 1000, 4, 1))
 
     twice = table[1] + np.float32([6, 4, 0, 0, 0.05])  # a second box on card 1
     boxes = np.concatenate([table[[0, 1]], twice[None], table[3:]])  # card 2 left out
     scores = np.float32([0.9, 0.9, 0.5] + [0.9] * 13)
-    detected = DetectedBoxes(boxes, scores, np.concatenate([boxes, table[2:3]]),
-                             np.concatenate([scores, np.float32([0.3])]))
+    detected = DetectedBoxes(
+        boxes, scores, np.concatenate([boxes, table[2:3]]), np.concatenate([scores, np.float32([0.3])])
+    )
     parts = classify_boxes(boxes)
-    new_b, _, new_parts, _ = replace_duplicates(boxes, scores, parts, parts.combined(0.5, 0.5),
-                                                detected, classify_boxes, AssemblySettings(0.5, 0.5))
+    new_b, _, new_parts, _ = replace_duplicates(
+        boxes, scores, parts, parts.combined(0.5, 0.5), detected, classify_boxes, AssemblySettings(0.5, 0.5)
+    )
     assert any(np.allclose(b, table[2]) for b in new_b)  # the left-out card came in
     assert not any(np.allclose(b, twice) for b in new_b)
     assert np.allclose(new_parts.ranks[:, 0], new_b[:, 0] / 1000)
@@ -145,13 +145,11 @@ def test_the_shipped_flag_model_belongs_to_the_shipped_models():
 
 @needs_models
 def test_the_example_table_read_against_its_registration_flags_by_the_model():
-    photos = [REPO / "examples" / "baraja" / f"{s}.jpg" for s in ("oros", "copas", "espadas",
-                                                                   "bastos")]
+    photos = [REPO / "examples" / "baraja" / f"{s}.jpg" for s in ("oros", "copas", "espadas", "bastos")]
     deck, _ = register(CardReader(), photos)
     dets = CardReader(deck=deck).read(load_image(REPO / "examples" / "mesa.jpg"))
     assert set(dets.data) == {"corner_index", "pintas"} and dets.data["corner_index"].shape == (16, 2)
-    X = card_features(dets.det_confidence, dets.cls_confidence, dets.data["corner_index"],
-                      dets.data["pintas"])
+    X = card_features(dets.det_confidence, dets.cls_confidence, dets.data["corner_index"], dets.data["pintas"])
     model = flags.for_folder(models_dir())
     assert (dets.low_confidence >= model.flagged(X)).all()
     assert dets[dets.low_confidence].data["corner_index"].shape == (int(dets.low_confidence.sum()), 2)

@@ -70,8 +70,15 @@ def _card_photo(rng: np.random.Generator) -> np.ndarray:
 
 
 def _random_boxes(rng: np.random.Generator, n: int) -> np.ndarray:
-    return np.column_stack([rng.uniform(0, 320, n), rng.uniform(0, 240, n), rng.uniform(4, 300, n),
-                            rng.uniform(4, 300, n), rng.uniform(-4, 4, n)]).astype(np.float32)
+    return np.column_stack(
+        [
+            rng.uniform(0, 320, n),
+            rng.uniform(0, 240, n),
+            rng.uniform(4, 300, n),
+            rng.uniform(4, 300, n),
+            rng.uniform(-4, 4, n),
+        ]
+    ).astype(np.float32)
 
 
 def test_the_batch_crop_is_the_single_crop_of_each_box():
@@ -102,6 +109,7 @@ def _near(a: np.ndarray, b: np.ndarray, centre_frac: float = 0.2) -> bool:
 
 def _inside(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether one box lies wholly inside the other (OpenCV's NMS counts that as full overlap)."""
+
     def rect(o):
         return (float(o[0]), float(o[1])), (float(o[2]), float(o[3])), float(np.rad2deg(o[4]))
 
@@ -115,22 +123,28 @@ def test_the_nms_keeps_no_overlap_and_drops_only_for_a_better_box():
     rng = np.random.default_rng(5)
     for _ in range(60):
         n = int(rng.integers(1, 40))
-        boxes = np.column_stack([rng.uniform(0, 400, n), rng.uniform(0, 300, n),
-                                 rng.uniform(10, 80, n), rng.uniform(10, 120, n),
-                                 rng.uniform(-3.2, 3.2, n)]).astype(np.float32)
+        boxes = np.column_stack(
+            [
+                rng.uniform(0, 400, n),
+                rng.uniform(0, 300, n),
+                rng.uniform(10, 80, n),
+                rng.uniform(10, 120, n),
+                rng.uniform(-3.2, 3.2, n),
+            ]
+        ).astype(np.float32)
         scores = rng.random(n).astype(np.float32)
         for iou in (0.3, 0.6):
             kept = rotated_nms(boxes, scores, iou).tolist()
             assert (np.diff(scores[kept]) <= 0).all()
             for a, i in enumerate(kept):
-                for j in kept[a + 1:]:
+                for j in kept[a + 1 :]:
                     assert rotated_iou(boxes[i], boxes[j]) <= iou + 1e-3 and not _near(boxes[i], boxes[j])
                     assert not _inside(boxes[i], boxes[j])
             for i in set(range(n)) - set(kept):
                 better = [j for j in range(n) if scores[j] > scores[i]]
-                assert any(rotated_iou(boxes[i], boxes[j]) >= iou - 1e-3 or _inside(boxes[i], boxes[j])
-                           for j in better) or any(
-                    _near(boxes[i], boxes[j]) for j in better if j in kept), (i, iou)
+                assert any(
+                    rotated_iou(boxes[i], boxes[j]) >= iou - 1e-3 or _inside(boxes[i], boxes[j]) for j in better
+                ) or any(_near(boxes[i], boxes[j]) for j in better if j in kept), (i, iou)
     assert rotated_nms(np.zeros((0, 5), np.float32), np.zeros(0, np.float32), 0.6).tolist() == []
 
 
@@ -150,8 +164,9 @@ def test_a_box_spanning_several_cards_loses_its_score_before_the_nms():
     cards under it); cards twice the median (a near hand in perspective) keep their score."""
     from vision.detect import DET_THRESHOLD, OVERSIZED, OVERSIZED_SCORE, demote_oversized
 
-    boxes = np.float32([[100 * k, 100, 60, 90, 0] for k in range(6)] + [[300, 300, 85, 127, 0],
-                                                                         [250, 200, 400, 300, 0]])
+    boxes = np.float32(
+        [[100 * k, 100, 60, 90, 0] for k in range(6)] + [[300, 300, 85, 127, 0], [250, 200, 400, 300, 0]]
+    )
     scores = np.float32([0.9] * 6 + [0.8, 0.7])
     out = demote_oversized(boxes, scores)
     assert OVERSIZED * 60 * 90 < 400 * 300 and out[7] == np.float32(0.7 * OVERSIZED_SCORE)

@@ -9,7 +9,8 @@ from vision.models import CLASSIFIER_FILE, DETECTOR_FILE, models_dir
 
 needs_models = pytest.mark.skipif(
     not ((models_dir() / DETECTOR_FILE).is_file() and (models_dir() / CLASSIFIER_FILE).is_file()),
-    reason="the trained models are not in models/")
+    reason="the trained models are not in models/",
+)
 
 
 def test_the_two_parts_share_no_photo():

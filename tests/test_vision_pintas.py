@@ -17,11 +17,11 @@ def _card_with_pintas(breaks: int) -> np.ndarray:
     w, h = INDEX_CROP
     card = np.full((h, w, 3), 230, np.uint8)
     for y in (10, h - 11):
-        card[y, 10:w - 10] = 40
+        card[y, 10 : w - 10] = 40
         for k in range(breaks):
             x = 10 + (k + 1) * (w - 20) // (breaks + 1)
-            card[y, x - 5:x + 5] = 230
-    card[10:h - 10, 10] = card[10:h - 10, w - 11] = 40
+            card[y, x - 5 : x + 5] = 230
+    card[10 : h - 10, 10] = card[10 : h - 10, w - 11] = 40
     return card
 
 
@@ -69,5 +69,6 @@ def test_combine_marks_weighs_each_reader_and_leaves_probabilities_alone_without
     # suits only: within one suit the ratios between cards stay the classifier's
     only = combine_marks(probs, None, suits, 0.5, 1.0)
     oros = SUIT_OF == 0
-    assert np.allclose(only[:, oros] / only[:, oros].sum(1, keepdims=True),
-                       probs[:, oros] / probs[:, oros].sum(1, keepdims=True))
+    assert np.allclose(
+        only[:, oros] / only[:, oros].sum(1, keepdims=True), probs[:, oros] / probs[:, oros].sum(1, keepdims=True)
+    )

@@ -17,17 +17,21 @@ EXAMPLE_TRUTH = REPO / "examples" / "mesa.json"
 
 pytestmark = pytest.mark.skipif(
     not ((models_dir() / DETECTOR_FILE).is_file() and (models_dir() / CLASSIFIER_FILE).is_file()),
-    reason="the trained models are not in models/")
+    reason="the trained models are not in models/",
+)
 
 
 def test_reader_needs_no_torch():
     import subprocess
     import sys
 
-    code = ("import sys, vision.reader as r; r.read_cards(sys.argv[1]); "
-            "print('torch' in sys.modules, 'ultralytics' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code, str(EXAMPLE)], capture_output=True,
-                         text=True, check=True, cwd=REPO)
+    code = (
+        "import sys, vision.reader as r; r.read_cards(sys.argv[1]); "
+        "print('torch' in sys.modules, 'ultralytics' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(EXAMPLE)], capture_output=True, text=True, check=True, cwd=REPO
+    )
     assert out.stdout.split() == ["False", "False"]
 
 
@@ -58,8 +62,9 @@ def test_closeups_of_one_hand_give_no_seats():
     from vision.reader import read_cards
 
     for i in range(2):
-        scene = render_scene(scene_rng(0, "eval", 50_000 + i), backgrounds=HOLDOUT_BACKGROUNDS,
-                             size=(1280, 960), kind="mano")
+        scene = render_scene(
+            scene_rng(0, "eval", 50_000 + i), backgrounds=HOLDOUT_BACKGROUNDS, size=(1280, 960), kind="mano"
+        )
         dets = read_cards(scene.image)
         assert len(set(dets.ids)) == len(dets)
         assert dets.hands is None
@@ -172,9 +177,11 @@ def test_the_reader_uses_two_threads_only_where_it_may_use_two_cores():
     import subprocess
     import sys
 
-    code = ("import os, sys; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
-            "import vision.models as m, vision.reader as r; "
-            "print(m.DEFAULT_THREADS, r.CardReader().settings.threads)")
+    code = (
+        "import os, sys; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
+        "import vision.models as m, vision.reader as r; "
+        "print(m.DEFAULT_THREADS, r.CardReader().settings.threads)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
     assert out.stdout.split() == ["1", "1"]
 
@@ -201,8 +208,8 @@ def test_the_classifier_reads_each_card_both_ways_up_unless_told_not_to(monkeypa
     monkeypatch.setattr(reader.classifier, "run_network", spy)
     both = _parts(reader, img, dets.obb).cards
     assert len(seen[-1]) == 2 * len(dets)
-    assert np.array_equal(seen[-1][len(dets):], seen[-1][:len(dets)][:, ::-1, ::-1])
-    up, down = (softmax(run(c)[0]) for c in (seen[-1][:len(dets)], seen[-1][len(dets):]))
+    assert np.array_equal(seen[-1][len(dets) :], seen[-1][: len(dets)][:, ::-1, ::-1])
+    up, down = (softmax(run(c)[0]) for c in (seen[-1][: len(dets)], seen[-1][len(dets) :]))
     assert np.allclose(both, (up + down) / 2, atol=1e-6)
     one_way = CardReader(settings=replace(reader.settings, both_ways=False))
     monkeypatch.setattr(one_way.classifier, "run_network", spy)
@@ -295,5 +302,3 @@ def test_a_photo_turned_a_quarter_is_read_the_same_with_boxes_turned_too():
     for card, box in zip(a.ids, a.obb, strict=True):
         other = b.obb[list(b.ids).index(card)]
         assert np.hypot(other[0] - (h - 1 - box[1]), other[1] - box[0]) < 0.1 * min(box[2:4]), card
-
-

@@ -34,10 +34,18 @@ def _synthetic(extra: int = 5, dim: int = 8, seed: int = 0) -> RegisteredDeck:
     faces = rng.integers(0, 255, (40, TEMPLATE_H, TEMPLATE_W, 3), dtype=np.uint8)
     ef = rng.normal(size=(extra, 2 * EXTRA_VIEWS, dim)).astype(np.float32)
     et = rng.integers(0, 255, (extra, EXTRA_VIEWS, TEMPLATE_H, TEMPLATE_W, 3), dtype=np.uint8)
-    return RegisteredDeck(f, np.tile(np.arange(40), 2), "prueba", "abc", templates=faces,
-                          template_labels=np.arange(40), extra_features=ef, extra_templates=et,
-                          extra_labels=np.arange(extra) % 40,
-                          extra_corrected=np.arange(extra) % 2 == 0)
+    return RegisteredDeck(
+        f,
+        np.tile(np.arange(40), 2),
+        "prueba",
+        "abc",
+        templates=faces,
+        template_labels=np.arange(40),
+        extra_features=ef,
+        extra_templates=et,
+        extra_labels=np.arange(extra) % 40,
+        extra_corrected=np.arange(extra) % 2 == 0,
+    )
 
 
 def test_examples_of_confirmed_tables_round_trip_and_are_checked(tmp_path):
@@ -50,8 +58,13 @@ def test_examples_of_confirmed_tables_round_trip_and_are_checked(tmp_path):
     probe = back.extra_features[3, :1] / np.linalg.norm(back.extra_features[3, :1])
     assert back.probabilities(probe).argmax(1).tolist() == [3]
     with pytest.raises(DeckError, match="refuerzos"):
-        RegisteredDeck(deck.features, deck.labels, extra_features=deck.extra_features[:, :, :4],
-                       extra_labels=deck.extra_labels, extra_corrected=deck.extra_corrected)
+        RegisteredDeck(
+            deck.features,
+            deck.labels,
+            extra_features=deck.extra_features[:, :, :4],
+            extra_labels=deck.extra_labels,
+            extra_corrected=deck.extra_corrected,
+        )
 
 
 def test_bounded_keeps_the_newest_and_corrected_examples_of_each_card():
@@ -102,8 +115,9 @@ def _table(k: int):
     from training.cards.synth import HOLDOUT_BACKGROUNDS, render_scene
     from vision.geometry import quad_to_obb
 
-    scene = render_scene(scene_rng(0, "eval", 70_000 + k), decks=(DECK,),
-                         backgrounds=HOLDOUT_BACKGROUNDS, kind="mesa", hand_style="row")
+    scene = render_scene(
+        scene_rng(0, "eval", 70_000 + k), decks=(DECK,), backgrounds=HOLDOUT_BACKGROUNDS, kind="mesa", hand_style="row"
+    )
     return scene, np.stack([quad_to_obb(q) for q in scene.corners])
 
 

@@ -23,12 +23,12 @@ HAVE_MODELS = (models_dir() / DETECTOR_FILE).is_file() and (models_dir() / CLASS
 needs_models = pytest.mark.skipif(not HAVE_MODELS, reason="the trained models are not in models/")
 
 
-
 @pytest.fixture(autouse=True)
 def _own_data_folder(tmp_path, monkeypatch):
     """The commands read against the deck registered in the data folder: a folder of the
     test's own, never the real home's."""
     monkeypatch.setenv("MUSMESA_DATA", str(tmp_path / "datos"))
+
 
 def _grid(rows=4, per_row=10, tilt=0.06, card=(60.0, 90.0), seed=0):
     """Boxes of a grid photographed a little tilted; card k of the reading order is row-major."""
@@ -88,8 +88,7 @@ def _registration(dim=8, views=2, seed=0):
     protos = rng.normal(size=(40, dim))
     feats = np.repeat(protos, views, 0) + rng.normal(0, 0.05, (40 * views, dim))
     feats /= np.linalg.norm(feats, axis=1, keepdims=True)
-    return RegisteredDeck(feats.astype(np.float32), np.repeat(np.arange(40), views),
-                            "prueba", "abc"), protos
+    return RegisteredDeck(feats.astype(np.float32), np.repeat(np.arange(40), views), "prueba", "abc"), protos
 
 
 def test_cards_are_named_by_the_most_alike_registered_card_either_way_up():
@@ -129,8 +128,9 @@ def test_templates_decide_between_cards_the_features_cannot_tell_apart():
     probs = baraja.probabilities(twins, None, crops)
     assert probs.argmax(1).tolist() == list(range(40))
     assert np.allclose(probs.sum(1), 1)
-    assert baraja.probabilities(twins, None, None).argmax(1)[4] == baraja.probabilities(
-        twins, None, None).argmax(1)[5]  # without the crops the features alone cannot tell
+    assert (
+        baraja.probabilities(twins, None, None).argmax(1)[4] == baraja.probabilities(twins, None, None).argmax(1)[5]
+    )  # without the crops the features alone cannot tell
     swapped = crops[[1, 0, *range(2, 40)]]  # the faces say otherwise for cards 0 and 1
     assert baraja.probabilities(twins, None, swapped).argmax(1)[:2].tolist() == [0, 1]
 
@@ -145,20 +145,24 @@ def test_templates_round_trip_and_are_checked(tmp_path):
     with pytest.raises(DeckError, match="plantillas sin etiquetas"):
         RegisteredDeck(baraja.features, baraja.labels, templates=faces)
     with pytest.raises(DeckError, match="faltan cartas"):
-        RegisteredDeck(baraja.features, baraja.labels, templates=faces[:30],
-                       template_labels=np.arange(30))
+        RegisteredDeck(baraja.features, baraja.labels, templates=faces[:30], template_labels=np.arange(30))
     with pytest.raises(DeckError, match="no casan"):
-        RegisteredDeck(baraja.features, baraja.labels, templates=faces[:, :10],
-                       template_labels=baraja.template_labels)
+        RegisteredDeck(baraja.features, baraja.labels, templates=faces[:, :10], template_labels=baraja.template_labels)
 
 
 def test_a_registration_saved_before_templates_still_loads(tmp_path):
     """Format 1 (the features alone) is read by the features alone."""
     baraja, protos = _registration()
     old = tmp_path / "vieja.npz"
-    np.savez_compressed(old, features=baraja.features.astype(np.float16),
-                        labels=baraja.labels.astype(np.int16), nombre="vieja", modelo="abc",
-                        tau=baraja.tau, formato=1)
+    np.savez_compressed(
+        old,
+        features=baraja.features.astype(np.float16),
+        labels=baraja.labels.astype(np.int16),
+        nombre="vieja",
+        modelo="abc",
+        tau=baraja.tau,
+        formato=1,
+    )
     back = RegisteredDeck.load(old)
     assert not back.has_templates and back.describe()["plantillas"] == 0
     assert back.series == 1
@@ -184,8 +188,7 @@ def test_a_second_set_of_photos_makes_up_for_a_poor_one():
     assert both.probabilities(f).argmax(1).tolist() == list(range(40))
 
 
-def test_adding_a_set_checks_classifier_count_and_keeps_templates_only_when_both_have_them(
-        tmp_path):
+def test_adding_a_set_checks_classifier_count_and_keeps_templates_only_when_both_have_them(tmp_path):
     from dataclasses import replace
 
     from vision.registered_deck import MAX_SERIES
@@ -260,15 +263,15 @@ def test_a_registration_from_another_classifier_is_refused(tmp_path):
 
 
 def mus(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app.cli", *args], capture_output=True,
-                          text=True, cwd=REPO, timeout=180)
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, cwd=REPO, timeout=180
+    )
 
 
 @needs_models
 def test_register_the_example_deck_and_read_the_example_table_against_it(tmp_path):
     out = tmp_path / "fournier.npz"
-    res = mus("baraja", "registrar", *SUIT_PHOTOS, "--salida", str(out), "--nombre", "ejemplo",
-              "--json")
+    res = mus("baraja", "registrar", *SUIT_PHOTOS, "--salida", str(out), "--nombre", "ejemplo", "--json")
     assert res.returncode == 0, res.stderr
     info = json.loads(res.stdout)
     assert info["cartas"] == 40 and info["nombre"] == "ejemplo" and info["avisos"] == []
@@ -310,7 +313,7 @@ def test_registered_cards_read_back_as_themselves(tmp_path):
     reader = CardReader(deck=baraja)
     for p, path in enumerate(SUIT_PHOTOS):
         dets = reader.read(load_image(path))
-        assert sorted(dets.ids) == sorted(CARD_IDS[10 * p:10 * p + 10])
+        assert sorted(dets.ids) == sorted(CARD_IDS[10 * p : 10 * p + 10])
 
 
 @needs_models
@@ -374,7 +377,7 @@ def test_the_evaluation_registers_several_sets_of_generated_photos():
     two, _, taken = register_from_generated_photos(CardReader(), "fournier1878-pd", series=2)
     assert two.series == 2 and taken >= 2  # a refused set is taken again
     assert len(two.templates) == 2 * 40 * VIEWS and len(two.labels) == 2 * 2 * 40 * VIEWS
-    first, second = two.templates[:40 * VIEWS], two.templates[40 * VIEWS:]
+    first, second = two.templates[: 40 * VIEWS], two.templates[40 * VIEWS :]
     assert not np.array_equal(first, second)  # two different sets of photos
 
 
@@ -430,9 +433,16 @@ def test_a_registration_from_rows_of_ten_warns_of_the_small_photos():
     from vision.reader import CardReader
     from vision.registration import register
 
-    fotos = [render_scene(scene_rng(0, "ejemplo", 2000 + p), decks=(PUBLIC_DOMAIN_DECK,),
-                          backgrounds=("felt",), kind="palo",
-                          card_ids=list(CARD_IDS[10 * p:10 * p + 10])).image for p in range(4)]
+    fotos = [
+        render_scene(
+            scene_rng(0, "ejemplo", 2000 + p),
+            decks=(PUBLIC_DOMAIN_DECK,),
+            backgrounds=("felt",),
+            kind="palo",
+            card_ids=list(CARD_IDS[10 * p : 10 * p + 10]),
+        ).image
+        for p in range(4)
+    ]
     _, avisos = register(CardReader(), fotos)
     small = [a for a in avisos if "pequeñas" in a]
     assert len(small) == 2 and "oros" in small[0] and "espadas" in small[1]
@@ -443,6 +453,5 @@ def test_the_evaluation_refuses_more_sets_than_a_registration_holds(capsys):
     from vision.registered_deck import MAX_SERIES
 
     with pytest.raises(SystemExit) as exc:
-        main(["--baraja", "fournier1878-pd", "--escenas", "1", "--registrar",
-              "--series", str(MAX_SERIES + 1)])
+        main(["--baraja", "fournier1878-pd", "--escenas", "1", "--registrar", "--series", str(MAX_SERIES + 1)])
     assert exc.value.code == 2 and f"de 1 a {MAX_SERIES}" in capsys.readouterr().err

@@ -12,7 +12,8 @@ from vision.scale import ZOOM_OUT_ABOVE, border_colour, boxes_back, card_scale, 
 
 needs_models = pytest.mark.skipif(
     not ((models_dir() / DETECTOR_FILE).is_file() and (models_dir() / CLASSIFIER_FILE).is_file()),
-    reason="the trained models are not in models/")
+    reason="the trained models are not in models/",
+)
 needs_decks = pytest.mark.skipif(not (decks_root() / DECKS[0]).is_dir(), reason="no deck images")
 
 
@@ -84,7 +85,12 @@ def test_a_table_is_read_once_at_its_own_scale():
 
     reader = CardReader()
     for i in range(2):
-        scene = render_scene(scene_rng(0, "eval", 30_000 + i), decks=(DECKS[0],),
-                             backgrounds=HOLDOUT_BACKGROUNDS, kind="mesa", hand_style="fan")
+        scene = render_scene(
+            scene_rng(0, "eval", 30_000 + i),
+            decks=(DECKS[0],),
+            backgrounds=HOLDOUT_BACKGROUNDS,
+            kind="mesa",
+            hand_style="fan",
+        )
         first = reader.detector.detect(scene.image)
         assert zoom_factor(first.boxes, (1280, 960)) == 1.0

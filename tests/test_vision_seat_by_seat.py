@@ -19,11 +19,11 @@ from vision.models import CLASSIFIER_FILE, DETECTOR_FILE, models_dir
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "mesa.jpg"
 LANCES = REPO / "examples" / "lances.json"
-SUIT_PHOTOS = [str(REPO / "examples" / "baraja" / f"{s}.jpg")
-               for s in ("oros", "copas", "espadas", "bastos")]
+SUIT_PHOTOS = [str(REPO / "examples" / "baraja" / f"{s}.jpg") for s in ("oros", "copas", "espadas", "bastos")]
 needs_models = pytest.mark.skipif(
     not ((models_dir() / DETECTOR_FILE).is_file() and (models_dir() / CLASSIFIER_FILE).is_file()),
-    reason="the trained models are not in models/")
+    reason="the trained models are not in models/",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -35,20 +35,29 @@ def data_folder(tmp_path, monkeypatch) -> Path:
 
 
 def mus(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app.cli", *args], capture_output=True,
-                          text=True, cwd=REPO, timeout=180)
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, cwd=REPO, timeout=180
+    )
 
 
 def _photo(ids: list[str], warnings: list[str] | None = None) -> CardDetections:
     n = len(ids)
     one = np.ones(n, np.float32)
-    return CardDetections(np.zeros((n, 4), np.float32), np.zeros((n, 5), np.float32),
-                          np.array(ids, object), one, one, one, np.array(ids, object),
-                          np.zeros(n, bool), np.full(n, -1, np.int8), list(warnings or []))
+    return CardDetections(
+        np.zeros((n, 4), np.float32),
+        np.zeros((n, 5), np.float32),
+        np.array(ids, object),
+        one,
+        one,
+        one,
+        np.array(ids, object),
+        np.zeros(n, bool),
+        np.full(n, -1, np.int8),
+        list(warnings or []),
+    )
 
 
-HANDS = [["1o", "2o", "3o", "4o"], ["1c", "2c", "3c", "4c"], ["1e", "2e", "3e", "4e"],
-         ["1b", "2b", "3b", "4b"]]
+HANDS = [["1o", "2o", "3o", "4o"], ["1c", "2c", "3c", "4c"], ["1e", "2e", "3e", "4e"], ["1b", "2b", "3b", "4b"]]
 
 
 def test_four_photos_are_the_four_seats_in_order():
@@ -71,8 +80,11 @@ def test_a_photo_without_four_cards_is_named():
 def test_a_card_in_two_photos_is_named_with_both_photos():
     photos = [(f"p{k}.jpg", _photo(h)) for k, h in enumerate(HANDS)]
     photos[3] = ("p3.jpg", _photo(["1b", "2b", "3c", "4b"]))
-    with pytest.raises(HandsError, match=r"p3\.jpg \(asiento 3\): la carta 3c ya se ha leído en "
-                                         r"p1\.jpg \(asiento 1\)"):
+    with pytest.raises(
+        HandsError,
+        match=r"p3\.jpg \(asiento 3\): la carta 3c ya se ha leído en "
+        r"p1\.jpg \(asiento 1\)",
+    ):
         seat_hands(photos)
 
 

@@ -17,11 +17,28 @@ def _dets(centres, ids=None, angles=None) -> CardDetections:
     obb = np.concatenate([centres, np.tile([40, 60, 0], (n, 1))], 1).astype(np.float32)
     if angles is not None:
         obb[:, 4] = angles
-    ids = ids or [f"{r}o" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)] + ["1c", "2c", "3c", "4c",
-                                                                          "5c", "6c", "7c", "10c"]
+    ids = ids or [f"{r}o" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)] + [
+        "1c",
+        "2c",
+        "3c",
+        "4c",
+        "5c",
+        "6c",
+        "7c",
+        "10c",
+    ]
     one = np.ones(n, np.float32)
-    return CardDetections(xyxy, obb, np.array(ids[:n], object), one, one, one,
-                          np.array(ids[:n], object), np.zeros(n, bool), np.full(n, -1, np.int8))
+    return CardDetections(
+        xyxy,
+        obb,
+        np.array(ids[:n], object),
+        one,
+        one,
+        one,
+        np.array(ids[:n], object),
+        np.zeros(n, bool),
+        np.full(n, -1, np.int8),
+    )
 
 
 def _table(shift=(0, 0), spread=50.0):
@@ -31,8 +48,7 @@ def _table(shift=(0, 0), spread=50.0):
         horizontal = seat in (0, 2)
         for j in range(4):
             off = (j - 1.5) * spread
-            pts.append((gx + (off if horizontal else 0) + shift[0],
-                        gy + (0 if horizontal else off) + shift[1]))
+            pts.append((gx + (off if horizontal else 0) + shift[0], gy + (0 if horizontal else off) + shift[1]))
             seats.append(seat)
     return pts, seats
 
@@ -252,8 +268,7 @@ def _sure_probs(n, extra_row=None):
 def test_a_weak_box_given_an_unlikely_card_is_dropped():
     """Ten cards in a row and a blank rectangle boxed at 0.36 whose only free card is unlikely:
     ten cards are reported, not eleven with a guess."""
-    rows = np.array([(100 + 110 * k, 500, 60, 90, 0.0) for k in range(10)]
-                    + [(600, 80, 60, 90, 0.0)], np.float32)
+    rows = np.array([(100 + 110 * k, 500, 60, 90, 0.0) for k in range(10)] + [(600, 80, 60, 90, 0.0)], np.float32)
     scores = np.float32([0.9] * 10 + [0.36])
     blank = np.full(40, 0.001, np.float32)
     blank[3] = 0.9  # its best card is taken by a sure box, the rest unlikely
@@ -308,8 +323,15 @@ def _replace(classifier, boxes, scores, cand_b, cand_s):
     from vision.detect import DetectedBoxes
 
     parts = classifier.classify(boxes)
-    return replace_duplicates(boxes, scores, parts, parts.cards, DetectedBoxes(boxes, scores, cand_b, cand_s),
-                              classifier.classify, AssemblySettings(0.5, 0.5))
+    return replace_duplicates(
+        boxes,
+        scores,
+        parts,
+        parts.cards,
+        DetectedBoxes(boxes, scores, cand_b, cand_s),
+        classifier.classify,
+        AssemblySettings(0.5, 0.5),
+    )
 
 
 def test_a_card_boxed_twice_gives_way_to_the_card_left_out():

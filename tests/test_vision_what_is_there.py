@@ -12,7 +12,8 @@ from vision.models import CLASSIFIER_FILE, DETECTOR_FILE, models_dir
 
 needs_models = pytest.mark.skipif(
     not ((models_dir() / DETECTOR_FILE).is_file() and (models_dir() / CLASSIFIER_FILE).is_file()),
-    reason="the trained models are not in models/")
+    reason="the trained models are not in models/",
+)
 
 
 def _table_obb() -> np.ndarray:
@@ -73,8 +74,7 @@ def test_a_box_over_part_of_a_larger_better_box_is_not_a_card():
     neighbour = big[2:3].copy()
     neighbour[0, 0] -= 120  # overlapping card 2 by about half: a card of an overlapping row
     boxes = np.concatenate([big[:2], corner, neighbour])
-    assert part_of_larger(boxes, np.float32([0.9, 0.85, 0.5, 0.4])).tolist() == [
-        False, False, True, False]
+    assert part_of_larger(boxes, np.float32([0.9, 0.85, 0.5, 0.4])).tolist() == [False, False, True, False]
     # a better small box is never part of a worse larger one
     assert not part_of_larger(boxes, np.float32([0.3, 0.2, 0.9, 0.1])).any()
 
@@ -141,8 +141,7 @@ def test_a_box_that_looks_like_no_card_among_cards_is_dropped():
     boxes = np.concatenate([_closeup(), np.float32([[640, 900, 90, 60, 0.0]])])
     scores = np.float32([0.9, 0.9, 0.9, 0.9, 0.6])
     low = (BOX_EVIDENCE - 0.05) / 0.6
-    dets = _reader_seeing(boxes, scores, _probs([0.95, 0.95, 0.95, 0.95, low])).read(
-        np.zeros((960, 1280, 3), np.uint8))
+    dets = _reader_seeing(boxes, scores, _probs([0.95, 0.95, 0.95, 0.95, low])).read(np.zeros((960, 1280, 3), np.uint8))
     assert len(dets) == 4 and 0.6 not in dets.det_confidence.tolist()
 
 
@@ -151,7 +150,8 @@ def test_more_than_16_cards_are_all_read_and_said():
     extra = np.float32([[900, 700, 60, 90, 0.0], [400, 300, 60, 90, 0.0]])
     boxes = np.concatenate([table, extra])
     dets = _reader_seeing(boxes, np.full(18, 0.95, np.float32), _probs([0.95] * 18)).read(
-        np.zeros((960, 1280, 3), np.uint8))
+        np.zeros((960, 1280, 3), np.uint8)
+    )
     assert len(dets) == 18 and dets.hands is None
     assert "se ven 18 cartas, más de las 16 de una mesa" in dets.warnings[0]
 

@@ -19,8 +19,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
-needs_models = pytest.mark.skipif(not (ROOT / "models" / "carta_obb.onnx").is_file(),
-                                  reason="the trained models are not in models/")
+needs_models = pytest.mark.skipif(
+    not (ROOT / "models" / "carta_obb.onnx").is_file(), reason="the trained models are not in models/"
+)
 
 pytest.importorskip("fastapi")
 pytest.importorskip("python_multipart")
@@ -33,9 +34,14 @@ from web.servicio import WebError  # noqa: E402
 
 def _mus_leer_json(image: Path) -> dict[str, Any]:
     """`mus leer --json --sin-baraja` run as a person runs it, on ``image`` by its file name."""
-    res = subprocess.run([sys.executable, "-m", "app.cli", "leer", "--json", "--sin-baraja", image.name],
-                         cwd=image.parent, capture_output=True, text=True, timeout=300,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    res = subprocess.run(
+        [sys.executable, "-m", "app.cli", "leer", "--json", "--sin-baraja", image.name],
+        cwd=image.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     return json.loads(res.stdout)
 
 
@@ -54,6 +60,7 @@ def _jpeg_with_orientation(img: np.ndarray, orientation: int) -> bytes:
 
 
 # -- web/lectura.py, no HTTP ------------------------------------------------------------------
+
 
 def test_a_photo_over_16_mib_is_refused_with_one_message() -> None:
     with pytest.raises(WebError) as exc:
@@ -115,6 +122,7 @@ def test_the_pool_refuses_when_full_instead_of_waiting() -> None:
 
 # -- POST /api/leer ---------------------------------------------------------------------------
 
+
 @pytest.fixture
 def client(tmp_path: Path) -> Any:
     from fastapi.testclient import TestClient
@@ -156,8 +164,10 @@ def test_a_photo_without_cards_reads_as_none(client: Any) -> None:
     _, jpg = cv2.imencode(".jpg", cloth)
     res = _post(client, jpg.tobytes(), "tapete.jpg")
     assert res.status_code == 422
-    assert res.json() == {"imagen": "tapete.jpg",
-                          "error": "tapete.jpg: no se ve ninguna carta (¿es una foto de la mesa?)"}
+    assert res.json() == {
+        "imagen": "tapete.jpg",
+        "error": "tapete.jpg: no se ve ninguna carta (¿es una foto de la mesa?)",
+    }
 
 
 def test_bad_photos_get_one_line_in_the_players_language(client: Any) -> None:
@@ -197,6 +207,7 @@ def test_a_full_pool_answers_busy_at_once(client: Any) -> None:
 
 # -- the players' deck, registered from the phone --------------------------------------------
 
+
 def _partida(client: Any) -> str:
     res = client.post("/api/partidas", json={"jugadores": ["Ana", "Bea", "Carlos", "Dani"]})
     assert res.status_code in (200, 201), res.text
@@ -205,20 +216,26 @@ def _partida(client: Any) -> str:
 
 def _fotos_baraja(**cambios: str) -> dict[str, tuple[str, bytes, str]]:
     fotos = {p: cambios.get(p, p) for p in ("oros", "copas", "espadas", "bastos")}
-    return {p: (f"{f}.jpg", (EXAMPLES / "baraja" / f"{f}.jpg").read_bytes(), "image/jpeg")
-            for p, f in fotos.items()}
+    return {p: (f"{f}.jpg", (EXAMPLES / "baraja" / f"{f}.jpg").read_bytes(), "image/jpeg") for p, f in fotos.items()}
 
 
 @needs_models
 def test_each_suit_photo_is_checked_as_the_app_checks_it(client: Any) -> None:
-    ok = client.post("/api/baraja/comprobar", data={"palo": "copas"},
-                     files={"foto": ("copas.jpg", (EXAMPLES / "baraja" / "copas.jpg").read_bytes())})
+    ok = client.post(
+        "/api/baraja/comprobar",
+        data={"palo": "copas"},
+        files={"foto": ("copas.jpg", (EXAMPLES / "baraja" / "copas.jpg").read_bytes())},
+    )
     assert ok.status_code == 200 and ok.json() == {"palo": "copas", "bien": True}
-    wrong = client.post("/api/baraja/comprobar", data={"palo": "2"},
-                        files={"foto": ("copas.jpg", (EXAMPLES / "baraja" / "copas.jpg").read_bytes())})
+    wrong = client.post(
+        "/api/baraja/comprobar",
+        data={"palo": "2"},
+        files={"foto": ("copas.jpg", (EXAMPLES / "baraja" / "copas.jpg").read_bytes())},
+    )
     assert wrong.status_code == 422
-    assert re.search(r"foto de espadas: en el puesto \d+ .* debería ir el (\d+)e y se ve el \1c",
-                     wrong.json()["error"]), wrong.json()
+    assert re.search(
+        r"foto de espadas: en el puesto \d+ .* debería ir el (\d+)e y se ve el \1c", wrong.json()["error"]
+    ), wrong.json()
     bad = client.post("/api/baraja/comprobar", data={"palo": "copa"}, files={"foto": ("x.jpg", b"x")})
     assert bad.status_code == 422 and "palo desconocido" in bad.json()["error"]
 
@@ -243,10 +260,16 @@ def test_registration_from_four_photos_then_reading_uses_it(client: Any, tmp_pat
     with client.app.state.web_sesiones() as s:
         npz = s.query(PartidaWeb).filter_by(clave=clave).one().baraja
     (tmp_path / "baraja.npz").write_bytes(npz)
-    expected = json.loads(subprocess.run(
-        [sys.executable, "-m", "app.cli", "leer", "--json", "--baraja", str(tmp_path / "baraja.npz"), "mesa.jpg"],
-        cwd=EXAMPLES, capture_output=True, text=True, timeout=300,
-        env={**os.environ, "PYTHONPATH": str(ROOT)}).stdout)
+    expected = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "app.cli", "leer", "--json", "--baraja", str(tmp_path / "baraja.npz"), "mesa.jpg"],
+            cwd=EXAMPLES,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        ).stdout
+    )
     general = _mus_leer_json(EXAMPLES / "mesa.jpg")
     got = _post(client, (EXAMPLES / "mesa.jpg").read_bytes(), partida=clave).json()
     assert got == expected
@@ -256,6 +279,7 @@ def test_registration_from_four_photos_then_reading_uses_it(client: Any, tmp_pat
 
 
 # -- seat by seat and corrections (the hand page's photo part) ---------------------------------
+
 
 @needs_models
 def test_seat_by_seat_refuses_naming_the_card_then_makes_the_four_hands(client: Any) -> None:
@@ -268,16 +292,20 @@ def test_seat_by_seat_refuses_naming_the_card_then_makes_the_four_hands(client: 
     fotos = [cv2.imencode(".jpg", f)[1].tobytes() for f in fotos_por_asiento(mesa, leer_foto(mesa))]
 
     def seat(s: int, foto: bytes, previas: list, lang: str = "es") -> Any:
-        return client.post(f"/api/leer/asiento?lang={lang}", files={"foto": (f"{s}.jpg", foto)},
-                           data={"partida": clave, "asiento": str(s), "fotos_asiento": json.dumps(previas)})
+        return client.post(
+            f"/api/leer/asiento?lang={lang}",
+            files={"foto": (f"{s}.jpg", foto)},
+            data={"partida": clave, "asiento": str(s), "fotos_asiento": json.dumps(previas)},
+        )
 
     previas: list = [None] * 4
     for s in range(4):
         if s == 2:  # Bea's photo again as Carlos's: a card seen twice, named, nothing changes
             twice = seat(2, fotos[1], previas)
             assert twice.status_code == 422
-            assert re.match(r"Carlos \(asiento 3\): la carta \w+ ya está en la mano de Bea \(asiento 2\)",
-                            twice.json()["error"]), twice.json()
+            assert re.match(
+                r"Carlos \(asiento 3\): la carta \w+ ya está en la mano de Bea \(asiento 2\)", twice.json()["error"]
+            ), twice.json()
             assert "(seat 3)" in seat(2, fotos[1], previas, "en").json()["error"]
             assert len(twice.json()["lectura"]["cartas"]) == 4  # what was seen, to show it
         res = seat(s, fotos[s], previas)
@@ -291,21 +319,27 @@ def test_seat_by_seat_refuses_naming_the_card_then_makes_the_four_hands(client: 
     # a correction on the four hands: a card of another seat swaps, and goes back to its seat
     lec = done["mesa"]
     other = next(c["carta"] for c in lec["cartas"] if c["asiento"] == 1)
-    fixed = client.post("/api/leer/corregir", json={"lectura": lec, "indice": 0, "carta": other,
-                                                    "fotos_asiento": previas})
+    fixed = client.post(
+        "/api/leer/corregir", json={"lectura": lec, "indice": 0, "carta": other, "fotos_asiento": previas}
+    )
     assert fixed.status_code == 200, fixed.text
     body = fixed.json()
     first = lec["cartas"][0]["carta"]
-    assert body["cambios"] == [[0, first, other], [next(i for i, c in enumerate(lec["cartas"]) if c["carta"] == other),
-                                                   other, first]]
+    assert body["cambios"] == [
+        [0, first, other],
+        [next(i for i, c in enumerate(lec["cartas"]) if c["carta"] == other), other, first],
+    ]
     assert other in body["cartas"][lec["cartas"][0]["asiento"]].split()
     assert other in [c["carta"] for c in body["fotos_asiento"][lec["cartas"][0]["asiento"]]["cartas"]]
     assert first in body["cartas"][1].split()
 
 
 def test_a_correction_names_a_card_that_is_no_card(client: Any) -> None:
-    lec = {"cartas": [{"carta": "12o", "confianza": 0.5, "caja": [0, 0, 10, 10], "dudosa": True,
-                       "alternativa": "11o"}], "asientos": None, "avisos": []}
+    lec = {
+        "cartas": [{"carta": "12o", "confianza": 0.5, "caja": [0, 0, 10, 10], "dudosa": True, "alternativa": "11o"}],
+        "asientos": None,
+        "avisos": [],
+    }
     res = client.post("/api/leer/corregir", json={"lectura": lec, "indice": 0, "carta": "13o"})
     assert res.status_code == 422 and res.json() == {"error": "carta desconocida: 13o"}
     ok = client.post("/api/leer/corregir", json={"lectura": lec, "indice": 0, "carta": "11o"}).json()
@@ -315,8 +349,12 @@ def test_a_correction_names_a_card_that_is_no_card(client: Any) -> None:
 def test_the_hand_page_has_the_photo_part(client: Any) -> None:
     clave = _partida(client)
     html = client.get(f"/p/{clave}/mano").text
-    for part in ('id="foto_input" accept="image/*" capture="environment"', 'id="modo_asientos"',
-                 'id="corregir-12o"', "/static/mano_foto.js"):
+    for part in (
+        'id="foto_input" accept="image/*" capture="environment"',
+        'id="modo_asientos"',
+        'id="corregir-12o"',
+        "/static/mano_foto.js",
+    ):
         assert part in html
     assert "Take the photo" in client.get(f"/p/{clave}/mano?lang=en").text
 
@@ -330,8 +368,9 @@ def test_the_deck_kept_on_postgresql_reads_as_on_sqlite(request: pytest.FixtureR
     from tests.test_web_partidas import _url
     from web.app import crear_app
 
-    npz, info, _ = lectura.registrar([(EXAMPLES / "baraja" / f"{p}.jpg").read_bytes()
-                                      for p in ("oros", "copas", "espadas", "bastos")])
+    npz, info, _ = lectura.registrar(
+        [(EXAMPLES / "baraja" / f"{p}.jpg").read_bytes() for p in ("oros", "copas", "espadas", "bastos")]
+    )
     assert info["cartas"] == 40
     got = {}
     for kind in ("sqlite", "postgresql"):

@@ -166,7 +166,8 @@ def tres_manos_una_vez(server: Server, codes: list[str], telefono: TestClient) -
 
 
 def test_a_tanteo_that_differs_is_taken_with_the_servers_and_becomes_an_incident(
-        torneo, telefono: TestClient, monkeypatch: pytest.MonkeyPatch):
+    torneo, telefono: TestClient, monkeypatch: pytest.MonkeyPatch
+):
     server, codes = torneo
     clave = unirse(telefono, codes[1], server.base)
     # the hands are sent below, once one of them carries another count than the rules'
@@ -182,11 +183,11 @@ def test_a_tanteo_that_differs_is_taken_with_the_servers_and_becomes_an_incident
     jugar(telefono, clave, 2)
     state = enviar(telefono, clave)
     assert state["pendientes"] == 0 and not state["rechazadas"]
-    assert state["correcciones"] == [f"Mano 2 corregida por el servidor: de {counted[0]}-{counted[1]} a "
-                                     f"{rules[0]}-{rules[1]}"]
+    assert state["correcciones"] == [
+        f"Mano 2 corregida por el servidor: de {counted[0]}-{counted[1]} a {rules[0]}-{rules[1]}"
+    ]
     stored = en_el_servidor(server)
-    assert [row.cliente_id for row in stored] == [stored[0].cliente_id, second["id_mano"] + ":s",
-                                                  stored[2].cliente_id]
+    assert [row.cliente_id for row in stored] == [stored[0].cliente_id, second["id_mano"] + ":s", stored[2].cliente_id]
     assert stored[1].discrepancia == counted and stored[1].marcador == rules
     engine = create_engine(server.url)
     with Session(engine) as s:
@@ -309,8 +310,9 @@ def test_a_phone_in_chromium_opens_the_tables_qr_link_and_plays_the_match(tmp_pa
     try:
         with httpx.Client(base_url=srv.base, timeout=30) as organiser:
             token = organiser.post("/api/sesion", json={"usuario": "ana", "clave": "una-clave-larga-y-rara-77"})
-            png = organiser.get(f"/torneos/{tid}/mesas/1/qr.png",
-                                headers={"Authorization": f"Bearer {token.json()['token']}"})
+            png = organiser.get(
+                f"/torneos/{tid}/mesas/1/qr.png", headers={"Authorization": f"Bearer {token.json()['token']}"}
+            )
         link, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.imdecode(np.frombuffer(png.content, np.uint8), 1))
         assert link.startswith(f"{srv.base}/mesa?codigo=")
         lances = [{"grande": "paso", "chica": {"quiero": 2}}, {"grande": {"no_quiero": 1, "gana": 1}}]
@@ -332,8 +334,9 @@ def test_a_phone_in_chromium_opens_the_tables_qr_link_and_plays_the_match(tmp_pa
                 _tap(d, "a_lances")
                 _lances_con_botones(d, lances[k])
                 _confirmar(d, shots, f"mesa_torneo_{k}")
-                esperar(lambda k=k: d.find_element(By.ID, "servidor_manos").text == str(k + 1), 60,
-                        "la mano en el servidor")
+                esperar(
+                    lambda k=k: d.find_element(By.ID, "servidor_manos").text == str(k + 1), 60, "la mano en el servidor"
+                )
             assert "Todas las manos enviadas" in d.find_element(By.ID, "envio").text
             assert sin_scroll_lateral(d) == 0
             mine = [d.find_element(By.ID, f"tantos-{i}").text for i in (0, 1)]

@@ -96,7 +96,8 @@ def esperado(n: int) -> Partida:
 
 
 def test_a_partida_of_three_hands_then_undo_then_export_read_by_mus_tanteo(
-        client: TestClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    client: TestClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     clave = nueva(client)
     for n in (1, 2, 3):
         r = confirmar(client, clave, n)
@@ -187,8 +188,12 @@ def test_the_draft_outlives_the_app_and_a_stale_phone_is_told(url: str):
     clave = nueva(c)
     b = c.get(f"/api/partidas/{clave}/borrador").json()
     assert b["version"] == 0 and b["datos"]["n"] == 1 and b["datos"]["cartas"] == [None] * 4
-    datos = b["datos"] | {"cartas": ["12o 12c", None, None, None], "asiento": 0, "paso": "cartas",
-                          "lances": {"pares": {"quiero": 5}}}
+    datos = b["datos"] | {
+        "cartas": ["12o 12c", None, None, None],
+        "asiento": 0,
+        "paso": "cartas",
+        "lances": {"pares": {"quiero": 5}},
+    }
     r = c.put(f"/api/partidas/{clave}/borrador", json={"datos": datos, "version": 0})
     assert r.status_code == 200 and r.json() == {"version": 1}
     stale = c.put(f"/api/partidas/{clave}/borrador", json={"datos": b["datos"], "version": 0})
@@ -243,8 +248,10 @@ def test_preview_says_which_lances_are_bet_and_the_tanteo_with_reasons(client: T
 
 def test_custom_toml_rules_and_the_match_length(client1: TestClient):
     toml = 'base = "segovia"\ntantos = 30\n'
-    r = client1.post("/api/partidas", json={"jugadores": JUGADORES, "reglas": "propio", "toml": toml, "juegos": 2,
-                                            "vacas": 3, "mano": 2})
+    r = client1.post(
+        "/api/partidas",
+        json={"jugadores": JUGADORES, "reglas": "propio", "toml": toml, "juegos": 2, "vacas": 3, "mano": 2},
+    )
     assert r.status_code == 201, r.text
     m = r.json()["marcador"]
     assert (m["tantos_juego"], m["juegos_por_vaca"], m["vacas_por_partida"], m["mano"]) == (30, 2, 3, 2)
@@ -254,18 +261,23 @@ def test_custom_toml_rules_and_the_match_length(client1: TestClient):
     broken = client1.post("/api/partidas", json={"jugadores": JUGADORES, "reglas": "propio", "toml": "tantos = ["})
     assert broken.status_code == 422 and broken.json()["error"].startswith("perfil subido: TOML inválido")
     assert client1.post("/api/partidas", json={"jugadores": JUGADORES, "reglas": "murcia"}).json() == {
-        "error": "perfil de reglas desconocido: murcia"}
+        "error": "perfil de reglas desconocido: murcia"
+    }
 
 
-@pytest.mark.parametrize(("body", "lang", "error"), [
-    ({"jugadores": ["Ana", "Bea"]}, "es", "campo jugadores: debe tener al menos 4 elementos"),
-    ({"jugadores": ["Ana", "Bea"]}, "en", "field jugadores: must have at least 4 items"),
-    ({"jugadores": ["Ana", "Ana", "Eva", "Jon"]}, "es", "los cuatro nombres deben ser distintos"),
-    ({"jugadores": ["Ana", "Ana", "Eva", "Jon"]}, "eu", "lau izenek desberdinak izan behar dute"),
-    ({"jugadores": JUGADORES, "mano": 4}, "es", "campo mano: debe ser 3 o menos"),
-])
-def test_a_bad_partida_is_refused_with_one_line_in_the_players_language(client1: TestClient, body: dict,
-                                                                        lang: str, error: str):
+@pytest.mark.parametrize(
+    ("body", "lang", "error"),
+    [
+        ({"jugadores": ["Ana", "Bea"]}, "es", "campo jugadores: debe tener al menos 4 elementos"),
+        ({"jugadores": ["Ana", "Bea"]}, "en", "field jugadores: must have at least 4 items"),
+        ({"jugadores": ["Ana", "Ana", "Eva", "Jon"]}, "es", "los cuatro nombres deben ser distintos"),
+        ({"jugadores": ["Ana", "Ana", "Eva", "Jon"]}, "eu", "lau izenek desberdinak izan behar dute"),
+        ({"jugadores": JUGADORES, "mano": 4}, "es", "campo mano: debe ser 3 o menos"),
+    ],
+)
+def test_a_bad_partida_is_refused_with_one_line_in_the_players_language(
+    client1: TestClient, body: dict, lang: str, error: str
+):
     r = client1.post(f"/api/partidas?lang={lang}", json=body)
     assert r.status_code == 422 and r.json() == {"error": error}
 
@@ -273,32 +285,48 @@ def test_a_bad_partida_is_refused_with_one_line_in_the_players_language(client1:
 def test_bad_hands_and_unknown_partidas_answer_clear_lines(client1: TestClient):
     clave = nueva(client1)
     cartas = MANOS[0][0]
-    missing = client1.post(f"/api/partidas/{clave}/manos",
-                           json={"id_mano": "abcdefgh", "n": 1, "cartas": [cartas[0], None, cartas[2], "1o"]})
+    missing = client1.post(
+        f"/api/partidas/{clave}/manos",
+        json={"id_mano": "abcdefgh", "n": 1, "cartas": [cartas[0], None, cartas[2], "1o"]},
+    )
     assert missing.status_code == 422 and missing.json()["error"] == "faltan las cartas de Bea, Dani"
-    twice = client1.post(f"/api/partidas/{clave}/manos",
-                         json={"id_mano": "abcdefgh", "n": 1, "cartas": [cartas[0], cartas[0], cartas[2], cartas[3]]})
+    twice = client1.post(
+        f"/api/partidas/{clave}/manos",
+        json={"id_mano": "abcdefgh", "n": 1, "cartas": [cartas[0], cartas[0], cartas[2], cartas[3]]},
+    )
     assert twice.status_code == 422 and "12o" in twice.json()["error"]
-    en = client1.post(f"/api/partidas/{clave}/manos?lang=en",
-                      json={"id_mano": "abcdefgh", "n": 1, "cartas": [cartas[0], None, cartas[2], "1o"]})
+    en = client1.post(
+        f"/api/partidas/{clave}/manos?lang=en",
+        json={"id_mano": "abcdefgh", "n": 1, "cartas": [cartas[0], None, cartas[2], "1o"]},
+    )
     assert en.json()["error"] == "the cards of Bea, Dani are missing"
     nope = client1.post(f"/api/partidas/{clave}/manos", json={"id_mano": "x", "n": 1, "cartas": cartas})
     assert nope.status_code == 422 and nope.json()["error"] == "campo id_mano: formato no válido"
-    bet = client1.post(f"/api/partidas/{clave}/manos",
-                       json={"id_mano": "abcdefgh", "n": 1, "cartas": cartas, "lances": {"grande": {"quiero": "5"}}})
+    bet = client1.post(
+        f"/api/partidas/{clave}/manos",
+        json={"id_mano": "abcdefgh", "n": 1, "cartas": cartas, "lances": {"grande": {"quiero": "5"}}},
+    )
     assert bet.status_code == 422 and bet.json()["error"] == "lance grande: los tantos son números enteros"
     assert client1.get("/api/partidas/no-existe-esta-partida").json() == {
-        "error": "no existe esa partida: revisa el enlace"}
+        "error": "no existe esa partida: revisa el enlace"
+    }
     assert client1.get("/api/partidas/no-existe-esta-partida?lang=eu").json() == {
-        "error": "partida hori ez dago: begiratu esteka"}
-    draft = client1.put(f"/api/partidas/{clave}/borrador",
-                        json={"datos": {"id_mano": "abcdefgh", "n": 1, "cartas": ["12o 12o", None, None, None]}})
+        "error": "partida hori ez dago: begiratu esteka"
+    }
+    draft = client1.put(
+        f"/api/partidas/{clave}/borrador",
+        json={"datos": {"id_mano": "abcdefgh", "n": 1, "cartas": ["12o 12o", None, None, None]}},
+    )
     assert draft.status_code == 422 and draft.json()["error"] == "la carta 12o está dos veces"
-    huge = client1.put(f"/api/partidas/{clave}/borrador", content=b"{" + b" " * 70_000 + b"}",
-                       headers={"content-type": "application/json"})
+    huge = client1.put(
+        f"/api/partidas/{clave}/borrador",
+        content=b"{" + b" " * 70_000 + b"}",
+        headers={"content-type": "application/json"},
+    )
     assert huge.status_code == 413 and huge.json()["error"].startswith("cuerpo demasiado grande")
     assert client1.post(f"/api/partidas/{clave}/deshacer", json={"n": 1}).json()["error"] == (
-        "no hay ninguna mano que deshacer")
+        "no hay ninguna mano que deshacer"
+    )
 
 
 def test_the_tables_are_migrated_in_their_own_version_table(url: str):

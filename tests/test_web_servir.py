@@ -31,15 +31,32 @@ MANO = {"cartas": ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"
 
 
 @contextmanager
-def servir(datos: Path, *extra: str, puerto: int | None = None,
-           url: str | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+def servir(
+    datos: Path, *extra: str, puerto: int | None = None, url: str | None = None
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """`mus servir --datos DATOS` (or ``--url``) on 127.0.0.1; yields its base URL once it answers,
     and the process."""
     puerto = puerto or free_port()
     base_datos = ["--url", url] if url else ["--datos", str(datos)]
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "servir", *base_datos, "--host", "127.0.0.1",
-                             "--puerto", str(puerto), *extra], cwd=REPO, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "servir",
+            *base_datos,
+            "--host",
+            "127.0.0.1",
+            "--puerto",
+            str(puerto),
+            *extra,
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     base = f"http://127.0.0.1:{puerto}"
     try:
         limite = time.monotonic() + 120
@@ -85,8 +102,7 @@ def test_the_addresses_for_phones_are_this_machines_lan_ones():
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
-def test_two_workers_share_the_partida_and_a_kill_9_keeps_it(tmp_path: Path, request: pytest.FixtureRequest,
-                                                               kind: str):
+def test_two_workers_share_the_partida_and_a_kill_9_keeps_it(tmp_path: Path, request: pytest.FixtureRequest, kind: str):
     url = None
     if kind == "postgresql":
         base_pg = request.getfixturevalue("postgres")
@@ -130,7 +146,12 @@ def test_two_workers_share_the_partida_and_a_kill_9_keeps_it(tmp_path: Path, req
 def test_a_folder_that_cannot_be_used_is_one_line_and_status_2(tmp_path: Path):
     fichero = tmp_path / "no-es-carpeta"
     fichero.write_text("x", encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "app.cli", "servir", "--datos", str(fichero / "datos"), "--puerto", "1"],
-                       cwd=REPO, capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "app.cli", "servir", "--datos", str(fichero / "datos"), "--puerto", "1"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 2 and r.stderr.startswith("mus servir: no se puede usar la carpeta de datos")
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr

@@ -201,8 +201,11 @@ def test_a_page_closed_offline_sends_its_steps_when_opened_again_and_another_pho
         r = httpx.put(f"{servidor.base}/api/partidas/{clave}/borrador", json=suyo, timeout=30)
         assert r.status_code == 200, r.text
         d.delete_network_conditions()
-        esperar(lambda: _texto(d, "error") == "otro teléfono ha cambiado esta mano: se muestra lo suyo", 30,
-                "el conflicto dicho")
+        esperar(
+            lambda: _texto(d, "error") == "otro teléfono ha cambiado esta mano: se muestra lo suyo",
+            30,
+            "el conflicto dicho",
+        )
         esperar(lambda: _en_pagina(d) == [*TODAS[:2], [], TODAS[3]], 30, "la mano del otro teléfono")
         assert _en_servidor(servidor, clave) == [*TODAS[:2], [], TODAS[3]]
         d.execute_script("window.scrollTo(0, 0)")
@@ -294,11 +297,14 @@ def test_kill_9_mid_hand_keeps_every_acknowledged_step(servidor: Servir) -> None
         d.save_screenshot(str(shots / "sin_red_kill9_marcador.png"))
 
 
-@pytest.mark.parametrize(("idioma", "esperado"), [
-    ("es", SIN_RED_MANO),
-    ("eu", "konexiorik gabe: eskua sarea itzultzean bidaliko da"),
-    ("en", "no connection: the hand will be sent when the network is back"),
-])
+@pytest.mark.parametrize(
+    ("idioma", "esperado"),
+    [
+        ("es", SIN_RED_MANO),
+        ("eu", "konexiorik gabe: eskua sarea itzultzean bidaliko da"),
+        ("en", "no connection: the hand will be sent when the network is back"),
+    ],
+)
 def test_the_offline_texts_come_in_the_players_language(idioma: str, esperado: str, tmp_path: Path) -> None:
     import json
     import re
@@ -320,6 +326,12 @@ def test_the_offline_texts_come_in_the_players_language(idioma: str, esperado: s
     assert bloque is not None
     textos = json.loads(bloque.group(1))
     assert textos["sin_red_mano"] == esperado
-    assert set(textos) == {"guardado_local", "recuperado", "recuperado_guardado", "sin_red_mano", "por_enviar",
-                           "tanteo_sin_red"}
+    assert set(textos) == {
+        "guardado_local",
+        "recuperado",
+        "recuperado_guardado",
+        "sin_red_mano",
+        "por_enviar",
+        "tanteo_sin_red",
+    }
     assert all(f"{{{k}}}" in textos["por_enviar"] for k in "nab")  # what the page fills in

@@ -167,8 +167,11 @@ def test_a_whole_partida_on_two_phones(servidor: Servir, fotos_asiento: list[Pat
         _tap(d, "nueva_mano")
         esperar(lambda: "/mano" in d.current_url, 30, "la página de la mano")
         _foto(d, EXAMPLES / "mesa.jpg")
-        leidas = esperar(lambda: d.find_elements(By.CSS_SELECTOR, "#leidas button[id^=leida-]"), 90,
-                         "las cartas leídas: " + _texto(d, "foto_estado") + " " + _texto(d, "foto_error"))
+        leidas = esperar(
+            lambda: d.find_elements(By.CSS_SELECTOR, "#leidas button[id^=leida-]"),
+            90,
+            "las cartas leídas: " + _texto(d, "foto_estado") + " " + _texto(d, "foto_error"),
+        )
         assert len(leidas) == 16
         esperar(lambda: all(len(_cartas_asiento(d, s)) == 4 for s in range(4)), 30, "los asientos")
         assert [_cartas_asiento(d, s) for s in range(4)] == [sorted(h.split()) for h in TRUTH]
@@ -183,8 +186,11 @@ def test_a_whole_partida_on_two_phones(servidor: Servir, fotos_asiento: list[Pat
         esperar(lambda: any("7c" in _cartas_asiento(d, s) for s in range(4)), 20, "la carta corregida")
         _tap(d, "leida-0")
         _tap(d, f"corregir-{was}")
-        esperar(lambda: [_cartas_asiento(d, s) for s in range(4)] == [sorted(h.split()) for h in TRUTH], 20,
-                "la carta devuelta")
+        esperar(
+            lambda: [_cartas_asiento(d, s) for s in range(4)] == [sorted(h.split()) for h in TRUTH],
+            20,
+            "la carta devuelta",
+        )
         _tap(d, "a_lances")
         _lances_con_botones(d, LANCES)
         d.save_screenshot(str(shots / "telefono_lances.png"))
@@ -195,13 +201,16 @@ def test_a_whole_partida_on_two_phones(servidor: Servir, fotos_asiento: list[Pat
         assert [int(_texto(d, f"tantos-{k}")) for k in (0, 1)] == esperado[-1]
         d.save_screenshot(str(shots / "telefono_marcador1.png"))
         # the other phone's marcador moves by itself
-        esperar(lambda: [int(_texto(otro, f"tantos-{k}")) for k in (0, 1)] == esperado[-1], 30,
-                "el otro teléfono")
+        esperar(lambda: [int(_texto(otro, f"tantos-{k}")) for k in (0, 1)] == esperado[-1], 30, "el otro teléfono")
         otro.save_screenshot(str(shots / "telefono_otro.png"))
 
         # -- hand 2: by hand on the grid, a reload in the middle ------------------------------
-        mano2 = [["1o", "1c", "12e", "12b"], ["5o", "5c", "5e", "4c"], ["7o", "7c", "6o", "6c"],
-                 ["10o", "11o", "10c", "11c"]]
+        mano2 = [
+            ["1o", "1c", "12e", "12b"],
+            ["5o", "5c", "5e", "4c"],
+            ["7o", "7c", "6o", "6c"],
+            ["10o", "11o", "10c", "11c"],
+        ]
         _tap(d, "nueva_mano")
         esperar(lambda: "/mano" in d.current_url, 30, "la página de la mano")
         for seat in (0, 1):
@@ -229,14 +238,23 @@ def test_a_whole_partida_on_two_phones(servidor: Servir, fotos_asiento: list[Pat
         esperar(lambda: "/mano" in d.current_url, 30, "la página de la mano")
         _tap(d, "modo_asientos")
         for seat, path in enumerate(fotos_asiento):
-            esperar(lambda s=seat: d.find_element(By.ID, f"asiento_foto-{s}").get_attribute("data-estado")
-                    == "ahora", 60, f"el asiento {seat} pedido")
+            esperar(
+                lambda s=seat: d.find_element(By.ID, f"asiento_foto-{s}").get_attribute("data-estado") == "ahora",
+                60,
+                f"el asiento {seat} pedido",
+            )
             assert NAMES[seat] in _texto(d, "pide_asiento")
             _foto(d, path)
-            esperar(lambda s=seat: d.find_element(By.ID, f"asiento_foto-{s}").get_attribute("data-estado")
-                    == "hecha", 90, f"el asiento {seat} leído")
-        esperar(lambda: [_cartas_asiento(d, s) for s in range(4)] == [sorted(h.split()) for h in TRUTH], 30,
-                "las cuatro manos")
+            esperar(
+                lambda s=seat: d.find_element(By.ID, f"asiento_foto-{s}").get_attribute("data-estado") == "hecha",
+                90,
+                f"el asiento {seat} leído",
+            )
+        esperar(
+            lambda: [_cartas_asiento(d, s) for s in range(4)] == [sorted(h.split()) for h in TRUTH],
+            30,
+            "las cuatro manos",
+        )
         d.save_screenshot(str(shots / "telefono_asientos.png"))
         _tap(d, "a_lances")
         _confirmar(d, shots, "telefono_mano3")
@@ -256,11 +274,13 @@ def test_a_whole_partida_on_two_phones(servidor: Servir, fotos_asiento: list[Pat
         # -- the export reads back as the hands played -----------------------------------------
         import httpx
 
-        exported = httpx.get(servidor.base + d.find_element(By.ID, "exportar_json").get_attribute("href")
-                             .removeprefix(servidor.base)).json()
+        exported = httpx.get(
+            servidor.base + d.find_element(By.ID, "exportar_json").get_attribute("href").removeprefix(servidor.base)
+        ).json()
         records = exported if isinstance(exported, list) else exported["manos"]
-        assert [sorted(" ".join(r["manos"]).split()) for r in records] == \
-               [sorted(c for hand in m for c in hand) for m in manos[:2]]
+        assert [sorted(" ".join(r["manos"]).split()) for r in records] == [
+            sorted(c for hand in m for c in hand) for m in manos[:2]
+        ]
 
 
 def test_the_deck_registered_from_a_phone(servidor: Servir) -> None:
@@ -278,18 +298,28 @@ def test_the_deck_registered_from_a_phone(servidor: Servir) -> None:
         assert sin_scroll_lateral(d) == 0
         d.save_screenshot(str(shots / "telefono_baraja_guia.png"))
         for palo in ("oros", "copas", "espadas", "bastos"):
-            esperar(lambda p=palo: d.find_element(By.ID, f"palo-{p}").get_attribute("data-estado") == "ahora",
-                    60, f"{palo} pedido")
+            esperar(
+                lambda p=palo: d.find_element(By.ID, f"palo-{p}").get_attribute("data-estado") == "ahora",
+                60,
+                f"{palo} pedido",
+            )
             _foto(d, EXAMPLES / "baraja" / f"{palo}.jpg", "foto")
-            esperar(lambda p=palo: d.find_element(By.ID, f"palo-{p}").get_attribute("data-estado") == "hecha",
-                    120, f"{palo} comprobado")
+            esperar(
+                lambda p=palo: d.find_element(By.ID, f"palo-{p}").get_attribute("data-estado") == "hecha",
+                120,
+                f"{palo} comprobado",
+            )
         esperar(lambda: d.find_element(By.ID, "ya_registrada").is_displayed(), 120, "la baraja registrada")
         d.save_screenshot(str(shots / "telefono_baraja.png"))
         # every reading of this partida now uses it
         import httpx
 
         with (EXAMPLES / "mesa.jpg").open("rb") as f:
-            r = httpx.post(f"{servidor.base}/api/leer", data={"partida": clave},
-                           files={"foto": ("mesa.jpg", f, "image/jpeg")}, timeout=120)
+            r = httpx.post(
+                f"{servidor.base}/api/leer",
+                data={"partida": clave},
+                files={"foto": ("mesa.jpg", f, "image/jpeg")},
+                timeout=120,
+            )
         assert r.status_code == 200
         assert sorted(c["carta"] for c in r.json()["cartas"]) == sorted(" ".join(TRUTH).split())

@@ -96,11 +96,18 @@ def partida(args: argparse.Namespace, salida: Path) -> dict[str, Any]:
         for r in p.historial:  # what each pareja won in each hand, juegos ended or not
             for k in (0, 1):
                 ganados[k] += r.marcador[k] - r.registro.marcador[k]
-        return {"parejas": m.mesa().parejas, "tantos": list(p.tantos), "juegos": list(p.juegos),
-                "ganados": ganados, "manos": len(p.historial), "ids": m.cliente.enviadas(),
-                "pendientes": m.cliente.pendientes(), "estado_envio": pantalla.estado_envio,
-                "rechazadas": pantalla.rechazadas,
-                "segundos": {k: round(v, 1) for k, v in tiempos.items()}}
+        return {
+            "parejas": m.mesa().parejas,
+            "tantos": list(p.tantos),
+            "juegos": list(p.juegos),
+            "ganados": ganados,
+            "manos": len(p.historial),
+            "ids": m.cliente.enviadas(),
+            "pendientes": m.cliente.pendientes(),
+            "estado_envio": pantalla.estado_envio,
+            "rechazadas": pantalla.rechazadas,
+            "segundos": {k: round(v, 1) for k, v in tiempos.items()},
+        }
     finally:
         app.stop()
         frames(2)

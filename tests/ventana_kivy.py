@@ -23,8 +23,10 @@ os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # leave the root logger of thi
 
 MARCAS = [
     pytest.mark.gui,
-    pytest.mark.skipif(not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")),
-                       reason="no display: run under xvfb-run -a -s '-screen 0 1280x800x24'"),
+    pytest.mark.skipif(
+        not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")),
+        reason="no display: run under xvfb-run -a -s '-screen 0 1280x800x24'",
+    ),
 ]
 
 

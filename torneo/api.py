@@ -51,8 +51,15 @@ def responder_error(exc: servicio.ServicioError, request: Request) -> Response:
 class Servidor(Estado):
     """The server's state (torneo.estado.Estado) and ``app``, the ASGI application."""
 
-    def __init__(self, url: str, limite_mesa: int = 120, limite_entrar: int = 10, limite_unirse: int | None = None,
-                 limite_general: int | None = None, proxies: Collection[str] = ()) -> None:
+    def __init__(
+        self,
+        url: str,
+        limite_mesa: int = 120,
+        limite_entrar: int = 10,
+        limite_unirse: int | None = None,
+        limite_general: int | None = None,
+        proxies: Collection[str] = (),
+    ) -> None:
         super().__init__(url, limite_mesa, limite_entrar, limite_unirse, limite_general, proxies)
         self.app = self._app()
 
@@ -67,8 +74,7 @@ class Servidor(Estado):
         async def _limite(request: Request, call_next: Any) -> Response:
             # per client address only: a fresh token on each request escapes nothing
             if not self.limite_general.permitir(self.direccion(request)):
-                return responder_error(servicio.ServicioError("demasiadas peticiones: espera un momento", 429),
-                                       request)
+                return responder_error(servicio.ServicioError("demasiadas peticiones: espera un momento", 429), request)
             return await call_next(request)
 
         rutas_paginas(app, self)
@@ -96,8 +102,10 @@ def _errores(app: FastAPI) -> None:
         # a path that is not a number (/torneos/abc) is a page that does not exist
         if any(e.get("loc", ("",))[0] == "path" for e in exc.errors()):
             return responder_error(servicio.ServicioError("no existe esa página", 404), request)
-        return responder_error(servicio.ServicioError("campo {campo}: valor no válido",
-                                                      campo=".".join(map(str, exc.errors()[0]["loc"]))), request)
+        return responder_error(
+            servicio.ServicioError("campo {campo}: valor no válido", campo=".".join(map(str, exc.errors()[0]["loc"]))),
+            request,
+        )
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:

@@ -46,8 +46,9 @@ def comprobar_usuario(usuario: str) -> str:
 def claves_comunes() -> frozenset[str]:
     """The common passwords shipped with the package (claves_comunes.txt), in lower case."""
     texto = (Path(__file__).parent / "claves_comunes.txt").read_text(encoding="utf-8")
-    return frozenset(line.strip().casefold() for line in texto.splitlines()
-                     if line.strip() and not line.startswith("#"))
+    return frozenset(
+        line.strip().casefold() for line in texto.splitlines() if line.strip() and not line.startswith("#")
+    )
 
 
 def comprobar_clave(clave: str, usuario: str = "") -> None:
@@ -69,8 +70,7 @@ def crear_cuenta(s: Session, usuario: str, clave: str, rol: str, torneo: Torneo 
     comprobar_clave(clave, usuario)
     if s.scalar(select(Cuenta).where(Cuenta.usuario == usuario)) is not None:
         raise ServicioError("ya existe el usuario {usuario}", 409, usuario=usuario)
-    cuenta = Cuenta(usuario=usuario, clave_hash=_HASHER.hash(clave), rol=rol,
-                    torneo_id=torneo.id if torneo else None)
+    cuenta = Cuenta(usuario=usuario, clave_hash=_HASHER.hash(clave), rol=rol, torneo_id=torneo.id if torneo else None)
     s.add(cuenta)
     s.flush()
     return cuenta

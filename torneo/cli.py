@@ -31,10 +31,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     org = sub.add_parser("organizador", help="crea una cuenta de organizador")
     _base(org)
     org.add_argument("usuario")
-    org.add_argument("--clave-entorno", metavar="VAR",
-                     help="lee la contraseña de esta variable de entorno en vez de preguntarla")
-    copia = sub.add_parser("copia", help="copia la base SQLite (y su clave) con la API de copia en línea de SQLite, "
-                                         "también con el servidor en marcha")
+    org.add_argument(
+        "--clave-entorno", metavar="VAR", help="lee la contraseña de esta variable de entorno en vez de preguntarla"
+    )
+    copia = sub.add_parser(
+        "copia",
+        help="copia la base SQLite (y su clave) con la API de copia en línea de SQLite, "
+        "también con el servidor en marcha",
+    )
     _base(copia)
     copia.add_argument("destino", help="fichero de la copia, p. ej. torneo-2026-12-04.sqlite3")
     restaurar = sub.add_parser("restaurar", help="vuelve a una copia hecha con «mus torneo copia» (servidor parado)")
@@ -64,15 +68,19 @@ def run(args: argparse.Namespace) -> int:
         if args.accion in ("copia", "restaurar"):
             from torneo import copias  # only these commands need it
 
-            return copias.copia(url_de(args), args.destino) if args.accion == "copia" else \
-                copias.restaurar(url_de(args), args.origen, args.forzar)
+            return (
+                copias.copia(url_de(args), args.destino)
+                if args.accion == "copia"
+                else copias.restaurar(url_de(args), args.origen, args.forzar)
+            )
         return _crear(args)
     except (servicio.ServicioError, fm.FormatoError, InputError, db.EsquemaError, OSError) as exc:
         print(f"mus torneo: {excerpt(str(exc), 280)}", file=sys.stderr)
         return 2
     except SQLAlchemyError as exc:
-        print(f"mus torneo: no se puede usar la base de datos: {excerpt(str(exc).splitlines()[0], 200)}",
-              file=sys.stderr)
+        print(
+            f"mus torneo: no se puede usar la base de datos: {excerpt(str(exc).splitlines()[0], 200)}", file=sys.stderr
+        )
         return 2
 
 
@@ -93,19 +101,27 @@ def _crear(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from torneo.modelos import TorneoIn, error_de_validacion
+
     try:
         body = TorneoIn.model_validate(data)
     except ValidationError as exc:
         raise error_de_validacion(exc) from None
     engine = db.motor(url_de(args))
     with sessionmaker(engine)() as s, s.begin():
-        cuenta = s.scalar(select(db.Cuenta).where(db.Cuenta.usuario == args.organizador,
-                                                  db.Cuenta.rol == "organizador"))
+        cuenta = s.scalar(
+            select(db.Cuenta).where(db.Cuenta.usuario == args.organizador, db.Cuenta.rol == "organizador")
+        )
         if cuenta is None:
             raise servicio.ServicioError("no existe el organizador {usuario}", usuario=args.organizador)
-        t = servicio.crear_torneo(s, cuenta, body.nombre, body.reglas, fm.Formato.from_dict(body.formato.model_dump()),
-                                  [servicio.NuevaPareja(p.nombre, (p.jugadores[0], p.jugadores[1]))
-                                   for p in body.parejas], body.mesas)
+        t = servicio.crear_torneo(
+            s,
+            cuenta,
+            body.nombre,
+            body.reglas,
+            fm.Formato.from_dict(body.formato.model_dump()),
+            [servicio.NuevaPareja(p.nombre, (p.jugadores[0], p.jugadores[1])) for p in body.parejas],
+            body.mesas,
+        )
         s.flush()
         print(f"Torneo {t.id} creado: {t.nombre}")
     return 0

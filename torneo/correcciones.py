@@ -20,7 +20,8 @@ from torneo.servicio import ServicioError
 
 def puede_corregir(cuenta: Cuenta, torneo: Torneo) -> bool:
     return cuenta.id == torneo.organizador_id or (
-        cuenta.rol == "arbitro" and cuenta.torneo_id == torneo.id and torneo.arbitros_corrigen)
+        cuenta.rol == "arbitro" and cuenta.torneo_id == torneo.id and torneo.arbitros_corrigen
+    )
 
 
 def enfrentamiento_de(s: Session, torneo: Torneo, enfrentamiento_id: int) -> Enfrentamiento:
@@ -30,12 +31,19 @@ def enfrentamiento_de(s: Session, torneo: Torneo, enfrentamiento_id: int) -> Enf
     return e
 
 
-def corregir(s: Session, torneo: Torneo, cuenta: Cuenta, e: Enfrentamiento, ganador: int,
-             juegos: Sequence[int], motivo: str, tantos: Sequence[int] | None = None) -> Correccion:
+def corregir(
+    s: Session,
+    torneo: Torneo,
+    cuenta: Cuenta,
+    e: Enfrentamiento,
+    ganador: int,
+    juegos: Sequence[int],
+    motivo: str,
+    tantos: Sequence[int] | None = None,
+) -> Correccion:
     """Set the result of match ``e``: its winner (pareja 0 or 1) and juegos, optionally its tantos."""
     if not puede_corregir(cuenta, torneo):
-        raise ServicioError("solo el organizador corrige resultados (o un árbitro, si el organizador lo permite)",
-                            403)
+        raise ServicioError("solo el organizador corrige resultados (o un árbitro, si el organizador lo permite)", 403)
     if e.pareja1_id is None:
         raise ServicioError("una pareja que descansa no tiene resultado que corregir", 409)
     motivo = " ".join(motivo.split())
@@ -49,9 +57,15 @@ def corregir(s: Session, torneo: Torneo, cuenta: Cuenta, e: Enfrentamiento, gana
     despues: dict[str, Any] = {"ganador": ganador, "juegos": [int(juegos[0]), int(juegos[1])]}
     if tantos is not None:
         despues["tantos"] = [int(tantos[0]), int(tantos[1])]
-    fila = Correccion(torneo_id=torneo.id, enfrentamiento_id=e.id, cuenta_id=cuenta.id, usuario=cuenta.usuario,
-                      motivo=motivo, despues=despues,
-                      antes={k: antes[k] for k in ("ganador", "juegos", "tantos")})
+    fila = Correccion(
+        torneo_id=torneo.id,
+        enfrentamiento_id=e.id,
+        cuenta_id=cuenta.id,
+        usuario=cuenta.usuario,
+        motivo=motivo,
+        despues=despues,
+        antes={k: antes[k] for k in ("ganador", "juegos", "tantos")},
+    )
     s.add(fila)
     e.ganador = ganador
     s.flush()
@@ -76,9 +90,17 @@ def correcciones(s: Session, torneo: Torneo) -> list[dict[str, Any]]:
     out = []
     for c in s.scalars(select(Correccion).where(Correccion.torneo_id == torneo.id).order_by(Correccion.id)):
         e = s.get(Enfrentamiento, c.enfrentamiento_id)
-        out.append({"partida": e.id, "ronda": rondas[e.ronda_id], "mesa": mesas.get(e.mesa_id or 0),
-                    "parejas": [nombres[e.pareja0_id], nombres.get(e.pareja1_id or 0)],
-                    "usuario": c.usuario, "cuando": c.cuando.isoformat(timespec="seconds") + "Z",
-                    "motivo": c.motivo, "antes": c.antes, "despues": c.despues})
+        out.append(
+            {
+                "partida": e.id,
+                "ronda": rondas[e.ronda_id],
+                "mesa": mesas.get(e.mesa_id or 0),
+                "parejas": [nombres[e.pareja0_id], nombres.get(e.pareja1_id or 0)],
+                "usuario": c.usuario,
+                "cuando": c.cuando.isoformat(timespec="seconds") + "Z",
+                "motivo": c.motivo,
+                "antes": c.antes,
+                "despues": c.despues,
+            }
+        )
     return out
-

@@ -51,8 +51,9 @@ class Cuenta(Base):
     clave_hash: Mapped[str] = mapped_column(String(255))
     rol: Mapped[str] = mapped_column(String(16))  # "organizador" | "arbitro"
     # cuenta <-> torneo refer to each other: the constraint is added after both tables exist
-    torneo_id: Mapped[int | None] = mapped_column(ForeignKey("torneo.id", use_alter=True, name="fk_cuenta_torneo"),
-                                                  nullable=True)
+    torneo_id: Mapped[int | None] = mapped_column(
+        ForeignKey("torneo.id", use_alter=True, name="fk_cuenta_torneo"), nullable=True
+    )
 
 
 class Sesion(Base):
@@ -145,8 +146,10 @@ class Mano(Base):
     """One confirmed hand as the table sent it; ``cuerpo`` is kept to answer a resend."""
 
     __tablename__ = "mano"
-    __table_args__ = (UniqueConstraint("enfrentamiento_id", "cliente_id"),
-                      UniqueConstraint("enfrentamiento_id", "numero"))
+    __table_args__ = (
+        UniqueConstraint("enfrentamiento_id", "cliente_id"),
+        UniqueConstraint("enfrentamiento_id", "numero"),
+    )
     id: Mapped[int] = mapped_column(primary_key=True)
     torneo_id: Mapped[int] = mapped_column(ForeignKey("torneo.id"), index=True)
     enfrentamiento_id: Mapped[int] = mapped_column(ForeignKey("enfrentamiento.id"), index=True)
@@ -304,4 +307,3 @@ def _sqlite_pragmas(conn: Any, _record: Any) -> None:
     cur.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a committed hand survives a kill -9
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
-

@@ -70,10 +70,15 @@ def cuerpo(model: type[M], limite: int = LIMITE_CUERPO) -> Callable[..., Awaitab
 
     async def leer(request: Request, srv: Servidor) -> M:
         return await srv.leer(request, model, limite)
+
     return leer
 
 
 def documentar(model: type[BaseModel]) -> dict[str, Any]:
     """The OpenAPI ``requestBody`` of a body read by ``cuerpo`` (FastAPI sees no body parameter)."""
-    return {"requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"$ref": f"#/components/schemas/{model.__name__}"}}}}}
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{model.__name__}"}}},
+        }
+    }

@@ -39,14 +39,22 @@ class Estado:
     except the tables' own, which counts per table token. ``proxies``: the reverse proxies whose
     ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (``mus torneo servir --proxy``)."""
 
-    def __init__(self, url: str, limite_mesa: int = 120, limite_entrar: int = 10, limite_unirse: int | None = None,
-                 limite_general: int | None = None, proxies: Collection[str] = ()) -> None:
+    def __init__(
+        self,
+        url: str,
+        limite_mesa: int = 120,
+        limite_entrar: int = 10,
+        limite_unirse: int | None = None,
+        limite_general: int | None = None,
+        proxies: Collection[str] = (),
+    ) -> None:
         self.engine: Engine = motor(url)
         self.sesiones = sessionmaker(self.engine, expire_on_commit=False)
         # what no argument gives comes from the environment, so any front end that builds this
         # server (`mus torneo servir`, `mus servir`) takes the same settings
         self.proxies = frozenset(proxies) or frozenset(
-            p.strip() for p in os.environ.get(ENTORNO_PROXY, "").split(",") if p.strip())
+            p.strip() for p in os.environ.get(ENTORNO_PROXY, "").split(",") if p.strip()
+        )
         self.limite_mesa = auth.Limite(limite_mesa, 60.0)  # a table sends a hand every ~30 s
         self.limite_entrar = auth.Limite(limite_entrar, 60.0)  # logins, per address
         self.limite_unirse = auth.Limite(limite_unirse or _entero(ENTORNO_UNIONES, LIMITE_UNIONES), 60.0)
@@ -59,9 +67,11 @@ class Estado:
 
     def en_hilo(self, fn: Callable[[Session], Any]) -> Any:
         """Run ``fn`` in one transaction, off the event loop."""
+
         def run() -> Any:
             with self.sesion() as s:
                 return fn(s)
+
         return run_in_threadpool(run)
 
     def direccion(self, request: Request) -> str:

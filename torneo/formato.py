@@ -49,10 +49,16 @@ class Formato:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Formato:
-        f = cls(tipo=data.get("tipo", "liga"), grupos=data.get("grupos", 1),
-                clasifican=data.get("clasifican", 2), juegos=data.get("juegos"),
-                vacas=data.get("vacas"), desempates=tuple(data.get("desempates", DESEMPATES)),
-                sorteo=bool(data.get("sorteo", False)), semilla=data.get("semilla"))
+        f = cls(
+            tipo=data.get("tipo", "liga"),
+            grupos=data.get("grupos", 1),
+            clasifican=data.get("clasifican", 2),
+            juegos=data.get("juegos"),
+            vacas=data.get("vacas"),
+            desempates=tuple(data.get("desempates", DESEMPATES)),
+            sorteo=bool(data.get("sorteo", False)),
+            semilla=data.get("semilla"),
+        )
         f.comprobar()
         return f
 
@@ -61,8 +67,12 @@ class Formato:
             raise FormatoError(f"formato desconocido {self.tipo!r} (liga, grupos)")
         if self.juegos is not None and self.vacas is not None:
             raise FormatoError("una partida se juega a juegos o a vacas, no a las dos")
-        for name, value, high in (("grupos", self.grupos, 32), ("clasifican", self.clasifican, 16),
-                                  ("juegos", self.juegos, 20), ("vacas", self.vacas, 9)):
+        for name, value, high in (
+            ("grupos", self.grupos, 32),
+            ("clasifican", self.clasifican, 16),
+            ("juegos", self.juegos, 20),
+            ("vacas", self.vacas, 9),
+        ):
             if value is not None and (type(value) is not int or not 1 <= value <= high):
                 raise FormatoError(f"{name} debe ser un entero de 1 a {high}")
         unknown = [d for d in self.desempates if d not in DESEMPATES]
@@ -70,9 +80,16 @@ class Formato:
             raise FormatoError(f"desempate desconocido o repetido ({', '.join(DESEMPATES)})")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"tipo": self.tipo, "grupos": self.grupos, "clasifican": self.clasifican,
-                "juegos": self.juegos, "vacas": self.vacas, "desempates": list(self.desempates),
-                "sorteo": self.sorteo, "semilla": self.semilla}
+        return {
+            "tipo": self.tipo,
+            "grupos": self.grupos,
+            "clasifican": self.clasifican,
+            "juegos": self.juegos,
+            "vacas": self.vacas,
+            "desempates": list(self.desempates),
+            "sorteo": self.sorteo,
+            "semilla": self.semilla,
+        }
 
 
 def reglas_de_partida(spec: Any, formato: Formato) -> Any:
@@ -155,8 +172,7 @@ def cuadro(clasificados: Sequence[int]) -> list[Par]:
 
 def siguiente_cuadro(ganadores: Sequence[int]) -> list[Par]:
     """The next knockout round: winners of consecutive matches meet."""
-    return [(ganadores[i], ganadores[i + 1] if i + 1 < len(ganadores) else None)
-            for i in range(0, len(ganadores), 2)]
+    return [(ganadores[i], ganadores[i + 1] if i + 1 < len(ganadores) else None) for i in range(0, len(ganadores), 2)]
 
 
 def cuadro_grupos(clasificacion_por_grupo: Sequence[Sequence[int]], clasifican: int) -> list[Par]:
@@ -193,7 +209,7 @@ def cuadro_grupos(clasificacion_por_grupo: Sequence[Sequence[int]], clasifican: 
     actual = choques(semillas)
     mejorado = True
     while actual and mejorado:  # swap seeds of the same place while that removes a same-group match,
-        mejorado = False        # the lowest seeds first (the top seeds keep their byes)
+        mejorado = False  # the lowest seeds first (the top seeds keep their byes)
         for i in reversed(range(len(semillas))):
             for j in reversed(range(i + 1, len(semillas))):
                 if puesto_de[i] != puesto_de[j]:
@@ -242,14 +258,22 @@ class Fila:
         return self.tantos_favor - self.tantos_contra
 
     def to_json(self) -> dict[str, Any]:
-        return {"pareja": self.pareja, "jugadas": self.jugadas, "ganadas": self.ganadas,
-                "perdidas": self.perdidas, "juegos_favor": self.juegos_favor,
-                "juegos_contra": self.juegos_contra, "tantos_favor": self.tantos_favor,
-                "tantos_contra": self.tantos_contra, "descansos": self.descansos}
+        return {
+            "pareja": self.pareja,
+            "jugadas": self.jugadas,
+            "ganadas": self.ganadas,
+            "perdidas": self.perdidas,
+            "juegos_favor": self.juegos_favor,
+            "juegos_contra": self.juegos_contra,
+            "tantos_favor": self.tantos_favor,
+            "tantos_contra": self.tantos_contra,
+            "descansos": self.descansos,
+        }
 
 
-def clasificacion(parejas: Mapping[int, int], resultados: Iterable[Resultado],
-                  desempates: Sequence[str] = DESEMPATES) -> list[Fila]:
+def clasificacion(
+    parejas: Mapping[int, int], resultados: Iterable[Resultado], desempates: Sequence[str] = DESEMPATES
+) -> list[Fila]:
     """Rows sorted by matches won, then the tie-breaks in order, then the seeding.
 
     ``parejas``: pareja id -> seed. A bye counts as a match won with no juegos. A match still

@@ -29,8 +29,9 @@ def anadir_pareja(s: Session, torneo: Torneo, nueva: NuevaPareja) -> Pareja:
     if formato.tipo == "grupos":  # the groups are drawn again with it, as at creation
         todas = [*parejas, fila]
         por_id = {p.id: p for p in todas}
-        for g, miembros in enumerate(fm.repartir_grupos(fm.orden([p.id for p in todas], formato), formato.grupos),
-                                     start=1):
+        for g, miembros in enumerate(
+            fm.repartir_grupos(fm.orden([p.id for p in todas], formato), formato.grupos), start=1
+        ):
             for pid in miembros:
                 por_id[pid].grupo = g
     return fila
@@ -40,9 +41,13 @@ def retirar_pareja(s: Session, torneo: Torneo, pareja_id: int) -> Pareja:
     pareja = s.get(Pareja, pareja_id) if servicio.id_valido(pareja_id) else None
     if pareja is None or pareja.torneo_id != torneo.id:
         raise ServicioError("no existe esa pareja", 404)
-    en_juego = s.scalar(select(Enfrentamiento).where(
-        Enfrentamiento.torneo_id == torneo.id, Enfrentamiento.ganador.is_(None),
-        (Enfrentamiento.pareja0_id == pareja.id) | (Enfrentamiento.pareja1_id == pareja.id)))
+    en_juego = s.scalar(
+        select(Enfrentamiento).where(
+            Enfrentamiento.torneo_id == torneo.id,
+            Enfrentamiento.ganador.is_(None),
+            (Enfrentamiento.pareja0_id == pareja.id) | (Enfrentamiento.pareja1_id == pareja.id),
+        )
+    )
     if en_juego is not None:
         raise ServicioError("esa pareja tiene una partida sin terminar: corrígela antes (incomparecencia)", 409)
     pareja.retirada = True

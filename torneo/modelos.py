@@ -14,6 +14,8 @@ LIMITE_CUERPO: Final = 64 * 1024  # a hand record with its declaraciones is a fe
 LIMITE_INFORME: Final = 4 * 1024 * 1024  # a referee's log of a whole day
 ID_MANO: Final = r"^[A-Za-z0-9_.:-]{8,64}$"
 HEX64: Final = r"^[0-9a-f]{64}$"
+
+
 class Estricto(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -300,5 +302,3 @@ def error_de_validacion(exc: ValidationError) -> ServicioError:
     plantilla, clave = _VALIDACION.get(e["type"], ("campo {campo}: valor no válido", None))
     extra = {"n": (e.get("ctx") or {}).get(clave, "?")} if clave else {}
     return ServicioError(plantilla, campo=campo, **extra)
-
-

@@ -29,8 +29,9 @@ from torneo.dependencias import Servidor
 from torneo.estado import Estado
 from torneo.i18n import idioma_de, mensaje, traducir
 
-PLANTILLAS = Environment(loader=FileSystemLoader(Path(__file__).parent / "plantillas"),
-                         autoescape=select_autoescape(["html"]))
+PLANTILLAS = Environment(
+    loader=FileSystemLoader(Path(__file__).parent / "plantillas"), autoescape=select_autoescape(["html"])
+)
 PERFILES = fm.PERFILES
 MAX_FORM = 256 * 1024
 
@@ -99,11 +100,13 @@ router = APIRouter(include_in_schema=False)  # the organiser's pages
 async def formulario(request: Request) -> dict[str, str]:
     return await leer_formulario(request, MAX_FORM)
 
+
 def cuenta_o_none(s: Session, request: Request) -> Any:
     try:
         return auth.cuenta_del_token(s, auth.token_de(request))
     except servicio.ServicioError:
         return None
+
 
 def con_torneo(srv: Estado, request: Request, torneo_id: int, fn: Any) -> Any:
     def run(s: Session) -> Any:
@@ -111,14 +114,18 @@ def con_torneo(srv: Estado, request: Request, torneo_id: int, fn: Any) -> Any:
         if cuenta is None:
             return None
         return fn(s, servicio.torneo_de(s, torneo_id, cuenta))
+
     return srv.en_hilo(run)
+
 
 def a_entrar(request: Request) -> RedirectResponse:
     return RedirectResponse(f"/entrar?lang={_lang(request)}", status_code=303)
 
+
 @router.get("/entrar", response_class=HTMLResponse)
 async def entrar_get(request: Request, srv: Servidor) -> Any:
     return pagina(request, "entrar.html", error=None)
+
 
 @router.post("/entrar")
 async def entrar_post(request: Request, srv: Servidor) -> Any:
@@ -126,14 +133,22 @@ async def entrar_post(request: Request, srv: Servidor) -> Any:
     form = await formulario(request)
     try:
         token, _caduca = await srv.en_hilo(
-            lambda s: auth.entrar(s, str(form.get("usuario", ""))[:64], str(form.get("clave", ""))[:256]))
+            lambda s: auth.entrar(s, str(form.get("usuario", ""))[:64], str(form.get("clave", ""))[:256])
+        )
     except servicio.ServicioError as exc:
         return pagina(request, "entrar.html", exc.estado, error=texto(exc, request))
     resp = RedirectResponse(f"/torneos?lang={_lang(request)}", status_code=303)
     # Secure when the browser came over HTTPS (directly or through the trusted proxy)
-    resp.set_cookie(auth.COOKIE, token, httponly=True, samesite="strict", secure=srv.por_https(request),
-                    max_age=int(auth.DURACION.total_seconds()))
+    resp.set_cookie(
+        auth.COOKIE,
+        token,
+        httponly=True,
+        samesite="strict",
+        secure=srv.por_https(request),
+        max_age=int(auth.DURACION.total_seconds()),
+    )
     return resp
+
 
 @router.post("/salir")
 async def salir(request: Request, srv: Servidor) -> Any:
@@ -144,10 +159,12 @@ async def salir(request: Request, srv: Servidor) -> Any:
     resp.delete_cookie(auth.COOKIE)
     return resp
 
+
 @router.get("/")
 async def raiz(request: Request, srv: Servidor) -> Any:
     # `mus servir` puts the phone pages' home here; the organiser's is /torneos
     return RedirectResponse(f"/torneos?lang={_lang(request)}", status_code=303)
+
 
 @router.get("/torneos", response_class=HTMLResponse)
 async def inicio(request: Request, srv: Servidor) -> Any:
@@ -157,11 +174,13 @@ async def inicio(request: Request, srv: Servidor) -> Any:
             return None
         q = select(Torneo).where((Torneo.organizador_id == cuenta.id) | (Torneo.id == cuenta.torneo_id))
         return cuenta, list(s.scalars(q.order_by(Torneo.id)))
+
     got = await srv.en_hilo(run)
     if got is None:
         return a_entrar(request)
     cuenta, torneos = got
     return pagina(request, "inicio.html", cuenta=cuenta, torneos=torneos, perfiles=PERFILES, error=None)
+
 
 @router.post("/torneos")
 async def crear(request: Request, srv: Servidor) -> Any:
@@ -171,18 +190,31 @@ async def crear(request: Request, srv: Servidor) -> Any:
         cuenta = cuenta_o_none(s, request)
         if cuenta is None or cuenta.rol != "organizador":
             return None
-        formato = fm.Formato.from_dict({
-            "tipo": str(form.get("tipo", "liga")), "grupos": _entero(form, "grupos", 1, 1, 32),
-            "clasifican": _entero(form, "clasifican", 2, 1, 16), "juegos": _entero(form, "juegos", None, 1, 20),
-            "sorteo": form.get("sorteo") == "1", "semilla": _entero(form, "semilla", None, 0, 2**31)})
+        formato = fm.Formato.from_dict(
+            {
+                "tipo": str(form.get("tipo", "liga")),
+                "grupos": _entero(form, "grupos", 1, 1, 32),
+                "clasifican": _entero(form, "clasifican", 2, 1, 16),
+                "juegos": _entero(form, "juegos", None, 1, 20),
+                "sorteo": form.get("sorteo") == "1",
+                "semilla": _entero(form, "semilla", None, 0, 2**31),
+            }
+        )
         reglas = str(form.get("reglas", "segovia"))
         if reglas not in PERFILES:
             raise servicio.ServicioError("perfil de reglas desconocido: {reglas}", reglas=reglas[:30])
-        t = servicio.crear_torneo(s, cuenta, str(form.get("nombre", "")).strip()[:120] or "Torneo", reglas,
-                                  formato, parse_parejas(str(form.get("parejas", ""))),
-                                  _entero(form, "mesas", 1, 1, fm.MAX_MESAS) or 1)
+        t = servicio.crear_torneo(
+            s,
+            cuenta,
+            str(form.get("nombre", "")).strip()[:120] or "Torneo",
+            reglas,
+            formato,
+            parse_parejas(str(form.get("parejas", ""))),
+            _entero(form, "mesas", 1, 1, fm.MAX_MESAS) or 1,
+        )
         t.arbitros_corrigen = form.get("arbitros_corrigen") == "1"
         return t.id
+
     try:
         tid = await srv.en_hilo(run)
     except (servicio.ServicioError, fm.FormatoError) as exc:
@@ -191,10 +223,12 @@ async def crear(request: Request, srv: Servidor) -> Any:
         return a_entrar(request)
     return RedirectResponse(f"/torneos/{tid}?lang={_lang(request)}", status_code=303)
 
+
 @router.get("/torneos/{torneo_id}", response_class=HTMLResponse)
 async def torneo(torneo_id: int, request: Request, srv: Servidor) -> Any:
     data = await con_torneo(srv, request, torneo_id, lambda s, t: resumen.resumen(s, t))
     return a_entrar(request) if data is None else pagina(request, "torneo.html", t=data)
+
 
 @router.post("/torneos/{torneo_id}/rondas")
 async def ronda(torneo_id: int, request: Request, srv: Servidor) -> Any:
@@ -202,22 +236,23 @@ async def ronda(torneo_id: int, request: Request, srv: Servidor) -> Any:
         if s.get(type(t), t.id).organizador_id != auth.cuenta_del_token(s, auth.token_de(request)).id:
             raise servicio.ServicioError("solo el organizador puede empezar una ronda", 403)
         return servicio.iniciar_ronda(s, t).numero
+
     try:
         got = await con_torneo(srv, request, torneo_id, run)
     except servicio.ServicioError as exc:
-        return pagina(request, "error.html", exc.estado, error=texto(exc, request),
-                      volver=f"/torneos/{torneo_id}")
+        return pagina(request, "error.html", exc.estado, error=texto(exc, request), volver=f"/torneos/{torneo_id}")
     if got is None:
         return a_entrar(request)
     return RedirectResponse(f"/torneos/{torneo_id}?lang={_lang(request)}", status_code=303)
 
+
 @router.get("/torneos/{torneo_id}/clasificacion", response_class=HTMLResponse)
 async def clasificacion(torneo_id: int, request: Request, srv: Servidor) -> Any:
-    data = await con_torneo(srv, request, torneo_id,
-                            lambda s, t: (resumen.resumen(s, t), servicio.clasificacion(s, t)))
+    data = await con_torneo(srv, request, torneo_id, lambda s, t: (resumen.resumen(s, t), servicio.clasificacion(s, t)))
     if data is None:
         return a_entrar(request)
     return pagina(request, "clasificacion.html", t=data[0], c=data[1])
+
 
 @router.get("/torneos/{torneo_id}/incidencias", response_class=HTMLResponse)
 async def incidencias(torneo_id: int, request: Request, srv: Servidor) -> Any:
@@ -226,10 +261,12 @@ async def incidencias(torneo_id: int, request: Request, srv: Servidor) -> Any:
         return a_entrar(request)
     return pagina(request, "incidencias.html", t=data[0], incidencias=data[1])
 
+
 @router.get("/torneos/{torneo_id}/partidas/{partida_id}/corregir", response_class=HTMLResponse)
 async def corregir_get(torneo_id: int, partida_id: int, request: Request, srv: Servidor) -> Any:
     data = await con_torneo(srv, request, torneo_id, lambda s, t: _correccion(s, t, partida_id))
     return a_entrar(request) if data is None else pagina(request, "corregir.html", t=data[0], p=data[1])
+
 
 @router.post("/torneos/{torneo_id}/partidas/{partida_id}/corregir", response_class=HTMLResponse)
 async def corregir_post(torneo_id: int, partida_id: int, request: Request, srv: Servidor) -> Any:
@@ -239,9 +276,11 @@ async def corregir_post(torneo_id: int, partida_id: int, request: Request, srv: 
         e = correcciones.enfrentamiento_de(s, t, partida_id)
         juegos = [_entero(form, f"juegos{i}", 0, 0, 1000) or 0 for i in (0, 1)]
         cuenta = auth.cuenta_del_token(s, auth.token_de(request))
-        correcciones.corregir(s, t, cuenta, e, _entero(form, "ganador", 0, 0, 1) or 0, juegos,
-                              str(form.get("motivo", "")))
+        correcciones.corregir(
+            s, t, cuenta, e, _entero(form, "ganador", 0, 0, 1) or 0, juegos, str(form.get("motivo", ""))
+        )
         return True
+
     try:
         got = await con_torneo(srv, request, torneo_id, run)
     except servicio.ServicioError as exc:
@@ -251,10 +290,12 @@ async def corregir_post(torneo_id: int, partida_id: int, request: Request, srv: 
         return a_entrar(request)
     return RedirectResponse(f"/torneos/{torneo_id}?lang={_lang(request)}", status_code=303)
 
+
 def _correccion(s: Session, t: Torneo, partida_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
     e = correcciones.enfrentamiento_de(s, t, partida_id)
     partida = servicio.estado_partida(s, t, e) | {"ronda": s.get(Ronda, e.ronda_id).numero}
     return {"id": t.id, "nombre": t.nombre}, partida
+
 
 @router.get("/torneos/{torneo_id}/mesas/{numero}/qr.png")
 async def qr(torneo_id: int, numero: int, request: Request, srv: Servidor) -> Any:

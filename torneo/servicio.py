@@ -49,8 +49,7 @@ class ServicioError(ValueError):
     """``mensaje`` is a Spanish msgid with ``{name}`` fields filled from ``params``; ``datos``
     are extra keys of the JSON answer (the client reads them beside ``error``)."""
 
-    def __init__(self, mensaje: str, estado: int = 422, datos: Mapping[str, Any] | None = None,
-                 **params: Any) -> None:
+    def __init__(self, mensaje: str, estado: int = 422, datos: Mapping[str, Any] | None = None, **params: Any) -> None:
         super().__init__(mensaje.format(**params) if params else mensaje)
         self.mensaje, self.params, self.estado, self.datos = mensaje, params, estado, dict(datos or {})
 
@@ -111,8 +110,9 @@ def limpiar_nombre(texto: str, donde: str) -> str:
     """A name as stored: trimmed, each run of spaces made one; refused when it is empty or holds
     a control or bidirectional character."""
     if any(unicodedata.category(c) in _CATEGORIAS_PROHIBIDAS for c in texto):
-        raise ServicioError("{donde}: el nombre tiene caracteres de control o de dirección del texto; "
-                            "escríbelo sin ellos", donde=donde)
+        raise ServicioError(
+            "{donde}: el nombre tiene caracteres de control o de dirección del texto; escríbelo sin ellos", donde=donde
+        )
     limpio = " ".join(texto.split())
     if not limpio:
         raise ServicioError("{donde}: falta el nombre", donde=donde)
@@ -129,8 +129,15 @@ def limpiar_parejas(parejas: Sequence[NuevaPareja]) -> list[NuevaPareja]:
     return out
 
 
-def crear_torneo(s: Session, organizador: Cuenta, nombre: str, reglas: Any, formato: fm.Formato,
-                 parejas: Sequence[NuevaPareja], mesas: int) -> Torneo:
+def crear_torneo(
+    s: Session,
+    organizador: Cuenta,
+    nombre: str,
+    reglas: Any,
+    formato: fm.Formato,
+    parejas: Sequence[NuevaPareja],
+    mesas: int,
+) -> Torneo:
     if not 2 <= len(parejas) <= fm.MAX_PAREJAS:
         raise ServicioError("un torneo necesita de 2 a {maximo} parejas", maximo=fm.MAX_PAREJAS)
     nombre = limpiar_nombre(nombre, "torneo")
@@ -141,8 +148,12 @@ def crear_torneo(s: Session, organizador: Cuenta, nombre: str, reglas: Any, form
         raise ServicioError("el número de mesas debe ir de 1 a {maximo}", maximo=fm.MAX_MESAS)
     if formato.tipo == "grupos" and formato.grupos * 2 > len(parejas):
         raise ServicioError("hay más grupos que parejas para llenarlos (dos por grupo como poco)")
-    torneo = Torneo(nombre=nombre, organizador_id=organizador.id,
-                    reglas=fm.reglas_de_partida(reglas, formato), formato=formato.to_dict())
+    torneo = Torneo(
+        nombre=nombre,
+        organizador_id=organizador.id,
+        reglas=fm.reglas_de_partida(reglas, formato),
+        formato=formato.to_dict(),
+    )
     s.add(torneo)
     s.flush()
     ids = []
@@ -211,8 +222,12 @@ def iniciar_ronda(s: Session, torneo: Torneo) -> Ronda:
     jugables = [p for p in pares if p[0] is not None and p[1] is not None]
     mesas = mesas_de(s, torneo)
     if len(jugables) > len(mesas):
-        raise ServicioError("la ronda necesita {necesita} mesas y el torneo tiene {tiene}", 409,
-                            necesita=len(jugables), tiene=len(mesas))
+        raise ServicioError(
+            "la ronda necesita {necesita} mesas y el torneo tiene {tiene}",
+            409,
+            necesita=len(jugables),
+            tiene=len(mesas),
+        )
     ronda = Ronda(torneo_id=torneo.id, numero=len(rondas) + 1, fase=fase, semilla=formato.semilla)
     s.add(ronda)
     s.flush()
@@ -223,8 +238,11 @@ def iniciar_ronda(s: Session, torneo: Torneo) -> Ronda:
         if a is None or b is None:
             s.add(Enfrentamiento(torneo_id=torneo.id, ronda_id=ronda.id, pareja0_id=a or b, ganador=0))
         else:
-            s.add(Enfrentamiento(torneo_id=torneo.id, ronda_id=ronda.id, mesa_id=next(libres).id,
-                                 pareja0_id=a, pareja1_id=b))
+            s.add(
+                Enfrentamiento(
+                    torneo_id=torneo.id, ronda_id=ronda.id, mesa_id=next(libres).id, pareja0_id=a, pareja1_id=b
+                )
+            )
     s.flush()
     return ronda
 
@@ -246,16 +264,16 @@ def estado_torneo(s: Session, torneo: Torneo) -> dict[str, Any]:
     return {"terminado": True, "campeon": s.get(Pareja, campeon).nombre}
 
 
-def _siguientes_pares(s: Session, torneo: Torneo, formato: fm.Formato,
-                      rondas: list[Ronda]) -> tuple[str, list[fm.Par]]:
+def _siguientes_pares(s: Session, torneo: Torneo, formato: fm.Formato, rondas: list[Ronda]) -> tuple[str, list[fm.Par]]:
     """The next round's pairs; a withdrawn pareja's opponent gets a bye instead."""
     fase, pares = _pares_del_formato(s, torneo, formato, rondas)
     fuera = {p.id for p in parejas_de(s, torneo) if p.retirada}
     return fase, [(None if a in fuera else a, None if b in fuera else b) for a, b in pares]
 
 
-def _pares_del_formato(s: Session, torneo: Torneo, formato: fm.Formato,
-                       rondas: list[Ronda]) -> tuple[str, list[fm.Par]]:
+def _pares_del_formato(
+    s: Session, torneo: Torneo, formato: fm.Formato, rondas: list[Ronda]
+) -> tuple[str, list[fm.Par]]:
     parejas = parejas_de(s, torneo)
     if formato.tipo == "liga":
         rr = fm.round_robin(fm.orden([p.id for p in parejas], formato))
@@ -273,8 +291,7 @@ def _pares_del_formato(s: Session, torneo: Torneo, formato: fm.Formato,
         # a withdrawn pareja does not qualify: the next of its group does
         clasif = [[f["pareja"] for f in g["filas"] if not f["retirada"]] for g in tablas]
         return "eliminatoria", fm.cuadro_grupos(clasif, formato.clasifican)
-    ganadores = [e.pareja0_id if e.ganador == 0 else e.pareja1_id
-                 for e in enfrentamientos_de(s, torneo, ko[-1])]
+    ganadores = [e.pareja0_id if e.ganador == 0 else e.pareja1_id for e in enfrentamientos_de(s, torneo, ko[-1])]
     if len(ganadores) < 2:
         return "eliminatoria", []
     return "eliminatoria", fm.siguiente_cuadro([g for g in ganadores if g is not None])
@@ -288,6 +305,8 @@ _PARTIDAS: dict[tuple[str, int], tuple[tuple[int, int], Partida]] = {}
 
 def _clave_cache(s: Session, e: Enfrentamiento) -> tuple[str, int]:
     return str(s.get_bind().url), e.id
+
+
 _CERROJOS: dict[int, threading.Lock] = {}
 _CERROJO_GLOBAL = threading.Lock()
 
@@ -317,8 +336,9 @@ def _vigentes(e: Enfrentamiento) -> Any:
 def partida_de(s: Session, torneo: Torneo, e: Enfrentamiento) -> tuple[Partida, int]:
     """The match replayed from its stored hands (voided ones left out), and how many there are.
     Only a count and an id are read when the cached replay is still the database's."""
-    n, last = s.execute(select(func.count(Mano.id), func.max(Mano.id))
-                        .where(Mano.enfrentamiento_id == e.id, Mano.anulada.is_(False))).one()
+    n, last = s.execute(
+        select(func.count(Mano.id), func.max(Mano.id)).where(Mano.enfrentamiento_id == e.id, Mano.anulada.is_(False))
+    ).one()
     clave = (n, last or 0)
     cached = _PARTIDAS.get(_clave_cache(s, e))
     if cached and cached[0] == clave:
@@ -336,16 +356,27 @@ def estado_partida(s: Session, torneo: Torneo, e: Enfrentamiento) -> dict[str, A
     p0 = s.get(Pareja, e.pareja0_id)
     p1 = s.get(Pareja, e.pareja1_id) if e.pareja1_id else None
     mesa = s.get(Mesa, e.mesa_id) if e.mesa_id else None
-    out: dict[str, Any] = {"id": e.id, "mesa": mesa.numero if mesa else None,
-                           "parejas": [p0.nombre, p1.nombre if p1 else None], "ganador": e.ganador}
+    out: dict[str, Any] = {
+        "id": e.id,
+        "mesa": mesa.numero if mesa else None,
+        "parejas": [p0.nombre, p1.nombre if p1 else None],
+        "ganador": e.ganador,
+    }
     if p1 is None:
         return out | {"descansa": True}
     partida, n = partida_de(s, torneo, e)
     ultimo = s.scalar(select(func.max(Mano.numero)).where(Mano.enfrentamiento_id == e.id)) or 0
-    out |= {"jugadores": list(partida.jugadores), "reglas": torneo.reglas,
-            "tantos": list(partida.tantos), "juegos": list(partida.juegos),
-            "vacas": list(partida.vacas), "mano": partida.mano, "manos": n,
-            "siguiente": ultimo + 1, "terminada": partida.terminada or e.ganador is not None}
+    out |= {
+        "jugadores": list(partida.jugadores),
+        "reglas": torneo.reglas,
+        "tantos": list(partida.tantos),
+        "juegos": list(partida.juegos),
+        "vacas": list(partida.vacas),
+        "mano": partida.mano,
+        "manos": n,
+        "siguiente": ultimo + 1,
+        "terminada": partida.terminada or e.ganador is not None,
+    }
     if out["terminada"]:
         # a finished Partida has started its next juego at 0-0: show what the match ended with
         r = resultado(s, torneo, e)
@@ -359,8 +390,7 @@ def unirse(s: Session, codigo: str) -> tuple[str, Torneo, Enfrentamiento]:
     if mesa is None:
         raise ServicioError("código de mesa desconocido", 404)
     torneo = s.get(Torneo, mesa.torneo_id)
-    e = s.scalar(select(Enfrentamiento).where(Enfrentamiento.mesa_id == mesa.id)
-                 .order_by(Enfrentamiento.id.desc()))
+    e = s.scalar(select(Enfrentamiento).where(Enfrentamiento.mesa_id == mesa.id).order_by(Enfrentamiento.id.desc()))
     if e is None:
         raise ServicioError("esta mesa aún no tiene partida: espera a que empiece la ronda", 409)
     token = secrets.token_urlsafe(32)
@@ -371,8 +401,9 @@ def unirse(s: Session, codigo: str) -> tuple[str, Torneo, Enfrentamiento]:
 def nuevo_codigo(s: Session, torneo: Torneo, numero: int) -> Mesa:
     """A new join code for table ``numero`` (a lost or leaked one): the old code stops joining
     and every token joined with it stops writing."""
-    mesa = s.scalar(select(Mesa).where(Mesa.torneo_id == torneo.id, Mesa.numero == numero)) \
-        if id_valido(numero) else None
+    mesa = (
+        s.scalar(select(Mesa).where(Mesa.torneo_id == torneo.id, Mesa.numero == numero)) if id_valido(numero) else None
+    )
     if mesa is None:
         raise ServicioError("el torneo no tiene mesa {mesa}", 404, mesa=numero)
     _poner_codigo(s, mesa, mesa.version + 1)
@@ -402,15 +433,22 @@ class ManoEnviada:
     def huella(self) -> str:
         """SHA-256 of the canonical body (``discrepancia`` only when sent, so hands stored
         before it existed answer their resends alike)."""
-        body: dict[str, Any] = {"id": self.id, "numero": self.numero, "registro": self.registro,
-                                "tanteo": list(self.tanteo), "foto": self.foto, "anula": self.anula}
+        body: dict[str, Any] = {
+            "id": self.id,
+            "numero": self.numero,
+            "registro": self.registro,
+            "tanteo": list(self.tanteo),
+            "foto": self.foto,
+            "anula": self.anula,
+        }
         if self.discrepancia is not None:
             body["discrepancia"] = list(self.discrepancia)
         return huella(canonico(body))
 
 
-def registrar_mano(s: Session, torneo: Torneo, e: Enfrentamiento,
-                   mano: ManoEnviada) -> tuple[int, dict[str, Any] | ServicioError]:
+def registrar_mano(
+    s: Session, torneo: Torneo, e: Enfrentamiento, mano: ManoEnviada
+) -> tuple[int, dict[str, Any] | ServicioError]:
     """Store one hand of the table's match once; (HTTP status, answer). A resend of the same
     body gets the first answer; another body under the same id is refused. A hand sent with
     ``discrepancia`` (the table's count, its ``tanteo`` being the server's) is stored with the
@@ -434,8 +472,9 @@ def registrar_mano(s: Session, torneo: Torneo, e: Enfrentamiento,
         raise ServicioError("esta pareja descansa en la ronda: no hay manos que enviar", 409)
     ultimo = s.scalar(select(func.max(Mano.numero)).where(Mano.enfrentamiento_id == e.id)) or 0
     if mano.numero != ultimo + 1:
-        raise ServicioError("se esperaba la mano {esperada}, no la {numero}", 409, esperada=ultimo + 1,
-                            numero=mano.numero)
+        raise ServicioError(
+            "se esperaba la mano {esperada}, no la {numero}", 409, esperada=ultimo + 1, numero=mano.numero
+        )
     partida, n = partida_de(s, torneo, e)
     if mano.anula is not None:
         partida, n = _anular(s, torneo, e, mano.anula)
@@ -443,13 +482,30 @@ def registrar_mano(s: Session, torneo: Torneo, e: Enfrentamiento,
     result = _tantear(partida, mano.registro, mano.tanteo)
     antes = result.registro.marcador
     ganados = [result.marcador[0] - antes[0], result.marcador[1] - antes[1]]
-    respuesta = {"id": mano.id, "numero": mano.numero, "marcador": list(result.marcador),
-                 "tantos": list(partida.tantos), "juegos": list(partida.juegos), "vacas": list(partida.vacas),
-                 "terminada": partida.terminada, "ganador": partida.ganador}
-    row = Mano(torneo_id=torneo.id, enfrentamiento_id=e.id, cliente_id=mano.id, numero=mano.numero,
-               huella_cuerpo=cuerpo, registro=result.registro.to_dict(), marcador=list(result.marcador),
-               ganados=ganados, juego=result.fin["ganador"] if result.fin else None, foto=mano.foto,
-               respuesta=respuesta, discrepancia=list(mano.discrepancia) if mano.discrepancia else None)
+    respuesta = {
+        "id": mano.id,
+        "numero": mano.numero,
+        "marcador": list(result.marcador),
+        "tantos": list(partida.tantos),
+        "juegos": list(partida.juegos),
+        "vacas": list(partida.vacas),
+        "terminada": partida.terminada,
+        "ganador": partida.ganador,
+    }
+    row = Mano(
+        torneo_id=torneo.id,
+        enfrentamiento_id=e.id,
+        cliente_id=mano.id,
+        numero=mano.numero,
+        huella_cuerpo=cuerpo,
+        registro=result.registro.to_dict(),
+        marcador=list(result.marcador),
+        ganados=ganados,
+        juego=result.fin["ganador"] if result.fin else None,
+        foto=mano.foto,
+        respuesta=respuesta,
+        discrepancia=list(mano.discrepancia) if mano.discrepancia else None,
+    )
     s.add(row)
     if partida.terminada:
         e.ganador = partida.ganador
@@ -466,8 +522,9 @@ def registrar_mano(s: Session, torneo: Torneo, e: Enfrentamiento,
 def partida_cerrada(s: Session, e: Enfrentamiento) -> ServicioError | None:
     """Why the table may no longer write this match (its result is in, or its round is over), or None."""
     if e.ganador is not None:
-        return ServicioError("la partida ya tiene ganador: la mesa no puede cambiarla; el organizador corrige "
-                             "los resultados", 409)
+        return ServicioError(
+            "la partida ya tiene ganador: la mesa no puede cambiarla; el organizador corrige los resultados", 409
+        )
     ultima = s.scalar(select(func.max(Ronda.numero)).where(Ronda.torneo_id == e.torneo_id))
     if s.get(Ronda, e.ronda_id).numero != ultima:
         return ServicioError("la ronda de esta partida ya terminó: la mesa no puede escribir en ella", 409)
@@ -476,10 +533,20 @@ def partida_cerrada(s: Session, e: Enfrentamiento) -> ServicioError | None:
 
 def _anotar_intento(s: Session, e: Enfrentamiento, mano: ManoEnviada) -> None:
     """A table tried to void a hand of a closed match: an incident for the organiser."""
-    s.add(Incidencia(torneo_id=e.torneo_id, origen="mesa", mesa_id=e.mesa_id, pareja_id=None, asiento=None,
-                     tipo="cambio_partida_cerrada", gravedad="", articulo="",
-                     razon=f"la mesa intentó anular la mano {excerpt(mano.anula or '', 64)} con la mano "
-                           f"{mano.numero} en una partida cerrada"))
+    s.add(
+        Incidencia(
+            torneo_id=e.torneo_id,
+            origen="mesa",
+            mesa_id=e.mesa_id,
+            pareja_id=None,
+            asiento=None,
+            tipo="cambio_partida_cerrada",
+            gravedad="",
+            articulo="",
+            razon=f"la mesa intentó anular la mano {excerpt(mano.anula or '', 64)} con la mano "
+            f"{mano.numero} en una partida cerrada",
+        )
+    )
 
 
 def _anotar_discrepancia(s: Session, e: Enfrentamiento, row: Mano, mesa: tuple[int, int]) -> None:
@@ -487,10 +554,20 @@ def _anotar_discrepancia(s: Session, e: Enfrentamiento, row: Mano, mesa: tuple[i
     reglas = row.marcador
     for lado, pareja in ((0, e.pareja0_id), (1, e.pareja1_id)):
         if mesa[lado] != reglas[lado]:
-            s.add(Incidencia(torneo_id=e.torneo_id, origen="tanteo", mano_id=row.id, mesa_id=e.mesa_id,
-                             pareja_id=pareja, asiento=None, tipo="discrepancia_tanteo", gravedad="",
-                             articulo="", razon=f"mano {row.numero}: la mesa contó {list(mesa)}, "
-                                                f"las reglas dan {list(reglas)}"))
+            s.add(
+                Incidencia(
+                    torneo_id=e.torneo_id,
+                    origen="tanteo",
+                    mano_id=row.id,
+                    mesa_id=e.mesa_id,
+                    pareja_id=pareja,
+                    asiento=None,
+                    tipo="discrepancia_tanteo",
+                    gravedad="",
+                    articulo="",
+                    razon=f"mano {row.numero}: la mesa contó {list(mesa)}, las reglas dan {list(reglas)}",
+                )
+            )
 
 
 def _anular(s: Session, torneo: Torneo, e: Enfrentamiento, cliente_id: str) -> tuple[Partida, int]:
@@ -522,21 +599,26 @@ def _tantear(partida: Partida, registro: Mapping[str, Any], tanteo: tuple[int, i
         except PerfilError as exc:
             raise ServicioError(str(exc)) from None
     if "marcador" in registro and list(registro["marcador"]) != list(partida.tantos):
-        raise ServicioError("el marcador antes de la mano no coincide: el servidor lleva {marcador}", 409,
-                            marcador=list(partida.tantos))
+        raise ServicioError(
+            "el marcador antes de la mano no coincide: el servidor lleva {marcador}", 409, marcador=list(partida.tantos)
+        )
     if "jugadores" in registro and list(registro["jugadores"]) != list(partida.jugadores):
         raise ServicioError("los jugadores del registro no son los de esta partida")
     try:
-        result = partida.registrar(registro.get("manos"), registro.get("lances"), registro.get("mano"),
-                                   registro.get("declaraciones"))
+        result = partida.registrar(
+            registro.get("manos"), registro.get("lances"), registro.get("mano"), registro.get("declaraciones")
+        )
     except (RegistroError, PartidaError, TypeError) as exc:
         raise ServicioError(str(exc)) from None
     if tuple(result.marcador) != tuple(tanteo):
         partida.deshacer()
         # the rules' tanteo goes with the refusal: the table may resend the hand with it (discrepancia)
-        raise ServicioError("el tanteo no coincide: la mesa dice {mesa}, las reglas dan {reglas}",
-                            datos={TANTEO_SERVIDOR: list(result.marcador)}, mesa=list(tanteo),
-                            reglas=list(result.marcador))
+        raise ServicioError(
+            "el tanteo no coincide: la mesa dice {mesa}, las reglas dan {reglas}",
+            datos={TANTEO_SERVIDOR: list(result.marcador)},
+            mesa=list(tanteo),
+            reglas=list(result.marcador),
+        )
     return result
 
 
@@ -592,13 +674,19 @@ def resultado(s: Session, torneo: Torneo, e: Enfrentamiento) -> dict[str, Any]:
     """A match's result as the standings count it: winner, juegos won, tantos scored, and the
     marcador of its last hand."""
     juegos, tantos = _sumas(s, torneo, e).get(e.id, ((0, 0), (0, 0)))
-    correccion = s.scalar(select(Correccion).where(Correccion.enfrentamiento_id == e.id)
-                          .order_by(Correccion.id.desc()).limit(1))
+    correccion = s.scalar(
+        select(Correccion).where(Correccion.enfrentamiento_id == e.id).order_by(Correccion.id.desc()).limit(1)
+    )
     if correccion is not None:
         juegos, tantos = _corregido(correccion.despues, juegos, tantos)
     ultima = s.scalar(_vigentes(e).order_by(Mano.numero.desc()).limit(1))
-    return {"ganador": e.ganador, "juegos": list(juegos), "tantos": list(tantos),
-            "marcador": list(ultima.marcador) if ultima else [0, 0], "corregida": correccion is not None}
+    return {
+        "ganador": e.ganador,
+        "juegos": list(juegos),
+        "tantos": list(tantos),
+        "marcador": list(ultima.marcador) if ultima else [0, 0],
+        "corregida": correccion is not None,
+    }
 
 
 def clasificacion(s: Session, torneo: Torneo) -> dict[str, Any]:
@@ -614,14 +702,21 @@ def clasificacion(s: Session, torneo: Torneo) -> dict[str, Any]:
     out = []
     for g, miembros in sorted(grupos.items()):
         filas = fm.clasificacion(miembros, res, formato.desempates)
-        out.append({"grupo": g, "filas": [f.to_json() | {"nombre": nombres[f.pareja], "retirada": f.pareja in retiradas}
-                                          for f in filas]})
+        out.append(
+            {
+                "grupo": g,
+                "filas": [
+                    f.to_json() | {"nombre": nombres[f.pareja], "retirada": f.pareja in retiradas} for f in filas
+                ],
+            }
+        )
     return {"torneo": torneo.id, "nombre": torneo.nombre, "grupos": out}
 
 
 # -- referee reports --------------------------------------------------------------------------
-def subir_informe(s: Session, torneo: Torneo, arbitro: Cuenta, numero_mesa: int, registro: Any,
-                  clave: str | None, sello: str | None) -> Informe:
+def subir_informe(
+    s: Session, torneo: Torneo, arbitro: Cuenta, numero_mesa: int, registro: Any, clave: str | None, sello: str | None
+) -> Informe:
     """Verify a referee's chained log with scoring.registro and store it with its findings."""
     mesa = s.scalar(select(Mesa).where(Mesa.torneo_id == torneo.id, Mesa.numero == numero_mesa))
     if mesa is None:
@@ -630,11 +725,20 @@ def subir_informe(s: Session, torneo: Torneo, arbitro: Cuenta, numero_mesa: int,
     if not check:
         if check.entrada is None:
             raise ServicioError("registro del árbitro ALTERADO: {motivo}", motivo=check.motivo)
-        raise ServicioError("registro del árbitro ALTERADO en la entrada {entrada}: {motivo}",
-                            entrada=check.entrada, motivo=check.motivo)
+        raise ServicioError(
+            "registro del árbitro ALTERADO en la entrada {entrada}: {motivo}",
+            entrada=check.entrada,
+            motivo=check.motivo,
+        )
     e = s.scalar(select(Enfrentamiento).where(Enfrentamiento.mesa_id == mesa.id).order_by(Enfrentamiento.id.desc()))
-    informe = Informe(torneo_id=torneo.id, mesa_id=mesa.id, enfrentamiento_id=e.id if e else None,
-                      arbitro_id=arbitro.id, sello=check.sello, registro=registro)
+    informe = Informe(
+        torneo_id=torneo.id,
+        mesa_id=mesa.id,
+        enfrentamiento_id=e.id if e else None,
+        arbitro_id=arbitro.id,
+        sello=check.sello,
+        registro=registro,
+    )
     s.add(informe)
     s.flush()
     for entrada in registro["entradas"]:
@@ -642,10 +746,19 @@ def subir_informe(s: Session, torneo: Torneo, arbitro: Cuenta, numero_mesa: int,
             pareja = None
             if e is not None and asiento is not None:
                 pareja = e.pareja0_id if asiento % 2 == 0 else e.pareja1_id
-            s.add(Incidencia(torneo_id=torneo.id, informe_id=informe.id, mesa_id=mesa.id, pareja_id=pareja,
-                             asiento=asiento, tipo=str(h.get("tipo", ""))[:32],
-                             gravedad=str(h.get("gravedad", ""))[:32], articulo=str(h.get("articulo", "")),
-                             razon=str(h.get("razon", ""))))
+            s.add(
+                Incidencia(
+                    torneo_id=torneo.id,
+                    informe_id=informe.id,
+                    mesa_id=mesa.id,
+                    pareja_id=pareja,
+                    asiento=asiento,
+                    tipo=str(h.get("tipo", ""))[:32],
+                    gravedad=str(h.get("gravedad", ""))[:32],
+                    articulo=str(h.get("articulo", "")),
+                    razon=str(h.get("razon", "")),
+                )
+            )
     return informe
 
 
@@ -669,9 +782,16 @@ def incidencias(s: Session, torneo: Torneo) -> list[dict[str, Any]]:
 
 
 def _incidencia(s: Session, i: Incidencia, mesas: Mapping[int, int], nombres: Mapping[int, str]) -> dict[str, Any]:
-    out = {"origen": i.origen, "mesa": mesas.get(i.mesa_id),
-           "pareja": nombres.get(i.pareja_id) if i.pareja_id else None, "asiento": i.asiento, "tipo": i.tipo,
-           "gravedad": i.gravedad, "articulo": i.articulo, "razon": i.razon}
+    out = {
+        "origen": i.origen,
+        "mesa": mesas.get(i.mesa_id),
+        "pareja": nombres.get(i.pareja_id) if i.pareja_id else None,
+        "asiento": i.asiento,
+        "tipo": i.tipo,
+        "gravedad": i.gravedad,
+        "articulo": i.articulo,
+        "razon": i.razon,
+    }
     mano = s.get(Mano, i.mano_id) if i.mano_id else None
     if mano is not None:  # a tanteo discrepancy: both counts, for the referee to settle
         out |= {"mano": mano.numero, "tanteo_mesa": mano.discrepancia, "tanteo_servidor": mano.marcador}

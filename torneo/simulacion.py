@@ -34,7 +34,7 @@ BARAJA = [f"{r}{p}" for p in PALOS for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)]
 def mano_aleatoria(rng: random.Random) -> tuple[list[str], dict[str, Any]]:
     """Four random hands from one baraja and the outcome of grande (the only lance always bet)."""
     cartas = rng.sample(BARAJA, 16)
-    manos = [" ".join(cartas[i * 4:(i + 1) * 4]) for i in range(4)]
+    manos = [" ".join(cartas[i * 4 : (i + 1) * 4]) for i in range(4)]
     lances: dict[str, Any] = {}
     tiro = rng.random()
     if tiro < 0.3:
@@ -76,8 +76,13 @@ class MesaSimulada:
             self.ganados[i] += result.marcador[i] - result.registro.marcador[i]
         if result.fin:
             self.juegos[result.fin["ganador"]] += 1
-        body = {"id": uuid.uuid4().hex, "numero": self.siguiente, "registro": registro,
-                "tanteo": list(result.marcador), "foto": uuid.uuid4().hex * 2}
+        body = {
+            "id": uuid.uuid4().hex,
+            "numero": self.siguiente,
+            "registro": registro,
+            "tanteo": list(result.marcador),
+            "foto": uuid.uuid4().hex * 2,
+        }
         self.siguiente += 1
         self.cola.append(body)
 
@@ -132,13 +137,20 @@ def postgres_temporal(fsync: bool = True) -> Iterator[str]:
         shutil.chown(tmp, "postgres")
     data, port = f"{tmp}/data", free_port()
     options = f"-k {tmp} -p {port} -c listen_addresses=127.0.0.1" + ("" if fsync else " -c fsync=off")
-    subprocess.run([*as_user, str(bindir / "initdb"), "-D", data, "-U", "postgres", "--auth=trust",
-                    "-E", "UTF8"], check=True, capture_output=True)
-    subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", data, "-w", "-l", f"{tmp}/log", "-o",
-                    options, "start"], check=True, capture_output=True)
+    subprocess.run(
+        [*as_user, str(bindir / "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [*as_user, str(bindir / "pg_ctl"), "-D", data, "-w", "-l", f"{tmp}/log", "-o", options, "start"],
+        check=True,
+        capture_output=True,
+    )
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", data, "-m", "immediate", "-W",
-                        "stop"], capture_output=True)
+        subprocess.run(
+            [*as_user, str(bindir / "pg_ctl"), "-D", data, "-m", "immediate", "-W", "stop"], capture_output=True
+        )
         shutil.rmtree(tmp, ignore_errors=True)

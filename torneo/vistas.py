@@ -39,8 +39,9 @@ def _vista(s: Session, t: Any) -> dict[str, Any]:
     ultima = data["rondas"][-1]["numero"] if data["rondas"] else None
     data["ronda_actual"] = [p for p in data["partidas"] if p["ronda"] == ultima]
     fases = {r["numero"]: r["fase"] for r in data["rondas"]}
-    data["cuadro"] = [(n, [p for p in data["partidas"] if p["ronda"] == n])
-                      for n, f in fases.items() if f == "eliminatoria"]
+    data["cuadro"] = [
+        (n, [p for p in data["partidas"] if p["ronda"] == n]) for n, f in fases.items() if f == "eliminatoria"
+    ]
     return data | {"clasificacion": servicio.clasificacion(s, t)["grupos"]}
 
 
@@ -69,6 +70,7 @@ async def imprimir(torneo_id: int, request: Request, srv: Servidor) -> Any:
         cuenta = auth.cuenta_del_token(s, auth.token_de(request))
         t = servicio.torneo_de(s, torneo_id, cuenta)
         return _vista(s, t) | {"mesas": resumen.resumen(s, t)["mesas"]}
+
     try:
         data = await srv.en_hilo(run)
     except servicio.ServicioError as exc:
@@ -81,17 +83,20 @@ async def imprimir(torneo_id: int, request: Request, srv: Servidor) -> Any:
 @router.post("/torneos/{torneo_id}/mesas/{numero}/codigo")
 async def nuevo_codigo(torneo_id: int, numero: int, request: Request, srv: Servidor) -> Any:
     """A new join code for a table (the organiser's button): the old code and its tokens stop."""
+
     def run(s: Session) -> None:
         cuenta = auth.cuenta_del_token(s, auth.token_de(request))
         if cuenta.rol != "organizador":
             raise servicio.ServicioError("solo un organizador puede hacer esto", 403)
         servicio.nuevo_codigo(s, servicio.torneo_de(s, torneo_id, cuenta), numero)
+
     await srv.en_hilo(run)
     return RedirectResponse(f"/torneos/{torneo_id}?lang={request.query_params.get('lang', 'es')}", status_code=303)
 
 
-async def _accion_organizador(request: Request, srv: Estado, torneo_id: int,
-                              fn: Callable[[Session, Torneo, dict[str, str]], Any]) -> Response:
+async def _accion_organizador(
+    request: Request, srv: Estado, torneo_id: int, fn: Callable[[Session, Torneo, dict[str, str]], Any]
+) -> Response:
     """An organiser's form on the tournament page: done, then back to the page; refused, an error page."""
     form = await leer_formulario(request, 64 * 1024)
 
@@ -100,6 +105,7 @@ async def _accion_organizador(request: Request, srv: Estado, torneo_id: int,
         if cuenta.rol != "organizador":
             raise servicio.ServicioError("solo un organizador puede hacer esto", 403)
         fn(s, servicio.torneo_de(s, torneo_id, cuenta), form)
+
     await srv.en_hilo(run)
     return RedirectResponse(f"/torneos/{torneo_id}?lang={idioma_de(request)}", status_code=303)
 
@@ -111,20 +117,26 @@ async def anadir_pareja(torneo_id: int, request: Request, srv: Servidor) -> Resp
         if len(nuevas) != 1:
             raise servicio.ServicioError("línea {linea} de parejas: escribe «Nombre: Jugador, Jugador»", linea=1)
         inscripcion.anadir_pareja(s, t, nuevas[0])
+
     return await _accion_organizador(request, srv, torneo_id, fn)
 
 
 @router.post("/torneos/{torneo_id}/parejas/{pareja_id}/retirada")
 async def retirar_pareja(torneo_id: int, pareja_id: int, request: Request, srv: Servidor) -> Response:
-    return await _accion_organizador(request, srv, torneo_id,
-                                     lambda s, t, _f: inscripcion.retirar_pareja(s, t, pareja_id))
+    return await _accion_organizador(
+        request, srv, torneo_id, lambda s, t, _f: inscripcion.retirar_pareja(s, t, pareja_id)
+    )
 
 
 @router.post("/torneos/{torneo_id}/arbitros")
 async def crear_arbitro(torneo_id: int, request: Request, srv: Servidor) -> Response:
     """A referee's account from the tournament page."""
-    return await _accion_organizador(request, srv, torneo_id, lambda s, t, f: auth.crear_cuenta(
-        s, f.get("usuario", "")[:64], f.get("clave", "")[:256], "arbitro", t))
+    return await _accion_organizador(
+        request,
+        srv,
+        torneo_id,
+        lambda s, t, f: auth.crear_cuenta(s, f.get("usuario", "")[:64], f.get("clave", "")[:256], "arbitro", t),
+    )
 
 
 @router.get("/cuenta", response_class=HTMLResponse)
@@ -144,6 +156,7 @@ async def cuenta_post(request: Request, srv: Servidor) -> Any:
         if form.get("nueva", "") != form.get("repetida", ""):
             raise servicio.ServicioError("las dos contraseñas nuevas no coinciden")
         auth.cambiar_clave(s, cuenta.id, form.get("actual", "")[:256], form.get("nueva", "")[:256], token)
+
     try:
         await srv.en_hilo(run)
     except servicio.ServicioError as exc:

@@ -107,15 +107,17 @@ class Table:
         return len(self.boxes)
 
 
-def assemble(detected: DetectedBoxes, parts: CardProbabilities, classify_boxes: ClassifyBoxes,
-             settings: AssemblySettings) -> Table:
+def assemble(
+    detected: DetectedBoxes, parts: CardProbabilities, classify_boxes: ClassifyBoxes, settings: AssemblySettings
+) -> Table:
     """The table from the detector's boxes and their probabilities; ``classify_boxes`` reads
     left-out candidates that may replace a duplicate. May be empty (nothing card-like)."""
     boxes, scores = detected.boxes, detected.scores
     probs = parts.combined(settings.index_weight, settings.pinta_weight)
     if settings.replace_duplicates:
         boxes, scores, parts, probs = replace_duplicates(
-            boxes, scores, parts, probs, detected, classify_boxes, settings)
+            boxes, scores, parts, probs, detected, classify_boxes, settings
+        )
     if settings.replace_duplicates and len(boxes) != TABLE_CARDS:
         keep = without_duplicates(boxes, scores, probs.argmax(1))
         boxes, scores, probs, parts = boxes[keep], scores[keep], probs[keep], parts.rows(keep)
@@ -140,14 +142,14 @@ def assemble(detected: DetectedBoxes, parts: CardProbabilities, classify_boxes: 
     if not settings.registered and unfamiliar(parts.cards[np.arange(len(labels)), labels]):
         table = replace(table, unfamiliar=True)
         if settings.has_pinta_reader and settings.pinta_weight != UNFAMILIAR_PINTA_WEIGHT:
-            labels, cls_conf, alt = assign_unique(
-                parts.combined(settings.index_weight, UNFAMILIAR_PINTA_WEIGHT))
+            labels, cls_conf, alt = assign_unique(parts.combined(settings.index_weight, UNFAMILIAR_PINTA_WEIGHT))
             table = replace(table, labels=labels, cls_conf=cls_conf, alt=alt)
     return table
 
 
-def card_evidence(det_scores: np.ndarray, generic: CardProbabilities, index_weight: float,
-                  pinta_weight: float) -> np.ndarray:
+def card_evidence(
+    det_scores: np.ndarray, generic: CardProbabilities, index_weight: float, pinta_weight: float
+) -> np.ndarray:
     """How much each box looks like a card: its detector score times the likelier of its best
     card's probability (the generic classifier's, marks multiplied in) and what the marks alone
     say (the geometric mean of the rank reader's and the suit reader's highest probability,
@@ -177,10 +179,15 @@ def unfamiliar(cls_conf: np.ndarray) -> bool:
     return len(cls_conf) >= UNFAMILIAR_MIN_CARDS and float(np.mean(cls_conf)) < UNFAMILIAR_DECK
 
 
-def replace_duplicates(boxes: np.ndarray, scores: np.ndarray, parts: CardProbabilities,
-                       probs: np.ndarray, detected: DetectedBoxes, classify_boxes: ClassifyBoxes,
-                       settings: AssemblySettings
-                       ) -> tuple[np.ndarray, np.ndarray, CardProbabilities, np.ndarray]:
+def replace_duplicates(
+    boxes: np.ndarray,
+    scores: np.ndarray,
+    parts: CardProbabilities,
+    probs: np.ndarray,
+    detected: DetectedBoxes,
+    classify_boxes: ClassifyBoxes,
+    settings: AssemblySettings,
+) -> tuple[np.ndarray, np.ndarray, CardProbabilities, np.ndarray]:
     """A table of 16 where two overlapping boxes read as the same card holds one card twice
     and misses another: the weaker box is swapped for the best left-out candidate that reads
     as no kept box's card and keeps the table in four hands, the other cards in their seats.
@@ -201,8 +208,9 @@ def replace_duplicates(boxes: np.ndarray, scores: np.ndarray, parts: CardProbabi
         extra_p = extra.combined(settings.index_weight, settings.pinta_weight)
         kept = np.arange(len(boxes)) != dup
         seats = seat_labels(boxes)
-        swap = _first_swap(boxes[kept], probs[kept].argmax(1),
-                           None if seats is None else seats[kept], extra_b, extra_p.argmax(1))
+        swap = _first_swap(
+            boxes[kept], probs[kept].argmax(1), None if seats is None else seats[kept], extra_b, extra_p.argmax(1)
+        )
         if swap is None:
             break
         pick = slice(swap, swap + 1)
@@ -220,8 +228,7 @@ def without_duplicates(boxes: np.ndarray, scores: np.ndarray, top: np.ndarray) -
     by CLOSE_DUPLICATE_IOU or more and reading as the same card (``top``) is dropped."""
     kept: list[int] = []
     for i in range(len(boxes)):
-        if not any(top[k] == top[i] and rotated_iou(boxes[k], boxes[i]) >= CLOSE_DUPLICATE_IOU
-                   for k in kept):
+        if not any(top[k] == top[i] and rotated_iou(boxes[k], boxes[i]) >= CLOSE_DUPLICATE_IOU for k in kept):
             kept.append(i)
     return np.asarray(kept, np.int64)
 
@@ -249,22 +256,22 @@ def _duplicate(boxes: np.ndarray, scores: np.ndarray, top: np.ndarray) -> int | 
     DUPLICATE_IOU) and reads as the same card (``top``: each box's likeliest card), or None."""
     order = np.argsort(-scores, kind="stable")
     for i, a in enumerate(order):
-        for b in order[i + 1:]:
+        for b in order[i + 1 :]:
             if top[a] == top[b] and _is_duplicate(boxes[a], boxes[b]):
                 return int(b)
     return None
 
 
-def _first_swap(kept: np.ndarray, kept_top: np.ndarray, kept_seats: np.ndarray | None,
-                extra: np.ndarray, extra_top: np.ndarray) -> int | None:
+def _first_swap(
+    kept: np.ndarray, kept_top: np.ndarray, kept_seats: np.ndarray | None, extra: np.ndarray, extra_top: np.ndarray
+) -> int | None:
     """The first of the ``extra`` boxes (by score) that duplicates no ``kept`` box and, added to
     them, makes four hands, leaving the ``kept`` boxes in their seats (``kept_seats``, when the
     table had seats before the swap); None if none does."""
     for c in range(len(extra)):
-        if any(kept_top[m] == extra_top[c] and _is_duplicate(kept[m], extra[c])
-               for m in range(len(kept))):
+        if any(kept_top[m] == extra_top[c] and _is_duplicate(kept[m], extra[c]) for m in range(len(kept))):
             continue
-        seats = seat_labels(np.concatenate([kept, extra[c:c + 1]]))
+        seats = seat_labels(np.concatenate([kept, extra[c : c + 1]]))
         if seats is not None and (kept_seats is None or (seats[:-1] == kept_seats).all()):
             return c
     return None

@@ -71,8 +71,9 @@ class CardProbabilities:
 
     def joined(self, other: CardProbabilities) -> CardProbabilities:
         """These rows followed by ``other``'s (both from the same readers)."""
-        return CardProbabilities(*(None if a is None else np.concatenate([a, b])
-                                   for a, b in zip(self._parts, other._parts, strict=True)))
+        return CardProbabilities(
+            *(None if a is None else np.concatenate([a, b]) for a, b in zip(self._parts, other._parts, strict=True))
+        )
 
     def mark_data(self, labels: np.ndarray) -> dict[str, np.ndarray]:
         """For the cards given ``labels``: each mark reader's probability of the card's rank
@@ -80,8 +81,7 @@ class CardProbabilities:
         out = {}
         for key, probs, of in (("corner_index", self.ranks, RANK_OF), ("pintas", self.suits, SUIT_OF)):
             if probs is not None and len(labels):
-                out[key] = np.stack([probs[np.arange(len(labels)), of[labels]], probs.max(1)],
-                                    1).astype(np.float32)
+                out[key] = np.stack([probs[np.arange(len(labels)), of[labels]], probs.max(1)], 1).astype(np.float32)
         return out
 
     @property
@@ -93,9 +93,15 @@ class Classifier:
     """The card classifier and the two mark readers of a folder (the marks optional), or the
     classifier's features against a registered deck. Sessions load on first use."""
 
-    def __init__(self, folder: str | Path, threads: int = DEFAULT_THREADS,
-                 deck: RegisteredDeck | None = None, index_weight: float = INDEX_WEIGHT,
-                 pinta_weight: float = PINTA_WEIGHT, both_ways: bool = BOTH_WAYS):
+    def __init__(
+        self,
+        folder: str | Path,
+        threads: int = DEFAULT_THREADS,
+        deck: RegisteredDeck | None = None,
+        index_weight: float = INDEX_WEIGHT,
+        pinta_weight: float = PINTA_WEIGHT,
+        both_ways: bool = BOTH_WAYS,
+    ):
         self.folder = Path(folder)
         self.threads = threads
         self.deck = deck
@@ -154,15 +160,14 @@ class Classifier:
         n = len(cards)
         if self.deck is not None:
             if feats is None:
-                raise ValueError("este clasificador no da rasgos: vuelve a exportarlo para usar "
-                                 "una baraja registrada")
-            probs = self.deck.probabilities(feats[:n], feats[n:] if self.both_ways else None,
-                                            cards.small)
+                raise ValueError("este clasificador no da rasgos: vuelve a exportarlo para usar una baraja registrada")
+            probs = self.deck.probabilities(feats[:n], feats[n:] if self.both_ways else None, cards.small)
         else:
             probs = softmax(logits)
             probs = (probs[:n] + probs[n:]) / 2 if self.both_ways else probs
-        return CardProbabilities(probs, _read_marks(self.index_reader, corners_bgr, cards),
-                                 _read_marks(self.pinta_reader, strips_bgr, cards))
+        return CardProbabilities(
+            probs, _read_marks(self.index_reader, corners_bgr, cards), _read_marks(self.pinta_reader, strips_bgr, cards)
+        )
 
     def classify_boxes(self, image: np.ndarray, obbs: np.ndarray) -> CardProbabilities:
         """Stages 2 and 3 at once: the cards under ``obbs`` cut out and classified."""
@@ -180,8 +185,9 @@ def _read_marks(sess, cut: Callable[[np.ndarray], np.ndarray], cards: Cutouts) -
     return softmax(sess.run(None, {sess.get_inputs()[0].name: views})[0])
 
 
-def combine_marks(probs: np.ndarray, ranks: np.ndarray | None, suits: np.ndarray | None,
-                  rank_weight: float, suit_weight: float) -> np.ndarray:
+def combine_marks(
+    probs: np.ndarray, ranks: np.ndarray | None, suits: np.ndarray | None, rank_weight: float, suit_weight: float
+) -> np.ndarray:
     """``probs`` (N, 40) times ``ranks`` (N, 10) to the power ``rank_weight`` at each card's
     rank and ``suits`` (N, 4) to the power ``suit_weight`` at its suit, normalised; a part that
     is None (no such reader) or weighs 0 leaves them as they are."""

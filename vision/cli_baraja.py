@@ -31,21 +31,38 @@ from vision.registration import register
 
 def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="accion", metavar="ACCIÓN", required=True)
-    reg = sub.add_parser("registrar", help="registra tu baraja con una foto de las 40 cartas "
-                                           "o cuatro fotos, una por palo")
-    reg.add_argument("fotos", nargs="+", metavar="FOTO",
-                     help="una foto de las 40 cartas, o cuatro: oros, copas, espadas, bastos")
-    reg.add_argument("--salida", type=Path, metavar="FILE", default=None,
-                     help="fichero donde guardar la baraja registrada (.npz; por defecto, en la "
-                          "carpeta de datos, donde la usan 'mus leer' y 'mus mano')")
+    reg = sub.add_parser(
+        "registrar", help="registra tu baraja con una foto de las 40 cartas o cuatro fotos, una por palo"
+    )
+    reg.add_argument(
+        "fotos", nargs="+", metavar="FOTO", help="una foto de las 40 cartas, o cuatro: oros, copas, espadas, bastos"
+    )
+    reg.add_argument(
+        "--salida",
+        type=Path,
+        metavar="FILE",
+        default=None,
+        help="fichero donde guardar la baraja registrada (.npz; por defecto, en la "
+        "carpeta de datos, donde la usan 'mus leer' y 'mus mano')",
+    )
     reg.add_argument("--nombre", default="", help="nombre de la baraja (p. ej. 'Fournier del bar')")
-    reg.add_argument("--añadir", "--anadir", dest="anadir", action="store_true",
-                     help="añade estas fotos a la baraja ya registrada en --salida (otra luz, "
-                          "otro tapete: se lee mejor)")
+    reg.add_argument(
+        "--añadir",
+        "--anadir",
+        dest="anadir",
+        action="store_true",
+        help="añade estas fotos a la baraja ya registrada en --salida (otra luz, otro tapete: se lee mejor)",
+    )
     reg.add_argument("--json", action="store_true", help="salida en JSON")
     ver = sub.add_parser("ver", help="describe una baraja registrada")
-    ver.add_argument("fichero", type=Path, metavar="FILE", nargs="?", default=None,
-                     help="la baraja registrada (por defecto, la de la carpeta de datos)")
+    ver.add_argument(
+        "fichero",
+        type=Path,
+        metavar="FILE",
+        nargs="?",
+        default=None,
+        help="la baraja registrada (por defecto, la de la carpeta de datos)",
+    )
     ver.add_argument("--json", action="store_true", help="salida en JSON")
 
 
@@ -59,8 +76,10 @@ def _fail(message: str, as_json: bool) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.accion == "ver":
         if args.fichero is None and not default_deck_path().is_file():
-            return _fail("no hay ninguna baraja registrada: regístrala con 'mus baraja "
-                         "registrar' y las fotos de sus cartas", args.json)
+            return _fail(
+                "no hay ninguna baraja registrada: regístrala con 'mus baraja registrar' y las fotos de sus cartas",
+                args.json,
+            )
         args.fichero = args.fichero or default_deck_path()
         try:
             info = RegisteredDeck.load(args.fichero).describe()
@@ -69,9 +88,11 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(info, ensure_ascii=False, indent=2))
         else:
-            print(f"{args.fichero}: baraja '{info['nombre']}', {info['cartas']} cartas, "
-                  f"{_series(info['series'])}, {info['recortes']} recortes, "
-                  f"{info['plantillas'] or 'sin'} plantillas, clasificador {info['modelo']}")
+            print(
+                f"{args.fichero}: baraja '{info['nombre']}', {info['cartas']} cartas, "
+                f"{_series(info['series'])}, {info['recortes']} recortes, "
+                f"{info['plantillas'] or 'sin'} plantillas, clasificador {info['modelo']}"
+            )
         return 0
     args.salida = args.salida or default_deck_path()
     try:
@@ -80,8 +101,10 @@ def run(args: argparse.Namespace) -> int:
         baraja, avisos = register(reader, args.fotos, name=args.nombre)
         if previa is not None:
             if not previa.has_templates:
-                avisos.append("la baraja guardada es de una versión anterior, sin plantillas: "
-                              "regístrala de nuevo desde el principio para leerla mejor")
+                avisos.append(
+                    "la baraja guardada es de una versión anterior, sin plantillas: "
+                    "regístrala de nuevo desde el principio para leerla mejor"
+                )
             baraja = previa.combined(baraja)
             if args.nombre:
                 baraja = replace(baraja, name=args.nombre)
@@ -91,8 +114,11 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _fail(f"no se puede escribir {args.salida}: {exc.strerror or exc}", args.json)
     if args.json:
-        print(json.dumps({**baraja.describe(), "fichero": str(args.salida), "avisos": avisos},
-                         ensure_ascii=False, indent=2))
+        print(
+            json.dumps(
+                {**baraja.describe(), "fichero": str(args.salida), "avisos": avisos}, ensure_ascii=False, indent=2
+            )
+        )
     else:
         print(f"baraja registrada en {args.salida}: 40 cartas, {_series(baraja.series)}")
         for aviso in avisos:

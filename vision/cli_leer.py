@@ -31,18 +31,22 @@ from vision.registered_deck import DeckError, default_deck_path
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="foto(s) de la mesa")
     parser.add_argument("--json", action="store_true", help="salida en JSON")
-    parser.add_argument("--anotar", metavar="DIR", type=Path,
-                        help="escribe cada foto con las cartas dibujadas en DIR")
+    parser.add_argument("--anotar", metavar="DIR", type=Path, help="escribe cada foto con las cartas dibujadas en DIR")
     add_baraja_option(parser)
 
 
 def add_baraja_option(parser: argparse.ArgumentParser) -> None:
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--baraja", metavar="FILE", default=None,
-                       help="otra baraja registrada con 'mus baraja registrar' (por defecto, la "
-                            "registrada en la carpeta de datos, si la hay)")
-    group.add_argument("--sin-baraja", dest="sin_baraja", action="store_true",
-                       help="lee sin baraja registrada, con el lector genérico")
+    group.add_argument(
+        "--baraja",
+        metavar="FILE",
+        default=None,
+        help="otra baraja registrada con 'mus baraja registrar' (por defecto, la "
+        "registrada en la carpeta de datos, si la hay)",
+    )
+    group.add_argument(
+        "--sin-baraja", dest="sin_baraja", action="store_true", help="lee sin baraja registrada, con el lector genérico"
+    )
 
 
 class ReadError(Exception):
@@ -80,8 +84,7 @@ def reader_for(baraja: str | object | None):
         raise ReadError(str(exc)) from None
 
 
-def read_one(path: str, anotar: Path | None = None, baraja: str | object | None = None
-             ) -> CardDetections:
+def read_one(path: str, anotar: Path | None = None, baraja: str | object | None = None) -> CardDetections:
     """Read one photo; raise ReadError (clear Spanish message) for bad input or no cards.
     ``baraja``: a registration file, NO_DECK, or None for the one in the data folder."""
     reader = reader_for(baraja)
@@ -92,8 +95,7 @@ def read_one(path: str, anotar: Path | None = None, baraja: str | object | None 
     return read_image(reader, image, path, anotar)
 
 
-def read_image(reader: CardReader, image: np.ndarray, name: str, anotar: Path | None = None
-               ) -> CardDetections:
+def read_image(reader: CardReader, image: np.ndarray, name: str, anotar: Path | None = None) -> CardDetections:
     """Read one decoded photo called ``name`` (as :func:`read_one` reads a file: the server
     reads uploads so); ReadError when it shows no cards."""
     try:
@@ -127,16 +129,15 @@ def prepare_folder(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError, FileNotFoundError):
-        raise ReadError(f"--anotar {folder}: no puede ser una carpeta (en el camino hay un "
-                        "fichero o un enlace roto)") from None
+        raise ReadError(
+            f"--anotar {folder}: no puede ser una carpeta (en el camino hay un fichero o un enlace roto)"
+        ) from None
     except PermissionError:
         raise ReadError(f"--anotar {folder}: no hay permiso para crear la carpeta") from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise ReadError(f"--anotar {folder}: hay un bucle de enlaces simbólicos en el "
-                            "camino") from None
-        raise ReadError(f"--anotar {folder}: no se puede crear la carpeta "
-                        f"({exc.strerror or exc})") from None
+            raise ReadError(f"--anotar {folder}: hay un bucle de enlaces simbólicos en el camino") from None
+        raise ReadError(f"--anotar {folder}: no se puede crear la carpeta ({exc.strerror or exc})") from None
 
 
 def _text(path: str, dets: CardDetections) -> str:

@@ -31,17 +31,32 @@ from vision.seats import N_SEATS
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("fotos", nargs="+", metavar="FOTO",
-                        help="foto de la mesa con las 16 cartas boca arriba, o cuatro fotos, "
-                             "una por asiento (0, 1, 2, 3) con sus 4 cartas")
-    parser.add_argument("--mano", type=int, required=True, metavar="K",
-                        help="asiento (0-3) del jugador mano; 0 es el grupo más cercano a la cámara")
-    parser.add_argument("--lances", metavar="FILE",
-                        help="JSON con lo que pasó en cada lance (por defecto, todo en paso)")
-    parser.add_argument("--reglas", default=None, metavar="NAME",
-                        help="perfil de reglas (por defecto 'general')")
-    parser.add_argument("--marcador", type=int, nargs=2, default=None, metavar=("P0", "P1"),
-                        help="tantos de cada pareja antes de la mano")
+    parser.add_argument(
+        "fotos",
+        nargs="+",
+        metavar="FOTO",
+        help="foto de la mesa con las 16 cartas boca arriba, o cuatro fotos, "
+        "una por asiento (0, 1, 2, 3) con sus 4 cartas",
+    )
+    parser.add_argument(
+        "--mano",
+        type=int,
+        required=True,
+        metavar="K",
+        help="asiento (0-3) del jugador mano; 0 es el grupo más cercano a la cámara",
+    )
+    parser.add_argument(
+        "--lances", metavar="FILE", help="JSON con lo que pasó en cada lance (por defecto, todo en paso)"
+    )
+    parser.add_argument("--reglas", default=None, metavar="NAME", help="perfil de reglas (por defecto 'general')")
+    parser.add_argument(
+        "--marcador",
+        type=int,
+        nargs=2,
+        default=None,
+        metavar=("P0", "P1"),
+        help="tantos de cada pareja antes de la mano",
+    )
     parser.add_argument("--json", action="store_true", help="salida en JSON")
     add_baraja_option(parser)
 
@@ -58,23 +73,33 @@ def _load_lances(path: str) -> dict[str, Any]:
     """The ``--lances`` file as a partial hand record; ValueError (one Spanish line) if unusable."""
     data = read_json(path, f"--lances {excerpt(path)}")  # size, depth, numbers, text checked
     if not isinstance(data, dict):
-        raise ValueError(f"--lances {excerpt(path)}: se espera un objeto JSON con los lances, "
-                         f"no {_json_type(data)}")
+        raise ValueError(f"--lances {excerpt(path)}: se espera un objeto JSON con los lances, no {_json_type(data)}")
     record = data if "lances" in data else {"lances": data}
     if not isinstance(record["lances"], dict):
-        raise ValueError(f"--lances {excerpt(path)}: \"lances\" debe ser un objeto, "
-                         f"no {_json_type(record['lances'])}")
+        raise ValueError(f'--lances {excerpt(path)}: "lances" debe ser un objeto, no {_json_type(record["lances"])}')
     return record
 
 
 def _json_type(value: Any) -> str:
-    names = {dict: "un objeto", list: "una lista", str: "un texto", bool: "un booleano",
-             int: "un número", float: "un número", type(None): "null"}
+    names = {
+        dict: "un objeto",
+        list: "una lista",
+        str: "un texto",
+        bool: "un booleano",
+        int: "un número",
+        float: "un número",
+        type(None): "null",
+    }
     return names.get(type(value), type(value).__name__)
 
 
-def build_record(hands: list[list[str]], mano: int, extra: dict[str, Any] | None = None,
-                 reglas: str | None = None, marcador: list[int] | None = None) -> dict[str, Any]:
+def build_record(
+    hands: list[list[str]],
+    mano: int,
+    extra: dict[str, Any] | None = None,
+    reglas: str | None = None,
+    marcador: list[int] | None = None,
+) -> dict[str, Any]:
     """The hand record of `mus tanteo` for four hands read from a photo."""
     extra = dict(extra or {})
     record: dict[str, Any] = {
@@ -110,8 +135,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return _fail(str(exc), args.json)
     if len(args.fotos) not in (1, N_SEATS):
-        return _fail(f"se espera una foto de la mesa o {N_SEATS}, una por asiento (0 a 3), "
-                     f"no {len(args.fotos)}", args.json)
+        return _fail(
+            f"se espera una foto de la mesa o {N_SEATS}, una por asiento (0 a 3), no {len(args.fotos)}", args.json
+        )
     try:
         hands, warnings = _read_hands(args.fotos, chosen_deck(args))
     except (ReadError, HandsError) as exc:

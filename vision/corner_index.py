@@ -30,7 +30,7 @@ def corners_bgr(card: np.ndarray) -> np.ndarray:
     """The two index corners (2, PATCH_H, PATCH_W, 3) of one card rectified at INDEX_CROP."""
     h, w = card.shape[:2]
     top_left = card[:PATCH_H, :PATCH_W]
-    bottom_right = card[h - PATCH_H:, w - PATCH_W:][::-1, ::-1]
+    bottom_right = card[h - PATCH_H :, w - PATCH_W :][::-1, ::-1]
     return np.stack([top_left, bottom_right])
 
 

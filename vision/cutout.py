@@ -39,6 +39,8 @@ class Cutouts:
 def cut_out(image: np.ndarray, obbs: np.ndarray, *, small: bool, rectified: bool) -> Cutouts:
     """The cards under the oriented boxes ``obbs`` (N, 5) of a BGR photo; ``small`` and
     ``rectified``: whether to cut those sizes too (only where a reader will use them)."""
-    return Cutouts(crop_cards(image, obbs, (CROP_W, CROP_H)),
-                   crop_cards(image, obbs, (TEMPLATE_W, TEMPLATE_H)) if small else None,
-                   crop_cards(image, obbs, INDEX_CROP) if rectified else None)
+    return Cutouts(
+        crop_cards(image, obbs, (CROP_W, CROP_H)),
+        crop_cards(image, obbs, (TEMPLATE_W, TEMPLATE_H)) if small else None,
+        crop_cards(image, obbs, INDEX_CROP) if rectified else None,
+    )

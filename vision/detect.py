@@ -67,15 +67,13 @@ class DetectedBoxes:
 
     def rows(self, keep: np.ndarray) -> DetectedBoxes:
         """These of the table's boxes only (a mask or indices, in order); the same candidates."""
-        return DetectedBoxes(self.boxes[keep], self.scores[keep], self.candidates,
-                             self.candidate_scores)
+        return DetectedBoxes(self.boxes[keep], self.scores[keep], self.candidates, self.candidate_scores)
 
 
 class Detector:
     """The card detector of one ONNX file, loaded on first use."""
 
-    def __init__(self, path: str | os.PathLike[str], threads: int = DEFAULT_THREADS,
-                 threshold: float = DET_THRESHOLD):
+    def __init__(self, path: str | os.PathLike[str], threads: int = DEFAULT_THREADS, threshold: float = DET_THRESHOLD):
         self.path = Path(path)
         self.threads = threads
         self.threshold = threshold
@@ -84,8 +82,7 @@ class Detector:
     def session(self):
         return session(str(self.path), self.threads)
 
-    def candidates(self, image: np.ndarray, min_score: float | None = None
-                   ) -> tuple[np.ndarray, np.ndarray]:
+    def candidates(self, image: np.ndarray, min_score: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """All the boxes scoring ``min_score`` or more (default: the lower of the threshold and
         FILL_THRESHOLD), after NMS, sorted by score: what the table is chosen from."""
         floor = min(self.threshold, FILL_THRESHOLD) if min_score is None else min_score
@@ -110,7 +107,7 @@ class Detector:
         px, py = (size - nw) / 2, (size - nh) / 2
         canvas = np.full((size, size, 3), 114, np.uint8)  # letterbox, as Ultralytics trains
         left, top = round(px - 0.1), round(py - 0.1)
-        canvas[top:top + nh, left:left + nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+        canvas[top : top + nh, left : left + nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
         blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32)
         blob /= 255
         pred = sess.run(None, {inp.name: blob})[0][0]  # (6, A): cx cy w h score angle
@@ -161,8 +158,7 @@ def part_of_larger(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
     reach = np.hypot(boxes[:, 2], boxes[:, 3]) / 2
     dist = np.hypot(boxes[:, None, 0] - boxes[None, :, 0], boxes[:, None, 1] - boxes[None, :, 1])
     # (small i, large j): j better, PART_AREA times larger, i's centre within j's reach
-    pairs = ((scores[None, :] > scores[:, None]) & (area[None, :] >= PART_AREA * area[:, None])
-             & (dist < reach[None, :]))
+    pairs = (scores[None, :] > scores[:, None]) & (area[None, :] >= PART_AREA * area[:, None]) & (dist < reach[None, :])
     for i, j in zip(*np.nonzero(pairs), strict=True):
         if not out[i] and intersection_area(boxes[i], boxes[j]) >= PART_OF_LARGER * area[i]:
             out[i] = True
@@ -179,8 +175,7 @@ def intersection_area(a: np.ndarray, b: np.ndarray) -> float:
     return float(cv2.contourArea(cv2.convexHull(pts)))
 
 
-def choose_table(boxes: np.ndarray, scores: np.ndarray, threshold: float
-                 ) -> tuple[np.ndarray, np.ndarray]:
+def choose_table(boxes: np.ndarray, scores: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:
     """The boxes kept from the candidates (sorted by score): the sure ones (capped, see
     cap_table), or a table of 16 completed with weaker ones (see fill_table); when they are 16
     that do not lie in four hands, one swap with a weaker box."""
@@ -193,8 +188,9 @@ def choose_table(boxes: np.ndarray, scores: np.ndarray, threshold: float
     return swap_for_four_hands(boxes, scores, chosen_b, chosen_s) or (chosen_b, chosen_s)
 
 
-def swap_for_four_hands(boxes: np.ndarray, scores: np.ndarray, chosen_b: np.ndarray,
-                        chosen_s: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+def swap_for_four_hands(
+    boxes: np.ndarray, scores: np.ndarray, chosen_b: np.ndarray, chosen_s: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
     """16 chosen boxes that do not lie in four hands, with one swapped for a weaker candidate
     so that they do (sorted by score); None when no swap makes four hands."""
     # Most often one box is a ghost across two cards of a hand and a half-hidden card of
@@ -216,8 +212,7 @@ def swap_for_four_hands(boxes: np.ndarray, scores: np.ndarray, chosen_b: np.ndar
     return None
 
 
-def fill_table(boxes: np.ndarray, scores: np.ndarray, threshold: float
-               ) -> tuple[np.ndarray, np.ndarray] | None:
+def fill_table(boxes: np.ndarray, scores: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray] | None:
     """When FILL_MIN_SURE to 15 boxes pass ``threshold`` and the 16 best candidates (weaker
     ones make up the count: a card half hidden under another) lie in four hands, perhaps after
     one swap, those 16, whose low scores flag them; else None (the sure boxes are the cards)."""

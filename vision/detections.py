@@ -69,12 +69,21 @@ class CardDetections:
     unfamiliar: bool = False
 
     @classmethod
-    def empty(cls, warnings: list[str] | None = None,
-              image_size: tuple[int, int] = (0, 0)) -> CardDetections:
+    def empty(cls, warnings: list[str] | None = None, image_size: tuple[int, int] = (0, 0)) -> CardDetections:
         f = np.zeros(0, np.float32)
-        return cls(np.zeros((0, 4), np.float32), np.zeros((0, 5), np.float32),
-                   np.zeros(0, object), f, f.copy(), f.copy(), np.zeros(0, object),
-                   np.zeros(0, bool), np.zeros(0, np.int8), list(warnings or []), image_size)
+        return cls(
+            np.zeros((0, 4), np.float32),
+            np.zeros((0, 5), np.float32),
+            np.zeros(0, object),
+            f,
+            f.copy(),
+            f.copy(),
+            np.zeros(0, object),
+            np.zeros(0, bool),
+            np.zeros(0, np.int8),
+            list(warnings or []),
+            image_size,
+        )
 
     def __len__(self) -> int:
         return len(self.card_ids)
@@ -83,20 +92,30 @@ class CardDetections:
         """Rows by index, slice or boolean mask; always returns CardDetections."""
         if isinstance(index, int | np.integer):
             index = [int(index)]
-        return replace(self, xyxy=self.xyxy[index], obb=self.obb[index],
-                       card_ids=self.card_ids[index], confidence=self.confidence[index],
-                       det_confidence=self.det_confidence[index],
-                       cls_confidence=self.cls_confidence[index],
-                       alternatives=self.alternatives[index],
-                       low_confidence=self.low_confidence[index], seat=self.seat[index],
-                       warnings=list(self.warnings),
-                       data={k: v[index] for k, v in self.data.items()})
+        return replace(
+            self,
+            xyxy=self.xyxy[index],
+            obb=self.obb[index],
+            card_ids=self.card_ids[index],
+            confidence=self.confidence[index],
+            det_confidence=self.det_confidence[index],
+            cls_confidence=self.cls_confidence[index],
+            alternatives=self.alternatives[index],
+            low_confidence=self.low_confidence[index],
+            seat=self.seat[index],
+            warnings=list(self.warnings),
+            data={k: v[index] for k, v in self.data.items()},
+        )
 
     def __iter__(self) -> Iterator[Card]:
         for i in range(len(self)):
-            yield Card(str(self.card_ids[i]), float(self.confidence[i]),
-                       tuple(float(v) for v in self.xyxy[i]), int(self.seat[i]),
-                       bool(self.low_confidence[i]))
+            yield Card(
+                str(self.card_ids[i]),
+                float(self.confidence[i]),
+                tuple(float(v) for v in self.xyxy[i]),
+                int(self.seat[i]),
+                bool(self.low_confidence[i]),
+            )
 
     # ---- filters (each returns a new CardDetections)
     def confident(self) -> CardDetections:
@@ -116,23 +135,31 @@ class CardDetections:
         return replace(self[np.arange(len(self))], seat=np.full(len(self), -1, np.int8))
 
     @classmethod
-    def concat(cls, parts: list[CardDetections], seats: list[int] | None = None,
-               warnings: list[str] | None = None) -> CardDetections:
+    def concat(
+        cls, parts: list[CardDetections], seats: list[int] | None = None, warnings: list[str] | None = None
+    ) -> CardDetections:
         """The rows of ``parts`` one after another (part k's cards in seat ``seats[k]`` when
         given); ``data`` keeps the arrays every part has, and the corrections of any."""
         if not parts:
             return cls.empty(warnings)
-        seat = [np.full(len(p), s, np.int8) for p, s in zip(parts, seats, strict=True)] if seats \
+        seat = (
+            [np.full(len(p), s, np.int8) for p, s in zip(parts, seats, strict=True)]
+            if seats
             else [p.seat for p in parts]
+        )
         keys = set.intersection(*(set(p.data) for p in parts)) - {CORRECTED}
         data = {k: np.concatenate([p.data[k] for p in parts]) for k in keys}
         if any(CORRECTED in p.data for p in parts):
             data[CORRECTED] = np.concatenate([p.corrected_from for p in parts])
         joined = {name: np.concatenate([getattr(p, name) for p in parts]) for name in _ROWS}
-        return cls(**joined, seat=np.concatenate(seat), data=data,
-                   warnings=list(warnings if warnings is not None else
-                                 [w for p in parts for w in p.warnings]),
-                   image_size=parts[0].image_size, unfamiliar=any(p.unfamiliar for p in parts))
+        return cls(
+            **joined,
+            seat=np.concatenate(seat),
+            data=data,
+            warnings=list(warnings if warnings is not None else [w for p in parts for w in p.warnings]),
+            image_size=parts[0].image_size,
+            unfamiliar=any(p.unfamiliar for p in parts),
+        )
 
     # ---- corrections
     @property
@@ -192,9 +219,11 @@ class CardDetections:
         """The ``mus leer --json`` object for this photo."""
         cartas = []
         for i in range(len(self)):
-            entry = {"carta": str(self.card_ids[i]),
-                     "confianza": round(float(self.confidence[i]), 3),
-                     "caja": [round(float(v), 1) for v in self.xyxy[i]]}
+            entry = {
+                "carta": str(self.card_ids[i]),
+                "confianza": round(float(self.confidence[i]), 3),
+                "caja": [round(float(v), 1) for v in self.xyxy[i]],
+            }
             if self.seat[i] >= 0:
                 entry["asiento"] = int(self.seat[i])
             # always said, so that no reader of the JSON guesses it from the confidence: the
@@ -204,8 +233,14 @@ class CardDetections:
                 entry["alternativa"] = str(self.alternatives[i])
             cartas.append(entry)
         out: dict = {"imagen": imagen} if imagen is not None else {}
-        out.update({"cartas": cartas, "asientos": self.hands, "avisos": list(self.warnings),
-                    "baraja_desconocida": self.unfamiliar})
+        out.update(
+            {
+                "cartas": cartas,
+                "asientos": self.hands,
+                "avisos": list(self.warnings),
+                "baraja_desconocida": self.unfamiliar,
+            }
+        )
         return out
 
     @classmethod
@@ -225,22 +260,38 @@ class CardDetections:
             raise ValueError(f"lectura con una carta que no es de la baraja: {exc}") from None
         n = len(rows)
         conf = np.array([float(c.get("confianza", 1.0)) for c in rows], np.float32)
-        xyxy = np.array([[float(v) for v in c.get("caja", (0, 0, 0, 0))] for c in rows],
-                        np.float32).reshape(n, 4)
+        xyxy = np.array([[float(v) for v in c.get("caja", (0, 0, 0, 0))] for c in rows], np.float32).reshape(n, 4)
         # a JSON that does not say which cards are doubtful (written by hand): the reader's
         # generic threshold
-        low = np.array([bool(c.get("dudosa", conf[i] < LOW_CONFIDENCE)) for i, c in enumerate(rows)],
-                       bool).reshape(n)
+        low = np.array([bool(c.get("dudosa", conf[i] < LOW_CONFIDENCE)) for i, c in enumerate(rows)], bool).reshape(n)
         seat = np.array([int(c.get("asiento", -1)) for c in rows], np.int8).reshape(n)
-        obb = np.column_stack([(xyxy[:, 0] + xyxy[:, 2]) / 2, (xyxy[:, 1] + xyxy[:, 3]) / 2,
-                               xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1],
-                               np.zeros(n, np.float32)]).astype(np.float32).reshape(n, 5)
-        return cls(xyxy, obb, np.array(ids, object).reshape(n), conf, conf.copy(),
-                   np.ones(n, np.float32), np.array(alts, object).reshape(n), low, seat,
-                   [str(w) for w in data.get("avisos") or []],
-                   unfamiliar=bool(data.get("baraja_desconocida", False)))
+        obb = (
+            np.column_stack(
+                [
+                    (xyxy[:, 0] + xyxy[:, 2]) / 2,
+                    (xyxy[:, 1] + xyxy[:, 3]) / 2,
+                    xyxy[:, 2] - xyxy[:, 0],
+                    xyxy[:, 3] - xyxy[:, 1],
+                    np.zeros(n, np.float32),
+                ]
+            )
+            .astype(np.float32)
+            .reshape(n, 5)
+        )
+        return cls(
+            xyxy,
+            obb,
+            np.array(ids, object).reshape(n),
+            conf,
+            conf.copy(),
+            np.ones(n, np.float32),
+            np.array(alts, object).reshape(n),
+            low,
+            seat,
+            [str(w) for w in data.get("avisos") or []],
+            unfamiliar=bool(data.get("baraja_desconocida", False)),
+        )
 
 
 CORRECTED = "corrected_from"  # the data key of the corrections
-_ROWS = ("xyxy", "obb", "card_ids", "confidence", "det_confidence", "cls_confidence",
-         "alternatives", "low_confidence")
+_ROWS = ("xyxy", "obb", "card_ids", "confidence", "det_confidence", "cls_confidence", "alternatives", "low_confidence")

@@ -32,14 +32,11 @@ def annotate(image: np.ndarray, dets: CardDetections) -> np.ndarray:
         y = max(y, th + base + 2)
         bg = DOUBTFUL if dets.low_confidence[i] else colour
         cv2.rectangle(out, (x, y - th - base - 2), (x + tw + 4, y), bg, -1)
-        cv2.putText(out, label, (x + 2, y - base), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale,
-                    (0, 0, 0), thick, cv2.LINE_AA)
+        cv2.putText(out, label, (x + 2, y - base), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, (0, 0, 0), thick, cv2.LINE_AA)
     if dets.hands:
         for s, hand in enumerate(dets.hands):
             text = f"{s} {SEAT_NAMES[s]}: {' '.join(hand)}"
             y = int(28 * scale * (s + 1))
-            cv2.putText(out, text, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (0, 0, 0),
-                        thick + 2, cv2.LINE_AA)
-            cv2.putText(out, text, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale,
-                        SEAT_COLOURS[s], thick, cv2.LINE_AA)
+            cv2.putText(out, text, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
+            cv2.putText(out, text, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, SEAT_COLOURS[s], thick, cv2.LINE_AA)
     return out

@@ -24,7 +24,6 @@ Two rules:
     [True, False]
 """
 
-
 from __future__ import annotations
 
 import json
@@ -39,22 +38,27 @@ import numpy as np
 from vision.models import FLAG_MODEL_FILE, models_hashes
 
 # the names as written in carta_dudas.json (its "rasgos")
-FEATURES = ("log_det", "log_1_menos_prob", "log_p_indice", "log_p_pintas", "ventaja_indice",
-            "ventaja_pintas")
+FEATURES = ("log_det", "log_1_menos_prob", "log_p_indice", "log_p_pintas", "ventaja_indice", "ventaja_pintas")
 _EPS = 1e-6
 
 
-def card_features(det: np.ndarray, cls: np.ndarray, corner_index: np.ndarray, pintas: np.ndarray
-                  ) -> np.ndarray:
+def card_features(det: np.ndarray, cls: np.ndarray, corner_index: np.ndarray, pintas: np.ndarray) -> np.ndarray:
     """(N, 6) features of each card: ``det`` and ``cls`` (N,) the detector's score and the
     card's probability; ``corner_index`` and ``pintas`` (N, 2) each mark reader's probability of the
     card's rank (suit) and its highest probability of any rank (suit)."""
     det, cls = np.asarray(det, np.float64), np.asarray(cls, np.float64)
     ind, pin = np.asarray(corner_index, np.float64), np.asarray(pintas, np.float64)
-    return np.stack([np.log(det + _EPS), np.log(1 - np.minimum(cls, 1 - _EPS)),
-                     np.log(ind[:, 0] + _EPS), np.log(pin[:, 0] + _EPS),
-                     np.log(ind[:, 1] + _EPS) - np.log(ind[:, 0] + _EPS),
-                     np.log(pin[:, 1] + _EPS) - np.log(pin[:, 0] + _EPS)], 1)
+    return np.stack(
+        [
+            np.log(det + _EPS),
+            np.log(1 - np.minimum(cls, 1 - _EPS)),
+            np.log(ind[:, 0] + _EPS),
+            np.log(pin[:, 0] + _EPS),
+            np.log(ind[:, 1] + _EPS) - np.log(ind[:, 0] + _EPS),
+            np.log(pin[:, 1] + _EPS) - np.log(pin[:, 0] + _EPS),
+        ],
+        1,
+    )
 
 
 @dataclass(frozen=True)
@@ -83,10 +87,16 @@ class FlagModel:
         return not self.models or models_hashes(Path(folder)) == self.models
 
     def to_json(self) -> dict:
-        return {"rasgos": list(FEATURES), "media": self.mean.tolist(),
-                "escala": self.scale.tolist(), "pesos": self.weights.tolist(),
-                "sesgo": self.bias, "umbral": self.threshold, "modelos": self.models or {},
-                "info": self.info or {}}
+        return {
+            "rasgos": list(FEATURES),
+            "media": self.mean.tolist(),
+            "escala": self.scale.tolist(),
+            "pesos": self.weights.tolist(),
+            "sesgo": self.bias,
+            "umbral": self.threshold,
+            "modelos": self.models or {},
+            "info": self.info or {},
+        }
 
     @classmethod
     def from_json(cls, d: dict) -> FlagModel:
@@ -95,8 +105,7 @@ class FlagModel:
         arrays = [np.asarray(d[k], np.float64) for k in ("media", "escala", "pesos")]
         if any(a.shape != (len(FEATURES),) for a in arrays) or not (arrays[1] > 0).all():
             raise ValueError("modelo de dudas incoherente")
-        return cls(*arrays, float(d["sesgo"]), float(d["umbral"]), dict(d.get("modelos", {})),
-                   dict(d.get("info", {})))
+        return cls(*arrays, float(d["sesgo"]), float(d["umbral"]), dict(d.get("modelos", {})), dict(d.get("info", {})))
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write atomically (a temporary file renamed over the target)."""
@@ -156,16 +165,15 @@ class FlagRule:
     threshold: float
     model: FlagModel | None = None
 
-    def flagged(self, det_scores: np.ndarray, cls_conf: np.ndarray,
-                data: dict[str, np.ndarray]) -> np.ndarray:
+    def flagged(self, det_scores: np.ndarray, cls_conf: np.ndarray, data: dict[str, np.ndarray]) -> np.ndarray:
         if self.model is not None and {"corner_index", "pintas"} <= data.keys():
-            return self.model.flagged(card_features(det_scores, cls_conf, data["corner_index"],
-                                                    data["pintas"]))
+            return self.model.flagged(card_features(det_scores, cls_conf, data["corner_index"], data["pintas"]))
         return det_scores * cls_conf < self.threshold
 
 
-def flag_rule(folder: Path, registered: bool, threshold: float | None = None,
-              use_model: bool | FlagModel = True) -> FlagRule:
+def flag_rule(
+    folder: Path, registered: bool, threshold: float | None = None, use_model: bool | FlagModel = True
+) -> FlagRule:
     """The rule of a reader of ``folder``'s models: ``threshold`` if given (then the product
     rule), else the product rule's default threshold; against a registered deck (``registered``)
     the learned model given as ``use_model``, or with True the folder's if it applies."""

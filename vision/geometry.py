@@ -54,8 +54,7 @@ def _side(p: np.ndarray, k: int) -> np.ndarray:
     return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
 
 
-def crop_cards(image: np.ndarray, obbs: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)
-               ) -> np.ndarray:
+def crop_cards(image: np.ndarray, obbs: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
     """The cards under the oriented boxes (N, 5), each warped to an upright ``size`` (w, h)
     crop: (N, h, w, 3) BGR. The corners of all the boxes are computed at once (a photo's 16
     cards in one call cost a third of 16 calls of :func:`crop_card`)."""
@@ -69,13 +68,18 @@ def crop_cards(image: np.ndarray, obbs: np.ndarray, size: tuple[int, int] = (CRO
     dst = np.float32([[0, 0], [w, 0], [w, h]])
     for k, (q, small) in enumerate(zip(quads, shrinks.tolist(), strict=True)):
         m = cv2.getAffineTransform(q[:3], dst)
-        cv2.warpAffine(image, m, (w, h), dst=out[k], flags=cv2.INTER_AREA if small else
-                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        cv2.warpAffine(
+            image,
+            m,
+            (w, h),
+            dst=out[k],
+            flags=cv2.INTER_AREA if small else cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
     return out
 
 
-def crop_card(image: np.ndarray, obb: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)
-              ) -> np.ndarray:
+def crop_card(image: np.ndarray, obb: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
     """The card under the oriented box, warped to an upright ``size`` (w, h) crop (BGR)."""
     return crop_cards(image, obb, size)[0]
 
@@ -123,12 +127,11 @@ def probiou_nms(boxes: np.ndarray, scores: np.ndarray, thr: float) -> np.ndarray
     alive = np.ones(len(order), bool)
     for i in range(len(order)):
         if alive[i]:
-            alive[i + 1:] &= iou[i, i + 1:] < thr
+            alive[i + 1 :] &= iou[i, i + 1 :] < thr
     return order[alive]
 
 
-def rotated_nms(boxes: np.ndarray, scores: np.ndarray, iou: float,
-                centre_frac: float = 0.2) -> np.ndarray:
+def rotated_nms(boxes: np.ndarray, scores: np.ndarray, iou: float, centre_frac: float = 0.2) -> np.ndarray:
     """Indices of the boxes kept by greedy NMS on rotated IoU (OpenCV's ``NMSBoxesRotated``,
     which also drops a box lying wholly inside a better one, as a box over part of one card
     does), best score first; then a kept box whose centre is within ``centre_frac`` of the short
@@ -143,10 +146,10 @@ def rotated_nms(boxes: np.ndarray, scores: np.ndarray, iou: float,
     """
     if len(boxes) == 0:
         return np.zeros(0, np.int64)
-    rects = [((float(b[0]), float(b[1])), (float(b[2]), float(b[3])), float(np.rad2deg(b[4])))
-             for b in boxes]
-    kept = np.asarray(cv2.dnn.NMSBoxesRotated(rects, scores.astype(np.float64).tolist(), 0.0, iou),
-                      np.int64).reshape(-1)
+    rects = [((float(b[0]), float(b[1])), (float(b[2]), float(b[3])), float(np.rad2deg(b[4]))) for b in boxes]
+    kept = np.asarray(cv2.dnn.NMSBoxesRotated(rects, scores.astype(np.float64).tolist(), 0.0, iou), np.int64).reshape(
+        -1
+    )
     kept = kept[np.argsort(-scores[kept], kind="stable")]
     centres, short = boxes[kept, :2], boxes[kept, 2:4].min(1)
     dist = np.hypot(centres[:, None, 0] - centres[None, :, 0], centres[:, None, 1] - centres[None, :, 1])

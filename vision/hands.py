@@ -65,8 +65,10 @@ def seat_hands(readings: Sequence[tuple[str, CardDetections]]) -> SeatHands:
         for card in ids:
             if card in seen:
                 other_seat, other = seen[card]
-                raise HandsError(f"{where}: la carta {card} ya se ha leído en {other} (asiento "
-                                 f"{other_seat}): repite la foto o corrige la carta")
+                raise HandsError(
+                    f"{where}: la carta {card} ya se ha leído en {other} (asiento "
+                    f"{other_seat}): repite la foto o corrige la carta"
+                )
             seen[card] = (seat, name)
         hands.append(ids)
         warnings += [f"{where}: {w}" for w in photo_warnings(dets)]
@@ -77,4 +79,3 @@ def photo_warnings(dets: CardDetections) -> list[str]:
     """A hand photo's warnings, less the seat step's (one hand is never four groups of four)."""
     seats_warning = NOT_16.format(n=len(dets))
     return [w for w in dets.warnings if w != seats_warning]
-

@@ -43,11 +43,15 @@ def check_size(img: np.ndarray, name: str = "la imagen") -> np.ndarray:
     """``img`` itself, or ImageError when it is too small or too thin to hold a card."""
     h, w = img.shape[:2]
     if min(h, w) < MIN_SIDE:
-        raise ImageError(f"{name}: imagen demasiado pequeña ({w}x{h} píxeles; hacen falta "
-                         f"al menos {MIN_SIDE} de lado para ver una carta)")
+        raise ImageError(
+            f"{name}: imagen demasiado pequeña ({w}x{h} píxeles; hacen falta "
+            f"al menos {MIN_SIDE} de lado para ver una carta)"
+        )
     if max(h, w) > MAX_ASPECT * min(h, w):
-        raise ImageError(f"{name}: imagen demasiado estrecha ({w}x{h} píxeles; una foto de "
-                         f"la mesa no es más de {MAX_ASPECT} veces más larga que ancha)")
+        raise ImageError(
+            f"{name}: imagen demasiado estrecha ({w}x{h} píxeles; una foto de "
+            f"la mesa no es más de {MAX_ASPECT} veces más larga que ancha)"
+        )
     return img
 
 

@@ -29,8 +29,9 @@ ONNX_FILES: Final = (DETECTOR_FILE, CLASSIFIER_FILE, CORNER_INDEX_FILE, PINTAS_F
 # Two threads where the process may use two cores: on this 2-core CPU a photo reads about a
 # third faster with two than with one, and about as fast with the other core busy
 # (training.cards.bench). More were not measured.
-DEFAULT_THREADS: Final = min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                             else os.cpu_count() or 1)
+DEFAULT_THREADS: Final = min(
+    2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+)
 
 
 def models_dir() -> Path:

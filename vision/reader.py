@@ -50,14 +50,23 @@ from vision.registered_deck import DeckError, RegisteredDeck
 from vision.scale import boxes_back, sureness, zoom_factor, zoomed_out
 from vision.seats import assign_seats, seat_labels
 
-__all__ = ["CardReader", "ImageError", "ReaderSettings", "default_reader", "load_image",
-           "read_cards", "reader_for_deck",
-           "reader_for_deck_bytes"]
+__all__ = [
+    "CardReader",
+    "ImageError",
+    "ReaderSettings",
+    "default_reader",
+    "load_image",
+    "read_cards",
+    "reader_for_deck",
+    "reader_for_deck_bytes",
+]
 
 NO_CARDS = "no se ve ninguna carta en la foto"
 MORE_THAN_A_TABLE = "se ven {n} cartas, más de las 16 de una mesa: ¿hay cartas de otra mano en la foto?"
-UNFAMILIAR_WARNING = ("las cartas no se parecen a las barajas que conoce el lector: confirma "
-                      "cada carta o registra tu baraja (mus baraja registrar)")
+UNFAMILIAR_WARNING = (
+    "las cartas no se parecen a las barajas que conoce el lector: confirma "
+    "cada carta o registra tu baraja (mus baraja registrar)"
+)
 
 
 @dataclass(frozen=True)
@@ -83,16 +92,19 @@ class CardReader:
     registered deck; cheap to create, it loads the models on first read. ``flag_model``: a
     learned flag model to use instead of the folder's (against a registered deck)."""
 
-    def __init__(self, folder: str | os.PathLike[str] | None = None,
-                 settings: ReaderSettings | None = None, deck: RegisteredDeck | None = None,
-                 flag_model: FlagModel | None = None):
+    def __init__(
+        self,
+        folder: str | os.PathLike[str] | None = None,
+        settings: ReaderSettings | None = None,
+        deck: RegisteredDeck | None = None,
+        flag_model: FlagModel | None = None,
+    ):
         self.folder = Path(folder) if folder else models_dir()
         self.settings = settings or ReaderSettings()
         self.deck = deck
         s = self.settings
         self.detector = Detector(self.folder / DETECTOR_FILE, s.threads, s.det_threshold)
-        self.classifier = Classifier(self.folder, s.threads, deck, s.index_weight, s.pinta_weight,
-                                     s.both_ways)
+        self.classifier = Classifier(self.folder, s.threads, deck, s.index_weight, s.pinta_weight, s.both_ways)
         # whether a photo shows cards at all is the generic classifier's judgement, even
         # against a registered deck (see vision.assemble.CARD_EVIDENCE)
         self._generic: Classifier | None = None
@@ -130,8 +142,9 @@ class CardReader:
             if not shows_cards(evidence) or not keep.any():
                 return CardDetections.empty([NO_CARDS], (w, h))
             detected, parts = detected.rows(keep), parts.rows(keep)
-        table = assemble(detected, parts, lambda boxes: self.classifier.classify_boxes(img, boxes),
-                         self._assembly_settings())
+        table = assemble(
+            detected, parts, lambda boxes: self.classifier.classify_boxes(img, boxes), self._assembly_settings()
+        )
         if len(table) == 0:
             return CardDetections.empty([NO_CARDS], (w, h))
         return self._detections(table, (w, h))
@@ -152,8 +165,7 @@ class CardReader:
             return detected
         return boxes_back(zoomed, scale, offset)
 
-    def _card_evidence(self, scores: np.ndarray, cutouts: Cutouts,
-                       parts: CardProbabilities) -> np.ndarray:
+    def _card_evidence(self, scores: np.ndarray, cutouts: Cutouts, parts: CardProbabilities) -> np.ndarray:
         """How much each box looks like a card (:func:`vision.assemble.card_evidence`): by the
         generic classifier, which reads the cards again against a registered deck."""
         if self.deck is None:
@@ -161,39 +173,54 @@ class CardReader:
         else:
             if self._generic is None:
                 s = self.settings
-                self._generic = Classifier(self.folder, s.threads, None, s.index_weight,
-                                           s.pinta_weight, s.both_ways)
+                self._generic = Classifier(self.folder, s.threads, None, s.index_weight, s.pinta_weight, s.both_ways)
             generic = self._generic.classify(cutouts)
         return card_evidence(scores, generic, self.settings.index_weight, self.settings.pinta_weight)
 
     def _assembly_settings(self) -> AssemblySettings:
         s = self.settings
-        return AssemblySettings(s.index_weight, s.pinta_weight, self.deck is not None,
-                                self.classifier.pinta_reader is not None, s.replace_duplicates,
-                                s.drop_taken)
+        return AssemblySettings(
+            s.index_weight,
+            s.pinta_weight,
+            self.deck is not None,
+            self.classifier.pinta_reader is not None,
+            s.replace_duplicates,
+            s.drop_taken,
+        )
 
     def _detections(self, table: Table, image_size: tuple[int, int]) -> CardDetections:
         """Stage 5 and the result: the flags, the seats and the warnings."""
         data = table.parts.mark_data(table.labels)
-        low = (np.ones(len(table), bool) if table.unfamiliar
-               else self.flags.flagged(table.det_scores, table.cls_conf, data) | table.moved)
+        low = (
+            np.ones(len(table), bool)
+            if table.unfamiliar
+            else self.flags.flagged(table.det_scores, table.cls_conf, data) | table.moved
+        )
         dets = CardDetections(
-            xyxy=obb_to_xyxy(table.boxes).astype(np.float32), obb=table.boxes,
+            xyxy=obb_to_xyxy(table.boxes).astype(np.float32),
+            obb=table.boxes,
             card_ids=np.array([CARD_IDS[i] for i in table.labels], object),
             confidence=(table.det_scores * table.cls_conf).astype(np.float32),
-            det_confidence=table.det_scores, cls_confidence=table.cls_conf.astype(np.float32),
+            det_confidence=table.det_scores,
+            cls_confidence=table.cls_conf.astype(np.float32),
             alternatives=np.array([CARD_IDS[i] for i in table.alt], object),
-            low_confidence=low, seat=np.full(len(table), -1, np.int8), warnings=[],
-            image_size=image_size, data=data, unfamiliar=table.unfamiliar)
+            low_confidence=low,
+            seat=np.full(len(table), -1, np.int8),
+            warnings=[],
+            image_size=image_size,
+            data=data,
+            unfamiliar=table.unfamiliar,
+        )
         dets = assign_seats(dets)
         if len(dets) > TABLE_CARDS:
             dets.warnings.insert(0, MORE_THAN_A_TABLE.format(n=len(dets)))
         if dets.unfamiliar:  # the field is for the screens, the sentence for the player
             dets.warnings.append(UNFAMILIAR_WARNING)
         if low.any():
-            doubtful = ", ".join(f"{c} (¿o {a}?)" for c, a in
-                                 zip(dets.card_ids[dets.low_confidence],
-                                     dets.alternatives[dets.low_confidence], strict=True))
+            doubtful = ", ".join(
+                f"{c} (¿o {a}?)"
+                for c, a in zip(dets.card_ids[dets.low_confidence], dets.alternatives[dets.low_confidence], strict=True)
+            )
             dets.warnings.append(f"confirma las cartas dudosas: {doubtful}")
         return dets
 

@@ -54,12 +54,12 @@ def card_indices(card_ids: Sequence[str]) -> np.ndarray:
     return out
 
 
-def examples(reader: CardReader, image: np.ndarray, obbs: np.ndarray, rng: np.random.Generator,
-             templates: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+def examples(
+    reader: CardReader, image: np.ndarray, obbs: np.ndarray, rng: np.random.Generator, templates: bool = True
+) -> tuple[np.ndarray, np.ndarray | None]:
     """Features (E, 2 x EXTRA_VIEWS, D) and templates (E, EXTRA_VIEWS, H, W, 3) of the cards
     in ``obbs``: each box and EXTRA_VIEWS - 1 jittered ones, features upright then upside down."""
-    boxes = [[o if v == 0 else _jittered(o, rng) for v in range(EXTRA_VIEWS)]
-             for o in np.asarray(obbs, np.float32)]
+    boxes = [[o if v == 0 else _jittered(o, rng) for v in range(EXTRA_VIEWS)] for o in np.asarray(obbs, np.float32)]
     crops = np.stack([crop_card(image, b, (CROP_W, CROP_H)) for row in boxes for b in row])
     _, up = reader.classifier.run_network(crops)
     _, down = reader.classifier.run_network(np.ascontiguousarray(crops[:, ::-1, ::-1]))
@@ -69,8 +69,9 @@ def examples(reader: CardReader, image: np.ndarray, obbs: np.ndarray, rng: np.ra
     feats = np.concatenate([up.reshape(e, EXTRA_VIEWS, -1), down.reshape(e, EXTRA_VIEWS, -1)], 1)
     small = None
     if templates:
-        small = np.stack([crop_card(image, b, (TEMPLATE_W, TEMPLATE_H)) for row in boxes
-                          for b in row]).reshape(e, EXTRA_VIEWS, TEMPLATE_H, TEMPLATE_W, 3)
+        small = np.stack([crop_card(image, b, (TEMPLATE_W, TEMPLATE_H)) for row in boxes for b in row]).reshape(
+            e, EXTRA_VIEWS, TEMPLATE_H, TEMPLATE_W, 3
+        )
     return feats.astype(np.float32), small
 
 
@@ -95,8 +96,7 @@ def clear_view(obbs: np.ndarray) -> np.ndarray:
     return clear
 
 
-def bounded(labels: np.ndarray, corrected: np.ndarray, per_card: int = MAX_EXTRA_PER_CARD
-            ) -> np.ndarray:
+def bounded(labels: np.ndarray, corrected: np.ndarray, per_card: int = MAX_EXTRA_PER_CARD) -> np.ndarray:
     """Which examples (oldest first) to keep: at most ``per_card`` of each card, dropping the
     oldest uncorrected ones first, then the oldest corrected ones.
 
@@ -114,8 +114,14 @@ def bounded(labels: np.ndarray, corrected: np.ndarray, per_card: int = MAX_EXTRA
     return keep
 
 
-def strengthen(deck: RegisteredDeck, reader: CardReader, image: np.ndarray, obbs: np.ndarray,
-               card_ids: Sequence[str], corrected: Sequence[bool]) -> RegisteredDeck:
+def strengthen(
+    deck: RegisteredDeck,
+    reader: CardReader,
+    image: np.ndarray,
+    obbs: np.ndarray,
+    card_ids: Sequence[str],
+    corrected: Sequence[bool],
+) -> RegisteredDeck:
     """``deck`` with the confirmed cards of one photo added (``obbs`` (N, 5) their boxes,
     ``card_ids`` their ids as the user confirmed them, ``corrected`` whether the user changed
     the reader's id), bounded. DeckError when the deck comes from another classifier."""
@@ -138,9 +144,20 @@ def strengthen(deck: RegisteredDeck, reader: CardReader, image: np.ndarray, obbs
         labels = np.concatenate([deck.extra_labels, labels])
         fixed = np.concatenate([deck.extra_corrected, fixed])
     keep = bounded(labels, fixed)
-    return RegisteredDeck(deck.features, deck.labels, deck.name, deck.model, deck.tau,
-                          deck.templates, deck.template_labels, deck.series, feats[keep],
-                          None if small is None else small[keep], labels[keep], fixed[keep])
+    return RegisteredDeck(
+        deck.features,
+        deck.labels,
+        deck.name,
+        deck.model,
+        deck.tau,
+        deck.templates,
+        deck.template_labels,
+        deck.series,
+        feats[keep],
+        None if small is None else small[keep],
+        labels[keep],
+        fixed[keep],
+    )
 
 
 def boxes_for(reader: CardReader, image: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
@@ -157,8 +174,7 @@ def boxes_for(reader: CardReader, image: np.ndarray, xyxy: np.ndarray) -> np.nda
         iw = np.clip(np.minimum(det[:, 2], b[2]) - np.maximum(det[:, 0], b[0]), 0, None)
         ih = np.clip(np.minimum(det[:, 3], b[3]) - np.maximum(det[:, 1], b[1]), 0, None)
         inter = iw * ih
-        union = ((det[:, 2] - det[:, 0]) * (det[:, 3] - det[:, 1])
-                 + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+        union = (det[:, 2] - det[:, 0]) * (det[:, 3] - det[:, 1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
         iou = inter / np.maximum(union, 1e-6)
         j = int(np.argmax(iou))
         if iou[j] >= 0.5:
@@ -166,9 +182,14 @@ def boxes_for(reader: CardReader, image: np.ndarray, xyxy: np.ndarray) -> np.nda
     return out
 
 
-def strengthen_file(path: str | os.PathLike[str], reader: CardReader, image: np.ndarray,
-                    xyxy: np.ndarray, card_ids: Sequence[str], corrected: Sequence[bool]
-                    ) -> RegisteredDeck:
+def strengthen_file(
+    path: str | os.PathLike[str],
+    reader: CardReader,
+    image: np.ndarray,
+    xyxy: np.ndarray,
+    card_ids: Sequence[str],
+    corrected: Sequence[bool],
+) -> RegisteredDeck:
     """Strengthen the deck registered in ``path`` with a confirmed photo read by the app (its
     cards' axis-aligned boxes, confirmed ids, corrections) and save it atomically; cards whose
     box the detector no longer finds are left out. Returns the deck saved."""

@@ -152,19 +152,25 @@ class RegisteredDeck:
         self._check_extra()
 
     def _check_extra(self) -> None:
-        f, t, y, c = (self.extra_features, self.extra_templates, self.extra_labels,
-                      self.extra_corrected)
+        f, t, y, c = (self.extra_features, self.extra_templates, self.extra_labels, self.extra_corrected)
         if f is None:
             if t is not None or y is not None or c is not None:
                 raise DeckError("baraja registrada incoherente: refuerzos sin rasgos")
             return
         e = len(f)
-        if (f.ndim != 3 or f.shape[2] != self.features.shape[1] or y is None or c is None
-                or y.shape != (e,) or c.shape != (e,) or (y.size and not 0 <= y.min() <= y.max()
-                                                          < DECK_SIZE)):
+        if (
+            f.ndim != 3
+            or f.shape[2] != self.features.shape[1]
+            or y is None
+            or c is None
+            or y.shape != (e,)
+            or c.shape != (e,)
+            or (y.size and not 0 <= y.min() <= y.max() < DECK_SIZE)
+        ):
             raise DeckError("baraja registrada incoherente: refuerzos y etiquetas no casan")
         if (t is not None) != self.has_templates or (
-                t is not None and (t.shape[0] != e or t.shape[2:] != (TEMPLATE_H, TEMPLATE_W, 3))):
+            t is not None and (t.shape[0] != e or t.shape[2:] != (TEMPLATE_H, TEMPLATE_W, 3))
+        ):
             raise DeckError("baraja registrada incoherente: plantillas de refuerzo no casan")
 
     @property
@@ -176,15 +182,19 @@ class RegisteredDeck:
         if not self.extra_count:
             return self.features, self.labels
         f = self.extra_features
-        return (np.concatenate([self.features, f.reshape(-1, f.shape[2])]),
-                np.concatenate([self.labels, np.repeat(self.extra_labels, f.shape[1])]))
+        return (
+            np.concatenate([self.features, f.reshape(-1, f.shape[2])]),
+            np.concatenate([self.labels, np.repeat(self.extra_labels, f.shape[1])]),
+        )
 
     def _all_templates(self) -> tuple[np.ndarray, np.ndarray]:
         if not self.extra_count or self.extra_templates is None:
             return self.templates, self.template_labels
         t = self.extra_templates
-        return (np.concatenate([self.templates, t.reshape(-1, *t.shape[2:])]),
-                np.concatenate([self.template_labels, np.repeat(self.extra_labels, t.shape[1])]))
+        return (
+            np.concatenate([self.templates, t.reshape(-1, *t.shape[2:])]),
+            np.concatenate([self.template_labels, np.repeat(self.extra_labels, t.shape[1])]),
+        )
 
     def combined(self, other: RegisteredDeck) -> RegisteredDeck:
         """This registration with the photos of ``other`` (the same deck photographed again)
@@ -197,8 +207,9 @@ class RegisteredDeck:
         (2, 80, 'bar')
         """
         if self.model and other.model and self.model != other.model:
-            raise DeckError("las fotos nuevas se leyeron con otro clasificador: registra la "
-                              "baraja de nuevo, desde el principio")
+            raise DeckError(
+                "las fotos nuevas se leyeron con otro clasificador: registra la baraja de nuevo, desde el principio"
+            )
         if self.features.shape[1] != other.features.shape[1]:
             raise DeckError("baraja registrada incoherente: rasgos de distinto tamaño")
         self.check_room(other.series)
@@ -208,19 +219,26 @@ class RegisteredDeck:
         return RegisteredDeck(
             np.concatenate([self.features, other.features]),
             np.concatenate([self.labels, other.labels]),
-            self.name or other.name, self.model or other.model, self.tau,
+            self.name or other.name,
+            self.model or other.model,
+            self.tau,
             np.concatenate([self.templates, other.templates]) if both else None,
-            np.concatenate([self.template_labels, other.template_labels]) if both
-            else None,
+            np.concatenate([self.template_labels, other.template_labels]) if both else None,
             self.series + other.series,
-            *((extra.extra_features, extra.extra_templates, extra.extra_labels,
-               extra.extra_corrected) if extra is not None else ()))
+            *(
+                (extra.extra_features, extra.extra_templates, extra.extra_labels, extra.extra_corrected)
+                if extra is not None
+                else ()
+            ),
+        )
 
     def check_room(self, added: int = 1) -> None:
         """DeckError when ``added`` more sets of photos would pass MAX_SERIES."""
         if self.series + added > MAX_SERIES:
-            raise DeckError(f"la baraja ya tiene {self.series} series de fotos (como mucho "
-                              f"{MAX_SERIES}): regístrala de nuevo con las mejores")
+            raise DeckError(
+                f"la baraja ya tiene {self.series} series de fotos (como mucho "
+                f"{MAX_SERIES}): regístrala de nuevo con las mejores"
+            )
 
     @cached_property
     def _templates_both_ways(self) -> tuple[np.ndarray, np.ndarray]:
@@ -238,8 +256,9 @@ class RegisteredDeck:
         sim = np.asarray(feats, np.float32) @ features.astype(np.float32).T
         return best_per_class(sim, labels, DECK_SIZE)
 
-    def probabilities(self, upright: np.ndarray, upside_down: np.ndarray | None = None,
-                      crops: np.ndarray | None = None) -> np.ndarray:
+    def probabilities(
+        self, upright: np.ndarray, upside_down: np.ndarray | None = None, crops: np.ndarray | None = None
+    ) -> np.ndarray:
         """(N, 40) from the features of each crop, read both ways up when ``upside_down`` is
         given (the better way counts); the registered crops are stored both ways up, so one
         way finds a card lying either way. ``crops``: the cards cut at the template size
@@ -249,16 +268,16 @@ class RegisteredDeck:
             s = np.maximum(s, self.class_similarity(upside_down))
         if crops is not None and self.has_templates:
             templates, labels = self._templates_both_ways
-            s = s + TEMPLATE_WEIGHT * template_similarity(template_patches(crops), templates, labels,
-                                                          DECK_SIZE)
+            s = s + TEMPLATE_WEIGHT * template_similarity(template_patches(crops), templates, labels, DECK_SIZE)
         z = (s - s.max(1, keepdims=True)) / self.tau
         e = np.exp(z)
         return e / e.sum(1, keepdims=True)
 
     def check_model(self, folder: Path) -> None:
         if self.model and self.model != classifier_hash(folder):
-            raise DeckError("esta baraja se registró con otro clasificador: regístrala de nuevo "
-                              "con las fotos de sus cartas")
+            raise DeckError(
+                "esta baraja se registró con otro clasificador: regístrala de nuevo con las fotos de sus cartas"
+            )
 
     # ---- files
     def save(self, path: str | os.PathLike[str]) -> Path:
@@ -285,21 +304,35 @@ class RegisteredDeck:
         return buf.getvalue()
 
     def _write(self, fh: BinaryIO) -> None:
-        extra = {} if not self.has_templates else {
-            "plantillas": self.templates.astype(np.uint8),
-            "etiquetas_plantillas": self.template_labels.astype(np.int16)}
+        extra = (
+            {}
+            if not self.has_templates
+            else {
+                "plantillas": self.templates.astype(np.uint8),
+                "etiquetas_plantillas": self.template_labels.astype(np.int16),
+            }
+        )
         extra.update(self._extra_arrays())
-        np.savez_compressed(fh, features=self.features.astype(np.float16),
-                            labels=self.labels.astype(np.int16), nombre=self.name,
-                            modelo=self.model, tau=self.tau, formato=FORMAT,
-                            series=self.series, **extra)
+        np.savez_compressed(
+            fh,
+            features=self.features.astype(np.float16),
+            labels=self.labels.astype(np.int16),
+            nombre=self.name,
+            modelo=self.model,
+            tau=self.tau,
+            formato=FORMAT,
+            series=self.series,
+            **extra,
+        )
 
     def _extra_arrays(self) -> dict[str, np.ndarray]:
         if not self.extra_count:
             return {}
-        out = {"refuerzo_rasgos": self.extra_features.astype(np.float16),
-               "refuerzo_cartas": self.extra_labels.astype(np.int16),
-               "refuerzo_corregidas": self.extra_corrected.astype(bool)}
+        out = {
+            "refuerzo_rasgos": self.extra_features.astype(np.float16),
+            "refuerzo_cartas": self.extra_labels.astype(np.int16),
+            "refuerzo_corregidas": self.extra_corrected.astype(bool),
+        }
         if self.extra_templates is not None:
             out["refuerzo_plantillas"] = self.extra_templates.astype(np.uint8)
         return out
@@ -324,25 +357,33 @@ class RegisteredDeck:
                     raise DeckError(f"{p}: formato de baraja {int(d['formato'])} desconocido")
                 templates = "plantillas" in d.files  # format 1 has none; format 2 may
                 extra = "refuerzo_rasgos" in d.files
-                return cls(d["features"].astype(np.float32), d["labels"].astype(np.int64),
-                           str(d["nombre"]), str(d["modelo"]), float(d["tau"]),
-                           d["plantillas"].astype(np.uint8) if templates else None,
-                           d["etiquetas_plantillas"].astype(np.int64) if templates else None,
-                           int(d["series"]) if "series" in d.files else 1,
-                           d["refuerzo_rasgos"].astype(np.float32) if extra else None,
-                           d["refuerzo_plantillas"].astype(np.uint8)
-                           if extra and "refuerzo_plantillas" in d.files else None,
-                           d["refuerzo_cartas"].astype(np.int64) if extra else None,
-                           d["refuerzo_corregidas"].astype(bool) if extra else None)
+                return cls(
+                    d["features"].astype(np.float32),
+                    d["labels"].astype(np.int64),
+                    str(d["nombre"]),
+                    str(d["modelo"]),
+                    float(d["tau"]),
+                    d["plantillas"].astype(np.uint8) if templates else None,
+                    d["etiquetas_plantillas"].astype(np.int64) if templates else None,
+                    int(d["series"]) if "series" in d.files else 1,
+                    d["refuerzo_rasgos"].astype(np.float32) if extra else None,
+                    d["refuerzo_plantillas"].astype(np.uint8) if extra and "refuerzo_plantillas" in d.files else None,
+                    d["refuerzo_cartas"].astype(np.int64) if extra else None,
+                    d["refuerzo_corregidas"].astype(bool) if extra else None,
+                )
         except DeckError:
             raise
         except Exception as exc:  # not an npz, a truncated file, missing arrays
             raise DeckError(f"{p}: no es una baraja registrada legible ({exc})") from exc
 
     def describe(self) -> dict:
-        return {"nombre": self.name, "cartas": DECK_SIZE, "recortes": len(self.labels),
-                "rasgos": int(self.features.shape[1]), "modelo": self.model,
-                "plantillas": 0 if self.templates is None else len(self.templates),
-                "series": self.series, "refuerzos": self.extra_count}
-
-
+        return {
+            "nombre": self.name,
+            "cartas": DECK_SIZE,
+            "recortes": len(self.labels),
+            "rasgos": int(self.features.shape[1]),
+            "modelo": self.model,
+            "plantillas": 0 if self.templates is None else len(self.templates),
+            "series": self.series,
+            "refuerzos": self.extra_count,
+        }

@@ -40,9 +40,11 @@ from vision.templates import TEMPLATE_H, TEMPLATE_W
 # gave 89.4 % of the cards with cards of 160 px or less and 92.4 % with 200 px or more (92.2 %
 # and 93.9 % on the other design).
 MIN_CARD_PX = 160
-LAYOUT_HELP = ("pon las cartas boca arriba y sin que se toquen, en filas del 1 al 12: las 40 en "
-               "cuatro filas (oros, copas, espadas, bastos) o un palo por foto, en una fila de "
-               "diez o dos de cinco")
+LAYOUT_HELP = (
+    "pon las cartas boca arriba y sin que se toquen, en filas del 1 al 12: las 40 en "
+    "cuatro filas (oros, copas, espadas, bastos) o un palo por foto, en una fila de "
+    "diez o dos de cinco"
+)
 
 
 def grid_order(obbs: np.ndarray, layouts: tuple[tuple[int, int], ...] = ((4, 10),)) -> np.ndarray:
@@ -59,8 +61,7 @@ def grid_order(obbs: np.ndarray, layouts: tuple[tuple[int, int], ...] = ((4, 10)
     obbs = np.asarray(obbs, np.float64)
     wanted = " o ".join(f"{r * c}" for r, c in layouts)
     if len(obbs) not in {r * c for r, c in layouts}:
-        raise DeckError(f"se han encontrado {len(obbs)} cartas, se esperan {wanted}: "
-                          f"{LAYOUT_HELP}")
+        raise DeckError(f"se han encontrado {len(obbs)} cartas, se esperan {wanted}: {LAYOUT_HELP}")
     w, h, a = obbs[:, 2], obbs[:, 3], obbs[:, 4]
     long_axis = np.where(w >= h, a, a + math.pi / 2)
     # mean axis direction (mod pi); rows run perpendicular to it
@@ -78,14 +79,14 @@ def grid_order(obbs: np.ndarray, layouts: tuple[tuple[int, int], ...] = ((4, 10)
     rows = np.split(order, cuts)
     if (len(rows), len(rows[0])) not in layouts or len({len(r) for r in rows}) != 1:
         sizes = "+".join(str(len(r)) for r in rows)
-        raise DeckError(f"las cartas forman filas de {sizes}, no {wanted} en filas iguales "
-                          f"y separadas: {LAYOUT_HELP}")
+        raise DeckError(f"las cartas forman filas de {sizes}, no {wanted} en filas iguales y separadas: {LAYOUT_HELP}")
     rows = [row[np.argsort(along[row], kind="stable")] for row in rows]
     for r, row in enumerate(rows):
         steps = np.diff(along[row])
         if len(row) > 1 and steps.min() < 0.5 * short:
-            raise DeckError(f"en la fila {r + 1} hay dos cartas encima una de otra o una carta "
-                              f"leída dos veces: {LAYOUT_HELP}")
+            raise DeckError(
+                f"en la fila {r + 1} hay dos cartas encima una de otra o una carta leída dos veces: {LAYOUT_HELP}"
+            )
         if len(row) > 2 and steps.max() > 1.6 * np.median(steps):  # a hole: a card missed
             raise DeckError(f"en la fila {r + 1} falta una carta o hay un hueco: {LAYOUT_HELP}")
     sizes = np.sqrt(w * h)
@@ -94,15 +95,13 @@ def grid_order(obbs: np.ndarray, layouts: tuple[tuple[int, int], ...] = ((4, 10)
     return np.concatenate(rows)
 
 
-def locate_grid(reader: CardReader, img: np.ndarray, n: int,
-                layouts: tuple[tuple[int, int], ...]) -> np.ndarray:
+def locate_grid(reader: CardReader, img: np.ndarray, n: int, layouts: tuple[tuple[int, int], ...]) -> np.ndarray:
     """The ``n`` card boxes of a registration photo in reading order, or DeckError. Every box
     must be a confident detection: a registration must not be built on a guess."""
     boxes, scores = reader.detector.detect_n(img, n)
     weak = int((scores < reader.detector.threshold).sum())
     if len(boxes) == n and weak:
-        raise DeckError(f"{weak} cartas se ven mal (reflejos, sombra o desenfoque): repite la "
-                          "foto con luz uniforme")
+        raise DeckError(f"{weak} cartas se ven mal (reflejos, sombra o desenfoque): repite la foto con luz uniforme")
     return boxes[grid_order(boxes, layouts)]
 
 
@@ -114,14 +113,17 @@ def _jittered(obb: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return o
 
 
-def register(reader: CardReader, photos: Sequence[np.ndarray | str | os.PathLike[str]],
-             name: str = "") -> tuple[RegisteredDeck, list[str]]:
+def register(
+    reader: CardReader, photos: Sequence[np.ndarray | str | os.PathLike[str]], name: str = ""
+) -> tuple[RegisteredDeck, list[str]]:
     """Register the deck from one photo of its 40 cards (four rows of ten) or four photos of
     one suit each (oros, copas, espadas, bastos, in that order; a row of ten or two rows of
     five). Returns the registration and warnings (rows whose suit the classifier doubts)."""
     if len(photos) not in (1, 4):
-        raise DeckError(f"se dan {len(photos)} fotos: hace falta una foto de las 40 cartas o "
-                          "cuatro, una por palo (oros, copas, espadas, bastos)")
+        raise DeckError(
+            f"se dan {len(photos)} fotos: hace falta una foto de las 40 cartas o "
+            "cuatro, una por palo (oros, copas, espadas, bastos)"
+        )
     per_photo, layouts = (40, ((4, 10),)) if len(photos) == 1 else (10, ((1, 10), (2, 5)))
     rng = np.random.default_rng(0)
     crops, small, labels, size_warnings = [], [], [], []
@@ -147,11 +149,19 @@ def register(reader: CardReader, photos: Sequence[np.ndarray | str | os.PathLike
     logits, up = reader.classifier.run_network(crops_arr)
     _, down = reader.classifier.run_network(np.ascontiguousarray(crops_arr[:, ::-1, ::-1]))
     if up is None or down is None:
-        raise DeckError("este clasificador no da rasgos: vuelve a exportarlo "
-                          "(python -m training.cards.classifier --exportar ...)")
+        raise DeckError(
+            "este clasificador no da rasgos: vuelve a exportarlo (python -m training.cards.classifier --exportar ...)"
+        )
     y = np.asarray(labels, np.int64)
-    deck = RegisteredDeck(np.concatenate([up, down]).astype(np.float32), np.concatenate([y, y]),
-                          name, classifier_hash(reader.folder), TAU, np.stack(small), y)
+    deck = RegisteredDeck(
+        np.concatenate([up, down]).astype(np.float32),
+        np.concatenate([y, y]),
+        name,
+        classifier_hash(reader.folder),
+        TAU,
+        np.stack(small),
+        y,
+    )
     return deck, _suit_warnings(logits, y) + size_warnings
 
 
@@ -161,10 +171,11 @@ def _size_warning(boxes: np.ndarray, suit: int | None) -> str:
     if length >= MIN_CARD_PX:
         return ""
     where = "la foto de las 40 cartas" if suit is None else f"la foto de {SUIT_NAMES[suit]}"
-    fix = ("haz una foto por palo" if suit is None
-           else "acerca la cámara o pon las cartas en dos filas de cinco")
-    return (f"en {where}, las cartas salen pequeñas ({length:.0f} píxeles de largo; mejor "
-            f"{MIN_CARD_PX} o más): {fix}, y la baraja se leerá mejor")
+    fix = "haz una foto por palo" if suit is None else "acerca la cámara o pon las cartas en dos filas de cinco"
+    return (
+        f"en {where}, las cartas salen pequeñas ({length:.0f} píxeles de largo; mejor "
+        f"{MIN_CARD_PX} o más): {fix}, y la baraja se leerá mejor"
+    )
 
 
 def _suit_warnings(logits: np.ndarray, labels: np.ndarray) -> list[str]:
@@ -176,6 +187,8 @@ def _suit_warnings(logits: np.ndarray, labels: np.ndarray) -> list[str]:
     for r in range(ROWS):
         seen = int(np.argmax(suit_p[labels // PER_ROW == r].mean(0)))
         if seen != r:
-            warnings.append(f"la fila {r + 1} debería ser de {SUIT_NAMES[r]} pero parece de "
-                            f"{SUIT_NAMES[seen]}: comprueba el orden de las filas")
+            warnings.append(
+                f"la fila {r + 1} debería ser de {SUIT_NAMES[r]} pero parece de "
+                f"{SUIT_NAMES[seen]}: comprueba el orden de las filas"
+            )
     return warnings

@@ -69,8 +69,14 @@ def sureness(scores: np.ndarray) -> float:
 
 def border_colour(image: np.ndarray) -> np.ndarray:
     """The median colour of the photo's outer BORDER pixels (uint8, one value a channel)."""
-    edge = np.concatenate([image[:BORDER].reshape(-1, 3), image[-BORDER:].reshape(-1, 3),
-                           image[:, :BORDER].reshape(-1, 3), image[:, -BORDER:].reshape(-1, 3)])
+    edge = np.concatenate(
+        [
+            image[:BORDER].reshape(-1, 3),
+            image[-BORDER:].reshape(-1, 3),
+            image[:, :BORDER].reshape(-1, 3),
+            image[:, -BORDER:].reshape(-1, 3),
+        ]
+    )
     return np.median(edge, axis=0).astype(np.uint8)
 
 
@@ -86,7 +92,7 @@ def zoomed_out(image: np.ndarray, factor: float, side: int) -> tuple[np.ndarray,
     canvas = np.empty((ch, cw, 3), np.uint8)
     canvas[:] = border_colour(image)
     left, top = (cw - nw) // 2, (ch - nh) // 2
-    canvas[top:top + nh, left:left + nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+    canvas[top : top + nh, left : left + nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
     return canvas, scale, np.float32([left, top])
 
 
@@ -99,5 +105,4 @@ def boxes_back(detected: DetectedBoxes, scale: float, offset: np.ndarray) -> Det
         out[:, 2:4] /= scale
         return out
 
-    return DetectedBoxes(back(detected.boxes), detected.scores, back(detected.candidates),
-                         detected.candidate_scores)
+    return DetectedBoxes(back(detected.boxes), detected.scores, back(detected.candidates), detected.candidate_scores)

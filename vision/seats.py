@@ -61,8 +61,7 @@ def _groups_by_orientation(centres: np.ndarray, obb: np.ndarray) -> np.ndarray |
 
 
 def _spread_cost(points: np.ndarray, labels: np.ndarray) -> float:
-    return float(sum(((points[labels == g] - points[labels == g].mean(0)) ** 2).sum()
-                     for g in range(N_SEATS)))
+    return float(sum(((points[labels == g] - points[labels == g].mean(0)) ** 2).sum() for g in range(N_SEATS)))
 
 
 def _groups_by_position(centres: np.ndarray) -> np.ndarray:
@@ -109,10 +108,12 @@ def _separate(centres: np.ndarray, labels: np.ndarray, card_size: float) -> bool
     """Each pair of groups lies further apart than the wider of the two is spread (plus a
     margin): perspective makes the near hand wide and the far one narrow, so pair by pair."""
     cents = np.stack([centres[labels == g].mean(0) for g in range(N_SEATS)])
-    spread = [float(np.linalg.norm(centres[labels == g] - cents[g], axis=1).max())
-              for g in range(N_SEATS)]
-    return all(float(np.linalg.norm(cents[a] - cents[b])) >= max(spread[a], spread[b]) + card_size
-               for a in range(N_SEATS) for b in range(a + 1, N_SEATS))
+    spread = [float(np.linalg.norm(centres[labels == g] - cents[g], axis=1).max()) for g in range(N_SEATS)]
+    return all(
+        float(np.linalg.norm(cents[a] - cents[b])) >= max(spread[a], spread[b]) + card_size
+        for a in range(N_SEATS)
+        for b in range(a + 1, N_SEATS)
+    )
 
 
 def _each_card_near_its_own(centres: np.ndarray, labels: np.ndarray) -> bool:
@@ -124,8 +125,10 @@ def _each_card_near_its_own(centres: np.ndarray, labels: np.ndarray) -> bool:
 
 
 NOT_16 = "se han encontrado {n} cartas, se esperan 16: no se asignan asientos"
-NOT_SEPARATE = ("las cartas no forman cuatro grupos de cuatro separados (manos demasiado juntas "
-                "o mezcladas): no se asignan asientos")
+NOT_SEPARATE = (
+    "las cartas no forman cuatro grupos de cuatro separados (manos demasiado juntas "
+    "o mezcladas): no se asignan asientos"
+)
 
 
 def seat_labels(obb: np.ndarray) -> np.ndarray | None:

@@ -36,8 +36,7 @@ def template_patches(crops: np.ndarray) -> np.ndarray:
     each patch with its mean taken away per Lab channel and scaled to unit length."""
     crops = np.asarray(crops, np.uint8)
     if crops.ndim != 4 or crops.shape[1:] != (TEMPLATE_H, TEMPLATE_W, 3):
-        raise ValueError(f"template crops must be (N, {TEMPLATE_H}, {TEMPLATE_W}, 3), "
-                         f"not {crops.shape}")
+        raise ValueError(f"template crops must be (N, {TEMPLATE_H}, {TEMPLATE_W}, 3), not {crops.shape}")
     n = len(crops)
     lab = np.empty(crops.shape, np.float32)
     for i, c in enumerate(crops):
@@ -51,8 +50,7 @@ def template_patches(crops: np.ndarray) -> np.ndarray:
     return x
 
 
-def template_similarity(queries: np.ndarray, templates: np.ndarray, labels: np.ndarray,
-                        classes: int) -> np.ndarray:
+def template_similarity(queries: np.ndarray, templates: np.ndarray, labels: np.ndarray, classes: int) -> np.ndarray:
     """(N, classes): for each query, its best score against the templates of each class; a
     pair's score is the mean correlation of its best KEEP share of patches, in [-1, 1].
     ``templates``: the templates' patches laid out by :func:`stacked` (done once)."""

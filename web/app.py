@@ -50,8 +50,11 @@ def crear_app(url: str, datos: Path | None = None, limite_entradas: int = 20) ->
         # a refusal made before the pages' own handlers (the tournament server's rate limit, a
         # body over its limit) is JSON; on a page it becomes a page in the player's language
         resp = await call_next(request)
-        if (request.url.path.startswith("/api/") or resp.status_code < 400
-                or not resp.headers.get("content-type", "").startswith("application/json")):
+        if (
+            request.url.path.startswith("/api/")
+            or resp.status_code < 400
+            or not resp.headers.get("content-type", "").startswith("application/json")
+        ):
             return resp
         cuerpo = b"".join([parte async for parte in resp.body_iterator])
         try:

@@ -37,17 +37,42 @@ def configure(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--url", help="URL de PostgreSQL, p. ej. postgresql://usuario:clave@host/base")
     parser.add_argument("--host", default="0.0.0.0", help="dirección en la que escucha (0.0.0.0: toda la red local)")
     parser.add_argument("--puerto", type=int, default=8000, help="puerto (8000)")
-    parser.add_argument("--trabajadores", type=int, default=1, metavar="N",
-                        help="procesos de uvicorn (1); con PostgreSQL, uno o dos por núcleo")
-    parser.add_argument("--limite-entradas", type=int, default=10, metavar="N",
-                        help="intentos de entrar (usuario y contraseña) por minuto y dirección (10)")
-    parser.add_argument("--limite-uniones", type=int, default=None, metavar="N",
-                        help="códigos de mesa por minuto y dirección (120), contados aparte de las entradas")
-    parser.add_argument("--limite-peticiones", type=int, default=None, metavar="N",
-                        help="peticiones de todo tipo por minuto y dirección (3000)")
-    parser.add_argument("--proxy", action="append", default=[], metavar="IP",
-                        help="dirección del proxy inverso (Caddy, nginx) cuyo X-Forwarded-For y "
-                             "X-Forwarded-Proto se creen; repetible. Sin él, esas cabeceras no se leen")
+    parser.add_argument(
+        "--trabajadores",
+        type=int,
+        default=1,
+        metavar="N",
+        help="procesos de uvicorn (1); con PostgreSQL, uno o dos por núcleo",
+    )
+    parser.add_argument(
+        "--limite-entradas",
+        type=int,
+        default=10,
+        metavar="N",
+        help="intentos de entrar (usuario y contraseña) por minuto y dirección (10)",
+    )
+    parser.add_argument(
+        "--limite-uniones",
+        type=int,
+        default=None,
+        metavar="N",
+        help="códigos de mesa por minuto y dirección (120), contados aparte de las entradas",
+    )
+    parser.add_argument(
+        "--limite-peticiones",
+        type=int,
+        default=None,
+        metavar="N",
+        help="peticiones de todo tipo por minuto y dirección (3000)",
+    )
+    parser.add_argument(
+        "--proxy",
+        action="append",
+        default=[],
+        metavar="IP",
+        help="dirección del proxy inverso (Caddy, nginx) cuyo X-Forwarded-For y "
+        "X-Forwarded-Proto se creen; repetible. Sin él, esas cabeceras no se leen",
+    )
 
 
 def direcciones_lan() -> list[str]:
@@ -92,8 +117,11 @@ def run(args: argparse.Namespace) -> int:
     os.environ[ENV_LIMITE] = str(args.limite_entradas)
     # the tournament server reads these itself, in this process and in every worker (an option
     # given wins over the environment; without either, the server's defaults)
-    for name, value in ((ENTORNO_UNIONES, args.limite_uniones), (ENTORNO_PETICIONES, args.limite_peticiones),
-                        (ENTORNO_PROXY, ",".join(args.proxy) or None)):
+    for name, value in (
+        (ENTORNO_UNIONES, args.limite_uniones),
+        (ENTORNO_PETICIONES, args.limite_peticiones),
+        (ENTORNO_PROXY, ",".join(args.proxy) or None),
+    ):
         if value is not None:
             os.environ[name] = str(value)
     try:
@@ -105,16 +133,26 @@ def run(args: argparse.Namespace) -> int:
         return 2
     _anunciar(urls, args.host)
     if not os.environ.get(ENTORNO_PROXY) and not (args.host.startswith("127.") or args.host in ("::1", "localhost")):
-        print(f"{nombre}: HTTP sin cifrar en la red local: fuera de una red de confianza, sírvelo tras un "
-              "proxy HTTPS (docs/torneo.md)", file=sys.stderr)
+        print(
+            f"{nombre}: HTTP sin cifrar en la red local: fuera de una red de confianza, sírvelo tras un "
+            "proxy HTTPS (docs/torneo.md)",
+            file=sys.stderr,
+        )
     import uvicorn  # the server only: the other `mus` commands never load it
 
     if args.trabajadores == 1:
         uvicorn.run(app, host=args.host, port=args.puerto, log_level="warning", proxy_headers=False)
     else:  # each worker builds its own app from the environment; the database holds everything
         app.state.servidor.engine.dispose()
-        uvicorn.run("web.cli:app_de_trabajador", factory=True, host=args.host, port=args.puerto,
-                    workers=args.trabajadores, log_level="warning", proxy_headers=False)
+        uvicorn.run(
+            "web.cli:app_de_trabajador",
+            factory=True,
+            host=args.host,
+            port=args.puerto,
+            workers=args.trabajadores,
+            log_level="warning",
+            proxy_headers=False,
+        )
     return 0
 
 

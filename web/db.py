@@ -46,8 +46,10 @@ class ManoPartida(Base):
     """One confirmed hand. The unique pairs decide between two phones confirming at once."""
 
     __tablename__ = "manos_partida"
-    __table_args__ = (UniqueConstraint("partida_id", "n", name="uq_manos_partida_n"),
-                      UniqueConstraint("partida_id", "id_mano", name="uq_manos_partida_id_mano"))
+    __table_args__ = (
+        UniqueConstraint("partida_id", "n", name="uq_manos_partida_n"),
+        UniqueConstraint("partida_id", "id_mano", name="uq_manos_partida_id_mano"),
+    )
     id: Mapped[int] = mapped_column(primary_key=True)
     partida_id: Mapped[int] = mapped_column(ForeignKey("partidas.id"), index=True)
     n: Mapped[int] = mapped_column(Integer)  # 1, 2, ... with no gaps (undo deletes the last)

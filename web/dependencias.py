@@ -48,14 +48,17 @@ def sesiones(request: Request) -> Callable[[], AbstractContextManager[Session]]:
     def abrir() -> Iterator[Session]:
         with fabrica() as s, s.begin():
             yield s
+
     return abrir
 
 
 def cuerpo(model: type[M], limite: int = 64 * 1024) -> Callable[[Request], Any]:
     """A JSON body as ``model``, read as the tournament server reads its own: a size ceiling,
     `mus tanteo`'s JSON limits, then the model's checks (a clear line naming the field)."""
+
     async def leer(request: Request) -> M:
         return await request.app.state.servidor.leer(request, model, limite)
+
     return leer
 
 

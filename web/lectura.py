@@ -33,13 +33,16 @@ from web.servicio import WebError, _partida
 
 MAX_FOTO: Final = 16 * 1024 * 1024  # bytes: a phone's photo is a few MB
 # ISO-BMFF brands of HEIF images (an iPhone's HEIC among them): OpenCV reads none of them here
-HEIF: Final = frozenset({b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"hevm", b"hevs",
-                         b"mif1", b"msf1", b"avif", b"avis"})
+HEIF: Final = frozenset(
+    {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"hevm", b"hevs", b"mif1", b"msf1", b"avif", b"avis"}
+)
 
 FOTO_GRANDE: Final = N_("la foto es demasiado grande: como mucho {mib} MB")
 FOTO_VACIA: Final = N_("no ha llegado ninguna foto")
-FOTO_HEIC: Final = N_("la foto está en formato HEIC/HEIF, que no se puede leer: en el iPhone elige "
-                      "Ajustes > Cámara > Formatos > Más compatible, o envía la foto como JPEG")
+FOTO_HEIC: Final = N_(
+    "la foto está en formato HEIC/HEIF, que no se puede leer: en el iPhone elige "
+    "Ajustes > Cámara > Formatos > Más compatible, o envía la foto como JPEG"
+)
 FOTO_ILEGIBLE: Final = N_("no es una foto que se pueda leer: envía una foto JPEG o PNG")
 FOTO_PEQUENA: Final = N_("la foto es demasiado pequeña o estrecha para ver una carta")
 OCUPADO: Final = N_("el lector está ocupado con otras fotos: vuelve a intentarlo en un momento")
@@ -53,8 +56,8 @@ def es_heif(data: bytes) -> bool:
     if data[4:8] != b"ftyp":
         return False
     size = int.from_bytes(data[:4], "big")
-    box = data[8:min(max(size, 16), 64)]
-    brands = {box[i:i + 4] for i in range(0, len(box) - 3, 4)}  # major, version, compatible...
+    box = data[8 : min(max(size, 16), 64)]
+    brands = {box[i : i + 4] for i in range(0, len(box) - 3, 4)}  # major, version, compatible...
     return bool(brands & HEIF)
 
 
@@ -105,6 +108,7 @@ BARAJA_INSERVIBLE: Final = N_("la baraja registrada de la partida no se puede us
 
 # -- seat by seat, and corrections: mesa/'s rules on the reading the page holds ----------------------
 
+
 def _sesion(fotos_asiento: list[dict[str, Any] | None], jugadores: list[str] | None) -> AsientoPorAsiento:
     """mesa.asientos' session holding the seats already read (their readings' JSON)."""
     from vision.detections import CardDetections  # vision: loaded with the first photo
@@ -138,8 +142,14 @@ def _seguir(ses: AsientoPorAsiento) -> dict[str, Any]:
     return {"fotos_asiento": fotos, "mesa": mesa.to_json(), "cartas": manos(mesa)}
 
 
-def leer_asiento(data: bytes, nombre: str, baraja: bytes | None, asiento: int,
-                 fotos_asiento: list[dict[str, Any] | None], jugadores: list[str] | None) -> dict[str, Any]:
+def leer_asiento(
+    data: bytes,
+    nombre: str,
+    baraja: bytes | None,
+    asiento: int,
+    fotos_asiento: list[dict[str, Any] | None],
+    jugadores: list[str] | None,
+) -> dict[str, Any]:
     """One seat's photo (seat by seat): its four cards, checked as the app checks them
     (mesa.asientos: four cards, none already in another seat's photo), with the other seats'
     readings ``fotos_asiento``. Answers ``lectura`` (this photo's reading), ``fotos_asiento``
@@ -155,13 +165,13 @@ def leer_asiento(data: bytes, nombre: str, baraja: bytes | None, asiento: int,
     try:
         ses.poner(det, asiento=asiento)
     except AsientoError as exc:
-        raise WebError(exc.aviso.plantilla, 422, datos={"lectura": det.to_json(nombre)},
-                       **exc.aviso.datos) from None
+        raise WebError(exc.aviso.plantilla, 422, datos={"lectura": det.to_json(nombre)}, **exc.aviso.datos) from None
     return {"lectura": det.to_json(nombre), **_seguir(ses)}
 
 
-def corregir(lectura: dict[str, Any], indice: int, carta: str,
-             fotos_asiento: list[dict[str, Any] | None] | None = None) -> dict[str, Any]:
+def corregir(
+    lectura: dict[str, Any], indice: int, carta: str, fotos_asiento: list[dict[str, Any] | None] | None = None
+) -> dict[str, Any]:
     """Card ``indice`` of the reading the page holds set to ``carta`` by the player, as the
     app corrects (CardDetections.correct: a card read elsewhere swaps with it and is flagged).
     Seat by seat, each seat's reading takes its corrected cards back. Answers ``lectura``,
@@ -177,8 +187,7 @@ def corregir(lectura: dict[str, Any], indice: int, carta: str,
     except NotationError:
         raise WebError(CARTA_DESCONOCIDA, 422, carta=carta[:8]) from None
     cambios = det.correct(indice, nueva)
-    out: dict[str, Any] = {"lectura": det.to_json(lectura.get("imagen")), "cambios": cambios,
-                           "cartas": manos(det)}
+    out: dict[str, Any] = {"lectura": det.to_json(lectura.get("imagen")), "cambios": cambios, "cartas": manos(det)}
     if fotos_asiento and all(fotos_asiento):
         ses = _sesion(fotos_asiento, None)
         ses.tomar(det)
@@ -237,6 +246,7 @@ def pool_por_defecto() -> PoolLecturas:
 
 
 # -- the players' deck, registered from the phone ------------------------------------------------
+
 
 def comprobar_palo(data: bytes, palo: int) -> None:
     """One suit's registration photo checked as the app checks it as it is taken: its ten

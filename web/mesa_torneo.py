@@ -118,6 +118,7 @@ def _error(exc: MensajeTorneo, idioma: str, estado: int = 409) -> WebError:
 
 # -- joining ------------------------------------------------------------------------------------
 
+
 def unirse(sesiones: Sesiones, datos: Path, servidor: str, codigo: str, idioma: str = SOURCE) -> str:
     """Join the match now played at the table of ``codigo`` on the tournament server at
     ``servidor``; the clave of this server's partida that plays it (made at the first join,
@@ -146,15 +147,23 @@ def unirse(sesiones: Sesiones, datos: Path, servidor: str, codigo: str, idioma: 
                 except TorneoError as exc:
                     cliente.salir()  # nothing half-joined stays behind
                     raise _error(exc, idioma) from None
-                clave = servicio.crear_partida(s, list(partida["jugadores"]), partida["reglas"],
-                                               int(partida.get("mano", 0)), idioma)
+                clave = servicio.crear_partida(
+                    s, list(partida["jugadores"]), partida["reglas"], int(partida.get("mano", 0)), idioma
+                )
                 p = s.scalar(select(PartidaWeb).where(PartidaWeb.clave == clave))
                 assert p is not None
             p.torneo = (p.torneo or {}) | {
-                "clave": clave_match, "servidor": servidor, "cola": folder.name, "torneo": mesa.torneo,
-                "partida": partida.get("id"), "mesa": partida.get("mesa"), "parejas": mesa.parejas,
-                "primera": mesa.primera, "estado": _estado_servidor(partida),
-                "vistas": None}  # joined again: the next request sends (a refused hand back in the queue)
+                "clave": clave_match,
+                "servidor": servidor,
+                "cola": folder.name,
+                "torneo": mesa.torneo,
+                "partida": partida.get("id"),
+                "mesa": partida.get("mesa"),
+                "parejas": mesa.parejas,
+                "primera": mesa.primera,
+                "estado": _estado_servidor(partida),
+                "vistas": None,
+            }  # joined again: the next request sends (a refused hand back in the queue)
             return p.clave
 
 
@@ -170,6 +179,7 @@ def _estado_servidor(doc: dict[str, Any]) -> dict[str, Any]:
 
 # -- sending ------------------------------------------------------------------------------------
 
+
 def _torneo(s: Session, clave: str) -> tuple[PartidaWeb, dict[str, Any]]:
     p = servicio._partida(s, clave)  # the partida service's own lookup and message
     if not p.torneo:
@@ -177,8 +187,9 @@ def _torneo(s: Session, clave: str) -> tuple[PartidaWeb, dict[str, Any]]:
     return p, dict(p.torneo)
 
 
-def enviar(sesiones: Sesiones, datos: Path, clave: str, idioma: str = SOURCE,
-           reintentar: bool = False, esperar: bool = True) -> dict[str, Any]:
+def enviar(
+    sesiones: Sesiones, datos: Path, clave: str, idioma: str = SOURCE, reintentar: bool = False, esperar: bool = True
+) -> dict[str, Any]:
     """Queue the partida's stored hands that are not queued yet and send the queue (after the
     sender at work, or, without ``esperar``, leaving it to that one); the state the pages show,
     as stored afterwards.
@@ -186,8 +197,10 @@ def enviar(sesiones: Sesiones, datos: Path, clave: str, idioma: str = SOURCE,
     a token no longer good is mended by joining again with the table's code)."""
     with sesiones() as s:
         p, info = _torneo(s, clave)
-        manos = [(m.id_mano, m.registro, m.tanteo["marcador"]) for m in s.scalars(
-            select(ManoPartida).where(ManoPartida.partida_id == p.id).order_by(ManoPartida.n))]
+        manos = [
+            (m.id_mano, m.registro, m.tanteo["marcador"])
+            for m in s.scalars(select(ManoPartida).where(ManoPartida.partida_id == p.id).order_by(ManoPartida.n))
+        ]
     if not reintentar and _al_dia(info, len(manos)):
         return estado(sesiones, clave, idioma)
     folder = Path(datos) / CARPETA / info["cola"]
@@ -222,8 +235,13 @@ def _al_dia(info: dict[str, Any], manos: int) -> bool:
     return reciente and bool(info.get("conexion")) and info.get("vistas") == manos and parada
 
 
-def _enviar(cliente: ClienteTorneo, info: dict[str, Any], manos: list[tuple[str, dict, list[int]]],
-            reintentar: bool, codigo: str | None) -> dict[str, Any]:
+def _enviar(
+    cliente: ClienteTorneo,
+    info: dict[str, Any],
+    manos: list[tuple[str, dict, list[int]]],
+    reintentar: bool,
+    codigo: str | None,
+) -> dict[str, Any]:
     mesa = cliente.mesa()
     if mesa is None or mesa.servidor != info["servidor"] or mesa.partida.get("id") != info["partida"]:
         # the table's queue went with another match (joined from another page): this one's hands wait
@@ -244,15 +262,18 @@ def _enviar(cliente: ClienteTorneo, info: dict[str, Any], manos: list[tuple[str,
         out["conexion"] = False
     except TorneoError:
         pass  # the match as the server counts it is told at the next send
-    out |= {"pendientes": cliente.pendientes(),
-            "rechazadas": [asdict(r) | {"unirse_otra_vez": r.unirse_otra_vez} for r in cliente.rechazadas()],
-            "correcciones": [asdict(c) for c in cliente.correcciones()],
-            "respuestas": {str(n): r for n, r in cliente.respuestas().items()},
-            "actualizado": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
+    out |= {
+        "pendientes": cliente.pendientes(),
+        "rechazadas": [asdict(r) | {"unirse_otra_vez": r.unirse_otra_vez} for r in cliente.rechazadas()],
+        "correcciones": [asdict(c) for c in cliente.correcciones()],
+        "respuestas": {str(n): r for n, r in cliente.respuestas().items()},
+        "actualizado": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+    }
     return out
 
 
 # -- what the pages show ------------------------------------------------------------------------
+
 
 def estado(sesiones: Sesiones, clave: str, idioma: str = SOURCE) -> dict[str, Any]:
     """The table's match as the pages show it: the tournament, the parejas, the server's
@@ -265,17 +286,27 @@ def estado(sesiones: Sesiones, clave: str, idioma: str = SOURCE) -> dict[str, An
         return t(texto, idioma)
 
     rechazadas = [Rechazada(r["numero"], r["motivo"], r["estado"], r["detras"]) for r in info.get("rechazadas", [])]
-    correcciones = [Correccion(c["numero"], tuple(c["mesa"]), tuple(c["servidor"]), c.get("respuesta", {}))
-                    for c in info.get("correcciones", [])]
+    correcciones = [
+        Correccion(c["numero"], tuple(c["mesa"]), tuple(c["servidor"]), c.get("respuesta", {}))
+        for c in info.get("correcciones", [])
+    ]
     # confirmed here and not stored by the server yet: waiting, held or refused
     pendientes = max(0, local["manos"] - len(info.get("respuestas", {})))
-    return {"clave": clave, "torneo": info.get("torneo", ""), "mesa": info.get("mesa"),
-            "parejas": [p or "—" for p in info.get("parejas", [])], "servidor": info.get("servidor", ""),
-            "marcador_servidor": info.get("estado", {}), "marcador": local, "pendientes": pendientes,
-            "conexion": bool(info.get("conexion", True)), "aviso": tr(info["aviso"]) if info.get("aviso") else "",
-            "rechazadas": [texto_rechazada(tr, r, telefono=True) for r in rechazadas],
-            "correcciones": [texto_correccion(tr, c) for c in correcciones],
-            "actualizado": info.get("actualizado")}
+    return {
+        "clave": clave,
+        "torneo": info.get("torneo", ""),
+        "mesa": info.get("mesa"),
+        "parejas": [p or "—" for p in info.get("parejas", [])],
+        "servidor": info.get("servidor", ""),
+        "marcador_servidor": info.get("estado", {}),
+        "marcador": local,
+        "pendientes": pendientes,
+        "conexion": bool(info.get("conexion", True)),
+        "aviso": tr(info["aviso"]) if info.get("aviso") else "",
+        "rechazadas": [texto_rechazada(tr, r, telefono=True) for r in rechazadas],
+        "correcciones": [texto_correccion(tr, c) for c in correcciones],
+        "actualizado": info.get("actualizado"),
+    }
 
 
 def datos_de(datos: Path | None) -> Path:

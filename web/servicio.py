@@ -46,8 +46,9 @@ class WebError(ValueError):
     """A message for the player: a Spanish msgid of mesa.i18n (or finished Spanish text from
     scoring/, translated by the tournament's templates), its HTTP status and extra answer keys."""
 
-    def __init__(self, plantilla: str, estado: int = 422, datos: Mapping[str, Any] | None = None,
-                 **params: Any) -> None:
+    def __init__(
+        self, plantilla: str, estado: int = 422, datos: Mapping[str, Any] | None = None, **params: Any
+    ) -> None:
         super().__init__(plantilla.format(**params) if params else plantilla)
         self.plantilla, self.estado, self.params, self.datos = plantilla, estado, params, dict(datos or {})
 
@@ -77,8 +78,9 @@ class DatosBorrador(BaseModel):
     id_mano: Annotated[str, Field(pattern=ID_MANO)]
     n: Annotated[int, Field(ge=1, le=100_000)]  # the hand it is for (1 + the hands confirmed)
     mano: Asiento | None = None  # who is mano, when a mus corrido hand moves it
-    cartas: Annotated[list[Annotated[str, Field(max_length=64)] | None], Field(min_length=4, max_length=4)] = \
-        Field(default_factory=lambda: [None] * 4)
+    cartas: Annotated[list[Annotated[str, Field(max_length=64)] | None], Field(min_length=4, max_length=4)] = Field(
+        default_factory=lambda: [None] * 4
+    )
     asiento: Asiento | None = None  # the seat whose cards are being tapped
     lances: dict[str, Any] = Field(default_factory=dict)  # hand-record lance outcomes
     paso: Annotated[str, Field(max_length=16)] = "cartas"  # the page's step: cartas, lances, tanteo
@@ -108,6 +110,7 @@ def _cartas_borrador(cartas: list[str | None]) -> None:
 
 # -- the store ControlPartida writes through ------------------------------------------------------
 
+
 class AlmacenWeb:
     """mesa.partida.AlmacenPartidas over this database, inside one Session's transaction."""
 
@@ -115,8 +118,14 @@ class AlmacenWeb:
         self.s, self.idioma = s, idioma
 
     def nueva_partida(self, reglas: str | dict, jugadores: list[str], mano: int) -> int:
-        p = PartidaWeb(clave=secrets.token_urlsafe(16), reglas=reglas, jugadores=jugadores,
-                       mano_inicial=mano, idioma=self.idioma, terminada=False)
+        p = PartidaWeb(
+            clave=secrets.token_urlsafe(16),
+            reglas=reglas,
+            jugadores=jugadores,
+            mano_inicial=mano,
+            idioma=self.idioma,
+            terminada=False,
+        )
         self.s.add(p)
         self.s.flush()
         return p.id
@@ -125,26 +134,49 @@ class AlmacenWeb:
         p = self.s.get(PartidaWeb, partida_id)
         if p is None:
             return None
-        return {"id": p.id, "clave": p.clave, "creada": p.creada, "reglas": p.reglas, "jugadores": p.jugadores,
-                "mano_inicial": p.mano_inicial, "terminada": p.terminada, "ganador": p.ganador,
-                "idioma": p.idioma}
+        return {
+            "id": p.id,
+            "clave": p.clave,
+            "creada": p.creada,
+            "reglas": p.reglas,
+            "jugadores": p.jugadores,
+            "mano_inicial": p.mano_inicial,
+            "terminada": p.terminada,
+            "ganador": p.ganador,
+            "idioma": p.idioma,
+        }
 
     def partida_abierta(self) -> dict[str, Any] | None:
         return None  # every partida is opened by its link
 
     def manos(self, partida_id: int) -> list[dict[str, Any]]:
-        rows = self.s.scalars(select(ManoPartida).where(ManoPartida.partida_id == partida_id)
-                              .order_by(ManoPartida.n))
-        return [{"n": m.n, "registro": m.registro, "tanteo": m.tanteo, "origen": m.origen,
-                 "id_mano": m.id_mano} for m in rows]
+        rows = self.s.scalars(select(ManoPartida).where(ManoPartida.partida_id == partida_id).order_by(ManoPartida.n))
+        return [
+            {"n": m.n, "registro": m.registro, "tanteo": m.tanteo, "origen": m.origen, "id_mano": m.id_mano}
+            for m in rows
+        ]
 
-    def guardar_mano(self, partida_id: int, registro: dict, tanteo: dict, origen: str = "manual",
-                     terminada: bool = False, ganador: int | None = None, id_mano: str | None = None,
-                     n: int | None = None) -> int:
+    def guardar_mano(
+        self,
+        partida_id: int,
+        registro: dict,
+        tanteo: dict,
+        origen: str = "manual",
+        terminada: bool = False,
+        ganador: int | None = None,
+        id_mano: str | None = None,
+        n: int | None = None,
+    ) -> int:
         if n is None:
             n = (self.s.scalar(select(func.count()).where(ManoPartida.partida_id == partida_id)) or 0) + 1
-        row = ManoPartida(partida_id=partida_id, n=n, id_mano=id_mano or nuevo_id_mano(), registro=registro,
-                          tanteo=tanteo, origen=origen)
+        row = ManoPartida(
+            partida_id=partida_id,
+            n=n,
+            id_mano=id_mano or nuevo_id_mano(),
+            registro=registro,
+            tanteo=tanteo,
+            origen=origen,
+        )
         self.s.add(row)
         p = self.s.get(PartidaWeb, partida_id)
         assert p is not None
@@ -153,8 +185,13 @@ class AlmacenWeb:
         return row.id
 
     def deshacer_mano(self, partida_id: int, n: int | None = None) -> bool:
-        last = self.s.scalar(select(ManoPartida).where(ManoPartida.partida_id == partida_id)
-                             .order_by(ManoPartida.n.desc()).limit(1).with_for_update())
+        last = self.s.scalar(
+            select(ManoPartida)
+            .where(ManoPartida.partida_id == partida_id)
+            .order_by(ManoPartida.n.desc())
+            .limit(1)
+            .with_for_update()
+        )
         if last is None or (n is not None and last.n != n):
             return False
         self.s.delete(last)
@@ -167,13 +204,15 @@ class AlmacenWeb:
 
 # -- partidas -----------------------------------------------------------------------------------
 
+
 def perfiles() -> list[str]:
     """The rule profiles a new partida offers (every built-in one, then a custom TOML)."""
     return [*PERFILES, PERFIL_PROPIO]
 
 
-def reglas_de(nombre: str, toml: str | None = None, juegos: int | None = None,
-              vacas: int | None = None) -> str | dict[str, Any]:
+def reglas_de(
+    nombre: str, toml: str | None = None, juegos: int | None = None, vacas: int | None = None
+) -> str | dict[str, Any]:
     """The partida's rules as stored: a profile name, or overrides (a custom TOML's, and the
     juegos and vacas chosen when they differ from the profile's)."""
     if nombre == PERFIL_PROPIO:
@@ -190,8 +229,11 @@ def reglas_de(nombre: str, toml: str | None = None, juegos: int | None = None,
     else:
         raise WebError(N_("perfil de reglas desconocido: {perfil}"), perfil=nombre[:40])
     base = perfil(reglas)
-    cambios = {k: v for k, v in (("juegos_por_vaca", juegos), ("vacas_por_partida", vacas))
-               if v is not None and v != getattr(base, k)}
+    cambios = {
+        k: v
+        for k, v in (("juegos_por_vaca", juegos), ("vacas_por_partida", vacas))
+        if v is not None and v != getattr(base, k)
+    }
     if not cambios:
         return reglas
     out = dict(reglas) if isinstance(reglas, dict) else {"base": reglas, "nombre": reglas}
@@ -203,8 +245,9 @@ def reglas_de(nombre: str, toml: str | None = None, juegos: int | None = None,
     return out
 
 
-def crear_partida(s: Session, jugadores: list[str], reglas: str | dict[str, Any], mano: int,
-                  idioma: str = SOURCE) -> str:
+def crear_partida(
+    s: Session, jugadores: list[str], reglas: str | dict[str, Any], mano: int, idioma: str = SOURCE
+) -> str:
     """A new partida (validated by mesa's ControlPartida); its clave."""
     ctl = ControlPartida(AlmacenWeb(s, idioma), idioma)
     try:
@@ -235,13 +278,24 @@ def control(s: Session, clave: str, idioma: str = SOURCE) -> ControlPartida:
 def marcador(ctl: ControlPartida) -> dict[str, Any]:
     """Everything the marcador page shows, as plain JSON."""
     v = ctl.vista()
-    return {"clave": ctl.info["clave"], "parejas": [asdict(p) for p in v.parejas], "jugadores": v.jugadores,
-            "mano": v.mano, "mano_nombre": v.jugadores[v.mano], "reglas": v.reglas, "tantos_juego": v.tantos_juego,
-            "juegos_por_vaca": v.juegos_por_vaca, "vacas_por_partida": v.vacas_por_partida,
-            "numero_mano": v.numero_mano, "manos": ctl.guardadas, "ultimas": v.ultimas,
-            "terminada": v.terminada, "ganador": v.ganador,
-            "ganador_nombre": ctl.nombre_pareja(v.ganador) if v.ganador is not None else None,
-            "problema": ctl.problema}
+    return {
+        "clave": ctl.info["clave"],
+        "parejas": [asdict(p) for p in v.parejas],
+        "jugadores": v.jugadores,
+        "mano": v.mano,
+        "mano_nombre": v.jugadores[v.mano],
+        "reglas": v.reglas,
+        "tantos_juego": v.tantos_juego,
+        "juegos_por_vaca": v.juegos_por_vaca,
+        "vacas_por_partida": v.vacas_por_partida,
+        "numero_mano": v.numero_mano,
+        "manos": ctl.guardadas,
+        "ultimas": v.ultimas,
+        "terminada": v.terminada,
+        "ganador": v.ganador,
+        "ganador_nombre": ctl.nombre_pareja(v.ganador) if v.ganador is not None else None,
+        "problema": ctl.problema,
+    }
 
 
 def ver(s: Session, clave: str, idioma: str = SOURCE) -> dict[str, Any]:
@@ -249,6 +303,7 @@ def ver(s: Session, clave: str, idioma: str = SOURCE) -> dict[str, Any]:
 
 
 # -- the draft ----------------------------------------------------------------------------------
+
 
 def leer_borrador(s: Session, clave: str, idioma: str = SOURCE) -> tuple[DatosBorrador, int]:
     """The hand being entered and its version; a fresh one (version 0) when there is none or
@@ -295,6 +350,7 @@ def _otro_telefono(b: Borrador | None) -> WebError:
 
 # -- a hand -------------------------------------------------------------------------------------
 
+
 @dataclass
 class ManoNueva:
     """A hand as a phone sends it to be previewed or confirmed."""
@@ -334,10 +390,17 @@ def _clave_lance(lance: str) -> str:
 def estado_lances(ctl: ControlPartida, mano: ManoNueva) -> list[dict[str, Any]]:
     """The four lance rows: whether each is bet on (and why not), and what was recorded."""
     e = _entrada(ctl, mano, quitar_imposibles=True)
-    return [{"lance": r.lance, "fila": _clave_lance(r.lance), "nombre": t(NOMBRES_LANCE[r.lance], ctl.idioma),
-             "apostable": r.apostable,
-             "motivo": t(r.plantilla[0], ctl.idioma).format(*r.plantilla[1:]) if r.plantilla else "",
-             "resultado": r.resultado} for r in e.estado()]
+    return [
+        {
+            "lance": r.lance,
+            "fila": _clave_lance(r.lance),
+            "nombre": t(NOMBRES_LANCE[r.lance], ctl.idioma),
+            "apostable": r.apostable,
+            "motivo": t(r.plantilla[0], ctl.idioma).format(*r.plantilla[1:]) if r.plantilla else "",
+            "resultado": r.resultado,
+        }
+        for r in e.estado()
+    ]
 
 
 def _faltan(ctl: ControlPartida, mano: ManoNueva) -> None:
@@ -350,13 +413,19 @@ def _tanteo(ctl: ControlPartida, res: Any, avisos: list[tuple[str, str]]) -> dic
     """The tanteo as the pages show it: per lance, the reasons, the end of a juego."""
     doc = res.to_json()
     parejas = [ctl.nombre_pareja(0), ctl.nombre_pareja(1)]
-    return {"resultado": doc, "parejas": parejas,
-            "filas": [{"lance": lance, "nombre": t(NOMBRES_LANCE[lance], ctl.idioma),
-                       "tantos": res.por_lance[lance]} for lance in res.orden],
-            "total": [sum(v[i] for v in res.por_lance.values()) for i in (0, 1)],
-            "razones": [{"pareja": a.pareja, "nombre": parejas[a.pareja], "tantos": a.tantos, "razon": a.razon}
-                        for a in res.detalle],
-            "avisos": [t(plantilla, ctl.idioma).format(arg) for plantilla, arg in avisos]}
+    return {
+        "resultado": doc,
+        "parejas": parejas,
+        "filas": [
+            {"lance": lance, "nombre": t(NOMBRES_LANCE[lance], ctl.idioma), "tantos": res.por_lance[lance]}
+            for lance in res.orden
+        ],
+        "total": [sum(v[i] for v in res.por_lance.values()) for i in (0, 1)],
+        "razones": [
+            {"pareja": a.pareja, "nombre": parejas[a.pareja], "tantos": a.tantos, "razon": a.razon} for a in res.detalle
+        ],
+        "avisos": [t(plantilla, ctl.idioma).format(arg) for plantilla, arg in avisos],
+    }
 
 
 def previsualizar(s: Session, clave: str, mano: ManoNueva, idioma: str = SOURCE) -> dict[str, Any]:
@@ -406,8 +475,13 @@ def _confirmar(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[str
     except (ValueError, PartidaError, RegistroError) as exc:
         raise _de_reglas(exc) from None
     s.execute(delete(Borrador).where(Borrador.partida_id == ctl.partida_id))
-    return {"n": mano.n, "id_mano": mano.id_mano, "repetida": False, "tanteo": _tanteo(ctl, res, avisos),
-            "marcador": marcador(ctl)}
+    return {
+        "n": mano.n,
+        "id_mano": mano.id_mano,
+        "repetida": False,
+        "tanteo": _tanteo(ctl, res, avisos),
+        "marcador": marcador(ctl),
+    }
 
 
 def _ya_guardada(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[str, Any] | None:
@@ -417,8 +491,13 @@ def _ya_guardada(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[s
         return None
     ctl = control(s, clave, idioma)
     # the stored record scored again: the same tanteo, shown as the first answer showed it
-    return {"n": row.n, "id_mano": row.id_mano, "repetida": True, "tanteo": _tanteo(ctl, tantear(row.registro), []),
-            "marcador": marcador(ctl)}
+    return {
+        "n": row.n,
+        "id_mano": row.id_mano,
+        "repetida": True,
+        "tanteo": _tanteo(ctl, tantear(row.registro), []),
+        "marcador": marcador(ctl),
+    }
 
 
 def _confirmada_por_otro(ctl: ControlPartida) -> WebError:
@@ -429,17 +508,18 @@ def deshacer(s: Session, clave: str, n: int, idioma: str = SOURCE) -> dict[str, 
     """Undo hand ``n``, which must be the last (two phones undoing at once undo one hand)."""
     ctl = control(s, clave, idioma)
     if _partida(s, clave).torneo:  # the tournament server holds the hand already
-        raise WebError(N_("En un torneo las manos enviadas no se deshacen: avisa al árbitro"), 409,
-                       {"marcador": marcador(ctl)})
+        raise WebError(
+            N_("En un torneo las manos enviadas no se deshacen: avisa al árbitro"), 409, {"marcador": marcador(ctl)}
+        )
     if ctl.guardadas == 0:
         raise WebError(N_("no hay ninguna mano que deshacer"), 409, {"marcador": marcador(ctl)})
     if n != ctl.guardadas or not ctl.deshacer():
-        raise WebError(N_("la mano {n} ya no es la última: mira el marcador"), 409, {"marcador": marcador(ctl)},
-                       n=n)
+        raise WebError(N_("la mano {n} ya no es la última: mira el marcador"), 409, {"marcador": marcador(ctl)}, n=n)
     return marcador(ctl)
 
 
 # -- export -------------------------------------------------------------------------------------
+
 
 def exportar_json(s: Session, clave: str) -> list[dict[str, Any]]:
     """The hand records, each as `mus tanteo` reads it (the file is a JSON array of them)."""
@@ -450,4 +530,3 @@ def exportar_json(s: Session, clave: str) -> list[dict[str, Any]]:
 def exportar_csv(s: Session, clave: str) -> str:
     p = _partida(s, clave)
     return manos_csv(AlmacenWeb(s).manos(p.id))
-

@@ -21,28 +21,32 @@ class AjustesScreen(Screen):
     def on_pre_enter(self, *_: object) -> None:
         app = App.get_running_app()
         self._grupo(self.ids.perfiles, list(PERFILES), app.perfil, "aj_perfil", self.perfil)
-        self._grupo(self.ids.idiomas, list(IDIOMAS), app.lang, "aj_idioma", self.idioma,
-                    labels=IDIOMAS)
+        self._grupo(self.ids.idiomas, list(IDIOMAS), app.lang, "aj_idioma", self.idioma, labels=IDIOMAS)
         self._grupo(self.ids.camaras, ["0", "1", "2"], app.camara, "aj_camara", self.camara)
         self.ids.carpeta.text = app.carpeta
         elegida = baraja_de(app.baraja, app.carpeta)  # the data folder's deck counts too
         self.ids.baraja.text = elegida or ""
-        self.estado_baraja = (f"{app.t('Baraja registrada')}: {elegida}" if elegida
-                              else app.t('Baraja: el modelo general'))
+        self.estado_baraja = (
+            f"{app.t('Baraja registrada')}: {elegida}" if elegida else app.t("Baraja: el modelo general")
+        )
         self.ids.exportar.disabled = not app.ctl.activa
-        self.ids.guardar_tomas.state = "down" if app.almacen.ajuste(AJUSTE, "0") == "1" \
-            else "normal"
+        self.ids.guardar_tomas.state = "down" if app.almacen.ajuste(AJUSTE, "0") == "1" else "normal"
         self._info_tomas()
         n = len(app.almacen.partidas()) if app.almacen else 0
-        self.info = f"{app.t('Partidas guardadas')}: {n}\n{app.t('Base de datos')}: " \
-                    f"{app.carpeta}/musmesa.sqlite3"
+        self.info = f"{app.t('Partidas guardadas')}: {n}\n{app.t('Base de datos')}: {app.carpeta}/musmesa.sqlite3"
 
-    def _grupo(self, box: object, values: list[str], current: str, group: str, action: object,
-               labels: dict[str, str] | None = None) -> None:
+    def _grupo(
+        self,
+        box: object,
+        values: list[str],
+        current: str,
+        group: str,
+        action: object,
+        labels: dict[str, str] | None = None,
+    ) -> None:
         box.clear_widgets()
         for v in values:
-            b = Opcion(text=(labels or {}).get(v, v), group=group,
-                       state="down" if v == current else "normal")
+            b = Opcion(text=(labels or {}).get(v, v), group=group, state="down" if v == current else "normal")
             b.valor = v
             b.bind(on_release=lambda w, v=v: action(v))
             box.add_widget(b)
@@ -67,8 +71,7 @@ class AjustesScreen(Screen):
         app = App.get_running_app()
         tomas = AlmacenTomas(app.carpeta).tomas()
         hechas = sum(d.get("respuesta") is not None for d in tomas)
-        self.info_tomas = f"{app.t('Tomas guardadas')}: {len(tomas)} " \
-                          f"({hechas} {app.t('con respuesta')})"
+        self.info_tomas = f"{app.t('Tomas guardadas')}: {len(tomas)} ({hechas} {app.t('con respuesta')})"
         self.ids.exportar_tomas.disabled = not hechas
 
     def guardar_tomas(self, si: bool) -> None:
@@ -109,7 +112,7 @@ class AjustesScreen(Screen):
         app.baraja = SIN_BARAJA  # not "": that would fall back to the data folder's deck
         app.guardar_ajuste("baraja", SIN_BARAJA)
         self.ids.baraja.text = ""
-        self.estado_baraja = app.t('Baraja: el modelo general')
+        self.estado_baraja = app.t("Baraja: el modelo general")
 
     def exportar(self) -> None:
         App.get_running_app().exportar()

@@ -25,15 +25,13 @@ from mesa.i18n import N_
 from mesa.senas import describir_evento
 from mesa.storage import StorageError
 
-NOMBRES_FASE = {"reparto": N_("Reparto"), "mus": N_("Mus"), "descarte": N_("Descarte"),
-                "lances": N_("Lances")}
+NOMBRES_FASE = {"reparto": N_("Reparto"), "mus": N_("Mus"), "descarte": N_("Descarte"), "lances": N_("Lances")}
 
 
 def _pequena(frame: Any, ancho: int = 160) -> Any:
     import cv2  # OpenCV is an optional extra: only with a live source
 
-    return cv2.resize(frame, (ancho, int(ancho * frame.shape[0] / frame.shape[1])),
-                      interpolation=cv2.INTER_AREA)
+    return cv2.resize(frame, (ancho, int(ancho * frame.shape[0] / frame.shape[1])), interpolation=cv2.INTER_AREA)
 
 
 class ArbitroScreen(ReconocimientoEnVivo, Screen):
@@ -69,8 +67,7 @@ class ArbitroScreen(ReconocimientoEnVivo, Screen):
             self.sesion = self._sesion(app, jug)
             self.reconocedor = None
         if self.preview is None:
-            self.preview = Preview(self.ids.vista, procesar=self._procesar, aplicar=self._frame,
-                                   al_error=self._fallo)
+            self.preview = Preview(self.ids.vista, procesar=self._procesar, aplicar=self._frame, al_error=self._fallo)
         self._botones(jug)
         if not self.cartas:
             self.cartas = self._cartas_ultima_mano()
@@ -82,8 +79,7 @@ class ArbitroScreen(ReconocimientoEnVivo, Screen):
         box = self.ids.jugadores
         box.clear_widgets()
         for s, name in enumerate(jug):
-            b = Opcion(text=name, group="arbitro_jugador",
-                       state="down" if s == self.sesion.asiento else "normal")
+            b = Opcion(text=name, group="arbitro_jugador", state="down" if s == self.sesion.asiento else "normal")
             b.bind(on_release=lambda w, s=s: self.vigilar(s))
             box.add_widget(b)
         box = self.ids.fases
@@ -100,8 +96,7 @@ class ArbitroScreen(ReconocimientoEnVivo, Screen):
         primera = app.ctl.activa and not app.almacen.manos(app.ctl.partida_id)
         stored = app.almacen.arbitraje(app.ctl.partida_id)
         try:
-            sesion = SesionArbitro(self.perfil, jug, primera_mano=bool(primera),
-                                   entradas=stored or None)
+            sesion = SesionArbitro(self.perfil, jug, primera_mano=bool(primera), entradas=stored or None)
         except ValueError as exc:  # a tampered or damaged stored log: say so, start afresh
             app.avisar(f"{app.t('Registro de árbitro dañado')}: {exc}", error=True)
             sesion = SesionArbitro(self.perfil, jug, primera_mano=bool(primera))
@@ -158,9 +153,13 @@ class ArbitroScreen(ReconocimientoEnVivo, Screen):
         if isinstance(res, Exception):
             self.estado = f"{app.t('Error al reconocer')}: {res}"
             return None
-        self.estado = (app.t("Calibrando…") if res.calibrando else
-                       app.t("No se ve ninguna cara") if not res.cara else
-                       f"{app.t('Vigilando a')} {self.sesion.jugadores[self.sesion.asiento]}")
+        self.estado = (
+            app.t("Calibrando…")
+            if res.calibrando
+            else app.t("No se ve ninguna cara")
+            if not res.cara
+            else f"{app.t('Vigilando a')} {self.sesion.jugadores[self.sesion.asiento]}"
+        )
         self._calibracion(res)
         self._nuevos(res.eventos)
         return dibujar_marcas(frame, res)
@@ -249,8 +248,9 @@ class ArbitroScreen(ReconocimientoEnVivo, Screen):
         name = f"arbitro_{app.ctl.partida_id or 'libre'}.json"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            (folder / name).write_text(json.dumps(self.sesion.exportar(), ensure_ascii=False,
-                                                  indent=1), encoding="utf-8")
+            (folder / name).write_text(
+                json.dumps(self.sesion.exportar(), ensure_ascii=False, indent=1), encoding="utf-8"
+            )
         except OSError as exc:
             app.avisar(f"{app.t('No se pudo exportar')}: {exc}", error=True)
             return

@@ -190,8 +190,7 @@ class CartasScreen(ConFotos, Screen):
         """Offer the deck's registration the first time cards are read without one, and
         whenever the reader finds the deck unfamiliar."""
         app = App.get_running_app()
-        primera = (baraja_de(app.baraja, app.carpeta) is None
-                   and app.almacen.ajuste("baraja_ofrecida", "") != "1")
+        primera = baraja_de(app.baraja, app.carpeta) is None and app.almacen.ajuste("baraja_ofrecida", "") != "1"
         if primera:
             app.guardar_ajuste("baraja_ofrecida", "1")
         self.ofrecer_baraja = primera or desconocida
@@ -244,8 +243,7 @@ class CartasScreen(ConFotos, Screen):
 
     def _fila(self, nombre: str) -> BoxLayout:
         row = BoxLayout(size_hint_y=None, height=dp(98), spacing=dp(2))
-        row.add_widget(Label(text=nombre, bold=True, size_hint_x=None, width=dp(120),
-                             text_size=(dp(116), None)))
+        row.add_widget(Label(text=nombre, bold=True, size_hint_x=None, width=dp(120), text_size=(dp(116), None)))
         return row
 
     def _boton_repetir(self, asiento: int) -> Boton:
@@ -270,8 +268,7 @@ class CartasScreen(ConFotos, Screen):
                 for c in foto.lectura:
                     row.add_widget(CartaChip(carta=c.card_id, dudosa=c.low_confidence))
             if s == ses.turno:
-                row.add_widget(Label(text=app.t("ahora"), font_size="20sp", bold=True,
-                                     color=(1, 0.8, 0.3, 1)))
+                row.add_widget(Label(text=app.t("ahora"), font_size="20sp", bold=True, color=(1, 0.8, 0.3, 1)))
             elif foto is None:
                 row.add_widget(Label(text=app.t("pendiente"), font_size="20sp"))
             if foto is not None and s != ses.turno:
@@ -295,7 +292,10 @@ class CartasScreen(ConFotos, Screen):
         # Nothing is blocked: picking a card read elsewhere swaps the two (a confusion).
         self.selector = SelectorCartas(
             f"{app.t('Corregir')} {actual}: {app.t('elige la carta buena')}",
-            lambda c: self._poner(indice, c), set(), marcadas={actual, alt} - {None})
+            lambda c: self._poner(indice, c),
+            set(),
+            marcadas={actual, alt} - {None},
+        )
         self.selector.open()
 
     def _poner(self, indice: int, carta: str) -> None:
@@ -309,8 +309,7 @@ class CartasScreen(ConFotos, Screen):
             self.selector = None
         try:
             for i, antes, despues in cambios:
-                app.almacen.guardar_correccion(app.ctl.partida_id, self._asiento_de(i), antes,
-                                               despues, confianzas[i])
+                app.almacen.guardar_correccion(app.ctl.partida_id, self._asiento_de(i), antes, despues, confianzas[i])
         except StorageError as exc:
             app.avisar(str(exc), error=True)
         if len(cambios) > 1:
@@ -342,8 +341,7 @@ class CartasScreen(ConFotos, Screen):
 
     def _bytes_de_fotos(self) -> bytes | None:
         """The photo the cards came from (the four seats' one after another), as JPEG bytes."""
-        fotos = ([f.foto for f in self.sesion.fotos if f is not None] if self.sesion is not None
-                 else [self.foto])
+        fotos = [f.foto for f in self.sesion.fotos if f is not None] if self.sesion is not None else [self.foto]
         out = b""
         for foto in fotos:
             if isinstance(foto, np.ndarray):

@@ -28,8 +28,9 @@ def elegir_imagen(al_elegir: Callable[[str], object]) -> None:
     """A file chooser of images (from examples/ when there is one); ``al_elegir(path)``."""
     app = App.get_running_app()
     start = Path.cwd() / "examples"
-    chooser = FileChooserListView(path=str(start if start.is_dir() else Path.home()),
-                                  filters=[f"*{e}" for e in IMAGE_EXT], font_size="20sp")
+    chooser = FileChooserListView(
+        path=str(start if start.is_dir() else Path.home()), filters=[f"*{e}" for e in IMAGE_EXT], font_size="20sp"
+    )
     view = ModalView(size_hint=(0.9, 0.9), auto_dismiss=False)
     box = BoxLayout(orientation="vertical", spacing=dp(8), padding=dp(8))
     box.add_widget(chooser)

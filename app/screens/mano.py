@@ -17,10 +17,19 @@ from scoring.cards import NotationError
 from scoring.tanteo import RegistroError
 
 MODOS = ("paso", "envite", "no_quiero", "ordago")
-TITULOS = {"grande": N_("Grande"), "chica": N_("Chica"), "pares": N_("Pares"),
-           "juego": N_("Juego"), "punto": N_("Punto")}
-ETIQUETAS = {"paso": N_("Paso"), "envite": N_("Envite querido"), "no_quiero": N_("No quiero"),
-             "ordago": N_("Órdago querido")}
+TITULOS = {
+    "grande": N_("Grande"),
+    "chica": N_("Chica"),
+    "pares": N_("Pares"),
+    "juego": N_("Juego"),
+    "punto": N_("Punto"),
+}
+ETIQUETAS = {
+    "paso": N_("Paso"),
+    "envite": N_("Envite querido"),
+    "no_quiero": N_("No quiero"),
+    "ordago": N_("Órdago querido"),
+}
 
 
 class FilaLance(BoxLayout):
@@ -40,8 +49,12 @@ class FilaLance(BoxLayout):
         self.chips: dict[str, Opcion] = {}
         app = App.get_running_app()
         for modo in MODOS:
-            b = Opcion(text=app.t(ETIQUETAS[modo]), group=f"lance_{self.lance}", size_hint_y=1,
-                       state="down" if modo == "paso" else "normal")
+            b = Opcion(
+                text=app.t(ETIQUETAS[modo]),
+                group=f"lance_{self.lance}",
+                size_hint_y=1,
+                state="down" if modo == "paso" else "normal",
+            )
             b.bind(on_release=lambda w, m=modo: self.elegir(m))
             self.opcion[modo] = b
             self.ids.opciones.add_widget(b)
@@ -93,23 +106,26 @@ class FilaLance(BoxLayout):
             box.add_widget(Label(text=self.pantalla.motivos.get(self.lance, ""), font_size="22sp"))
             return
         if self.modo == "paso":
-            box.add_widget(Label(text=app.t("En paso: el lance se cuenta al final"),
-                                 font_size="20sp"))
+            box.add_widget(Label(text=app.t("En paso: el lance se cuenta al final"), font_size="20sp"))
         elif self.modo == "envite":
             for n in IMPORTES:
                 self._chip(box, f"i{n}", str(n), self.importe == n, lambda n=n: self.poner_importe(n))
         elif self.modo == "no_quiero":
             for k in (0, 1):
-                self._chip(box, f"g{k}", self.pantalla.parejas[k], self.gana == k,
-                           lambda k=k: self.poner_gana(k), ancho=dp(210))
+                self._chip(
+                    box,
+                    f"g{k}",
+                    self.pantalla.parejas[k],
+                    self.gana == k,
+                    lambda k=k: self.poner_gana(k),
+                    ancho=dp(210),
+                )
             for n in (1, 2, 3, 4, 5, 10):
                 self._chip(box, f"i{n}", str(n), self.importe == n, lambda n=n: self.poner_importe(n))
         else:
-            box.add_widget(Label(text=app.t("Quien gane el lance gana el juego"),
-                                 font_size="20sp"))
+            box.add_widget(Label(text=app.t("Quien gane el lance gana el juego"), font_size="20sp"))
 
-    def _chip(self, box: BoxLayout, key: str, text: str, on: bool, action: object,
-              ancho: float | None = None) -> None:
+    def _chip(self, box: BoxLayout, key: str, text: str, on: bool, action: object, ancho: float | None = None) -> None:
         b = Opcion(text=text, state="down" if on else "normal", size_hint_y=1)
         if ancho:
             b.size_hint_x, b.width = None, ancho
@@ -148,8 +164,7 @@ class ManoScreen(Screen):
             app.cartas_leidas = []
         self.parejas = self.entrada.parejas
         v = app.ctl.vista()
-        self.titulo = (f"{app.t('Mano nº')} {v.numero_mano} · {app.t('es mano')}: "
-                       f"{v.jugadores[self.entrada.mano]}")
+        self.titulo = f"{app.t('Mano nº')} {v.numero_mano} · {app.t('es mano')}: {v.jugadores[self.entrada.mano]}"
         self.construir()
 
     def construir(self) -> None:
@@ -166,10 +181,15 @@ class ManoScreen(Screen):
         for seat in range(4):
             row = BoxLayout(spacing=dp(2))  # rows share the height: fits 800 and 640 px
             es_mano = seat == self.entrada.mano
-            name = Opcion(text=jug[seat] + (f"\n({app.t('mano')})" if es_mano else ""),
-                          group="mano_asiento", state="down" if es_mano else "normal",
-                          size_hint=(None, 1), width=dp(112), halign="center",
-                          font_size="20sp")
+            name = Opcion(
+                text=jug[seat] + (f"\n({app.t('mano')})" if es_mano else ""),
+                group="mano_asiento",
+                state="down" if es_mano else "normal",
+                size_hint=(None, 1),
+                width=dp(112),
+                halign="center",
+                font_size="20sp",
+            )
             name.text_size = (dp(116), None)
             name.bind(on_release=lambda w, s=seat: self.cambiar_mano(s))
             self.botones_mano.append(name)
@@ -193,16 +213,13 @@ class ManoScreen(Screen):
         self.motivos = {}
         for estado in self.entrada.estado():
             key = "juego" if estado.lance == "punto" else estado.lance
-            self.motivos[key] = (app.t(estado.plantilla[0]).format(*estado.plantilla[1:])
-                                 if estado.plantilla else "")
-            fila = FilaLance(self, lance=key, titulo=app.t(TITULOS[estado.lance]),
-                             apostable=estado.apostable)
+            self.motivos[key] = app.t(estado.plantilla[0]).format(*estado.plantilla[1:]) if estado.plantilla else ""
+            fila = FilaLance(self, lance=key, titulo=app.t(TITULOS[estado.lance]), apostable=estado.apostable)
             self._cargar(fila, estado.resultado)
             fila.aplicar()
             self.filas[key] = fila
             box.add_widget(fila)
-        self.pista = ("" if self.entrada.cartas_completas()
-                      else app.t("Faltan cartas: léelas o escríbelas"))
+        self.pista = "" if self.entrada.cartas_completas() else app.t("Faltan cartas: léelas o escríbelas")
 
     @staticmethod
     def _cargar(fila: FilaLance, res: object) -> None:
@@ -221,8 +238,7 @@ class ManoScreen(Screen):
         elif seat != self.entrada.mano:
             self.entrada.mano = seat
             v = app.ctl.vista()
-            self.titulo = (f"{app.t('Mano nº')} {v.numero_mano} · {app.t('es mano')}: "
-                           f"{v.jugadores[seat]}")
+            self.titulo = f"{app.t('Mano nº')} {v.numero_mano} · {app.t('es mano')}: {v.jugadores[seat]}"
         self._asientos()
 
     # -- cards ----------------------------------------------------------------------------
@@ -238,9 +254,12 @@ class ManoScreen(Screen):
     def editar_cartas(self, seat: int) -> None:
         self.asiento_sel = seat
         self.pendiente = (self.entrada.cartas[seat] or "").split()
-        self.selector = SelectorCartas(self._titulo_selector(), self.tocar_carta,
-                                       self.entrada.cartas_usadas(salvo=seat),
-                                       al_cerrar=self._cerrar_selector)
+        self.selector = SelectorCartas(
+            self._titulo_selector(),
+            self.tocar_carta,
+            self.entrada.cartas_usadas(salvo=seat),
+            al_cerrar=self._cerrar_selector,
+        )
         self.selector.open()
 
     def _titulo_selector(self) -> str:

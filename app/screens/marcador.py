@@ -37,14 +37,14 @@ class MarcadorScreen(Screen):
             return
         v = app.ctl.vista()
         t = app.t
-        self.titulo = (f"{t('Marcador')} · {t('mano nº')} {v.numero_mano} · {v.reglas} "
-                       f"({v.tantos_juego} {t('tantos')})")
+        self.titulo = f"{t('Marcador')} · {t('mano nº')} {v.numero_mano} · {v.reglas} ({v.tantos_juego} {t('tantos')})"
         self.mano = v.jugadores[v.mano]
         self.ids.mesa.nombres, self.ids.mesa.mano = list(v.jugadores), v.mano
         self.ultimas = "\n".join(v.ultimas) or t("Aún no hay manos")
         self.terminada = v.terminada
-        self.estado = (f"{t('Partida para')} {v.parejas[v.ganador].nombre}"
-                       if v.terminada and v.ganador is not None else "")
+        self.estado = (
+            f"{t('Partida para')} {v.parejas[v.ganador].nombre}" if v.terminada and v.ganador is not None else ""
+        )
         for k, w in ((0, self.ids.p0), (1, self.ids.p1)):
             p = v.parejas[k]
             w.nombre, w.tantos, w.de = p.nombre, p.tantos, v.tantos_juego
@@ -68,8 +68,7 @@ class MarcadorScreen(Screen):
         app = App.get_running_app()
         if app.sm.has_screen("torneo") and app.sm.get_screen("torneo").juega():
             # the server holds the hand already: the partida would no longer match it
-            app.avisar(app.t("En un torneo las manos enviadas no se deshacen: avisa al árbitro"),
-                       error=True)
+            app.avisar(app.t("En un torneo las manos enviadas no se deshacen: avisa al árbitro"), error=True)
             return
         if not self.confirmar_deshacer:
             self.confirmar_deshacer = True

@@ -13,8 +13,10 @@ from scoring.rules import PERFILES
 
 def describir(nombre: str) -> str:
     r = PERFILES[nombre]
-    return (f"{r.reyes} reyes · {r.tantos} tantos · {r.juegos_por_vaca} juegos por vaca · "
-            f"{r.vacas_por_partida} vaca(s)\n{r.fuente}")
+    return (
+        f"{r.reyes} reyes · {r.tantos} tantos · {r.juegos_por_vaca} juegos por vaca · "
+        f"{r.vacas_por_partida} vaca(s)\n{r.fuente}"
+    )
 
 
 class NuevaScreen(Screen):
@@ -30,8 +32,7 @@ class NuevaScreen(Screen):
         grid = self.ids.perfiles
         grid.clear_widgets()
         for name in PERFILES:
-            b = Opcion(text=name, group="perfil_nueva",
-                       state="down" if name == self.perfil else "normal")
+            b = Opcion(text=name, group="perfil_nueva", state="down" if name == self.perfil else "normal")
             b.bind(on_release=lambda w, n=name: self.elegir_perfil(n))
             grid.add_widget(b)
         self.descripcion = describir(self.perfil)

@@ -35,8 +35,7 @@ def dibujar_marcas(frame: Any, res: Any) -> Any:
         for x, y in res.hombros:
             cv2.circle(out, (int(x), int(y)), 6, (60, 200, 255), -1)
     for i, ev in enumerate(res.activos):
-        cv2.putText(out, ev.sena or ev.gesto, (10, 30 + 30 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.9,
-                    (60, 200, 255), 2)
+        cv2.putText(out, ev.sena or ev.gesto, (10, 30 + 30 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (60, 200, 255), 2)
     return out
 
 
@@ -72,8 +71,7 @@ class SenasScreen(ReconocimientoEnVivo, Screen):
             self.entrenador = Entrenador(self.perfil)
             self.reconocedor = None
         if self.preview is None:
-            self.preview = Preview(self.ids.vista, procesar=self._procesar, aplicar=self._frame,
-                                   al_error=self._fallo)
+            self.preview = Preview(self.ids.vista, procesar=self._procesar, aplicar=self._frame, al_error=self._fallo)
         if not self.estado:
             self.estado = app.t("Mira a la cámara con la cara neutra para calibrar")
         guardar = app.almacen is not None and app.almacen.ajuste(AJUSTE, "0") == "1"
@@ -150,14 +148,14 @@ class SenasScreen(ReconocimientoEnVivo, Screen):
 
     def comprobar(self) -> None:
         app = App.get_running_app()
-        intento = self.entrenador.comprobar(self.eventos[self.desde:])
+        intento = self.entrenador.comprobar(self.eventos[self.desde :])
         self.veredicto = app.t("¡Bien!") if intento.correcto else app.t("No del todo")
         debia = "; ".join(intento.debia) or app.t("ninguna seña (no hay jugada con seña)")
         lines = [f"{app.t('Debías señar')}: {debia}"]
         lines += intento.hallazgos[:3]
         self.explicacion = "\n".join(lines)
         held = [a for a in self.activos if all(clave(a) != clave(e) for e in self.eventos)]
-        self._guardar_toma(self.eventos[self.desde:] + held, intento.correcto)
+        self._guardar_toma(self.eventos[self.desde :] + held, intento.correcto)
         self.desde = len(self.eventos)
         self._marcador()
 
@@ -171,10 +169,18 @@ class SenasScreen(ReconocimientoEnVivo, Screen):
             return  # no frame seen since the deal: nothing to keep
         app = App.get_running_app()
         e = self.entrenador
-        doc = nueva_toma(got.frames, got.n_calib, mano=e.mano, perfil=e.perfil,
-                         senas=e.que_senar(), gestos=e.gestos_pedidos(), eventos=eventos,
-                         correcto=correcto, calibracion=self.grabacion.calibracion,
-                         recortada=got.recortada)
+        doc = nueva_toma(
+            got.frames,
+            got.n_calib,
+            mano=e.mano,
+            perfil=e.perfil,
+            senas=e.que_senar(),
+            gestos=e.gestos_pedidos(),
+            eventos=eventos,
+            correcto=correcto,
+            calibracion=self.grabacion.calibracion,
+            recortada=got.recortada,
+        )
         try:
             self.toma = AlmacenTomas(app.carpeta).guardar(doc, got.frames)
         except TomaError as exc:
@@ -198,8 +204,7 @@ class SenasScreen(ReconocimientoEnVivo, Screen):
         e = self.entrenador
         if e is not None and e.intentos:
             app = App.get_running_app()
-            self.veredicto = (self.veredicto.split("  ·")[0] +
-                              f"  · {e.aciertos} {app.t('de')} {e.intentos}")
+            self.veredicto = self.veredicto.split("  ·")[0] + f"  · {e.aciertos} {app.t('de')} {e.intentos}"
 
     def volver(self) -> None:
         app = App.get_running_app()

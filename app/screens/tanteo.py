@@ -27,7 +27,7 @@ class TanteoScreen(Screen):
         parejas = (app.ctl.nombre_pareja(0), app.ctl.nombre_pareja(1))  # in app.lang, unlike reg's
         self.titulo = f"{app.t('Tanteo')} · {app.t('es mano')}: {reg.nombre(reg.mano)}"
         self._tabla(app, res, parejas)
-        self.marcador = (f"{parejas[0]}  {res.marcador[0]}  —  {res.marcador[1]}  {parejas[1]}")
+        self.marcador = f"{parejas[0]}  {res.marcador[0]}  —  {res.marcador[1]}  {parejas[1]}"
         self.anuncio = "\n".join(app.t(tpl).format(arg) for tpl, arg in avisos)
         if res.fin and not avisos:
             self.anuncio = app.t("Fin del juego")
@@ -45,9 +45,17 @@ class TanteoScreen(Screen):
         cells += [app.t("Total"), str(tot[0]), str(tot[1])]
         for i, text in enumerate(cells):
             head = i < 3 or i >= len(cells) - 3
-            grid.add_widget(Label(text=text, font_size="26sp" if i >= 3 else "22sp", bold=head,
-                                  size_hint_y=None, height=dp(50),
-                                  text_size=(dp(180), None), halign="center"))
+            grid.add_widget(
+                Label(
+                    text=text,
+                    font_size="26sp" if i >= 3 else "22sp",
+                    bold=head,
+                    size_hint_y=None,
+                    height=dp(50),
+                    text_size=(dp(180), None),
+                    halign="center",
+                )
+            )
 
     def confirmar(self) -> None:
         app = App.get_running_app()

@@ -104,12 +104,20 @@ class TorneoScreen(ConVistaPrevia, Screen):
         # nothing to lose now
         self.confirmar_salir = self.confirmar_salir and bool(v.pendientes or v.rechazadas)
         p = app.ctl.partida if m is not None and m.juega(app.ctl) else None
-        self.marcador = (f"{t('Marcador')}: {p.tantos[0]} — {p.tantos[1]}  ·  "
-                         f"{t('Manos')}: {len(p.historial)}") if p is not None else ""
-        self.estado_envio = ("" if not v.pendientes and v.rechazadas  # the refusal speaks
-                             else t("Todas las manos enviadas") if not v.pendientes
-                             else t("1 mano sin enviar") if v.pendientes == 1
-                             else t("{n} manos sin enviar").format(n=v.pendientes))
+        self.marcador = (
+            (f"{t('Marcador')}: {p.tantos[0]} — {p.tantos[1]}  ·  {t('Manos')}: {len(p.historial)}")
+            if p is not None
+            else ""
+        )
+        self.estado_envio = (
+            ""
+            if not v.pendientes and v.rechazadas  # the refusal speaks
+            else t("Todas las manos enviadas")
+            if not v.pendientes
+            else t("1 mano sin enviar")
+            if v.pendientes == 1
+            else t("{n} manos sin enviar").format(n=v.pendientes)
+        )
         self.rechazadas = "\n".join(texto_rechazada(t, r) for r in v.rechazadas)
         self.correcciones = "\n".join(texto_correccion(t, c) for c in v.correcciones[-3:])
 
@@ -129,13 +137,13 @@ class TorneoScreen(ConVistaPrevia, Screen):
     def _unirse_a(self, m: MesaTorneo, servidor: str, codigo: str) -> None:
         self.uniendo = True
         self.estado = App.get_running_app().t("Uniéndose al torneo…")
-        threading.Thread(target=self._unirse_en_hilo, args=(m, servidor, codigo, m.idioma),
-                         daemon=True, name="musmesa-torneo-unirse").start()
+        threading.Thread(
+            target=self._unirse_en_hilo, args=(m, servidor, codigo, m.idioma), daemon=True, name="musmesa-torneo-unirse"
+        ).start()
 
     def _unirse_en_hilo(self, m: MesaTorneo, servidor: str, codigo: str, idioma: str) -> None:
         try:
-            got: tuple[Mesa, bool, str] | Exception = (
-                *m.unirse_en_hilo(servidor, codigo, idioma), codigo)
+            got: tuple[Mesa, bool, str] | Exception = (*m.unirse_en_hilo(servidor, codigo, idioma), codigo)
         except (MensajeTorneo, sqlite3.Error, KeyError, TypeError, ValueError) as exc:
             got = exc  # an odd answer too: the screen must not stay "joining"
         Clock.schedule_once(lambda dt: self._unida(got))
@@ -166,8 +174,7 @@ class TorneoScreen(ConVistaPrevia, Screen):
     def usar_fuente(self, fuente: Fuente) -> None:
         """Look for the table's QR code in a camera (or, in tests and the demo, images)."""
         if self.preview is None:
-            self.preview = Preview(self.ids.vista, procesar=self._leer, aplicar=self._leido,
-                                   al_error=self._fallo)
+            self.preview = Preview(self.ids.vista, procesar=self._leer, aplicar=self._leido, al_error=self._fallo)
         self.preview.empezar(fuente)
         self.en_vivo = True
         self.estado = App.get_running_app().t("Enseña el código QR de la mesa a la cámara")
@@ -206,8 +213,7 @@ class TorneoScreen(ConVistaPrevia, Screen):
             if m is None or not m.tras_confirmar(app.ctl, res, foto):
                 return
         except (MensajeTorneo, sqlite3.Error) as exc:
-            app.avisar(f"{app.t('La mano no entró en la cola del torneo')}: "
-                       f"{texto_error(app, exc)}", error=True)
+            app.avisar(f"{app.t('La mano no entró en la cola del torneo')}: {texto_error(app, exc)}", error=True)
             return
         self.refrescar()
         self.enviar()
@@ -259,8 +265,7 @@ class TorneoScreen(ConVistaPrevia, Screen):
             return False
         if not nuevas:
             return False
-        app.avisar("\n".join(texto_correccion(app.t, c) for c in nuevas), error=True,
-                   segundos=12)
+        app.avisar("\n".join(texto_correccion(app.t, c) for c in nuevas), error=True, segundos=12)
         if self.manager is not None and self.manager.current == "marcador":
             self.manager.current_screen.refrescar()  # redraw with the server's count
         return True
@@ -297,5 +302,4 @@ class TorneoScreen(ConVistaPrevia, Screen):
         app.ir("marcador" if app.ctl.activa else "nueva")
 
     def volver(self) -> None:
-        App.get_running_app().ir("marcador" if self.unida and App.get_running_app().ctl.activa
-                                 else "nueva")
+        App.get_running_app().ir("marcador" if self.unida and App.get_running_app().ctl.activa else "nueva")

@@ -20,8 +20,7 @@ def crear_reconocedor(perfil: str) -> Any:
     try:  # gestures/ (MediaPipe) is an optional extra: imported when a source starts
         from gestures.recognizer import SenaRecognizer
     except ImportError as exc:
-        raise FuenteError(f"las señas no están disponibles ({exc}); "
-                          "instala el extra 'gestures' de musmesa") from None
+        raise FuenteError(f"las señas no están disponibles ({exc}); instala el extra 'gestures' de musmesa") from None
     try:
         return SenaRecognizer(perfil=perfil, mirrored=False, calibracion=1.0)
     except Exception as exc:  # a missing or broken model must not crash the app

@@ -125,10 +125,15 @@ class SelectorCartas(ModalView):
     ``al_elegir(card_id)`` is called for each tapped card; cards in ``bloqueadas`` are disabled.
     """
 
-    def __init__(self, titulo: str, al_elegir: Callable[[str], None], bloqueadas: set[str],
-                 al_cerrar: Callable[[], None] | None = None, marcadas: set[str] | None = None):
-        super().__init__(size_hint=(0.96, 0.94), auto_dismiss=False,
-                         background_color=(0, 0, 0, 0.7))
+    def __init__(
+        self,
+        titulo: str,
+        al_elegir: Callable[[str], None],
+        bloqueadas: set[str],
+        al_cerrar: Callable[[], None] | None = None,
+        marcadas: set[str] | None = None,
+    ):
+        super().__init__(size_hint=(0.96, 0.94), auto_dismiss=False, background_color=(0, 0, 0, 0.7))
         self._anim_duration = 0  # no fade: a tap right after closing reaches the screen
         self.al_elegir, self.al_cerrar = al_elegir, al_cerrar
         box = BoxLayout(orientation="vertical", padding=dp(10), spacing=dp(8))

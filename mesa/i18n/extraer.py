@@ -52,8 +52,9 @@ def _calls(tree: ast.AST, keywords: Collection[str], line: int = 1) -> list[_Fou
     return [(lineno, name, msg, []) for lineno, _col, name, msg in sorted(found)]
 
 
-def extract_py(fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str],
-               options: Mapping[str, Any]) -> list[_Found]:
+def extract_py(
+    fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str], options: Mapping[str, Any]
+) -> list[_Found]:
     """A Babel extraction method for Python files."""
     return _calls(ast.parse(fileobj.read().decode("utf-8")), keywords)
 
@@ -69,8 +70,9 @@ def _parse_kv_line(code: str) -> ast.AST | None:
     return None
 
 
-def extract_kv(fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str],
-               options: Mapping[str, Any]) -> list[_Found]:
+def extract_kv(
+    fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str], options: Mapping[str, Any]
+) -> list[_Found]:
     """A Babel extraction method for Kivy kv files, line by line. A line with a translation
     call that does not parse (a value split over lines) is an error, not a missed string."""
     names = "|".join(map(re.escape, keywords))
@@ -92,8 +94,9 @@ def extract_kv(fileobj: IO[bytes], keywords: Collection[str], comment_tags: Coll
 _HTML_CALL = re.compile(r"""\bt\(\s*(?:'([^'\\]*)'|"([^"\\]*)")""")
 
 
-def extract_html(fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str],
-                 options: Mapping[str, Any]) -> list[_Found]:
+def extract_html(
+    fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str], options: Mapping[str, Any]
+) -> list[_Found]:
     """A Babel extraction method for the pages' Jinja templates: ``t('literal')`` calls."""
     found: list[_Found] = []
     for lineno, raw in enumerate(fileobj.read().decode("utf-8").splitlines(), 1):
@@ -111,8 +114,7 @@ def template(roots: Collection[Path] = ROOTS) -> Catalog:
     for root in roots:
         if not root.is_dir():
             continue
-        for filename, lineno, msgid, _comments, context in extract_from_dir(
-                root, METHODS, keywords=KEYWORDS):  # type: ignore[arg-type]  # takes callables too
+        for filename, lineno, msgid, _comments, context in extract_from_dir(root, METHODS, keywords=KEYWORDS):  # type: ignore[arg-type]  # takes callables too
             cat.add(msgid, None, [(f"{root.name}/{filename}", lineno)], context=context)
     return cat
 

@@ -49,8 +49,10 @@ def conocida(cfg: Config, actual: str, de: str, carpeta: Path = CARPETA) -> None
     try:
         ScriptDirectory.from_config(cfg).get_revision(actual)
     except CommandError:
-        raise EsquemaError(f"la base de datos es de un servidor más nuevo (revisión {actual} {de}; "
-                           f"este llega a la {ultima(carpeta)}): actualiza musmesa") from None
+        raise EsquemaError(
+            f"la base de datos es de un servidor más nuevo (revisión {actual} {de}; "
+            f"este llega a la {ultima(carpeta)}): actualiza musmesa"
+        ) from None
 
 
 def ultima(carpeta: Path = CARPETA) -> str:
@@ -108,9 +110,13 @@ def _reconocer(conn: Connection, cfg: Config) -> None:
     if "esquema" in tablas:
         version = conn.execute(text("SELECT max(version) FROM esquema")).scalar() or ESQUEMA_ANTIGUO
         if version != ESQUEMA_ANTIGUO:
-            raise EsquemaError(f"la base de datos tiene el esquema {version}, que este servidor no conoce "
-                               f"(conoce el {ESQUEMA_ANTIGUO}): actualiza musmesa")
+            raise EsquemaError(
+                f"la base de datos tiene el esquema {version}, que este servidor no conoce "
+                f"(conoce el {ESQUEMA_ANTIGUO}): actualiza musmesa"
+            )
         command.stamp(cfg, REVISION_ANTIGUA)
     elif tablas & {"torneo", "mano", "cuenta"}:
-        raise EsquemaError("la base de datos tiene tablas de un torneo pero ninguna versión del esquema: "
-                           "no es de musmesa o está dañada")
+        raise EsquemaError(
+            "la base de datos tiene tablas de un torneo pero ninguna versión del esquema: "
+            "no es de musmesa o está dañada"
+        )

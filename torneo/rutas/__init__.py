@@ -9,4 +9,5 @@ from torneo.modelos import ErrorOut
 
 # every error is one line in {"error": ...}: documented once for all routes
 ERRORES: Final[dict[int | str, dict[str, Any]]] = {
-    code: {"model": ErrorOut} for code in (401, 403, 404, 409, 413, 422, 429)}
+    code: {"model": ErrorOut} for code in (401, 403, 404, 409, 413, 422, 429)
+}

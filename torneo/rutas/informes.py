@@ -16,10 +16,15 @@ router = APIRouter(prefix="/api/torneos/{torneo_id}/informes", tags=["informes"]
 
 
 @router.post("", response_model=InformeOut, status_code=201, openapi_extra=documentar(InformeIn))
-async def subir(torneo_id: int, srv: Servidor, cuenta: CuentaActual,
-                body: Annotated[InformeIn, Depends(cuerpo(InformeIn, LIMITE_INFORME))]) -> Any:
+async def subir(
+    torneo_id: int,
+    srv: Servidor,
+    cuenta: CuentaActual,
+    body: Annotated[InformeIn, Depends(cuerpo(InformeIn, LIMITE_INFORME))],
+) -> Any:
     def run(s: Any) -> Any:
         t = servicio.torneo_de(s, torneo_id, cuenta)
         inf = servicio.subir_informe(s, t, cuenta, body.mesa, body.registro, body.clave, body.sello)
         return InformeOut(id=inf.id, sello=inf.sello)
+
     return await srv.en_hilo(run)

@@ -18,13 +18,18 @@ router = APIRouter(prefix="/api", tags=["mesa"], responses=ERRORES)
 ANSWER = {"response_model_exclude_unset": True}
 
 
-@router.post("/mesas/unirse", response_model=UnirseOut, dependencies=[Depends(limite_unirse)],
-             openapi_extra=documentar(Unirse), **ANSWER)
+@router.post(
+    "/mesas/unirse",
+    response_model=UnirseOut,
+    dependencies=[Depends(limite_unirse)],
+    openapi_extra=documentar(Unirse),
+    **ANSWER,
+)
 async def unirse(srv: Servidor, body: Annotated[Unirse, Depends(cuerpo(Unirse))]) -> Any:
     def run(s: Any) -> Any:
         token, t, e = servicio.unirse(s, body.codigo)
-        return {"token": token, "torneo": {"id": t.id, "nombre": t.nombre},
-                "partida": servicio.estado_partida(s, t, e)}
+        return {"token": token, "torneo": {"id": t.id, "nombre": t.nombre}, "partida": servicio.estado_partida(s, t, e)}
+
     return await srv.en_hilo(run)
 
 
@@ -33,16 +38,25 @@ async def partida(srv: Servidor, token: TokenMesa) -> Any:
     def run(s: Any) -> Any:
         t, e = servicio.mesa_del_token(s, token)
         return servicio.estado_partida(s, t, e)
+
     return await srv.en_hilo(run)
 
 
-@router.post("/mesa/manos", response_model=ManoOut, status_code=201, openapi_extra=documentar(ManoIn),
-             responses={200: {"model": ManoOut, "description": "a resend: the first answer again"}}, **ANSWER)
-async def mano(srv: Servidor, token: TokenMesa, body: Annotated[ManoIn, Depends(cuerpo(ManoIn))],
-               request: Request) -> Any:
+@router.post(
+    "/mesa/manos",
+    response_model=ManoOut,
+    status_code=201,
+    openapi_extra=documentar(ManoIn),
+    responses={200: {"model": ManoOut, "description": "a resend: the first answer again"}},
+    **ANSWER,
+)
+async def mano(
+    srv: Servidor, token: TokenMesa, body: Annotated[ManoIn, Depends(cuerpo(ManoIn))], request: Request
+) -> Any:
     discrepancia = (body.discrepancia[0], body.discrepancia[1]) if body.discrepancia else None
-    enviada = servicio.ManoEnviada(body.id, body.numero, body.registro, (body.tanteo[0], body.tanteo[1]),
-                                   body.foto, body.anula, discrepancia)
+    enviada = servicio.ManoEnviada(
+        body.id, body.numero, body.registro, (body.tanteo[0], body.tanteo[1]), body.foto, body.anula, discrepancia
+    )
 
     def run() -> Any:
         with srv.sesion() as s:
@@ -52,6 +66,7 @@ async def mano(srv: Servidor, token: TokenMesa, body: Annotated[ManoIn, Depends(
             t, _e = servicio.mesa_del_token(s, token)
             e = s.get(Enfrentamiento, eid, with_for_update=True)
             return servicio.registrar_mano(s, t, e, enviada)
+
     estado, respuesta = await run_in_threadpool(run)
     if isinstance(respuesta, servicio.ServicioError):  # refused, with its incident committed
         raise respuesta

@@ -21,8 +21,9 @@ async def entrar(srv: Servidor, body: Annotated[Entrada, Depends(cuerpo(Entrada)
 
 
 @router.post("/clave", status_code=204, dependencies=[Depends(limite_entrar)], openapi_extra=documentar(ClaveIn))
-async def cambiar_clave(srv: Servidor, cuenta: CuentaActual, body: Annotated[ClaveIn, Depends(cuerpo(ClaveIn))],
-                        request: Request) -> Response:
+async def cambiar_clave(
+    srv: Servidor, cuenta: CuentaActual, body: Annotated[ClaveIn, Depends(cuerpo(ClaveIn))], request: Request
+) -> Response:
     """A new password, given the current one; every other login of the account ends."""
     token = auth.token_de(request) or ""
     await srv.en_hilo(lambda s: auth.cambiar_clave(s, cuenta.id, body.actual, body.nueva, token))

@@ -82,8 +82,7 @@ def torch_reader(models: Path, threads: int):
         pinta.eval()
 
     def read(image: np.ndarray):
-        res = det.predict(image, imgsz=imgsz, conf=DET_THRESHOLD, iou=NMS_IOU, device="cpu",
-                          verbose=False)[0]
+        res = det.predict(image, imgsz=imgsz, conf=DET_THRESHOLD, iou=NMS_IOU, device="cpu", verbose=False)[0]
         obb = res.obb.xywhr.numpy() if res.obb is not None else np.zeros((0, 5), np.float32)
         if len(obb) == 0:
             return []
@@ -103,8 +102,7 @@ def torch_reader(models: Path, threads: int):
     return read
 
 
-def _registered_times(path: Path, settings: ReaderSettings, images: list[np.ndarray],
-                      repeats: int) -> dict:
+def _registered_times(path: Path, settings: ReaderSettings, images: list[np.ndarray], repeats: int) -> dict:
     deck = RegisteredDeck.load(path)
     res = {}
     if deck.has_templates:
@@ -112,51 +110,61 @@ def _registered_times(path: Path, settings: ReaderSettings, images: list[np.ndar
         res["registrada_mediana_ms"] = round(statistics.median(_time(reader.read, images, repeats)), 1)
     plain = replace(deck, templates=None, template_labels=None)
     reader = CardReader(settings=settings, deck=plain).load()
-    res["registrada_sin_plantillas_mediana_ms"] = round(
-        statistics.median(_time(reader.read, images, repeats)), 1)
+    res["registrada_sin_plantillas_mediana_ms"] = round(statistics.median(_time(reader.read, images, repeats)), 1)
     return res
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.cards.bench", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m training.cards.bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--veces", type=int, default=30)
     p.add_argument("--hilos", type=int, default=DEFAULT_THREADS)
     p.add_argument("--pytorch", action="store_true")
     p.add_argument("--baraja", type=Path, default=None, help="also read against this registration")
     p.add_argument("--salida", type=Path, default=None, help="also write the results here (JSON)")
     args = p.parse_args(argv)
-    images = [render_scene(scene_rng(0, "eval", 1000 + i), backgrounds=HOLDOUT_BACKGROUNDS,
-                           size=(1280, 960), kind="mesa").image for i in range(5)]
+    images = [
+        render_scene(
+            scene_rng(0, "eval", 1000 + i), backgrounds=HOLDOUT_BACKGROUNDS, size=(1280, 960), kind="mesa"
+        ).image
+        for i in range(5)
+    ]
     t0 = time.perf_counter()
     settings = ReaderSettings(threads=args.hilos)
     reader = CardReader(settings=settings).load()
     load_ms = (time.perf_counter() - t0) * 1000
     onnx_ms = _time(reader.read, images, args.veces)
-    res = {"foto": "1280x960", "hilos": args.hilos, "veces": args.veces,
-           "onnxruntime_carga_ms": round(load_ms, 1),
-           "onnxruntime_mediana_ms": round(statistics.median(onnx_ms), 1)}
-    closeups = [render_scene(scene_rng(0, "eval", 1000 + i), backgrounds=HOLDOUT_BACKGROUNDS,
-                             size=(1280, 960), kind="mano").image for i in range(5)]
-    res["primer_plano_mediana_ms"] = round(statistics.median(_time(reader.read, closeups,
-                                                                   args.veces)), 1)
+    res = {
+        "foto": "1280x960",
+        "hilos": args.hilos,
+        "veces": args.veces,
+        "onnxruntime_carga_ms": round(load_ms, 1),
+        "onnxruntime_mediana_ms": round(statistics.median(onnx_ms), 1),
+    }
+    closeups = [
+        render_scene(
+            scene_rng(0, "eval", 1000 + i), backgrounds=HOLDOUT_BACKGROUNDS, size=(1280, 960), kind="mano"
+        ).image
+        for i in range(5)
+    ]
+    res["primer_plano_mediana_ms"] = round(statistics.median(_time(reader.read, closeups, args.veces)), 1)
     # a hand filling the frame: the reader reads it again zoomed out (vision.scale)
-    near = [closeup_at_scale(scene_rng(0, "eval", 1000 + i), "fournier1878-pd", style).image
-            for i, style in enumerate(("row", "overlap", "fan", "overlap", "fan"))]
-    res["primer_plano_cerca_mediana_ms"] = round(statistics.median(_time(reader.read, near,
-                                                                         args.veces)), 1)
+    near = [
+        closeup_at_scale(scene_rng(0, "eval", 1000 + i), "fournier1878-pd", style).image
+        for i, style in enumerate(("row", "overlap", "fan", "overlap", "fan"))
+    ]
+    res["primer_plano_cerca_mediana_ms"] = round(statistics.median(_time(reader.read, near, args.veces)), 1)
     if reader.classifier.has_marks:
         no_marks = CardReader(reader.folder, replace(settings, index_weight=0, pinta_weight=0)).load()
-        res["onnxruntime_sin_marcas_mediana_ms"] = round(statistics.median(
-            _time(no_marks.read, images, args.veces)), 1)
+        res["onnxruntime_sin_marcas_mediana_ms"] = round(statistics.median(_time(no_marks.read, images, args.veces)), 1)
     if args.baraja:
         res.update(_registered_times(args.baraja, settings, images, args.veces))
     if args.pytorch:
         read = torch_reader(reader.folder, args.hilos)
         torch_ms = _time(read, images, args.veces)
         res["pytorch_mediana_ms"] = round(statistics.median(torch_ms), 1)
-        res["pytorch_entre_onnxruntime"] = round(statistics.median(torch_ms)
-                                                 / statistics.median(onnx_ms), 2)
+        res["pytorch_entre_onnxruntime"] = round(statistics.median(torch_ms) / statistics.median(onnx_ms), 2)
     res["carga_media_cpu"] = round(os.getloadavg()[0], 2)
     print(json.dumps(res, indent=1, ensure_ascii=False))
     if args.salida:

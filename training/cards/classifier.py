@@ -37,8 +37,7 @@ FEATURE_GRID = (3, 2)  # rows x columns of the pooled feature map (960 numbers a
 
 
 def _block(cin: int, cout: int, stride: int) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
-                         nn.ReLU(inplace=True))
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
 
 class CardNet(nn.Module):
@@ -47,8 +46,14 @@ class CardNet(nn.Module):
     def __init__(self, n_classes: int = N_CLASSES) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            _block(3, 32, 2), _block(32, 48, 2), _block(48, 48, 1), _block(48, 96, 2),
-            _block(96, 96, 1), _block(96, 160, 2), _block(160, 160, 1))
+            _block(3, 32, 2),
+            _block(32, 48, 2),
+            _block(48, 48, 1),
+            _block(48, 96, 2),
+            _block(96, 96, 1),
+            _block(96, 160, 2),
+            _block(160, 160, 1),
+        )
         self.drop = nn.Dropout(0.2)
         self.head = nn.Linear(160, n_classes)
 
@@ -108,8 +113,9 @@ def _augment_design(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     grey = x.mean(1, keepdim=True)
     c = x - grey
     k = torch.tensor([1.0, 1.0, 1.0]) / math.sqrt(3)
-    cross = torch.stack([k[1] * c[:, 2] - k[2] * c[:, 1], k[2] * c[:, 0] - k[0] * c[:, 2],
-                         k[0] * c[:, 1] - k[1] * c[:, 0]], 1)
+    cross = torch.stack(
+        [k[1] * c[:, 2] - k[2] * c[:, 1], k[2] * c[:, 0] - k[0] * c[:, 2], k[0] * c[:, 1] - k[1] * c[:, 0]], 1
+    )
     cos, sin = torch.cos(ang)[:, None, None, None], torch.sin(ang)[:, None, None, None]
     x = grey + c * cos + cross * sin
     return x.clamp(0, 1)
@@ -138,7 +144,7 @@ def _augment_style(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     thin = F.max_pool2d(x, 3, 1, 1)
     x = torch.where(pick(0.2), thick, torch.where(pick(0.2), thin, x))
     flat = F.avg_pool2d(F.pad(x, (1, 1, 1, 1), mode="replicate"), 3, 1)
-    flat = (flat + 1.5 * (flat - F.avg_pool2d(F.pad(flat, (2, 2, 2, 2), mode="replicate"), 5, 1)))
+    flat = flat + 1.5 * (flat - F.avg_pool2d(F.pad(flat, (2, 2, 2, 2), mode="replicate"), 5, 1))
     grain = x * (1 + 0.06 * torch.randn(n, 1, x.shape[2], x.shape[3], generator=gen))
     x = torch.where(pick(0.25), flat, torch.where(pick(0.2), grain, x))
     return x.clamp(0, 1)
@@ -149,8 +155,7 @@ class CosineHead(nn.Module):
     shapes the features a registered deck is matched on (cosine similarity), which the 40-way
     head alone never trains directly. Not exported."""
 
-    def __init__(self, dim: int, n_classes: int = N_CLASSES, scale: float = 25.0,
-                 margin: float = 0.15) -> None:
+    def __init__(self, dim: int, n_classes: int = N_CLASSES, scale: float = 25.0, margin: float = 0.15) -> None:
         super().__init__()
         self.weight = nn.Parameter(torch.randn(n_classes, dim) * 0.01)
         self.scale, self.margin = scale, margin
@@ -184,18 +189,29 @@ def evaluate(model: nn.Module, x: np.ndarray, y: np.ndarray, batch: int = 512) -
     model.eval()
     preds = []
     for i in range(0, len(x), batch):
-        preds.append(model(_to_tensor(x[i:i + batch])).argmax(1).numpy())
+        preds.append(model(_to_tensor(x[i : i + batch])).argmax(1).numpy())
     pred = np.concatenate(preds) if preds else np.zeros(0, np.int64)
-    return {"n": len(y), "acierto": float((pred == y).mean()) if len(y) else math.nan,
-            "pred": pred}
+    return {"n": len(y), "acierto": float((pred == y).mean()) if len(y) else math.nan, "pred": pred}
 
 
-def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int = 12,
-                     batch: int = 128, lr: float = 3e-3, threads: int = 2, seed: int = 0,
-                     train_deck: str | None = None, test_deck: str | None = None,
-                     max_minutes: float | None = None, init: Path | None = None,
-                     design_augment: bool = False, style_augment: bool = False,
-                     feature_loss: float = 0.0) -> dict:
+def train_classifier(
+    train_npz: Path,
+    val_npz: Path,
+    out: Path,
+    *,
+    epochs: int = 12,
+    batch: int = 128,
+    lr: float = 3e-3,
+    threads: int = 2,
+    seed: int = 0,
+    train_deck: str | None = None,
+    test_deck: str | None = None,
+    max_minutes: float | None = None,
+    init: Path | None = None,
+    design_augment: bool = False,
+    style_augment: bool = False,
+    feature_loss: float = 0.0,
+) -> dict:
     """Train CardNet on crops; write ``out/carta_cls.pt`` and ``out/carta_cls.onnx``.
 
     ``feature_loss`` > 0 adds, with that weight, a margin cosine loss on the pooled features
@@ -215,8 +231,7 @@ def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int =
     params = list(model.parameters()) + (list(cos_head.parameters()) if cos_head else [])
     opt = torch.optim.AdamW(params, lr=lr, weight_decay=5e-4)
     steps = epochs * math.ceil(len(x_train) / batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1),
-                                                pct_start=0.15)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.15)
     history = []
     start = time.time()
     rng = np.random.default_rng(seed)
@@ -225,9 +240,8 @@ def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int =
         order = rng.permutation(len(x_train))
         total, count = 0.0, 0
         for i in range(0, len(order), batch):
-            idx = order[i:i + batch]
-            augment = (_augment_style if style_augment else _augment_design if design_augment
-                       else _augment)
+            idx = order[i : i + batch]
+            augment = _augment_style if style_augment else _augment_design if design_augment else _augment
             xb = augment(_to_tensor(x_train[idx]), gen)
             yb = torch.from_numpy(y_train[idx])
             fm = model.feature_map(xb)
@@ -242,18 +256,28 @@ def train_classifier(train_npz: Path, val_npz: Path, out: Path, *, epochs: int =
             total += float(loss.detach()) * len(idx)
             count += len(idx)
         res = evaluate(model, x_val, y_val)
-        history.append({"epoch": epoch + 1, "loss": total / max(count, 1),
-                        "val_acierto": res["acierto"], "s": time.time() - start})
-        print(f"clasificador epoch {epoch + 1}/{epochs} loss {total / max(count, 1):.3f} "
-              f"val {res['acierto']:.4f} ({time.time() - start:.0f} s)", flush=True)
+        history.append(
+            {"epoch": epoch + 1, "loss": total / max(count, 1), "val_acierto": res["acierto"], "s": time.time() - start}
+        )
+        print(
+            f"clasificador epoch {epoch + 1}/{epochs} loss {total / max(count, 1):.3f} "
+            f"val {res['acierto']:.4f} ({time.time() - start:.0f} s)",
+            flush=True,
+        )
         if max_minutes and time.time() - start > max_minutes * 60:
             break
     torch.save(model.state_dict(), out / "carta_cls.pt")
     export_onnx(model, out / "carta_cls.onnx")
     final = evaluate(model, x_val, y_val)
-    summary = {"n_train": len(y_train), "n_val": len(y_val), "val_acierto": final["acierto"],
-               "train_deck": train_deck, "test_deck": test_deck, "history": history,
-               "s": time.time() - start}
+    summary = {
+        "n_train": len(y_train),
+        "n_val": len(y_val),
+        "val_acierto": final["acierto"],
+        "train_deck": train_deck,
+        "test_deck": test_deck,
+        "history": history,
+        "s": time.time() - start,
+    }
     (out / "classifier_log.json").write_text(json.dumps(summary, indent=1))
     return {k: v for k, v in summary.items() if k != "history"}
 
@@ -273,20 +297,34 @@ class WithFeatures(nn.Module):
 def export_onnx(model: nn.Module, path: Path) -> Path:
     model.eval()
     dummy = torch.rand(1, 3, CROP_H, CROP_W)
-    torch.onnx.export(WithFeatures(model), (dummy,), str(path), input_names=["crops"],
-                      output_names=["logits", "features"],
-                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "features": {0: "n"}},
-                      opset_version=17, dynamo=False)
+    torch.onnx.export(
+        WithFeatures(model),
+        (dummy,),
+        str(path),
+        input_names=["crops"],
+        output_names=["logits", "features"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "features": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )
     return path
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.cards.classifier", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m training.cards.classifier",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--recortes", type=Path)
     p.add_argument("--val", type=Path)
-    p.add_argument("--exportar", type=Path, default=None, metavar="PT",
-                   help="only export this checkpoint to ONNX next to it, and stop")
+    p.add_argument(
+        "--exportar",
+        type=Path,
+        default=None,
+        metavar="PT",
+        help="only export this checkpoint to ONNX next to it, and stop",
+    )
     p.add_argument("--salida", type=Path, default=Path("runs/clasificador"), help="the run's folder")
     p.add_argument("--entrena", default=None, help="train only on this deck design")
     p.add_argument("--prueba", default=None, help="validate only on this deck design")
@@ -294,14 +332,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hilos", type=int, default=2)
     p.add_argument("--tasa", type=float, default=3e-3, help="the peak learning rate")
     p.add_argument("--desde", type=Path, default=None, help="start from these weights (.pt)")
-    p.add_argument("--aumento-diseno", action="store_true",
-                   help="also vary what differs between deck designs (proportions, hues, patches)")
-    p.add_argument("--aumento-estilo", action="store_true",
-                   help="on top of --aumento-diseno, another printer's style: palette, "
-                        "saturation, line weight, flat or textured print")
-    p.add_argument("--perdida-rasgos", type=float, default=0.0, metavar="W",
-                   help="weight of a margin cosine loss on the features a registered deck is "
-                        "read with (0: none)")
+    p.add_argument(
+        "--aumento-diseno",
+        action="store_true",
+        help="also vary what differs between deck designs (proportions, hues, patches)",
+    )
+    p.add_argument(
+        "--aumento-estilo",
+        action="store_true",
+        help="on top of --aumento-diseno, another printer's style: palette, "
+        "saturation, line weight, flat or textured print",
+    )
+    p.add_argument(
+        "--perdida-rasgos",
+        type=float,
+        default=0.0,
+        metavar="W",
+        help="weight of a margin cosine loss on the features a registered deck is read with (0: none)",
+    )
     args = p.parse_args(argv)
     if args.exportar:
         model = CardNet()
@@ -310,10 +358,20 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not (args.recortes and args.val):
         p.error("para entrenar hacen falta --recortes y --val")
-    res = train_classifier(args.recortes, args.val, args.salida, epochs=args.epocas,
-                           threads=args.hilos, train_deck=args.entrena, test_deck=args.prueba,
-                           lr=args.tasa, init=args.desde, design_augment=args.aumento_diseno,
-                           style_augment=args.aumento_estilo, feature_loss=args.perdida_rasgos)
+    res = train_classifier(
+        args.recortes,
+        args.val,
+        args.salida,
+        epochs=args.epocas,
+        threads=args.hilos,
+        train_deck=args.entrena,
+        test_deck=args.prueba,
+        lr=args.tasa,
+        init=args.desde,
+        design_augment=args.aumento_diseno,
+        style_augment=args.aumento_estilo,
+        feature_loss=args.perdida_rasgos,
+    )
     print(json.dumps(res, indent=1))
     return 0
 

@@ -52,8 +52,7 @@ from vision.geometry import crop_card, quad_to_obb
 DECKS = ("fournier1878-pd", "naipes-libres-basquetteur")
 NONE = len(RANKS)  # the synthetic class "no index in this patch"
 # where each design prints its index, as fractions of the face (x0, x1, y0, y1), measured
-INDEX_BOX = {"fournier1878-pd": (0.085, 0.215, 0.065, 0.13),
-             "naipes-libres-basquetteur": (0.07, 0.195, 0.045, 0.115)}
+INDEX_BOX = {"fournier1878-pd": (0.085, 0.215, 0.065, 0.13), "naipes-libres-basquetteur": (0.07, 0.195, 0.045, 0.115)}
 _SYMBOL_FONTS = ("Siz", "NonUni", "cmex", "cmsy", "cmmi", "LastResort", "Display")
 
 
@@ -80,8 +79,9 @@ def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
 # --------------------------------------------------------------------------- synthetic patches
 
 
-def _draw_frame(d: ImageDraw.ImageDraw, rng: np.random.Generator, s: int, paper: int, ink: int
-                ) -> tuple[float, float, int]:
+def _draw_frame(
+    d: ImageDraw.ImageDraw, rng: np.random.Generator, s: int, paper: int, ink: int
+) -> tuple[float, float, int]:
     """The frame's corner near the top left (sometimes broken by a pinta); returns its place."""
     fx, fy = rng.uniform(-4, 14) * s, rng.uniform(-4, 12) * s
     lw = int(rng.integers(1, 3)) * s // 2 + 1
@@ -114,8 +114,9 @@ def synthetic_patch(rng: np.random.Generator) -> tuple[np.ndarray, int]:
         tx = fx + rng.uniform(-1, 6) * s + (lw if rng.random() < 0.7 else 0)
         ty = fy + rng.uniform(0, 5) * s
         text = Image.new("L", img.size, 0)
-        ImageDraw.Draw(text).text((tx, ty), str(RANKS[label]), font=font, fill=255, anchor="lt",
-                                  stroke_width=int(rng.integers(0, 2)) * s // 2)
+        ImageDraw.Draw(text).text(
+            (tx, ty), str(RANKS[label]), font=font, fill=255, anchor="lt", stroke_width=int(rng.integers(0, 2)) * s // 2
+        )
         if rng.random() < 0.5:
             text = text.rotate(rng.uniform(-8, 8), center=(tx, ty), resample=Image.BILINEAR)
         t = np.asarray(text, np.float32) / 255
@@ -160,8 +161,9 @@ class IndexRedraw:
         return redraw_index(face, card_id[:-1], INDEX_BOX[deck], self.rng)
 
 
-def redraw_index(face: np.ndarray, rank: str, box: tuple[float, float, float, float],
-                 rng: np.random.Generator) -> np.ndarray:
+def redraw_index(
+    face: np.ndarray, rank: str, box: tuple[float, float, float, float], rng: np.random.Generator
+) -> np.ndarray:
     """``face`` (BGR or BGRA) with both index corners rewritten as ``rank`` in one random font."""
     h, w = face.shape[:2]
     x0, x1, y0, y1 = box
@@ -170,23 +172,38 @@ def redraw_index(face: np.ndarray, rank: str, box: tuple[float, float, float, fl
     out = face.copy()
     for turned in (False, True):
         img = np.ascontiguousarray(out[::-1, ::-1]) if turned else out
-        region = img[int(y0 * h):int(y1 * h), int(x0 * w):int(x1 * w), :3]
+        region = img[int(y0 * h) : int(y1 * h), int(x0 * w) : int(x1 * w), :3]
         flat = region.reshape(-1, 3).astype(np.float32)
         bright = flat.sum(1) >= np.percentile(flat.sum(1), 60)
         region[:] = np.median(flat[bright], 0).astype(np.uint8)
         pil = Image.fromarray(np.ascontiguousarray(img[..., 2::-1]))
-        ImageDraw.Draw(pil).text((x0 * w + rng.uniform(-0.01, 0.02) * w, y0 * h + rng.uniform(-0.005, 0.01) * h),
-                                 rank, font=font, anchor="lt", fill=ink[::-1],
-                                 stroke_width=int(rng.integers(0, 2)), stroke_fill=ink[::-1])
+        ImageDraw.Draw(pil).text(
+            (x0 * w + rng.uniform(-0.01, 0.02) * w, y0 * h + rng.uniform(-0.005, 0.01) * h),
+            rank,
+            font=font,
+            anchor="lt",
+            fill=ink[::-1],
+            stroke_width=int(rng.integers(0, 2)),
+            stroke_fill=ink[::-1],
+        )
         img[..., :3] = np.asarray(pil)[..., ::-1]
         out = np.ascontiguousarray(img[::-1, ::-1]) if turned else img
     return out
 
 
-def write_view_set(path: Path, cut: Callable[[np.ndarray], np.ndarray], *, n_scenes: int, split: str,
-                   seed: int, decks: tuple[str, ...], per_card: int, first_index: int,
-                   face_edit: Callable[[str, str, np.ndarray], np.ndarray] | None = None,
-                   hidden: bool = False) -> Path:
+def write_view_set(
+    path: Path,
+    cut: Callable[[np.ndarray], np.ndarray],
+    *,
+    n_scenes: int,
+    split: str,
+    seed: int,
+    decks: tuple[str, ...],
+    per_card: int,
+    first_index: int,
+    face_edit: Callable[[str, str, np.ndarray], np.ndarray] | None = None,
+    hidden: bool = False,
+) -> Path:
     """``cut`` (a card rectified at INDEX_CROP -> its views) of every visible card of
     ``n_scenes`` rendered 1280x960 scenes, each cut ``per_card`` times on jittered boxes like a
     detector's; saved with card ids (``y``) and designs (``deck``). What the mark readers
@@ -195,14 +212,21 @@ def write_view_set(path: Path, cut: Callable[[np.ndarray], np.ndarray], *, n_sce
 
     def scenes():
         if hidden:
-            yield from half_hidden_tables(n_scenes, seed=seed, decks=decks, first_index=first_index,
-                                          face_edit=face_edit)
+            yield from half_hidden_tables(
+                n_scenes, seed=seed, decks=decks, first_index=first_index, face_edit=face_edit
+            )
             return
         backgrounds = TRAIN_BACKGROUNDS if split == "train" else HOLDOUT_BACKGROUNDS
         for i in range(n_scenes):
             rng = scene_rng(seed, split, first_index + i)
-            scene = render_scene(rng, decks=decks, backgrounds=backgrounds, size=(1280, 960),
-                                 kind=None if split == "train" else "mesa", face_edit=face_edit)
+            scene = render_scene(
+                rng,
+                decks=decks,
+                backgrounds=backgrounds,
+                size=(1280, 960),
+                kind=None if split == "train" else "mesa",
+                face_edit=face_edit,
+            )
             if scene.card_ids:
                 yield rng, scene, np.nonzero(visible_fraction(scene) >= MIN_VISIBLE)[0]
 
@@ -216,28 +240,47 @@ def write_view_set(path: Path, cut: Callable[[np.ndarray], np.ndarray], *, n_sce
                 deck_of.append(decks.index(scene.deck))
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, p=np.stack(views), y=np.array(labels, np.int16),
-                        deck=np.array(deck_of, np.int8), decks=np.array(decks))
+    np.savez_compressed(
+        path, p=np.stack(views), y=np.array(labels, np.int16), deck=np.array(deck_of, np.int8), decks=np.array(decks)
+    )
     return path
 
 
-def write_index_set(path: Path, *, n_scenes: int, split: str = "train", seed: int = 0,
-                    decks: tuple[str, ...] = DECKS, redraw_share: float = 0.35,
-                    per_card: int = 2, first_index: int = 20_000, hidden: bool = False) -> Path:
+def write_index_set(
+    path: Path,
+    *,
+    n_scenes: int,
+    split: str = "train",
+    seed: int = 0,
+    decks: tuple[str, ...] = DECKS,
+    redraw_share: float = 0.35,
+    per_card: int = 2,
+    first_index: int = 20_000,
+    hidden: bool = False,
+) -> Path:
     """Corner patches (N, 2, PATCH_H, PATCH_W, 3) uint8 of every visible card of ``n_scenes``
     rendered scenes (:func:`write_view_set`), a share ``redraw_share`` of the faces with their
     index redrawn (:class:`IndexRedraw`)."""
     edit = IndexRedraw(redraw_share, seed) if redraw_share > 0 else None
-    return write_view_set(path, corners_bgr, n_scenes=n_scenes, split=split, seed=seed, decks=decks,
-                          per_card=per_card, first_index=first_index, face_edit=edit, hidden=hidden)
+    return write_view_set(
+        path,
+        corners_bgr,
+        n_scenes=n_scenes,
+        split=split,
+        seed=seed,
+        decks=decks,
+        per_card=per_card,
+        first_index=first_index,
+        face_edit=edit,
+        hidden=hidden,
+    )
 
 
 # --------------------------------------------------------------------------- the network
 
 
 def conv_block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
-                         nn.ReLU(inplace=True))
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
 
 class TwoViewNet(nn.Module):
@@ -251,15 +294,21 @@ class TwoViewNet(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         n = x.shape[0]
         f = self.trunk(x.reshape(n * 2, 1, *self.view)).reshape(n, 2, -1)
-        return 0.5 * (self.head(torch.cat([f[:, 0], f[:, 1]], 1))
-                      + self.head(torch.cat([f[:, 1], f[:, 0]], 1)))
+        return 0.5 * (self.head(torch.cat([f[:, 0], f[:, 1]], 1)) + self.head(torch.cat([f[:, 1], f[:, 0]], 1)))
 
     def export_onnx(self, path: Path) -> Path:
         """ONNX with input ``(N, 2, H, W)`` float32 named ``input_name``, output ``logits``."""
         self.eval()
-        torch.onnx.export(self, (torch.zeros(1, 2, *self.view),), str(path), input_names=[self.input_name],
-                          output_names=["logits"], dynamic_axes={self.input_name: {0: "n"}, "logits": {0: "n"}},
-                          opset_version=17, dynamo=False)
+        torch.onnx.export(
+            self,
+            (torch.zeros(1, 2, *self.view),),
+            str(path),
+            input_names=[self.input_name],
+            output_names=["logits"],
+            dynamic_axes={self.input_name: {0: "n"}, "logits": {0: "n"}},
+            opset_version=17,
+            dynamo=False,
+        )
         return path
 
 
@@ -271,9 +320,16 @@ class IndexNet(TwoViewNet):
 
     def __init__(self) -> None:
         super().__init__()
-        self.trunk = nn.Sequential(conv_block(1, 16), conv_block(16, 32, 2), conv_block(32, 64, 2),
-                                   conv_block(64, 96, 2), nn.Flatten(), nn.Linear(96 * 5 * 5, 128), nn.ReLU(),
-                                   nn.Dropout(0.2))
+        self.trunk = nn.Sequential(
+            conv_block(1, 16),
+            conv_block(16, 32, 2),
+            conv_block(32, 64, 2),
+            conv_block(64, 96, 2),
+            nn.Flatten(),
+            nn.Linear(96 * 5 * 5, 128),
+            nn.ReLU(),
+            nn.Dropout(0.2),
+        )
         self.head = nn.Linear(256, len(RANKS))
         self.patch_head = nn.Linear(128, NONE + 1)  # used only to pretrain on synthetic patches
 
@@ -284,13 +340,14 @@ def _augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     x = torch.roll(x, (dy, dx), (-2, -1))
     x = x * (0.7 + 0.6 * torch.rand(*x.shape[:-2], 1, 1, generator=gen))
     if torch.rand(1, generator=gen).item() < 0.3:
-        k = torch.tensor([[1., 2, 1], [2, 4, 2], [1, 2, 1]]) / 16
+        k = torch.tensor([[1.0, 2, 1], [2, 4, 2], [1, 2, 1]]) / 16
         x = F.conv2d(x.reshape(-1, 1, PATCH_H, PATCH_W), k[None, None], padding=1).reshape(x.shape)
     return x + 0.15 * torch.randn(x.shape, generator=gen)
 
 
-def train_epochs(model: nn.Module, params, step, n: int, epochs: int, lr: float, gen: torch.Generator,
-                 name: str, start: float) -> None:
+def train_epochs(
+    model: nn.Module, params, step, n: int, epochs: int, lr: float, gen: torch.Generator, name: str, start: float
+) -> None:
     """``epochs`` passes over ``n`` samples in shuffled batches of 128: ``step(indices)`` gives
     the batch's loss; AdamW with a one-cycle schedule peaking at ``lr``."""
     opt = torch.optim.AdamW(params, lr * 2 / 3, weight_decay=1e-4)
@@ -301,15 +358,17 @@ def train_epochs(model: nn.Module, params, step, n: int, epochs: int, lr: float,
         order = torch.randperm(n, generator=gen)
         total = 0.0
         for i in range(0, max(n - 127, 1), 128):
-            loss = step(order[i:i + 128])
+            loss = step(order[i : i + 128])
             opt.zero_grad()
             loss.backward()
             opt.step()
             if sched.last_epoch < steps - 1:
                 sched.step()
             total += float(loss.detach())
-        print(f"{name} epoch {epoch + 1}/{epochs} loss {total / max(1, n // 128):.3f} "
-              f"({time.time() - start:.0f} s)", flush=True)
+        print(
+            f"{name} epoch {epoch + 1}/{epochs} loss {total / max(1, n // 128):.3f} ({time.time() - start:.0f} s)",
+            flush=True,
+        )
 
 
 def rank_probabilities(model: nn.Module, patches: np.ndarray) -> np.ndarray:
@@ -317,7 +376,7 @@ def rank_probabilities(model: nn.Module, patches: np.ndarray) -> np.ndarray:
     model.eval()
     x = torch.from_numpy(standardise(patches))
     with torch.no_grad():
-        return torch.cat([F.softmax(model(x[i:i + 512]), 1) for i in range(0, len(x), 512)]).numpy()
+        return torch.cat([F.softmax(model(x[i : i + 512]), 1) for i in range(0, len(x), 512)]).numpy()
 
 
 def measure(model: nn.Module, npz: Path, deck: str | None = None) -> dict:
@@ -329,13 +388,25 @@ def measure(model: nn.Module, npz: Path, deck: str | None = None) -> dict:
     y = RANK_OF[d["y"][keep]]
     right = rank_probabilities(model, d["p"][keep]).argmax(1) == y
     court = y >= RANKS.index(10)
-    return {"n": int(keep.sum()), "rango": float(right.mean()),
-            "rango_figuras": float(right[court].mean()), "rango_1_7": float(right[~court].mean())}
+    return {
+        "n": int(keep.sum()),
+        "rango": float(right.mean()),
+        "rango_figuras": float(right[court].mean()),
+        "rango_1_7": float(right[~court].mean()),
+    }
 
 
-def train_index_reader(out: Path, train_npz: Path, *, synthetic: int = 60_000, pre_epochs: int = 5,
-                       epochs: int = 6, threads: int = 1, seed: int = 0, init: Path | None = None
-                       ) -> nn.Module:
+def train_index_reader(
+    out: Path,
+    train_npz: Path,
+    *,
+    synthetic: int = 60_000,
+    pre_epochs: int = 5,
+    epochs: int = 6,
+    threads: int = 1,
+    seed: int = 0,
+    init: Path | None = None,
+) -> nn.Module:
     """Pretrain on synthetic patches (skipped with ``init``), fine-tune on ``train_npz``; writes
     ``out/carta_idx.pt`` and ``out/carta_idx.onnx``."""
     torch.set_num_threads(threads)
@@ -350,16 +421,32 @@ def train_index_reader(out: Path, train_npz: Path, *, synthetic: int = 60_000, p
         xs, ys = synthetic_set(synthetic, seed)
         xs, ys = torch.from_numpy(xs)[:, None], torch.from_numpy(ys)
         print(f"{len(xs)} synthetic patches ({time.time() - start:.0f} s)", flush=True)
-        train_epochs(model, list(model.trunk.parameters()) + list(model.patch_head.parameters()),
-                     lambda idx: F.cross_entropy(model.patch_head(model.trunk(_augment(xs[idx], gen))), ys[idx]),
-                     len(xs), pre_epochs, 3e-3, gen, "sintéticos", start)
+        train_epochs(
+            model,
+            list(model.trunk.parameters()) + list(model.patch_head.parameters()),
+            lambda idx: F.cross_entropy(model.patch_head(model.trunk(_augment(xs[idx], gen))), ys[idx]),
+            len(xs),
+            pre_epochs,
+            3e-3,
+            gen,
+            "sintéticos",
+            start,
+        )
         torch.save(model.state_dict(), out / "carta_idx_pre.pt")
     d = np.load(train_npz)
     x = torch.from_numpy(standardise(d["p"]))
     y = torch.from_numpy(RANK_OF[d["y"]])
-    train_epochs(model, list(model.trunk.parameters()) + list(model.head.parameters()),
-                 lambda idx: F.cross_entropy(model(_augment(x[idx], gen)), y[idx], label_smoothing=0.05),
-                 len(x), epochs, 1.5e-3, gen, "mesas", start)
+    train_epochs(
+        model,
+        list(model.trunk.parameters()) + list(model.head.parameters()),
+        lambda idx: F.cross_entropy(model(_augment(x[idx], gen)), y[idx], label_smoothing=0.05),
+        len(x),
+        epochs,
+        1.5e-3,
+        gen,
+        "mesas",
+        start,
+    )
     torch.save(model.state_dict(), out / "carta_idx.pt")
     model.export_onnx(out / "carta_idx.onnx")
     return model
@@ -373,9 +460,12 @@ def reader_arguments(prog: str, doc: str | None, scenes: int) -> argparse.Argume
     p.add_argument("--prueba", default=None, help="also measure on this design (cross-design check)")
     p.add_argument("--escenas", type=int, default=scenes, help="training tables rendered")
     p.add_argument("--escenas-val", type=int, default=60, help="validation tables a design")
-    p.add_argument("--escenas-tapadas", type=int, default=800,
-                   help="more tables in fans and overlapping rows whose half-hidden cards are "
-                        "trained on too (0: none)")
+    p.add_argument(
+        "--escenas-tapadas",
+        type=int,
+        default=800,
+        help="more tables in fans and overlapping rows whose half-hidden cards are trained on too (0: none)",
+    )
     p.add_argument("--semilla", type=int, default=0)
     p.add_argument("--hilos", type=int, default=1)
     return p
@@ -394,18 +484,42 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     train_npz = out / "indice_train.npz"
     if not train_npz.is_file():
-        write_index_set(train_npz, n_scenes=args.escenas, seed=args.semilla, decks=decks,
-                        redraw_share=args.fuentes)
+        write_index_set(train_npz, n_scenes=args.escenas, seed=args.semilla, decks=decks, redraw_share=args.fuentes)
         print(f"patches of {args.escenas} tables ({time.time() - start:.0f} s)", flush=True)
-    train_npz = with_hidden(train_npz, args.escenas_tapadas, lambda path: write_index_set(
-        path, n_scenes=args.escenas_tapadas, seed=args.semilla, decks=decks, redraw_share=args.fuentes,
-        first_index=HIDDEN_FIRST_INDEX, hidden=True))
-    model = train_index_reader(out, train_npz, synthetic=args.sinteticos, pre_epochs=args.epocas_pre,
-                               epochs=args.epocas, threads=args.hilos, seed=args.semilla, init=args.desde)
-    log_validation(model, measure, args, start, out / "index_log.json", out / "indice_val_{}.npz",
-                   lambda path, deck: write_index_set(path, n_scenes=args.escenas_val, split="val",
-                                                      seed=args.semilla, decks=(deck,), redraw_share=0,
-                                                      per_card=1))
+    train_npz = with_hidden(
+        train_npz,
+        args.escenas_tapadas,
+        lambda path: write_index_set(
+            path,
+            n_scenes=args.escenas_tapadas,
+            seed=args.semilla,
+            decks=decks,
+            redraw_share=args.fuentes,
+            first_index=HIDDEN_FIRST_INDEX,
+            hidden=True,
+        ),
+    )
+    model = train_index_reader(
+        out,
+        train_npz,
+        synthetic=args.sinteticos,
+        pre_epochs=args.epocas_pre,
+        epochs=args.epocas,
+        threads=args.hilos,
+        seed=args.semilla,
+        init=args.desde,
+    )
+    log_validation(
+        model,
+        measure,
+        args,
+        start,
+        out / "index_log.json",
+        out / "indice_val_{}.npz",
+        lambda path, deck: write_index_set(
+            path, n_scenes=args.escenas_val, split="val", seed=args.semilla, decks=(deck,), redraw_share=0, per_card=1
+        ),
+    )
     return 0
 
 
@@ -421,14 +535,20 @@ def with_hidden(train_npz: Path, n_scenes: int, write: Callable[[Path], object])
         write(hidden)
         print(f"half-hidden cards of {n_scenes} tables ({time.time() - start:.0f} s)", flush=True)
     joined = train_npz.with_name(train_npz.stem + "_todo.npz")
-    if joined.is_file() and joined.stat().st_mtime_ns >= max(
-            train_npz.stat().st_mtime_ns, hidden.stat().st_mtime_ns):
+    if joined.is_file() and joined.stat().st_mtime_ns >= max(train_npz.stat().st_mtime_ns, hidden.stat().st_mtime_ns):
         return joined  # joined by an earlier run from these same parts
     return join_sets(joined, [train_npz, hidden], ("p", "y", "deck"))
 
 
-def log_validation(model: nn.Module, measure_fn: Callable[[nn.Module, Path], dict], args: argparse.Namespace,
-                   start: float, log_path: Path, val_path: Path, write_val: Callable[[Path, str], object]) -> dict:
+def log_validation(
+    model: nn.Module,
+    measure_fn: Callable[[nn.Module, Path], dict],
+    args: argparse.Namespace,
+    start: float,
+    log_path: Path,
+    val_path: Path,
+    write_val: Callable[[Path, str], object],
+) -> dict:
     """Measure ``model`` on the validation set of each training design (and of ``--prueba``):
     ``val_path`` with ``{}`` for the design, written by ``write_val(path, deck)`` unless it is
     there already; the figures, the arguments and the time go to ``log_path``."""

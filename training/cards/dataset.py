@@ -61,17 +61,29 @@ def jitter_obb(rng: np.random.Generator, obb: np.ndarray, amount: float = 1.0) -
     """Perturb a box like a detector would: centre, size and angle."""
     cx, cy, w, h, a = (float(v) for v in obb)
     s = max(w, h)
-    return np.float32([cx + rng.normal(0, 0.03 * amount) * s, cy + rng.normal(0, 0.03 * amount) * s,
-                       w * (1 + rng.normal(0, 0.05 * amount)), h * (1 + rng.normal(0, 0.05 * amount)),
-                       a + rng.normal(0, 0.04 * amount)])
+    return np.float32(
+        [
+            cx + rng.normal(0, 0.03 * amount) * s,
+            cy + rng.normal(0, 0.03 * amount) * s,
+            w * (1 + rng.normal(0, 0.05 * amount)),
+            h * (1 + rng.normal(0, 0.05 * amount)),
+            a + rng.normal(0, 0.04 * amount),
+        ]
+    )
 
 
 def _run_job(job: SceneJob) -> dict:
     rng = scene_rng(job.base_seed, job.split, job.index)
-    scene = render_scene(rng, decks=job.decks, backgrounds=job.backgrounds, size=job.render_size,
-                         deck_root=job.deck_root, kind=job.kind, hand_style=job.hand_style)
-    out: dict = {"index": job.index, "kind": scene.kind, "deck": scene.deck,
-                 "background": scene.background}
+    scene = render_scene(
+        rng,
+        decks=job.decks,
+        backgrounds=job.backgrounds,
+        size=job.render_size,
+        deck_root=job.deck_root,
+        kind=job.kind,
+        hand_style=job.hand_style,
+    )
+    out: dict = {"index": job.index, "kind": scene.kind, "deck": scene.deck, "background": scene.background}
     if job.det_size is not None:
         sx = job.det_size[0] / job.render_size[0]
         sy = job.det_size[1] / job.render_size[1]
@@ -94,8 +106,7 @@ def _run_job(job: SceneJob) -> dict:
             for _ in range(job.crops_per_card):
                 boxes.append(jitter_obb(rng, obb, job.jitter))
                 labels.append(CARD_IDS.index(cid))
-        out["crops"] = (crop_cards(scene.image, np.stack(boxes)) if boxes
-                        else np.zeros((0, CROP_H, CROP_W, 3), np.uint8))
+        out["crops"] = crop_cards(scene.image, np.stack(boxes)) if boxes else np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
         out["labels"] = np.array(labels, np.int16)
     if job.keep_image:
         out["image"], out["corners"], out["card_ids"] = scene.image, scene.corners, scene.card_ids
@@ -134,17 +145,31 @@ class _CropSet:
     def save(self, path: Path | str) -> Path:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(path, x=np.concatenate(self.xs), y=np.concatenate(self.ys),
-                 deck=np.concatenate(self.ds), decks=np.array(self.decks))
+        np.savez(
+            path,
+            x=np.concatenate(self.xs),
+            y=np.concatenate(self.ys),
+            deck=np.concatenate(self.ds),
+            decks=np.array(self.decks),
+        )
         return path
 
 
-def write_detector_set(out: Path, *, n_train: int, n_val: int, seed: int = 0,
-                       decks: tuple[str, ...] = DECKS,
-                       det_size: tuple[int, int] = (640, 480), render_size: tuple[int, int] = (1280, 960),
-                       crops_per_card: int = 0, workers: int | None = None,
-                       deck_root: str | None = None, kind: str | None = None,
-                       backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS) -> Path:
+def write_detector_set(
+    out: Path,
+    *,
+    n_train: int,
+    n_val: int,
+    seed: int = 0,
+    decks: tuple[str, ...] = DECKS,
+    det_size: tuple[int, int] = (640, 480),
+    render_size: tuple[int, int] = (1280, 960),
+    crops_per_card: int = 0,
+    workers: int | None = None,
+    deck_root: str | None = None,
+    kind: str | None = None,
+    backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
+) -> Path:
     """Write ``out/images/{train,val}``, ``out/labels/...`` and ``out/data.yaml`` (absolute paths).
 
     Training scenes draw their table from ``backgrounds`` (a subset of the training ones);
@@ -155,31 +180,68 @@ def write_detector_set(out: Path, *, n_train: int, n_val: int, seed: int = 0,
     """
     if set(backgrounds) & set(HOLDOUT_BACKGROUNDS):
         raise ValueError("los fondos reservados para validar no se usan para entrenar")
-    jobs = {split: [SceneJob(split, i, seed, decks, bgs, render_size, det_size,
-                             crops_per_card if split == "train" else 0, deck_root, kind=kind)
-                    for i in range(n)]
-            for split, n, bgs in (("train", n_train, backgrounds), ("val", n_val, HOLDOUT_BACKGROUNDS))}
+    jobs = {
+        split: [
+            SceneJob(
+                split,
+                i,
+                seed,
+                decks,
+                bgs,
+                render_size,
+                det_size,
+                crops_per_card if split == "train" else 0,
+                deck_root,
+                kind=kind,
+            )
+            for i in range(n)
+        ]
+        for split, n, bgs in (("train", n_train, backgrounds), ("val", n_val, HOLDOUT_BACKGROUNDS))
+    }
     return _write_detector_jobs(Path(out).resolve(), jobs, decks, workers)
 
 
-def write_fan_table_set(out: Path, *, n_train: int, n_val: int, seed: int = 0,
-                        decks: tuple[str, ...] = DECKS, workers: int | None = None,
-                        deck_root: str | None = None, first: int = 0) -> Path:
+def write_fan_table_set(
+    out: Path,
+    *,
+    n_train: int,
+    n_val: int,
+    seed: int = 0,
+    decks: tuple[str, ...] = DECKS,
+    workers: int | None = None,
+    deck_root: str | None = None,
+    first: int = 0,
+) -> Path:
     """A detector set of whole tables, two in three with every hand fanned (the others laid any
     way), one deck design per table in turn; scene indices from FAN_FIRST_INDEX + ``first`` with
     the seed ``seed + FAN_SEED_OFFSET``, so no other set shares a scene (a second set starts its
     ``first`` where the first one's tables end). Written like :func:`write_detector_set`
     (640x480 images from 1280x960 renders)."""
-    jobs = {split: [SceneJob(split, FAN_FIRST_INDEX + i, seed + FAN_SEED_OFFSET, (decks[i % len(decks)],),
-                             bgs, (1280, 960), (640, 480), 0, deck_root, kind="mesa",
-                             hand_style="fan" if i % 3 else None)
-                    for i in range(first, first + n)]
-            for split, n, bgs in (("train", n_train, TRAIN_BACKGROUNDS), ("val", n_val, HOLDOUT_BACKGROUNDS))}
+    jobs = {
+        split: [
+            SceneJob(
+                split,
+                FAN_FIRST_INDEX + i,
+                seed + FAN_SEED_OFFSET,
+                (decks[i % len(decks)],),
+                bgs,
+                (1280, 960),
+                (640, 480),
+                0,
+                deck_root,
+                kind="mesa",
+                hand_style="fan" if i % 3 else None,
+            )
+            for i in range(first, first + n)
+        ]
+        for split, n, bgs in (("train", n_train, TRAIN_BACKGROUNDS), ("val", n_val, HOLDOUT_BACKGROUNDS))
+    }
     return _write_detector_jobs(Path(out).resolve(), jobs, decks, workers)
 
 
-def _write_detector_jobs(out: Path, jobs: dict[str, list[SceneJob]], decks: tuple[str, ...],
-                         workers: int | None) -> Path:
+def _write_detector_jobs(
+    out: Path, jobs: dict[str, list[SceneJob]], decks: tuple[str, ...], workers: int | None
+) -> Path:
     meta = []
     for split, split_jobs in jobs.items():
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
@@ -189,34 +251,45 @@ def _write_detector_jobs(out: Path, jobs: dict[str, list[SceneJob]], decks: tupl
             name = f"{split}_{res['index']:06d}"
             (out / "images" / split / f"{name}.jpg").write_bytes(res["det_image"].tobytes())
             (out / "labels" / split / f"{name}.txt").write_text(res["det_label"])
-            meta.append({"split": split, "name": name, **{k: res[k] for k in ("kind", "deck",
-                                                                               "background")}})
+            meta.append({"split": split, "name": name, **{k: res[k] for k in ("kind", "deck", "background")}})
             crop_set.add_result(res)
         if crop_set.xs:
             crop_set.save(out / f"crops_{split}.npz")
-    (out / "data.yaml").write_text(
-        f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n  0: carta\n")
+    (out / "data.yaml").write_text(f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n  0: carta\n")
     (out / "scenes.json").write_text(json.dumps(meta))
     return out / "data.yaml"
 
 
-def write_crop_set(path: Path, *, n_scenes: int, split: str = "train", seed: int = 0,
-                   decks: tuple[str, ...] = DECKS,
-                   backgrounds: tuple[str, ...] | None = None, crops_per_card: int = 2,
-                   render_size: tuple[int, int] = (1280, 960), workers: int | None = None,
-                   deck_root: str | None = None) -> Path:
+def write_crop_set(
+    path: Path,
+    *,
+    n_scenes: int,
+    split: str = "train",
+    seed: int = 0,
+    decks: tuple[str, ...] = DECKS,
+    backgrounds: tuple[str, ...] | None = None,
+    crops_per_card: int = 2,
+    render_size: tuple[int, int] = (1280, 960),
+    workers: int | None = None,
+    deck_root: str | None = None,
+) -> Path:
     """Classifier crops from ``n_scenes`` full-resolution scenes, saved as an .npz."""
     bgs = backgrounds or (TRAIN_BACKGROUNDS if split == "train" else HOLDOUT_BACKGROUNDS)
-    jobs = [SceneJob(split, i, seed, decks, bgs, render_size, None, crops_per_card, deck_root)
-            for i in range(n_scenes)]
+    jobs = [SceneJob(split, i, seed, decks, bgs, render_size, None, crops_per_card, deck_root) for i in range(n_scenes)]
     crop_set = _CropSet(decks)
     for res in run_jobs(jobs, workers):
         crop_set.add_result(res)
     return crop_set.save(path)
 
 
-def half_hidden_tables(n_scenes: int, *, seed: int = 0, decks: tuple[str, ...] = DECKS,
-                       first_index: int = HIDDEN_FIRST_INDEX, face_edit=None):
+def half_hidden_tables(
+    n_scenes: int,
+    *,
+    seed: int = 0,
+    decks: tuple[str, ...] = DECKS,
+    first_index: int = HIDDEN_FIRST_INDEX,
+    face_edit=None,
+):
     """Yield ``(rng, scene, hidden)`` for ``n_scenes`` training tables (training backgrounds,
     1280x960) whose hands lie in fans or overlapping rows: ``hidden``, the indices of the cards
     that show between MIN_VISIBLE and HIDDEN_MAX_VISIBLE of their face; ``rng`` goes on from the
@@ -225,20 +298,33 @@ def half_hidden_tables(n_scenes: int, *, seed: int = 0, decks: tuple[str, ...] =
     for i in range(n_scenes):
         rng = scene_rng(seed, "train", first_index + i)
         style = str(rng.choice(list(styles), p=list(weights)))
-        scene = render_scene(rng, decks=decks, backgrounds=TRAIN_BACKGROUNDS, size=(1280, 960),
-                             kind="mesa", hand_style=style, face_edit=face_edit)
+        scene = render_scene(
+            rng,
+            decks=decks,
+            backgrounds=TRAIN_BACKGROUNDS,
+            size=(1280, 960),
+            kind="mesa",
+            hand_style=style,
+            face_edit=face_edit,
+        )
         vis = visible_fraction(scene)
         yield rng, scene, np.nonzero((vis >= MIN_VISIBLE) & (vis < HIDDEN_MAX_VISIBLE))[0]
 
 
-def write_hidden_crop_set(path: Path, detector: Detector, *, n_scenes: int, seed: int = 0,
-                          decks: tuple[str, ...] = DECKS, first_index: int = HIDDEN_FIRST_INDEX) -> Path:
+def write_hidden_crop_set(
+    path: Path,
+    detector: Detector,
+    *,
+    n_scenes: int,
+    seed: int = 0,
+    decks: tuple[str, ...] = DECKS,
+    first_index: int = HIDDEN_FIRST_INDEX,
+) -> Path:
     """Classifier crops of the half-hidden cards of :func:`half_hidden_tables`: two jittered
     crops of each one's true box, and the crop under the ``detector``'s box over it (rotated
     IoU >= 0.3), like :func:`write_detector_crop_set`."""
     crop_set = _CropSet(decks)
-    for rng, scene, hidden in half_hidden_tables(n_scenes, seed=seed, decks=decks,
-                                                 first_index=first_index):
+    for rng, scene, hidden in half_hidden_tables(n_scenes, seed=seed, decks=decks, first_index=first_index):
         gt = [quad_to_obb(q) for q in scene.corners]
         jittered = [jitter_obb(rng, gt[j]) for j in hidden for _ in range(2)]
         crops = list(crop_cards(scene.image, np.stack(jittered))) if jittered else []
@@ -250,8 +336,9 @@ def write_hidden_crop_set(path: Path, detector: Detector, *, n_scenes: int, seed
     return crop_set.save(path)
 
 
-def _detector_box_crops(detector: Detector, image: np.ndarray, gt: list[np.ndarray],
-                        card_ids: list[str], readable: np.ndarray) -> tuple[list[np.ndarray], list[int]]:
+def _detector_box_crops(
+    detector: Detector, image: np.ndarray, gt: list[np.ndarray], card_ids: list[str], readable: np.ndarray
+) -> tuple[list[np.ndarray], list[int]]:
     """Crops under the boxes of the table the ``detector`` chooses and the class of the true
     card each box overlaps most (rotated IoU >= 0.3), for the boxes whose card is ``readable``."""
     boxes = detector.detect(image).boxes
@@ -276,25 +363,48 @@ def join_sets(path: Path, parts: list[Path], keys: tuple[str, ...]) -> Path:
     return Path(path)
 
 
-def write_detector_crop_set(path: Path, detector: Detector, *, n_scenes: int, first_index: int = 100_000,
-                            seed: int = 0, decks: tuple[str, ...] = DECKS,
-                            render_size: tuple[int, int] = (1280, 960), workers: int | None = None,
-                            deck_root: str | None = None, kind: str | None = None) -> Path:
+def write_detector_crop_set(
+    path: Path,
+    detector: Detector,
+    *,
+    n_scenes: int,
+    first_index: int = 100_000,
+    seed: int = 0,
+    decks: tuple[str, ...] = DECKS,
+    render_size: tuple[int, int] = (1280, 960),
+    workers: int | None = None,
+    deck_root: str | None = None,
+    kind: str | None = None,
+) -> Path:
     """Classifier crops cut where a trained ``detector`` puts its boxes, labelled with
     the card each box overlaps most (rotated IoU >= 0.3), plus strongly jittered crops of the
     true boxes: the classifier learns the detector's real errors. Training split, training
     backgrounds, scene indices from ``first_index`` on (not shared with the other sets);
     ``kind`` fixes the kind of scene (for instance "mesa", whole tables), mixed when None."""
-    jobs = [SceneJob("train", first_index + i, seed, decks, TRAIN_BACKGROUNDS, render_size, None,
-                     1, deck_root, keep_image=True, jitter=2.0, kind=kind) for i in range(n_scenes)]
+    jobs = [
+        SceneJob(
+            "train",
+            first_index + i,
+            seed,
+            decks,
+            TRAIN_BACKGROUNDS,
+            render_size,
+            None,
+            1,
+            deck_root,
+            keep_image=True,
+            jitter=2.0,
+            kind=kind,
+        )
+        for i in range(n_scenes)
+    ]
     crop_set = _CropSet(decks)
     for res in run_jobs(jobs, workers):
         crop_set.add_result(res)
         if not len(res["card_ids"]):
             continue
         gt = [quad_to_obb(q) for q in res["corners"]]
-        crops, labels = _detector_box_crops(detector, res["image"], gt, res["card_ids"],
-                                            res["visible"] >= MIN_VISIBLE)
+        crops, labels = _detector_box_crops(detector, res["image"], gt, res["card_ids"], res["visible"] >= MIN_VISIBLE)
         if crops:
             crop_set.add(np.stack(crops), np.array(labels, np.int16), res["deck"])
     return crop_set.save(path)

@@ -86,9 +86,7 @@ def load_deck(deck: str, root: str | None = None) -> dict[str, np.ndarray]:
     """All 40 faces of ``deck`` as BGRA images of height FACE_HEIGHT, keyed by card id."""
     folder = decks_root(root) / deck
     if not folder.is_dir():
-        raise FileNotFoundError(
-            f"no encuentro la baraja {deck!r} en {folder} (define MUSMESA_DECKS o pasa la carpeta)"
-        )
+        raise FileNotFoundError(f"no encuentro la baraja {deck!r} en {folder} (define MUSMESA_DECKS o pasa la carpeta)")
     return {cid: _load_face(folder / _file_for(deck, cid)) for cid in CARD_IDS}
 
 

@@ -47,8 +47,9 @@ from vision.reader import CardReader, ReaderSettings
 # --------------------------------------------------------------------------- fitting
 
 
-def fit_logistic(X: np.ndarray, y: np.ndarray, l2: float = 1e-2, steps: int = 3000,
-                 lr: float = 0.1) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+def fit_logistic(
+    X: np.ndarray, y: np.ndarray, l2: float = 1e-2, steps: int = 3000, lr: float = 0.1
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """Mean, scale, weights and bias of an L2-regularised logistic regression, fitted by
     full-batch gradient descent on standardised features (deterministic)."""
     X, y = np.asarray(X, np.float64), np.asarray(y, np.float64)
@@ -96,7 +97,7 @@ def margin(dumps: list[dict], l2: float = 1e-2) -> float:
         must = _must_cover(held)
         if len(dumps) < 2 or not must.any():
             continue
-        model = fit_once(dumps[:k] + dumps[k + 1:], l2)
+        model = fit_once(dumps[:k] + dumps[k + 1 :], l2)
         ratios.append(float(model.probability(held["X"][must]).min()) / model.threshold)
     return min([1.0, *ratios])
 
@@ -119,11 +120,15 @@ def table_stats(d: dict, flagged: np.ndarray) -> dict:
     ids = np.unique(tables)
     right = d["wrong"] == 0
     one_hand = _one_hand(d)
-    silent = sum(1 for t in ids if (one_hand or d["seated"][tables == t][0] > 0)
-                 and ((~right) & ~flagged)[tables == t].any())
-    return {"mesas": len(ids), "dudosas_por_mesa": round(float(flagged.sum() / len(ids)), 2),
-            "dudosas_bien_por_mesa": round(float((flagged & right).sum() / len(ids)), 2),
-            "mesas_con_caja_mal_sin_aviso": int(silent)}
+    silent = sum(
+        1 for t in ids if (one_hand or d["seated"][tables == t][0] > 0) and ((~right) & ~flagged)[tables == t].any()
+    )
+    return {
+        "mesas": len(ids),
+        "dudosas_por_mesa": round(float(flagged.sum() / len(ids)), 2),
+        "dudosas_bien_por_mesa": round(float((flagged & right).sum() / len(ids)), 2),
+        "mesas_con_caja_mal_sin_aviso": int(silent),
+    }
 
 
 # --------------------------------------------------------------------------- dumping
@@ -136,12 +141,12 @@ def reader_for_case(case: str, settings: ReaderSettings | None = None) -> tuple[
     if files and len(files) != 3:
         raise ValueError(f"caso {case!r}: baraja o baraja:clasificador:indice:pintas")
     classifier, corner_index, pintas = files or (None, None, None)
-    return deck, reader_with(None, classifier=classifier, corner_index=corner_index,
-                             pintas=pintas, settings=settings)
+    return deck, reader_with(None, classifier=classifier, corner_index=corner_index, pintas=pintas, settings=settings)
 
 
-def dump(case: str, split: str, scenes: int, seed: int = 0, registered: bool = True,
-         series: int = 1, kind: str = "mesa") -> dict:
+def dump(
+    case: str, split: str, scenes: int, seed: int = 0, registered: bool = True, series: int = 1, kind: str = "mesa"
+) -> dict:
     """Read ``scenes`` generated photos of the case's deck (``kind`` "mesa", tables of 16, or
     "mano", close-ups of one hand) against its registration (four generated photos, as
     ``training.cards.evaluate --registrar``, ``series`` sets of them merged; without one if not
@@ -156,8 +161,13 @@ def dump(case: str, split: str, scenes: int, seed: int = 0, registered: bool = T
         reader = CardReader(reader.folder, reader.settings, deck=registration)
     rows: dict[str, list] = {k: [] for k in ("X", "conf", "wrong", "changed", "table", "seated")}
     for i in range(scenes):
-        scene = render_scene(scene_rng(seed, split, 10_000 + i), decks=(deck,),
-                             backgrounds=HOLDOUT_BACKGROUNDS, size=(1280, 960), kind=kind)
+        scene = render_scene(
+            scene_rng(seed, split, 10_000 + i),
+            decks=(deck,),
+            backgrounds=HOLDOUT_BACKGROUNDS,
+            size=(1280, 960),
+            kind=kind,
+        )
         dets = reader.read(scene.image)
         if not len(dets):
             continue  # read as no cards: nothing to flag, and the player is told
@@ -167,15 +177,20 @@ def dump(case: str, split: str, scenes: int, seed: int = 0, registered: bool = T
         m = match_boxes(dets.obb, gt, 0.5)
         truth = np.array([CARD_IDS.index(scene.card_ids[j]) if j >= 0 else -1 for j in m])
         read = np.array([CARD_IDS.index(str(c)) for c in dets.card_ids])
-        rows["X"].append(card_features(dets.det_confidence, dets.cls_confidence,
-                                       dets.data["corner_index"], dets.data["pintas"]))
+        rows["X"].append(
+            card_features(dets.det_confidence, dets.cls_confidence, dets.data["corner_index"], dets.data["pintas"])
+        )
         rows["conf"].append(dets.confidence.astype(np.float64))
         rows["wrong"].append((read != truth).astype(np.int8))
         rows["changed"].append(dets.low_confidence.astype(np.int8))
         rows["table"].append(np.full(len(dets), i, np.int32))
         rows["seated"].append(np.full(len(dets), dets.hands is not None, np.int8))
-    return {**{k: np.concatenate(v) for k, v in rows.items()},
-            "registrada": np.array(registered), "baraja": np.array(deck), "tipo": np.array(kind)}
+    return {
+        **{k: np.concatenate(v) for k, v in rows.items()},
+        "registrada": np.array(registered),
+        "baraja": np.array(deck),
+        "tipo": np.array(kind),
+    }
 
 
 def load_dump(path: Path) -> dict:
@@ -188,25 +203,29 @@ def measure(model: FlagModel, d: dict) -> dict:
     a registered deck or not, as the dump says; a dump without ``registrada`` is registered)."""
     changed = d["changed"] > 0
     product = LOW_CONFIDENCE_REGISTERED if bool(d.get("registrada", True)) else LOW_CONFIDENCE
-    return {"modelo": table_stats(d, model.flagged(d["X"]) | changed),
-            "producto": table_stats(d, (d["conf"] < product) | changed)}
+    return {
+        "modelo": table_stats(d, model.flagged(d["X"]) | changed),
+        "producto": table_stats(d, (d["conf"] < product) | changed),
+    }
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m training.cards.flag_model", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m training.cards.flag_model",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = p.add_subparsers(dest="cmd", required=True)
     v = sub.add_parser("volcar", help="read generated tables of a case and keep each card's features")
     v.add_argument("caso")
     v.add_argument("--particion", choices=("val", "eval"), default="val")
     v.add_argument("--escenas", type=int, default=120)
     v.add_argument("--semilla", type=int, default=0)
-    v.add_argument("--series", type=int, default=1,
-                   help="sets of four registration photos merged (mus baraja registrar --añadir)")
-    v.add_argument("--sin-registrar", action="store_true",
-                   help="read the tables without registering the deck")
-    v.add_argument("--tipo", choices=("mesa", "mano"), default="mesa",
-                   help="tables of 16 or close-ups of one hand")
+    v.add_argument(
+        "--series", type=int, default=1, help="sets of four registration photos merged (mus baraja registrar --añadir)"
+    )
+    v.add_argument("--sin-registrar", action="store_true", help="read the tables without registering the deck")
+    v.add_argument("--tipo", choices=("mesa", "mano"), default="mesa", help="tables of 16 or close-ups of one hand")
     v.add_argument("--salida", type=Path, required=True)
     a = sub.add_parser("ajustar", help="fit the flag model on dumps of validation tables")
     a.add_argument("volcados", nargs="+", type=Path)
@@ -214,24 +233,23 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--salida", type=Path, required=True)
     m = sub.add_parser("medir", help="flags and silent tables of a model against the product rule")
     m.add_argument("volcados", nargs="+", type=Path)
-    m.add_argument("--modelo", type=Path, default=None,
-                   help=f"flag model (default: models/{FLAG_MODEL_FILE})")
+    m.add_argument("--modelo", type=Path, default=None, help=f"flag model (default: models/{FLAG_MODEL_FILE})")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.cmd == "volcar":
-        d = dump(args.caso, args.particion, args.escenas, args.semilla, not args.sin_registrar,
-                 args.series, args.tipo)
+        d = dump(args.caso, args.particion, args.escenas, args.semilla, not args.sin_registrar, args.series, args.tipo)
         args.salida.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.salida, **d)
         print(f"{args.salida}: {len(d['wrong'])} cartas, {int(d['wrong'].sum())} mal leídas")
         return 0
     if args.cmd == "ajustar":
         model = fit([load_dump(f) for f in args.volcados], args.l2)
-        model = replace(model, models=models_hashes(models_dir()),
-                        info={"volcados": [f.name for f in args.volcados], "l2": args.l2})
+        model = replace(
+            model, models=models_hashes(models_dir()), info={"volcados": [f.name for f in args.volcados], "l2": args.l2}
+        )
         model.save(args.salida)
         print(json.dumps(model.to_json(), indent=1))
         return 0

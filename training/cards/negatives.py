@@ -52,7 +52,7 @@ def _lfw_mosaic() -> np.ndarray:
     from skimage import data
 
     faces = data.lfw_subset()[:20]  # (20, 25, 25) grey faces in [0, 1]
-    rows = [np.hstack(list(faces[r * 5:(r + 1) * 5])) for r in range(4)]
+    rows = [np.hstack(list(faces[r * 5 : (r + 1) * 5])) for r in range(4)]
     grey = (np.vstack(rows) * 255).astype(np.uint8)
     return cv2.cvtColor(cv2.resize(grey, (500, 400), interpolation=cv2.INTER_CUBIC), cv2.COLOR_GRAY2BGR)
 
@@ -91,8 +91,9 @@ HELD_OUT_PHOTOS: dict[str, Callable[[], np.ndarray | None]] = {
 
 def as_photo(img: np.ndarray) -> np.ndarray:
     """An image as a 1280x960 BGR photo (stretched as a camera of that shape would frame it)."""
-    return cv2.resize(img, PHOTO_SIZE, interpolation=cv2.INTER_AREA if img.shape[1] > PHOTO_SIZE[0]
-                      else cv2.INTER_CUBIC)
+    return cv2.resize(
+        img, PHOTO_SIZE, interpolation=cv2.INTER_AREA if img.shape[1] > PHOTO_SIZE[0] else cv2.INTER_CUBIC
+    )
 
 
 def random_crop(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
@@ -102,7 +103,7 @@ def random_crop(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     ch = min(h, max(8, int(h * share)))
     cw = min(w, max(8, int(w * share * rng.uniform(0.8, 1.25))))
     y, x = int(rng.integers(0, h - ch + 1)), int(rng.integers(0, w - cw + 1))
-    return as_photo(img[y:y + ch, x:x + cw])
+    return as_photo(img[y : y + ch, x : x + cw])
 
 
 def cartoon_face(rng: np.random.Generator) -> np.ndarray:
@@ -120,8 +121,7 @@ def cartoon_face(rng: np.random.Generator) -> np.ndarray:
     line = tuple(int(v) for v in rng.integers(0, 80, 3))
     thick = int(rng.integers(2, 12))
     hair = tuple(int(v) for v in rng.integers(0, 256, 3))
-    cv2.ellipse(img, (int(cx), int(cy - ay * 0.35)), (int(ax * 1.08), int(ay * 0.8)), 0, 180, 360,
-                hair, -1)
+    cv2.ellipse(img, (int(cx), int(cy - ay * 0.35)), (int(ax * 1.08), int(ay * 0.8)), 0, 180, 360, hair, -1)
     cv2.ellipse(img, (int(cx), int(cy)), (int(ax), int(ay)), 0, 0, 360, skin, -1)
     cv2.ellipse(img, (int(cx), int(cy)), (int(ax), int(ay)), 0, 0, 360, line, thick)
     eye_r = rng.uniform(0.12, 0.25) * ax
@@ -131,13 +131,22 @@ def cartoon_face(rng: np.random.Generator) -> np.ndarray:
         cv2.circle(img, (ex, ey), int(eye_r), line, max(1, thick // 2))
         cv2.circle(img, (ex + int(rng.uniform(-0.3, 0.3) * eye_r), ey), int(eye_r * 0.45), line, -1)
         brow_y = int(ey - eye_r * 1.6)
-        cv2.line(img, (ex - int(eye_r), brow_y + int(side * rng.uniform(-8, 8))),
-                 (ex + int(eye_r), brow_y), line, thick)
+        cv2.line(
+            img, (ex - int(eye_r), brow_y + int(side * rng.uniform(-8, 8))), (ex + int(eye_r), brow_y), line, thick
+        )
     nose = np.int32([[cx, cy - ay * 0.05], [cx - ax * 0.08, cy + ay * 0.18], [cx + ax * 0.06, cy + ay * 0.2]])
     cv2.polylines(img, [nose], False, line, thick)
     smile = int(rng.uniform(-40, 40))
-    cv2.ellipse(img, (int(cx), int(cy + ay * 0.42)), (int(ax * 0.4), int(ay * 0.12)), 0,
-                10 if smile >= 0 else 190, 170 if smile >= 0 else 350, line, thick + 2)
+    cv2.ellipse(
+        img,
+        (int(cx), int(cy + ay * 0.42)),
+        (int(ax * 0.4), int(ay * 0.12)),
+        0,
+        10 if smile >= 0 else 190,
+        170 if smile >= 0 else 350,
+        line,
+        thick + 2,
+    )
     angle = rng.uniform(-25, 25)
     rot = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
     img = cv2.warpAffine(img, rot, (w, h), borderMode=cv2.BORDER_REFLECT)
@@ -168,13 +177,20 @@ def measure(reader: CardReader, part: str) -> dict:
     """Photos of ``part`` read as none, and the cards read on the others (by photo name)."""
     found = {name: len(reader.read(img)) for name, img in photos(part)}
     wrong = {name: n for name, n in found.items() if n}
-    return {"fotos": len(found), "sin_cartas": len(found) - len(wrong),
-            "cartas_fantasma": sum(wrong.values()), "con_cartas": wrong}
+    return {
+        "fotos": len(found),
+        "sin_cartas": len(found) - len(wrong),
+        "cartas_fantasma": sum(wrong.values()),
+        "con_cartas": wrong,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.cards.negatives", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m training.cards.negatives",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--parte", choices=("ajuste", "reservada", "las-dos"), default="las-dos")
     args = p.parse_args(argv)
     reader = CardReader().load()

@@ -44,15 +44,31 @@ from vision.corner_index import normalise
 from vision.pintas import STRIP_H, STRIP_W, SUIT_OF, strips_bgr
 
 
-def write_pinta_set(path: Path, *, n_scenes: int, split: str = "train", seed: int = 0,
-                    decks: tuple[str, ...] = DECKS, per_card: int = 2, first_index: int = 20_000,
-                    hidden: bool = False) -> Path:
+def write_pinta_set(
+    path: Path,
+    *,
+    n_scenes: int,
+    split: str = "train",
+    seed: int = 0,
+    decks: tuple[str, ...] = DECKS,
+    per_card: int = 2,
+    first_index: int = 20_000,
+    hidden: bool = False,
+) -> Path:
     """Grey frame strips (N, 2, STRIP_H, STRIP_W) uint8 of every visible card of ``n_scenes``
     rendered scenes (:func:`training.cards.corner_index.write_view_set`)."""
     grey = np.float32([0.114, 0.587, 0.299])
-    return write_view_set(path, lambda card: (strips_bgr(card).astype(np.float32) @ grey).astype(np.uint8),
-                          n_scenes=n_scenes, split=split, seed=seed, decks=decks, per_card=per_card,
-                          first_index=first_index, hidden=hidden)
+    return write_view_set(
+        path,
+        lambda card: (strips_bgr(card).astype(np.float32) @ grey).astype(np.uint8),
+        n_scenes=n_scenes,
+        split=split,
+        seed=seed,
+        decks=decks,
+        per_card=per_card,
+        first_index=first_index,
+        hidden=hidden,
+    )
 
 
 class PintaNet(TwoViewNet):
@@ -66,9 +82,16 @@ class PintaNet(TwoViewNet):
 
     def __init__(self) -> None:
         super().__init__()
-        self.trunk = nn.Sequential(conv_block(1, 16, 2), conv_block(16, 32, 2), conv_block(32, 48, 2),
-                                   conv_block(48, 64, 2), nn.Flatten(), nn.Linear(64 * 2 * 8, 128), nn.ReLU(),
-                                   nn.Dropout(0.2))
+        self.trunk = nn.Sequential(
+            conv_block(1, 16, 2),
+            conv_block(16, 32, 2),
+            conv_block(32, 48, 2),
+            conv_block(48, 64, 2),
+            nn.Flatten(),
+            nn.Linear(64 * 2 * 8, 128),
+            nn.ReLU(),
+            nn.Dropout(0.2),
+        )
         self.head = nn.Linear(256, len(SUITS))
 
 
@@ -87,7 +110,7 @@ def suit_probabilities(model: nn.Module, strips: np.ndarray) -> np.ndarray:
     model.eval()
     x = torch.from_numpy(normalise(strips))
     with torch.no_grad():
-        return torch.cat([F.softmax(model(x[i:i + 512]), 1) for i in range(0, len(x), 512)]).numpy()
+        return torch.cat([F.softmax(model(x[i : i + 512]), 1) for i in range(0, len(x), 512)]).numpy()
 
 
 def measure(model: nn.Module, npz: Path) -> dict:
@@ -97,12 +120,15 @@ def measure(model: nn.Module, npz: Path) -> dict:
     p = suit_probabilities(model, d["p"])
     right = p.argmax(1) == y
     court = np.array([CARD_IDS[i][:-1] in ("10", "11", "12") for i in d["y"]])
-    return {"n": len(y), "palo": float(right.mean()), "palo_figuras": float(right[court].mean()),
-            "nll": float(-np.log(p[np.arange(len(y)), y] + 1e-9).mean())}
+    return {
+        "n": len(y),
+        "palo": float(right.mean()),
+        "palo_figuras": float(right[court].mean()),
+        "nll": float(-np.log(p[np.arange(len(y)), y] + 1e-9).mean()),
+    }
 
 
-def train_pinta_reader(out: Path, train_npz: Path, *, epochs: int = 8, threads: int = 1,
-                       seed: int = 0) -> nn.Module:
+def train_pinta_reader(out: Path, train_npz: Path, *, epochs: int = 8, threads: int = 1, seed: int = 0) -> nn.Module:
     """Train on ``train_npz``; writes ``out/carta_palo.pt`` and ``out/carta_palo.onnx``."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
@@ -112,9 +138,17 @@ def train_pinta_reader(out: Path, train_npz: Path, *, epochs: int = 8, threads: 
     x = torch.from_numpy(normalise(d["p"]))
     y = torch.from_numpy(SUIT_OF[d["y"]])
     model = PintaNet()
-    train_epochs(model, list(model.parameters()),
-                 lambda idx: F.cross_entropy(model(_augment(x[idx], gen)), y[idx], label_smoothing=0.05),
-                 len(x), epochs, 2e-3, gen, "pintas", time.time())
+    train_epochs(
+        model,
+        list(model.parameters()),
+        lambda idx: F.cross_entropy(model(_augment(x[idx], gen)), y[idx], label_smoothing=0.05),
+        len(x),
+        epochs,
+        2e-3,
+        gen,
+        "pintas",
+        time.time(),
+    )
     torch.save(model.state_dict(), out / "carta_palo.pt")
     model.export_onnx(out / "carta_palo.onnx")
     return model
@@ -131,14 +165,30 @@ def main(argv: list[str] | None = None) -> int:
     if not train_npz.is_file():
         write_pinta_set(train_npz, n_scenes=args.escenas, seed=args.semilla, decks=decks)
         print(f"strips of {args.escenas} tables ({time.time() - start:.0f} s)", flush=True)
-    train_npz = with_hidden(train_npz, args.escenas_tapadas, lambda path: write_pinta_set(
-        path, n_scenes=args.escenas_tapadas, seed=args.semilla, decks=decks, first_index=HIDDEN_FIRST_INDEX,
-        hidden=True))
+    train_npz = with_hidden(
+        train_npz,
+        args.escenas_tapadas,
+        lambda path: write_pinta_set(
+            path,
+            n_scenes=args.escenas_tapadas,
+            seed=args.semilla,
+            decks=decks,
+            first_index=HIDDEN_FIRST_INDEX,
+            hidden=True,
+        ),
+    )
     model = train_pinta_reader(out, train_npz, epochs=args.epocas, threads=args.hilos, seed=args.semilla)
-    log_validation(model, measure, args, start, out / "pinta_log.json", out / "pintas_val_{}.npz",
-                   lambda path, deck: write_pinta_set(path, n_scenes=args.escenas_val, split="val",
-                                                      seed=args.semilla, decks=(deck,), per_card=1,
-                                                      first_index=0))
+    log_validation(
+        model,
+        measure,
+        args,
+        start,
+        out / "pinta_log.json",
+        out / "pintas_val_{}.npz",
+        lambda path, deck: write_pinta_set(
+            path, n_scenes=args.escenas_val, split="val", seed=args.semilla, decks=(deck,), per_card=1, first_index=0
+        ),
+    )
     return 0
 
 

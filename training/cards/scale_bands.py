@@ -44,13 +44,13 @@ def card_scale(scene: Scene) -> float:
     return float(np.median(sides)) / max(scene.image.shape[:2])
 
 
-def closeup_at_scale(rng: np.random.Generator, deck: str, style: str,
-                     size: tuple[int, int] = (1280, 960)) -> Scene:
+def closeup_at_scale(rng: np.random.Generator, deck: str, style: str, size: tuple[int, int] = (1280, 960)) -> Scene:
     """A close-up of one hand (``style``: row, overlap, fan) whose outline fills HAND_FILL of
     the frame: rendered at twice ``size``, cropped around the hand, shrunk to ``size``."""
     out_w, out_h = size
-    big = render_scene(rng, decks=(deck,), backgrounds=HOLDOUT_BACKGROUNDS,
-                       size=(2 * out_w, 2 * out_h), kind="mano", hand_style=style)
+    big = render_scene(
+        rng, decks=(deck,), backgrounds=HOLDOUT_BACKGROUNDS, size=(2 * out_w, 2 * out_h), kind="mano", hand_style=style
+    )
     pts = big.corners.reshape(-1, 2)
     (x0, y0), (x1, y1) = pts.min(0), pts.max(0)
     fill = rng.uniform(*HAND_FILL)
@@ -62,8 +62,7 @@ def closeup_at_scale(rng: np.random.Generator, deck: str, style: str,
     top = float(np.clip(cy - win_h / 2, 0, 2 * out_h - win_h))
     k = out_w / win_w
     warp = np.float32([[k, 0, -left * k], [0, k, -top * k]])
-    img = cv2.warpAffine(big.image, warp, (out_w, out_h), flags=cv2.INTER_AREA,
-                         borderMode=cv2.BORDER_REPLICATE)
+    img = cv2.warpAffine(big.image, warp, (out_w, out_h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
     corners = ((big.corners - np.float32([left, top])) * k).astype(np.float32)
     return replace(big, image=img, corners=corners)
 
@@ -80,17 +79,30 @@ def scenes(deck: str, n: int, seed: int = 0, split: str = "eval"):
     each hand style; yields (kind, scene)."""
     for style in HAND_STYLES:
         for i in range(n):
-            yield "mesa", render_scene(scene_rng(seed, split, 10_000 + i), decks=(deck,),
-                                       backgrounds=HOLDOUT_BACKGROUNDS, kind="mesa",
-                                       hand_style=style)
-            yield "mano", render_scene(scene_rng(seed, split, 10_000 + i), decks=(deck,),
-                                       backgrounds=HOLDOUT_BACKGROUNDS, kind="mano",
-                                       hand_style=style)
+            yield (
+                "mesa",
+                render_scene(
+                    scene_rng(seed, split, 10_000 + i),
+                    decks=(deck,),
+                    backgrounds=HOLDOUT_BACKGROUNDS,
+                    kind="mesa",
+                    hand_style=style,
+                ),
+            )
+            yield (
+                "mano",
+                render_scene(
+                    scene_rng(seed, split, 10_000 + i),
+                    decks=(deck,),
+                    backgrounds=HOLDOUT_BACKGROUNDS,
+                    kind="mano",
+                    hand_style=style,
+                ),
+            )
             yield "mano", closeup_at_scale(scene_rng(seed, split, 20_000 + i), deck, style)
 
 
-def measure(readers: dict[str, CardReader], deck: str, n: int, seed: int = 0,
-            split: str = "eval") -> dict:
+def measure(readers: dict[str, CardReader], deck: str, n: int, seed: int = 0, split: str = "eval") -> dict:
     """Per band and per reader: photos, photos read exactly, cards right, phantom and lost cards
     a photo, wrong cards without a flag, flags a photo."""
     out: dict = {}
@@ -107,25 +119,36 @@ def measure(readers: dict[str, CardReader], deck: str, n: int, seed: int = 0,
 
 def summary(acc: dict) -> dict:
     n = acc["fotos"]
-    return {"fotos": n, "exactas": acc["exacta"],
-            "cartas_bien": round(acc["bien"] / max(acc["cartas"], 1), 3),
-            "de_mas_por_foto": round(acc["de_mas"] / n, 2),
-            "perdidas_por_foto": round(acc["perdidas"] / n, 2),
-            "mal_sin_aviso": acc["mal_sin_aviso"],
-            "dudosas_por_foto": round(acc["dudosas"] / n, 2)}
+    return {
+        "fotos": n,
+        "exactas": acc["exacta"],
+        "cartas_bien": round(acc["bien"] / max(acc["cartas"], 1), 3),
+        "de_mas_por_foto": round(acc["de_mas"] / n, 2),
+        "perdidas_por_foto": round(acc["perdidas"] / n, 2),
+        "mal_sin_aviso": acc["mal_sin_aviso"],
+        "dudosas_por_foto": round(acc["dudosas"] / n, 2),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.cards.scale_bands", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m training.cards.scale_bands",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--baraja", default="fournier1878-pd")
     p.add_argument("--escenas", type=int, default=20, help="photos of each kind and hand style")
     p.add_argument("--semilla", type=int, default=0)
-    p.add_argument("--particion", choices=("eval", "val"), default="eval",
-                   help="val: the validation photos, on which the zoom-out was chosen")
+    p.add_argument(
+        "--particion",
+        choices=("eval", "val"),
+        default="eval",
+        help="val: the validation photos, on which the zoom-out was chosen",
+    )
     p.add_argument("--antes", action="store_true", help="also read without the zoom-out")
-    p.add_argument("--registrar", action="store_true",
-                   help="read against the deck registered from four generated suit photos")
+    p.add_argument(
+        "--registrar", action="store_true", help="read against the deck registered from four generated suit photos"
+    )
     args = p.parse_args(argv)
     reader = CardReader()
     if args.registrar:
@@ -133,11 +156,13 @@ def main(argv: list[str] | None = None) -> int:
         reader = CardReader(deck=deck)
     readers = {"despues": reader.load()}
     if args.antes:
-        readers["antes"] = CardReader(reader.folder, replace(reader.settings, zoom_out=False),
-                                      deck=reader.deck).load()
-    res = {"baraja": args.baraja, "registrada": args.registrar, "escenas": args.escenas,
-           "bandas": measure(readers, args.baraja, args.escenas, args.semilla,
-                                     args.particion)}
+        readers["antes"] = CardReader(reader.folder, replace(reader.settings, zoom_out=False), deck=reader.deck).load()
+    res = {
+        "baraja": args.baraja,
+        "registrada": args.registrar,
+        "escenas": args.escenas,
+        "bandas": measure(readers, args.baraja, args.escenas, args.semilla, args.particion),
+    }
     print(json.dumps(res, indent=1, ensure_ascii=False))
     return 0
 

@@ -26,8 +26,19 @@ import numpy as np
 from scoring.cards import CARD_IDS
 from training.cards.decks import load_back, load_deck
 
-TRAIN_BACKGROUNDS = ("felt", "wood", "cloth", "check", "grass", "gravel", "noise",
-                     "photo", "camo", "clutter", "scribble")
+TRAIN_BACKGROUNDS = (
+    "felt",
+    "wood",
+    "cloth",
+    "check",
+    "grass",
+    "gravel",
+    "noise",
+    "photo",
+    "camo",
+    "clutter",
+    "scribble",
+)
 HOLDOUT_BACKGROUNDS = ("stripes", "dots", "brick", "marble")
 ALL_BACKGROUNDS = TRAIN_BACKGROUNDS + HOLDOUT_BACKGROUNDS
 
@@ -110,8 +121,22 @@ def _skimage_texture(name: str) -> np.ndarray:
 # Photos shipped inside scikit-image (no download): natural scenes, print and microscopy, used
 # as "anything at all" backgrounds so that the detector learns cards, not the tables it saw.
 # ``brick`` is a held-out background and is not among them.
-PHOTO_TEXTURES = ("astronaut", "camera", "coffee", "chelsea", "coins", "moon", "page", "text",
-                  "rocket", "hubble_deep_field", "immunohistochemistry", "clock", "retina", "cell")
+PHOTO_TEXTURES = (
+    "astronaut",
+    "camera",
+    "coffee",
+    "chelsea",
+    "coins",
+    "moon",
+    "page",
+    "text",
+    "rocket",
+    "hubble_deep_field",
+    "immunohistochemistry",
+    "clock",
+    "retina",
+    "cell",
+)
 
 
 def _photo(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
@@ -120,7 +145,7 @@ def _photo(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     zoom = rng.uniform(1.0, 3.0)  # a random part of the photo, enlarged to the table
     ch, cw = max(8, int(th / zoom)), max(8, int(tw / zoom))
     y0, x0 = int(rng.integers(0, th - ch + 1)), int(rng.integers(0, tw - cw + 1))
-    img = cv2.resize(tex[y0:y0 + ch, x0:x0 + cw], (w, h), interpolation=cv2.INTER_LINEAR)
+    img = cv2.resize(tex[y0 : y0 + ch, x0 : x0 + cw], (w, h), interpolation=cv2.INTER_LINEAR)
     if rng.random() < 0.5:
         img = img * (_random_colour(rng, "cloth") / 128.0)
     return img
@@ -148,18 +173,24 @@ def _clutter(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     img = _plain(rng, h, w)
     scale = min(h, w)
     for _ in range(int(rng.integers(8, 40))):
-        colour = tuple(float(v) for v in (_random_colour(rng, "cloth") if rng.random() < 0.7
-                                          else rng.uniform(200, 250) * np.ones(3)))
+        colour = tuple(
+            float(v)
+            for v in (_random_colour(rng, "cloth") if rng.random() < 0.7 else rng.uniform(200, 250) * np.ones(3))
+        )
         cx, cy = float(rng.uniform(0, w)), float(rng.uniform(0, h))
         size = rng.uniform(0.03, 0.3) * scale
         shape = rng.random()
         if shape < 0.4:
-            box = cv2.boxPoints(((cx, cy), (size, size * rng.uniform(0.3, 1.8)),
-                                 float(rng.uniform(0, 180))))
+            box = cv2.boxPoints(((cx, cy), (size, size * rng.uniform(0.3, 1.8)), float(rng.uniform(0, 180))))
             cv2.fillPoly(img, [box.astype(np.int32)], colour, lineType=cv2.LINE_AA)
         elif shape < 0.7:
-            cv2.ellipse(img, ((cx, cy), (size, size * rng.uniform(0.3, 1.0)),
-                              float(rng.uniform(0, 180))), colour, -1, lineType=cv2.LINE_AA)
+            cv2.ellipse(
+                img,
+                ((cx, cy), (size, size * rng.uniform(0.3, 1.0)), float(rng.uniform(0, 180))),
+                colour,
+                -1,
+                lineType=cv2.LINE_AA,
+            )
         else:
             pts = rng.normal(0, size / 2, (int(rng.integers(3, 7)), 2)) + np.array([cx, cy])
             cv2.fillPoly(img, [pts.astype(np.int32)], colour, lineType=cv2.LINE_AA)
@@ -176,14 +207,22 @@ def _scribble(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
         if rng.random() < 0.6:
             p0 = rng.uniform(0, 1, 2) * (w, h)
             p1 = p0 + rng.normal(0, 0.3 * scale, 2)
-            cv2.line(img, tuple(int(v) for v in p0), tuple(int(v) for v in p1), colour, width,
-                     lineType=cv2.LINE_AA)
+            cv2.line(img, tuple(int(v) for v in p0), tuple(int(v) for v in p1), colour, width, lineType=cv2.LINE_AA)
         else:
             centre = tuple(int(v) for v in rng.uniform(0, 1, 2) * (w, h))
             axes = tuple(int(v) for v in rng.uniform(0.05, 0.4, 2) * scale)
             start = float(rng.uniform(0, 360))
-            cv2.ellipse(img, centre, axes, float(rng.uniform(0, 180)), start,
-                        start + float(rng.uniform(30, 200)), colour, width, lineType=cv2.LINE_AA)
+            cv2.ellipse(
+                img,
+                centre,
+                axes,
+                float(rng.uniform(0, 180)),
+                start,
+                start + float(rng.uniform(30, 200)),
+                colour,
+                width,
+                lineType=cv2.LINE_AA,
+            )
     return img * _broad_shade(rng, h, w)
 
 
@@ -273,7 +312,7 @@ def make_background(rng: np.random.Generator, kind: str, h: int, w: int) -> np.n
         reps = (math.ceil(h / th) + 1, math.ceil(w / tw) + 1, 1)
         tiled = np.tile(tex, reps)
         y0, x0 = rng.integers(0, th), rng.integers(0, tw)
-        img = tiled[y0:y0 + h, x0:x0 + w].copy()
+        img = tiled[y0 : y0 + h, x0 : x0 + w].copy()
         if rng.random() < 0.7:  # recolour, as if a printed tablecloth
             tint = _random_colour(rng, "cloth") / 128.0
             img = img * tint
@@ -293,12 +332,10 @@ def reprint_face(rng: np.random.Generator, face: np.ndarray, strength: float = 1
         paper = np.percentile(bgr[alpha > 0].reshape(-1, 3), 97, axis=0)
         bgr = bgr * (245.0 / np.maximum(paper, 1))
     if rng.random() < 0.6 * strength:  # hue / saturation of the ink
-        hsv = cv2.cvtColor(np.clip(bgr, 0, 255).astype(np.uint8), cv2.COLOR_BGR2HSV).astype(
-            np.float32)
+        hsv = cv2.cvtColor(np.clip(bgr, 0, 255).astype(np.uint8), cv2.COLOR_BGR2HSV).astype(np.float32)
         hsv[:, :, 0] = (hsv[:, :, 0] + rng.uniform(-8, 8) * strength) % 180
         hsv[:, :, 1] *= rng.uniform(0.55, 1.35)
-        bgr = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR).astype(
-            np.float32)
+        bgr = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR).astype(np.float32)
     # paper tint and contrast
     tint = np.float32([rng.uniform(0.82, 1.0), rng.uniform(0.9, 1.0), 1.0])
     if rng.random() < 0.5:
@@ -314,7 +351,7 @@ def reprint_face(rng: np.random.Generator, face: np.ndarray, strength: float = 1
         paper = np.float32([rng.uniform(215, 250)] * 3) * tint
         canvas = np.empty((h + 2 * m, w + 2 * m, 3), np.float32)
         canvas[:] = paper
-        canvas[m:m + h, m:m + w] = bgr
+        canvas[m : m + h, m : m + w] = bgr
         bgr = cv2.resize(canvas, (w, h), interpolation=cv2.INTER_AREA)
     if rng.random() < 0.3 * strength:  # soft print / low-resolution scan
         k = rng.uniform(0.8, 2.2)
@@ -341,8 +378,9 @@ def _card_quad(cx: float, cy: float, angle: float, w: float, h: float) -> np.nda
     return pts @ rot.T + np.float32([cx, cy])
 
 
-def _hand_layout(rng: np.random.Generator, w: float, h: float, style: str | None = None
-                 ) -> list[tuple[float, float, float]]:
+def _hand_layout(
+    rng: np.random.Generator, w: float, h: float, style: str | None = None
+) -> list[tuple[float, float, float]]:
     """Four cards of one hand in the player's frame: (x, y, angle); y grows towards the player."""
     if style is None:
         style = str(rng.choice(["row", "overlap", "fan"], p=[0.4, 0.35, 0.25]))
@@ -351,13 +389,11 @@ def _hand_layout(rng: np.random.Generator, w: float, h: float, style: str | None
         gap = rng.uniform(0.05, 0.45) * w
         step = w + gap
         for i in range(4):
-            out.append(((i - 1.5) * step + rng.normal(0, 0.04 * w),
-                        rng.normal(0, 0.06 * h), rng.normal(0, 0.06)))
+            out.append(((i - 1.5) * step + rng.normal(0, 0.04 * w), rng.normal(0, 0.06 * h), rng.normal(0, 0.06)))
     elif style == "overlap":
         step = rng.uniform(0.55, 0.9) * w
         for i in range(4):
-            out.append(((i - 1.5) * step + rng.normal(0, 0.03 * w),
-                        rng.normal(0, 0.04 * h), rng.normal(0, 0.05)))
+            out.append(((i - 1.5) * step + rng.normal(0, 0.03 * w), rng.normal(0, 0.04 * h), rng.normal(0, 0.05)))
     else:  # fan around a pivot below the cards
         spread = rng.uniform(0.2, 0.35)
         radius = h * rng.uniform(1.0, 1.5)
@@ -374,8 +410,7 @@ class _Placed:
     seat: int
 
 
-def _layout_table(rng: np.random.Generator, ids: list[str], unit: float,
-                  style: str | None = None) -> list[_Placed]:
+def _layout_table(rng: np.random.Generator, ids: list[str], unit: float, style: str | None = None) -> list[_Placed]:
     """Four hands of four around the centre of the table plane (origin)."""
     w, h = CARD_W_CM * unit, CARD_H_CM * unit
     radius = rng.uniform(1.4, 2.3) * h
@@ -394,8 +429,7 @@ def _layout_table(rng: np.random.Generator, ids: list[str], unit: float,
     return placed
 
 
-def _layout_closeup(rng: np.random.Generator, ids: list[str], unit: float,
-                    style: str | None = None) -> list[_Placed]:
+def _layout_closeup(rng: np.random.Generator, ids: list[str], unit: float, style: str | None = None) -> list[_Placed]:
     """One player's four cards (a row, an overlapping row or a fan), turned any way."""
     w, h = CARD_W_CM * unit, CARD_H_CM * unit
     rot = rng.uniform(-0.5, 0.5) + (math.pi if rng.random() < 0.2 else 0)
@@ -443,8 +477,9 @@ def _layout_grid(rng: np.random.Generator, ids: list[str], unit: float) -> list[
 # --------------------------------------------------------------------------- camera and light
 
 
-def _camera(rng: np.random.Generator, quads: np.ndarray, out_w: int, out_h: int,
-            fill: float, tilt: float) -> np.ndarray:
+def _camera(
+    rng: np.random.Generator, quads: np.ndarray, out_w: int, out_h: int, fill: float, tilt: float
+) -> np.ndarray:
     """Homography from the table plane to the photo: a tablet at the table's edge."""
     pts = quads.reshape(-1, 2)
     x0, y0 = pts.min(0)
@@ -461,8 +496,14 @@ def _camera(rng: np.random.Generator, quads: np.ndarray, out_w: int, out_h: int,
     top_w = box_w * tilt
     cx = out_w / 2 + rng.uniform(-1, 1) * (out_w - box_w) / 2 * 0.8
     cy = out_h / 2 + rng.uniform(-1, 1) * (out_h - box_h) / 2 * 0.8
-    dst = np.float32([[cx - top_w / 2, cy - box_h / 2], [cx + top_w / 2, cy - box_h / 2],
-                      [cx + box_w / 2, cy + box_h / 2], [cx - box_w / 2, cy + box_h / 2]])
+    dst = np.float32(
+        [
+            [cx - top_w / 2, cy - box_h / 2],
+            [cx + top_w / 2, cy - box_h / 2],
+            [cx + box_w / 2, cy + box_h / 2],
+            [cx - box_w / 2, cy + box_h / 2],
+        ]
+    )
     dst += rng.normal(0, 0.01 * out_w, dst.shape).astype(np.float32)
     return cv2.getPerspectiveTransform(src, dst)
 
@@ -483,8 +524,9 @@ def _paste(canvas: np.ndarray, face: np.ndarray, quad: np.ndarray, shadow: float
     src = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
     hom = cv2.getPerspectiveTransform(src, (quad - [x0, y0]).astype(np.float32))
     size = (x1 - x0, y1 - y0)
-    warped = cv2.warpPerspective(face, hom, size, flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    warped = cv2.warpPerspective(
+        face, hom, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0)
+    )
     a = warped[:, :, 3:4].astype(np.float32) / 255
     roi = canvas[y0:y1, x0:x1]
     if shadow > 0:  # soft contact shadow, offset slightly
@@ -511,9 +553,13 @@ def _lighting(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         n = rng.integers(3, 7)
         cx, cy = rng.uniform(0, w), rng.uniform(0, h)
         r = rng.uniform(0.1, 0.4) * w
-        pts = np.array([[cx + r * math.cos(t) * rng.uniform(0.5, 1.5),
-                         cy + r * math.sin(t) * rng.uniform(0.5, 1.5)]
-                        for t in np.sort(rng.uniform(0, 2 * math.pi, n))], np.int32)
+        pts = np.array(
+            [
+                [cx + r * math.cos(t) * rng.uniform(0.5, 1.5), cy + r * math.sin(t) * rng.uniform(0.5, 1.5)]
+                for t in np.sort(rng.uniform(0, 2 * math.pi, n))
+            ],
+            np.int32,
+        )
         cv2.fillPoly(mask, [pts], 1.0)
         mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(8, 40))
         img = img * (1 - rng.uniform(0.2, 0.55) * mask[..., None])
@@ -558,8 +604,11 @@ def _distractors(rng: np.random.Generator, canvas: np.ndarray, avoid: list[np.nd
             r = int(rng.uniform(0.03, 0.07) * w)
             cv2.circle(canvas, (int(cx), int(cy)), r, colour, max(2, r // 6), lineType=cv2.LINE_AA)
         else:
-            size = (rng.uniform(0.08, 0.2) * w, rng.uniform(0.04, 0.1) * w) if kind == "phone" \
+            size = (
+                (rng.uniform(0.08, 0.2) * w, rng.uniform(0.04, 0.1) * w)
+                if kind == "phone"
                 else (rng.uniform(0.1, 0.25) * w, rng.uniform(0.006, 0.015) * w)
+            )
             box = cv2.boxPoints(((cx, cy), size, float(rng.uniform(0, 180)))).astype(np.int32)
             shade = (20.0, 20.0, 25.0) if kind == "phone" and rng.random() < 0.7 else colour
             cv2.fillPoly(canvas, [box], shade, lineType=cv2.LINE_AA)
@@ -569,11 +618,18 @@ def _distractors(rng: np.random.Generator, canvas: np.ndarray, avoid: list[np.nd
 # --------------------------------------------------------------------------- scenes
 
 
-def render_scene(rng: np.random.Generator, *, decks: tuple[str, ...] = ("fournier1878-pd",),
-                 backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS, size: tuple[int, int] = (1280, 960),
-                 kind: str | None = None, deck_root: str | None = None,
-                 card_ids: list[str] | None = None, hand_style: str | None = None,
-                 face_edit: Callable[[str, str, np.ndarray], np.ndarray] | None = None) -> Scene:
+def render_scene(
+    rng: np.random.Generator,
+    *,
+    decks: tuple[str, ...] = ("fournier1878-pd",),
+    backgrounds: tuple[str, ...] = TRAIN_BACKGROUNDS,
+    size: tuple[int, int] = (1280, 960),
+    kind: str | None = None,
+    deck_root: str | None = None,
+    card_ids: list[str] | None = None,
+    hand_style: str | None = None,
+    face_edit: Callable[[str, str, np.ndarray], np.ndarray] | None = None,
+) -> Scene:
     """One synthetic photo of ``size`` (width, height).
 
     ``kind``: "mesa" (16 cards, four hands), "mano" (close-up of one hand of four), "sueltas"
@@ -598,7 +654,7 @@ def render_scene(rng: np.random.Generator, *, decks: tuple[str, ...] = ("fournie
         ids = list(card_ids)
     elif kind in ("baraja", "palo"):
         suit = int(rng.integers(4)) if kind == "palo" else 0
-        ids = list(CARD_IDS) if kind == "baraja" else list(CARD_IDS[10 * suit:10 * suit + 10])
+        ids = list(CARD_IDS) if kind == "baraja" else list(CARD_IDS[10 * suit : 10 * suit + 10])
     else:
         ids = [str(c) for c in rng.choice(list(CARD_IDS), size=n, replace=False)]
     unit = 10.0
@@ -621,8 +677,13 @@ def render_scene(rng: np.random.Generator, *, decks: tuple[str, ...] = ("fournie
     w, h = CARD_W_CM * unit, CARD_H_CM * unit
     for _ in range(n_backs):
         span = 3.5 * h
-        placed.append(_Placed(_card_quad(rng.uniform(-span, span), rng.uniform(-span, span),
-                                         rng.uniform(0, 2 * math.pi), w, h), None, -1))
+        placed.append(
+            _Placed(
+                _card_quad(rng.uniform(-span, span), rng.uniform(-span, span), rng.uniform(0, 2 * math.pi), w, h),
+                None,
+                -1,
+            )
+        )
     if not placed:  # an empty table: still pick a camera
         placed_quads = np.float32([[[-300, -300], [300, -300], [300, 300], [-300, 300]]])
     else:
@@ -645,8 +706,9 @@ def render_scene(rng: np.random.Generator, *, decks: tuple[str, ...] = ("fournie
         side = float(np.linalg.norm(quad - np.roll(quad, 1, 0), axis=1).max())
         target = max(48, int(1.4 * side))
         if target < face.shape[0]:  # print at about the size it will be seen: much faster
-            face = cv2.resize(face, (round(face.shape[1] * target / face.shape[0]), target),
-                              interpolation=cv2.INTER_AREA)
+            face = cv2.resize(
+                face, (round(face.shape[1] * target / face.shape[0]), target), interpolation=cv2.INTER_AREA
+            )
         face = reprint_face(rng, face)
         _paste(canvas, face, quad, shadow=rng.uniform(0, 1))
         if p.card_id is not None:

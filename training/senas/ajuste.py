@@ -35,9 +35,14 @@ from training.senas.grabacion import Grabacion, replay
 
 # gestures whose events the detector resolves together
 GRUPOS: tuple[tuple[str, ...], ...] = (
-    ("guino", "ojos_cerrados"), ("lengua_fuera", "lengua_lado"),
-    ("hombro_arriba", "hombros_arriba"), ("cejas_arriba",), ("morro",), ("labios_lado",),
-    ("labio_mordido",))
+    ("guino", "ojos_cerrados"),
+    ("lengua_fuera", "lengua_lado"),
+    ("hombro_arriba", "hombros_arriba"),
+    ("cejas_arriba",),
+    ("morro",),
+    ("labios_lado",),
+    ("labio_mordido",),
+)
 ENTRAR = (0.5, 0.6, 0.7, 0.8)
 MINIMO_FACTOR = (0.67, 1.0, 1.33, 1.67)  # times the shipped minimum duration
 PESO_PARPADEO = 2.0  # a false event on a blink counts twice
@@ -60,12 +65,15 @@ class _Grabador(EventDetector):
 
     def __init__(self, tiempos: Mapping[str, Tiempos]) -> None:
         super().__init__(dict(tiempos))
-        self.filas: list[tuple[float, Mapping[str, float], Mapping[str, str],
-                               frozenset[str]]] = []
+        self.filas: list[tuple[float, Mapping[str, float], Mapping[str, str], frozenset[str]]] = []
 
-    def update(self, t: float, scores: Mapping[str, float],
-               lados: Mapping[str, str] | None = None,
-               sin_inicio: Collection[str] = ()) -> list[Evento]:
+    def update(
+        self,
+        t: float,
+        scores: Mapping[str, float],
+        lados: Mapping[str, str] | None = None,
+        sin_inicio: Collection[str] = (),
+    ) -> list[Evento]:
         self.filas.append((t, scores, dict(lados or {}), frozenset(sin_inicio)))
         return super().update(t, scores, lados, sin_inicio)
 
@@ -81,13 +89,17 @@ def trace(g: Grabacion, calibracion: str, feats: Sequence[Features]) -> Traza:
     rep = replay(g, calibracion, feats, detector=hook)
     filas = box[-1].filas
     valores = np.array([[s.get(k, 0.0) for k in GESTOS] for _, s, _, _ in filas], np.float64)
-    return Traza(np.array([f[0] for f in filas]), valores.reshape(len(filas), len(GESTOS)),
-                 [f[2] for f in filas], [f[3] for f in filas], rep.calibrando_hasta,
-                 rep.calidad)
+    return Traza(
+        np.array([f[0] for f in filas]),
+        valores.reshape(len(filas), len(GESTOS)),
+        [f[2] for f in filas],
+        [f[3] for f in filas],
+        rep.calibrando_hasta,
+        rep.calidad,
+    )
 
 
-def events(tr: Traza, tiempos: Mapping[str, Tiempos],
-           gestos: Sequence[str] = GESTOS) -> list[Evento]:
+def events(tr: Traza, tiempos: Mapping[str, Tiempos], gestos: Sequence[str] = GESTOS) -> list[Evento]:
     """The events of ``gestos`` the detector gives on the recorded scores (player's sides,
     unmirrored). Frames where none of them scores are skipped, but for the three after each
     run of scores that end it."""
@@ -100,19 +112,18 @@ def events(tr: Traza, tiempos: Mapping[str, Tiempos],
     det = EventDetector(dict(tiempos))
     for i in np.flatnonzero(keep):
         scores = dict(zip(gestos, sub[i], strict=True))
-        det.update(float(tr.t[i]), scores, {g: s for g, s in tr.lados[i].items() if g in gestos},
-                   tr.sin_inicio[i])
+        det.update(float(tr.t[i]), scores, {g: s for g, s in tr.lados[i].items() if g in gestos}, tr.sin_inicio[i])
     det.finish(float(tr.t[-1]) if len(tr.t) else 0.0)
-    return [replace(e, lado=lado_jugador(e.lado, False) if e.gesto in CON_LADO else None)
-            for e in det.eventos]
+    return [replace(e, lado=lado_jugador(e.lado, False) if e.gesto in CON_LADO else None) for e in det.eventos]
 
 
 # (an item to score, the gestures fitted, the timings to try) -> loss of their events on it
 Perdida = Callable[[Any, Sequence[str], Mapping[str, Tiempos]], float]
 
 
-def fit(muestras: Sequence[Any], perdida: Perdida, persona: Callable[[Any], str],
-        prior: Mapping[str, Tiempos] = TIEMPOS) -> dict[str, Tiempos]:
+def fit(
+    muestras: Sequence[Any], perdida: Perdida, persona: Callable[[Any], str], prior: Mapping[str, Tiempos] = TIEMPOS
+) -> dict[str, Tiempos]:
     """Per gesture, the (entrar, minimo) of the grid with the lowest total ``perdida`` over
     ``muestras`` (labelled traces of the people ``persona`` names). The prior's value stands
     unless a candidate is better in total *and* for at least :data:`PERSONAS_MINIMAS` people
@@ -130,8 +141,14 @@ def fit(muestras: Sequence[Any], perdida: Perdida, persona: Callable[[Any], str]
 PERSONAS_MINIMAS = 2
 
 
-def _best(g: str, grupo: Sequence[str], muestras: Sequence[Any], perdida: Perdida,
-          persona: Callable[[Any], str], tiempos: dict[str, Tiempos]) -> Tiempos:
+def _best(
+    g: str,
+    grupo: Sequence[str],
+    muestras: Sequence[Any],
+    perdida: Perdida,
+    persona: Callable[[Any], str],
+    tiempos: dict[str, Tiempos],
+) -> Tiempos:
     def per_person(cand: Tiempos) -> dict[str, float]:
         trial = {**tiempos, g: cand}
         out: dict[str, float] = {}
@@ -159,8 +176,7 @@ def _best(g: str, grupo: Sequence[str], muestras: Sequence[Any], perdida: Perdid
     return min(options, key=lambda o: (o[0], o[1]))[2] if options else now
 
 
-def diferencias(tiempos: Mapping[str, Tiempos],
-                prior: Mapping[str, Tiempos] = TIEMPOS) -> dict[str, dict[str, float]]:
+def diferencias(tiempos: Mapping[str, Tiempos], prior: Mapping[str, Tiempos] = TIEMPOS) -> dict[str, dict[str, float]]:
     """What a fit changed, as ``--umbrales``' ``tiempos`` take it."""
     out = {}
     for g, t in tiempos.items():

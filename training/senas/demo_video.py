@@ -29,12 +29,9 @@ def main() -> None:
     if face is None:
         raise SystemExit("no face found in the portrait")
     recipes = s.recipes(img, face, None)
-    frames = [f for _, f in s.sequence(img, recipes["guino_a"], FPS, before=2.0, ramp=0.1,
-                                       hold=0.7, after=1.0)]
-    frames += [f for _, f in s.sequence(img, recipes["labio_mordido"], FPS, before=0.0,
-                                        ramp=0.1, hold=0.8, after=1.0)]
-    writer = cv2.VideoWriter(str(OUT), cv2.VideoWriter_fourcc(*"mp4v"), FPS,
-                             (img.shape[1], img.shape[0]))
+    frames = [f for _, f in s.sequence(img, recipes["guino_a"], FPS, before=2.0, ramp=0.1, hold=0.7, after=1.0)]
+    frames += [f for _, f in s.sequence(img, recipes["labio_mordido"], FPS, before=0.0, ramp=0.1, hold=0.8, after=1.0)]
+    writer = cv2.VideoWriter(str(OUT), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (img.shape[1], img.shape[0]))
     for f in frames:
         writer.write(f)
     writer.release()

@@ -88,8 +88,7 @@ class Etiqueta:
     @property
     def requerida(self) -> bool:
         """A gesture label that must be found (not ambiguous)."""
-        return self.gesto is not None and not self.nombre.endswith("?") and (
-            self.nombre not in AMBIGUAS)
+        return self.gesto is not None and not self.nombre.endswith("?") and (self.nombre not in AMBIGUAS)
 
 
 @dataclass(frozen=True)
@@ -126,6 +125,7 @@ class Puntuacion:
 
 # --- scoring (no video needed) ------------------------------------------------------------------
 
+
 def clave_evento(ev: Evento) -> str:
     """The label name an event would carry: winks by the viewer's eye.
 
@@ -152,8 +152,7 @@ def _shared(a0: int, a1: int, b0: int, b1: int) -> int:
     return max(0, min(a1, b1) - max(a0, b0) + 1)
 
 
-def score_clip(etiquetas: Sequence[Etiqueta], eventos: Sequence[EventoClip],
-               calibrando_hasta: int = -1) -> Puntuacion:
+def score_clip(etiquetas: Sequence[Etiqueta], eventos: Sequence[EventoClip], calibrando_hasta: int = -1) -> Puntuacion:
     """Match events to labels; labels starting at or before ``calibrando_hasta`` (the last
     frame of the auto calibration) are counted apart.
 
@@ -170,20 +169,23 @@ def score_clip(etiquetas: Sequence[Etiqueta], eventos: Sequence[EventoClip],
         if lab.inicio <= calibrando_hasta:
             p.en_calibracion.add(i)
             continue
-        hits = [j for j, ev in enumerate(eventos) if ev.clave == lab.gesto
-                and _overlap(ev.inicio, ev.fin, lab.inicio, lab.fin, TOLERANCIA)]
+        hits = [
+            j
+            for j, ev in enumerate(eventos)
+            if ev.clave == lab.gesto and _overlap(ev.inicio, ev.fin, lab.inicio, lab.fin, TOLERANCIA)
+        ]
         if hits:
             p.encontradas[i] = min(hits, key=lambda j: eventos[j].inicio)
     blinks = [lab for lab in etiquetas if lab.nombre == PARPADEO]
     for j, ev in enumerate(eventos):
         on_blink = any(_overlap(ev.inicio, ev.fin, b.inicio, b.fin) for b in blinks)
-        matched = any(_del_gesto(lab, ev.clave)
-                      and _overlap(ev.inicio, ev.fin, lab.inicio, lab.fin, TOLERANCIA)
-                      for lab in etiquetas)
+        matched = any(
+            _del_gesto(lab, ev.clave) and _overlap(ev.inicio, ev.fin, lab.inicio, lab.fin, TOLERANCIA)
+            for lab in etiquetas
+        )
         if not on_blink and matched:
             continue
-        if on_blink or any(_overlap(ev.inicio, ev.fin, b.inicio, b.fin, TOLERANCIA)
-                           for b in blinks):
+        if on_blink or any(_overlap(ev.inicio, ev.fin, b.inicio, b.fin, TOLERANCIA) for b in blinks):
             p.en_parpadeo.add(j)
             p.falsos[j] = PARPADEO
         else:
@@ -201,17 +203,27 @@ def _fell_on(etiquetas: Sequence[Etiqueta], ev: EventoClip) -> str:
     return best
 
 
-def summarize(clips: Sequence[Clip], eventos: Mapping[str, Sequence[EventoClip]],
-              puntuaciones: Mapping[str, Puntuacion]) -> dict[str, Any]:
+def summarize(
+    clips: Sequence[Clip], eventos: Mapping[str, Sequence[EventoClip]], puntuaciones: Mapping[str, Puntuacion]
+) -> dict[str, Any]:
     """Per-gesture figures over all clips of one calibration (plus a ``total`` row)."""
     minutos = sum(c.frames / c.fps for c in clips) / 60.0
     rows: dict[str, dict[str, Any]] = {}
     delays: dict[str, list[float]] = {}
 
     def row(key: str) -> dict[str, Any]:
-        return rows.setdefault(key, {"etiquetadas": 0, "encontradas": 0, "en_calibracion": 0,
-                                     "eventos": 0, "falsos": 0, "en_parpadeo": 0,
-                                     "confusion": Counter()})
+        return rows.setdefault(
+            key,
+            {
+                "etiquetadas": 0,
+                "encontradas": 0,
+                "en_calibracion": 0,
+                "eventos": 0,
+                "falsos": 0,
+                "en_parpadeo": 0,
+                "confusion": Counter(),
+            },
+        )
 
     for clip in clips:
         p, evs = puntuaciones[clip.nombre], eventos[clip.nombre]
@@ -238,8 +250,7 @@ def summarize(clips: Sequence[Clip], eventos: Mapping[str, Sequence[EventoClip]]
     total = row("total")  # created last so that it sums the others
     for key, r in rows.items():
         if key != "total":
-            for k in ("etiquetadas", "encontradas", "en_calibracion", "eventos", "falsos",
-                      "en_parpadeo"):
+            for k in ("etiquetadas", "encontradas", "en_calibracion", "eventos", "falsos", "en_parpadeo"):
                 total[k] += r[k]
             total["confusion"].update(r["confusion"])
     delays["total"] = [d for k, ds in delays.items() for d in ds]
@@ -253,8 +264,11 @@ def summarize(clips: Sequence[Clip], eventos: Mapping[str, Sequence[EventoClip]]
         r["precision"] = round(1 - r["falsos"] / r["eventos"], 3) if r["eventos"] else None
         r["recall"] = round(r["encontradas"] / r["etiquetadas"], 3) if r["etiquetadas"] else None
     order = [*sorted(k for k in rows if k != "total"), "total"]
-    return {"minutos": round(minutos, 4), "gestos": {k: rows[k] for k in order},
-            "negativos": negatives(clips, rows["total"]["confusion"])}
+    return {
+        "minutos": round(minutos, 4),
+        "gestos": {k: rows[k] for k in order},
+        "negativos": negatives(clips, rows["total"]["confusion"]),
+    }
 
 
 # the kinds of negative footage: talking or no gesture, other expressions (laughs, grimaces,
@@ -272,11 +286,15 @@ def negatives(clips: Sequence[Clip], confusion: Mapping[str, int]) -> dict[str, 
     """
     out = {}
     for kind in NEGATIVOS:
-        secs = sum((lab.fin - lab.inicio + 1) / c.fps for c in clips for lab in c.etiquetas
-                   if lab.nombre.rstrip("?") == kind)
+        secs = sum(
+            (lab.fin - lab.inicio + 1) / c.fps for c in clips for lab in c.etiquetas if lab.nombre.rstrip("?") == kind
+        )
         false = sum(n for k, n in confusion.items() if k.rstrip("?") == kind)
-        out[kind] = {"segundos": round(secs, 1), "falsos": false,
-                     "falsos_por_minuto": round(false / (secs / 60), 2) if secs else 0.0}
+        out[kind] = {
+            "segundos": round(secs, 1),
+            "falsos": false,
+            "falsos_por_minuto": round(false / (secs / 60), 2) if secs else 0.0,
+        }
     return out
 
 
@@ -306,7 +324,7 @@ def load_labels(folder: Path) -> list[Clip]:
         raise EvaluationError(str(exc)) from None
     clips = doc.get("clips") if isinstance(doc, dict) else None
     if not isinstance(clips, dict) or not clips:
-        raise EvaluationError(f"{path}: se espera {{\"clips\": {{\"video.mp4\": {{...}}}}}}")
+        raise EvaluationError(f'{path}: se espera {{"clips": {{"video.mp4": {{...}}}}}}')
     return [_clip(path, str(name), value) for name, value in sorted(clips.items())]
 
 
@@ -325,11 +343,14 @@ def _clip(path: Path, name: str, value: object) -> Clip:
 
 
 def _label(where: str, e: object, frames: int) -> Etiqueta:
-    ok = (isinstance(e, list) and len(e) >= 3 and isinstance(e[0], str)
-          and all(isinstance(x, int) and not isinstance(x, bool) for x in e[1:3]))
+    ok = (
+        isinstance(e, list)
+        and len(e) >= 3
+        and isinstance(e[0], str)
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in e[1:3])
+    )
     if not ok:
-        raise EvaluationError(f"{where}: evento {excerpt(e)}: se espera [etiqueta, primero, "
-                              "último, nota]")
+        raise EvaluationError(f"{where}: evento {excerpt(e)}: se espera [etiqueta, primero, último, nota]")
     assert isinstance(e, list)
     if not 0 <= e[1] <= e[2] < frames:
         raise EvaluationError(f"{where}: evento {excerpt(e)}: fotogramas fuera del clip")
@@ -347,6 +368,7 @@ def neutral_frame(clip: Clip) -> int:
 
 # --- running the recognizer -----------------------------------------------------------------------
 
+
 @dataclass
 class Recorrido:
     """One clip replayed once per calibration: the scores its event detector was fed."""
@@ -363,20 +385,21 @@ def run_clip(clip: Clip, calibraciones: Sequence[str], cache: Path | None = None
     from gestures.sources import SourceError
 
     try:
-        grab = record(clip.ruta, neutral_frame(clip) if "neutra" in calibraciones else None,
-                      cache)
+        grab = record(clip.ruta, neutral_frame(clip) if "neutra" in calibraciones else None, cache)
         feats = measurements(grab)
         return Recorrido(clip, {cal: trace(grab, cal, feats) for cal in calibraciones})
     except (ModelError, SourceError, ValueError) as exc:
         raise EvaluationError(f"{clip.nombre}: {exc}") from None
 
 
-def clip_events(tr: Traza, tiempos: Mapping[str, Tiempos] = TIEMPOS,
-                gestos: Sequence[str] = GESTOS) -> list[EventoClip]:
+def clip_events(
+    tr: Traza, tiempos: Mapping[str, Tiempos] = TIEMPOS, gestos: Sequence[str] = GESTOS
+) -> list[EventoClip]:
     """The events of a replayed clip under ``tiempos``, in frames of the clip."""
     times = list(tr.t)
-    return [EventoClip(clave_evento(e), _index(times, e.inicio), _index(times, e.fin))
-            for e in events(tr, tiempos, gestos)]
+    return [
+        EventoClip(clave_evento(e), _index(times, e.inicio), _index(times, e.fin)) for e in events(tr, tiempos, gestos)
+    ]
 
 
 def _gesture_of(label: Etiqueta) -> str | None:
@@ -384,23 +407,23 @@ def _gesture_of(label: Etiqueta) -> str | None:
     return "guino" if g in GUINO_LADO else g
 
 
-def loss(muestra: tuple[Clip, Traza], grupo: Sequence[str],
-         tiempos: Mapping[str, Tiempos]) -> float:
+def loss(muestra: tuple[Clip, Traza], grupo: Sequence[str], tiempos: Mapping[str, Tiempos]) -> float:
     """What the fit minimises on one clip for some gestures: their labelled señas missed, plus
     their false events (those on a blink count ``PESO_PARPADEO`` times)."""
     clip, tr = muestra
     p = score_clip(clip.etiquetas, clip_events(tr, tiempos, grupo), tr.calibrando_hasta)
-    missed = sum(1 for i, lab in enumerate(clip.etiquetas)
-                 if lab.requerida and _gesture_of(lab) in grupo and i not in p.encontradas
-                 and i not in p.en_calibracion)
+    missed = sum(
+        1
+        for i, lab in enumerate(clip.etiquetas)
+        if lab.requerida and _gesture_of(lab) in grupo and i not in p.encontradas and i not in p.en_calibracion
+    )
     return missed + len(p.falsos) + (PESO_PARPADEO - 1) * len(p.en_parpadeo)
 
 
 def fit_without(recorridos: Sequence[Recorrido], fuera: str | None) -> dict[str, Tiempos]:
     """The event thresholds fitted on every clip but ``fuera`` (None: on all), both
     calibrations together."""
-    muestras = [(r.clip, tr) for r in recorridos if r.clip.nombre != fuera
-                for tr in r.trazas.values()]
+    muestras = [(r.clip, tr) for r in recorridos if r.clip.nombre != fuera for tr in r.trazas.values()]
     return fit(muestras, loss, lambda m: m[0].nombre)
 
 
@@ -426,9 +449,13 @@ def load_clips(folders: Sequence[Path]) -> list[Clip]:
     return clips
 
 
-def evaluate(folders: Path | Sequence[Path], calibraciones: Sequence[str] = CALIBRACIONES,
-             log: TextIO | None = None, cache: Path | None = None,
-             fuera_de_muestra: bool = False) -> dict[str, Any]:
+def evaluate(
+    folders: Path | Sequence[Path],
+    calibraciones: Sequence[str] = CALIBRACIONES,
+    log: TextIO | None = None,
+    cache: Path | None = None,
+    fuera_de_muestra: bool = False,
+) -> dict[str, Any]:
     """The whole report: per calibration, per-gesture figures and each clip's events with the
     recognizer as shipped; with ``fuera_de_muestra`` also each person scored with the event
     thresholds fitted without them (each clip is one person). A line per clip on ``log``."""
@@ -441,10 +468,13 @@ def evaluate(folders: Path | Sequence[Path], calibraciones: Sequence[str] = CALI
             print(f"evaluate: {clip.nombre} ({clip.frames} fotogramas)", file=log, flush=True)
         recorridos.append(run_clip(clip, calibraciones, cache))
     report: dict[str, Any] = {
-        "carpeta": ", ".join(str(f) for f in folders), "carpetas": [str(f) for f in folders],
-        "clips": len(clips), "fotogramas": sum(c.frames for c in clips),
+        "carpeta": ", ".join(str(f) for f in folders),
+        "carpetas": [str(f) for f in folders],
+        "clips": len(clips),
+        "fotogramas": sum(c.frames for c in clips),
         "tolerancia_fotogramas": TOLERANCIA,
-        "calibraciones": _summaries(recorridos, calibraciones, lambda _: TIEMPOS)}
+        "calibraciones": _summaries(recorridos, calibraciones, lambda _: TIEMPOS),
+    }
     report["segundos"] = round(time.monotonic() - start, 1)
     if fuera_de_muestra:
         fits = {c.nombre: fit_without(recorridos, c.nombre) for c in clips}
@@ -454,8 +484,9 @@ def evaluate(folders: Path | Sequence[Path], calibraciones: Sequence[str] = CALI
     return report
 
 
-def _summaries(recorridos: Sequence[Recorrido], calibraciones: Sequence[str],
-               tiempos_de: Callable[[str], Mapping[str, Tiempos]]) -> dict[str, Any]:
+def _summaries(
+    recorridos: Sequence[Recorrido], calibraciones: Sequence[str], tiempos_de: Callable[[str], Mapping[str, Tiempos]]
+) -> dict[str, Any]:
     """Per calibration, the summary of every clip's events under ``tiempos_de(clip name)``."""
     out = {}
     for cal in calibraciones:
@@ -466,8 +497,7 @@ def _summaries(recorridos: Sequence[Recorrido], calibraciones: Sequence[str],
             p = score_clip(clip.etiquetas, evs, tr.calibrando_hasta)
             eventos[clip.nombre], puntuaciones[clip.nombre] = evs, p
             detail[clip.nombre] = _clip_detail(clip, evs, p, tr.calibrando_hasta, cal)
-            detail[clip.nombre]["calibracion"] = (None if tr.calidad is None
-                                                  else tr.calidad.to_dict())
+            detail[clip.nombre]["calibracion"] = None if tr.calidad is None else tr.calidad.to_dict()
         summary = summarize([r.clip for r in recorridos], eventos, puntuaciones)
         summary["clips"] = detail
         summary["parpadeos"] = blinks_seen(recorridos, cal)
@@ -488,26 +518,30 @@ def blinks_seen(recorridos: Sequence[Recorrido], cal: str) -> dict[str, int]:
             base = lab.nombre.rstrip("?")
             if lab.nombre == PARPADEO and lab.inicio > tr.calibrando_hasta:
                 labelled += 1
-                seen += any(bar[max(0, lab.inicio - 2):lab.fin + 3])
+                seen += any(bar[max(0, lab.inicio - 2) : lab.fin + 3])
             if base in (PARPADEO, "ojos_cerrados") or base.startswith("guino"):
                 eyes.update(range(lab.inicio - 2, lab.fin + TOLERANCIA + 1))
         away = [i for i in range(tr.calibrando_hasta + 1, len(bar)) if i not in eyes]
         frames += len(away)
         barred += sum(bar[i] for i in away)
-    return {"etiquetados": labelled, "vistos": seen, "fotogramas_vetados_lejos": barred,
-            "fotogramas_lejos": frames}
+    return {"etiquetados": labelled, "vistos": seen, "fotogramas_vetados_lejos": barred, "fotogramas_lejos": frames}
 
 
-def _clip_detail(clip: Clip, evs: Sequence[EventoClip], p: Puntuacion, calibrando: int,
-                 cal: str) -> dict[str, Any]:
+def _clip_detail(clip: Clip, evs: Sequence[EventoClip], p: Puntuacion, calibrando: int, cal: str) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "fps": clip.fps, "fotogramas": clip.frames, "calibrando_hasta": calibrando,
-        "eventos": [{"gesto": e.clave, "inicio": e.inicio, "fin": e.fin,
-                     "falso": j in p.falsos, "sobre": p.falsos.get(j)}
-                    for j, e in enumerate(evs)],
-        "no_encontradas": [[lab.nombre, lab.inicio, lab.fin] for i, lab in enumerate(clip.etiquetas)
-                           if lab.requerida and i not in p.encontradas
-                           and i not in p.en_calibracion]}
+        "fps": clip.fps,
+        "fotogramas": clip.frames,
+        "calibrando_hasta": calibrando,
+        "eventos": [
+            {"gesto": e.clave, "inicio": e.inicio, "fin": e.fin, "falso": j in p.falsos, "sobre": p.falsos.get(j)}
+            for j, e in enumerate(evs)
+        ],
+        "no_encontradas": [
+            [lab.nombre, lab.inicio, lab.fin]
+            for i, lab in enumerate(clip.etiquetas)
+            if lab.requerida and i not in p.encontradas and i not in p.en_calibracion
+        ],
+    }
     if cal == "neutra":
         out["fotograma_neutro"] = neutral_frame(clip)
     return out
@@ -515,65 +549,90 @@ def _clip_detail(clip: Clip, evs: Sequence[EventoClip], p: Puntuacion, calibrand
 
 # --- output -------------------------------------------------------------------------------------
 
+
 def format_report(report: Mapping[str, Any]) -> str:
     mins = next(iter(report["calibraciones"].values()))["minutos"] if report["calibraciones"] else 0
-    lines = [f"{report['carpeta']}: {report['clips']} clips, {report['fotogramas']} fotogramas "
-             f"({mins * 60:.1f} s); encontrada = un evento del gesto a {TOLERANCIA} fotogramas "
-             "o menos"]
-    parts = [("en muestra (los umbrales de fábrica, ajustados con todos los clips)",
-              report["calibraciones"])]
+    lines = [
+        f"{report['carpeta']}: {report['clips']} clips, {report['fotogramas']} fotogramas "
+        f"({mins * 60:.1f} s); encontrada = un evento del gesto a {TOLERANCIA} fotogramas "
+        "o menos"
+    ]
+    parts = [("en muestra (los umbrales de fábrica, ajustados con todos los clips)", report["calibraciones"])]
     if "fuera_de_muestra" in report:
-        parts.append(("fuera de muestra (cada persona con los umbrales ajustados sin ella)",
-                      report["fuera_de_muestra"]))
+        parts.append(
+            ("fuera de muestra (cada persona con los umbrales ajustados sin ella)", report["fuera_de_muestra"])
+        )
     for title, summaries in parts:
         lines += ["", f"== {title}"]
         lines += _tables(summaries)
     if "fuera_de_muestra" in report:
         lines += ["", "resumen: calibración, señas encontradas, falsos (por minuto, en parpadeo)"]
         for cal in report["calibraciones"]:
-            for name, summaries in (("en muestra", report["calibraciones"]),
-                                    ("fuera de muestra", report["fuera_de_muestra"])):
+            for name, summaries in (
+                ("en muestra", report["calibraciones"]),
+                ("fuera de muestra", report["fuera_de_muestra"]),
+            ):
                 t = summaries[cal]["gestos"]["total"]
-                lines.append(f"  {cal:<7}{name:<17}{t['encontradas']:>3} de {t['etiquetadas']:<3}"
-                             f"{t['falsos']:>4} falsos ({t['falsos_por_minuto']:.2f}/min, "
-                             f"{t['en_parpadeo']} en parpadeo)")
+                lines.append(
+                    f"  {cal:<7}{name:<17}{t['encontradas']:>3} de {t['etiquetadas']:<3}"
+                    f"{t['falsos']:>4} falsos ({t['falsos_por_minuto']:.2f}/min, "
+                    f"{t['en_parpadeo']} en parpadeo)"
+                )
         changed = report.get("ajuste_con_todos") or {}
-        lines.append("ajuste con todos los clips frente a los de fábrica: "
-                     + (json.dumps(changed, ensure_ascii=False) if changed else "igual"))
-    lines += ["", "etiq.: señas etiquetadas (sin las ambiguas ni las que empiezan durante la "
-              "calibración automática, que van en calib.); parp.: falsos sobre un parpadeo; "
-              "prec.: eventos acertados / eventos; recall: encontradas / etiquetadas; "
-              "retraso: mediana de inicio del evento - inicio de la etiqueta; negativos: neutro "
-              "(hablar, sin gesto), otro (risa, mueca, sorpresa...), parpadeo"]
+        lines.append(
+            "ajuste con todos los clips frente a los de fábrica: "
+            + (json.dumps(changed, ensure_ascii=False) if changed else "igual")
+        )
+    lines += [
+        "",
+        "etiq.: señas etiquetadas (sin las ambiguas ni las que empiezan durante la "
+        "calibración automática, que van en calib.); parp.: falsos sobre un parpadeo; "
+        "prec.: eventos acertados / eventos; recall: encontradas / etiquetadas; "
+        "retraso: mediana de inicio del evento - inicio de la etiqueta; negativos: neutro "
+        "(hablar, sin gesto), otro (risa, mueca, sorpresa...), parpadeo",
+    ]
     return "\n".join(lines)
 
 
 def _tables(summaries: Mapping[str, Any]) -> list[str]:
-    head = (f"{'gesto':<16}{'etiq.':>6}{'encon.':>7}{'calib.':>7}{'eventos':>8}{'falsos':>7}"
-            f"{'/min':>7}{'parp.':>6}{'prec.':>6}{'recall':>7}{'retraso':>9}  "
-            "confusión (falsos sobre)")
+    head = (
+        f"{'gesto':<16}{'etiq.':>6}{'encon.':>7}{'calib.':>7}{'eventos':>8}{'falsos':>7}"
+        f"{'/min':>7}{'parp.':>6}{'prec.':>6}{'recall':>7}{'retraso':>9}  "
+        "confusión (falsos sobre)"
+    )
     lines: list[str] = []
     for cal, s in summaries.items():
         # one neutral photo is always few frames: that is the protocol, not a poor face
         said_of = {"pocos_fotogramas"} if cal == "neutra" else set()
-        poor = sorted(name for name, c in s["clips"].items() if c.get("calibracion") is None
-                      or set(c["calibracion"]["problemas"]) - said_of)
+        poor = sorted(
+            name
+            for name, c in s["clips"].items()
+            if c.get("calibracion") is None or set(c["calibracion"]["problemas"]) - said_of
+        )
         said = f"; calibración pobre o sin acabar en {', '.join(poor)}" if poor else ""
         lines += ["", f"calibración {cal}{said}", head]
         for g, r in s["gestos"].items():
             delay = "-" if r["retraso_mediana_s"] is None else f"{r['retraso_mediana_s']:+.2f} s"
             conf = ", ".join(f"{k} {n}" for k, n in r["confusion"].items())
-            lines.append(f"{g:<16}{r['etiquetadas']:>6}{r['encontradas']:>7}"
-                         f"{r['en_calibracion']:>7}{r['eventos']:>8}{r['falsos']:>7}"
-                         f"{r['falsos_por_minuto']:>7.2f}{r['en_parpadeo']:>6}"
-                         f"{_share(r['precision']):>6}{_share(r['recall']):>7}{delay:>9}  {conf}")
+            lines.append(
+                f"{g:<16}{r['etiquetadas']:>6}{r['encontradas']:>7}"
+                f"{r['en_calibracion']:>7}{r['eventos']:>8}{r['falsos']:>7}"
+                f"{r['falsos_por_minuto']:>7.2f}{r['en_parpadeo']:>6}"
+                f"{_share(r['precision']):>6}{_share(r['recall']):>7}{delay:>9}  {conf}"
+            )
         b = s["parpadeos"]
-        lines.append(f"parpadeos vistos: {b['vistos']} de {b['etiquetados']}; fotogramas vetados "
-                     f"lejos de ojos etiquetados: {b['fotogramas_vetados_lejos']} de "
-                     f"{b['fotogramas_lejos']}")
-        lines.append("falsos por tipo de negativo: " + "; ".join(
-            f"{k} {n['falsos']} en {n['segundos']:.0f} s ({n['falsos_por_minuto']:.2f}/min)"
-            for k, n in s["negativos"].items()))
+        lines.append(
+            f"parpadeos vistos: {b['vistos']} de {b['etiquetados']}; fotogramas vetados "
+            f"lejos de ojos etiquetados: {b['fotogramas_vetados_lejos']} de "
+            f"{b['fotogramas_lejos']}"
+        )
+        lines.append(
+            "falsos por tipo de negativo: "
+            + "; ".join(
+                f"{k} {n['falsos']} en {n['segundos']:.0f} s ({n['falsos_por_minuto']:.2f}/min)"
+                for k, n in s["negativos"].items()
+            )
+        )
     return lines
 
 
@@ -582,29 +641,39 @@ def _share(x: float | None) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.senas.evaluate",
-                                     description="Mide `mus senas` en clips reales etiquetados.")
-    parser.add_argument("carpetas", nargs="*", type=Path, metavar="CARPETA",
-                        help="carpetas con labels.json y los clips (por defecto senas y "
-                             "senas-mas de $MUSMESA_REALDATA o ../shared/realdata)")
+    parser = argparse.ArgumentParser(
+        prog="python -m training.senas.evaluate", description="Mide `mus senas` en clips reales etiquetados."
+    )
+    parser.add_argument(
+        "carpetas",
+        nargs="*",
+        type=Path,
+        metavar="CARPETA",
+        help="carpetas con labels.json y los clips (por defecto senas y "
+        "senas-mas de $MUSMESA_REALDATA o ../shared/realdata)",
+    )
     parser.add_argument("--calibracion", choices=("auto", "neutra", "ambas"), default="ambas")
-    parser.add_argument("--fuera-de-muestra", action="store_true",
-                        help="también cada persona medida con los umbrales ajustados sin ella")
-    parser.add_argument("--cache", type=Path, default=None,
-                        help="carpeta de las grabaciones de los clips (por defecto "
-                             "$MUSMESA_SENAS_CACHE o la temporal del sistema)")
+    parser.add_argument(
+        "--fuera-de-muestra",
+        action="store_true",
+        help="también cada persona medida con los umbrales ajustados sin ella",
+    )
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="carpeta de las grabaciones de los clips (por defecto $MUSMESA_SENAS_CACHE o la temporal del sistema)",
+    )
     parser.add_argument("--json", action="store_true", help="salida JSON")
     parser.add_argument("--salida", type=Path, help="escribe también el informe JSON aquí")
     args = parser.parse_args(argv)
     folders = args.carpetas or default_folders()
     if not folders:
-        print("evaluate: no hay clips etiquetados (ni ../shared/realdata/senas ni senas-mas)",
-              file=sys.stderr)
+        print("evaluate: no hay clips etiquetados (ni ../shared/realdata/senas ni senas-mas)", file=sys.stderr)
         return 2
     cals = CALIBRACIONES if args.calibracion == "ambas" else (args.calibracion,)
     try:
-        report = evaluate(folders, cals, log=sys.stderr, cache=args.cache,
-                          fuera_de_muestra=args.fuera_de_muestra)
+        report = evaluate(folders, cals, log=sys.stderr, cache=args.cache, fuera_de_muestra=args.fuera_de_muestra)
     except EvaluationError as exc:
         print(f"evaluate: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2

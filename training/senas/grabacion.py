@@ -61,8 +61,7 @@ class Grabacion:
         if face is None:
             pose = None if np.isnan(self.pose[i, 0, 0]) else self.pose[i]
             return Observation(w, h, pose=pose)
-        blend = {n: float(v) for n, v in zip(self.blend_names, self.blend[i], strict=True)
-                 if not np.isnan(v)}
+        blend = {n: float(v) for n, v in zip(self.blend_names, self.blend[i], strict=True) if not np.isnan(v)}
         matrix = None if np.isnan(self.matrix[i, 0, 0]) else self.matrix[i]
         pose = None if np.isnan(self.pose[i, 0, 0]) else self.pose[i]
         return Observation(w, h, face, blend, matrix, pose)
@@ -70,8 +69,7 @@ class Grabacion:
     def features(self, i: int) -> Features:
         """Every measurement of frame ``i`` (``-1``: the neutral frame), as live."""
         obs = self.observation(i)
-        tongue = {n: float(v) for n, v in zip(self.tongue_names, self.tongue[i], strict=True)
-                  if not np.isnan(v)}
+        tongue = {n: float(v) for n, v in zip(self.tongue_names, self.tongue[i], strict=True) if not np.isnan(v)}
         return combined_features(obs, tongue)
 
 
@@ -143,8 +141,7 @@ def _record(path: Path, neutral: int | None) -> Grabacion:
     return _pack(np.array(times), (w, h), rows)
 
 
-def _pack(times: np.ndarray, size: tuple[int, int],
-          rows: Sequence[tuple[Observation, Features]]) -> Grabacion:
+def _pack(times: np.ndarray, size: tuple[int, int], rows: Sequence[tuple[Observation, Features]]) -> Grabacion:
     n = len(rows)
     blend_names = sorted({k for obs, _ in rows for k in obs.blendshapes})
     tongue_names = sorted({k for _, tg in rows for k in tg})
@@ -168,17 +165,34 @@ def _pack(times: np.ndarray, size: tuple[int, int],
 
 
 def _save(g: Grabacion, path: Path) -> None:
-    np.savez_compressed(path, t=g.t, size=np.array(g.size), face=g.face,
-                        blend_names=np.array(g.blend_names), blend=g.blend, matrix=g.matrix,
-                        pose=g.pose, tongue_names=np.array(g.tongue_names), tongue=g.tongue)
+    np.savez_compressed(
+        path,
+        t=g.t,
+        size=np.array(g.size),
+        face=g.face,
+        blend_names=np.array(g.blend_names),
+        blend=g.blend,
+        matrix=g.matrix,
+        pose=g.pose,
+        tongue_names=np.array(g.tongue_names),
+        tongue=g.tongue,
+    )
 
 
 def _load(path: Path) -> Grabacion:
     with np.load(path, allow_pickle=False) as z:
         w, h = (int(v) for v in z["size"])
-        return Grabacion(z["t"], (w, h), z["face"], [str(s) for s in z["blend_names"]],
-                         z["blend"], z["matrix"], z["pose"],
-                         [str(s) for s in z["tongue_names"]], z["tongue"])
+        return Grabacion(
+            z["t"],
+            (w, h),
+            z["face"],
+            [str(s) for s in z["blend_names"]],
+            z["blend"],
+            z["matrix"],
+            z["pose"],
+            [str(s) for s in z["tongue_names"]],
+            z["tongue"],
+        )
 
 
 @dataclass
@@ -191,9 +205,13 @@ class Repeticion:
     calidad: Calibracion | None
 
 
-def replay(g: Grabacion, calibracion: str, feats: Sequence[Features] | None = None,
-           detector: Callable[[Mapping[str, Tiempos]], EventDetector] | None = None,
-           **recognizer: Any) -> Repeticion:
+def replay(
+    g: Grabacion,
+    calibracion: str,
+    feats: Sequence[Features] | None = None,
+    detector: Callable[[Mapping[str, Tiempos]], EventDetector] | None = None,
+    **recognizer: Any,
+) -> Repeticion:
     """Run a recognizer (``recognizer``: its keyword arguments, e.g. ``umbrales``) over the
     recorded clip, calibrated on its neutral frame (``neutra``) or on its first seconds
     (``auto``). ``feats``: the frames' measurements already computed (index -1 neutral);

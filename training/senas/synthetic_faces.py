@@ -48,12 +48,10 @@ class Warp:
         map_x = (xs - disp[..., 0] * alpha).astype(np.float32)
         map_y = (ys - disp[..., 1] * alpha).astype(np.float32)
         out = image.copy()
-        out[y0:y1, x0:x1] = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR,
-                                      borderMode=cv2.BORDER_REFLECT)
+        out[y0:y1, x0:x1] = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
         return out
 
-    def _field(self, shape: tuple[int, ...]) -> tuple[tuple[int, int, int, int], np.ndarray,
-                                                     np.ndarray, np.ndarray]:
+    def _field(self, shape: tuple[int, ...]) -> tuple[tuple[int, int, int, int], np.ndarray, np.ndarray, np.ndarray]:
         """Displacement at alpha 1 over the affected box, computed once per image size."""
         key = (int(shape[0]), int(shape[1]))
         if key not in self._cache:
@@ -66,8 +64,7 @@ class Warp:
             weights = np.exp(-d2 / (2 * self.sigma**2))
             # the constant is a "still" background weight: the field fades out far away
             disp = (weights @ self.disp) / (weights.sum(1, keepdims=True) + 0.05)
-            self._cache[key] = ((int(x0), int(y0), int(x1), int(y1)), xs, ys,
-                                disp.reshape(*xs.shape, 2))
+            self._cache[key] = ((int(x0), int(y0), int(x1), int(y1)), xs, ys, disp.reshape(*xs.shape, 2))
         return self._cache[key]
 
 
@@ -96,8 +93,7 @@ def close_eye(image: Frame, face: np.ndarray, side: str, alpha: float = 1.0) -> 
     low_all = face[list(lower), :2]
     low = np.array([low_all[np.argmin(np.abs(low_all[:, 0] - p[0]))] for p in up])
     lid = up + (low - up) * min(alpha, 1.0) * 0.92  # where the upper lid edge ends up
-    corners = face[[L.EYE_OUTER_A, L.EYE_INNER_A] if side == "a"
-                   else [L.EYE_OUTER_B, L.EYE_INNER_B], :2]
+    corners = face[[L.EYE_OUTER_A, L.EYE_INNER_A] if side == "a" else [L.EYE_OUTER_B, L.EYE_INNER_B], :2]
     covered = np.vstack([corners[:1], up, corners[1:], lid[::-1]])
     mask = np.zeros(image.shape[:2], np.uint8)
     cv2.fillPoly(mask, [np.round(covered).astype(np.int32)], 255)
@@ -119,8 +115,14 @@ def close_eye(image: Frame, face: np.ndarray, side: str, alpha: float = 1.0) -> 
     out = (image * (1 - soft) + lid_img * soft).clip(0, 255).astype(np.uint8)
     lashes = np.vstack([corners[:1], lid, corners[1:]])
     order = np.argsort(lashes[:, 0])
-    cv2.polylines(out, [np.round(lashes[order]).astype(np.int32)], False,
-                  tuple(float(v) for v in dark), max(1, round(iod * 0.02)), cv2.LINE_AA)
+    cv2.polylines(
+        out,
+        [np.round(lashes[order]).astype(np.int32)],
+        False,
+        tuple(float(v) for v in dark),
+        max(1, round(iod * 0.02)),
+        cv2.LINE_AA,
+    )
     return out
 
 
@@ -159,8 +161,7 @@ def open_jaw(face: np.ndarray, amount: float = 0.12) -> Warp:
     lower = tuple(sorted(set(L.LOWER_LIP_OUTER + L.LOWER_LIP_INNER)))
     src = face[[*list(lower), L.CHIN], :2]
     dst = src + np.array([0, amount * _iod(face)])
-    anchors = np.vstack([face[list(L.UPPER_LIP_OUTER), :2], face[[L.NOSE_TIP], :2],
-                         _ring(face, L.LIPS_OUTER, 2.4)])
+    anchors = np.vstack([face[list(L.UPPER_LIP_OUTER), :2], face[[L.NOSE_TIP], :2], _ring(face, L.LIPS_OUTER, 2.4)])
     return Warp.through(src, dst, anchors, sigma=_iod(face) * 0.12)
 
 
@@ -180,12 +181,10 @@ def bite_lower_lip(image: Frame, face: np.ndarray, alpha: float = 1.0) -> Frame:
     below = outer + np.array([0, 0.12 * iod])
     src = np.vstack([outer, below])
     dst = np.vstack([target, below + (target - outer) * 0.6])
-    anchors = np.vstack([face[list(L.UPPER_LIP_OUTER + L.UPPER_LIP_INNER), :2],
-                         _ring(face, L.LIPS_OUTER, 2.4)])
+    anchors = np.vstack([face[list(L.UPPER_LIP_OUTER + L.UPPER_LIP_INNER), :2], _ring(face, L.LIPS_OUTER, 2.4)])
     out = Warp.through(src, dst, anchors, sigma=iod * 0.05).apply(image)
     edge = inner + (target - inner) * 0.45
-    band = np.vstack([face[[L.LOWER_LIP_INNER[0]], :2], inner,
-                      face[[L.LOWER_LIP_INNER[-1]], :2], edge[::-1]])
+    band = np.vstack([face[[L.LOWER_LIP_INNER[0]], :2], inner, face[[L.LOWER_LIP_INNER[-1]], :2], edge[::-1]])
     mask = np.zeros(image.shape[:2], np.uint8)
     cv2.fillPoly(mask, [np.round(band).astype(np.int32)], 255)
     mouth = np.zeros_like(mask)
@@ -200,8 +199,7 @@ def bite_lower_lip(image: Frame, face: np.ndarray, alpha: float = 1.0) -> Frame:
     return out
 
 
-def draw_tongue(image: Frame, face: np.ndarray, direction: str = "centro",
-                alpha: float = 1.0) -> Frame:
+def draw_tongue(image: Frame, face: np.ndarray, direction: str = "centro", alpha: float = 1.0) -> Frame:
     """Paint a tongue coming out of the mouth (straight, or to image side ``a``/``b``).
 
     Its colour is taken from the person's own lips, lighter and pinker, with shading, so the
@@ -231,10 +229,12 @@ def draw_tongue(image: Frame, face: np.ndarray, direction: str = "centro",
     half = (max(length / 2, 1.0), 0.17 * iod)
     cv2.ellipse(out, _pt(centre), _pt(half), angle, 0, 360, colour.tolist(), -1, cv2.LINE_AA)
     # darker median groove and a shade along the edge, as on a real tongue
-    cv2.line(out, _pt(root), _pt(root + axis * length * 0.7), (colour * 0.8).tolist(),
-             max(1, int(iod * 0.015)), cv2.LINE_AA)
-    cv2.ellipse(out, _pt(centre), _pt(half), angle, 0, 360, (colour * 0.85).tolist(),
-                max(1, int(iod * 0.02)), cv2.LINE_AA)
+    cv2.line(
+        out, _pt(root), _pt(root + axis * length * 0.7), (colour * 0.8).tolist(), max(1, int(iod * 0.015)), cv2.LINE_AA
+    )
+    cv2.ellipse(
+        out, _pt(centre), _pt(half), angle, 0, 360, (colour * 0.85).tolist(), max(1, int(iod * 0.02)), cv2.LINE_AA
+    )
     # the lips stay parted around the tongue's root: redraw the upper lip over it
     upper = face[list(L.UPPER_LIP_OUTER + L.UPPER_LIP_INNER[::-1]), :2]
     mask = np.zeros(image.shape[:2], np.uint8)
@@ -275,8 +275,9 @@ def raise_shoulder(pose: np.ndarray, side: str, width_fraction: float = 0.14) ->
 Recipe = Callable[[Frame, float], Frame]
 
 
-def sequence(neutral: Frame, recipe: Recipe, fps: float, before: float, ramp: float,
-             hold: float, after: float) -> Iterator[tuple[float, Frame]]:
+def sequence(
+    neutral: Frame, recipe: Recipe, fps: float, before: float, ramp: float, hold: float, after: float
+) -> Iterator[tuple[float, Frame]]:
     """Frames of a gesture: neutral, ramp up, hold, ramp down, neutral (timestamps in s)."""
     n = round((before + 2 * ramp + hold + after) * fps)
     for i in range(n):
@@ -297,31 +298,39 @@ def sequence(neutral: Frame, recipe: Recipe, fps: float, before: float, ramp: fl
 def recipes(image: Frame, face: np.ndarray, pose: np.ndarray | None) -> dict[str, Recipe]:
     """One animation per gesture (key: gesture id plus image side where it has one)."""
     warps: dict[str, Warp] = {
-        "cejas_arriba": raise_brows(face), "morro": pucker(face),
-        "labios_lado_a": shift_lips(face, "a"), "labios_lado_b": shift_lips(face, "b"),
+        "cejas_arriba": raise_brows(face),
+        "morro": pucker(face),
+        "labios_lado_a": shift_lips(face, "a"),
+        "labios_lado_b": shift_lips(face, "b"),
         "hablar": open_jaw(face),
     }
     if pose is not None:
-        warps.update({"hombros_arriba": raise_shoulder(pose, "ab", 0.2),
-                      "hombro_arriba_a": raise_shoulder(pose, "a", 0.2),
-                      "hombro_arriba_b": raise_shoulder(pose, "b", 0.2)})
+        warps.update(
+            {
+                "hombros_arriba": raise_shoulder(pose, "ab", 0.2),
+                "hombro_arriba_a": raise_shoulder(pose, "a", 0.2),
+                "hombro_arriba_b": raise_shoulder(pose, "b", 0.2),
+            }
+        )
     out: dict[str, Recipe] = {k: w.apply for k, w in warps.items()}
-    out.update({
-        "guino_a": lambda im, a: close_eye(im, face, "a", a),
-        "guino_b": lambda im, a: close_eye(im, face, "b", a),
-        "ojos_cerrados": lambda im, a: close_eye(close_eye(im, face, "a", a), face, "b", a),
-        "labio_mordido": lambda im, a: bite_lower_lip(im, face, a),
-    })
+    out.update(
+        {
+            "guino_a": lambda im, a: close_eye(im, face, "a", a),
+            "guino_b": lambda im, a: close_eye(im, face, "b", a),
+            "ojos_cerrados": lambda im, a: close_eye(close_eye(im, face, "a", a), face, "b", a),
+            "labio_mordido": lambda im, a: bite_lower_lip(im, face, a),
+        }
+    )
     # a tongue comes out between parted lips: the jaw drops a little with it
     jaw = open_jaw(face, 0.035)
-    for key, direction in (("lengua_fuera", "centro"), ("lengua_lado_a", "a"),
-                           ("lengua_lado_b", "b")):
+    for key, direction in (("lengua_fuera", "centro"), ("lengua_lado_a", "a"), ("lengua_lado_b", "b")):
         out[key] = lambda im, a, d=direction: draw_tongue(jaw.apply(im, a), face, d, a)
     return out
 
 
-def talking(image: Frame, face: np.ndarray, fps: float, seconds: float,
-            syllables_per_s: float = 4.0, seed: int = 0) -> list[tuple[float, Frame]]:
+def talking(
+    image: Frame, face: np.ndarray, fps: float, seconds: float, syllables_per_s: float = 4.0, seed: int = 0
+) -> list[tuple[float, Frame]]:
     """Speech-like movement: the jaw opens and closes at syllable rate with varying depth;
     one syllable in four is a rounded vowel (lips pushed, as in "o", "u"); now and then the
     brows flash up for a stressed word and both eyes blink (0.15 s)."""
@@ -349,8 +358,9 @@ def talking(image: Frame, face: np.ndarray, fps: float, seconds: float,
     return frames
 
 
-def blinking(image: Frame, face: np.ndarray, fps: float, seconds: float,
-             every: float = 1.0, length: float = 0.2) -> list[tuple[float, Frame]]:
+def blinking(
+    image: Frame, face: np.ndarray, fps: float, seconds: float, every: float = 1.0, length: float = 0.2
+) -> list[tuple[float, Frame]]:
     """Ordinary blinks: both eyes shut for ``length`` s every ``every`` s."""
     frames = []
     for i in range(round(seconds * fps)):

@@ -19,7 +19,12 @@ def _nuestra(obj: Any, name: str | None, type_: str, reflected: bool, compare_to
     return type_ != "table" or name in Base.metadata.tables
 
 
-context.configure(connection=conexion, target_metadata=Base.metadata, render_as_batch=True,
-                  version_table=TABLA_VERSION, include_object=_nuestra)
+context.configure(
+    connection=conexion,
+    target_metadata=Base.metadata,
+    render_as_batch=True,
+    version_table=TABLA_VERSION,
+    include_object=_nuestra,
+)
 with context.begin_transaction():
     context.run_migrations()

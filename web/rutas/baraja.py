@@ -81,14 +81,14 @@ async def registrar(clave: str, request: Request, abrir: Sesiones) -> Any:
     if set(fotos) != set(PALOS_FOTOS):
         raise WebError(lectura.FALTAN_PALOS, 422)
     try:
-        npz, info, avisos = await pool(request).ejecutar(
-            lectura.registrar, [fotos[p][1] for p in PALOS_FOTOS])
+        npz, info, avisos = await pool(request).ejecutar(lectura.registrar, [fotos[p][1] for p in PALOS_FOTOS])
     except lectura.Ocupado as exc:
         return ocupado(exc, request)
 
     def guardar() -> None:
         with abrir() as s:
             lectura.guardar_baraja(s, clave, npz)
+
     await run_in_threadpool(guardar)
     return BarajaOut(registrada=True, cartas=info["cartas"], series=info["series"], avisos=avisos)
 
@@ -108,17 +108,30 @@ def quitar(clave: str, s: Sesion) -> Any:
 def pagina(clave: str, request: Request, s: Sesion) -> Any:
     idioma = lang(request)
     registrada = lectura.baraja_de_partida(s, clave) is not None
-    palos = [{"id": p, "nombre": t(n, idioma), "pide": t(PIDE_PALO, idioma).format(palo=t(n, idioma))}
-             for p, n in zip(PALOS_FOTOS, NOMBRES_PALOS, strict=True)]
+    palos = [
+        {"id": p, "nombre": t(n, idioma), "pide": t(PIDE_PALO, idioma).format(palo=t(n, idioma))}
+        for p, n in zip(PALOS_FOTOS, NOMBRES_PALOS, strict=True)
+    ]
     textos = {k: t(v, idioma) for k, v in _TEXTOS_JS.items()}
-    return render(request, "baraja.html", clave=clave, palos=palos, registrada=registrada,
-                  textos=json.dumps(textos, ensure_ascii=False).replace("<", "\\u003c"))
+    return render(
+        request,
+        "baraja.html",
+        clave=clave,
+        palos=palos,
+        registrada=registrada,
+        textos=json.dumps(textos, ensure_ascii=False).replace("<", "\\u003c"),
+    )
 
 
 # the words the page's script shows (translated in its configuration)
 _TEXTOS_JS: Final = {
-    "hecha": N_("hecha"), "ahora": N_("ahora"), "pendiente": N_("pendiente"),
-    "comprobando": N_("Comprobando la foto…"), "registrando": N_("Registrando la baraja…"),
-    "registrada": REGISTRADA, "ocupado": OCUPADO_REINTENTA, "sin_conexion": N_("Sin conexión: se reintenta"),
+    "hecha": N_("hecha"),
+    "ahora": N_("ahora"),
+    "pendiente": N_("pendiente"),
+    "comprobando": N_("Comprobando la foto…"),
+    "registrando": N_("Registrando la baraja…"),
+    "registrada": REGISTRADA,
+    "ocupado": OCUPADO_REINTENTA,
+    "sin_conexion": N_("Sin conexión: se reintenta"),
     "general": N_("Se lee con el modelo general"),
 }

@@ -88,8 +88,7 @@ def limitar(request: Request) -> None:
         raise WebError(DEMASIADAS, 429)
 
 
-async def formulario(request: Request, campos: tuple[str, ...]
-                     ) -> tuple[dict[str, tuple[str, bytes]], dict[str, str]]:
+async def formulario(request: Request, campos: tuple[str, ...]) -> tuple[dict[str, tuple[str, bytes]], dict[str, str]]:
     """The multipart body: the photos named in ``campos`` (field -> (file name, bytes)) and
     the text fields, read within the photo limit (a bigger body is refused before it is read
     whole). The photos stay in memory and go when the request does."""
@@ -108,8 +107,11 @@ async def formulario(request: Request, campos: tuple[str, ...]
     except Exception:  # a body that is not multipart: python-multipart's own errors vary
         raise WebError(lectura.FOTO_VACIA, 422) from None
     try:
-        fotos = {k: (v.filename or k, await v.read()) for k, v in form.multi_items()
-                 if k in campos and isinstance(v, UploadFile)}
+        fotos = {
+            k: (v.filename or k, await v.read())
+            for k, v in form.multi_items()
+            if k in campos and isinstance(v, UploadFile)
+        }
         textos = {k: v for k, v in form.multi_items() if isinstance(v, str)}
     finally:
         await form.close()
@@ -132,9 +134,13 @@ def baraja(abrir: Callable[[], AbstractContextManager[Session]], clave: str | No
 Sesiones = Annotated[Callable[[], AbstractContextManager[Session]], Depends(sesiones)]
 
 
-@router.post("/leer", response_model=LecturaOut, response_model_exclude_unset=True,
-             dependencies=[Depends(limitar)],
-             responses={422: {"model": LecturaOut}, 413: {}, 415: {}, 429: {}, 503: {}})
+@router.post(
+    "/leer",
+    response_model=LecturaOut,
+    response_model_exclude_unset=True,
+    dependencies=[Depends(limitar)],
+    responses={422: {"model": LecturaOut}, 413: {}, 415: {}, 429: {}, 503: {}},
+)
 async def leer(request: Request, abrir: Sesiones) -> Any:
     fotos, textos = await formulario(request, ("foto",))
     if "foto" not in fotos:
@@ -145,8 +151,7 @@ async def leer(request: Request, abrir: Sesiones) -> Any:
         out = await pool(request).ejecutar(lectura.leer, datos, nombre, deck)
     except lectura.Ocupado as exc:
         return ocupado(exc, request)
-    return JSONResponse(LecturaOut.model_validate(out).model_dump(exclude_unset=True),
-                        422 if "error" in out else 200)
+    return JSONResponse(LecturaOut.model_validate(out).model_dump(exclude_unset=True), 422 if "error" in out else 200)
 
 
 class AsientoOut(BaseModel):
@@ -156,8 +161,9 @@ class AsientoOut(BaseModel):
     cartas: list[str] | None  # the four hands in notation, seat order
 
 
-@router.post("/leer/asiento", response_model=AsientoOut, response_model_exclude_unset=True,
-             dependencies=[Depends(limitar)])
+@router.post(
+    "/leer/asiento", response_model=AsientoOut, response_model_exclude_unset=True, dependencies=[Depends(limitar)]
+)
 async def leer_asiento(request: Request, abrir: Sesiones) -> Any:
     """Seat by seat: one player's four cards (fields ``foto``, ``partida``, ``asiento`` 0-3 and
     ``fotos_asiento``, the JSON of the seats read so far as the draft keeps them)."""
@@ -176,8 +182,7 @@ async def leer_asiento(request: Request, abrir: Sesiones) -> Any:
     deck, jugadores = await run_in_threadpool(_partida_de, abrir, textos.get("partida", ""))
     nombre, datos = fotos["foto"]
     try:
-        out = await pool(request).ejecutar(lectura.leer_asiento, datos, nombre, deck, int(asiento),
-                                           previas, jugadores)
+        out = await pool(request).ejecutar(lectura.leer_asiento, datos, nombre, deck, int(asiento), previas, jugadores)
     except lectura.Ocupado as exc:
         return ocupado(exc, request)
     return out
@@ -186,8 +191,7 @@ async def leer_asiento(request: Request, abrir: Sesiones) -> Any:
 ASIENTO_MAL: Final = N_("asiento desconocido: de 0 a 3")
 
 
-def _partida_de(abrir: Callable[[], AbstractContextManager[Session]], clave: str
-                ) -> tuple[bytes | None, list[str]]:
+def _partida_de(abrir: Callable[[], AbstractContextManager[Session]], clave: str) -> tuple[bytes | None, list[str]]:
     with abrir() as s:
         return lectura.baraja_de_partida(s, clave), lectura.jugadores_de_partida(s, clave)
 

@@ -83,9 +83,16 @@ def _este_servidor(request: Request) -> str:
 
 # -- pages --------------------------------------------------------------------------------------
 
+
 def _unirse_pagina(request: Request, estado: int = 200, error: str | None = None, **form: str) -> Any:
-    return render(request, "mesa_unirse.html", estado, error=error, codigo=form.get("codigo", ""),
-                  servidor=form.get("servidor") or _este_servidor(request))
+    return render(
+        request,
+        "mesa_unirse.html",
+        estado,
+        error=error,
+        codigo=form.get("codigo", ""),
+        servidor=form.get("servidor") or _este_servidor(request),
+    )
 
 
 @router.get("/mesa")
@@ -111,8 +118,9 @@ async def unirse(request: Request, abrir: Sesiones) -> Any:
     return RedirectResponse(f"/mesa/{clave}", status_code=303)
 
 
-def _enviar_luego(tareas: BackgroundTasks, request: Request, abrir: mesa_torneo.Sesiones, clave: str,
-                  idioma: str) -> None:
+def _enviar_luego(
+    tareas: BackgroundTasks, request: Request, abrir: mesa_torneo.Sesiones, clave: str, idioma: str
+) -> None:
     tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, _datos(request), clave, idioma)
 
 
@@ -138,9 +146,11 @@ def reintentar(clave: str, request: Request, idioma: Idioma, abrir: Sesiones) ->
 
 # -- JSON ---------------------------------------------------------------------------------------
 
+
 @router.post("/api/mesas-torneo", status_code=201, response_model=UnidaOut)
-def unirse_api(request: Request, idioma: Idioma, abrir: Sesiones,
-               body: Annotated[UnirseIn, Depends(cuerpo(UnirseIn))]) -> Any:
+def unirse_api(
+    request: Request, idioma: Idioma, abrir: Sesiones, body: Annotated[UnirseIn, Depends(cuerpo(UnirseIn))]
+) -> Any:
     servidor = body.servidor or servidor_de(body.codigo) or _este_servidor(request)
     clave = mesa_torneo.unirse(abrir, _datos(request), servidor, body.codigo, idioma)
     return {"clave": clave, "url": f"/mesa/{clave}"}

@@ -35,8 +35,10 @@ from web.dependencias import COOKIE_IDIOMA, Sesion, lang
 from web.servicio import WebError
 
 router = APIRouter(tags=["paginas"])
-PLANTILLAS: Final = Environment(loader=FileSystemLoader(Path(__file__).resolve().parent.parent / "plantillas"),
-                                autoescape=select_autoescape(["html"]))
+PLANTILLAS: Final = Environment(
+    loader=FileSystemLoader(Path(__file__).resolve().parent.parent / "plantillas"),
+    autoescape=select_autoescape(["html"]),
+)
 MAX_FORM: Final = 64 * 1024
 REFRESCO_S: Final = 4  # how often the marcador asks for news, so the other phones follow
 PALOS: Final = {"o": N_("Oros"), "c": N_("Copas"), "e": N_("Espadas"), "b": N_("Bastos")}
@@ -48,7 +50,8 @@ def render(request: Request, nombre: str, estado: int = 200, **ctx: Any) -> HTML
     """A page in the player's language; a ``?lang=`` choice is kept in a cookie."""
     idioma = lang(request)
     html = PLANTILLAS.get_template(nombre).render(
-        t=lambda texto: t(texto, idioma), lang=idioma, idiomas=IDIOMAS, ruta=request.url.path, **ctx)
+        t=lambda texto: t(texto, idioma), lang=idioma, idiomas=IDIOMAS, ruta=request.url.path, **ctx
+    )
     resp = HTMLResponse(html, status_code=estado)
     if request.query_params.get("lang") in IDIOMAS:
         resp.set_cookie(COOKIE_IDIOMA, idioma, max_age=365 * 24 * 3600, samesite="lax")
@@ -89,16 +92,15 @@ def _perfiles(idioma: str) -> list[dict[str, Any]]:
     for nombre in PERFILES:
         r = perfil(nombre)
         resumen = t("{reyes} reyes · {tantos} tantos · {juegos} juegos · {vacas} vacas", idioma).format(
-            reyes=r.reyes, tantos=r.tantos, juegos=r.juegos_por_vaca, vacas=r.vacas_por_partida)
-        out.append({"nombre": nombre, "resumen": resumen, "juegos": r.juegos_por_vaca,
-                    "vacas": r.vacas_por_partida})
+            reyes=r.reyes, tantos=r.tantos, juegos=r.juegos_por_vaca, vacas=r.vacas_por_partida
+        )
+        out.append({"nombre": nombre, "resumen": resumen, "juegos": r.juegos_por_vaca, "vacas": r.vacas_por_partida})
     return out
 
 
 @router.get("/nueva", response_class=HTMLResponse)
 def nueva(request: Request, idioma: Idioma) -> Any:
-    return render(request, "nueva.html", perfiles=_perfiles(idioma), form={}, error=None,
-                  propio=servicio.PERFIL_PROPIO)
+    return render(request, "nueva.html", perfiles=_perfiles(idioma), form={}, error=None, propio=servicio.PERFIL_PROPIO)
 
 
 def _entero(valor: str, campo: str, bajo: int, alto: int) -> int | None:
@@ -127,11 +129,19 @@ async def crear(request: Request) -> Any:
         reglas = servicio.reglas_de(form.get("reglas", "general"), form.get("toml"), juegos, vacas)
         with fabrica() as s, s.begin():
             return servicio.crear_partida(s, jugadores, reglas, mano, idioma)
+
     try:
         clave = await run_in_threadpool(run)
     except WebError as exc:  # the form again, as filled, with the reason: nothing typed is lost
-        return render(request, "nueva.html", exc.estado, perfiles=_perfiles(idioma), form=form,
-                      error=exc.texto(idioma), propio=servicio.PERFIL_PROPIO)
+        return render(
+            request,
+            "nueva.html",
+            exc.estado,
+            perfiles=_perfiles(idioma),
+            form=form,
+            error=exc.texto(idioma),
+            propio=servicio.PERFIL_PROPIO,
+        )
     return RedirectResponse(f"/p/{clave}", status_code=303)
 
 
@@ -158,8 +168,10 @@ def parte(clave: str, request: Request, s: Sesion, idioma: Idioma) -> Any:
 def _baraja() -> list[dict[str, Any]]:
     """The 40 cards by suit, each with its notation (data-carta) and what the button shows."""
     figuras = {10: "S", 11: "C", 12: "R"}
-    return [{"palo": palo, "cartas": [{"id": f"{r}{palo}", "texto": figuras.get(r, str(r))} for r in RANKS]}
-            for palo in SUITS]
+    return [
+        {"palo": palo, "cartas": [{"id": f"{r}{palo}", "texto": figuras.get(r, str(r))} for r in RANKS]}
+        for palo in SUITS
+    ]
 
 
 @router.get("/p/{clave}/mano", response_class=HTMLResponse)
@@ -170,24 +182,53 @@ def mano(clave: str, request: Request, s: Sesion, idioma: Idioma) -> Any:
         raise WebError(N_("la partida ya terminó"), 409)
     textos = {k: t(k, idioma) for k in _TEXTOS_JS}
     p = ctl.partida
-    config = {"clave": clave, "lang": idioma, "jugadores": m["jugadores"], "mano": m["mano"],
-              "n": m["numero_mano"], "importes": list(IMPORTES), "lances": list(LANCES),
-              "parejas": [ctl.nombre_pareja(0), ctl.nombre_pareja(1)],
-              "mus_corrido": bool(p and p.estado.mus_corrido), "textos": textos}
+    config = {
+        "clave": clave,
+        "lang": idioma,
+        "jugadores": m["jugadores"],
+        "mano": m["mano"],
+        "n": m["numero_mano"],
+        "importes": list(IMPORTES),
+        "lances": list(LANCES),
+        "parejas": [ctl.nombre_pareja(0), ctl.nombre_pareja(1)],
+        "mus_corrido": bool(p and p.estado.mus_corrido),
+        "textos": textos,
+    }
     # "<" escaped: a name can never close the script element the configuration sits in
     config_json = json.dumps(config, ensure_ascii=False).replace("<", "\\u003c")
-    return render(request, "mano.html", m=m, clave=clave, baraja=_baraja(), mus_corrido=config["mus_corrido"],
-                  torneo=servicio._partida(s, clave).torneo,  # a tournament table's hand: mano_torneo.html
-                  palos={k: t(v, idioma) for k, v in PALOS.items()}, config=config_json,
-                  lances=[(lance, t(NOMBRES_LANCE[lance], idioma)) for lance in LANCES], importes=IMPORTES)
+    return render(
+        request,
+        "mano.html",
+        m=m,
+        clave=clave,
+        baraja=_baraja(),
+        mus_corrido=config["mus_corrido"],
+        torneo=servicio._partida(s, clave).torneo,  # a tournament table's hand: mano_torneo.html
+        palos={k: t(v, idioma) for k, v in PALOS.items()},
+        config=config_json,
+        lances=[(lance, t(NOMBRES_LANCE[lance], idioma)) for lance in LANCES],
+        importes=IMPORTES,
+    )
 
 
 # the words the hand page's script shows (it gets them translated in its configuration)
 _TEXTOS_JS: Final = (
-    N_("Paso"), N_("Quiero"), N_("No quiero"), N_("Órdago"), N_("gana"), N_("tantos"),
-    N_("Sin conexión: se reintenta"), N_("Guardado"), N_("Guardando…"), N_("Total"),
-    N_("Nadie suma tantos en esta mano"), N_("Faltan cartas"), N_("Punto"), N_("Juego"),
-    N_("Elige un asiento"), N_("Confirmando…"),
+    N_("Paso"),
+    N_("Quiero"),
+    N_("No quiero"),
+    N_("Órdago"),
+    N_("gana"),
+    N_("tantos"),
+    N_("Sin conexión: se reintenta"),
+    N_("Guardado"),
+    N_("Guardando…"),
+    N_("Total"),
+    N_("Nadie suma tantos en esta mano"),
+    N_("Faltan cartas"),
+    N_("Punto"),
+    N_("Juego"),
+    N_("Elige un asiento"),
+    N_("Confirmando…"),
 )
 
 

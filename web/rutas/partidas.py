@@ -139,7 +139,7 @@ class DeshacerIn(Estricto):
 
 
 def _mano(body: PreviaIn) -> ManoNueva:
-    extra = ({"id_mano": body.id_mano, "n": body.n, "origen": body.origen} if isinstance(body, ManoIn) else {})
+    extra = {"id_mano": body.id_mano, "n": body.n, "origen": body.origen} if isinstance(body, ManoIn) else {}
     return ManoNueva(cartas=list(body.cartas), lances=dict(body.lances), mano=body.mano, **extra)
 
 
@@ -167,15 +167,19 @@ def guardar_borrador(clave: str, s: Sesion, body: Annotated[BorradorIn, Depends(
 
 
 @router.post("/{clave}/previsualizar", response_model=PreviaOut)
-def previsualizar(clave: str, s: Sesion, idioma: Idioma,
-                  body: Annotated[PreviaIn, Depends(cuerpo(PreviaIn))]) -> Any:
+def previsualizar(clave: str, s: Sesion, idioma: Idioma, body: Annotated[PreviaIn, Depends(cuerpo(PreviaIn))]) -> Any:
     return servicio.previsualizar(s, clave, _mano(body), idioma)
 
 
 @router.post("/{clave}/manos", status_code=201, response_model=ConfirmadaOut)
-def confirmar(clave: str, idioma: Idioma, abrir: Annotated[Callable[[], AbstractContextManager[Session]],
-                                                          Depends(sesiones)],
-              body: Annotated[ManoIn, Depends(cuerpo(ManoIn))], request: Request, tareas: BackgroundTasks) -> Any:
+def confirmar(
+    clave: str,
+    idioma: Idioma,
+    abrir: Annotated[Callable[[], AbstractContextManager[Session]], Depends(sesiones)],
+    body: Annotated[ManoIn, Depends(cuerpo(ManoIn))],
+    request: Request,
+    tareas: BackgroundTasks,
+) -> Any:
     hecha = servicio.confirmar_mano(abrir, clave, _mano(body), idioma)
     # a tournament table's hand goes on to the tournament server once this is answered
     tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, mesa_torneo.datos_de(request.app.state.datos), clave, idioma)
@@ -194,5 +198,8 @@ def exportar_json(clave: str, s: Sesion) -> Any:
 
 @router.get("/{clave}/exportar.csv")
 def exportar_csv(clave: str, s: Sesion) -> Response:
-    return Response(servicio.exportar_csv(s, clave), media_type="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="partida-{clave[:8]}.csv"'})
+    return Response(
+        servicio.exportar_csv(s, clave),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="partida-{clave[:8]}.csv"'},
+    )

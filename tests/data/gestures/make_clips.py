@@ -51,8 +51,7 @@ def main() -> None:
     marks = Landmarkers(mode="image", pose=True)
     obs = marks.detect(img[:, :, ::-1].copy())
     recipes = S.recipes(img, obs.face, obs.pose)
-    out = cv2.VideoWriter(str(HERE / "astronaut_senas.mp4"), cv2.VideoWriter_fourcc(*"mp4v"),
-                          FPS, (640, 480))
+    out = cv2.VideoWriter(str(HERE / "astronaut_senas.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (640, 480))
     for i in range(int(END * FPS)):
         t = i / FPS
         frame = img
@@ -64,9 +63,14 @@ def main() -> None:
         out.write(frame)
     out.release()
     names = sorted(obs.blendshapes)
-    np.savez_compressed(HERE / "astronaut_marks.npz", face=obs.face, pose=obs.pose,
-                        matrix=obs.matrix, blend_names=np.array(names),
-                        blend_values=np.array([obs.blendshapes[n] for n in names], np.float32))
+    np.savez_compressed(
+        HERE / "astronaut_marks.npz",
+        face=obs.face,
+        pose=obs.pose,
+        matrix=obs.matrix,
+        blend_names=np.array(names),
+        blend_values=np.array([obs.blendshapes[n] for n in names], np.float32),
+    )
     truth = [{"gesto": g, "lado": lado, "inicio": s, "fin": e} for _, s, e, g, lado in PLAN]
     (HERE / "astronaut_senas.json").write_text(json.dumps(truth, indent=2) + "\n")
     marks.close()

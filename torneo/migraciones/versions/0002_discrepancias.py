@@ -36,6 +36,9 @@ def downgrade() -> None:
         b.drop_column("origen")
         b.alter_column("informe_id", existing_type=sa.Integer(), nullable=False)
     op.drop_column("mano", "discrepancia")
-    op.create_table("esquema", sa.Column("id", sa.Integer(), nullable=False, primary_key=True),
-                    sa.Column("version", sa.Integer(), nullable=False))
+    op.create_table(
+        "esquema",
+        sa.Column("id", sa.Integer(), nullable=False, primary_key=True),
+        sa.Column("version", sa.Integer(), nullable=False),
+    )
     op.execute("INSERT INTO esquema (id, version) VALUES (1, 1)")

@@ -17,8 +17,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    op.add_column("torneo", sa.Column("arbitros_corrigen", sa.Boolean(), nullable=False,
-                                      server_default=sa.false()))
+    op.add_column("torneo", sa.Column("arbitros_corrigen", sa.Boolean(), nullable=False, server_default=sa.false()))
     op.create_table(
         "correccion",
         sa.Column("id", sa.Integer(), nullable=False, primary_key=True),

@@ -25,8 +25,10 @@ def upgrade() -> None:
         b.add_column(sa.Column("version", sa.Integer(), nullable=False, server_default="0"))
     conn = op.get_bind()
     for id_, codigo in conn.execute(sa.text("SELECT id, codigo FROM mesa")).all():
-        conn.execute(sa.text("UPDATE mesa SET huella = :h WHERE id = :i"),
-                     {"h": hashlib.sha256(codigo.encode()).hexdigest(), "i": id_})
+        conn.execute(
+            sa.text("UPDATE mesa SET huella = :h WHERE id = :i"),
+            {"h": hashlib.sha256(codigo.encode()).hexdigest(), "i": id_},
+        )
     with op.batch_alter_table("mesa") as b:
         b.alter_column("huella", existing_type=sa.String(64), nullable=False)
         b.create_unique_constraint("uq_mesa_huella", ["huella"])
