@@ -238,9 +238,9 @@ class ControlPartida:
         screen to translate and format."""
         if not res.fin:
             return []
-        name = self.nombre_pareja(res.fin["ganador"])
+        name = self.nombre_pareja(res.fin.ganador)
         aviso = p.estado.aviso
-        out = [(N_("¡Órdago! Juego para {0}") if res.fin.get("por") == "ordago" else N_("¡Juego para {0}!"), name)]
+        out = [(N_("¡Órdago! Juego para {0}") if res.fin.por == "ordago" else N_("¡Juego para {0}!"), name)]
         if aviso in ("vaca", "partida") and p.reglas.vacas_por_partida > 1:
             out.append((N_("¡Vaca para {0}!"), name))
         if aviso == "partida":

@@ -8,37 +8,52 @@
 
 from scoring.cards import CARD_IDS, DECK, Card, Hand, NotationError, parse_hand
 from scoring.declaraciones import Correccion
-from scoring.jugadas import LANCES, Jugada, Pares, evaluar, ganador, pares, tiene_juego, valor_juego
+from scoring.errors import ScoringError
+from scoring.jugadas import LANCES, Jugada, Pares, evaluar, ganador, pares, speaking_order, tiene_juego, valor_juego
+from scoring.outcomes import PASO, Aviso, FinJuego, Lance, NoQuiero, Ordago, Paso, Quiero, Terminacion, TipoLance
 from scoring.partida import Partida, PartidaError, amarracos
 from scoring.rules import PERFILES, PerfilError, Reglas, cargar_perfil, perfil
-from scoring.tanteo import Apunte, RegistroError, RegistroMano, ResultadoTanteo, tantear
+from scoring.tanteo import Apunte, RegistroMano, RegistroManoError, ResultadoTanteo, parse_lance, tantear
 
 __all__ = [
     "CARD_IDS",
     "DECK",
     "LANCES",
+    "PASO",
     "PERFILES",
     "Apunte",
+    "Aviso",
     "Card",
     "Correccion",
+    "FinJuego",
     "Hand",
     "Jugada",
+    "Lance",
+    "NoQuiero",
     "NotationError",
+    "Ordago",
     "Pares",
     "Partida",
     "PartidaError",
+    "Paso",
     "PerfilError",
-    "RegistroError",
+    "Quiero",
     "RegistroMano",
+    "RegistroManoError",
     "Reglas",
     "ResultadoTanteo",
+    "ScoringError",
+    "Terminacion",
+    "TipoLance",
     "amarracos",
     "cargar_perfil",
     "evaluar",
     "ganador",
     "pares",
     "parse_hand",
+    "parse_lance",
     "perfil",
+    "speaking_order",
     "tantear",
     "tiene_juego",
     "valor_juego",

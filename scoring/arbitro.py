@@ -31,7 +31,7 @@ The API in short (for the app's referee and trainer screens):
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -275,7 +275,7 @@ def _juzgar(sena: Sena, jugada: Jugada, cs: ConjuntoSenas) -> Juicio:
         return _falsa(sena, jugada, cs)
     if sena.lance == "pares" and sena.nivel < _nivel(jugada):
         art, grav = _articulo(cs.inferiores_articulo, sena)
-        razon = f"dice {sena.significado} y la mano tiene {jugada.pares.describe()}: seña de una jugada inferior"
+        razon = f"dice {sena.significado} y la mano tiene {jugada.describe('pares')}: seña de una jugada inferior"
         return Juicio(sena, "inferior", razon, art, grav)
     best = max(
         s.precision
@@ -323,7 +323,7 @@ def _exento(sena: Sena, jugada: Jugada) -> bool:
     """Whether the hand escapes the seña's moment restriction (medias of kings)."""
     if sena.momento is None:
         return True
-    return bool(jugada.pares) and jugada.pares.rangos[0] in sena.momento.salvo_rangos
+    return jugada.pares is not None and jugada.pares.rangos[0] in sena.momento.salvo_rangos
 
 
 def _juzgar_ciego(sena: Sena, jugada: Jugada, cs: ConjuntoSenas, con_sena: bool) -> Juicio:
@@ -347,9 +347,9 @@ def _juzgar_ciego(sena: Sena, jugada: Jugada, cs: ConjuntoSenas, con_sena: bool)
     return Juicio(sena, "falsa" if bad else "permitida", why, art, gravedad)
 
 
-_CONDICIONES: Final = {
-    "duples": lambda j: bool(j.pares) and j.pares.tipo == "duples",
-    "medias_reyes": lambda j: bool(j.pares) and j.pares.tipo == "medias" and j.pares.rangos[0] == 12,
+_CONDICIONES: Final[dict[str, Callable[[Jugada], bool]]] = {
+    "duples": lambda j: j.pares is not None and j.pares.tipo == "duples",
+    "medias_reyes": lambda j: j.pares is not None and j.pares.tipo == "medias" and j.pares.rangos[0] == 12,
     "juego": lambda j: j.juego,
     "punto30": lambda j: j.valor == 30,
 }
@@ -544,7 +544,7 @@ def _numero(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _marcas(fase: Fases) -> list[tuple[float, str]]:
+def _marcas(fase: Fases) -> list[tuple[float, str | None]]:
     if fase is None or isinstance(fase, str):
         _check_fase(fase)
         return []
@@ -552,28 +552,31 @@ def _marcas(fase: Fases) -> list[tuple[float, str]]:
         raise SenasError("fases debe ser una lista de marcas {fase, inicio} o el nombre de una fase")
     marcas = []
     for i, m in enumerate(fase):
+        t: Any  # JSON: checked below
         if isinstance(m, Mapping):
             name, t = m.get("fase"), m.get("inicio")
-        elif isinstance(m, Sequence) and len(m) == 2:
-            name, t = m
+        elif isinstance(m, Sequence) and not isinstance(m, str) and len(m) == 2:
+            name, t = m[0], m[1]
         else:
             raise SenasError(f"marca de fase {i}: se espera {{fase, inicio}}")
-        _check_fase(name)
+        checked = _check_fase(name)
         if not _numero(t):
             raise SenasError(f"marca de fase {i}: inicio debe ser un número, no {excerpt(t)}")
-        marcas.append((float(t), name))
-    return sorted(marcas)
+        marcas.append((float(t), checked))
+    # by time, then name; a mark without a phase (None) sorts first instead of failing to compare
+    return sorted(marcas, key=lambda m: (m[0], m[1] or ""))
 
 
-def _check_fase(name: Any) -> None:
+def _check_fase(name: Any) -> str | None:
+    """A phase's name as given (None: no phase); anything else is refused."""
     if name is not None and (not isinstance(name, str) or name not in FASES):
         raise SenasError(f"fase desconocida {excerpt(repr(name))} ({', '.join(FASES)})")
+    return name
 
 
-def _fase_de(ev: Mapping[str, Any], marcas: list[tuple[float, str]], fase: Fases) -> str | None:
+def _fase_de(ev: Mapping[str, Any], marcas: list[tuple[float, str | None]], fase: Fases) -> str | None:
     if "fase" in ev:
-        _check_fase(ev["fase"])
-        return ev["fase"]
+        return _check_fase(ev["fase"])
     if isinstance(fase, str):
         return fase
     t = ev.get("inicio")
@@ -584,7 +587,7 @@ def _fase_de(ev: Mapping[str, Any], marcas: list[tuple[float, str]], fase: Fases
     return current
 
 
-def _fin_ultimo_reparto(marcas: list[tuple[float, str]]) -> float | None:
+def _fin_ultimo_reparto(marcas: list[tuple[float, str | None]]) -> float | None:
     """Time the last dealing ended (the next mark after it); None if no dealing was marked."""
     last = None
     for i, (_, name) in enumerate(marcas):
@@ -680,6 +683,8 @@ def _no_reglamentada(vista: SenaVista, cs: ConjuntoSenas) -> Hallazgo:
 
 
 def _veracidad(vista: SenaVista, permitidas: SenasPermitidas) -> list[Hallazgo]:
+    if vista.sena is None:  # an unregulated gesture is judged by _no_reglamentada
+        return []
     juicio = permitidas.juicio(vista.sena.id)
     if juicio.estado in PROHIBIDOS:
         return [
@@ -700,7 +705,7 @@ def _incompletas(vistas: Sequence[SenaVista], permitidas: SenasPermitidas, cs: C
     """A player who passes señas must pass the complete seña of each jugada that has one."""
     if not vistas:
         return []
-    made = {v.sena.id for v in vistas}
+    made = {v.sena.id for v in vistas if v.sena}
     missing = [
         lance
         for lance in ("pares", "juego")

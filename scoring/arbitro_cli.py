@@ -39,7 +39,7 @@ from scoring.inputs import InputError, excerpt, read_json
 from scoring.registro import verificar
 from scoring.rules import Reglas, cargar_perfil, orden_de_cobro, perfil
 from scoring.senas import FASES, ConjuntoSenas, conjunto_senas
-from scoring.tanteo import RegistroError, RegistroMano
+from scoring.tanteo import RegistroMano, RegistroManoError
 from scoring.textos import Fuente
 
 
@@ -161,9 +161,10 @@ def _cartas_json(data: Any, asiento: int | None) -> Any:
     if isinstance(data, list):
         _avisar_dudosas(data)
         ids = [c.get("carta") if isinstance(c, dict) else c for c in data]
-        if not all(isinstance(c, str) for c in ids):
+        texts = [c for c in ids if isinstance(c, str)]
+        if len(texts) != len(ids):
             raise _Entrada("las cartas deben ser textos como '12o'")
-        data = " ".join(ids)
+        data = " ".join(texts)
     if not isinstance(data, str):
         raise _Entrada('las cartas deben ser un texto como "12o 12c 3e 1b" o una lista')
     try:
@@ -200,7 +201,7 @@ def _de_foto(data: dict[str, Any], asiento: int | None) -> Any:
 
 def _listar(args: argparse.Namespace) -> int:
     reglas = None if args.conjunto else _reglas(args.perfil)
-    cs = conjunto_senas(args.conjunto or reglas.senas)
+    cs = conjunto_senas(reglas.senas if reglas else args.conjunto)
     if args.json:
         data = _conjunto_json(cs)
         if reglas:
@@ -265,7 +266,7 @@ def _declaraciones(args: argparse.Namespace) -> int:
         data = {**data, "reglas": args.perfil}
     try:
         reg = RegistroMano.from_dict(data)
-    except RegistroError as exc:
+    except RegistroManoError as exc:
         raise _Entrada(f"{excerpt(args.declaraciones)}: {exc}") from None
     decl = reg.declaraciones or {}
     fs = faltas(decl, reg.manos, reg.reglas, reg.mano)

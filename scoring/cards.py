@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
+from scoring.errors import ScoringError
 from scoring.inputs import excerpt
 
 RANKS: Final = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
@@ -58,7 +59,7 @@ def _cita(value: object) -> str:
     return excerpt(repr(value), 40)
 
 
-class NotationError(ValueError):
+class NotationError(ScoringError):
     """Text that is not a valid card, hand or hand record; the message names the offending text."""
 
 

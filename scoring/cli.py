@@ -15,7 +15,7 @@ import textwrap
 from typing import Any, Final
 
 from scoring.inputs import InputError, excerpt, read_json
-from scoring.tanteo import RegistroError, ResultadoTanteo, tantear
+from scoring.tanteo import RegistroManoError, ResultadoTanteo, tantear
 
 __all__ = ["InputError", "configure", "fail", "print_tanteo", "read_json", "run"]
 
@@ -56,10 +56,10 @@ def print_tanteo(data: Any, as_json: bool) -> int:
         for i, record in enumerate(records):
             try:
                 results.append(tantear(record))
-            except RegistroError as exc:
+            except RegistroManoError as exc:
                 prefix = f"registro {i}: " if isinstance(data, list) else ""
-                raise RegistroError(f"{prefix}{exc}") from None
-    except RegistroError as exc:
+                raise RegistroManoError(f"{prefix}{exc}") from None
+    except RegistroManoError as exc:
         return fail(str(exc), as_json)
     if not isinstance(data, list):
         print(_json(results[0]) if as_json else results[0].texto())

@@ -58,7 +58,8 @@ from typing import Any, Final
 from scoring import textos
 from scoring.cards import Hand, parse_hand
 from scoring.inputs import excerpt
-from scoring.jugadas import Jugada, cuarto_lance, evaluar
+from scoring.jugadas import Jugada, cuarto_lance, evaluar, speaking_order
+from scoring.outcomes import PASO, Ordago, Quiero
 from scoring.rules import Reglas, perfil
 from scoring.senas import conjunto_senas
 
@@ -245,9 +246,9 @@ def faltas(
         art = _ART_ENSENAR_EUS if regimen == "euskadi" else _ART_ENSENAR
         out.append(Falta(seat, lance, "ensenada", None, True, art))
     if mano is not None and reglas.ordago_33_postre == "penalizado":
-        seat = postre_33(jugadas, _mano_valida(mano), decl)
-        if seat is not None:
-            out.append(Falta(seat, "juego", "postre_33", None, True, _ART_33))
+        postre = postre_33(jugadas, _mano_valida(mano), decl)
+        if postre is not None:
+            out.append(Falta(postre, "juego", "postre_33", None, True, _ART_33))
     return out
 
 
@@ -301,7 +302,7 @@ def correcciones(
 ) -> list[Correccion]:
     """The corrections the declarations make to the tanteo: at most one per lance.
 
-    ``lances`` is the record's ``lances`` (values as in the JSON, or scoring.tanteo.Lance);
+    ``lances`` is the record's ``lances`` (values as in the JSON, or scoring.outcomes.Lance);
     None or a missing lance means it was played en paso. Penalties that depend on accepted
     envites (Segovia VIII.2, IX.2; the Basque "eta enbidoa jotzen badu") need it.
     """
@@ -364,26 +365,21 @@ class _Contexto:
     def ordago(self, lance: str) -> bool:
         """An órdago was accepted on this lance."""
         value = self._lance(lance)
-        tipo = getattr(value, "tipo", None)
-        return tipo == "ordago" if tipo is not None else isinstance(value, Mapping) and "ordago" in value
+        return isinstance(value, Ordago) or (isinstance(value, Mapping) and "ordago" in value)
 
     def aceptado(self, lance: str) -> bool:
         """An envite (or órdago) was accepted on this lance."""
         value = self._lance(lance)
-        tipo = getattr(value, "tipo", None)
-        if tipo is not None:
-            return tipo in ("quiero", "ordago")
+        if isinstance(value, Quiero | Ordago):
+            return True
         return isinstance(value, Mapping) and ("quiero" in value or "ordago" in value)
 
     def envidado(self, lance: str) -> bool:
         """Any envite was made on this lance, accepted or not."""
-        value = self._lance(lance)
-        tipo = getattr(value, "tipo", None)
-        if tipo is not None:
-            return tipo != "paso"
-        return value not in (None, "paso")
+        return self._lance(lance) not in (None, "paso", PASO)
 
-    def _lance(self, lance: str) -> Any:
+    def _lance(self, lance: str) -> object:
+        """The lance's value: a scoring.outcomes.Lance, or its JSON."""
         if lance in ("juego", "punto"):
             return self.lances.get("juego", self.lances.get("punto"))
         return self.lances.get(lance)
@@ -391,8 +387,7 @@ class _Contexto:
     def ganador(self, lance: str, sin: frozenset[int] = frozenset()) -> int | None:
         """Pareja that wins the lance on the cards, leaving out the seats in ``sin``."""
         best_seat, best_key = None, None
-        for step in range(4):
-            seat = (self.mano + step) % 4
+        for seat in speaking_order(self.mano):
             key = None if seat in sin else self.jugadas[seat].clave(lance)
             if key is not None and (best_key is None or key > best_key):
                 best_seat, best_key = seat, key

@@ -25,13 +25,15 @@ import os
 import sys
 from typing import Any, Final
 
+from scoring.errors import ScoringError
+
 MAX_INPUT_BYTES: Final = 8 * 1024 * 1024  # 8 MiB: about 39,000 hand records
 MAX_DEPTH: Final = 32  # a hand record is 4 deep; reglas overrides a few more
 MAX_INT_DIGITS: Final = 18  # any count in Mus fits; larger is not a number we can use
 EXCERPT: Final = 60
 
 
-class InputError(ValueError):
+class InputError(ScoringError):
     """Input that cannot be used; the message is one Spanish line with at most an excerpt."""
 
 

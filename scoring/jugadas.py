@@ -186,14 +186,24 @@ def ganador_de(lance: str, jugadas: Sequence[Jugada], mano: int) -> int | None:
     """Seat that wins the lance; ties go to the seat nearer the mano. None if no one holds it."""
     index = _CLAVE_INDEX[lance]
     best_seat, best_key = None, None
-    for seat in _FROM_MANO[mano]:
+    for seat in speaking_order(mano):
         key = jugadas[seat].claves[index]
         if key is not None and (best_key is None or key > best_key):
             best_seat, best_key = seat, key
     return best_seat
 
 
+# The seats in the order they speak, for each mano: the mano first, then round the table.
 _FROM_MANO: Final = tuple(tuple((m + i) % 4 for i in range(4)) for m in range(4))
+
+
+def speaking_order(mano: int) -> tuple[int, ...]:
+    """The four seats in the order they speak and win ties: the mano first, then round the table.
+
+    >>> speaking_order(0), speaking_order(3)
+    ((0, 1, 2, 3), (3, 0, 1, 2))
+    """
+    return _FROM_MANO[mano]
 
 
 def ganador(lance: str, hands: Sequence[Hand], mano: int, reglas: Reglas) -> int | None:

@@ -18,14 +18,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
+from scoring.errors import ScoringError
+from scoring.outcomes import Aviso
 from scoring.rules import PerfilError, Reglas, perfil
-from scoring.tanteo import RegistroError, RegistroMano, ResultadoTanteo, tantear
+from scoring.tanteo import RegistroMano, RegistroManoError, ResultadoTanteo, tantear
 
 FORMATO: Final = "musmesa-partida"
 VERSION: Final = 1
 
 
-class PartidaError(ValueError):
+class PartidaError(ScoringError):
     """An action the match does not allow (a hand after the end, a wrong mano, bad history)."""
 
 
@@ -48,7 +50,7 @@ class Estado:
     mano: int = 0
     mus_corrido: bool = True
     ganador: int | None = None
-    aviso: str = ""  # what the last hand ended: "", "juego", "vaca" or "partida"
+    aviso: Aviso = Aviso.NADA  # what the last hand ended
 
 
 class Partida:
@@ -127,7 +129,7 @@ class Partida:
         declaraciones: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
         """The hand record (``mus tanteo`` format) for the next hand, without scoring it."""
-        if self.terminada:
+        if self.ganador is not None:
             raise PartidaError(f"la partida ya terminó: ganó {self.nombre_pareja(self.ganador)}")
         for name, value in (("lances", lances), ("declaraciones", declaraciones)):
             if value is not None and not isinstance(value, Mapping):
@@ -157,7 +159,7 @@ class Partida:
         ``mano`` may differ from :attr:`mano` only in a mus corrido hand, where the mano passes
         on each time all four ask for mus (Ludoteka; the Basque championship's «Araudia» gives it
         to whoever cuts the mus).
-        Raises PartidaError or RegistroError (both ValueError) and changes nothing on error.
+        Raises PartidaError or RegistroManoError (both ScoringError) and changes nothing on error.
         """
         record = self.registro(manos, lances, mano, declaraciones)
         result = tantear(record)
@@ -187,7 +189,7 @@ class Partida:
         if ganador not in (None, 0, 1):
             raise PartidaError(f"ganador debe ser la pareja 0 o 1, o nada, no {ganador!r}")
         self._estados[-1] = replace(
-            self.estado, tantos=tuple(tantos), juegos=tuple(juegos), vacas=tuple(vacas), ganador=ganador
+            self.estado, tantos=_par(tantos), juegos=_par(juegos), vacas=_par(vacas), ganador=ganador
         )
         return self.estado
 
@@ -213,15 +215,16 @@ class Partida:
     def _siguiente(self, prev: Estado, result: ResultadoTanteo) -> Estado:
         next_mano = (result.registro.mano + 1) % 4
         if not result.fin:
-            return Estado(result.marcador, prev.juegos, prev.vacas, next_mano, False, None, "")
-        p = result.fin["ganador"]
+            return Estado(result.marcador, prev.juegos, prev.vacas, next_mano, False, None, Aviso.NADA)
+        p = result.fin.ganador
         juegos = _inc(prev.juegos, p)
-        vacas, aviso = prev.vacas, "juego"
+        vacas, aviso = prev.vacas, Aviso.JUEGO
         if juegos[p] >= self.reglas.juegos_por_vaca:
-            vacas, juegos, aviso = _inc(prev.vacas, p), (0, 0), "vaca"
+            vacas, juegos, aviso = _inc(prev.vacas, p), (0, 0), Aviso.VACA
         ganador = p if vacas[p] >= self.reglas.vacas_por_partida else None
         corrido = self.reglas.mus_corrido == "juego"
-        return Estado((0, 0), juegos, vacas, next_mano, corrido, ganador, "partida" if ganador is not None else aviso)
+        aviso = Aviso.PARTIDA if ganador is not None else aviso
+        return Estado((0, 0), juegos, vacas, next_mano, corrido, ganador, aviso)
 
     # -- persistence -------------------------------------------------------------------------
     def _reglas_json(self) -> Any:
@@ -258,7 +261,7 @@ class Partida:
                 raise PartidaError(f"mano {i + 1} del historial: debe ser un objeto")
             try:
                 partida.registrar(entry["manos"], entry.get("lances"), entry.get("mano"), entry.get("declaraciones"))
-            except (KeyError, TypeError, RegistroError, PartidaError) as exc:
+            except (KeyError, TypeError, RegistroManoError, PartidaError) as exc:
                 raise PartidaError(f"mano {i + 1} del historial: {exc}") from None
         return partida
 
@@ -269,6 +272,11 @@ class Partida:
         except json.JSONDecodeError as exc:
             raise PartidaError(f"JSON inválido: {exc}") from None
         return cls.from_dict(data)
+
+
+def _par(values: Sequence[int]) -> tuple[int, int]:
+    """A checked pair of counts as the two-item tuple an Estado holds."""
+    return values[0], values[1]
 
 
 def _inc(pair: tuple[int, int], p: int) -> tuple[int, int]:

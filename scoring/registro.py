@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from scoring.errors import ScoringError
 from scoring.inputs import excerpt
 
 FORMATO: Final = "musmesa-arbitro/1"
@@ -36,7 +37,7 @@ GENESIS: Final = "0" * 64
 TIPOS: Final = ("inicio", "vigilar", "mano", "fase", "sena", "cartas", "informe", "declaraciones", "nota", "cierre")
 
 
-class RegistroError(ValueError):
+class RegistroArbitroError(ScoringError):
     """A log that cannot be read, or an entry that cannot be recorded."""
 
 
@@ -45,7 +46,7 @@ def _canonico(value: Any) -> bytes:
     try:
         text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
-        raise RegistroError(f"datos no representables en JSON: {exc}") from None
+        raise RegistroArbitroError(f"datos no representables en JSON: {exc}") from None
     return text.encode("utf-8")
 
 
@@ -140,24 +141,17 @@ class RegistroArbitro:
     def anotar(self, tipo: str, datos: Mapping[str, Any], t: float | None = None) -> Entrada:
         """Append an entry and return it."""
         if tipo not in TIPOS:
-            raise RegistroError(f"tipo de entrada desconocido {tipo!r} ({', '.join(TIPOS)})")
+            raise RegistroArbitroError(f"tipo de entrada desconocido {tipo!r} ({', '.join(TIPOS)})")
         if self.cerrado:
-            raise RegistroError("el registro está cerrado: no admite más entradas")
+            raise RegistroArbitroError("el registro está cerrado: no admite más entradas")
         if not isinstance(datos, Mapping):
-            raise RegistroError("datos debe ser un objeto")
+            raise RegistroArbitroError("datos debe ser un objeto")
         if t is not None and (not isinstance(t, int | float) or isinstance(t, bool)):
-            raise RegistroError(f"t debe ser un número de segundos, no {t!r}")
+            raise RegistroArbitroError(f"t debe ser un número de segundos, no {t!r}")
         datos = json.loads(_canonico(dict(datos)))  # a private JSON copy: later edits cannot leak in
-        contenido = {
-            "indice": len(self._entradas),
-            "tipo": tipo,
-            "datos": datos,
-            "t": None if t is None else float(t),
-            "anterior": self.sello,
-        }
-        entrada = Entrada(
-            contenido["indice"], tipo, datos, contenido["t"], self.sello, calcular_hash(contenido, self._clave)
-        )
+        indice, segundos = len(self._entradas), None if t is None else float(t)
+        contenido = {"indice": indice, "tipo": tipo, "datos": datos, "t": segundos, "anterior": self.sello}
+        entrada = Entrada(indice, tipo, datos, segundos, self.sello, calcular_hash(contenido, self._clave))
         self._entradas.append(entrada)
         return entrada
 
@@ -182,7 +176,7 @@ class RegistroArbitro:
         """Rebuild a log from its JSON, refusing one whose chain does not verify."""
         check = verificar(data, clave)
         if not check:
-            raise RegistroError(f"registro alterado o dañado en la entrada {check.entrada}: {check.motivo}")
+            raise RegistroArbitroError(f"registro alterado o dañado en la entrada {check.entrada}: {check.motivo}")
         log = cls(clave)
         for e in data["entradas"]:
             log._entradas.append(Entrada(e["indice"], e["tipo"], e["datos"], e["t"], e["anterior"], e["hash"]))
@@ -193,9 +187,9 @@ class RegistroArbitro:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except OSError as exc:
-            raise RegistroError(f"no se puede leer {path}: {exc.strerror}") from None
+            raise RegistroArbitroError(f"no se puede leer {path}: {exc.strerror}") from None
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise RegistroError(f"{path} no es un registro JSON: {exc}") from None
+            raise RegistroArbitroError(f"{path} no es un registro JSON: {exc}") from None
         return cls.from_json(data, clave)
 
 
@@ -251,7 +245,7 @@ def _motivo(e: Any, i: int, anterior: str, clave: bytes | None) -> str:
     contenido = {k: e[k] for k in ("indice", "tipo", "datos", "t", "anterior")}
     try:
         expected = calcular_hash(contenido, clave)
-    except RegistroError as exc:
+    except RegistroArbitroError as exc:
         return str(exc)
     # compare_digest takes ASCII text only; a hash with any other character is wrong anyway
     if not isinstance(e["hash"], str) or not e["hash"].isascii() or not hmac.compare_digest(expected, e["hash"]):

@@ -43,6 +43,7 @@ from typing import Any, Final
 
 from scoring import textos as t
 from scoring.cards import DECK, Card
+from scoring.errors import ScoringError
 from scoring.inputs import excerpt
 from scoring.textos import Fuente
 
@@ -53,7 +54,7 @@ ORDAGO_33_POSTRE_OPCIONES: Final = ("vale", "penalizado")
 PUNTO_FALTA_OPCIONES: Final = ("envites", "negada_y_punto")
 
 
-class PerfilError(ValueError):
+class PerfilError(ScoringError):
     """An unknown profile, an unknown option or a value out of range."""
 
 

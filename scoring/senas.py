@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
+from scoring.errors import ScoringError
 from scoring.inputs import excerpt
 
 GESTOS: Final[tuple[str, ...]] = (
@@ -63,7 +64,7 @@ DATA_DIR: Final = Path(__file__).parent / "data" / "senas"
 _NAME_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
-class SenasError(ValueError):
+class SenasError(ScoringError):
     """An unknown seña set, a malformed set file or an unknown gesture id."""
 
 

@@ -24,8 +24,10 @@ from typing import Any, Final
 from scoring import declaraciones, textos
 from scoring.cards import Hand, NotationError, check_distinct, parse_hand
 from scoring.declaraciones import Correccion
+from scoring.errors import ScoringError
 from scoring.inputs import excerpt
-from scoring.jugadas import Jugada, cuarto_lance, evaluar, ganador_de, se_apuesta, tienen
+from scoring.jugadas import Jugada, cuarto_lance, evaluar, ganador_de, se_apuesta, speaking_order, tienen
+from scoring.outcomes import PASO, FinJuego, Lance, NoQuiero, Ordago, Paso, Quiero, Terminacion
 from scoring.rules import PERFILES, PerfilError, Reglas, perfil
 
 APUESTA_LANCES: Final = ("grande", "chica", "pares", "juego", "punto")
@@ -40,57 +42,53 @@ NOMBRES_LANCE: Final = {
 CITA_DEJE: Final = {"al_final": textos.ENC_DEJE, "primero": textos.EUS_LEHEN_HARRIAK}
 
 
-class RegistroError(ValueError):
-    """A hand record that cannot be scored; the message names the problem in one line."""
+class RegistroManoError(ScoringError):
+    """A hand record that cannot be scored; the message names the problem in one line.
+
+    >>> tantear({"manos": ["12o 12c 11e 1b"]})
+    Traceback (most recent call last):
+    ...
+    scoring.tanteo.RegistroManoError: manos debe ser una lista de 4 manos, una por asiento
+    """
 
 
-@dataclass(frozen=True, slots=True)
-class Lance:
-    """What happened in one lance: ``paso``, ``quiero`` (an envite of ``tantos`` accepted),
-    ``no_quiero`` (pareja ``gana``'s last bet refused, ``tantos`` taken at once) or ``ordago``
-    (an accepted órdago)."""
+# The old name, kept only until app/, web/ and torneo/ import the new one (issue 45).
+RegistroError = RegistroManoError
 
-    tipo: str = "paso"
-    tantos: int = 0
-    gana: int | None = None
 
-    @classmethod
-    def parse(cls, lance: str, value: Any) -> Lance:
-        if value == "paso" or value is None:
-            return cls()
-        if not isinstance(value, Mapping):
-            raise RegistroError(f"lance {lance}: resultado inválido {excerpt(value)}")
-        keys = set(value)
-        if keys == {"quiero"}:
-            return cls("quiero", _int_at_least(lance, "quiero", value["quiero"], 2))
-        if keys == {"no_quiero", "gana"}:
-            gana = value["gana"]
-            if type(gana) is not int or gana not in (0, 1):
-                raise RegistroError(f"lance {lance}: 'gana' debe ser la pareja 0 o 1, no {excerpt(gana)}")
-            return cls("no_quiero", _int_at_least(lance, "no_quiero", value["no_quiero"], 1), gana)
-        if keys == {"ordago"}:
-            if value["ordago"] != "quiero":
-                raise RegistroError(f'lance {lance}: un órdago no querido se escribe {{"no_quiero": N, "gana": P}}')
-            return cls("ordago")
-        raise RegistroError(f"lance {lance}: resultado inválido {excerpt(dict(value))}")
+def parse_lance(lance: str, value: Any) -> Lance:
+    """A lance's value in the hand record (JSON) as a typed outcome; the inverse of its ``to_json``.
 
-    def to_json(self) -> Any:
-        if self.tipo == "paso":
-            return "paso"
-        if self.tipo == "quiero":
-            return {"quiero": self.tantos}
-        if self.tipo == "no_quiero":
-            return {"no_quiero": self.tantos, "gana": self.gana}
-        return {"ordago": "quiero"}
+    >>> parse_lance("grande", {"no_quiero": 2, "gana": 1})
+    NoQuiero(tantos=2, gana=1)
+    >>> parse_lance("pares", {"ordago": "no"})
+    Traceback (most recent call last):
+    ...
+    scoring.tanteo.RegistroManoError: lance pares: un órdago no querido se escribe {"no_quiero": N, "gana": P}
+    """
+    if value == "paso" or value is None:
+        return PASO
+    if not isinstance(value, Mapping):
+        raise RegistroManoError(f"lance {lance}: resultado inválido {excerpt(value)}")
+    keys = set(value)
+    if keys == {"quiero"}:
+        return Quiero(_int_at_least(lance, "quiero", value["quiero"], 2))
+    if keys == {"no_quiero", "gana"}:
+        gana = value["gana"]
+        if type(gana) is not int or gana not in (0, 1):
+            raise RegistroManoError(f"lance {lance}: 'gana' debe ser la pareja 0 o 1, no {excerpt(gana)}")
+        return NoQuiero(_int_at_least(lance, "no_quiero", value["no_quiero"], 1), gana)
+    if keys == {"ordago"}:
+        if value["ordago"] != "quiero":
+            raise RegistroManoError(f'lance {lance}: un órdago no querido se escribe {{"no_quiero": N, "gana": P}}')
+        return Ordago()
+    raise RegistroManoError(f"lance {lance}: resultado inválido {excerpt(dict(value))}")
 
 
 def _int_at_least(lance: str, key: str, value: Any, low: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise RegistroError(f"lance {lance}: {key} debe ser un entero >= {low}, no {excerpt(value)}")
+        raise RegistroManoError(f"lance {lance}: {key} debe ser un entero >= {low}, no {excerpt(value)}")
     return value
-
-
-PASO: Final = Lance()
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,18 +120,18 @@ class RegistroMano:
     @classmethod
     def from_dict(cls, data: Any) -> RegistroMano:
         if not isinstance(data, Mapping):
-            raise RegistroError("un registro de mano debe ser un objeto JSON")
+            raise RegistroManoError("un registro de mano debe ser un objeto JSON")
         unknown = sorted(map(str, set(data) - CLAVES_REGISTRO))
         if unknown:
-            raise RegistroError(f"campo desconocido en el registro: {excerpt(', '.join(unknown))}")
+            raise RegistroManoError(f"campo desconocido en el registro: {excerpt(', '.join(unknown))}")
         try:
             reglas = perfil(data.get("reglas"))
         except PerfilError as exc:
-            raise RegistroError(str(exc)) from None
+            raise RegistroManoError(str(exc)) from None
         manos = _parse_manos(data.get("manos"))
         mano = data.get("mano", 0)
         if type(mano) is not int or mano not in (0, 1, 2, 3):
-            raise RegistroError(f"mano debe ser un asiento de 0 a 3, no {excerpt(mano)}")
+            raise RegistroManoError(f"mano debe ser un asiento de 0 a 3, no {excerpt(mano)}")
         marcador = _parse_marcador(data.get("marcador", [0, 0]), reglas)
         lances = _parse_lances(data.get("lances", {}))
         return cls(
@@ -176,33 +174,33 @@ CLAVES_REGISTRO: Final = frozenset({"reglas", "mano", "manos", "marcador", "lanc
 
 def _parse_manos(value: Any) -> tuple[Hand, Hand, Hand, Hand]:
     if not isinstance(value, Sequence) or isinstance(value, str) or len(value) != 4:
-        raise RegistroError("manos debe ser una lista de 4 manos, una por asiento")
+        raise RegistroManoError("manos debe ser una lista de 4 manos, una por asiento")
     try:
-        hands = tuple(parse_hand(text) for text in value)
-        check_distinct(hands)
+        a, b, c, d = (parse_hand(text) for text in value)
+        check_distinct((a, b, c, d))
     except NotationError as exc:
-        raise RegistroError(str(exc)) from None
-    return hands  # type: ignore[return-value]
+        raise RegistroManoError(str(exc)) from None
+    return a, b, c, d
 
 
 def _parse_marcador(value: Any, reglas: Reglas) -> tuple[int, int]:
     ok = isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 2
     if not ok or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value):
-        raise RegistroError(f"marcador debe ser [tantos pareja 0, tantos pareja 1], no {excerpt(value)}")
+        raise RegistroManoError(f"marcador debe ser [tantos pareja 0, tantos pareja 1], no {excerpt(value)}")
     if max(value) >= reglas.tantos:
-        raise RegistroError(f"marcador {list(value)}: una pareja ya tiene {reglas.tantos} tantos, el juego acabó")
+        raise RegistroManoError(f"marcador {list(value)}: una pareja ya tiene {reglas.tantos} tantos, el juego acabó")
     return value[0], value[1]
 
 
 def _parse_lances(value: Any) -> dict[str, Lance]:
     if not isinstance(value, Mapping):
-        raise RegistroError("lances debe ser un objeto {lance: resultado}")
+        raise RegistroManoError("lances debe ser un objeto {lance: resultado}")
     unknown = sorted(map(str, set(value) - set(APUESTA_LANCES)))
     if unknown:
-        raise RegistroError(f"lance desconocido: {excerpt(', '.join(unknown))}")
+        raise RegistroManoError(f"lance desconocido: {excerpt(', '.join(unknown))}")
     if "juego" in value and "punto" in value:
-        raise RegistroError("el cuarto lance es juego o punto, no los dos")
-    return {k: Lance.parse(k, v) for k, v in value.items()}
+        raise RegistroManoError("el cuarto lance es juego o punto, no los dos")
+    return {k: parse_lance(k, v) for k, v in value.items()}
 
 
 def _parse_jugadores(value: Any) -> tuple[str, str, str, str] | None:
@@ -214,8 +212,9 @@ def _parse_jugadores(value: Any) -> tuple[str, str, str, str] | None:
         or len(value) != 4
         or not all(isinstance(v, str) and v.strip() and _printable(v) for v in value)
     ):
-        raise RegistroError("jugadores debe ser una lista de 4 nombres, uno por asiento")
-    return tuple(v.strip() for v in value)  # type: ignore[return-value]
+        raise RegistroManoError("jugadores debe ser una lista de 4 nombres, uno por asiento")
+    a, b, c, d = (v.strip() for v in value)
+    return a, b, c, d
 
 
 def _printable(text: str) -> bool:
@@ -231,11 +230,11 @@ def _parse_declaraciones(value: Any) -> Mapping[str, Any] | None:
     if value is None:
         return None
     if not isinstance(value, Mapping):
-        raise RegistroError("declaraciones debe ser un objeto")
+        raise RegistroManoError("declaraciones debe ser un objeto")
     try:  # checked here, with the record, so a bad value never reaches the count
         declaraciones.leer_declaraciones(value)
     except ValueError as exc:
-        raise RegistroError(f"declaraciones: {exc}") from None
+        raise RegistroManoError(f"declaraciones: {exc}") from None
     return dict(value)
 
 
@@ -250,7 +249,7 @@ class ResultadoTanteo:
     apuestas: dict[str, bool]
     por_lance: dict[str, list[int]]
     marcador: tuple[int, int]
-    fin: dict[str, Any] | None
+    fin: FinJuego | None
     detalle: list[Apunte]
     notas: list[str] = field(default_factory=list)  # penalties applied (declaraciones)
 
@@ -267,7 +266,7 @@ class ResultadoTanteo:
             "jugadas": [_jugada_json(j) for j in self.jugadas],
             "por_lance": self.por_lance,
             "marcador": list(self.marcador),
-            "fin": self.fin,
+            "fin": self.fin.to_json() if self.fin else None,
             "detalle": [a.to_json() for a in self.detalle],
             "notas": self.notas,
         }
@@ -291,8 +290,8 @@ class ResultadoTanteo:
         lines.extend(f"Nota: {nota}" for nota in self.notas)
         lines.append(f"Marcador: {reg.nombre_pareja(0)} {self.marcador[0]}, {reg.nombre_pareja(1)} {self.marcador[1]}")
         if self.fin:
-            how = "por órdago" if self.fin["por"] == "ordago" else "a los tantos"
-            lines.append(f"Fin del juego: gana {reg.nombre_pareja(self.fin['ganador'])} ({how})")
+            how = "por órdago" if self.fin.por is Terminacion.ORDAGO else "a los tantos"
+            lines.append(f"Fin del juego: gana {reg.nombre_pareja(self.fin.ganador)} ({how})")
         return "\n".join(lines)
 
 
@@ -313,7 +312,7 @@ class _Cuenta:
         self.score = list(reg.marcador)
         self.por_lance = {lance: [0, 0] for lance in orden}
         self.detalle: list[Apunte] = []
-        self.fin: dict[str, Any] | None = None
+        self.fin: FinJuego | None = None
         self.notas: list[str] = []
         self.punto_a_falta = False  # the punto was bet with a pareja one tanto short (Título VI art. 1)
 
@@ -324,11 +323,11 @@ class _Cuenta:
         self.por_lance[lance][pareja] += tantos
         self.detalle.append(Apunte(pareja, tantos, lance, razon))
         if self.score[pareja] >= self.target:
-            self.fin = {"ganador": pareja, "por": "tantos"}
+            self.fin = FinJuego(pareja, Terminacion.TANTOS)
 
 
 def tantear(record: Mapping[str, Any] | RegistroMano, correcciones: Sequence[Correccion] = ()) -> ResultadoTanteo:
-    """Score one hand. Raises RegistroError on a record that cannot be scored.
+    """Score one hand. Raises RegistroManoError on a record that cannot be scored.
 
     ``correcciones`` apply penalties from false declarations (scoring.declaraciones.Correccion);
     when the record carries ``declaraciones`` they are computed by scoring.declaraciones.
@@ -376,7 +375,7 @@ def _correcciones_de(reg: RegistroMano) -> Sequence[Correccion]:
     try:
         return declaraciones.correcciones(reg.declaraciones, reg.manos, reg.reglas, reg.mano, reg.lances)
     except (ValueError, KeyError, TypeError) as exc:
-        raise RegistroError(f"declaraciones: {exc}") from None
+        raise RegistroManoError(f"declaraciones: {exc}") from None
 
 
 def _lances_en_orden(reg: RegistroMano, jugadas: Sequence[Jugada], orden: Sequence[str]) -> dict[str, Lance]:
@@ -388,15 +387,15 @@ def _lances_en_orden(reg: RegistroMano, jugadas: Sequence[Jugada], orden: Sequen
     ordago_en = None
     for lance in orden:
         outcome = lances[lance]
-        if outcome.tipo == "paso":
+        if isinstance(outcome, Paso):
             continue
         if ordago_en:
-            raise RegistroError(f"lance {lance}: no puede haber apuestas después del órdago querido a {ordago_en}")
+            raise RegistroManoError(f"lance {lance}: no puede haber apuestas después del órdago querido a {ordago_en}")
         if not se_apuesta(lance, jugadas) and not _abierto_por_declaraciones(reg, lance):
             holders = tienen(lance, jugadas)
             quien = "ninguna pareja" if not any(holders) else f"solo la pareja {holders.index(True)}"
-            raise RegistroError(f"lance {lance}: no se pudo apostar ({quien} tiene {lance}), debe ser 'paso'")
-        if outcome.tipo == "ordago":
+            raise RegistroManoError(f"lance {lance}: no se pudo apostar ({quien} tiene {lance}), debe ser 'paso'")
+        if isinstance(outcome, Ordago):
             ordago_en = lance
     return lances
 
@@ -408,14 +407,14 @@ def _abierto_por_declaraciones(reg: RegistroMano, lance: str) -> bool:
     try:
         held = declaraciones.parejas_declaradas(reg.declaraciones, reg.manos, reg.reglas, lance)
     except ValueError as exc:
-        raise RegistroError(f"declaraciones: {exc}") from None
+        raise RegistroManoError(f"declaraciones: {exc}") from None
     return all(held)
 
 
 def _ganador(lance: str, jugadas: Sequence[Jugada], mano: int, corr: Correccion | None) -> int | None:
     """Winning seat; with a correction that forces a pareja, the pareja's seat nearer the mano."""
     if corr and corr.ganador is not None:
-        seats = [s for s in ((mano + i) % 4 for i in range(4)) if s % 2 == corr.ganador]
+        seats = [s for s in speaking_order(mano) if s % 2 == corr.ganador]
         holders = [s for s in seats if s not in corr.anulados and jugadas[s].clave(lance)]
         return (holders or seats)[0]
     if corr and corr.anulados:
@@ -426,8 +425,7 @@ def _ganador(lance: str, jugadas: Sequence[Jugada], mano: int, corr: Correccion 
 
 def _ganador_masked(lance: str, jugadas: Sequence[Jugada | None], mano: int) -> int | None:
     best_seat, best_key = None, None
-    for step in range(4):
-        seat = (mano + step) % 4
+    for seat in speaking_order(mano):
         j = jugadas[seat]
         key = j.clave(lance) if j else None
         if key is not None and (best_key is None or key > best_key):
@@ -453,7 +451,7 @@ def _apuestas(
             cuenta.add(corr.ganador, corr.negada, lance, f"{name}: {corr.razon} ({corr.negada})")
         if lance == "punto" and reg.reglas.punto_falta_un_tanto == "negada_y_punto":
             cuenta.punto_a_falta = cuenta.target - 1 in cuenta.score
-        if outcome.tipo == "no_quiero" and cuenta.punto_a_falta:
+        if isinstance(outcome, NoQuiero) and cuenta.punto_a_falta:
             p = outcome.gana
             cuenta.add(
                 p,
@@ -463,7 +461,7 @@ def _apuestas(
                 f"tanto, sólo el tanto de negada para {reg.nombre_pareja(p)} "
                 f"({textos.REG_PUNTO_FALTA})",
             )
-        elif outcome.tipo == "no_quiero" and not _deje_al_final(reg, lance, outcome):
+        elif isinstance(outcome, NoQuiero) and not _deje_al_final(reg, lance, outcome):
             p = outcome.gana
             cuenta.add(
                 p,
@@ -473,7 +471,7 @@ def _apuestas(
                 f"envite no querido por {reg.nombre_pareja(1 - p)}, "
                 f"{outcome.tantos} para {reg.nombre_pareja(p)}{_cita_deje(reg, lance, outcome)}",
             )
-        elif outcome.tipo == "ordago" and not cuenta.fin and _valido(corrs, lance):
+        elif isinstance(outcome, Ordago) and not cuenta.fin and _valido(corrs, lance):
             seat = ganadores[lance]
             if seat is None:  # opened by false declarations and nobody holds the jugada
                 cuenta.notas.append(f"{name}: órdago sin efecto, nadie tiene {lance}")
@@ -486,7 +484,7 @@ def _apuestas(
                 lance,
                 f"{name}: órdago querido, gana {reg.nombre(seat)} ({jugadas[seat].describe(lance)}) y con él el juego",
             )
-            cuenta.fin = {"ganador": p, "por": "ordago"}
+            cuenta.fin = FinJuego(p, Terminacion.ORDAGO)
         if cuenta.fin:
             return
 
@@ -499,7 +497,10 @@ def _valido(corrs: Mapping[str, Correccion] | None, lance: str) -> bool:
 def _es_deje(reg: RegistroMano, lance: str, outcome: Lance) -> bool:
     """The refused opening envite at pares or juego, in a profile that plays with deje."""
     return (
-        reg.reglas.deje != "no" and outcome.tipo == "no_quiero" and lance in ("pares", "juego") and outcome.tantos == 1
+        reg.reglas.deje != "no"
+        and isinstance(outcome, NoQuiero)
+        and lance in ("pares", "juego")
+        and outcome.tantos == 1
     )
 
 
@@ -525,13 +526,13 @@ def _contar(
 ) -> None:
     """The count of one lance at the end of the hand."""
     name = NOMBRES_LANCE[lance]
-    if corr and not corr.envites_validos and outcome.tipo in ("quiero", "ordago"):
+    if corr and not corr.envites_validos and isinstance(outcome, Quiero | Ordago):
         outcome = PASO
     if corr and corr.ganador is not None and corr.negada and not corr.al_momento:
         cuenta.add(corr.ganador, corr.negada, lance, f"{name}: {corr.razon} ({corr.negada})")
     if seat is None:
         return  # nobody holds pares or juego: the lance is not played
-    if outcome.tipo == "no_quiero":
+    if isinstance(outcome, NoQuiero):
         p = outcome.gana
         if _deje_al_final(reg, lance, outcome):
             cuenta.add(
@@ -548,7 +549,7 @@ def _contar(
         return
     p = seat % 2
     who = f"{reg.nombre(seat)} ({jugadas[seat].describe(lance)})"
-    if outcome.tipo == "quiero" and lance == "punto" and cuenta.punto_a_falta:
+    if isinstance(outcome, Quiero) and lance == "punto" and cuenta.punto_a_falta:
         cuenta.add(
             p,
             1,
@@ -557,13 +558,13 @@ def _contar(
             f"{outcome.tantos} no se apunta ({textos.REG_PUNTO_FALTA})",
         )
         return
-    if outcome.tipo == "quiero":
+    if isinstance(outcome, Quiero):
         cuenta.add(
             p, outcome.tantos, lance, f"{name}: envite de {outcome.tantos} querido, gana {who} ({outcome.tantos})"
         )
     elif lance in ("grande", "chica", "punto"):
         cuenta.add(p, 1, lance, f"{name} en paso: gana {who} (1)")
-    if lance == "punto" and outcome.tipo == "quiero":
+    if lance == "punto" and isinstance(outcome, Quiero):
         cuenta.add(p, 1, lance, f"Punto: 1 más por ganar el punto, {who}")
     _bonus(cuenta, reg, jugadas, lance, p, corr)
 
@@ -580,8 +581,7 @@ def _bonus(
     if lance not in ("pares", "juego"):
         return
     anulados = corr.anulados if corr else frozenset()
-    for step in range(4):
-        seat = (reg.mano + step) % 4
+    for seat in speaking_order(reg.mano):
         bonus = jugadas[seat].bonus(lance)
         if seat % 2 == pareja and bonus and seat not in anulados:
             cuenta.add(

@@ -18,6 +18,7 @@ from mesa.mano import EntradaError, EntradaMano
 from mesa.partida import ControlPartida
 from mesa.senas import Entrenador
 from mesa.storage import Almacen, StorageError, abrir_o_memoria, default_data_dir
+from scoring.outcomes import FinJuego, Terminacion
 from scoring.tanteo import tantear
 from vision.detections import CardDetections
 from vision.draw import annotate
@@ -191,7 +192,7 @@ def test_ordago_announces_end_of_juego(ctl: ControlPartida) -> None:
     e = _entrada(ctl)
     e.ordago("grande")
     res, avisos = ctl.confirmar(e)
-    assert res.fin == {"ganador": 1, "por": "ordago"}  # seat 1's three threes are kings
+    assert res.fin == FinJuego(1, Terminacion.ORDAGO)  # seat 1's three threes are kings
     assert avisos == [("¡Órdago! Juego para {0}", "Bea y Dani")]
     v = ctl.vista()
     assert v.parejas[1].juegos == 1 and v.parejas[1].tantos == 0

@@ -136,6 +136,8 @@ SCORING_MODULES = [
     "scoring.tanteo",
     "scoring.partida",
     "scoring.cli",
+    "scoring.errors",
+    "scoring.outcomes",
 ]
 
 

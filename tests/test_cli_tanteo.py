@@ -272,3 +272,27 @@ def test_an_array_near_the_limit_in_bounded_time_and_memory(tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr[-300:]
     peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     assert time.monotonic() - start < 120 and peak_mib < 600, (time.monotonic() - start, peak_mib)
+
+
+# -- the contract, byte for byte -------------------------------------------------------------------
+# tests/data/tanteo/: 24 varied hand records (every profile family, paso, quiero, no quiero, órdago,
+# deje, declaraciones, a juego ended by tantos and by órdago) and what `mus tanteo --json` printed
+# for them, and the records as RegistroMano.to_dict writes them back, both saved from the engine
+# before its outcomes became typed values. Any change to these files is a change of the contract.
+GOLDEN = ROOT / "tests" / "data" / "tanteo"
+
+
+def test_json_output_is_byte_for_byte_the_pinned_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "--json", str(GOLDEN / "registros.json"))
+    assert (status, err) == (0, "")
+    assert out == (GOLDEN / "tanteo.json").read_text(encoding="utf-8")
+
+
+def test_hand_record_format_written_back_is_the_pinned_one() -> None:
+    from scoring.tanteo import RegistroMano
+
+    records = json.loads((GOLDEN / "registros.json").read_text(encoding="utf-8"))
+    written = [RegistroMano.from_dict(r).to_dict() for r in records]
+    assert json.dumps(written, ensure_ascii=False, indent=1) + "\n" == (GOLDEN / "registros_dict.json").read_text(
+        encoding="utf-8"
+    )

@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.cards import CARD_IDS
+from scoring.outcomes import FinJuego, Terminacion
 from scoring.partida import Partida, PartidaError, amarracos
 from scoring.rules import PERFILES, perfil
-from scoring.tanteo import RegistroError
+from scoring.tanteo import RegistroManoError
 
 # Hands C of tests/test_tanteo.py: en paso pareja 0 makes 5 and pareja 1 makes 4, whatever the
 # mano; seat 0 (12 12 11 11) wins grande with 4 or 8 reyes, so an órdago a grande goes to pareja 0.
@@ -61,7 +62,7 @@ def test_partida_is_won_with_the_profiles_juegos(name: str, juegos: int) -> None
     for i in range(juegos):
         assert not p.terminada
         r = p.registrar(C, ORDAGO)
-        assert r.fin == {"ganador": 0, "por": "ordago"}
+        assert r.fin == FinJuego(0, Terminacion.ORDAGO)
         assert p.tantos == (0, 0)  # a new juego starts from zero
         if i < juegos - 1:
             assert p.juegos == (i + 1, 0)
@@ -103,7 +104,7 @@ def test_a_juego_won_at_the_tantos_counts_like_an_ordago() -> None:
         p.registrar(C)  # 5 a hand for pareja 0, 4 for pareja 1 (4 reyes: same hands, same count)
     assert p.tantos == (25, 20) and p.juegos == (0, 0)
     r = p.registrar(C)
-    assert r.fin == {"ganador": 0, "por": "tantos"}
+    assert r.fin == FinJuego(0, Terminacion.TANTOS)
     assert p.juegos == (1, 0) and p.tantos == (0, 0)
 
 
@@ -150,7 +151,7 @@ def test_mus_corrido_no_forbids_any_other_mano() -> None:
 @pytest.mark.parametrize("mano", [4, -1, "1", 1.5])
 def test_bad_mano_override_is_rejected(mano: Any) -> None:
     p = Partida("general")
-    with pytest.raises((PartidaError, RegistroError)):
+    with pytest.raises((PartidaError, RegistroManoError)):
         p.registrar(C, mano=mano)
     assert p.historial == ()
 
@@ -185,9 +186,9 @@ def test_a_bad_hand_changes_nothing() -> None:
     p = Partida("general")
     p.registrar(C)
     state = (p.tantos, p.mano, len(p.historial))
-    with pytest.raises(RegistroError):
+    with pytest.raises(RegistroManoError):
         p.registrar(["12o 12c 11o 11c", "7o 7c 7e 12o", C[2], C[3]])
-    with pytest.raises(RegistroError):
+    with pytest.raises(RegistroManoError):
         p.registrar(C, {"grande": {"ordago": "quiero"}, "chica": {"quiero": 2}})
     assert (p.tantos, p.mano, len(p.historial)) == state
 
@@ -197,9 +198,9 @@ def test_a_bad_hand_changes_nothing() -> None:
     [(["paso"], None), (None, ["x"]), (5, None), (None, 5)],
 )
 def test_registrar_rejects_lances_or_declaraciones_that_are_not_objects(lances: Any, declaraciones: Any) -> None:
-    # registrar() promises PartidaError or RegistroError on bad input, and changes nothing.
+    # registrar() promises PartidaError or RegistroManoError on bad input, and changes nothing.
     p = Partida("general")
-    with pytest.raises((PartidaError, RegistroError)):
+    with pytest.raises((PartidaError, RegistroManoError)):
         p.registrar(C, lances, declaraciones=declaraciones)
     assert p.historial == ()
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from scoring.registro import (
     GENESIS,
     RegistroArbitro,
-    RegistroError,
+    RegistroArbitroError,
     calcular_hash,
     huella_archivo,
     verificar,
@@ -117,16 +117,16 @@ def test_closed_log_and_bad_entries() -> None:
     log = partida()
     sello = log.cerrar(t=90.0)
     assert sello == log.sello and log.cerrado
-    with pytest.raises(RegistroError, match="cerrado"):
+    with pytest.raises(RegistroArbitroError, match="cerrado"):
         log.anotar("nota", {"texto": "tarde"})
     fresh = partida()
-    with pytest.raises(RegistroError, match="tipo de entrada desconocido"):
+    with pytest.raises(RegistroArbitroError, match="tipo de entrada desconocido"):
         fresh.anotar("gol", {})
-    with pytest.raises(RegistroError, match="JSON"):
+    with pytest.raises(RegistroArbitroError, match="JSON"):
         fresh.anotar("nota", {"valor": float("nan")})
-    with pytest.raises(RegistroError, match="JSON"):
+    with pytest.raises(RegistroArbitroError, match="JSON"):
         fresh.anotar("nota", {"valor": object()})
-    with pytest.raises(RegistroError, match="segundos"):
+    with pytest.raises(RegistroArbitroError, match="segundos"):
         fresh.anotar("nota", {}, t="ayer")
 
 
@@ -148,9 +148,9 @@ def test_save_load_round_trip(tmp_path) -> None:
     again.anotar("nota", {"texto": "sigue"})
     assert verificar(again.to_json()).valido
     path.write_text(path.read_text(encoding="utf-8").replace("guino", "morro"), encoding="utf-8")
-    with pytest.raises(RegistroError, match="alterado"):
+    with pytest.raises(RegistroArbitroError, match="alterado"):
         RegistroArbitro.cargar(path)
-    with pytest.raises(RegistroError, match="no se puede leer"):
+    with pytest.raises(RegistroArbitroError, match="no se puede leer"):
         RegistroArbitro.cargar(tmp_path / "nada.json")
 
 

@@ -20,8 +20,9 @@ import pytest
 
 from scoring import textos
 from scoring.declaraciones import correcciones, faltas
+from scoring.outcomes import FinJuego, Terminacion
 from scoring.rules import PERFILES, VALORES, cargar_perfil, orden_de_cobro, perfil
-from scoring.tanteo import RegistroError, ResultadoTanteo, tantear
+from scoring.tanteo import RegistroManoError, ResultadoTanteo, tantear
 
 ROOT = Path(__file__).resolve().parents[1]
 # The texts are never copied into the repository: they are read where the project keeps them.
@@ -179,7 +180,7 @@ def test_reglamento_v_7_8_the_ordago_does_not_stand_and_costs_three() -> None:
 def test_the_three_tantos_are_taken_before_the_count() -> None:
     # At 37-39 the penalty ends the juego for pareja 0 before pareja 1 could count anything.
     r = hand(POSTRE, "segovia", marcador=[37, 39], lances=ORDAGO, declaraciones=QUIERE_3)
-    assert r.fin == {"ganador": 0, "por": "tantos"} and [a.tantos for a in r.detalle] == [3]
+    assert r.fin == FinJuego(0, Terminacion.TANTOS) and [a.tantos for a in r.detalle] == [3]
 
 
 def test_reglamento_v_9_partner_with_juego_si_makes_it_valid() -> None:
@@ -187,14 +188,14 @@ def test_reglamento_v_9_partner_with_juego_si_makes_it_valid() -> None:
     # órdago a pares o juego con dos ases o treinta y tres, la jugada será válida."
     manos = [POSTRE[0], "12e 10c 4b 7c", POSTRE[2], POSTRE[3]]  # seat 1 sings 31
     r = hand(manos, "segovia", lances=ORDAGO, declaraciones={**QUIERE_3, "juego": [True, True, False, True]})
-    assert r.fin == {"ganador": 0, "por": "ordago"}  # seat 0 is mano with 31
+    assert r.fin == FinJuego(0, Terminacion.ORDAGO)  # seat 0 is mano with 31
     assert faltas(QUIERE_3, manos, "segovia", 0) == []
 
 
 def test_not_postre_of_the_lance_no_penalty() -> None:
     # With seat 1 mano, seat 0 (31) speaks after seat 3: seat 3 is not «de postre».
     r = hand(POSTRE, "segovia", mano=1, lances=ORDAGO, declaraciones=QUIERE_3)
-    assert r.fin == {"ganador": 0, "por": "ordago"}
+    assert r.fin == FinJuego(0, Terminacion.ORDAGO)
     assert faltas(QUIERE_3, POSTRE, "segovia", 1) == []
 
 
@@ -202,7 +203,7 @@ def test_basque_araudia_the_bet_at_juego_with_33_stands() -> None:
     # «33rekin jokoan egindako apustuari “eduki” erantzuten badiogu, apustua onartuko dugu, ...
     # edo atzeskuak bagara ere» (even if we are postre).
     r = hand(POSTRE, "euskadi", lances=ORDAGO, declaraciones=QUIERE_3)
-    assert r.fin == {"ganador": 0, "por": "ordago"}
+    assert r.fin == FinJuego(0, Terminacion.ORDAGO)
     assert any(textos.EUS_33.texto in nota for nota in r.notas)
 
 
@@ -227,7 +228,7 @@ def test_the_penalty_as_a_declaration_check() -> None:
     ],
 )
 def test_a_wrong_ordago_querido_is_a_clear_error(record: dict[str, Any], message: str) -> None:
-    with pytest.raises(RegistroError, match=message) as info:
+    with pytest.raises(RegistroManoError, match=message) as info:
         hand(POSTRE, "segovia", **record)
     assert "\n" not in str(info.value)
 
@@ -245,7 +246,7 @@ def test_basque_the_stones_for_ez_come_first() -> None:
     # egiteagatik kobratzen direnak direla» and «... 40 harri biltzen dituen lehen bikoteak
     # irabaziko du»: at 39-38 the refused pares give pareja 0 the juego before the count.
     r = hand(ORDEN, "euskadi", marcador=[39, 38], lances=PARES_NO_QUERIDOS)
-    assert r.fin == {"ganador": 0, "por": "tantos"}
+    assert r.fin == FinJuego(0, Terminacion.TANTOS)
     assert textos.EUS_LEHEN_HARRIAK.texto in r.detalle[0].razon and "utzia" in r.detalle[0].razon
 
 
@@ -253,7 +254,7 @@ def test_encyclopedia_deje_al_final_waits_for_the_count() -> None:
     # «Deje. Es la piedra que se lleva al final una pareja cuando los contrarios no aceptan un
     # envite inicial»: the grande and chica of pareja 1 come first.
     r = hand(ORDEN, {"base": "euskadi", "deje": "al_final"}, marcador=[39, 38], lances=PARES_NO_QUERIDOS)
-    assert r.fin == {"ganador": 1, "por": "tantos"}
+    assert r.fin == FinJuego(1, Terminacion.TANTOS)
     deje = hand(ORDEN, {"base": "euskadi", "deje": "al_final"}, lances=PARES_NO_QUERIDOS)
     assert any(a.razon.startswith("Pares: deje") and textos.ENC_DEJE.texto in a.razon for a in deje.detalle)
 
@@ -287,10 +288,9 @@ def test_reglamento_vi_1_only_the_punto_when_a_pareja_needs_one_tanto() -> None:
     assert r.por_lance["punto"] == [0, 1] and r.marcador == (39, 33) and r.fin is None
     assert textos.REG_PUNTO_FALTA.texto in r.detalle[-1].razon
     # Without that rule the envite counts and pareja 1 takes the juego.
-    assert hand(PUNTO, "general", marcador=[39, 30], lances={"punto": {"quiero": 10}}).fin == {
-        "ganador": 1,
-        "por": "tantos",
-    }
+    assert hand(PUNTO, "general", marcador=[39, 30], lances={"punto": {"quiero": 10}}).fin == FinJuego(
+        1, Terminacion.TANTOS
+    )
 
 
 def test_reglamento_vi_1_a_refused_envite_at_punto_is_one_tanto_de_negada() -> None:

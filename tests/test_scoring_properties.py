@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from scoring.cards import CARD_IDS, Card
 from scoring.rules import PERFILES, Reglas, perfil
-from scoring.tanteo import RegistroError, RegistroMano, ResultadoTanteo, tantear
+from scoring.tanteo import RegistroMano, RegistroManoError, ResultadoTanteo, tantear
 
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LANCES = ("grande", "chica", "pares", "juego", "punto")
@@ -213,11 +213,11 @@ def records(draw: st.DrawFn, profiles: list[Any] | None = None, cards: list[str]
 
 
 def scores(r: ResultadoTanteo) -> tuple:
-    return ({k: list(v) for k, v in r.por_lance.items()}, tuple(r.marcador), r.fin)
+    return ({k: list(v) for k, v in r.por_lance.items()}, tuple(r.marcador), r.to_json()["fin"])
 
 
 def mirror(r: ResultadoTanteo) -> tuple:
-    fin = None if r.fin is None else {**r.fin, "ganador": 1 - r.fin["ganador"]}
+    fin = None if r.fin is None else {**r.fin.to_json(), "ganador": 1 - r.fin.ganador}
     return ({k: [v[1], v[0]] for k, v in r.por_lance.items()}, (r.marcador[1], r.marcador[0]), fin)
 
 
@@ -338,8 +338,8 @@ def test_tantos_never_negative_and_marcador_is_the_sum(record: dict[str, Any]) -
     if r.fin is None:
         assert max(r.marcador) < target
     else:
-        assert r.marcador[r.fin["ganador"]] >= target
-        assert r.marcador[1 - r.fin["ganador"]] < target
+        assert r.marcador[r.fin.ganador] >= target
+        assert r.marcador[1 - r.fin.ganador] < target
     assert all(a.razon.strip() and a.lance in r.por_lance for a in r.detalle)
 
 
@@ -400,11 +400,11 @@ def _rotate(record: dict[str, Any]) -> dict[str, Any]:
 @SETTINGS
 @given(records_with_declaraciones())
 def test_rotation_symmetry_holds_with_false_declarations(record: dict[str, Any]) -> None:
-    # A bet the declarations could not open is a RegistroError, for both seatings alike.
+    # A bet the declarations could not open is a RegistroManoError, for both seatings alike.
     try:
         result = tantear(record)
-    except RegistroError:
-        with pytest.raises(RegistroError):
+    except RegistroManoError:
+        with pytest.raises(RegistroManoError):
             tantear(_rotate(record))
         return
     assert scores(tantear(_rotate(record))) == mirror(result)

@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
+from scoring.outcomes import FinJuego, Terminacion
 from scoring.rules import cargar_perfil
-from scoring.tanteo import RegistroError, RegistroMano, ResultadoTanteo, tantear
+from scoring.tanteo import RegistroMano, RegistroManoError, ResultadoTanteo, tantear
 
 # Hands C (general profile, 8 reyes), worked out by hand:
 #   seat 0 "12o 12c 11o 11c": duples de reyes y caballos (3), 40 (juego, 2); grande 12 12 11 11
@@ -162,7 +163,7 @@ def test_refused_bets_are_scored_in_lance_order_during_the_betting() -> None:
     r = tanteo(
         C, marcador=[38, 38], lances={"grande": {"no_quiero": 2, "gana": 1}, "pares": {"no_quiero": 2, "gana": 0}}
     )
-    assert r.fin == {"ganador": 1, "por": "tantos"}
+    assert r.fin == FinJuego(1, Terminacion.TANTOS)
     assert r.marcador == (38, 40)
     assert totals(r) == {"grande": [0, 2], "chica": [0, 0], "pares": [0, 0], "juego": [0, 0]}
 
@@ -171,7 +172,7 @@ def test_refused_bet_reaching_the_target_beats_the_count_of_earlier_lances() -> 
     # At 39-39 grande en paso would give pareja 0 its 40th tanto in the count, but pareja 1's
     # refused juego bet is scored at once, during the betting (Ludoteka, Reglamento, Título VI art. 1).
     r = tanteo(C, marcador=[39, 39], lances={"juego": {"no_quiero": 1, "gana": 1}})
-    assert r.fin == {"ganador": 1, "por": "tantos"}
+    assert r.fin == FinJuego(1, Terminacion.TANTOS)
     assert r.marcador == (39, 40)
     assert totals(r) == {"grande": [0, 0], "chica": [0, 0], "pares": [0, 0], "juego": [0, 1]}
 
@@ -183,7 +184,7 @@ def test_count_stops_when_a_pareja_reaches_the_target() -> None:
     # Ludoteka: "En cuanto una de las parejas alcanza los 30 ó 40 tantos ... el resultado de los
     # lances posteriores no se tiene en cuenta". 0-39: grande 1 to pareja 0, chica 1 to pareja 1 = 40.
     r = tanteo(C, marcador=[0, 39])
-    assert r.fin == {"ganador": 1, "por": "tantos"}
+    assert r.fin == FinJuego(1, Terminacion.TANTOS)
     assert r.marcador == (1, 40)
     assert totals(r) == {"grande": [1, 0], "chica": [0, 1], "pares": [0, 0], "juego": [0, 0]}
 
@@ -192,7 +193,7 @@ def test_count_stops_inside_pares() -> None:
     # 38-0: grande 39, chica (pareja 1), then the duples (3) take pareja 0 past 40 at pares;
     # seat 3's 31 at juego is never counted.
     r = tanteo(C, marcador=[38, 0])
-    assert r.fin == {"ganador": 0, "por": "tantos"}
+    assert r.fin == FinJuego(0, Terminacion.TANTOS)
     assert r.marcador[0] >= 40 and r.marcador[1] == 1
     assert r.por_lance["juego"] == [0, 0]
 
@@ -203,7 +204,7 @@ def test_target_30_or_40_tantos(tantos: int, fin: bool) -> None:
     r = tanteo(C, marcador=[26, 0], reglas={"base": "general", "tantos": tantos})
     assert (r.fin is not None) is fin
     if fin:
-        assert r.fin == {"ganador": 0, "por": "tantos"}
+        assert r.fin == FinJuego(0, Terminacion.TANTOS)
         assert r.por_lance["juego"] == [0, 0]
     else:
         assert r.marcador == (31, 4)
@@ -211,7 +212,7 @@ def test_target_30_or_40_tantos(tantos: int, fin: bool) -> None:
 
 def test_cuellar_plays_to_30() -> None:
     r = tanteo(C, marcador=[26, 0], reglas="cuellar")
-    assert r.fin == {"ganador": 0, "por": "tantos"}
+    assert r.fin == FinJuego(0, Terminacion.TANTOS)
 
 
 # -- órdago ------------------------------------------------------------------------------------------
@@ -224,7 +225,7 @@ def test_cuellar_plays_to_30() -> None:
 def test_accepted_ordago_ends_the_juego_for_the_lance_winner(lance: str, ganador: int) -> None:
     # encyclopedia §4.6: "la pareja que gana el órdago habrá conseguido ese juego".
     r = tanteo(C, marcador=[12, 30], lances={lance: {"ordago": "quiero"}})
-    assert r.fin == {"ganador": ganador, "por": "ordago"}
+    assert r.fin == FinJuego(ganador, Terminacion.ORDAGO)
     assert r.marcador[ganador] >= 40
     assert r.marcador[1 - ganador] == [12, 30][1 - ganador]
     # Nothing else of the hand is counted (Ludoteka: "ignorando ... las apuestas realizadas").
@@ -235,13 +236,13 @@ def test_accepted_ordago_ends_the_juego_for_the_lance_winner(lance: str, ganador
 
 def test_accepted_ordago_ignores_accepted_envites_of_the_same_hand() -> None:
     r = tanteo(C, lances={"grande": {"quiero": 5}, "pares": {"ordago": "quiero"}})
-    assert r.fin == {"ganador": 0, "por": "ordago"}
+    assert r.fin == FinJuego(0, Terminacion.ORDAGO)
     assert r.por_lance["grande"] == [0, 0]
 
 
 def test_refused_bet_before_the_ordago_is_still_scored() -> None:
     r = tanteo(C, marcador=[0, 10], lances={"grande": {"no_quiero": 1, "gana": 1}, "juego": {"ordago": "quiero"}})
-    assert r.fin == {"ganador": 1, "por": "ordago"}
+    assert r.fin == FinJuego(1, Terminacion.ORDAGO)
     assert r.por_lance["grande"] == [0, 1]
 
 
@@ -262,7 +263,7 @@ def test_issue_example_record() -> None:
             },
         }
     )
-    assert r.fin == {"ganador": 0, "por": "ordago"}
+    assert r.fin == FinJuego(0, Terminacion.ORDAGO)
     assert r.por_lance["chica"] == [0, 1]
     assert r.por_lance["pares"] == [0, 0] and r.por_lance["grande"] == [0, 0]
     assert r.marcador[1] == 1 and r.marcador[0] >= 40
@@ -270,7 +271,7 @@ def test_issue_example_record() -> None:
 
 def test_issue_example_with_4_reyes_cannot_bet_juego() -> None:
     # With 4 reyes seat 1 holds 3+3+3+7 = 16: only pareja 0 (seat 0's 31) has juego.
-    with pytest.raises(RegistroError, match="juego"):
+    with pytest.raises(RegistroManoError, match="juego"):
         tantear(
             {
                 "reglas": {"base": "general", "reyes": 4},
@@ -302,7 +303,7 @@ def test_only_one_pareja_with_juego_takes_its_bonus_without_betting() -> None:
     [(D, "pares"), (E, "pares"), (E, "juego"), (A, "pares"), (E, "punto")],
 )
 def test_bet_on_a_lance_that_could_not_be_bet_is_an_error(manos: list[str], lance: str, outcome: dict) -> None:
-    with pytest.raises(RegistroError) as info:
+    with pytest.raises(RegistroManoError) as info:
         tanteo(manos, lances={lance: outcome})
     message = str(info.value)
     assert "\n" not in message
@@ -321,7 +322,7 @@ def test_deje_al_final_takes_the_refused_opening_piedra_in_the_count(deje: str, 
     r = tanteo(
         C, marcador=[39, 39], reglas={"base": "general", "deje": deje}, lances={"pares": {"no_quiero": 1, "gana": 1}}
     )
-    assert r.fin == {"ganador": ganador, "por": "tantos"}
+    assert r.fin == FinJuego(ganador, Terminacion.TANTOS)
 
 
 def test_deje_is_still_counted_for_the_betting_pareja() -> None:
@@ -332,9 +333,9 @@ def test_deje_is_still_counted_for_the_betting_pareja() -> None:
 def test_deje_does_not_delay_a_refused_raise_or_grande() -> None:
     reglas = {"base": "general", "deje": "al_final"}
     raise_ = tanteo(C, marcador=[39, 38], reglas=reglas, lances={"pares": {"no_quiero": 2, "gana": 1}})
-    assert raise_.fin == {"ganador": 1, "por": "tantos"}
+    assert raise_.fin == FinJuego(1, Terminacion.TANTOS)
     grande = tanteo(C, marcador=[38, 39], reglas=reglas, lances={"chica": {"no_quiero": 1, "gana": 1}})
-    assert grande.fin == {"ganador": 1, "por": "tantos"}
+    assert grande.fin == FinJuego(1, Terminacion.TANTOS)
     assert grande.por_lance["grande"] == [0, 0]
 
 
@@ -468,7 +469,7 @@ BAD_RECORDS = {
 
 @pytest.mark.parametrize("record", [pytest.param(v, id=k) for k, v in BAD_RECORDS.items()])
 def test_registro_invalido(record: Any) -> None:
-    with pytest.raises(RegistroError) as info:
+    with pytest.raises(RegistroManoError) as info:
         tantear(record)
     message = str(info.value)
     assert message and "\n" not in message
@@ -486,7 +487,7 @@ def test_registro_invalido(record: Any) -> None:
     ],
 )
 def test_error_message_names_the_problem(record: dict, named: str) -> None:
-    with pytest.raises(RegistroError, match=named):
+    with pytest.raises(RegistroManoError, match=named):
         tantear(record)
 
 
@@ -498,7 +499,7 @@ def test_ordago_opened_by_false_declarations_with_no_pares_at_all() -> None:
     # 4 reyes, nobody holds pares; seats 1 and 2 (one per pareja) said «pares sí», so the betting
     # opened (Ludoteka: each pareja declares before the lance) and an órdago was accepted. The cards
     # give the órdago no winner; Reglamento, Título VIII arts. 2-3 treat a false «sí». Whatever the
-    # reading, the record must score or be refused with RegistroError, never crash.
+    # reading, the record must score or be refused with RegistroManoError, never crash.
     record = {
         "reglas": "ludoteka-4",
         "mano": 3,
@@ -508,7 +509,7 @@ def test_ordago_opened_by_false_declarations_with_no_pares_at_all() -> None:
     }
     try:
         result = tantear(record)
-    except RegistroError:
+    except RegistroManoError:
         return
     assert result.fin is None or result.fin["por"] == "ordago"
 
@@ -530,7 +531,7 @@ def test_ordago_opened_by_false_declarations_with_no_pares_at_all() -> None:
 )
 def test_record_values_are_checked_with_their_types(change: dict[str, Any], says: str) -> None:
     # checked when the record is read, so a bad value never reaches the count
-    with pytest.raises(RegistroError, match=says.replace("[", r"\[").replace(".", r"\.")):
+    with pytest.raises(RegistroManoError, match=says.replace("[", r"\[").replace(".", r"\.")):
         RegistroMano.from_dict({"manos": C, **change})
 
 
@@ -546,6 +547,6 @@ def test_record_values_are_checked_with_their_types(change: dict[str, Any], says
     ],
 )
 def test_errors_quote_only_an_excerpt_of_the_record(change: dict[str, Any]) -> None:
-    with pytest.raises(RegistroError) as info:
+    with pytest.raises(RegistroManoError) as info:
         RegistroMano.from_dict({"manos": C, **change})
     assert len(str(info.value)) < 250
