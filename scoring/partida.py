@@ -42,7 +42,14 @@ def amarracos(tantos: int) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class Estado:
-    """The scoreboard after some hands."""
+    """The scoreboard after some hands. ``aviso`` says what the last hand ended, as a value:
+
+    >>> p = Partida("ludoteka-4", ["Ana", "Luis", "Eva", "Iker"])
+    >>> manos = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
+    >>> r = p.registrar(manos, {"grande": {"ordago": "quiero"}})
+    >>> r.fin, p.estado.aviso, p.juegos
+    (FinJuego(ganador=0, por=<Terminacion.ORDAGO: 'ordago'>), <Aviso.JUEGO: 'juego'>, (1, 0))
+    """
 
     tantos: tuple[int, int] = (0, 0)
     juegos: tuple[int, int] = (0, 0)
