@@ -263,8 +263,8 @@ def postre_33(jugadas: Sequence[Jugada], mano: int, decl: Mapping[str, Any]) -> 
     seat = querido[0]
     if not jugadas[seat].juego or jugadas[seat].valor != 33:
         return None
-    turno = (seat - mano) % 4
-    if any(jugadas[s].juego and (s - mano) % 4 > turno for s in range(4)):
+    order = speaking_order(mano)
+    if any(jugadas[s].juego for s in order[order.index(seat) + 1 :]):
         return None  # somebody with juego speaks after him: he is not postre del lance
     partner = (seat + 2) % 4
     said = decl["juego"][partner]
@@ -360,7 +360,8 @@ class _Contexto:
         return all(self.decl[lance][s] is False for s in range(4) if s % 2 == pareja)
 
     def orden(self, seat: int) -> int:
-        return (seat - self.mano) % 4
+        """The seat's turn to speak: 0 for the mano."""
+        return speaking_order(self.mano).index(seat)
 
     def ordago(self, lance: str) -> bool:
         """An órdago was accepted on this lance."""
