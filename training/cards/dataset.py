@@ -19,7 +19,14 @@ import numpy as np
 
 from scoring.cards import CARD_IDS
 from training.cards.decks import DECKS
-from training.cards.synth import HOLDOUT_BACKGROUNDS, TRAIN_BACKGROUNDS, render_scene, visible_fraction
+from training.cards.synth import (
+    HAND_STYLES,
+    HOLDOUT_BACKGROUNDS,
+    TRAIN_BACKGROUNDS,
+    closeup_at_scale,
+    render_scene,
+    visible_fraction,
+)
 from vision.detect import Detector
 from vision.geometry import CROP_H, CROP_W, crop_cards, quad_to_obb, rotated_iou
 
@@ -49,7 +56,9 @@ class SceneJob:
     deck_root: str | None
     keep_image: bool = False  # return the full scene (for crops from a detector's boxes)
     jitter: float = 1.0
-    kind: str | None = None  # a fixed kind of scene (see training.cards.synth.render_scene); None: mixed
+    # a fixed kind of scene (see training.cards.synth.render_scene, and "cerca": a hand filling the
+    # frame, training.cards.synth.closeup_at_scale); None: mixed
+    kind: str | None = None
     hand_style: str | None = None  # how every hand of a table lies ("fan", ...); None: mixed
 
 
@@ -74,15 +83,19 @@ def jitter_obb(rng: np.random.Generator, obb: np.ndarray, amount: float = 1.0) -
 
 def _run_job(job: SceneJob) -> dict:
     rng = scene_rng(job.base_seed, job.split, job.index)
-    scene = render_scene(
-        rng,
-        decks=job.decks,
-        backgrounds=job.backgrounds,
-        size=job.render_size,
-        deck_root=job.deck_root,
-        kind=job.kind,
-        hand_style=job.hand_style,
-    )
+    if job.kind == "cerca":  # one hand filling most of the frame, nearer than "mano" draws it
+        deck, style = str(rng.choice(list(job.decks))), job.hand_style or str(rng.choice(list(HAND_STYLES)))
+        scene = closeup_at_scale(rng, deck, style, job.render_size, job.backgrounds, job.deck_root)
+    else:
+        scene = render_scene(
+            rng,
+            decks=job.decks,
+            backgrounds=job.backgrounds,
+            size=job.render_size,
+            deck_root=job.deck_root,
+            kind=job.kind,
+            hand_style=job.hand_style,
+        )
     out: dict = {"index": job.index, "kind": scene.kind, "deck": scene.deck, "background": scene.background}
     if job.det_size is not None:
         sx = job.det_size[0] / job.render_size[0]

@@ -16,6 +16,7 @@ random numbers. Generated beside them: cartoon faces drawn with OpenCV (head, ey
 nose, mouth, hair) on a plain or noisy ground, seeds 0-19 tuned on, 1000-1019 held out.
 
     python -m training.cards.negatives            # the figures of both parts
+    python -m training.cards.negatives --escribir DIR 360   # the detector's training negatives
 """
 
 from __future__ import annotations
@@ -173,6 +174,37 @@ def photos(part: str) -> Iterator[tuple[str, np.ndarray]]:
         yield f"cara{seed + i}", cartoon_face(np.random.default_rng([seed + i, 7]))
 
 
+# the detector's training negatives draw other random numbers than both measured parts
+TRAIN_SEED = 5000
+
+
+def training_photos(n: int, seed: int = TRAIN_SEED) -> Iterator[np.ndarray]:
+    """``n`` no-card photos for the detector's training (1280x960 BGR), drawn only from the
+    tuned-on part's sources: its real photos whole and in other random crops, and cartoon
+    faces of other seeds. The held-out part never reaches the detector."""
+    sources = [img for img in (negative_photo(name) for name in NEGATIVE_PHOTOS) if img is not None]
+    rng = np.random.default_rng(seed)
+    for i in range(n):
+        kind = i % 3
+        if kind == 2 or not sources:
+            yield cartoon_face(np.random.default_rng([seed, i, 7]))
+            continue
+        img = sources[int(rng.integers(len(sources)))]
+        yield as_photo(img) if kind == 0 and rng.random() < 0.3 else random_crop(rng, img)
+
+
+def write_training_set(out: Path, n: int, size: tuple[int, int] = (640, 480), seed: int = TRAIN_SEED) -> Path:
+    """Write ``n`` no-card photos as a detector set (``out/images/train``, empty label files)."""
+    images, labels = out / "images" / "train", out / "labels" / "train"
+    images.mkdir(parents=True, exist_ok=True)
+    labels.mkdir(parents=True, exist_ok=True)
+    for i, photo in enumerate(training_photos(n, seed)):
+        small = cv2.resize(photo, size, interpolation=cv2.INTER_AREA)
+        cv2.imwrite(str(images / f"nada_{i:05d}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        (labels / f"nada_{i:05d}.txt").write_text("")
+    return out
+
+
 def measure(reader: CardReader, part: str) -> dict:
     """Photos of ``part`` read as none, and the cards read on the others (by photo name)."""
     found = {name: len(reader.read(img)) for name, img in photos(part)}
@@ -192,7 +224,16 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--parte", choices=("ajuste", "reservada", "las-dos"), default="las-dos")
+    p.add_argument(
+        "--escribir",
+        nargs=2,
+        metavar=("DIR", "N"),
+        help="write N no-card photos of the tuned-on part as a detector training set, and measure nothing",
+    )
     args = p.parse_args(argv)
+    if args.escribir:
+        print(write_training_set(Path(args.escribir[0]), int(args.escribir[1])))
+        return 0
     reader = CardReader().load()
     parts = ("ajuste", "reservada") if args.parte == "las-dos" else (args.parte,)
     print(json.dumps({part: measure(reader, part) for part in parts}, indent=1, ensure_ascii=False))

@@ -23,18 +23,15 @@ import argparse
 import json
 from dataclasses import replace
 
-import cv2
 import numpy as np
 
 from training.cards.dataset import scene_rng
 from training.cards.evaluate import photo_figures, register_from_generated_photos
-from training.cards.synth import HOLDOUT_BACKGROUNDS, Scene, render_scene
+from training.cards.synth import HAND_STYLES, HOLDOUT_BACKGROUNDS, Scene, closeup_at_scale, render_scene
 from vision.reader import CardReader
 
 # band edges of the cards' scale (long side / the photo's longer side)
 BANDS = (0.0, 0.2, 0.3, 0.4, 0.5, 1.0)
-HAND_STYLES = ("row", "overlap", "fan")
-HAND_FILL = (0.7, 0.98)  # share of the frame's width or height the hand's outline fills
 
 
 def card_scale(scene: Scene) -> float:
@@ -42,29 +39,6 @@ def card_scale(scene: Scene) -> float:
     q = scene.corners
     sides = np.linalg.norm(q - np.roll(q, 1, axis=1), axis=2).max(1)
     return float(np.median(sides)) / max(scene.image.shape[:2])
-
-
-def closeup_at_scale(rng: np.random.Generator, deck: str, style: str, size: tuple[int, int] = (1280, 960)) -> Scene:
-    """A close-up of one hand (``style``: row, overlap, fan) whose outline fills HAND_FILL of
-    the frame: rendered at twice ``size``, cropped around the hand, shrunk to ``size``."""
-    out_w, out_h = size
-    big = render_scene(
-        rng, decks=(deck,), backgrounds=HOLDOUT_BACKGROUNDS, size=(2 * out_w, 2 * out_h), kind="mano", hand_style=style
-    )
-    pts = big.corners.reshape(-1, 2)
-    (x0, y0), (x1, y1) = pts.min(0), pts.max(0)
-    fill = rng.uniform(*HAND_FILL)
-    win_w = min(max((x1 - x0) / fill, (y1 - y0) / fill * out_w / out_h), 2 * out_w)
-    win_h = win_w * out_h / out_w
-    cx = (x0 + x1) / 2 + rng.uniform(-0.5, 0.5) * max(win_w - (x1 - x0), 0)
-    cy = (y0 + y1) / 2 + rng.uniform(-0.5, 0.5) * max(win_h - (y1 - y0), 0)
-    left = float(np.clip(cx - win_w / 2, 0, 2 * out_w - win_w))
-    top = float(np.clip(cy - win_h / 2, 0, 2 * out_h - win_h))
-    k = out_w / win_w
-    warp = np.float32([[k, 0, -left * k], [0, k, -top * k]])
-    img = cv2.warpAffine(big.image, warp, (out_w, out_h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-    corners = ((big.corners - np.float32([left, top])) * k).astype(np.float32)
-    return replace(big, image=img, corners=corners)
 
 
 def band_of(scale: float) -> str:

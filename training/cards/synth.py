@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -738,3 +738,46 @@ def visible_fraction(scene: Scene, size_hint: int = 256) -> np.ndarray:
             out[i] = 1 - (masks[i] & covered).sum() / area
         covered |= masks[i]
     return out
+
+
+HAND_STYLES = ("row", "overlap", "fan")
+HAND_FILL = (0.7, 0.98)  # share of the frame's width or height a near hand's outline fills
+
+
+def closeup_at_scale(
+    rng: np.random.Generator,
+    deck: str,
+    style: str,
+    size: tuple[int, int] = (1280, 960),
+    backgrounds: tuple[str, ...] = HOLDOUT_BACKGROUNDS,
+    deck_root: str | None = None,
+) -> Scene:
+    """A close-up of one hand (``style``: row, overlap, fan) whose outline fills HAND_FILL of
+    the frame: rendered at twice ``size``, cropped around the hand, shrunk to ``size`` (no photo
+    is enlarged, so the cards keep their detail). Evaluation draws its table from the held-out
+    ``backgrounds``; the detector's training (kind "cerca" of :mod:`training.cards.dataset`) from
+    the training ones."""
+    out_w, out_h = size
+    big = render_scene(
+        rng,
+        decks=(deck,),
+        backgrounds=backgrounds,
+        size=(2 * out_w, 2 * out_h),
+        kind="mano",
+        hand_style=style,
+        deck_root=deck_root,
+    )
+    pts = big.corners.reshape(-1, 2)
+    (x0, y0), (x1, y1) = pts.min(0), pts.max(0)
+    fill = rng.uniform(*HAND_FILL)
+    win_w = min(max((x1 - x0) / fill, (y1 - y0) / fill * out_w / out_h), 2 * out_w)
+    win_h = win_w * out_h / out_w
+    cx = (x0 + x1) / 2 + rng.uniform(-0.5, 0.5) * max(win_w - (x1 - x0), 0)
+    cy = (y0 + y1) / 2 + rng.uniform(-0.5, 0.5) * max(win_h - (y1 - y0), 0)
+    left = float(np.clip(cx - win_w / 2, 0, 2 * out_w - win_w))
+    top = float(np.clip(cy - win_h / 2, 0, 2 * out_h - win_h))
+    k = out_w / win_w
+    warp = np.float32([[k, 0, -left * k], [0, k, -top * k]])
+    img = cv2.warpAffine(big.image, warp, (out_w, out_h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    corners = ((big.corners - np.float32([left, top])) * k).astype(np.float32)
+    return replace(big, image=img, corners=corners)

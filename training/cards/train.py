@@ -117,6 +117,7 @@ def train_detector(
     from ultralytics import YOLO
 
     tu.NUM_THREADS = threads  # it would reset torch to cpu_count - 1 = 1 thread here
+    _without_polars()
     model = YOLO(str(init or DET_YAML))
     model.add_callback("on_train_epoch_start", lambda trainer: torch.set_num_threads(threads))
     kwargs = dict(
@@ -160,6 +161,18 @@ def train_detector(
     return out / name / "weights" / "best.pt"
 
 
+def _without_polars() -> None:
+    """Ultralytics reads its results table with polars only to store it in the checkpoint: on a
+    lent GPU machine where polars is not installed (its 54 MB wheel does not travel), the
+    checkpoint keeps no results table rather than the run failing at its first save."""
+    try:
+        import polars  # noqa: F401
+    except ImportError:
+        from ultralytics.engine.trainer import BaseTrainer
+
+        BaseTrainer.read_results_csv = lambda self: {}
+
+
 def fanned_detector(out: Path) -> Path:
     """Where a run folder keeps the detector fine-tuned on fanned tables (the kept epoch, its
     optimizer stripped)."""
@@ -193,7 +206,10 @@ def _retire(path: Path) -> Path | None:
 # The mixed fine-tune's sets: folder, kind (None: mixed scenes; "fan": two tables in three
 # fanned, write_fan_table_set from its table MIXED_FAN_FIRST, after the 1,200 of the abanicos
 # stage and 1,200 more kept for a second set of fanned tables), render size, seed offset,
-# training and validation images.
+# training and validation images. "cerca": one hand filling 70-98 % of the frame (cards up to
+# about 0.9 of the photo's longer side, far larger than the other sets'); "vacia": tables with
+# no card face (distractors, card backs). The no-card photos (training.cards.negatives) join
+# them as the set "mez_nada".
 MIXED_SETS = (
     ("mez_abanicos", "fan", (1280, 960), 0, 2400, 60),
     ("mez_mesa", "mesa", (1280, 960), 41, 1200, 30),
@@ -201,16 +217,33 @@ MIXED_SETS = (
     ("mez_mano", "mano", (640, 480), 43, 300, 6),
     ("mez_palo", "palo", (1280, 960), 44, 300, 6),
     ("mez_baraja", "baraja", (1280, 960), 45, 100, 4),
+    ("mez_cerca", "cerca", (960, 720), 46, 1000, 15),
+    ("mez_vacia", "vacia", (1280, 960), 47, 150, 1),
 )
+MIXED_VAL = ("mez_abanicos", "mez_mesa", "mez_escenas", "mez_cerca")  # the sets validated on
 MIXED_FAN_FIRST = 2400
+MIXED_NEGATIVES = 360  # no-card photos (times the scale)
 
 
 def write_mixed_sets(
-    out: Path, *, scale: float = 1.0, seed: int = 0, decks: tuple[str, ...] | None = None, workers: int | None = None
+    out: Path,
+    *,
+    scale: float = 1.0,
+    seed: int = 0,
+    decks: tuple[str, ...] | None = None,
+    workers: int | None = None,
+    negatives: Path | None = None,
 ) -> Path:
     """Render :data:`MIXED_SETS` (each count times ``scale``, at least 1) under ``out`` and
-    return a data yaml that trains on all of them and validates on the three table sets."""
+    return a data yaml that trains on all of them and on the no-card photos, and validates on
+    :data:`MIXED_VAL`. ``negatives``: a no-card set written earlier by
+    :func:`training.cards.negatives.write_training_set` (on a machine without scikit-image's
+    photos); rendered here into ``out/mez_nada`` when None."""
     decks = decks or DECKS
+    if negatives is None:
+        from training.cards.negatives import write_training_set
+
+        negatives = write_training_set(out / "mez_nada", max(1, round(MIXED_NEGATIVES * scale)))
     for folder, kind, render, offset, n_train, n_val in MIXED_SETS:
         n_train, n_val = (max(1, round(n * scale)) for n in (n_train, n_val))
         if kind == "fan":
@@ -235,11 +268,10 @@ def write_mixed_sets(
                 kind=kind,
             )
     data = out / "mezcla.yaml"
+    train = [f"{s[0]}/images/train" for s in MIXED_SETS] + [str(negatives.resolve() / "images" / "train")]
     data.write_text(
-        f"path: {out}\ntrain: ["
-        + ", ".join(f"{s[0]}/images/train" for s in MIXED_SETS)
-        + "]\nval: ["
-        + ", ".join(f"{s[0]}/images/val" for s in MIXED_SETS[:3])
+        f"path: {out}\ntrain: [{', '.join(train)}]\nval: ["
+        + ", ".join(f"{name}/images/val" for name in MIXED_VAL)
         + "]\nnames:\n  0: carta\n"
     )
     return data
@@ -355,6 +387,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--epocas-mezcla", type=int, default=44)
     p.add_argument("--lote-mezcla", type=int, default=64, help="mezcla: batch size")
+    p.add_argument(
+        "--limite-mezcla",
+        type=float,
+        default=None,
+        help="mezcla: seconds from the start for rendering and training together (the epochs fit the time left)",
+    )
+    p.add_argument(
+        "--negativos",
+        type=Path,
+        default=None,
+        help="mezcla: a no-card set written earlier (python -m training.cards.negatives --escribir DIR N)",
+    )
     p.add_argument("--instalar", action="store_true", help="copy the ONNX files to models/")
     args = p.parse_args(argv)
     if not 0 <= args.epoca_abanico < args.epocas_abanico:
@@ -573,9 +617,18 @@ def main(argv: list[str] | None = None) -> int:
         note(f"rendering the mixed sets and fine-tuning the detector ({init.name}) on them")
         t0 = time.time()
         data = write_mixed_sets(
-            out / "det_mezcla", scale=args.escala_mezcla, seed=args.semilla, decks=decks, workers=args.hilos
+            out / "det_mezcla",
+            scale=args.escala_mezcla,
+            seed=args.semilla,
+            decks=decks,
+            workers=args.hilos,
+            negatives=args.negativos,
         )
         log["mezcla_datos_s"] = time.time() - t0
+        hours = None
+        if args.limite_mezcla:  # training gets what the rendering left, less the final save
+            hours = max(args.limite_mezcla - (time.time() - start) - 45, 60) / 3600
+            note(f"fine-tuning for {hours * 60:.1f} min")
         train_detector(
             data,
             out,
@@ -590,6 +643,7 @@ def main(argv: list[str] | None = None) -> int:
             name="detector_mezcla",
             device=args.dispositivo,
             close_mosaic=12,
+            time_hours=hours,
         )
         from ultralytics.utils.torch_utils import strip_optimizer  # the train extra
 
