@@ -173,3 +173,34 @@ def test_html_routes_answer_errors_as_pages_in_the_readers_language(srv1: Servid
     r = client1.delete("/torneos")
     assert r.status_code == 405 and "text/html" in r.headers["content-type"]
     assert client1.get("/api/no-existe").json() == {"error": "no existe esa página"}
+
+
+def test_page_forms_are_read_by_their_models_and_refused_as_pages(srv1: Servidor, client1: TestClient):
+    """Each page's form is a pydantic model: a wrong field is one line naming it, on a page in
+    the reader's language, and nothing is stored; an empty box takes the field's default."""
+    h = organizador(srv1, client1)
+    client1.post("/entrar", data={"usuario": "org", "clave": CLAVE})
+    parejas = "Uno: Ana, Luis\nDos: Eva, Jon"
+    for data, lang, texto in (
+        ({"nombre": "X", "parejas": parejas, "grupos": "dos"}, "en", "field grupos: must be a whole number"),
+        ({"nombre": "X", "parejas": parejas, "mesas": "0"}, "es", "campo mesas: debe ser 1 o más"),
+        ({"nombre": "X", "parejas": parejas, "juegos": "99"}, "eu", "juegos eremua: 20 edo gutxiago izan behar da"),
+        ({"nombre": "X" * 121, "parejas": parejas}, "en", "field nombre: must have at most 120 characters"),
+    ):
+        page = client1.post(f"/torneos?lang={lang}", data=data)
+        assert page.status_code == 422 and page.headers["content-type"].startswith("text/html"), page.text
+        assert texto in page.text and f'<html lang="{lang}">' in page.text
+    assert client1.get("/api/torneos/1", headers=h).status_code == 404  # nothing was created
+    r = client1.post("/torneos", data={"nombre": "Club", "parejas": parejas, "juegos": "", "semilla": " "})
+    assert r.status_code == 200 and "Club" in r.text  # empty boxes: the defaults (a league, one table)
+    datos = client1.get("/api/torneos/1", headers=h).json()
+    assert (datos["formato"]["tipo"], len(datos["mesas"])) == ("liga", 1)
+    client1.post("/api/torneos/1/rondas", headers=h)
+    pid = client1.get("/api/torneos/1", headers=h).json()["partidas"][0]["id"]
+    page = client1.post(f"/torneos/1/partidas/{pid}/corregir?lang=en", data={"juegos0": "-1", "motivo": "acta"})
+    assert page.status_code == 422 and "field juegos0: must be 0 or more" in page.text
+    assert client1.get("/api/torneos/1/correcciones", headers=h).json() == []
+    page = client1.post("/cuenta?lang=en", data={"actual": CLAVE, "nueva": "n" * 300, "repetida": "n" * 300})
+    assert page.status_code == 422 and "field nueva: must have at most 256 characters" in page.text
+    page = client1.post("/entrar?lang=en", data={"usuario": "org"})
+    assert page.status_code == 422 and "field clave: missing" in page.text

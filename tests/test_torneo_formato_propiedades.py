@@ -119,3 +119,26 @@ def test_a_bye_counts_as_a_win_in_the_standings(n: int, semilla: int):
     filas = fm.clasificacion({i: i for i in range(1, n + 1)}, resultados)
     assert all(f.descansos == 1 for f in filas)
     assert sum(f.ganadas for f in filas) == n * (n - 1) // 2 + n  # every match won by one, every bye a win
+
+
+def _jugables(ronda: list[fm.Par]) -> list[tuple[int, int]]:
+    return [(a, b) for a, b in ronda if a is not None and b is not None]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(3, 64), st.data())
+def test_a_league_with_late_parejas_still_pairs_every_two_once(n: int, data: st.DataObject):
+    """Some parejas join after a few rounds of the round robin: the rounds paired from the
+    pairs not yet played end when every two have met once, nobody twice in a round, no bye."""
+    tarde = data.draw(st.integers(1, n - 2))
+    a_tiempo = list(range(1, n - tarde + 1))
+    jugadas = data.draw(st.integers(1, len(fm.round_robin(a_tiempo))))
+    rondas = [_jugables(r) for r in fm.round_robin(a_tiempo)[:jugadas]]
+    todos = list(range(1, n + 1))
+    for _ in range(4 * n):  # bounded: a round that pairs nobody would loop for ever
+        ronda = fm.ronda_pendiente(todos, [p for r in rondas for p in r])
+        if not ronda:
+            break
+        assert _sin_repetir(ronda) and _jugables(ronda) == ronda
+        rondas.append(_jugables(ronda))
+    assert sorted(tuple(sorted(p)) for r in rondas for p in r) == list(itertools.combinations(todos, 2))

@@ -31,7 +31,7 @@ from torneo.servicio import ManoEnviada, jugadores_de
 
 CLAVE = "secreto-largo-1"
 MANOS = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
-ULTIMA = "0005"  # the newest revision: a database at any older one is upgraded to it
+ULTIMA = "0006"  # the newest revision: a database at any older one is upgraded to it
 
 # The SQLite schema exactly as the server made it before Alembic (create_all, esquema at 1),
 # dumped from sqlite_master: what revision 0001 must reproduce and stamp.
@@ -455,9 +455,13 @@ def test_a_database_at_revision_1_is_upgraded_with_its_rows(url: str):
                     "mano",
                     "informe",
                     "incidencia",
+                    "miembro",
                 )
             }
             inc = conn.execute(text("SELECT origen, informe_id, mano_id FROM incidencia")).one()
+            # the tournament's creator became its organiser member; the parejas joined at the start
+            miembro = conn.execute(text("SELECT torneo_id, cuenta_id, rol FROM miembro")).one()
+            entradas = conn.execute(text("SELECT DISTINCT entra_en FROM pareja")).scalars().all()
             disc = conn.execute(text("SELECT discrepancia FROM mano")).scalar()
     finally:
         engine.dispose()
@@ -471,9 +475,39 @@ def test_a_database_at_revision_1_is_upgraded_with_its_rows(url: str):
         "mano": 1,
         "informe": 1,
         "incidencia": 1,
+        "miembro": 1,
     }
     assert tuple(inc) == ("arbitro", 1, None) and disc is None
+    assert tuple(miembro) == (1, 1, "organizador") and entradas == [0]
     _sigue_sirviendo(url, antes)
+
+
+def test_a_referee_account_of_revision_5_becomes_a_member_of_its_tournament(url: str):
+    _rev1_con_filas(url)
+    e = _engine(url)
+    try:
+        migraciones.actualizar(e, "0005")
+        with e.begin() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO cuenta (id, usuario, clave_hash, rol, torneo_id) VALUES (2, 'juez', :h, 'arbitro', 1)"
+                ),
+                {"h": auth._HASHER.hash(CLAVE)},
+            )
+    finally:
+        e.dispose()
+    srv = Servidor(url)
+    try:
+        with srv.engine.connect() as conn:
+            filas = conn.execute(text("SELECT cuenta_id, rol FROM miembro ORDER BY cuenta_id")).all()
+        assert [tuple(f) for f in filas] == [(1, "organizador"), (2, "arbitro")]
+        client = TestClient(srv.app)
+        token = client.post("/api/sesion", json={"usuario": "juez", "clave": CLAVE}).json()["token"]
+        h = {"Authorization": f"Bearer {token}"}
+        assert client.get("/api/torneos/1", headers=h).status_code == 200
+        assert client.post("/api/torneos/1/rondas", headers=h).status_code == 403  # a referee organises nothing
+    finally:
+        srv.engine.dispose()
 
 
 def test_a_database_made_before_alembic_is_stamped_and_upgraded(url: str):

@@ -17,7 +17,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from scoring.inputs import excerpt
@@ -42,9 +42,12 @@ def error(exc: servicio.ServicioError, request: Request) -> JSONResponse:
 
 
 def responder_error(exc: servicio.ServicioError, request: Request) -> Response:
-    """JSON under /api/, a page in the reader's language everywhere else."""
+    """JSON under /api/, a page in the reader's language everywhere else (a page that needs a
+    login sends a browser without one to the login page)."""
     if request.url.path.startswith("/api/"):
         return error(exc, request)
+    if exc.estado == 401:
+        return RedirectResponse(f"/entrar?lang={idioma_de(request)}", status_code=303)
     return pagina_error(request, texto_error(exc, idioma_de(request)), exc.estado)
 
 

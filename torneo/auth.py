@@ -25,8 +25,8 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 from starlette.requests import Request
 
-from torneo.db import Cuenta, Sesion, Torneo, ahora
-from torneo.servicio import ServicioError, huella
+from torneo.db import Cuenta, Miembro, Sesion, Torneo, ahora
+from torneo.servicio import ServicioError, fila, huella
 
 DURACION: Final = dt.timedelta(hours=12)  # a tournament day
 ROLES: Final = ("organizador", "arbitro")
@@ -73,6 +73,9 @@ def crear_cuenta(s: Session, usuario: str, clave: str, rol: str, torneo: Torneo 
     cuenta = Cuenta(usuario=usuario, clave_hash=_HASHER.hash(clave), rol=rol, torneo_id=torneo.id if torneo else None)
     s.add(cuenta)
     s.flush()
+    if torneo is not None:  # an account made for a tournament is a member of it in its role
+        s.add(Miembro(torneo_id=torneo.id, cuenta_id=cuenta.id, rol=rol))
+        s.flush()
     return cuenta
 
 
@@ -94,7 +97,7 @@ def entrar(s: Session, usuario: str, clave: str) -> tuple[str, dt.datetime]:
 
 def cambiar_clave(s: Session, cuenta_id: int, actual: str, nueva: str, token_actual: str) -> None:
     """A new password for an account that knows its current one; its other logins end."""
-    cuenta = s.get(Cuenta, cuenta_id)
+    cuenta = fila(s, Cuenta, cuenta_id)
     try:
         _HASHER.verify(cuenta.clave_hash, actual)
     except (VerificationError, InvalidHashError):
@@ -110,7 +113,7 @@ def cuenta_del_token(s: Session, token: str | None) -> Cuenta:
     sesion = s.scalar(select(Sesion).where(Sesion.huella == huella(token)))
     if sesion is None or sesion.caduca < ahora():
         raise ServicioError("la sesión no es válida o ha caducado: vuelve a entrar", 401)
-    return s.get(Cuenta, sesion.cuenta_id)
+    return fila(s, Cuenta, sesion.cuenta_id)
 
 
 def salir(s: Session, token: str) -> None:

@@ -18,10 +18,13 @@ from torneo.db import Correccion, Cuenta, Enfrentamiento, Ronda, Torneo
 from torneo.servicio import ServicioError
 
 
-def puede_corregir(cuenta: Cuenta, torneo: Torneo) -> bool:
-    return cuenta.id == torneo.organizador_id or (
-        cuenta.rol == "arbitro" and cuenta.torneo_id == torneo.id and torneo.arbitros_corrigen
-    )
+def puede_corregir(s: Session, cuenta: Cuenta, torneo: Torneo) -> bool:
+    """An organiser of the tournament may; one of its referees if the tournament allows it."""
+    try:
+        rol = servicio.rol_en(s, torneo.id, cuenta)
+    except ServicioError:
+        return False
+    return rol == "organizador" or (rol == "arbitro" and torneo.arbitros_corrigen)
 
 
 def enfrentamiento_de(s: Session, torneo: Torneo, enfrentamiento_id: int) -> Enfrentamiento:
@@ -42,7 +45,7 @@ def corregir(
     tantos: Sequence[int] | None = None,
 ) -> Correccion:
     """Set the result of match ``e``: its winner (pareja 0 or 1) and juegos, optionally its tantos."""
-    if not puede_corregir(cuenta, torneo):
+    if not puede_corregir(s, cuenta, torneo):
         raise ServicioError("solo el organizador corrige resultados (o un árbitro, si el organizador lo permite)", 403)
     if e.pareja1_id is None:
         raise ServicioError("una pareja que descansa no tiene resultado que corregir", 409)
@@ -75,7 +78,7 @@ def corregir(
 def _ya_emparejada(s: Session, torneo: Torneo, e: Enfrentamiento) -> bool:
     """Whether a later round's pairings were made from this match's winner: a knockout match
     with a later round, or a group match once the knockout began."""
-    ronda = s.get(Ronda, e.ronda_id)
+    ronda = servicio.fila(s, Ronda, e.ronda_id)
     rondas = servicio.rondas_de(s, torneo)
     if ronda.fase == "eliminatoria":
         return any(r.numero > ronda.numero for r in rondas)
@@ -89,7 +92,7 @@ def correcciones(s: Session, torneo: Torneo) -> list[dict[str, Any]]:
     mesas = {m.id: m.numero for m in servicio.mesas_de(s, torneo)}
     out = []
     for c in s.scalars(select(Correccion).where(Correccion.torneo_id == torneo.id).order_by(Correccion.id)):
-        e = s.get(Enfrentamiento, c.enfrentamiento_id)
+        e = servicio.fila(s, Enfrentamiento, c.enfrentamiento_id)
         out.append(
             {
                 "partida": e.id,

@@ -14,7 +14,7 @@ import datetime as dt
 import os
 import secrets
 from pathlib import Path
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Literal, get_args
 
 from sqlalchemy import (
     JSON,
@@ -43,7 +43,8 @@ class Base(DeclarativeBase):
 
 
 class Cuenta(Base):
-    """An organiser (owns tournaments) or a referee (belongs to one tournament)."""
+    """A login. ``rol`` "organizador" may create tournaments; "arbitro" is an account made for
+    a tournament's referee. What an account may do in a tournament is its ``Miembro`` row."""
 
     __tablename__ = "cuenta"
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -54,6 +55,23 @@ class Cuenta(Base):
     torneo_id: Mapped[int | None] = mapped_column(
         ForeignKey("torneo.id", use_alter=True, name="fk_cuenta_torneo"), nullable=True
     )
+
+
+class Miembro(Base):
+    """An account's part in one tournament: "organizador" (its creator and the co-organisers:
+    everything the creator may do) or "arbitro" (reads it, uploads reports, corrects results if
+    the tournament allows it). An account without a row does not see the tournament."""
+
+    __tablename__ = "miembro"
+    __table_args__ = (UniqueConstraint("torneo_id", "cuenta_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    torneo_id: Mapped[int] = mapped_column(ForeignKey("torneo.id"), index=True)
+    cuenta_id: Mapped[int] = mapped_column(ForeignKey("cuenta.id"), index=True)
+    rol: Mapped[str] = mapped_column(String(16))  # see torneo.db.ROLES_MIEMBRO
+
+
+RolMiembro = Literal["organizador", "arbitro"]
+ROLES_MIEMBRO: Final = get_args(RolMiembro)
 
 
 class Sesion(Base):
@@ -91,6 +109,9 @@ class Pareja(Base):
     grupo: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # withdrawn: its matches not yet paired are byes for its opponents; its results stand
     retirada: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # rounds already paired when it joined (0: from the start); a league with a late pareja
+    # pairs its remaining rounds from the pairs not yet played (torneo.formato.ronda_pendiente)
+    entra_en: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Mesa(Base):

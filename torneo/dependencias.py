@@ -5,6 +5,7 @@ login (or the token) before its body, so credentials are checked before any body
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
@@ -20,7 +21,8 @@ CUERPOS: list[type[BaseModel]] = []  # every body model, for the OpenAPI schema
 
 
 def estado(request: Request) -> Estado:
-    return request.app.state.servidor
+    srv: Estado = request.app.state.servidor
+    return srv
 
 
 Servidor = Annotated[Estado, Depends(estado)]
@@ -42,6 +44,34 @@ def organizador(cuenta: CuentaActual) -> Cuenta:
 
 
 Organizador = Annotated[Cuenta, Depends(organizador)]
+
+
+@dataclass(frozen=True)
+class Permiso:
+    """A logged-in account and its role in the route's tournament (torneo.db.Miembro)."""
+
+    cuenta: Cuenta
+    torneo_id: int
+    rol: str
+
+
+def miembro(torneo_id: int, cuenta: CuentaActual, srv: Servidor) -> Permiso:
+    """The account's role in ``torneo_id``; 404 when it is no member (as if it did not exist)."""
+    with srv.sesion() as s:
+        return Permiso(cuenta, torneo_id, servicio.rol_en(s, torneo_id, cuenta))
+
+
+Miembro = Annotated[Permiso, Depends(miembro)]
+
+
+def organizador_del_torneo(permiso: Miembro) -> Permiso:
+    """One of the tournament's organisers (its creator or a co-organiser); 403 for a referee."""
+    if permiso.rol != "organizador":
+        raise servicio.ServicioError("solo un organizador del torneo puede hacer esto", 403)
+    return permiso
+
+
+OrganizadorTorneo = Annotated[Permiso, Depends(organizador_del_torneo)]
 
 
 def token_mesa(request: Request, srv: Servidor) -> str:

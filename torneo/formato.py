@@ -131,6 +131,31 @@ def round_robin(ids: Sequence[int]) -> list[list[Par]]:
     return rounds
 
 
+def ronda_pendiente(ids: Sequence[int], jugados: Iterable[tuple[int, int]]) -> list[Par]:
+    """One round of the league pairs not yet played (a league a pareja joined late): the
+    parejas with the most matches left are paired first, so the league ends in few rounds. A
+    pareja with no opponent left free sits the round out (no bye). [] when every pair has met.
+
+    >>> ronda_pendiente([1, 2, 3, 4, 5], [(1, 2), (3, 4)])
+    [(5, 1), (2, 3)]
+    """
+    hechos = {frozenset(par) for par in jugados}
+    faltan = {i: [j for j in ids if j != i and frozenset((i, j)) not in hechos] for i in ids}
+    puesto = {pid: n for n, pid in enumerate(ids)}
+
+    def prioridad(i: int) -> tuple[int, int]:
+        return -len(faltan[i]), puesto[i]
+
+    libres = set(ids)
+    pares: list[Par] = []
+    for i in sorted(ids, key=prioridad):
+        rival = next((j for j in sorted(faltan[i], key=prioridad) if j in libres), None)
+        if i in libres and rival is not None:
+            libres -= {i, rival}
+            pares.append((i, rival))
+    return pares
+
+
 def orden(ids_por_semilla: Sequence[int], formato: Formato) -> list[int]:
     """The order the pairings follow: the seeding, or a draw reproducible from the seed."""
     ids = list(ids_por_semilla)

@@ -114,6 +114,26 @@ CATALOGO: Final[dict[str, tuple[str, str]]] = {
     "Contraseña nueva": ("Pasahitz berria", "New password"),
     "Repite la contraseña nueva": ("Errepikatu pasahitz berria", "Repeat the new password"),
     "Contraseña cambiada": ("Pasahitza aldatuta", "Password changed"),
+    "Organizadores y árbitros": ("Antolatzaileak eta epaileak", "Organisers and referees"),
+    "Un coorganizador puede hacer todo lo que hace quien creó el torneo; un árbitro lo ve, sube informes"
+    " y corrige resultados si el torneo lo permite.": (
+        "Antolatzailekide batek txapelketa sortu zuenak egiten duen guztia egin dezake; epaile batek ikusi egiten du,"
+        " txostenak igotzen ditu eta emaitzak zuzentzen ditu txapelketak uzten badu.",
+        "A co-organiser may do everything the tournament's creator does; a referee sees it, uploads reports"
+        " and corrects results if the tournament allows it.",
+    ),
+    "Papel": ("Zeregina", "Role"),
+    "Creó el torneo": ("Txapelketa sortu zuen", "Created the tournament"),
+    "Coorganizador": ("Antolatzailekidea", "Co-organiser"),
+    "Quitar": ("Kendu", "Remove"),
+    "Añadir": ("Gehitu", "Add"),
+    "solo para una cuenta nueva": ("kontu berri baterako bakarrik", "only for a new account"),
+    "En una liga, una pareja que llega tarde juega contra todas en las rondas que faltan"
+    " (se añaden rondas si hace falta).": (
+        "Liga batean, berandu datorren bikote batek guztien aurka jokatzen du falta diren txandetan"
+        " (txandak gehitzen dira behar izanez gero).",
+        "In a league, a pair that arrives late plays every other pair in the rounds left (rounds are added if needed).",
+    ),
 }
 
 
@@ -269,6 +289,41 @@ MENSAJES: Final[dict[str, tuple[str, str]]] = {
         "the user must have 3 to 64 letters, digits or . _ - @",
     ),
     "rol desconocido {rol}": ("rol ezezaguna {rol}", "unknown role {rol}"),
+    "no existe ese dato": ("datu hori ez dago", "no such record"),
+    # miembros.py, dependencias.py
+    "solo un organizador del torneo puede hacer esto": (
+        "txapelketaren antolatzaile batek bakarrik egin dezake hau",
+        "only an organiser of the tournament may do this",
+    ),
+    "no existe el usuario {usuario}: escribe una contraseña para crearlo": (
+        "ez dago {usuario} erabiltzailerik: idatzi pasahitz bat sortzeko",
+        "there is no user {usuario}: write a password to create it",
+    ),
+    "ya existe el usuario {usuario}: se añade sin contraseña": (
+        "{usuario} erabiltzailea badago: pasahitzik gabe gehitzen da",
+        "the user {usuario} exists: it is added without a password",
+    ),
+    "quien creó el torneo es siempre su organizador": (
+        "txapelketa sortu zuena beti da bere antolatzailea",
+        "whoever created the tournament is always its organiser",
+    ),
+    "esa cuenta no es de este torneo": (
+        "kontu hori ez da txapelketa honetakoa",
+        "that account is not of this tournament",
+    ),
+    # inscripcion.py
+    "la eliminatoria ya empezó: no se añaden parejas": (
+        "kanporaketa hasi da: ez da bikoterik gehitzen",
+        "the knockout has begun: no pairs are added",
+    ),
+    "los grupos ya empezaron: en un torneo por grupos una pareja solo se añade antes de la primera ronda": (
+        "multzoak hasi dira: multzokako txapelketa batean bikote bat lehen txandaren aurretik bakarrik gehitzen da",
+        "the groups have begun: in a groups tournament a pair is added only before the first round",
+    ),
+    "el torneo ha terminado: no se añaden parejas": (
+        "txapelketa amaitu da: ez da bikoterik gehitzen",
+        "the tournament is over: no pairs are added",
+    ),
     "la contraseña debe tener de 8 a 256 caracteres": (
         "pasahitzak 8 eta 256 karaktere artean izan behar ditu",
         "the password must have 8 to 256 characters",

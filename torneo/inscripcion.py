@@ -1,5 +1,5 @@
-"""The organiser's changes to the field: add a pareja before the first round, withdraw one
-before its next match (its opponents then get byes; its results stand). No HTTP here."""
+"""The organiser's changes to the field: add a pareja (any format before the first round, a
+league later too), withdraw one before its next match (its opponents then get byes; its results stand). No HTTP here."""
 
 from __future__ import annotations
 
@@ -13,8 +13,19 @@ from torneo.servicio import NuevaPareja, ServicioError
 
 
 def anadir_pareja(s: Session, torneo: Torneo, nueva: NuevaPareja) -> Pareja:
-    if servicio.rondas_de(s, torneo):
-        raise ServicioError("el torneo ya empezó: una pareja solo se añade antes de la primera ronda", 409)
+    """A pareja more. Before the first round, any format (groups are drawn again). After it,
+    a league only (it plays everyone in the rounds to come: docs/torneo.md); groups and the
+    knockout refuse it, as the groups' round robins are already under way."""
+    formato = fm.Formato.from_dict(torneo.formato)
+    rondas = servicio.rondas_de(s, torneo)
+    if rondas and formato.tipo == "grupos":
+        if any(r.fase == "eliminatoria" for r in rondas):
+            raise ServicioError("la eliminatoria ya empezó: no se añaden parejas", 409)
+        raise ServicioError(
+            "los grupos ya empezaron: en un torneo por grupos una pareja solo se añade antes de la primera ronda", 409
+        )
+    if rondas and servicio.estado_torneo(s, torneo)["terminado"]:
+        raise ServicioError("el torneo ha terminado: no se añaden parejas", 409)
     parejas = servicio.parejas_de(s, torneo)
     if len(parejas) >= fm.MAX_PAREJAS:
         raise ServicioError("un torneo necesita de 2 a {maximo} parejas", maximo=fm.MAX_PAREJAS)
@@ -22,10 +33,15 @@ def anadir_pareja(s: Session, torneo: Torneo, nueva: NuevaPareja) -> Pareja:
     if any(p.nombre.casefold() == limpia.nombre.casefold() for p in parejas):
         raise ServicioError("dos parejas tienen el mismo nombre")
     semilla = (s.scalar(select(func.max(Pareja.semilla)).where(Pareja.torneo_id == torneo.id)) or 0) + 1
-    fila = Pareja(torneo_id=torneo.id, nombre=limpia.nombre, jugadores=list(limpia.jugadores), semilla=semilla)
+    fila = Pareja(
+        torneo_id=torneo.id,
+        nombre=limpia.nombre,
+        jugadores=list(limpia.jugadores),
+        semilla=semilla,
+        entra_en=len(rondas),
+    )
     s.add(fila)
     s.flush()
-    formato = fm.Formato.from_dict(torneo.formato)
     if formato.tipo == "grupos":  # the groups are drawn again with it, as at creation
         todas = [*parejas, fila]
         por_id = {p.id: p for p in todas}

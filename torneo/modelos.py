@@ -8,6 +8,7 @@ from typing import Annotated, Any, Final
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from torneo import formato as fm
+from torneo.db import RolMiembro
 from torneo.servicio import ServicioError
 
 LIMITE_CUERPO: Final = 64 * 1024  # a hand record with its declaraciones is a few KiB
@@ -86,6 +87,14 @@ class ArbitroIn(Estricto):
     clave: Annotated[str, Field(min_length=8, max_length=256)]
 
 
+class MiembroIn(Estricto):
+    """A co-organiser or referee: an existing account, or a new one when ``clave`` is given."""
+
+    usuario: Annotated[str, Field(min_length=3, max_length=64)]
+    rol: RolMiembro
+    clave: Annotated[str, Field(min_length=8, max_length=256)] | None = None
+
+
 class ClaveIn(Estricto):
     actual: Annotated[str, Field(min_length=1, max_length=256)]
     nueva: Annotated[str, Field(min_length=1, max_length=256)]
@@ -120,6 +129,13 @@ class RondaOut(Respuesta):
 
 class UsuarioOut(Respuesta):
     usuario: str
+
+
+class MiembroOut(Respuesta):
+    cuenta: int
+    usuario: str
+    rol: str
+    creador: bool
 
 
 class InformeOut(Respuesta):
@@ -184,6 +200,7 @@ class ParejaOut(Respuesta):
     jugadores: list[str]
     grupo: int | None
     retirada: bool
+    entra_en: int = 0  # rounds already paired when it joined (a league's late pareja)
 
 
 class MesaOut(Respuesta):

@@ -1,39 +1,47 @@
 """The organiser's pages: server-rendered HTML (Jinja2), no JavaScript needed.
 
 The login sets an HttpOnly, SameSite=Strict cookie holding the login token, so a form on
-another site cannot post with it. Each page reads only the tournament its organiser (or one
-of its referees) may see, through the same functions as the API.
+another site cannot post with it. Each page reads only a tournament the account is a member of
+(its organisers and referees: torneo.db.Miembro), checked by the API's dependencies
+(torneo.dependencias); a page's form is read as a pydantic model (torneo.formularios). A page
+asked without a valid login sends the browser to the login page.
 """
 
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 import segno
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from scoring.inputs import excerpt
 from scoring.protocolo import enlace_mesa
-from torneo import auth, correcciones, resumen, servicio
+from torneo import auth, correcciones, miembros, resumen, servicio
 from torneo import formato as fm
-from torneo.cuerpo import leer_formulario
 from torneo.db import Ronda, Torneo
-from torneo.dependencias import Servidor
-from torneo.estado import Estado
+from torneo.dependencias import (
+    CuentaActual,
+    Miembro,
+    Organizador,
+    OrganizadorTorneo,
+    Permiso,
+    Servidor,
+    limite_entrar,
+)
+from torneo.formularios import CorreccionForm, EntrarForm, TorneoForm, formulario
 from torneo.i18n import idioma_de, mensaje, traducir
 
 PLANTILLAS = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "plantillas"), autoescape=select_autoescape(["html"])
 )
 PERFILES = fm.PERFILES
-MAX_FORM = 256 * 1024
 
 
 def base_publica(request: Request) -> str:
@@ -65,8 +73,12 @@ def pagina(request: Request, nombre: str, estado: int = 200, **ctx: Any) -> HTML
 
 
 def pagina_error(request: Request, texto: str, estado: int) -> HTMLResponse:
-    """An error as a page (never JSON or a traceback in a browser)."""
-    return pagina(request, "error.html", estado, error=texto, volver=None)
+    """An error as a page (never JSON or a traceback in a browser), with a link back to the
+    tournament's page when the request was about one."""
+    dentro = re.match(r"^/torneos/(\d{1,10})(/|$)", request.url.path)
+    return pagina(
+        request, "error.html", estado, error=texto, volver=f"/torneos/{dentro[1]}" if dentro and estado != 404 else None
+    )
 
 
 def parse_parejas(texto: str) -> list[servicio.NuevaPareja]:
@@ -85,59 +97,28 @@ def parse_parejas(texto: str) -> list[servicio.NuevaPareja]:
     return out
 
 
-def _entero(form: Any, campo: str, defecto: int | None, bajo: int, alto: int) -> int | None:
-    value = str(form.get(campo, "") or "").strip()
-    if not value:
-        return defecto
-    if not value.lstrip("-").isdigit() or not bajo <= int(value) <= alto:
-        raise servicio.ServicioError("{campo} debe ser un número de {bajo} a {alto}", campo=campo, bajo=bajo, alto=alto)
-    return int(value)
-
-
 router = APIRouter(include_in_schema=False)  # the organiser's pages
 
 
-async def formulario(request: Request) -> dict[str, str]:
-    return await leer_formulario(request, MAX_FORM)
-
-
-def cuenta_o_none(s: Session, request: Request) -> Any:
-    try:
-        return auth.cuenta_del_token(s, auth.token_de(request))
-    except servicio.ServicioError:
-        return None
-
-
-def con_torneo(srv: Estado, request: Request, torneo_id: int, fn: Any) -> Any:
-    def run(s: Session) -> Any:
-        cuenta = cuenta_o_none(s, request)
-        if cuenta is None:
-            return None
-        return fn(s, servicio.torneo_de(s, torneo_id, cuenta))
-
-    return srv.en_hilo(run)
-
-
-def a_entrar(request: Request) -> RedirectResponse:
-    return RedirectResponse(f"/entrar?lang={_lang(request)}", status_code=303)
+def a_pagina(request: Request, ruta: str) -> RedirectResponse:
+    """After a form: back to ``ruta`` in the reader's language (303: the browser GETs it)."""
+    return RedirectResponse(f"{ruta}?lang={_lang(request)}", status_code=303)
 
 
 @router.get("/entrar", response_class=HTMLResponse)
-async def entrar_get(request: Request, srv: Servidor) -> Any:
+async def entrar_get(request: Request) -> HTMLResponse:
     return pagina(request, "entrar.html", error=None)
 
 
-@router.post("/entrar")
-async def entrar_post(request: Request, srv: Servidor) -> Any:
-    srv.limitar(srv.limite_entrar, request)
-    form = await formulario(request)
+@router.post("/entrar", dependencies=[Depends(limite_entrar)])
+async def entrar_post(
+    request: Request, srv: Servidor, form: Annotated[EntrarForm, Depends(formulario(EntrarForm))]
+) -> Response:
     try:
-        token, _caduca = await srv.en_hilo(
-            lambda s: auth.entrar(s, str(form.get("usuario", ""))[:64], str(form.get("clave", ""))[:256])
-        )
+        token, _caduca = await srv.en_hilo(lambda s: auth.entrar(s, form.usuario, form.clave))
     except servicio.ServicioError as exc:
         return pagina(request, "entrar.html", exc.estado, error=texto(exc, request))
-    resp = RedirectResponse(f"/torneos?lang={_lang(request)}", status_code=303)
+    resp = a_pagina(request, "/torneos")
     # Secure when the browser came over HTTPS (directly or through the trusted proxy)
     resp.set_cookie(
         auth.COOKIE,
@@ -151,156 +132,124 @@ async def entrar_post(request: Request, srv: Servidor) -> Any:
 
 
 @router.post("/salir")
-async def salir(request: Request, srv: Servidor) -> Any:
+async def salir(request: Request, srv: Servidor) -> RedirectResponse:
     token = auth.token_de(request)
     if token:
         await srv.en_hilo(lambda s: auth.salir(s, token))
-    resp = a_entrar(request)
+    resp = a_pagina(request, "/entrar")
     resp.delete_cookie(auth.COOKIE)
     return resp
 
 
 @router.get("/")
-async def raiz(request: Request, srv: Servidor) -> Any:
+async def raiz(request: Request) -> RedirectResponse:
     # `mus servir` puts the phone pages' home here; the organiser's is /torneos
-    return RedirectResponse(f"/torneos?lang={_lang(request)}", status_code=303)
+    return a_pagina(request, "/torneos")
 
 
 @router.get("/torneos", response_class=HTMLResponse)
-async def inicio(request: Request, srv: Servidor) -> Any:
-    def run(s: Session) -> Any:
-        cuenta = cuenta_o_none(s, request)
-        if cuenta is None:
-            return None
-        q = select(Torneo).where((Torneo.organizador_id == cuenta.id) | (Torneo.id == cuenta.torneo_id))
-        return cuenta, list(s.scalars(q.order_by(Torneo.id)))
-
-    got = await srv.en_hilo(run)
-    if got is None:
-        return a_entrar(request)
-    cuenta, torneos = got
+async def inicio(request: Request, srv: Servidor, cuenta: CuentaActual) -> HTMLResponse:
+    torneos = await srv.en_hilo(lambda s: miembros.torneos_de(s, cuenta))
     return pagina(request, "inicio.html", cuenta=cuenta, torneos=torneos, perfiles=PERFILES, error=None)
 
 
 @router.post("/torneos")
-async def crear(request: Request, srv: Servidor) -> Any:
-    form = await formulario(request)
+async def crear(
+    request: Request,
+    srv: Servidor,
+    cuenta: Organizador,
+    form: Annotated[TorneoForm, Depends(formulario(TorneoForm))],
+) -> RedirectResponse:
+    formato = form.formato()
+    if form.reglas not in PERFILES:
+        raise servicio.ServicioError("perfil de reglas desconocido: {reglas}", reglas=form.reglas[:30])
+    parejas = parse_parejas(form.parejas)
 
-    def run(s: Session) -> Any:
-        cuenta = cuenta_o_none(s, request)
-        if cuenta is None or cuenta.rol != "organizador":
-            return None
-        formato = fm.Formato.from_dict(
-            {
-                "tipo": str(form.get("tipo", "liga")),
-                "grupos": _entero(form, "grupos", 1, 1, 32),
-                "clasifican": _entero(form, "clasifican", 2, 1, 16),
-                "juegos": _entero(form, "juegos", None, 1, 20),
-                "sorteo": form.get("sorteo") == "1",
-                "semilla": _entero(form, "semilla", None, 0, 2**31),
-            }
-        )
-        reglas = str(form.get("reglas", "segovia"))
-        if reglas not in PERFILES:
-            raise servicio.ServicioError("perfil de reglas desconocido: {reglas}", reglas=reglas[:30])
-        t = servicio.crear_torneo(
-            s,
-            cuenta,
-            str(form.get("nombre", "")).strip()[:120] or "Torneo",
-            reglas,
-            formato,
-            parse_parejas(str(form.get("parejas", ""))),
-            _entero(form, "mesas", 1, 1, fm.MAX_MESAS) or 1,
-        )
-        t.arbitros_corrigen = form.get("arbitros_corrigen") == "1"
+    def run(s: Session) -> int:
+        t = servicio.crear_torneo(s, cuenta, form.nombre.strip() or "Torneo", form.reglas, formato, parejas, form.mesas)
+        t.arbitros_corrigen = form.arbitros_corrigen
         return t.id
 
-    try:
-        tid = await srv.en_hilo(run)
-    except (servicio.ServicioError, fm.FormatoError) as exc:
-        return pagina(request, "error.html", 422, error=texto(exc, request))
-    if tid is None:
-        return a_entrar(request)
-    return RedirectResponse(f"/torneos/{tid}?lang={_lang(request)}", status_code=303)
+    tid: int = await srv.en_hilo(run)
+    return a_pagina(request, f"/torneos/{tid}")
 
 
 @router.get("/torneos/{torneo_id}", response_class=HTMLResponse)
-async def torneo(torneo_id: int, request: Request, srv: Servidor) -> Any:
-    data = await con_torneo(srv, request, torneo_id, lambda s, t: resumen.resumen(s, t))
-    return a_entrar(request) if data is None else pagina(request, "torneo.html", t=data)
+async def torneo(request: Request, srv: Servidor, permiso: Miembro) -> HTMLResponse:
+    data = await srv.en_hilo(lambda s: resumen.resumen(s, servicio.torneo_de(s, permiso.torneo_id, permiso.cuenta)))
+    return pagina(request, "torneo.html", t=data, rol=permiso.rol)
 
 
 @router.post("/torneos/{torneo_id}/rondas")
-async def ronda(torneo_id: int, request: Request, srv: Servidor) -> Any:
-    def run(s: Session, t: Torneo) -> Any:
-        if s.get(type(t), t.id).organizador_id != auth.cuenta_del_token(s, auth.token_de(request)).id:
-            raise servicio.ServicioError("solo el organizador puede empezar una ronda", 403)
-        return servicio.iniciar_ronda(s, t).numero
+async def ronda(request: Request, srv: Servidor, permiso: OrganizadorTorneo) -> RedirectResponse:
+    await srv.en_hilo(lambda s: servicio.iniciar_ronda(s, _torneo(s, permiso)))
+    return a_pagina(request, f"/torneos/{permiso.torneo_id}")
 
-    try:
-        got = await con_torneo(srv, request, torneo_id, run)
-    except servicio.ServicioError as exc:
-        return pagina(request, "error.html", exc.estado, error=texto(exc, request), volver=f"/torneos/{torneo_id}")
-    if got is None:
-        return a_entrar(request)
-    return RedirectResponse(f"/torneos/{torneo_id}?lang={_lang(request)}", status_code=303)
+
+def _torneo(s: Session, permiso: Permiso) -> Torneo:
+    return servicio.torneo_de(s, permiso.torneo_id, permiso.cuenta)
 
 
 @router.get("/torneos/{torneo_id}/clasificacion", response_class=HTMLResponse)
-async def clasificacion(torneo_id: int, request: Request, srv: Servidor) -> Any:
-    data = await con_torneo(srv, request, torneo_id, lambda s, t: (resumen.resumen(s, t), servicio.clasificacion(s, t)))
-    if data is None:
-        return a_entrar(request)
-    return pagina(request, "clasificacion.html", t=data[0], c=data[1])
+async def clasificacion(request: Request, srv: Servidor, permiso: Miembro) -> HTMLResponse:
+    def run(s: Session) -> tuple[dict[str, Any], dict[str, Any]]:
+        t = _torneo(s, permiso)
+        return resumen.resumen(s, t), servicio.clasificacion(s, t)
+
+    data, tabla = await srv.en_hilo(run)
+    return pagina(request, "clasificacion.html", t=data, c=tabla, rol=permiso.rol)
 
 
 @router.get("/torneos/{torneo_id}/incidencias", response_class=HTMLResponse)
-async def incidencias(torneo_id: int, request: Request, srv: Servidor) -> Any:
-    data = await con_torneo(srv, request, torneo_id, lambda s, t: (resumen.resumen(s, t), servicio.incidencias(s, t)))
-    if data is None:
-        return a_entrar(request)
-    return pagina(request, "incidencias.html", t=data[0], incidencias=data[1])
+async def incidencias(request: Request, srv: Servidor, permiso: Miembro) -> HTMLResponse:
+    def run(s: Session) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        t = _torneo(s, permiso)
+        return resumen.resumen(s, t), servicio.incidencias(s, t)
+
+    data, filas = await srv.en_hilo(run)
+    return pagina(request, "incidencias.html", t=data, incidencias=filas, rol=permiso.rol)
 
 
 @router.get("/torneos/{torneo_id}/partidas/{partida_id}/corregir", response_class=HTMLResponse)
-async def corregir_get(torneo_id: int, partida_id: int, request: Request, srv: Servidor) -> Any:
-    data = await con_torneo(srv, request, torneo_id, lambda s, t: _correccion(s, t, partida_id))
-    return a_entrar(request) if data is None else pagina(request, "corregir.html", t=data[0], p=data[1])
+async def corregir_get(partida_id: int, request: Request, srv: Servidor, permiso: Miembro) -> HTMLResponse:
+    data, partida = await srv.en_hilo(lambda s: _correccion(s, _torneo(s, permiso), partida_id))
+    return pagina(request, "corregir.html", t=data, p=partida, rol=permiso.rol)
 
 
 @router.post("/torneos/{torneo_id}/partidas/{partida_id}/corregir", response_class=HTMLResponse)
-async def corregir_post(torneo_id: int, partida_id: int, request: Request, srv: Servidor) -> Any:
-    form = await formulario(request)
-
-    def run(s: Session, t: Torneo) -> Any:
+async def corregir_post(
+    partida_id: int,
+    request: Request,
+    srv: Servidor,
+    permiso: Miembro,
+    form: Annotated[CorreccionForm, Depends(formulario(CorreccionForm))],
+) -> Response:
+    def run(s: Session) -> None:
+        t = _torneo(s, permiso)
         e = correcciones.enfrentamiento_de(s, t, partida_id)
-        juegos = [_entero(form, f"juegos{i}", 0, 0, 1000) or 0 for i in (0, 1)]
-        cuenta = auth.cuenta_del_token(s, auth.token_de(request))
-        correcciones.corregir(
-            s, t, cuenta, e, _entero(form, "ganador", 0, 0, 1) or 0, juegos, str(form.get("motivo", ""))
-        )
-        return True
+        correcciones.corregir(s, t, permiso.cuenta, e, form.ganador, [form.juegos0, form.juegos1], form.motivo)
 
     try:
-        got = await con_torneo(srv, request, torneo_id, run)
+        await srv.en_hilo(run)
     except servicio.ServicioError as exc:
-        data = await con_torneo(srv, request, torneo_id, lambda s, t: _correccion(s, t, partida_id))
-        return pagina(request, "corregir.html", exc.estado, t=data[0], p=data[1], error=texto(exc, request))
-    if got is None:
-        return a_entrar(request)
-    return RedirectResponse(f"/torneos/{torneo_id}?lang={_lang(request)}", status_code=303)
+        data, partida = await srv.en_hilo(lambda s: _correccion(s, _torneo(s, permiso), partida_id))
+        return pagina(
+            request, "corregir.html", exc.estado, t=data, p=partida, rol=permiso.rol, error=texto(exc, request)
+        )
+    return a_pagina(request, f"/torneos/{permiso.torneo_id}")
 
 
 def _correccion(s: Session, t: Torneo, partida_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
     e = correcciones.enfrentamiento_de(s, t, partida_id)
-    partida = servicio.estado_partida(s, t, e) | {"ronda": s.get(Ronda, e.ronda_id).numero}
+    ronda = s.get(Ronda, e.ronda_id)
+    partida = servicio.estado_partida(s, t, e) | {"ronda": ronda.numero if ronda else None}
     return {"id": t.id, "nombre": t.nombre}, partida
 
 
 @router.get("/torneos/{torneo_id}/mesas/{numero}/qr.png")
-async def qr(torneo_id: int, numero: int, request: Request, srv: Servidor) -> Any:
-    data = await con_torneo(srv, request, torneo_id, lambda s, t: resumen.resumen(s, t))
-    codigo = next((m["codigo"] for m in (data or {}).get("mesas", []) if m["numero"] == numero), None)
+async def qr(numero: int, request: Request, srv: Servidor, permiso: Miembro) -> Response:
+    data = await srv.en_hilo(lambda s: resumen.resumen(s, _torneo(s, permiso)))
+    codigo = next((m["codigo"] for m in data["mesas"] if m["numero"] == numero), None)
     if codigo is None:
         return Response(status_code=404)
     buf = io.BytesIO()

@@ -25,7 +25,14 @@ def resumen(s: Session, t: Torneo) -> dict[str, Any]:
         "arbitros_corrigen": t.arbitros_corrigen,
         **servicio.estado_torneo(s, t),
         "parejas": [
-            {"id": p.id, "nombre": p.nombre, "jugadores": p.jugadores, "grupo": p.grupo, "retirada": p.retirada}
+            {
+                "id": p.id,
+                "nombre": p.nombre,
+                "jugadores": p.jugadores,
+                "grupo": p.grupo,
+                "retirada": p.retirada,
+                "entra_en": p.entra_en,
+            }
             for p in parejas
         ],
         "mesas": [{"numero": m.numero, "codigo": servicio.codigo_mesa(s, m)} for m in servicio.mesas_de(s, t)],

@@ -16,7 +16,7 @@ import threading
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
@@ -30,6 +30,7 @@ from scoring.rules import PerfilError, perfil
 from scoring.tanteo import CLAVES_REGISTRO, RegistroError
 from torneo import formato as fm
 from torneo.db import (
+    Base,
     Correccion,
     Cuenta,
     Enfrentamiento,
@@ -37,6 +38,7 @@ from torneo.db import (
     Informe,
     Mano,
     Mesa,
+    Miembro,
     Pareja,
     Ronda,
     TokenMesa,
@@ -54,6 +56,18 @@ class ServicioError(ValueError):
         self.mensaje, self.params, self.estado, self.datos = mensaje, params, estado, dict(datos or {})
 
 
+R = TypeVar("R", bound=Base)
+
+
+def fila(s: Session, modelo: type[R], ident: int | None) -> R:
+    """The row ``ident`` of ``modelo``: one a foreign key guarantees, or the id a request named
+    (a missing one is a 404, never a None passed on)."""
+    row = s.get(modelo, ident) if ident is not None and id_valido(ident) else None
+    if row is None:
+        raise ServicioError("no existe ese dato", 404)
+    return row
+
+
 def huella(texto: str | bytes) -> str:
     return hashlib.sha256(texto.encode() if isinstance(texto, str) else texto).hexdigest()
 
@@ -64,7 +78,7 @@ def canonico(value: Any) -> str:
 
 def clave_de(s: Session) -> bytes:
     """The server key of the session's database (torneo.db.clave_servidor)."""
-    return clave_servidor(s.get_bind().url.render_as_string(hide_password=False))
+    return clave_servidor(s.get_bind().engine.url.render_as_string(hide_password=False))
 
 
 def codigo_mesa(s: Session, mesa: Mesa) -> str | None:
@@ -156,6 +170,7 @@ def crear_torneo(
     )
     s.add(torneo)
     s.flush()
+    s.add(Miembro(torneo_id=torneo.id, cuenta_id=organizador.id, rol="organizador"))
     ids = []
     for i, p in enumerate(parejas, start=1):
         row = Pareja(torneo_id=torneo.id, nombre=p.nombre, jugadores=list(p.jugadores), semilla=i)
@@ -182,12 +197,33 @@ def id_valido(n: int) -> bool:
     return 1 <= n <= ID_MAXIMO
 
 
+def rol_en(s: Session, torneo_id: int, cuenta: Cuenta) -> str:
+    """``cuenta``'s role in the tournament ("organizador" or "arbitro"); 404 when it has none,
+    the same answer whether the tournament exists or not."""
+    rol = (
+        s.scalar(select(Miembro.rol).where(Miembro.torneo_id == torneo_id, Miembro.cuenta_id == cuenta.id))
+        if id_valido(torneo_id)
+        else None
+    )
+    if rol is None:
+        raise ServicioError("no existe ese torneo", 404)
+    return rol
+
+
 def torneo_de(s: Session, torneo_id: int, cuenta: Cuenta) -> Torneo:
-    """The tournament if ``cuenta`` may see it (its organiser, or one of its referees)."""
-    torneo = s.get(Torneo, torneo_id) if id_valido(torneo_id) else None
-    if torneo is None or not (torneo.organizador_id == cuenta.id or cuenta.torneo_id == torneo.id):
-        raise ServicioError("no existe ese torneo", 404)  # the same answer whether it exists or not
+    """The tournament if ``cuenta`` may see it (one of its organisers or referees)."""
+    rol_en(s, torneo_id, cuenta)
+    torneo = s.get(Torneo, torneo_id)
+    if torneo is None:  # a member row always has its tournament (foreign key); kept for the type
+        raise ServicioError("no existe ese torneo", 404)
     return torneo
+
+
+def torneo_organizado(s: Session, torneo_id: int, cuenta: Cuenta) -> Torneo:
+    """The tournament if ``cuenta`` is one of its organisers (403 for a referee)."""
+    if rol_en(s, torneo_id, cuenta) != "organizador":
+        raise ServicioError("solo un organizador del torneo puede hacer esto", 403)
+    return torneo_de(s, torneo_id, cuenta)
 
 
 def parejas_de(s: Session, torneo: Torneo) -> list[Pareja]:
@@ -261,7 +297,7 @@ def estado_torneo(s: Session, torneo: Torneo) -> dict[str, Any]:
         campeon = final.pareja1_id if final.ganador == 1 else final.pareja0_id
     else:
         campeon = clasificacion(s, torneo)["grupos"][0]["filas"][0]["pareja"]
-    return {"terminado": True, "campeon": s.get(Pareja, campeon).nombre}
+    return {"terminado": True, "campeon": fila(s, Pareja, campeon).nombre}
 
 
 def _siguientes_pares(s: Session, torneo: Torneo, formato: fm.Formato, rondas: list[Ronda]) -> tuple[str, list[fm.Par]]:
@@ -275,6 +311,9 @@ def _pares_del_formato(
     s: Session, torneo: Torneo, formato: fm.Formato, rondas: list[Ronda]
 ) -> tuple[str, list[fm.Par]]:
     parejas = parejas_de(s, torneo)
+    if formato.tipo == "liga" and any(p.entra_en for p in parejas):  # a pareja joined after round 1
+        jugados = [(e.pareja0_id, e.pareja1_id) for e in enfrentamientos_de(s, torneo) if e.pareja1_id is not None]
+        return "liga", fm.ronda_pendiente([p.id for p in parejas], jugados)
     if formato.tipo == "liga":
         rr = fm.round_robin(fm.orden([p.id for p in parejas], formato))
         return "liga", (rr[len(rondas)] if len(rondas) < len(rr) else [])
@@ -304,7 +343,7 @@ _PARTIDAS: dict[tuple[str, int], tuple[tuple[int, int], Partida]] = {}
 
 
 def _clave_cache(s: Session, e: Enfrentamiento) -> tuple[str, int]:
-    return str(s.get_bind().url), e.id
+    return str(s.get_bind().engine.url), e.id
 
 
 _CERROJOS: dict[int, threading.Lock] = {}
@@ -343,7 +382,7 @@ def partida_de(s: Session, torneo: Torneo, e: Enfrentamiento) -> tuple[Partida, 
     cached = _PARTIDAS.get(_clave_cache(s, e))
     if cached and cached[0] == clave:
         return cached[1], n
-    p0, p1 = s.get(Pareja, e.pareja0_id), s.get(Pareja, e.pareja1_id)
+    p0, p1 = fila(s, Pareja, e.pareja0_id), fila(s, Pareja, e.pareja1_id)
     partida = Partida(torneo.reglas, jugadores_de(p0, p1))
     for m in s.scalars(_vigentes(e).order_by(Mano.numero)):
         r = m.registro
@@ -353,8 +392,8 @@ def partida_de(s: Session, torneo: Torneo, e: Enfrentamiento) -> tuple[Partida, 
 
 
 def estado_partida(s: Session, torneo: Torneo, e: Enfrentamiento) -> dict[str, Any]:
-    p0 = s.get(Pareja, e.pareja0_id)
-    p1 = s.get(Pareja, e.pareja1_id) if e.pareja1_id else None
+    p0 = fila(s, Pareja, e.pareja0_id)
+    p1 = fila(s, Pareja, e.pareja1_id) if e.pareja1_id else None
     mesa = s.get(Mesa, e.mesa_id) if e.mesa_id else None
     out: dict[str, Any] = {
         "id": e.id,
@@ -389,7 +428,7 @@ def unirse(s: Session, codigo: str) -> tuple[str, Torneo, Enfrentamiento]:
     mesa = s.scalar(select(Mesa).where(Mesa.huella == huella("".join(codigo.split()).upper())))
     if mesa is None:
         raise ServicioError("código de mesa desconocido", 404)
-    torneo = s.get(Torneo, mesa.torneo_id)
+    torneo = fila(s, Torneo, mesa.torneo_id)
     e = s.scalar(select(Enfrentamiento).where(Enfrentamiento.mesa_id == mesa.id).order_by(Enfrentamiento.id.desc()))
     if e is None:
         raise ServicioError("esta mesa aún no tiene partida: espera a que empiece la ronda", 409)
@@ -417,7 +456,7 @@ def mesa_del_token(s: Session, token: str) -> tuple[Torneo, Enfrentamiento]:
     row = s.scalar(select(TokenMesa).where(TokenMesa.huella == huella(token)))
     if row is None:
         raise ServicioError("token de mesa no válido", 401)
-    return s.get(Torneo, row.torneo_id), s.get(Enfrentamiento, row.enfrentamiento_id)
+    return fila(s, Torneo, row.torneo_id), fila(s, Enfrentamiento, row.enfrentamiento_id)
 
 
 @dataclass(frozen=True)
@@ -501,7 +540,7 @@ def registrar_mano(
         registro=result.registro.to_dict(),
         marcador=list(result.marcador),
         ganados=ganados,
-        juego=result.fin["ganador"] if result.fin else None,
+        juego=result.fin.ganador if result.fin else None,
         foto=mano.foto,
         respuesta=respuesta,
         discrepancia=list(mano.discrepancia) if mano.discrepancia else None,
@@ -526,7 +565,7 @@ def partida_cerrada(s: Session, e: Enfrentamiento) -> ServicioError | None:
             "la partida ya tiene ganador: la mesa no puede cambiarla; el organizador corrige los resultados", 409
         )
     ultima = s.scalar(select(func.max(Ronda.numero)).where(Ronda.torneo_id == e.torneo_id))
-    if s.get(Ronda, e.ronda_id).numero != ultima:
+    if fila(s, Ronda, e.ronda_id).numero != ultima:
         return ServicioError("la ronda de esta partida ya terminó: la mesa no puede escribir en ella", 409)
     return None
 
@@ -605,9 +644,8 @@ def _tantear(partida: Partida, registro: Mapping[str, Any], tanteo: tuple[int, i
     if "jugadores" in registro and list(registro["jugadores"]) != list(partida.jugadores):
         raise ServicioError("los jugadores del registro no son los de esta partida")
     try:
-        result = partida.registrar(
-            registro.get("manos"), registro.get("lances"), registro.get("mano"), registro.get("declaraciones")
-        )
+        manos: Any = registro.get("manos")  # the table's JSON: registrar checks its shape
+        result = partida.registrar(manos, registro.get("lances"), registro.get("mano"), registro.get("declaraciones"))
     except (RegistroError, PartidaError, TypeError) as exc:
         raise ServicioError(str(exc)) from None
     if tuple(result.marcador) != tuple(tanteo):
@@ -782,7 +820,7 @@ def incidencias(s: Session, torneo: Torneo) -> list[dict[str, Any]]:
 
 
 def _incidencia(s: Session, i: Incidencia, mesas: Mapping[int, int], nombres: Mapping[int, str]) -> dict[str, Any]:
-    out = {
+    out: dict[str, Any] = {
         "origen": i.origen,
         "mesa": mesas.get(i.mesa_id),
         "pareja": nombres.get(i.pareja_id) if i.pareja_id else None,

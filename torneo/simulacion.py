@@ -75,7 +75,7 @@ class MesaSimulada:
         for i in range(2):
             self.ganados[i] += result.marcador[i] - result.registro.marcador[i]
         if result.fin:
-            self.juegos[result.fin["ganador"]] += 1
+            self.juegos[result.fin.ganador] += 1
         body = {
             "id": uuid.uuid4().hex,
             "numero": self.siguiente,

@@ -1,26 +1,27 @@
 """The day's pages besides the organiser's: the public read-only page of a tournament (standings,
 the round's pairings by table, live marcadores, the bracket, the champion; it refreshes itself;
 a projector layout and a phone layout) with its QR code, and the organiser's print view
-(pairings by table, table cards with their QR, the bracket, the standings) for A4."""
+(pairings by table, table cards with their QR, the bracket, the standings) for A4, the
+organiser's actions on the field (parejas, table codes) and its members (co-organisers and
+referees), and the password change page."""
 
 from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 import segno
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
-from torneo import auth, inscripcion, resumen, servicio
-from torneo.cuerpo import leer_formulario
+from torneo import auth, inscripcion, miembros, resumen, servicio
 from torneo.db import Torneo
-from torneo.dependencias import Servidor
+from torneo.dependencias import CuentaActual, Miembro, OrganizadorTorneo, Permiso, Servidor, limite_entrar
 from torneo.estado import Estado
-from torneo.i18n import idioma_de
-from torneo.paginas import base_publica, pagina, parse_parejas
+from torneo.formularios import ArbitroForm, ClaveForm, MiembroForm, ParejaForm, formulario
+from torneo.paginas import a_pagina, base_publica, pagina, parse_parejas
 from torneo.paginas import texto as texto_de
 
 router = APIRouter(include_in_schema=False)
@@ -65,102 +66,120 @@ def _png(texto: str, escala: int = 6) -> Response:
 
 
 @router.get("/torneos/{torneo_id}/imprimir", response_class=HTMLResponse)
-async def imprimir(torneo_id: int, request: Request, srv: Servidor) -> Any:
-    def run(s: Session) -> Any:
-        cuenta = auth.cuenta_del_token(s, auth.token_de(request))
-        t = servicio.torneo_de(s, torneo_id, cuenta)
+async def imprimir(torneo_id: int, request: Request, srv: Servidor, permiso: Miembro) -> HTMLResponse:
+    def run(s: Session) -> dict[str, Any]:
+        t = servicio.torneo_de(s, torneo_id, permiso.cuenta)
         return _vista(s, t) | {"mesas": resumen.resumen(s, t)["mesas"]}
 
-    try:
-        data = await srv.en_hilo(run)
-    except servicio.ServicioError as exc:
-        if exc.estado != 401:
-            raise
-        return RedirectResponse("/entrar", status_code=303)
+    data = await srv.en_hilo(run)
     return pagina(request, "imprimir.html", t=data, publico=enlace_publico(request, torneo_id, data["firma"]))
 
 
+async def _accion(
+    request: Request, srv: Estado, permiso: Permiso, fn: Callable[[Session, Torneo], object], ruta: str = ""
+) -> RedirectResponse:
+    """An organiser's form: done, then back to the tournament's page (or ``ruta`` under it);
+    refused, an error page in the reader's language (the app's error handler)."""
+    await srv.en_hilo(lambda s: fn(s, servicio.torneo_de(s, permiso.torneo_id, permiso.cuenta)))
+    return a_pagina(request, f"/torneos/{permiso.torneo_id}{ruta}")
+
+
 @router.post("/torneos/{torneo_id}/mesas/{numero}/codigo")
-async def nuevo_codigo(torneo_id: int, numero: int, request: Request, srv: Servidor) -> Any:
+async def nuevo_codigo(numero: int, request: Request, srv: Servidor, permiso: OrganizadorTorneo) -> RedirectResponse:
     """A new join code for a table (the organiser's button): the old code and its tokens stop."""
-
-    def run(s: Session) -> None:
-        cuenta = auth.cuenta_del_token(s, auth.token_de(request))
-        if cuenta.rol != "organizador":
-            raise servicio.ServicioError("solo un organizador puede hacer esto", 403)
-        servicio.nuevo_codigo(s, servicio.torneo_de(s, torneo_id, cuenta), numero)
-
-    await srv.en_hilo(run)
-    return RedirectResponse(f"/torneos/{torneo_id}?lang={request.query_params.get('lang', 'es')}", status_code=303)
-
-
-async def _accion_organizador(
-    request: Request, srv: Estado, torneo_id: int, fn: Callable[[Session, Torneo, dict[str, str]], Any]
-) -> Response:
-    """An organiser's form on the tournament page: done, then back to the page; refused, an error page."""
-    form = await leer_formulario(request, 64 * 1024)
-
-    def run(s: Session) -> None:
-        cuenta = auth.cuenta_del_token(s, auth.token_de(request))
-        if cuenta.rol != "organizador":
-            raise servicio.ServicioError("solo un organizador puede hacer esto", 403)
-        fn(s, servicio.torneo_de(s, torneo_id, cuenta), form)
-
-    await srv.en_hilo(run)
-    return RedirectResponse(f"/torneos/{torneo_id}?lang={idioma_de(request)}", status_code=303)
+    return await _accion(request, srv, permiso, lambda s, t: servicio.nuevo_codigo(s, t, numero))
 
 
 @router.post("/torneos/{torneo_id}/parejas")
-async def anadir_pareja(torneo_id: int, request: Request, srv: Servidor) -> Response:
-    def fn(s: Session, t: Torneo, form: dict[str, str]) -> None:
-        nuevas = parse_parejas(form.get("pareja", ""))
-        if len(nuevas) != 1:
-            raise servicio.ServicioError("línea {linea} de parejas: escribe «Nombre: Jugador, Jugador»", linea=1)
-        inscripcion.anadir_pareja(s, t, nuevas[0])
-
-    return await _accion_organizador(request, srv, torneo_id, fn)
+async def anadir_pareja(
+    request: Request,
+    srv: Servidor,
+    permiso: OrganizadorTorneo,
+    form: Annotated[ParejaForm, Depends(formulario(ParejaForm))],
+) -> RedirectResponse:
+    nuevas = parse_parejas(form.pareja)
+    if len(nuevas) != 1:
+        raise servicio.ServicioError("línea {linea} de parejas: escribe «Nombre: Jugador, Jugador»", linea=1)
+    return await _accion(request, srv, permiso, lambda s, t: inscripcion.anadir_pareja(s, t, nuevas[0]))
 
 
 @router.post("/torneos/{torneo_id}/parejas/{pareja_id}/retirada")
-async def retirar_pareja(torneo_id: int, pareja_id: int, request: Request, srv: Servidor) -> Response:
-    return await _accion_organizador(
-        request, srv, torneo_id, lambda s, t, _f: inscripcion.retirar_pareja(s, t, pareja_id)
-    )
+async def retirar_pareja(
+    pareja_id: int, request: Request, srv: Servidor, permiso: OrganizadorTorneo
+) -> RedirectResponse:
+    return await _accion(request, srv, permiso, lambda s, t: inscripcion.retirar_pareja(s, t, pareja_id))
 
 
 @router.post("/torneos/{torneo_id}/arbitros")
-async def crear_arbitro(torneo_id: int, request: Request, srv: Servidor) -> Response:
+async def crear_arbitro(
+    request: Request,
+    srv: Servidor,
+    permiso: OrganizadorTorneo,
+    form: Annotated[ArbitroForm, Depends(formulario(ArbitroForm))],
+) -> RedirectResponse:
     """A referee's account from the tournament page."""
-    return await _accion_organizador(
-        request,
-        srv,
-        torneo_id,
-        lambda s, t, f: auth.crear_cuenta(s, f.get("usuario", "")[:64], f.get("clave", "")[:256], "arbitro", t),
+    return await _accion(
+        request, srv, permiso, lambda s, t: miembros.anadir_miembro(s, t, form.usuario, "arbitro", form.clave)
     )
 
 
+@router.get("/torneos/{torneo_id}/miembros", response_class=HTMLResponse)
+async def miembros_get(request: Request, srv: Servidor, permiso: OrganizadorTorneo) -> HTMLResponse:
+    """The tournament's organisers and referees, with the forms to add and remove them."""
+
+    def run(s: Session) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        t = servicio.torneo_de(s, permiso.torneo_id, permiso.cuenta)
+        return {"id": t.id, "nombre": t.nombre, "firma": servicio.firma_publica(s, t)}, miembros.miembros(s, t)
+
+    data, filas = await srv.en_hilo(run)
+    return pagina(request, "miembros.html", t=data, miembros=filas, rol=permiso.rol, yo=permiso.cuenta.id)
+
+
+@router.post("/torneos/{torneo_id}/miembros")
+async def miembros_post(
+    request: Request,
+    srv: Servidor,
+    permiso: OrganizadorTorneo,
+    form: Annotated[MiembroForm, Depends(formulario(MiembroForm))],
+) -> RedirectResponse:
+    return await _accion(
+        request,
+        srv,
+        permiso,
+        lambda s, t: miembros.anadir_miembro(s, t, form.usuario, form.rol, form.clave or None),
+        "/miembros",
+    )
+
+
+@router.post("/torneos/{torneo_id}/miembros/{cuenta_id}/baja")
+async def miembros_baja(
+    cuenta_id: int, request: Request, srv: Servidor, permiso: OrganizadorTorneo
+) -> RedirectResponse:
+    return await _accion(request, srv, permiso, lambda s, t: miembros.quitar_miembro(s, t, cuenta_id), "/miembros")
+
+
 @router.get("/cuenta", response_class=HTMLResponse)
-async def cuenta_get(request: Request) -> Any:
+async def cuenta_get(request: Request) -> HTMLResponse:
     return pagina(request, "cuenta.html", error=None, hecho=False)
 
 
-@router.post("/cuenta", response_class=HTMLResponse)
-async def cuenta_post(request: Request, srv: Servidor) -> Any:
+@router.post("/cuenta", response_class=HTMLResponse, dependencies=[Depends(limite_entrar)])
+async def cuenta_post(
+    request: Request,
+    srv: Servidor,
+    cuenta: CuentaActual,
+    form: Annotated[ClaveForm, Depends(formulario(ClaveForm))],
+) -> HTMLResponse:
     """The password change page: the current password, the new one twice."""
-    srv.limitar(srv.limite_entrar, request)
-    form = await leer_formulario(request, 64 * 1024)
     token = auth.token_de(request) or ""
 
     def run(s: Session) -> None:
-        cuenta = auth.cuenta_del_token(s, token)
-        if form.get("nueva", "") != form.get("repetida", ""):
+        if form.nueva != form.repetida:
             raise servicio.ServicioError("las dos contraseñas nuevas no coinciden")
-        auth.cambiar_clave(s, cuenta.id, form.get("actual", "")[:256], form.get("nueva", "")[:256], token)
+        auth.cambiar_clave(s, cuenta.id, form.actual, form.nueva, token)
 
     try:
         await srv.en_hilo(run)
     except servicio.ServicioError as exc:
-        if exc.estado == 401:
-            return RedirectResponse("/entrar", status_code=303)
         return pagina(request, "cuenta.html", exc.estado, error=texto_de(exc, request), hecho=False)
     return pagina(request, "cuenta.html", error=None, hecho=True)

@@ -1,14 +1,15 @@
 """Referees' reports: a hash-chained log, verified, its findings stored as incidents. The login
-is checked before the body (up to 4 MiB) is read."""
+and the account's membership of the tournament are checked before the body (up to 4 MiB) is read."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends
+from sqlalchemy.orm import Session
 
 from torneo import servicio
-from torneo.dependencias import CuentaActual, Servidor, cuerpo, documentar
+from torneo.dependencias import Miembro, Servidor, cuerpo, documentar
 from torneo.modelos import LIMITE_INFORME, InformeIn, InformeOut
 from torneo.rutas import ERRORES
 
@@ -17,14 +18,14 @@ router = APIRouter(prefix="/api/torneos/{torneo_id}/informes", tags=["informes"]
 
 @router.post("", response_model=InformeOut, status_code=201, openapi_extra=documentar(InformeIn))
 async def subir(
-    torneo_id: int,
     srv: Servidor,
-    cuenta: CuentaActual,
+    permiso: Miembro,
     body: Annotated[InformeIn, Depends(cuerpo(InformeIn, LIMITE_INFORME))],
-) -> Any:
-    def run(s: Any) -> Any:
-        t = servicio.torneo_de(s, torneo_id, cuenta)
-        inf = servicio.subir_informe(s, t, cuenta, body.mesa, body.registro, body.clave, body.sello)
+) -> InformeOut:
+    def run(s: Session) -> InformeOut:
+        t = servicio.torneo_de(s, permiso.torneo_id, permiso.cuenta)
+        inf = servicio.subir_informe(s, t, permiso.cuenta, body.mesa, body.registro, body.clave, body.sello)
         return InformeOut(id=inf.id, sello=inf.sello)
 
-    return await srv.en_hilo(run)
+    out: InformeOut = await srv.en_hilo(run)
+    return out

@@ -15,7 +15,6 @@ from torneo.modelos import ManoIn, ManoOut, PartidaOut, Unirse, UnirseOut
 from torneo.rutas import ERRORES
 
 router = APIRouter(prefix="/api", tags=["mesa"], responses=ERRORES)
-ANSWER = {"response_model_exclude_unset": True}
 
 
 @router.post(
@@ -23,7 +22,7 @@ ANSWER = {"response_model_exclude_unset": True}
     response_model=UnirseOut,
     dependencies=[Depends(limite_unirse)],
     openapi_extra=documentar(Unirse),
-    **ANSWER,
+    response_model_exclude_unset=True,
 )
 async def unirse(srv: Servidor, body: Annotated[Unirse, Depends(cuerpo(Unirse))]) -> Any:
     def run(s: Any) -> Any:
@@ -33,7 +32,7 @@ async def unirse(srv: Servidor, body: Annotated[Unirse, Depends(cuerpo(Unirse))]
     return await srv.en_hilo(run)
 
 
-@router.get("/mesa/partida", response_model=PartidaOut, **ANSWER)
+@router.get("/mesa/partida", response_model=PartidaOut, response_model_exclude_unset=True)
 async def partida(srv: Servidor, token: TokenMesa) -> Any:
     def run(s: Any) -> Any:
         t, e = servicio.mesa_del_token(s, token)
@@ -48,7 +47,7 @@ async def partida(srv: Servidor, token: TokenMesa) -> Any:
     status_code=201,
     openapi_extra=documentar(ManoIn),
     responses={200: {"model": ManoOut, "description": "a resend: the first answer again"}},
-    **ANSWER,
+    response_model_exclude_unset=True,
 )
 async def mano(
     srv: Servidor, token: TokenMesa, body: Annotated[ManoIn, Depends(cuerpo(ManoIn))], request: Request
@@ -64,8 +63,10 @@ async def mano(
             eid = e.id
         with servicio.cerrojo(eid), srv.sesion() as s:  # one writer per match
             t, _e = servicio.mesa_del_token(s, token)
-            e = s.get(Enfrentamiento, eid, with_for_update=True)
-            return servicio.registrar_mano(s, t, e, enviada)
+            bloqueada = s.get(Enfrentamiento, eid, with_for_update=True)  # the row locked for this hand
+            if bloqueada is None:  # the token names its match (a foreign key): kept for the type
+                raise servicio.ServicioError("no existe esa partida", 404)
+            return servicio.registrar_mano(s, t, bloqueada, enviada)
 
     estado, respuesta = await run_in_threadpool(run)
     if isinstance(respuesta, servicio.ServicioError):  # refused, with its incident committed

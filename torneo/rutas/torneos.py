@@ -1,5 +1,7 @@
 """Tournaments: create, read, start rounds, standings, incidents, corrections with their audit
-trail, referees' accounts, new table codes and the exports."""
+trail, members (co-organisers and referees), parejas added and withdrawn, new table codes and
+the exports. Each route under a tournament takes the account's role in it as a dependency
+(``Miembro``: any member; ``OrganizadorTorneo``: its organisers)."""
 
 from __future__ import annotations
 
@@ -7,10 +9,12 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
 from fastapi.responses import Response
+from sqlalchemy.orm import Session
 
-from torneo import auth, correcciones, inscripcion, resumen, servicio
+from torneo import auth, correcciones, inscripcion, miembros, resumen, servicio
 from torneo import formato as fm
-from torneo.dependencias import CuentaActual, Organizador, Servidor, cuerpo, documentar
+from torneo.db import Pareja, Torneo
+from torneo.dependencias import Miembro, Organizador, OrganizadorTorneo, Permiso, Servidor, cuerpo, documentar
 from torneo.modelos import (
     ArbitroIn,
     ClasificacionOut,
@@ -20,6 +24,8 @@ from torneo.modelos import (
     ExportOut,
     IncidenciaOut,
     MesaOut,
+    MiembroIn,
+    MiembroOut,
     ParejaIn,
     ParejaOut,
     PartidaOut,
@@ -32,7 +38,6 @@ from torneo.rutas import ERRORES
 
 router = APIRouter(prefix="/api/torneos", tags=["torneos"], responses=ERRORES)
 perfiles = APIRouter(prefix="/api/perfiles", tags=["torneos"])
-ANSWER = {"response_model_exclude_unset": True}
 
 
 @perfiles.get("", response_model=list[str])
@@ -61,34 +66,39 @@ async def crear(srv: Servidor, cuenta: Organizador, body: Annotated[TorneoIn, De
     return await srv.en_hilo(run)
 
 
-@router.get("/{torneo_id}", response_model=TorneoOut, **ANSWER)
-async def ver(torneo_id: int, srv: Servidor, cuenta: CuentaActual) -> Any:
-    return await srv.en_hilo(lambda s: resumen.resumen(s, servicio.torneo_de(s, torneo_id, cuenta)))
+@router.get("/{torneo_id}", response_model=TorneoOut, response_model_exclude_unset=True)
+async def ver(srv: Servidor, permiso: Miembro) -> Any:
+    return await srv.en_hilo(lambda s: resumen.resumen(s, _torneo(s, permiso)))
+
+
+def _torneo(s: Session, permiso: Permiso) -> Torneo:
+    return servicio.torneo_de(s, permiso.torneo_id, permiso.cuenta)
 
 
 @router.post("/{torneo_id}/rondas", response_model=RondaOut, status_code=201)
-async def ronda(torneo_id: int, srv: Servidor, cuenta: Organizador) -> Any:
-    def run(s: Any) -> Any:
-        r = servicio.iniciar_ronda(s, servicio.torneo_de(s, torneo_id, cuenta))
+async def ronda(srv: Servidor, permiso: OrganizadorTorneo) -> RondaOut:
+    def run(s: Session) -> RondaOut:
+        r = servicio.iniciar_ronda(s, _torneo(s, permiso))
         return RondaOut(ronda=r.numero, fase=r.fase)
 
-    return await srv.en_hilo(run)
+    out: RondaOut = await srv.en_hilo(run)
+    return out
 
 
 @router.get("/{torneo_id}/clasificacion", response_model=ClasificacionOut)
-async def clasificacion(torneo_id: int, srv: Servidor, cuenta: CuentaActual) -> Any:
-    return await srv.en_hilo(lambda s: servicio.clasificacion(s, servicio.torneo_de(s, torneo_id, cuenta)))
+async def clasificacion(srv: Servidor, permiso: Miembro) -> Any:
+    return await srv.en_hilo(lambda s: servicio.clasificacion(s, _torneo(s, permiso)))
 
 
-@router.get("/{torneo_id}/incidencias", response_model=list[IncidenciaOut], **ANSWER)
-async def incidencias(torneo_id: int, srv: Servidor, cuenta: CuentaActual) -> Any:
-    return await srv.en_hilo(lambda s: servicio.incidencias(s, servicio.torneo_de(s, torneo_id, cuenta)))
+@router.get("/{torneo_id}/incidencias", response_model=list[IncidenciaOut], response_model_exclude_unset=True)
+async def incidencias(srv: Servidor, permiso: Miembro) -> Any:
+    return await srv.en_hilo(lambda s: servicio.incidencias(s, _torneo(s, permiso)))
 
 
 @router.get("/{torneo_id}/correcciones", response_model=list[CorreccionOut])
-async def auditoria(torneo_id: int, srv: Servidor, cuenta: CuentaActual) -> Any:
+async def auditoria(srv: Servidor, permiso: Miembro) -> Any:
     """The audit trail of corrections: who, when, why, the result before and after."""
-    return await srv.en_hilo(lambda s: correcciones.correcciones(s, servicio.torneo_de(s, torneo_id, cuenta)))
+    return await srv.en_hilo(lambda s: correcciones.correcciones(s, _torneo(s, permiso)))
 
 
 @router.post(
@@ -96,19 +106,18 @@ async def auditoria(torneo_id: int, srv: Servidor, cuenta: CuentaActual) -> Any:
     response_model=PartidaOut,
     status_code=201,
     openapi_extra=documentar(CorreccionIn),
-    **ANSWER,
+    response_model_exclude_unset=True,
 )
 async def corregir(
-    torneo_id: int,
     partida_id: int,
     srv: Servidor,
-    cuenta: CuentaActual,
+    permiso: Miembro,
     body: Annotated[CorreccionIn, Depends(cuerpo(CorreccionIn))],
 ) -> Any:
-    def run(s: Any) -> Any:
-        t = servicio.torneo_de(s, torneo_id, cuenta)
+    def run(s: Session) -> Any:
+        t = _torneo(s, permiso)
         e = correcciones.enfrentamiento_de(s, t, partida_id)
-        correcciones.corregir(s, t, cuenta, e, body.ganador, body.juegos, body.motivo, body.tantos)
+        correcciones.corregir(s, t, permiso.cuenta, e, body.ganador, body.juegos, body.motivo, body.tantos)
         return servicio.estado_partida(s, t, e)
 
     return await srv.en_hilo(run)
@@ -116,57 +125,90 @@ async def corregir(
 
 @router.post("/{torneo_id}/arbitros", response_model=UsuarioOut, status_code=201, openapi_extra=documentar(ArbitroIn))
 async def arbitro(
-    torneo_id: int, srv: Servidor, cuenta: Organizador, body: Annotated[ArbitroIn, Depends(cuerpo(ArbitroIn))]
-) -> Any:
-    def run(s: Any) -> Any:
-        t = servicio.torneo_de(s, torneo_id, cuenta)
+    srv: Servidor, permiso: OrganizadorTorneo, body: Annotated[ArbitroIn, Depends(cuerpo(ArbitroIn))]
+) -> UsuarioOut:
+    """A new referee account for the tournament."""
+
+    def run(s: Session) -> UsuarioOut:
+        t = _torneo(s, permiso)
         return UsuarioOut(usuario=auth.crear_cuenta(s, body.usuario, body.clave, "arbitro", t).usuario)
+
+    out: UsuarioOut = await srv.en_hilo(run)
+    return out
+
+
+@router.get("/{torneo_id}/miembros", response_model=list[MiembroOut])
+async def lista_miembros(srv: Servidor, permiso: Miembro) -> Any:
+    """The tournament's organisers (its creator and co-organisers) and referees."""
+    return await srv.en_hilo(lambda s: miembros.miembros(s, _torneo(s, permiso)))
+
+
+@router.post(
+    "/{torneo_id}/miembros", response_model=list[MiembroOut], status_code=201, openapi_extra=documentar(MiembroIn)
+)
+async def anadir_miembro(
+    srv: Servidor, permiso: OrganizadorTorneo, body: Annotated[MiembroIn, Depends(cuerpo(MiembroIn))]
+) -> Any:
+    """Add an account as co-organiser or referee (created first when ``clave`` is given)."""
+
+    def run(s: Session) -> Any:
+        t = _torneo(s, permiso)
+        miembros.anadir_miembro(s, t, body.usuario, body.rol, body.clave)
+        return miembros.miembros(s, t)
 
     return await srv.en_hilo(run)
 
 
-def _pareja(p: Any) -> ParejaOut:
-    return ParejaOut(id=p.id, nombre=p.nombre, jugadores=p.jugadores, grupo=p.grupo, retirada=p.retirada)
+@router.delete("/{torneo_id}/miembros/{cuenta_id}", status_code=204)
+async def quitar_miembro(cuenta_id: int, srv: Servidor, permiso: OrganizadorTorneo) -> Response:
+    """A co-organiser or referee no longer sees the tournament (its creator cannot be removed)."""
+    await srv.en_hilo(lambda s: miembros.quitar_miembro(s, _torneo(s, permiso), cuenta_id))
+    return Response(status_code=204)
+
+
+def _pareja(p: Pareja) -> ParejaOut:
+    return ParejaOut(
+        id=p.id, nombre=p.nombre, jugadores=p.jugadores, grupo=p.grupo, retirada=p.retirada, entra_en=p.entra_en
+    )
 
 
 @router.post("/{torneo_id}/parejas", response_model=ParejaOut, status_code=201, openapi_extra=documentar(ParejaIn))
 async def anadir_pareja(
-    torneo_id: int, srv: Servidor, cuenta: Organizador, body: Annotated[ParejaIn, Depends(cuerpo(ParejaIn))]
-) -> Any:
-    """A pareja more, before the first round (in groups, the groups are drawn again)."""
+    srv: Servidor, permiso: OrganizadorTorneo, body: Annotated[ParejaIn, Depends(cuerpo(ParejaIn))]
+) -> ParejaOut:
+    """A pareja more: before the first round in any format (groups are drawn again), later in a
+    league (it plays every pareja in the rounds to come; docs/torneo.md)."""
 
-    def run(s: Any) -> Any:
-        t = servicio.torneo_de(s, torneo_id, cuenta)
+    def run(s: Session) -> ParejaOut:
         nueva = servicio.NuevaPareja(body.nombre, (body.jugadores[0], body.jugadores[1]))
-        return _pareja(inscripcion.anadir_pareja(s, t, nueva))
+        return _pareja(inscripcion.anadir_pareja(s, _torneo(s, permiso), nueva))
 
-    return await srv.en_hilo(run)
+    out: ParejaOut = await srv.en_hilo(run)
+    return out
 
 
 @router.post("/{torneo_id}/parejas/{pareja_id}/retirada", response_model=ParejaOut)
-async def retirar_pareja(torneo_id: int, pareja_id: int, srv: Servidor, cuenta: Organizador) -> Any:
+async def retirar_pareja(pareja_id: int, srv: Servidor, permiso: OrganizadorTorneo) -> ParejaOut:
     """Withdraw a pareja between its matches: its opponents in the rounds to come get byes."""
-
-    def run(s: Any) -> Any:
-        return _pareja(inscripcion.retirar_pareja(s, servicio.torneo_de(s, torneo_id, cuenta), pareja_id))
-
-    return await srv.en_hilo(run)
+    out: ParejaOut = await srv.en_hilo(lambda s: _pareja(inscripcion.retirar_pareja(s, _torneo(s, permiso), pareja_id)))
+    return out
 
 
 @router.post("/{torneo_id}/mesas/{numero}/codigo", response_model=MesaOut, status_code=201)
-async def nuevo_codigo(torneo_id: int, numero: int, srv: Servidor, cuenta: Organizador) -> Any:
+async def nuevo_codigo(numero: int, srv: Servidor, permiso: OrganizadorTorneo) -> MesaOut:
     """A new join code for a table: the old one stops joining, its tablets' tokens stop writing."""
 
-    def run(s: Any) -> Any:
-        mesa = servicio.nuevo_codigo(s, servicio.torneo_de(s, torneo_id, cuenta), numero)
+    def run(s: Session) -> MesaOut:
+        mesa = servicio.nuevo_codigo(s, _torneo(s, permiso), numero)
         return MesaOut(numero=mesa.numero, codigo=servicio.codigo_mesa(s, mesa))
 
-    return await srv.en_hilo(run)
+    out: MesaOut = await srv.en_hilo(run)
+    return out
 
 
-@router.get("/{torneo_id}/exportar.json", response_model=ExportOut, **ANSWER)
-async def exportar_json(torneo_id: int, srv: Servidor, cuenta: CuentaActual) -> Any:
-    return await srv.en_hilo(lambda s: resumen.exportar(s, servicio.torneo_de(s, torneo_id, cuenta)))
+@router.get("/{torneo_id}/exportar.json", response_model=ExportOut, response_model_exclude_unset=True)
+async def exportar_json(srv: Servidor, permiso: Miembro) -> Any:
+    return await srv.en_hilo(lambda s: resumen.exportar(s, _torneo(s, permiso)))
 
 
 @router.get(
@@ -174,8 +216,8 @@ async def exportar_json(torneo_id: int, srv: Servidor, cuenta: CuentaActual) -> 
     response_class=Response,
     responses={200: {"content": {"text/csv": {}}, "description": "one row per match"}},
 )
-async def exportar_csv(torneo_id: int, srv: Servidor, cuenta: CuentaActual) -> Response:
-    data = await srv.en_hilo(lambda s: resumen.exportar(s, servicio.torneo_de(s, torneo_id, cuenta)))
+async def exportar_csv(torneo_id: int, srv: Servidor, permiso: Miembro) -> Response:
+    data = await srv.en_hilo(lambda s: resumen.exportar(s, _torneo(s, permiso)))
     return Response(
         resumen.a_csv(data),
         media_type="text/csv; charset=utf-8",

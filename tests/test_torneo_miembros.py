@@ -1,0 +1,180 @@
+"""Who acts in a tournament: co-organisers and referees added and removed by its organisers from
+a page or the API (a ``miembro`` row each, checked by the routes' dependency), and a pareja added
+after round 1 (a league pairs it with everyone in the rounds to come; groups and the knockout
+refuse it in the reader's language)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient
+
+from tests import test_torneo_api as base
+from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
+from tests.test_torneo_api import CLAVE, organizador, torneo
+from torneo.api import Servidor
+
+srv, client, srv1, client1 = base.srv, base.client, base.srv1, base.client1
+
+
+def _login(client: TestClient, usuario: str, clave: str = CLAVE) -> dict[str, str]:
+    r = client.post("/api/sesion", json={"usuario": usuario, "clave": clave})
+    assert r.status_code == 200, r.text
+    return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+def _pagina(srv: Servidor, usuario: str, clave: str = CLAVE) -> TestClient:
+    """A browser of its own (its own cookie), logged in through the login page."""
+    c = TestClient(srv.app)
+    assert c.post("/entrar", data={"usuario": usuario, "clave": clave}, follow_redirects=False).status_code == 303
+    return c
+
+
+def test_a_co_organiser_added_from_the_page_runs_the_tournament_until_removed(srv: Servidor, client: TestClient):
+    h = organizador(srv, client)
+    tid = torneo(client, h, parejas=4, mesas=2)
+    h_otra = organizador(srv, client, "otra")  # an organiser of her own tournaments
+    assert client.get(f"/api/torneos/{tid}", headers=h_otra).status_code == 404
+    assert client.post(f"/api/torneos/{tid}/rondas", headers=h_otra).status_code == 404
+
+    org = _pagina(srv, "org")
+    r = org.post(f"/torneos/{tid}/miembros", data={"usuario": "otra", "rol": "organizador"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith(f"/torneos/{tid}/miembros")
+    page = org.get(f"/torneos/{tid}/miembros").text
+    assert "otra" in page and "Coorganizador" in page and "Creó el torneo" in page
+
+    # the co-organiser: sees it in her list, starts a round, adds a referee with a new account
+    otra = _pagina(srv, "otra")
+    assert f'href="/torneos/{tid}?' in otra.get("/torneos").text
+    assert client.post(f"/api/torneos/{tid}/rondas", headers=h_otra).status_code == 201
+    r = client.post(
+        f"/api/torneos/{tid}/miembros",
+        headers=h_otra,
+        json={"usuario": "juez", "rol": "arbitro", "clave": "arbitra-bien-7"},
+    )
+    assert r.status_code == 201
+    assert {(m["usuario"], m["rol"], m["creador"]) for m in r.json()} == {
+        ("org", "organizador", True),
+        ("otra", "organizador", False),
+        ("juez", "arbitro", False),
+    }
+    # the referee reads but does not organise, on the API and on the page
+    h_juez = _login(client, "juez", "arbitra-bien-7")
+    assert client.get(f"/api/torneos/{tid}", headers=h_juez).status_code == 200
+    r = client.post(f"/api/torneos/{tid}/mesas/1/codigo", headers=h_juez)
+    assert r.status_code == 403 and "organizador del torneo" in r.json()["error"]
+    juez = _pagina(srv, "juez", "arbitra-bien-7")
+    assert 'id="ronda"' not in juez.get(f"/torneos/{tid}").text
+    assert 'id="miembros"' not in juez.get(f"/torneos/{tid}").text
+    assert juez.get(f"/torneos/{tid}/miembros").status_code == 403
+    # the creator stays
+    org_id = next(m["cuenta"] for m in client.get(f"/api/torneos/{tid}/miembros", headers=h).json() if m["creador"])
+    r = client.delete(f"/api/torneos/{tid}/miembros/{org_id}", headers=h_otra)
+    assert r.status_code == 409 and "siempre su organizador" in r.json()["error"]
+
+    # removed from the page: she sees it no more
+    otra_id = next(
+        m["cuenta"] for m in client.get(f"/api/torneos/{tid}/miembros", headers=h).json() if m["usuario"] == "otra"
+    )
+    r = org.post(f"/torneos/{tid}/miembros/{otra_id}/baja", follow_redirects=False)
+    assert r.status_code == 303
+    assert client.get(f"/api/torneos/{tid}", headers=h_otra).status_code == 404
+    assert otra.get(f"/torneos/{tid}").status_code == 404
+    assert f'href="/torneos/{tid}?' not in otra.get("/torneos").text
+
+
+def test_members_refusals_are_clear_in_the_readers_language(srv1: Servidor, client1: TestClient):
+    h = organizador(srv1, client1)
+    tid = torneo(client1, h, parejas=2, mesas=1)
+    r = client1.post(f"/api/torneos/{tid}/miembros?lang=en", headers=h, json={"usuario": "nadie", "rol": "arbitro"})
+    assert r.status_code == 404 and r.json()["error"] == "there is no user nadie: write a password to create it"
+    r = client1.post(f"/api/torneos/{tid}/miembros", headers=h, json={"usuario": "org", "rol": "arbitro"})
+    assert r.status_code == 409
+    r = client1.post(f"/api/torneos/{tid}/miembros", headers=h, json={"usuario": "x1234", "rol": "jefe"})
+    assert r.status_code == 422 and "rol" in r.json()["error"]
+    org = _pagina(srv1, "org")
+    page = org.post(f"/torneos/{tid}/miembros?lang=eu", data={"usuario": "nadie", "rol": "arbitro"})
+    assert page.status_code == 404 and "text/html" in page.headers["content-type"]
+    assert "ez dago nadie erabiltzailerik" in page.text and f'href="/torneos/{tid}?lang=eu"' not in page.text
+    page = org.post(f"/torneos/{tid}/miembros?lang=en", data={"usuario": "nuevo1", "rol": "jefe", "clave": "x"})
+    assert page.status_code == 422 and "field rol" in page.text
+    # a page under a tournament the account is no member of: the same answer as no tournament
+    organizador(srv1, client1, "ajena")
+    assert _pagina(srv1, "ajena").get(f"/torneos/{tid}/miembros").status_code == 404
+
+
+def _cerrar_ronda(client: TestClient, h: dict[str, str], tid: int) -> list[tuple[str, str]]:
+    """Set every open match of the round now played as won by its first pareja (a result the
+    organiser enters); the pairs played."""
+    datos = client.get(f"/api/torneos/{tid}", headers=h).json()
+    ultima = datos["rondas"][-1]["numero"]
+    jugadas = []
+    for p in datos["partidas"]:
+        if p["ronda"] != ultima or p["parejas"][1] is None:
+            continue
+        jugadas.append((p["parejas"][0], p["parejas"][1]))
+        if p["ganador"] is None:
+            body: dict[str, Any] = {"ganador": 0, "juegos": [1, 0], "motivo": "acta de la mesa"}
+            r = client.post(f"/api/torneos/{tid}/partidas/{p['id']}/correccion", headers=h, json=body)
+            assert r.status_code == 201, r.text
+    return jugadas
+
+
+def test_a_league_takes_a_pareja_after_round_1_and_it_meets_everyone(srv: Servidor, client: TestClient):
+    h = organizador(srv, client)
+    tid = torneo(client, h, parejas=4, mesas=3, juegos=1)
+    client.post(f"/api/torneos/{tid}/rondas", headers=h)
+    r = client.post(f"/api/torneos/{tid}/parejas", headers=h, json={"nombre": "Tarde", "jugadores": ["C", "D"]})
+    assert r.status_code == 201 and r.json()["entra_en"] == 1
+    rondas = [_cerrar_ronda(client, h, tid)]
+    assert all("Tarde" not in par for par in rondas[0])  # the round under way is not changed
+    while (r := client.post(f"/api/torneos/{tid}/rondas", headers=h)).status_code == 201:
+        rondas.append(_cerrar_ronda(client, h, tid))
+    assert r.status_code == 409 and "no quedan rondas" in r.json()["error"]
+    for ronda in rondas:  # nobody twice in a round
+        nombres = [n for par in ronda for n in par]
+        assert len(nombres) == len(set(nombres))
+    todas = sorted(tuple(sorted(par)) for ronda in rondas for par in ronda)
+    assert todas == list(itertools.combinations(["P0", "P1", "P2", "P3", "Tarde"], 2))  # every pair once
+    datos = client.get(f"/api/torneos/{tid}", headers=h).json()
+    assert datos["terminado"] is True
+    filas = client.get(f"/api/torneos/{tid}/clasificacion", headers=h).json()["grupos"][0]["filas"]
+    assert {f["nombre"]: f["jugadas"] for f in filas}["Tarde"] == 4
+    r = client.post(f"/api/torneos/{tid}/parejas?lang=en", headers=h, json={"nombre": "Otra", "jugadores": ["E", "F"]})
+    assert r.status_code == 409 and r.json()["error"] == "the tournament is over: no pairs are added"
+
+
+def test_groups_and_the_knockout_refuse_a_late_pareja_in_the_readers_language(srv1: Servidor, client1: TestClient):
+    h = organizador(srv1, client1)
+    tid = torneo(client1, h, parejas=4, mesas=2, tipo="grupos", grupos=2, clasifican=1, juegos=1)
+    client1.post(f"/api/torneos/{tid}/rondas", headers=h)
+    nueva = {"nombre": "Tarde", "jugadores": ["C", "D"]}
+    r = client1.post(f"/api/torneos/{tid}/parejas?lang=en", headers=h, json=nueva)
+    assert r.status_code == 409
+    assert (
+        r.json()["error"] == "the groups have begun: in a groups tournament a pair is added only before the first round"
+    )
+    org = _pagina(srv1, "org")
+    page = org.post(f"/torneos/{tid}/parejas?lang=eu", data={"pareja": "Tarde: C, D"})
+    assert page.status_code == 409 and "multzoak hasi dira" in page.text and "text/html" in page.headers["content-type"]
+    assert 'id="anadir"' not in org.get(f"/torneos/{tid}").text  # no form that can only be refused
+    _cerrar_ronda(client1, h, tid)
+    assert client1.post(f"/api/torneos/{tid}/rondas", headers=h).json()["fase"] == "eliminatoria"
+    r = client1.post(f"/api/torneos/{tid}/parejas", headers=h, json=nueva)
+    assert r.status_code == 409 and r.json()["error"] == "la eliminatoria ya empezó: no se añaden parejas"
+
+
+def test_a_league_pareja_added_from_the_page_after_round_1(srv1: Servidor, client1: TestClient):
+    h = organizador(srv1, client1)
+    tid = torneo(client1, h, parejas=4, mesas=2, juegos=1)
+    client1.post(f"/api/torneos/{tid}/rondas", headers=h)
+    org = _pagina(srv1, "org")
+    assert 'id="anadir"' in org.get(f"/torneos/{tid}").text
+    r = org.post(f"/torneos/{tid}/parejas", data={"pareja": "Tarde: C, D"}, follow_redirects=False)
+    assert r.status_code == 303
+    parejas = client1.get(f"/api/torneos/{tid}", headers=h).json()["parejas"]
+    assert [(p["nombre"], p["entra_en"]) for p in parejas][-1] == ("Tarde", 1)
