@@ -52,10 +52,6 @@ class RegistroManoError(ScoringError):
     """
 
 
-# The old name, kept only until app/, web/ and torneo/ import the new one (issue 45).
-RegistroError = RegistroManoError
-
-
 def parse_lance(lance: str, value: Any) -> Lance:
     """A lance's value in the hand record (JSON) as a typed outcome; the inverse of its ``to_json``.
 

@@ -27,7 +27,7 @@ from scoring.partida import Partida, PartidaError
 from scoring.protocolo import ALFABETO_CODIGO, LARGO_CODIGO, TANTEO_SERVIDOR
 from scoring.registro import verificar
 from scoring.rules import PerfilError, perfil
-from scoring.tanteo import CLAVES_REGISTRO, RegistroError
+from scoring.tanteo import CLAVES_REGISTRO, RegistroManoError
 from torneo import formato as fm
 from torneo.db import (
     Base,
@@ -646,7 +646,7 @@ def _tantear(partida: Partida, registro: Mapping[str, Any], tanteo: tuple[int, i
     try:
         manos: Any = registro.get("manos")  # the table's JSON: registrar checks its shape
         result = partida.registrar(manos, registro.get("lances"), registro.get("mano"), registro.get("declaraciones"))
-    except (RegistroError, PartidaError, TypeError) as exc:
+    except (RegistroManoError, PartidaError, TypeError) as exc:
         raise ServicioError(str(exc)) from None
     if tuple(result.marcador) != tuple(tanteo):
         partida.deshacer()
