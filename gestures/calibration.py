@@ -117,10 +117,10 @@ def _neutral(rows: Sequence[tuple[float, Features]], s: CalibrationSettings) -> 
     table = np.array([[f[k] for k in keys] for _, f in rows], np.float64).reshape(len(rows), -1)
     med = np.median(table, axis=0)
     mad = np.maximum(1.4826 * np.median(np.abs(table - med), axis=0), s.floor)
-    far = (np.abs(table - med) / mad > s.max_z).any(axis=1) if keys else np.zeros(len(rows), bool)
+    far = np.asarray((np.abs(table - med) / mad > s.max_z).any(axis=1)) if keys else np.zeros(len(rows), bool)
     ears = {e: np.median([f.get(e, 0.0) for _, f in rows]) for e in ("ear_a", "ear_b")}
     out = []
-    for (_, f), talk, outlier in zip(rows, talking, far, strict=True):
+    for (_, f), talk, outlier in zip(rows, talking, far.tolist(), strict=True):
         blinking = max(f.get("eyeBlinkLeft", 0.0), f.get("eyeBlinkRight", 0.0)) > s.blink or any(
             f.get(e, 1.0) < s.eye_drop * ears[e] for e in ears
         )

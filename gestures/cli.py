@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import cv2
 import numpy as np
@@ -399,7 +399,7 @@ def _images(args: argparse.Namespace, settings: Settings, paths: Sequence[Path])
     return 2 if len(faceless) + len(bad) == len(out) else 0  # no face in any: bad input, as a video
 
 
-def _image_line(item: dict) -> str:  # type: ignore[type-arg]
+def _image_line(item: dict[str, Any]) -> str:
     if "error" in item:
         return f"{item['imagen']}: {item['error']}"
     if not item["cara"]:

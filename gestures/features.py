@@ -315,8 +315,7 @@ def _opened(mask: np.ndarray) -> np.ndarray:
 
 def _largest_blob(mask: np.ndarray) -> np.ndarray:
     """Keep the largest connected component (specks of red skin are not a tongue)."""
-    m = mask.astype(np.uint8)
-    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    m = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
     if n <= 1:
         return np.zeros_like(mask, bool)

@@ -237,8 +237,9 @@ class Landmarkers:
         the same on every machine). A single image, or a stream starting again, waits for it."""
         if self._pose is None:
             return
-        streaming = self._pose_t is not None and t > self._pose_t
-        if streaming and t < self._pose_t + POSE_EVERY:
+        last = self._pose_t
+        streaming = last is not None and t > last
+        if last is not None and streaming and t < last + POSE_EVERY:
             return
         if self._pose_job is not None:
             self._pose_last = self._pose_job.result()

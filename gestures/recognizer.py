@@ -21,6 +21,7 @@ import numpy as np
 
 from gestures.calibration import calibrate
 from gestures.context import BlinkWatch, MouthActivity, Veda, hush, veto
+from gestures.decision import Contexto, Decision, de_fabrica
 from gestures.events import TIEMPOS, EventDetector, Tiempos
 from gestures.features import Features, all_features
 from gestures.models import Landmarkers, Observation, face_anchor, same_person, shared_landmarkers
@@ -46,7 +47,9 @@ class SenaRecognizer:
     calibracion: seconds of neutral face measured at the start.
     adaptar: let the baseline follow slow drifts (light, posture) while nothing is shown.
     umbrales, tiempos: per-frame thresholds and per-gesture timing (defaults: Umbrales(),
-        events.TIEMPOS; docs/senas.md explains each).
+        events.TIEMPOS with the decision's entry thresholds; docs/senas.md explains each).
+    decision: which gestures a learned model decides from the rules' scores and their context
+        (default: the shipped ``gestures/decision.json``; ``Decision.ninguna()``: the rules alone).
     """
 
     def __init__(
@@ -59,6 +62,7 @@ class SenaRecognizer:
         adaptar: bool = True,
         umbrales: Umbrales | None = None,
         tiempos: Mapping[str, Tiempos] | None = None,
+        decision: Decision | None = None,
         landmarkers: Landmarkers | None = None,
         face_model: str | os.PathLike[str] | None = None,
         pose_model: str | os.PathLike[str] | None = None,
@@ -69,7 +73,8 @@ class SenaRecognizer:
         self._models = (face_model, pose_model)
         self.mirrored = mirrored
         self.scorer = Scorer(umbrales)
-        self.tiempos = dict(tiempos) if tiempos is not None else dict(TIEMPOS)
+        self.decision = decision if decision is not None else de_fabrica()
+        self.tiempos = dict(tiempos) if tiempos is not None else self.decision.tiempos(TIEMPOS)
         self.calibracion = calibracion
         self.adaptar = adaptar
         self.perfil = perfil
@@ -86,6 +91,7 @@ class SenaRecognizer:
         self.detector = EventDetector(dict(self.tiempos))
         self.activity = MouthActivity()
         self.blinks = BlinkWatch()
+        self.contexto = Contexto()
         self._shoulders: deque[tuple[float, dict[str, float]]] = deque()
         self._t = 0.0
         self._anchor: tuple[float, float, float] | None = None  # followed face: x, y, size
@@ -147,8 +153,9 @@ class SenaRecognizer:
         feats = self._smooth_shoulders(feats, t)
         talking = self.activity.update(t, feats)
         calibrating = self.baseline is None
-        ready = self.baseline is not None and bool(feats)
-        scores = self.scorer.score(feats, self.baseline) if ready else Scores.zero()
+        base = self.baseline
+        ready = base is not None and bool(feats)
+        scores = self.scorer.score(feats, base) if base is not None and feats else Scores.zero()
         # a poor automatic calibration keeps looking for a still face to replace it; a frame
         # that shows something against the poor one is no neutral frame
         poor = self._auto and self.calidad is not None and not self.calidad.buena
@@ -170,7 +177,11 @@ class SenaRecognizer:
             if self.baseline is not None and feats
             else Veda()
         )
-        scores = Scores(veto(hush(scores.valores, talking), veda), scores.lados)
+        valores = veto(hush(scores.valores, talking), veda)
+        if self.decision.quiere_entradas():
+            x = self.contexto.entradas(t, valores, feats, self.baseline, self.scorer, talking, veda)
+            valores = veto(self.decision.decidir(x, valores), veda)  # a blink stays no seña
+        scores = Scores(valores, scores.lados)
         # a blink never starts a seña (closed eyes excepted: a closure that lasts is one)
         ended = self.detector.update(t, scores.valores, scores.lados, _NO_START if veda.inicio else ())
         return FrameResult(

@@ -130,6 +130,7 @@ class FrameListSource:
     def __iter__(self) -> Iterator[tuple[float, np.ndarray]]:
         for i, item in enumerate(self.frames):
             if isinstance(item, tuple):
-                yield float(item[0]), item[1]
+                t, frame = item
+                yield float(t), np.asarray(frame)
             else:
-                yield i / self.fps, item
+                yield i / self.fps, np.asarray(item)

@@ -311,7 +311,8 @@ def test_a_replay_gives_what_a_live_run_gives() -> None:
     from gestures.recognizer import SenaRecognizer
     from gestures.sources import VideoSource
     from gestures.types import GESTOS
-    from training.senas.ajuste import trace
+    from gestures.decision import de_fabrica
+    from training.senas.ajuste import decidida, trace
     from training.senas.grabacion import measurements, record, replay
 
     path = FOLDERS[0] / "d0.mp4"
@@ -320,7 +321,8 @@ def test_a_replay_gives_what_a_live_run_gives() -> None:
     live_events = rec.finish()
     grab = record(path, None)
     assert replay(grab, "auto").eventos == live_events
-    recorded = trace(grab, "auto", measurements(grab)).valores
+    # the rules' scores and the decision's inputs, decided afterwards as the recognizer does
+    recorded = decidida(trace(grab, "auto", measurements(grab)), de_fabrica()).valores
     assert recorded.shape == (78, len(GESTOS)) and recorded.max() > 0.3
     assert np.allclose(recorded, [[s[g] for g in GESTOS] for s in live], atol=1e-9)
 

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from gestures.decision import Decision
 from gestures.events import TIEMPOS, EventDetector, Tiempos
 from gestures.features import Features
 from gestures.types import CON_LADO, GESTOS, Calibracion, Evento, lado_jugador
@@ -54,10 +55,27 @@ class Traza:
 
     t: np.ndarray  # (n,)
     valores: np.ndarray  # (n, len(GESTOS))
-    lados: list[dict[str, str]]  # image side per sided gesture
+    lados: list[Mapping[str, str]]  # image side per sided gesture
     sin_inicio: list[frozenset[str]]  # gestures that may not start at each frame (blinks)
     calibrando_hasta: int
     calidad: Calibracion | None
+    # (n, len(GESTOS), len(gestures.decision.ENTRADAS)): the learned decision's inputs
+    entradas: np.ndarray | None = None
+
+
+class _Registro(Decision):
+    """The rules alone, keeping every frame's inputs of the learned decision on the way."""
+
+    def __init__(self) -> None:
+        super().__init__((), [], [], [], {})
+        self.filas: list[np.ndarray] = []
+
+    def quiere_entradas(self) -> bool:
+        return True
+
+    def decidir(self, x: np.ndarray, valores: Mapping[str, float]) -> dict[str, float]:
+        self.filas.append(x)
+        return dict(valores)
 
 
 class _Grabador(EventDetector):
@@ -79,14 +97,17 @@ class _Grabador(EventDetector):
 
 
 def trace(g: Grabacion, calibracion: str, feats: Sequence[Features]) -> Traza:
-    """Replay the clip once and keep the scores the event detector was fed."""
+    """Replay the clip once with the rules alone and keep the scores the event detector was
+    fed, and the learned decision's inputs (any decision's scores follow from them:
+    :func:`decidida`)."""
     box: list[_Grabador] = []
 
     def hook(tiempos: Mapping[str, Tiempos]) -> EventDetector:
         box.append(_Grabador(tiempos))
         return box[-1]
 
-    rep = replay(g, calibracion, feats, detector=hook)
+    registro = _Registro()
+    rep = replay(g, calibracion, feats, detector=hook, decision=registro)
     filas = box[-1].filas
     valores = np.array([[s.get(k, 0.0) for k in GESTOS] for _, s, _, _ in filas], np.float64)
     return Traza(
@@ -96,7 +117,22 @@ def trace(g: Grabacion, calibracion: str, feats: Sequence[Features]) -> Traza:
         [f[3] for f in filas],
         rep.calibrando_hasta,
         rep.calidad,
+        np.array(registro.filas) if registro.filas else None,
     )
+
+
+def decidida(tr: Traza, decision: Decision) -> Traza:
+    """The trace as the recognizer with ``decision`` gives it: the decided gestures' scores
+    from the recorded inputs (the rules' scores, the baseline and the blink watch do not
+    depend on the decision, so this is exactly a replay with it)."""
+    if not decision.gestos:
+        return tr
+    if tr.entradas is None or len(tr.entradas) != len(tr.t):
+        raise ValueError("la traza no guarda las entradas de la decisión")
+    valores = tr.valores.copy()
+    cols = [GESTOS.index(g) for g in decision.gestos]
+    valores[:, cols] = np.round(decision.probabilidades(tr.entradas)[:, cols], 4)
+    return replace(tr, valores=valores)
 
 
 def events(tr: Traza, tiempos: Mapping[str, Tiempos], gestos: Sequence[str] = GESTOS) -> list[Evento]:
@@ -105,7 +141,7 @@ def events(tr: Traza, tiempos: Mapping[str, Tiempos], gestos: Sequence[str] = GE
     run of scores that end it."""
     cols = [GESTOS.index(g) for g in gestos]
     sub = tr.valores[:, cols]
-    live = (sub > 0).any(axis=1)
+    live: np.ndarray = np.asarray((sub > 0).any(axis=1))
     keep = live.copy()
     for k in range(1, 4):  # the frames after a run close its gestures
         keep[k:] |= live[:-k]

@@ -31,7 +31,7 @@ def main() -> None:
     recipes = s.recipes(img, face, None)
     frames = [f for _, f in s.sequence(img, recipes["guino_a"], FPS, before=2.0, ramp=0.1, hold=0.7, after=1.0)]
     frames += [f for _, f in s.sequence(img, recipes["labio_mordido"], FPS, before=0.0, ramp=0.1, hold=0.8, after=1.0)]
-    writer = cv2.VideoWriter(str(OUT), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (img.shape[1], img.shape[0]))
+    writer = cv2.VideoWriter(str(OUT), cv2.VideoWriter.fourcc(*"mp4v"), FPS, (img.shape[1], img.shape[0]))
     for f in frames:
         writer.write(f)
     writer.release()

@@ -42,16 +42,17 @@ import statistics
 import sys
 import time
 from bisect import bisect_left
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, TextIO
 
+from gestures.decision import Decision, de_fabrica
 from gestures.events import TIEMPOS, Tiempos
 from gestures.types import GESTOS, Evento
 from scoring.inputs import InputError, excerpt, read_json
-from training.senas.ajuste import PESO_PARPADEO, Traza, diferencias, events, fit, trace
+from training.senas.ajuste import PESO_PARPADEO, Traza, decidida, diferencias, events, fit, trace
 from training.senas.grabacion import measurements, record
 
 TOLERANCIA: Final = 8  # frames an event may miss its label by
@@ -319,7 +320,7 @@ def load_labels(folder: Path) -> list[Clip]:
     """The clips of ``folder/labels.json``, each value checked; EvaluationError otherwise."""
     path = folder / "labels.json"
     try:
-        doc = read_json(path, str(path))
+        doc = read_json(str(path), str(path))
     except InputError as exc:
         raise EvaluationError(str(exc)) from None
     clips = doc.get("clips") if isinstance(doc, dict) else None
@@ -467,32 +468,146 @@ def evaluate(
         if log is not None:
             print(f"evaluate: {clip.nombre} ({clip.frames} fotogramas)", file=log, flush=True)
         recorridos.append(run_clip(clip, calibraciones, cache))
+    shipped = de_fabrica()
     report: dict[str, Any] = {
         "carpeta": ", ".join(str(f) for f in folders),
         "carpetas": [str(f) for f in folders],
         "clips": len(clips),
         "fotogramas": sum(c.frames for c in clips),
         "tolerancia_fotogramas": TOLERANCIA,
-        "calibraciones": _summaries(recorridos, calibraciones, lambda _: TIEMPOS),
+        "decision_de_fabrica": list(shipped.gestos),
+        "calibraciones": _summaries(recorridos, calibraciones, lambda _: TIEMPOS, lambda _: shipped),
     }
     report["segundos"] = round(time.monotonic() - start, 1)
     if fuera_de_muestra:
         fits = {c.nombre: fit_without(recorridos, c.nombre) for c in clips}
-        report["fuera_de_muestra"] = _summaries(recorridos, calibraciones, fits.__getitem__)
+        report.update(held_out(recorridos, calibraciones, fits))
         report["ajustes_fuera_de_muestra"] = {k: diferencias(v) for k, v in fits.items()}
         report["ajuste_con_todos"] = diferencias(fit_without(recorridos, None))
     return report
 
 
-def _summaries(
-    recorridos: Sequence[Recorrido], calibraciones: Sequence[str], tiempos_de: Callable[[str], Mapping[str, Tiempos]]
+def held_out(
+    recorridos: Sequence[Recorrido], calibraciones: Sequence[str], fits: Mapping[str, Mapping[str, Tiempos]]
 ) -> dict[str, Any]:
-    """Per calibration, the summary of every clip's events under ``tiempos_de(clip name)``."""
+    """Every person scored with what was fitted without them: the rules alone (their event
+    thresholds), the learned decision for every gesture with labelled señas, and the two mixed
+    as the fit ships them. Without each person, per gesture, the decision's entry threshold and
+    whether it replaces the rules are chosen on the other people, each scored with a model
+    fitted without both (:func:`choose`). ``fuera_de_muestra`` is the mix."""
+    from training.senas.decision import aprendibles, con_gestos, informe_archivo, modelos_sin, sin
+
+    learnable = aprendibles(recorridos)
+    people = [r.clip.nombre for r in recorridos]
+    modelos = modelos_sin(recorridos)
+    eleccion = {p: choose(recorridos, fits, modelos, learnable, p) for p in [*people, None]}
+
+    def rules(_: str) -> Decision:
+        return Decision.ninguna()
+
+    def learned(p: str) -> Decision:
+        m = sin(modelos, None, p)
+        return Decision.ninguna() if m is None else con_gestos(m, learnable, eleccion[p][1])
+
+    def mixed(p: str) -> Decision:
+        m = sin(modelos, None, p)
+        chosen, entrar = eleccion[p]
+        return Decision.ninguna() if m is None else con_gestos(m, chosen, {g: entrar[g] for g in chosen})
+
+    def timings_of(decide: Callable[[str], Decision]) -> Callable[[str], Mapping[str, Tiempos]]:
+        def timings(p: str) -> Mapping[str, Tiempos]:
+            return decide(p).tiempos(fits[p])
+
+        return timings
+
+    reglas = _summaries(recorridos, calibraciones, timings_of(rules), rules)
+    aprendida = _summaries(recorridos, calibraciones, timings_of(learned), learned)
+    mezcla = _summaries(recorridos, calibraciones, timings_of(mixed), mixed)
+    final = modelos[(None, None)]
+    chosen, entrar = eleccion[None]
+    ship = None if final is None else con_gestos(final, chosen, {g: entrar[g] for g in chosen})
+    return {
+        "fuera_de_muestra": mezcla,
+        "reglas_fuera_de_muestra": reglas,
+        "aprendida_fuera_de_muestra": aprendida,
+        "decision": {
+            "aprendibles": learnable,
+            "elegidos_por_persona": {p: eleccion[p][0] for p in people},
+            "elegidos": chosen,
+            "entrar": entrar,
+            "modelo": None if ship is None else ship.to_dict(),
+            "archivo": informe_archivo(recorridos, reglas, aprendida, mezcla, chosen),
+        },
+    }
+
+
+def choose(
+    recorridos: Sequence[Recorrido],
+    fits: Mapping[str, Mapping[str, Tiempos]],
+    modelos: Mapping[tuple[str | None, str | None], Decision | None],
+    learnable: Sequence[str],
+    fuera: str | None,
+) -> tuple[list[str], dict[str, float]]:
+    """Without ``fuera`` (None: with everyone), per gesture, the entry threshold of the model's
+    probability with the lowest loss over the other people, each held out in turn, and the
+    gestures where that loss is lower than the rules' (ties: the rules): (those gestures, the
+    threshold of every gesture)."""
+    from training.senas.decision import ENTRAR_PROBADOS, con_gestos, sin
+
+    rules: defaultdict[str, float] = defaultdict(float)
+    tried: dict[float, defaultdict[str, float]] = {e: defaultdict(float) for e in ENTRAR_PROBADOS}
+    for r in recorridos:
+        q = r.clip.nombre
+        m = None if q == fuera else sin(modelos, fuera, q)
+        if m is None:
+            continue
+        _add(rules, _losses(r, fits[q], Decision.ninguna()))
+        for e, loss in tried.items():
+            decide = con_gestos(m, learnable, dict.fromkeys(learnable, e))
+            _add(loss, _losses(r, decide.tiempos(fits[q]), decide))
+    # among equal losses the highest threshold: the nearest to the rules' 0.6
+    entrar = {g: min(ENTRAR_PROBADOS, key=lambda e: (tried[e][g], -e)) for g in learnable}
+    chosen = [g for g in learnable if tried[entrar[g]][g] < rules[g]]
+    return chosen, entrar
+
+
+def _add(total: defaultdict[str, float], more: Mapping[str, float]) -> None:
+    for k, v in more.items():
+        total[k] += v
+
+
+def _losses(r: Recorrido, tiempos: Mapping[str, Tiempos], decision: Decision) -> defaultdict[str, float]:
+    """Per gesture, over a clip's calibrations: labelled señas missed plus false events (on a
+    blink ``PESO_PARPADEO`` times), with ``decision`` and ``tiempos``."""
+    out: defaultdict[str, float] = defaultdict(float)
+    for tr0 in r.trazas.values():
+        tr = decidida(tr0, decision)
+        evs = clip_events(tr, tiempos)
+        p = score_clip(r.clip.etiquetas, evs, tr.calibrando_hasta)
+        for i, lab in enumerate(r.clip.etiquetas):
+            g = _gesture_of(lab)
+            if lab.requerida and g is not None and i not in p.encontradas and i not in p.en_calibracion:
+                out[g] += 1
+        for j in p.falsos:
+            clave = evs[j].clave
+            out["guino" if clave in GUINO_LADO else clave] += PESO_PARPADEO if j in p.en_parpadeo else 1.0
+    return out
+
+
+def _summaries(
+    recorridos: Sequence[Recorrido],
+    calibraciones: Sequence[str],
+    tiempos_de: Callable[[str], Mapping[str, Tiempos]],
+    decision_de: Callable[[str], Decision] | None = None,
+) -> dict[str, Any]:
+    """Per calibration, the summary of every clip's events under ``tiempos_de(clip name)`` and
+    ``decision_de(clip name)`` (default: the rules alone)."""
     out = {}
     for cal in calibraciones:
         eventos, puntuaciones, detail = {}, {}, {}
         for r in recorridos:
-            tr, clip = r.trazas[cal], r.clip
+            clip = r.clip
+            tr = r.trazas[cal] if decision_de is None else decidida(r.trazas[cal], decision_de(clip.nombre))
             evs = clip_events(tr, tiempos_de(clip.nombre))
             p = score_clip(clip.etiquetas, evs, tr.calibrando_hasta)
             eventos[clip.nombre], puntuaciones[clip.nombre] = evs, p
@@ -513,7 +628,7 @@ def blinks_seen(recorridos: Sequence[Recorrido], cal: str) -> dict[str, int]:
     for r in recorridos:
         tr = r.trazas[cal]
         bar = [bool(s) for s in tr.sin_inicio]
-        eyes = set()
+        eyes: set[int] = set()
         for lab in r.clip.etiquetas:
             base = lab.nombre.rstrip("?")
             if lab.nombre == PARPADEO and lab.inicio > tr.calibrando_hasta:
@@ -578,6 +693,7 @@ def format_report(report: Mapping[str, Any]) -> str:
                     f"{t['falsos']:>4} falsos ({t['falsos_por_minuto']:.2f}/min, "
                     f"{t['en_parpadeo']} en parpadeo)"
                 )
+        lines += ["", *format_decision(report).splitlines()]
         changed = report.get("ajuste_con_todos") or {}
         lines.append(
             "ajuste con todos los clips frente a los de fábrica: "
@@ -591,6 +707,45 @@ def format_report(report: Mapping[str, Any]) -> str:
         "retraso: mediana de inicio del evento - inicio de la etiqueta; negativos: neutro "
         "(hablar, sin gesto), otro (risa, mueca, sorpresa...), parpadeo",
     ]
+    return "\n".join(lines)
+
+
+DECISIONES: Final = (
+    ("reglas", "reglas_fuera_de_muestra"),
+    ("aprendida", "aprendida_fuera_de_muestra"),
+    ("mezcla", "fuera_de_muestra"),
+)
+
+
+def format_decision(report: Mapping[str, Any]) -> str:
+    """Held out, the rules alone against the learned decision and the mix that ships: señas
+    found, false events, those on a blink; per calibration, then per gesture."""
+    d = report["decision"]
+    lines = [
+        "decisión aprendida frente a las reglas, fuera de muestra (cada persona con lo ajustado sin ella):",
+        "  calibración decisión    encontradas  falsos (por minuto, en parpadeo)",
+    ]
+    for cal in report["calibraciones"]:
+        for name, key in DECISIONES:
+            t = report[key][cal]["gestos"]["total"]
+            lines.append(
+                f"  {cal:<12}{name:<12}{t['encontradas']:>3} de {t['etiquetadas']:<6}{t['falsos']:>3} "
+                f"({t['falsos_por_minuto']:.2f}/min, {t['en_parpadeo']} en parpadeo)"
+            )
+    lines.append("  por gesto (ambas calibraciones): encontradas/etiquetadas, falsos; reglas | aprendida")
+    for g in d["aprendibles"]:
+        cells = []
+        for _, key in DECISIONES[:2]:
+            rows = [
+                r
+                for cal in report["calibraciones"]
+                for clave, r in report[key][cal]["gestos"].items()
+                if clave == g or (g == "guino" and clave in GUINO_LADO)
+            ]
+            found, labelled, false = (sum(r[k] for r in rows) for k in ("encontradas", "etiquetadas", "falsos"))
+            cells.append(f"{found}/{labelled}, {false}")
+        lines.append(f"  {g:<16}{cells[0]:<12}| {cells[1]}")
+    lines.append(f"  la decisión aprendida decide: {', '.join(d['elegidos']) or 'nada (las reglas en todo)'}")
     return "\n".join(lines)
 
 

@@ -18,18 +18,20 @@ folder), one ``.npz`` per clip, named by the clip's name, size, modification tim
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import numpy as np
 
+from common.files import write_atomic
 from gestures.events import EventDetector, Tiempos
 from gestures.features import Features, combined_features, tongue_features
-from gestures.models import Observation
+from gestures.models import Landmarkers, Observation
 from gestures.types import Calibracion, Evento
 
 VERSION: Final = 1
@@ -108,9 +110,7 @@ def record(path: Path, neutral: int | None, cache: Path | None = None) -> Grabac
             pass  # a broken cache file is made again
     grab = _record(path, neutral)
     folder.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_suffix(".tmp.npz")
-    _save(grab, tmp)
-    tmp.replace(target)
+    _save(grab, target)
     return grab
 
 
@@ -165,8 +165,10 @@ def _pack(times: np.ndarray, size: tuple[int, int], rows: Sequence[tuple[Observa
 
 
 def _save(g: Grabacion, path: Path) -> None:
+    """Write the recording at once (a reader never finds half of one)."""
+    buf = io.BytesIO()
     np.savez_compressed(
-        path,
+        buf,
         t=g.t,
         size=np.array(g.size),
         face=g.face,
@@ -177,6 +179,7 @@ def _save(g: Grabacion, path: Path) -> None:
         tongue_names=np.array(g.tongue_names),
         tongue=g.tongue,
     )
+    write_atomic(path, buf.getvalue())
 
 
 def _load(path: Path) -> Grabacion:
@@ -219,7 +222,8 @@ def replay(
     from gestures.recognizer import SenaRecognizer
 
     rows = feats if feats is not None else measurements(g)
-    rec = SenaRecognizer("general", landmarkers=_NoLandmarkers(), **recognizer)
+    # duck-typed: a replay never calls the landmarkers
+    rec = SenaRecognizer("general", landmarkers=cast(Landmarkers, _NoLandmarkers()), **recognizer)
     if detector is not None:
         rec.detector = detector(rec.tiempos)
     if calibracion == "neutra" and rec.calibrate_measured([rows[-1]]) is None:

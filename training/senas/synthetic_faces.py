@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -33,7 +34,7 @@ class Warp:
     centers: np.ndarray  # (n, 2) destination points
     disp: np.ndarray  # (n, 2)
     sigma: float
-    _cache: dict = field(default_factory=dict, compare=False, repr=False)  # type: ignore[type-arg]
+    _cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @staticmethod
     def through(src: np.ndarray, dst: np.ndarray, anchors: np.ndarray, sigma: float) -> Warp:
@@ -95,10 +96,10 @@ def close_eye(image: Frame, face: np.ndarray, side: str, alpha: float = 1.0) -> 
     lid = up + (low - up) * min(alpha, 1.0) * 0.92  # where the upper lid edge ends up
     corners = face[[L.EYE_OUTER_A, L.EYE_INNER_A] if side == "a" else [L.EYE_OUTER_B, L.EYE_INNER_B], :2]
     covered = np.vstack([corners[:1], up, corners[1:], lid[::-1]])
-    mask = np.zeros(image.shape[:2], np.uint8)
-    cv2.fillPoly(mask, [np.round(covered).astype(np.int32)], 255)
+    shape = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(shape, [np.round(covered).astype(np.int32)], 255)
     grow = max(3, round(iod * 0.05) | 1)
-    mask = cv2.dilate(mask, np.ones((grow, grow), np.uint8))
+    mask = np.asarray(cv2.dilate(shape, np.ones((grow, grow), np.uint8)), np.uint8)
     # lid skin: a band between the eye and the brow
     above = up - [0, 0.12 * iod]
     h, w = image.shape[:2]
@@ -194,7 +195,8 @@ def bite_lower_lip(image: Frame, face: np.ndarray, alpha: float = 1.0) -> Frame:
     teeth = np.median(bright, 0) if bright is not None else np.array([200.0, 215, 225])
     out[mask > 0] = teeth
     blur = cv2.GaussianBlur(out, (0, 0), max(0.8, iod * 0.01))
-    ring = cv2.dilate(mask, np.ones((3, 3), np.uint8)) & ~cv2.erode(mask, np.ones((3, 3), np.uint8))
+    kernel = np.ones((3, 3), np.uint8)
+    ring = (np.asarray(cv2.dilate(mask, kernel)) > 0) & ~(np.asarray(cv2.erode(mask, kernel)) > 0)
     out[ring > 0] = blur[ring > 0]
     return out
 
@@ -323,8 +325,12 @@ def recipes(image: Frame, face: np.ndarray, pose: np.ndarray | None) -> dict[str
     )
     # a tongue comes out between parted lips: the jaw drops a little with it
     jaw = open_jaw(face, 0.035)
+
+    def tongue(direction: str) -> Callable[[np.ndarray, float], np.ndarray]:
+        return lambda im, a: draw_tongue(jaw.apply(im, a), face, direction, a)
+
     for key, direction in (("lengua_fuera", "centro"), ("lengua_lado_a", "a"), ("lengua_lado_b", "b")):
-        out[key] = lambda im, a, d=direction: draw_tongue(jaw.apply(im, a), face, d, a)
+        out[key] = tongue(direction)
     return out
 
 
