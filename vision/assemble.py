@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from vision.arrays import Floats, Ints, Mask
 from vision.classify import CardProbabilities
 from vision.detect import SWAP_CANDIDATES, TABLE_CARDS, DetectedBoxes, left_out_mask
 from vision.geometry import rotated_iou
@@ -72,7 +73,7 @@ CARD_EVIDENCE, CARD_EVIDENCE_LONE, CARD_EVIDENCE_BOXES = 0.45, 0.55, 8
 # of 343 cards (3 of them read right); on tables 4 of 22 and none of 477.
 BOX_EVIDENCE = 0.25
 
-ClassifyBoxes = Callable[[np.ndarray], CardProbabilities]  # boxes -> their probabilities
+ClassifyBoxes = Callable[[Floats], CardProbabilities]  # boxes -> their probabilities
 
 
 @dataclass(frozen=True)
@@ -94,13 +95,13 @@ class Table:
     ``cls_conf``, the runner-up ``alt``, ``moved`` (the assignment gave a card its second choice)
     and whether the deck looked ``unfamiliar``."""
 
-    boxes: np.ndarray
-    det_scores: np.ndarray
+    boxes: Floats
+    det_scores: Floats
     parts: CardProbabilities
-    labels: np.ndarray
-    cls_conf: np.ndarray
-    alt: np.ndarray
-    moved: np.ndarray
+    labels: Ints
+    cls_conf: Floats
+    alt: Ints
+    moved: Mask
     unfamiliar: bool
 
     def __len__(self) -> int:
@@ -130,9 +131,9 @@ def assemble(
         boxes, scores, probs, parts = boxes[card_like], scores[card_like], probs[card_like], parts.rows(card_like)
         labels, cls_conf, alt = assign_unique(probs)
     if settings.drop_taken and len(boxes) > TABLE_CARDS:
-        keep = without_taken(boxes, cls_conf)
-        if keep is not None:
-            boxes, scores, probs, parts = boxes[keep], scores[keep], probs[keep], parts.rows(keep)
+        untaken = without_taken(boxes, cls_conf)
+        if untaken is not None:
+            boxes, scores, probs, parts = boxes[untaken], scores[untaken], probs[untaken], parts.rows(untaken)
             labels, cls_conf, alt = assign_unique(probs)
     moved = labels != probs.argmax(1) if len(probs) else np.zeros(0, bool)
     table = Table(boxes, scores.astype(np.float32), parts, labels, cls_conf, alt, moved, False)
@@ -147,9 +148,7 @@ def assemble(
     return table
 
 
-def card_evidence(
-    det_scores: np.ndarray, generic: CardProbabilities, index_weight: float, pinta_weight: float
-) -> np.ndarray:
+def card_evidence(det_scores: Floats, generic: CardProbabilities, index_weight: float, pinta_weight: float) -> Floats:
     """How much each box looks like a card: its detector score times the likelier of its best
     card's probability (the generic classifier's, marks multiplied in) and what the marks alone
     say (the geometric mean of the rank reader's and the suit reader's highest probability,
@@ -162,10 +161,11 @@ def card_evidence(
     best = generic.combined(index_weight, pinta_weight).max(1)
     if generic.ranks is not None and generic.suits is not None:
         best = np.maximum(best, np.sqrt(generic.ranks.max(1) * generic.suits.max(1)))
-    return np.asarray(det_scores, np.float64) * best
+    evidence: Floats = np.asarray(det_scores, np.float64) * best
+    return evidence
 
 
-def shows_cards(evidence: np.ndarray) -> bool:
+def shows_cards(evidence: Floats) -> bool:
     """Whether a photo whose boxes have this card evidence shows cards (see CARD_EVIDENCE)."""
     if len(evidence) >= CARD_EVIDENCE_BOXES:
         return True
@@ -173,21 +173,21 @@ def shows_cards(evidence: np.ndarray) -> bool:
     return bool(len(evidence)) and float(evidence.max()) >= need
 
 
-def unfamiliar(cls_conf: np.ndarray) -> bool:
+def unfamiliar(cls_conf: Floats) -> bool:
     """Whether the classifier's probabilities of the given cards say they look like no deck
     it knows (see UNFAMILIAR_DECK)."""
     return len(cls_conf) >= UNFAMILIAR_MIN_CARDS and float(np.mean(cls_conf)) < UNFAMILIAR_DECK
 
 
 def replace_duplicates(
-    boxes: np.ndarray,
-    scores: np.ndarray,
+    boxes: Floats,
+    scores: Floats,
     parts: CardProbabilities,
-    probs: np.ndarray,
+    probs: Floats,
     detected: DetectedBoxes,
     classify_boxes: ClassifyBoxes,
     settings: AssemblySettings,
-) -> tuple[np.ndarray, np.ndarray, CardProbabilities, np.ndarray]:
+) -> tuple[Floats, Floats, CardProbabilities, Floats]:
     """A table of 16 where two overlapping boxes read as the same card holds one card twice
     and misses another: the weaker box is swapped for the best left-out candidate that reads
     as no kept box's card and keeps the table in four hands, the other cards in their seats.
@@ -223,7 +223,7 @@ def replace_duplicates(
     return boxes, scores.astype(np.float32), parts, probs
 
 
-def without_duplicates(boxes: np.ndarray, scores: np.ndarray, top: np.ndarray) -> np.ndarray:
+def without_duplicates(boxes: Floats, scores: Floats, top: Ints) -> Ints:
     """Indices of the boxes (sorted by score) left when each box overlapping a better kept one
     by CLOSE_DUPLICATE_IOU or more and reading as the same card (``top``) is dropped."""
     kept: list[int] = []
@@ -233,7 +233,7 @@ def without_duplicates(boxes: np.ndarray, scores: np.ndarray, top: np.ndarray) -
     return np.asarray(kept, np.int64)
 
 
-def without_taken(boxes: np.ndarray, cls_conf: np.ndarray) -> np.ndarray | None:
+def without_taken(boxes: Floats, cls_conf: Floats) -> Ints | None:
     """More than 16 boxes, because one beyond the 16 best was sure: when the extra boxes are
     those whose card (after the assignment) is the least likely, each under NOT_A_CARD_PROB
     (they read as cards other boxes already took: a card boxed twice, a box across two cards),
@@ -247,11 +247,11 @@ def without_taken(boxes: np.ndarray, cls_conf: np.ndarray) -> np.ndarray | None:
     return keep if seat_labels(boxes[keep]) is not None else None
 
 
-def _is_duplicate(a: np.ndarray, b: np.ndarray) -> bool:
+def _is_duplicate(a: Floats, b: Floats) -> bool:
     return rotated_iou(a, b) >= DUPLICATE_IOU
 
 
-def _duplicate(boxes: np.ndarray, scores: np.ndarray, top: np.ndarray) -> int | None:
+def _duplicate(boxes: Floats, scores: Floats, top: Ints) -> int | None:
     """The index of the weaker box of the strongest pair that overlaps (rotated IoU >=
     DUPLICATE_IOU) and reads as the same card (``top``: each box's likeliest card), or None."""
     order = np.argsort(-scores, kind="stable")
@@ -262,9 +262,7 @@ def _duplicate(boxes: np.ndarray, scores: np.ndarray, top: np.ndarray) -> int | 
     return None
 
 
-def _first_swap(
-    kept: np.ndarray, kept_top: np.ndarray, kept_seats: np.ndarray | None, extra: np.ndarray, extra_top: np.ndarray
-) -> int | None:
+def _first_swap(kept: Floats, kept_top: Ints, kept_seats: Ints | None, extra: Floats, extra_top: Ints) -> int | None:
     """The first of the ``extra`` boxes (by score) that duplicates no ``kept`` box and, added to
     them, makes four hands, leaving the ``kept`` boxes in their seats (``kept_seats``, when the
     table had seats before the swap); None if none does."""
@@ -277,7 +275,7 @@ def _first_swap(
     return None
 
 
-def assign_unique(probs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def assign_unique(probs: Floats) -> tuple[Ints, Floats, Ints]:
     """Give each detection a different card: greedy on probability, best pair first.
 
     Returns (labels, probability of the given label, runner-up label) per detection."""
@@ -292,5 +290,5 @@ def assign_unique(probs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     conf = probs[np.arange(n), labels]
     masked = probs.copy()
     masked[np.arange(n), labels] = -1
-    alt = masked.argmax(1)
+    alt: Ints = masked.argmax(1)
     return labels, conf, alt

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from scoring.cards import CARD_IDS
+from vision.arrays import Floats, Image, Ints, Mask
 from vision.corner_index import RANK_OF, corners_bgr, standardise
 from vision.cutout import Cutouts, cut_out
 from vision.models import (
@@ -34,6 +35,7 @@ from vision.models import (
     CORNER_INDEX_FILE,
     DEFAULT_THREADS,
     PINTAS_FILE,
+    OnnxSession,
     optional_session,
     session,
 )
@@ -54,39 +56,43 @@ class CardProbabilities:
     deck's) probabilities; ``ranks`` (N, 10) in scoring.cards.RANKS order and ``suits`` (N, 4)
     in scoring.cards.SUITS order, or None without that reader."""
 
-    cards: np.ndarray
-    ranks: np.ndarray | None
-    suits: np.ndarray | None
+    cards: Floats
+    ranks: Floats | None
+    suits: Floats | None
 
     def __len__(self) -> int:
         return len(self.cards)
 
-    def combined(self, rank_weight: float, suit_weight: float) -> np.ndarray:
+    def combined(self, rank_weight: float, suit_weight: float) -> Floats:
         """The card probabilities with the marks' multiplied in (:func:`combine_marks`)."""
         return combine_marks(self.cards, self.ranks, self.suits, rank_weight, suit_weight)
 
-    def rows(self, index: np.ndarray) -> CardProbabilities:
-        """These rows only (an index array or a boolean mask)."""
-        return CardProbabilities(*(None if a is None else a[index] for a in self._parts))
+    def rows(self, index: Ints | Mask | slice) -> CardProbabilities:
+        """These rows only (an index array, a boolean mask or a slice)."""
+
+        def part(a: Floats | None) -> Floats | None:
+            return None if a is None else a[index]
+
+        return CardProbabilities(self.cards[index], part(self.ranks), part(self.suits))
 
     def joined(self, other: CardProbabilities) -> CardProbabilities:
         """These rows followed by ``other``'s (both from the same readers)."""
+
+        def part(a: Floats | None, b: Floats | None) -> Floats | None:
+            return None if a is None or b is None else np.concatenate([a, b])
+
         return CardProbabilities(
-            *(None if a is None else np.concatenate([a, b]) for a, b in zip(self._parts, other._parts, strict=True))
+            np.concatenate([self.cards, other.cards]), part(self.ranks, other.ranks), part(self.suits, other.suits)
         )
 
-    def mark_data(self, labels: np.ndarray) -> dict[str, np.ndarray]:
+    def mark_data(self, labels: Ints) -> dict[str, Floats]:
         """For the cards given ``labels``: each mark reader's probability of the card's rank
         (suit) and its highest of any, as ``CardDetections.data`` keeps them."""
-        out = {}
+        out: dict[str, Floats] = {}
         for key, probs, of in (("corner_index", self.ranks, RANK_OF), ("pintas", self.suits, SUIT_OF)):
             if probs is not None and len(labels):
                 out[key] = np.stack([probs[np.arange(len(labels)), of[labels]], probs.max(1)], 1).astype(np.float32)
         return out
-
-    @property
-    def _parts(self) -> tuple:
-        return self.cards, self.ranks, self.suits
 
 
 class Classifier:
@@ -114,16 +120,16 @@ class Classifier:
         return self.folder / CLASSIFIER_FILE
 
     @property
-    def network(self):
+    def network(self) -> OnnxSession:
         return session(str(self.network_file), self.threads)
 
     @property
-    def index_reader(self):
+    def index_reader(self) -> OnnxSession | None:
         """The corner-index rank reader, or None where the folder has none (or its weight is 0)."""
         return optional_session(self.folder, CORNER_INDEX_FILE, self.threads) if self.index_weight else None
 
     @property
-    def pinta_reader(self):
+    def pinta_reader(self) -> OnnxSession | None:
         """The pintas' suit reader, or None where the folder has none (or its weight is 0)."""
         return optional_session(self.folder, PINTAS_FILE, self.threads) if self.pinta_weight else None
 
@@ -136,15 +142,17 @@ class Classifier:
         _ = self.network, self.index_reader, self.pinta_reader
         return self
 
-    def run_network(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    def run_network(self, crops: Image) -> tuple[Floats, Floats | None]:
         """Logits (N, 40) and features (N, D) of BGR uint8 crops (N, 96, 64, 3); features are
         None with a classifier exported without them."""
         sess = self.network
         blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
         out = sess.run(None, {sess.get_inputs()[0].name: blob})
-        return out[0], (out[1] if len(out) > 1 else None)
+        logits: Floats = out[0]
+        feats: Floats | None = out[1] if len(out) > 1 else None
+        return logits, feats
 
-    def cut_out(self, image: np.ndarray, obbs: np.ndarray) -> Cutouts:
+    def cut_out(self, image: Image, obbs: Floats) -> Cutouts:
         """Stage 2 for this classifier: the sizes its readers take."""
         small = self.deck is not None and self.deck.has_templates
         return cut_out(image, obbs, small=small, rectified=self.has_marks)
@@ -169,14 +177,14 @@ class Classifier:
             probs, _read_marks(self.index_reader, corners_bgr, cards), _read_marks(self.pinta_reader, strips_bgr, cards)
         )
 
-    def classify_boxes(self, image: np.ndarray, obbs: np.ndarray) -> CardProbabilities:
+    def classify_boxes(self, image: Image, obbs: Floats) -> CardProbabilities:
         """Stages 2 and 3 at once: the cards under ``obbs`` cut out and classified."""
         if len(obbs) == 0:
             return self.classify(Cutouts(np.zeros((0, 96, 64, 3), np.uint8), None, None))
         return self.classify(self.cut_out(image, obbs))
 
 
-def _read_marks(sess, cut: Callable[[np.ndarray], np.ndarray], cards: Cutouts) -> np.ndarray | None:
+def _read_marks(sess: OnnxSession | None, cut: Callable[[Image], Image], cards: Cutouts) -> Floats | None:
     """Probabilities from a mark reader (None without one): ``cut`` takes its two views from
     each card rectified at INDEX_CROP."""
     if sess is None or cards.rectified is None:
@@ -186,8 +194,8 @@ def _read_marks(sess, cut: Callable[[np.ndarray], np.ndarray], cards: Cutouts) -
 
 
 def combine_marks(
-    probs: np.ndarray, ranks: np.ndarray | None, suits: np.ndarray | None, rank_weight: float, suit_weight: float
-) -> np.ndarray:
+    probs: Floats, ranks: Floats | None, suits: Floats | None, rank_weight: float, suit_weight: float
+) -> Floats:
     """``probs`` (N, 40) times ``ranks`` (N, 10) to the power ``rank_weight`` at each card's
     rank and ``suits`` (N, 4) to the power ``suit_weight`` at its suit, normalised; a part that
     is None (no such reader) or weighs 0 leaves them as they are."""
@@ -200,9 +208,11 @@ def combine_marks(
         out = out * suits[:, SUIT_OF] ** suit_weight
     if out is probs:
         return probs
-    return out / np.maximum(out.sum(1, keepdims=True), 1e-12)
+    combined: Floats = out / np.maximum(out.sum(1, keepdims=True), 1e-12)
+    return combined
 
 
-def softmax(x: np.ndarray) -> np.ndarray:
+def softmax(x: Floats) -> Floats:
     e = np.exp(x - x.max(1, keepdims=True))
-    return e / e.sum(1, keepdims=True)
+    probs: Floats = e / e.sum(1, keepdims=True)
+    return probs

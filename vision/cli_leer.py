@@ -17,10 +17,11 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import cv2
-import numpy as np
 
+from vision.arrays import Image
 from vision.detections import SEAT_NAMES, CardDetections
 from vision.draw import annotate
 from vision.images import ImageError, load_image
@@ -72,7 +73,7 @@ def chosen_deck(args: argparse.Namespace) -> str | object | None:
     return NO_DECK if args.sin_baraja else args.baraja
 
 
-def reader_for(baraja: str | object | None):
+def reader_for(baraja: str | object | None) -> CardReader:
     """The reader of ``deck_to_use``'s answer (None: the default, as deck_to_use gives it);
     ReadError if the registration is unusable."""
     chosen = deck_to_use() if baraja is None else baraja
@@ -95,7 +96,7 @@ def read_one(path: str, anotar: Path | None = None, baraja: str | object | None 
     return read_image(reader, image, path, anotar)
 
 
-def read_image(reader: CardReader, image: np.ndarray, name: str, anotar: Path | None = None) -> CardDetections:
+def read_image(reader: CardReader, image: Image, name: str, anotar: Path | None = None) -> CardDetections:
     """Read one decoded photo called ``name`` (as :func:`read_one` reads a file: the server
     reads uploads so); ReadError when it shows no cards."""
     try:
@@ -111,7 +112,7 @@ def read_image(reader: CardReader, image: np.ndarray, name: str, anotar: Path | 
     return dets
 
 
-def json_entry(name: str, read: Callable[[], CardDetections]) -> dict:
+def json_entry(name: str, read: Callable[[], CardDetections]) -> dict[str, Any]:
     """One image's object of ``mus leer --json``: ``read()``'s reading, or ``{"imagen",
     "error"}`` when it raises ReadError."""
     try:
@@ -120,7 +121,7 @@ def json_entry(name: str, read: Callable[[], CardDetections]) -> dict:
         return error_entry(name, exc)
 
 
-def error_entry(name: str, exc: ReadError) -> dict:
+def error_entry(name: str, exc: ReadError) -> dict[str, Any]:
     return {"imagen": name, "error": str(exc)}
 
 
@@ -162,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
                 print(json.dumps({"error": str(exc)}, ensure_ascii=False))
             return 2
     status = 0
-    results = []
+    results: list[dict[str, Any] | str] = []
     for path in args.images:
         try:
             dets = read_one(path, args.anotar, chosen_deck(args))

@@ -114,7 +114,7 @@ def build_record(
     return record
 
 
-def _read_hands(fotos: list[str], baraja) -> tuple[list[list[str]], list[str]]:
+def _read_hands(fotos: list[str], baraja: str | object | None) -> tuple[list[list[str]], list[str]]:
     """The four hands and the warnings: from one table photo, or four hand photos in seat
     order. ReadError or HandsError (one Spanish line naming the photo) when they cannot be."""
     if len(fotos) == N_SEATS:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from scoring.cards import CARD_IDS, RANKS
+from vision.arrays import Floats, Image
 from vision.geometry import crop_cards
 
 INDEX_CROP = (128, 192)  # the card rectified at twice the classifier's 64x96
@@ -26,7 +27,7 @@ PATCH_H, PATCH_W = 36, 40  # the corner cut from it: 19 % of the card's height, 
 RANK_OF = np.array([RANKS.index(int(c[:-1])) for c in CARD_IDS])  # card class -> rank class
 
 
-def corners_bgr(card: np.ndarray) -> np.ndarray:
+def corners_bgr(card: Image) -> Image:
     """The two index corners (2, PATCH_H, PATCH_W, 3) of one card rectified at INDEX_CROP."""
     h, w = card.shape[:2]
     top_left = card[:PATCH_H, :PATCH_W]
@@ -34,21 +35,22 @@ def corners_bgr(card: np.ndarray) -> np.ndarray:
     return np.stack([top_left, bottom_right])
 
 
-def standardise(patches: np.ndarray) -> np.ndarray:
+def standardise(patches: Image) -> Floats:
     """BGR uint8 patches (..., H, W, 3) -> grey float32 (..., H, W), each patch to zero mean and
     about unit contrast, so that paper colour and light do not matter."""
-    return normalise(patches.astype(np.float32) @ np.float32([0.114, 0.587, 0.299]))
+    return normalise(patches.astype(np.float32) @ np.array([0.114, 0.587, 0.299], np.float32))
 
 
-def normalise(grey: np.ndarray) -> np.ndarray:
+def normalise(grey: Image | Floats) -> Floats:
     """Grey patches (..., H, W) to zero mean and about unit contrast each (float32)."""
-    grey = grey.astype(np.float32)
-    mean = grey.mean((-2, -1), keepdims=True)
-    std = grey.std((-2, -1), keepdims=True) + 8
-    return (grey - mean) / std
+    g = grey.astype(np.float32)
+    mean = g.mean((-2, -1), keepdims=True)
+    std = g.std((-2, -1), keepdims=True) + 8
+    out: Floats = (g - mean) / std
+    return out
 
 
-def corner_patches(image: np.ndarray, obbs: np.ndarray) -> np.ndarray:
+def corner_patches(image: Image, obbs: Floats) -> Floats:
     """The rank reader's input (N, 2, PATCH_H, PATCH_W) for the cards under oriented boxes."""
     if len(obbs) == 0:
         return np.zeros((0, 2, PATCH_H, PATCH_W), np.float32)

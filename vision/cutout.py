@@ -7,6 +7,7 @@ sizes the next stage's readers take.
 - ``rectified`` (N, 192, 128, 3) or None: the card at twice the classifier's resolution, from
   which the corner-index and pinta readers cut their views.
 
+    >>> import numpy as np
     >>> img = np.full((960, 1280, 3), 200, np.uint8)
     >>> c = cut_out(img, np.float32([[640, 480, 104, 170, 0.3]]), small=True, rectified=False)
     >>> c.crops.shape, c.small.shape, c.rectified is None
@@ -17,8 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
+from vision.arrays import Floats, Image
 from vision.corner_index import INDEX_CROP
 from vision.geometry import CROP_H, CROP_W, crop_cards
 from vision.templates import TEMPLATE_H, TEMPLATE_W
@@ -28,15 +28,15 @@ from vision.templates import TEMPLATE_H, TEMPLATE_W
 class Cutouts:
     """The cards under N boxes, upright, at the readers' sizes (see the module's docstring)."""
 
-    crops: np.ndarray
-    small: np.ndarray | None
-    rectified: np.ndarray | None
+    crops: Image
+    small: Image | None
+    rectified: Image | None
 
     def __len__(self) -> int:
         return len(self.crops)
 
 
-def cut_out(image: np.ndarray, obbs: np.ndarray, *, small: bool, rectified: bool) -> Cutouts:
+def cut_out(image: Image, obbs: Floats, *, small: bool, rectified: bool) -> Cutouts:
     """The cards under the oriented boxes ``obbs`` (N, 5) of a BGR photo; ``small`` and
     ``rectified``: whether to cut those sizes too (only where a reader will use them)."""
     return Cutouts(

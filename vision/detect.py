@@ -22,8 +22,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.arrays import Floats, Image, Ints, Mask
 from vision.geometry import probiou_nms, rotated_nms
-from vision.models import DEFAULT_THREADS, session
+from vision.models import DEFAULT_THREADS, OnnxSession, session
 from vision.seats import seat_labels
 
 DET_THRESHOLD = 0.35  # detector score to keep a box
@@ -53,10 +54,10 @@ class DetectedBoxes:
     """The table's boxes (N, 5) and scores (N,), best first, and all the candidates they were
     chosen from (sorted by score): later stages may bring a left-out candidate in."""
 
-    boxes: np.ndarray
-    scores: np.ndarray
-    candidates: np.ndarray
-    candidate_scores: np.ndarray
+    boxes: Floats
+    scores: Floats
+    candidates: Floats
+    candidate_scores: Floats
 
     def __len__(self) -> int:
         return len(self.boxes)
@@ -65,7 +66,7 @@ class DetectedBoxes:
         """The ``n`` best of the table's boxes (they are sorted by score)."""
         return DetectedBoxes(self.boxes[:n], self.scores[:n], self.candidates, self.candidate_scores)
 
-    def rows(self, keep: np.ndarray) -> DetectedBoxes:
+    def rows(self, keep: Ints | Mask) -> DetectedBoxes:
         """These of the table's boxes only (a mask or indices, in order); the same candidates."""
         return DetectedBoxes(self.boxes[keep], self.scores[keep], self.candidates, self.candidate_scores)
 
@@ -79,10 +80,10 @@ class Detector:
         self.threshold = threshold
 
     @property
-    def session(self):
+    def session(self) -> OnnxSession:
         return session(str(self.path), self.threads)
 
-    def candidates(self, image: np.ndarray, min_score: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def candidates(self, image: Image, min_score: float | None = None) -> tuple[Floats, Floats]:
         """All the boxes scoring ``min_score`` or more (default: the lower of the threshold and
         FILL_THRESHOLD), after NMS, sorted by score: what the table is chosen from."""
         floor = min(self.threshold, FILL_THRESHOLD) if min_score is None else min_score
@@ -96,7 +97,7 @@ class Detector:
         whole = ~part_of_larger(boxes, scores)
         return boxes[whole], scores[whole]
 
-    def _raw_boxes(self, image: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
+    def _raw_boxes(self, image: Image, floor: float) -> tuple[Floats, Floats]:
         """The network's boxes in image pixels scoring ``floor`` or more, before any NMS."""
         sess = self.session
         inp = sess.get_inputs()[0]
@@ -118,18 +119,18 @@ class Detector:
         boxes[:, 2:4] /= scale
         return boxes, pred[4][keep]
 
-    def detect(self, image: np.ndarray) -> DetectedBoxes:
+    def detect(self, image: Image) -> DetectedBoxes:
         """The table's boxes and the candidates (see :func:`choose_table`)."""
         boxes, scores = self.candidates(image)
         return DetectedBoxes(*choose_table(boxes, scores, self.threshold), boxes, scores)
 
-    def detect_n(self, image: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    def detect_n(self, image: Image, n: int) -> tuple[Floats, Floats]:
         """The ``n`` best boxes when the photo is known to hold ``n`` cards (fewer if not found)."""
         boxes, scores = self.candidates(image)
         return boxes[:n], scores[:n]
 
 
-def demote_oversized(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
+def demote_oversized(boxes: Floats, scores: Floats) -> Floats:
     """The scores, those of boxes over OVERSIZED times the median area of the boxes scoring
     DET_THRESHOLD or more times OVERSIZED_SCORE; as they are where fewer than 4 do."""
     area = boxes[:, 2] * boxes[:, 3]
@@ -140,7 +141,7 @@ def demote_oversized(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
     return np.where(big, scores * OVERSIZED_SCORE, scores).astype(scores.dtype)
 
 
-def part_of_larger(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
+def part_of_larger(boxes: Floats, scores: Floats) -> Mask:
     """Mask of the boxes (sorted by score) lying mostly over part of a larger, better box
     (PART_OF_LARGER, PART_AREA).
 
@@ -165,7 +166,7 @@ def part_of_larger(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
     return out
 
 
-def intersection_area(a: np.ndarray, b: np.ndarray) -> float:
+def intersection_area(a: Floats, b: Floats) -> float:
     """The area two oriented boxes (cx, cy, w, h, angle) share."""
     ra = ((float(a[0]), float(a[1])), (float(a[2]), float(a[3])), float(np.rad2deg(a[4])))
     rb = ((float(b[0]), float(b[1])), (float(b[2]), float(b[3])), float(np.rad2deg(b[4])))
@@ -175,7 +176,7 @@ def intersection_area(a: np.ndarray, b: np.ndarray) -> float:
     return float(cv2.contourArea(cv2.convexHull(pts)))
 
 
-def choose_table(boxes: np.ndarray, scores: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:
+def choose_table(boxes: Floats, scores: Floats, threshold: float) -> tuple[Floats, Floats]:
     """The boxes kept from the candidates (sorted by score): the sure ones (capped, see
     cap_table), or a table of 16 completed with weaker ones (see fill_table); when they are 16
     that do not lie in four hands, one swap with a weaker box."""
@@ -189,8 +190,8 @@ def choose_table(boxes: np.ndarray, scores: np.ndarray, threshold: float) -> tup
 
 
 def swap_for_four_hands(
-    boxes: np.ndarray, scores: np.ndarray, chosen_b: np.ndarray, chosen_s: np.ndarray
-) -> tuple[np.ndarray, np.ndarray] | None:
+    boxes: Floats, scores: Floats, chosen_b: Floats, chosen_s: Floats
+) -> tuple[Floats, Floats] | None:
     """16 chosen boxes that do not lie in four hands, with one swapped for a weaker candidate
     so that they do (sorted by score); None when no swap makes four hands."""
     # Most often one box is a ghost across two cards of a hand and a half-hidden card of
@@ -212,7 +213,7 @@ def swap_for_four_hands(
     return None
 
 
-def fill_table(boxes: np.ndarray, scores: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray] | None:
+def fill_table(boxes: Floats, scores: Floats, threshold: float) -> tuple[Floats, Floats] | None:
     """When FILL_MIN_SURE to 15 boxes pass ``threshold`` and the 16 best candidates (weaker
     ones make up the count: a card half hidden under another) lie in four hands, perhaps after
     one swap, those 16, whose low scores flag them; else None (the sure boxes are the cards)."""
@@ -226,7 +227,7 @@ def fill_table(boxes: np.ndarray, scores: np.ndarray, threshold: float) -> tuple
     return swap_for_four_hands(boxes, scores, table_b, table_s)
 
 
-def cap_table(boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def cap_table(boxes: Floats, scores: Floats) -> tuple[Floats, Floats]:
     """The 16 best boxes, and those beyond only if they score EXTRA_SURE: the others are nearly
     always ghosts (a band of the cloth, two overlapping cards boxed as one) or a card boxed
     twice, scoring lower than the cards; a sure one means the photo really shows more cards,
@@ -236,8 +237,8 @@ def cap_table(boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.nda
     return boxes[keep].astype(np.float32), scores[keep].astype(np.float32)
 
 
-def left_out_mask(cand_b: np.ndarray, cand_s: np.ndarray, kept: np.ndarray) -> np.ndarray:
+def left_out_mask(cand_b: Floats, cand_s: Floats, kept: Floats) -> Mask:
     """Mask of the candidates (sorted by score) that are not among ``kept`` and score at least
     FILL_THRESHOLD: the boxes a swap may bring into the table."""
-    out = ~(np.abs(cand_b[:, None] - kept[None]).max(-1) < 1e-4).any(1)
-    return out & (cand_s >= FILL_THRESHOLD)
+    out: Mask = ~(np.abs(cand_b[:, None] - kept[None]).max(-1) < 1e-4).any(1) & (cand_s >= FILL_THRESHOLD)
+    return out

@@ -11,21 +11,32 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
+
+from scoring.cards import Card, NotationError
+from vision.flags import LOW_CONFIDENCE
 
 SEAT_NAMES = ("abajo", "derecha", "arriba", "izquierda")  # seats 0..3, counter-clockwise
 
 
 @dataclass(frozen=True)
-class Card:
-    """One read card (a row of :class:`CardDetections`)."""
+class CardBox:
+    """One read card where it lies in the photo (a row of :class:`CardDetections`): the card
+    itself is scoring's :class:`~scoring.cards.Card`."""
 
-    card_id: str
+    card: Card
     confidence: float
     xyxy: tuple[float, float, float, float]
     seat: int
     low_confidence: bool
+
+    @property
+    def card_id(self) -> str:
+        """The card in scoring's notation (``"12o"``), as in ``CardDetections.card_ids``."""
+        return str(self.card)
 
 
 @dataclass
@@ -54,18 +65,18 @@ class CardDetections:
     shows the same cards.
     """
 
-    xyxy: np.ndarray
-    obb: np.ndarray
-    card_ids: np.ndarray
-    confidence: np.ndarray
-    det_confidence: np.ndarray
-    cls_confidence: np.ndarray
-    alternatives: np.ndarray
-    low_confidence: np.ndarray
-    seat: np.ndarray
+    xyxy: NDArray[np.float32]
+    obb: NDArray[np.float32]
+    card_ids: NDArray[np.object_]
+    confidence: NDArray[np.float32]
+    det_confidence: NDArray[np.float32]
+    cls_confidence: NDArray[np.float32]
+    alternatives: NDArray[np.object_]
+    low_confidence: NDArray[np.bool_]
+    seat: NDArray[np.int8]
     warnings: list[str] = field(default_factory=list)
     image_size: tuple[int, int] = (0, 0)  # (width, height)
-    data: dict[str, np.ndarray] = field(default_factory=dict)
+    data: dict[str, NDArray[Any]] = field(default_factory=dict)
     unfamiliar: bool = False
 
     @classmethod
@@ -88,7 +99,7 @@ class CardDetections:
     def __len__(self) -> int:
         return len(self.card_ids)
 
-    def __getitem__(self, index: int | slice | np.ndarray | list) -> CardDetections:
+    def __getitem__(self, index: int | np.integer[Any] | slice | NDArray[Any] | list[int]) -> CardDetections:
         """Rows by index, slice or boolean mask; always returns CardDetections."""
         if isinstance(index, int | np.integer):
             index = [int(index)]
@@ -107,12 +118,13 @@ class CardDetections:
             data={k: v[index] for k, v in self.data.items()},
         )
 
-    def __iter__(self) -> Iterator[Card]:
+    def __iter__(self) -> Iterator[CardBox]:
         for i in range(len(self)):
-            yield Card(
-                str(self.card_ids[i]),
+            x1, y1, x2, y2 = (float(v) for v in self.xyxy[i])
+            yield CardBox(
+                Card.parse(str(self.card_ids[i])),
                 float(self.confidence[i]),
-                tuple(float(v) for v in self.xyxy[i]),
+                (x1, y1, x2, y2),
                 int(self.seat[i]),
                 bool(self.low_confidence[i]),
             )
@@ -163,22 +175,24 @@ class CardDetections:
 
     # ---- corrections
     @property
-    def corrected_from(self) -> np.ndarray:
+    def corrected_from(self) -> NDArray[np.object_]:
         """(N,) object: the id the reader gave each card the player corrected, else None."""
         return self.data.get(CORRECTED, np.full(len(self), None, object))
 
     @property
-    def corrected(self) -> np.ndarray:
+    def corrected(self) -> NDArray[np.bool_]:
         """(N,) bool: the cards the player corrected."""
         return np.array([c is not None for c in self.corrected_from], bool)
 
-    def correct(self, index: int, card_id: str) -> list[tuple[int, str, str]]:
-        """Set card ``index`` to ``card_id`` (confirmed by the player: no longer doubtful). A deck
-        holds each card once, so if another row had ``card_id`` the two swap ids (a typical
+    def correct(self, index: int, card: str | Card) -> list[tuple[int, str, str]]:
+        """Set card ``index`` to ``card`` (confirmed by the player: no longer doubtful). A deck
+        holds each card once, so if another row had that card the two swap ids (a typical
         confusion) and that one is flagged for a look. In place; the changes as (row, before,
-        after)."""
+        after), ids in scoring's notation. NotationError (a ValueError) for a card not of the
+        deck."""
         if not 0 <= index < len(self):
             raise IndexError(f"no card {index} in a reading of {len(self)}")
+        card_id = str(card if isinstance(card, Card) else Card.parse(card))
         before = str(self.card_ids[index])
         if CORRECTED not in self.data:
             self.data[CORRECTED] = np.full(len(self), None, object)
@@ -215,11 +229,11 @@ class CardDetections:
             hands.append(hand.ids)
         return hands
 
-    def to_json(self, imagen: str | None = None) -> dict:
+    def to_json(self, imagen: str | None = None) -> dict[str, Any]:
         """The ``mus leer --json`` object for this photo."""
         cartas = []
         for i in range(len(self)):
-            entry = {
+            entry: dict[str, Any] = {
                 "carta": str(self.card_ids[i]),
                 "confianza": round(float(self.confidence[i]), 3),
                 "caja": [round(float(v), 1) for v in self.xyxy[i]],
@@ -232,7 +246,7 @@ class CardDetections:
             if self.low_confidence[i]:
                 entry["alternativa"] = str(self.alternatives[i])
             cartas.append(entry)
-        out: dict = {"imagen": imagen} if imagen is not None else {}
+        out: dict[str, Any] = {"imagen": imagen} if imagen is not None else {}
         out.update(
             {
                 "cartas": cartas,
@@ -244,14 +258,11 @@ class CardDetections:
         return out
 
     @classmethod
-    def from_json(cls, data: dict) -> CardDetections:
+    def from_json(cls, data: dict[str, Any]) -> CardDetections:
         """A reading from its :meth:`to_json` object (one image), as the web page sends it back
         or as written by ``mus leer --json``. The JSON keeps no oriented box (upright ones from
         ``caja`` stand in) and one confidence (taken for both factors). ValueError for a card
         that is not a card of the deck."""
-        from scoring.cards import Card, NotationError  # scoring imports nothing of ours
-        from vision.flags import LOW_CONFIDENCE
-
         rows = data.get("cartas") or []
         try:
             ids = [str(Card.parse(str(c["carta"]))) for c in rows]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.arrays import Image
 from vision.detections import SEAT_NAMES, CardDetections
 from vision.geometry import obb_to_corners
 
@@ -13,7 +14,7 @@ NO_SEAT = (230, 230, 230)
 DOUBTFUL = (0, 165, 255)
 
 
-def annotate(image: np.ndarray, dets: CardDetections) -> np.ndarray:
+def annotate(image: Image, dets: CardDetections) -> Image:
     """A copy of ``image`` with each card's box, id and confidence drawn."""
     out = image.copy()
     h, w = out.shape[:2]

@@ -28,13 +28,15 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from common.files import write_atomic
+from vision.arrays import Floats, Mask
 from vision.models import FLAG_MODEL_FILE, models_hashes
 
 # the names as written in carta_dudas.json (its "rasgos")
@@ -42,7 +44,7 @@ FEATURES = ("log_det", "log_1_menos_prob", "log_p_indice", "log_p_pintas", "vent
 _EPS = 1e-6
 
 
-def card_features(det: np.ndarray, cls: np.ndarray, corner_index: np.ndarray, pintas: np.ndarray) -> np.ndarray:
+def card_features(det: Floats, cls: Floats, corner_index: Floats, pintas: Floats) -> Floats:
     """(N, 6) features of each card: ``det`` and ``cls`` (N,) the detector's score and the
     card's probability; ``corner_index`` and ``pintas`` (N, 2) each mark reader's probability of the
     card's rank (suit) and its highest probability of any rank (suit)."""
@@ -67,26 +69,27 @@ class FlagModel:
     flagged when its probability is at least ``threshold``. ``models``: the hashes of the
     model files it was fitted with (empty: not tied to any)."""
 
-    mean: np.ndarray
-    scale: np.ndarray
-    weights: np.ndarray
+    mean: Floats
+    scale: Floats
+    weights: Floats
     bias: float
     threshold: float
-    models: dict | None = None  # file name -> hash
-    info: dict | None = None
+    models: dict[str, str] | None = None  # file name -> hash
+    info: dict[str, Any] | None = None
 
-    def probability(self, X: np.ndarray) -> np.ndarray:
+    def probability(self, X: Floats) -> Floats:
         z = ((np.asarray(X, np.float64) - self.mean) / self.scale) @ self.weights + self.bias
-        return 1 / (1 + np.exp(-np.clip(z, -50, 50)))
+        p: Floats = 1 / (1 + np.exp(-np.clip(z, -50, 50)))
+        return p
 
-    def flagged(self, X: np.ndarray) -> np.ndarray:
+    def flagged(self, X: Floats) -> Mask:
         return self.probability(X) >= self.threshold
 
     def applies_to(self, folder: Path) -> bool:
         """Whether ``folder``'s model files are the ones this model was fitted with."""
         return not self.models or models_hashes(Path(folder)) == self.models
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "rasgos": list(FEATURES),
             "media": self.mean.tolist(),
@@ -99,27 +102,20 @@ class FlagModel:
         }
 
     @classmethod
-    def from_json(cls, d: dict) -> FlagModel:
+    def from_json(cls, d: dict[str, Any]) -> FlagModel:
         if list(d.get("rasgos", [])) != list(FEATURES):
             raise ValueError(f"rasgos desconocidos en el modelo de dudas: {d.get('rasgos')}")
-        arrays = [np.asarray(d[k], np.float64) for k in ("media", "escala", "pesos")]
-        if any(a.shape != (len(FEATURES),) for a in arrays) or not (arrays[1] > 0).all():
+        mean, scale, weights = (np.asarray(d[k], np.float64) for k in ("media", "escala", "pesos"))
+        if any(a.shape != (len(FEATURES),) for a in (mean, scale, weights)) or not (scale > 0).all():
             raise ValueError("modelo de dudas incoherente")
-        return cls(*arrays, float(d["sesgo"]), float(d["umbral"]), dict(d.get("modelos", {})), dict(d.get("info", {})))
+        models = {str(k): str(v) for k, v in dict(d.get("modelos", {})).items()}
+        return cls(mean, scale, weights, float(d["sesgo"]), float(d["umbral"]), models, dict(d.get("info", {})))
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write atomically (a temporary file renamed over the target)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".dudas-", suffix=".json", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(self.to_json(), fh, indent=1, ensure_ascii=False)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomic(path, json.dumps(self.to_json(), indent=1, ensure_ascii=False))
         return path
 
 
@@ -131,7 +127,7 @@ def load(path: str | os.PathLike[str]) -> FlagModel:
 
 
 @lru_cache(maxsize=4)
-def _for_folder(folder: str, mtimes: tuple) -> FlagModel | None:
+def _for_folder(folder: str, mtimes: tuple[int, ...]) -> FlagModel | None:
     try:
         model = load(Path(folder) / FLAG_MODEL_FILE)
     except ValueError:
@@ -165,10 +161,11 @@ class FlagRule:
     threshold: float
     model: FlagModel | None = None
 
-    def flagged(self, det_scores: np.ndarray, cls_conf: np.ndarray, data: dict[str, np.ndarray]) -> np.ndarray:
+    def flagged(self, det_scores: Floats, cls_conf: Floats, data: dict[str, Floats]) -> Mask:
         if self.model is not None and {"corner_index", "pintas"} <= data.keys():
             return self.model.flagged(card_features(det_scores, cls_conf, data["corner_index"], data["pintas"]))
-        return det_scores * cls_conf < self.threshold
+        low: Mask = det_scores * cls_conf < self.threshold
+        return low
 
 
 def flag_rule(

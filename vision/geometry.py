@@ -6,16 +6,18 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.arrays import Floats, Image, Ints
+
 CROP_W, CROP_H = 64, 96  # the classifier's input: one card, upright or upside down
 
 
-def quad_to_obb(quad: np.ndarray) -> np.ndarray:
+def quad_to_obb(quad: Floats) -> Floats:
     """Minimum-area rotated rectangle of 4 corners: (cx, cy, w, h, angle in radians)."""
     (cx, cy), (w, h), angle = cv2.minAreaRect(np.asarray(quad, np.float32).reshape(-1, 2))
-    return np.float32([cx, cy, w, h, np.deg2rad(angle)])
+    return np.array([cx, cy, w, h, np.deg2rad(angle)], np.float32)
 
 
-def obb_to_corners(obb: np.ndarray) -> np.ndarray:
+def obb_to_corners(obb: Floats) -> Floats:
     """(N, 5) or (5,) oriented boxes -> (N, 4, 2) or (4, 2) corners, in order around the box."""
     obb = np.asarray(obb, np.float32)
     single = obb.ndim == 1
@@ -30,13 +32,13 @@ def obb_to_corners(obb: np.ndarray) -> np.ndarray:
     return out[0] if single else out
 
 
-def obb_to_xyxy(obb: np.ndarray) -> np.ndarray:
+def obb_to_xyxy(obb: Floats) -> Floats:
     """Axis-aligned boxes that enclose the oriented boxes: (N, 4)."""
     corners = obb_to_corners(np.asarray(obb, np.float32).reshape(-1, 5))
     return np.concatenate([corners.min(1), corners.max(1)], 1)
 
 
-def portrait_corners(obbs: np.ndarray) -> np.ndarray:
+def portrait_corners(obbs: Floats) -> Floats:
     """(N, 5) oriented boxes -> (N, 4, 2) corners, reordered so that 0->1 is a short side and
     0->1->2 turns clockwise on screen (the order the crops are warped from)."""
     p = obb_to_corners(np.asarray(obbs, np.float32).reshape(-1, 5))
@@ -45,16 +47,16 @@ def portrait_corners(obbs: np.ndarray) -> np.ndarray:
     cross = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
     p = np.where((cross < 0)[:, None, None], p[:, ::-1], p)
     long_first = _side(p, 0) > _side(p, 1)
-    return np.where(long_first[:, None, None], np.roll(p, -1, 1), p)
+    return np.where(long_first[:, None, None], np.roll(p, -1, 1), p).astype(np.float32)
 
 
-def _side(p: np.ndarray, k: int) -> np.ndarray:
+def _side(p: Floats, k: int) -> Floats:
     """Length of side k -> k+1 of each quad in (N, 4, 2)."""
     d = p[:, k + 1] - p[:, k]
     return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
 
 
-def crop_cards(image: np.ndarray, obbs: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
+def crop_cards(image: Image, obbs: Floats, size: tuple[int, int] = (CROP_W, CROP_H)) -> Image:
     """The cards under the oriented boxes (N, 5), each warped to an upright ``size`` (w, h)
     crop: (N, h, w, 3) BGR. The corners of all the boxes are computed at once (a photo's 16
     cards in one call cost a third of 16 calls of :func:`crop_card`)."""
@@ -65,7 +67,7 @@ def crop_cards(image: np.ndarray, obbs: np.ndarray, size: tuple[int, int] = (CRO
         return out
     quads = portrait_corners(obbs)
     shrinks = _side(quads, 1) > 1.5 * h  # downscaling: area averaging, else bilinear
-    dst = np.float32([[0, 0], [w, 0], [w, h]])
+    dst = np.array([[0, 0], [w, 0], [w, h]], np.float32)
     for k, (q, small) in enumerate(zip(quads, shrinks.tolist(), strict=True)):
         m = cv2.getAffineTransform(q[:3], dst)
         cv2.warpAffine(
@@ -79,12 +81,13 @@ def crop_cards(image: np.ndarray, obbs: np.ndarray, size: tuple[int, int] = (CRO
     return out
 
 
-def crop_card(image: np.ndarray, obb: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
+def crop_card(image: Image, obb: Floats, size: tuple[int, int] = (CROP_W, CROP_H)) -> Image:
     """The card under the oriented box, warped to an upright ``size`` (w, h) crop (BGR)."""
-    return crop_cards(image, obb, size)[0]
+    crop: Image = crop_cards(image, obb, size)[0]  # an integer index: numpy's stubs say Any
+    return crop
 
 
-def rotated_iou(a: np.ndarray, b: np.ndarray) -> float:
+def rotated_iou(a: Floats, b: Floats) -> float:
     """Intersection over union of two oriented boxes (cx, cy, w, h, angle)."""
     ra = ((float(a[0]), float(a[1])), (float(a[2]), float(a[3])), float(np.rad2deg(a[4])))
     rb = ((float(b[0]), float(b[1])), (float(b[2]), float(b[3])), float(np.rad2deg(b[4])))
@@ -96,13 +99,13 @@ def rotated_iou(a: np.ndarray, b: np.ndarray) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def _covariance(b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _covariance(b: Floats) -> tuple[Floats, Floats, Floats]:
     a, bb = b[:, 2] ** 2 / 12, b[:, 3] ** 2 / 12
     cos, sin = np.cos(b[:, 4]), np.sin(b[:, 4])
     return a * cos**2 + bb * sin**2, a * sin**2 + bb * cos**2, (a - bb) * cos * sin
 
 
-def probiou_matrix(b1: np.ndarray, b2: np.ndarray, eps: float = 1e-7) -> np.ndarray:
+def probiou_matrix(b1: Floats, b2: Floats, eps: float = 1e-7) -> Floats:
     """Probabilistic IoU of oriented boxes as Gaussians (as Ultralytics' NMS uses), all pairs."""
     a1, bb1, c1 = (v[:, None] for v in _covariance(b1))
     a2, bb2, c2 = (v[None] for v in _covariance(b2))
@@ -117,7 +120,7 @@ def probiou_matrix(b1: np.ndarray, b2: np.ndarray, eps: float = 1e-7) -> np.ndar
     return 1 - np.sqrt(1.0 - np.exp(-bd) + eps)
 
 
-def probiou_nms(boxes: np.ndarray, scores: np.ndarray, thr: float) -> np.ndarray:
+def probiou_nms(boxes: Floats, scores: Floats, thr: float) -> Ints:
     """Indices of the boxes kept by greedy NMS on probabilistic IoU, best score first: cheap
     and vectorised, it merges the near-identical boxes of a detector's raw output."""
     order = np.argsort(-scores, kind="stable")
@@ -131,7 +134,7 @@ def probiou_nms(boxes: np.ndarray, scores: np.ndarray, thr: float) -> np.ndarray
     return order[alive]
 
 
-def rotated_nms(boxes: np.ndarray, scores: np.ndarray, iou: float, centre_frac: float = 0.2) -> np.ndarray:
+def rotated_nms(boxes: Floats, scores: Floats, iou: float, centre_frac: float = 0.2) -> Ints:
     """Indices of the boxes kept by greedy NMS on rotated IoU (OpenCV's ``NMSBoxesRotated``,
     which also drops a box lying wholly inside a better one, as a box over part of one card
     does), best score first; then a kept box whose centre is within ``centre_frac`` of the short

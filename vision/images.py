@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from scoring.inputs import InputError, read_bytes
+from vision.arrays import Image
 
 MAX_IMAGE_BYTES: Final = 64 * 1024 * 1024  # a phone photo is under 20 MB
 MIN_SIDE: Final = 32  # pixels: a card narrower than this cannot be read
@@ -39,7 +40,7 @@ def _read_bytes(p: Path) -> bytes:
         raise ImageError(str(exc)) from None
 
 
-def check_size(img: np.ndarray, name: str = "la imagen") -> np.ndarray:
+def check_size(img: Image, name: str = "la imagen") -> Image:
     """``img`` itself, or ImageError when it is too small or too thin to hold a card."""
     h, w = img.shape[:2]
     if min(h, w) < MIN_SIDE:
@@ -55,17 +56,17 @@ def check_size(img: np.ndarray, name: str = "la imagen") -> np.ndarray:
     return img
 
 
-def decode_image(data: bytes, name: str = "la imagen") -> np.ndarray | None:
+def decode_image(data: bytes, name: str = "la imagen") -> Image | None:
     """The BGR image in ``data`` (an image file's bytes) turned as its EXIF orientation tag
     says (OpenCV's decoder applies it: phones store most photos sideways with the tag), or
     None when OpenCV cannot read it; ImageError when it is too small or too thin."""
     buf = np.frombuffer(data, np.uint8)
     _quiet_opencv()
     img = cv2.imdecode(buf, cv2.IMREAD_COLOR) if buf.size else None
-    return None if img is None else check_size(img, name)
+    return None if img is None else check_size(np.asarray(img, np.uint8), name)
 
 
-def load_image(path: str | os.PathLike[str]) -> np.ndarray:
+def load_image(path: str | os.PathLike[str]) -> Image:
     """Read an image file as BGR, or raise ImageError with a clear Spanish message."""
     p = Path(path)
     img = decode_image(_read_bytes(p), str(p))
@@ -74,11 +75,11 @@ def load_image(path: str | os.PathLike[str]) -> np.ndarray:
     return img
 
 
-def as_bgr(image: np.ndarray | str | os.PathLike[str]) -> np.ndarray:
+def as_bgr(image: Image | str | os.PathLike[str]) -> Image:
     """A BGR uint8 image from a file path or an array (grey and BGRA arrays converted)."""
     img = load_image(image) if not isinstance(image, np.ndarray) else check_size(image)
     if img.ndim == 2:
-        return cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+        return np.asarray(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR), np.uint8)
     if img.shape[2] == 4:
-        return cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
+        return np.asarray(cv2.cvtColor(img, cv2.COLOR_BGRA2BGR), np.uint8)
     return img

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Final
+from typing import Any, Final, Protocol
 
 REPO: Final = Path(__file__).resolve().parent.parent
 DETECTOR_FILE: Final = "carta_obb.onnx"
@@ -51,8 +52,16 @@ def models_hashes(folder: str | os.PathLike[str]) -> dict[str, str]:
     return {n: file_hash(folder / n) for n in ONNX_FILES if (folder / n).is_file()}
 
 
+class OnnxSession(Protocol):
+    """What the reader uses of an ``onnxruntime.InferenceSession`` (the package has no type hints)."""
+
+    def run(self, output_names: Sequence[str] | None, input_feed: Mapping[str, Any]) -> list[Any]: ...
+
+    def get_inputs(self) -> list[Any]: ...
+
+
 @lru_cache(maxsize=16)
-def session(path: str, threads: int):
+def session(path: str, threads: int) -> OnnxSession:
     """An ONNX Runtime InferenceSession of ``path`` on the CPU with ``threads`` threads."""
     # ONNX Runtime is heavy and only the card reader needs it: imported on first use
     import onnxruntime as ort
@@ -66,10 +75,11 @@ def session(path: str, threads: int):
     # no busy-waiting between operators: on a shared or busy CPU spinning threads steal the
     # cores they wait for
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    return ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
+    sess: OnnxSession = ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
+    return sess
 
 
-def optional_session(folder: Path, name: str, threads: int):
+def optional_session(folder: Path, name: str, threads: int) -> OnnxSession | None:
     """The ONNX Runtime model of ``folder/name``, or None where the folder has no such file."""
     path = Path(folder) / name
     return session(str(path), threads) if path.is_file() else None

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from scoring.cards import CARD_IDS, SUITS
+from vision.arrays import Floats, Image
 from vision.corner_index import INDEX_CROP, standardise
 from vision.geometry import crop_cards
 
@@ -28,12 +29,12 @@ STRIP_W = INDEX_CROP[0]
 SUIT_OF = np.array([SUITS.index(c[-1]) for c in CARD_IDS])  # card class -> suit class
 
 
-def strips_bgr(card: np.ndarray) -> np.ndarray:
+def strips_bgr(card: Image) -> Image:
     """The two frame strips (2, STRIP_H, STRIP_W, 3) of one card rectified at INDEX_CROP."""
     return np.stack([card[:STRIP_H], card[-STRIP_H:][::-1, ::-1]])
 
 
-def pinta_strips(image: np.ndarray, obbs: np.ndarray) -> np.ndarray:
+def pinta_strips(image: Image, obbs: Floats) -> Floats:
     """The suit reader's input (N, 2, STRIP_H, STRIP_W) for the cards under oriented boxes."""
     if len(obbs) == 0:
         return np.zeros((0, 2, STRIP_H, STRIP_W), np.float32)

@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from scoring.cards import CARD_IDS
+from vision.arrays import Floats, Image
 from vision.assemble import (
     BOX_EVIDENCE,
     AssemblySettings,
@@ -124,7 +125,7 @@ class CardReader:
         self.classifier.load()
         return self
 
-    def read(self, image: np.ndarray | str | os.PathLike[str]) -> CardDetections:
+    def read(self, image: Image | str | os.PathLike[str]) -> CardDetections:
         """The cards in a photo (a BGR array or a file path), with seats and flags."""
         img = as_bgr(image)
         h, w = img.shape[:2]
@@ -149,7 +150,7 @@ class CardReader:
             return CardDetections.empty([NO_CARDS], (w, h))
         return self._detections(table, (w, h))
 
-    def _detect(self, img: np.ndarray) -> DetectedBoxes:
+    def _detect(self, img: Image) -> DetectedBoxes:
         """Stage 1 at the scale the detector knows: when the first pass's cards are larger
         than that (a hand filling the frame), a second pass on the photo zoomed out, its boxes
         mapped back onto the photo, kept if the detector is at least as sure of them
@@ -165,7 +166,7 @@ class CardReader:
             return detected
         return boxes_back(zoomed, scale, offset)
 
-    def _card_evidence(self, scores: np.ndarray, cutouts: Cutouts, parts: CardProbabilities) -> np.ndarray:
+    def _card_evidence(self, scores: Floats, cutouts: Cutouts, parts: CardProbabilities) -> Floats:
         """How much each box looks like a card (:func:`vision.assemble.card_evidence`): by the
         generic classifier, which reads the cards again against a registered deck."""
         if self.deck is None:
@@ -266,6 +267,6 @@ def reader_for_deck_bytes(data: bytes | None) -> CardReader:
     return _reader_for_deck_bytes(hashlib.sha256(data).hexdigest(), data)
 
 
-def read_cards(image: np.ndarray | str | os.PathLike[str]) -> CardDetections:
+def read_cards(image: Image | str | os.PathLike[str]) -> CardDetections:
     """Read the cards in a photo (BGR array or file path) with the shipped models."""
     return default_reader().read(image)

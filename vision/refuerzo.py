@@ -26,6 +26,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from scoring.cards import CARD_IDS, Card, NotationError
+from vision.arrays import Floats, Image, Ints, Mask
 from vision.geometry import CROP_H, CROP_W, crop_card, obb_to_xyxy, rotated_iou
 from vision.reader import CardReader
 from vision.registered_deck import (
@@ -43,7 +44,7 @@ from vision.templates import TEMPLATE_H, TEMPLATE_W
 ENABLED = True
 
 
-def card_indices(card_ids: Sequence[str]) -> np.ndarray:
+def card_indices(card_ids: Sequence[str]) -> Ints:
     """Indices into CARD_IDS of confirmed ids; DeckError on an unknown or repeated card."""
     try:
         out = np.array([CARD_IDS.index(str(Card.parse(c))) for c in card_ids], np.int64)
@@ -55,8 +56,8 @@ def card_indices(card_ids: Sequence[str]) -> np.ndarray:
 
 
 def examples(
-    reader: CardReader, image: np.ndarray, obbs: np.ndarray, rng: np.random.Generator, templates: bool = True
-) -> tuple[np.ndarray, np.ndarray | None]:
+    reader: CardReader, image: Image, obbs: Floats, rng: np.random.Generator, templates: bool = True
+) -> tuple[Floats, Image | None]:
     """Features (E, 2 x EXTRA_VIEWS, D) and templates (E, EXTRA_VIEWS, H, W, 3) of the cards
     in ``obbs``: each box and EXTRA_VIEWS - 1 jittered ones, features upright then upside down."""
     boxes = [[o if v == 0 else _jittered(o, rng) for v in range(EXTRA_VIEWS)] for o in np.asarray(obbs, np.float32)]
@@ -80,7 +81,7 @@ def examples(
 MAX_OVERLAP = 0.02
 
 
-def clear_view(obbs: np.ndarray) -> np.ndarray:
+def clear_view(obbs: Floats) -> Mask:
     """Which boxes overlap no other box (IoU at most MAX_OVERLAP): cards seen whole.
 
     >>> clear_view(np.float32([[100, 100, 60, 90, 0], [130, 100, 60, 90, 0], [400, 100, 60, 90, 0]])
@@ -96,7 +97,7 @@ def clear_view(obbs: np.ndarray) -> np.ndarray:
     return clear
 
 
-def bounded(labels: np.ndarray, corrected: np.ndarray, per_card: int = MAX_EXTRA_PER_CARD) -> np.ndarray:
+def bounded(labels: Ints, corrected: Mask, per_card: int = MAX_EXTRA_PER_CARD) -> Mask:
     """Which examples (oldest first) to keep: at most ``per_card`` of each card, dropping the
     oldest uncorrected ones first, then the oldest corrected ones.
 
@@ -117,8 +118,8 @@ def bounded(labels: np.ndarray, corrected: np.ndarray, per_card: int = MAX_EXTRA
 def strengthen(
     deck: RegisteredDeck,
     reader: CardReader,
-    image: np.ndarray,
-    obbs: np.ndarray,
+    image: Image,
+    obbs: Floats,
     card_ids: Sequence[str],
     corrected: Sequence[bool],
 ) -> RegisteredDeck:
@@ -160,7 +161,7 @@ def strengthen(
     )
 
 
-def boxes_for(reader: CardReader, image: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+def boxes_for(reader: CardReader, image: Image, xyxy: Floats) -> Floats:
     """The detector's oriented box for each axis-aligned box (x1, y1, x2, y2) of a reading
     (what the app keeps), by best overlap; NaN rows where no box overlaps by half."""
     xyxy = np.asarray(xyxy, np.float32).reshape(-1, 4)
@@ -185,8 +186,8 @@ def boxes_for(reader: CardReader, image: np.ndarray, xyxy: np.ndarray) -> np.nda
 def strengthen_file(
     path: str | os.PathLike[str],
     reader: CardReader,
-    image: np.ndarray,
-    xyxy: np.ndarray,
+    image: Image,
+    xyxy: Floats,
     card_ids: Sequence[str],
     corrected: Sequence[bool],
 ) -> RegisteredDeck:
@@ -195,7 +196,7 @@ def strengthen_file(
     box the detector no longer finds are left out. Returns the deck saved."""
     deck = RegisteredDeck.load(path)
     obbs = boxes_for(reader, image, xyxy)
-    found = ~np.isnan(obbs).any(1)
+    found = np.asarray(~np.isnan(obbs).any(1), bool)
     ids = [c for c, f in zip(card_ids, found, strict=True) if f]
     fixed = [c for c, f in zip(corrected, found, strict=True) if f]
     new = strengthen(deck, reader, image, obbs[found], ids, fixed)

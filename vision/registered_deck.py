@@ -32,15 +32,17 @@ from __future__ import annotations
 import io
 import os
 import sys
-import tempfile
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import numpy as np
+from numpy.typing import NDArray
 
+from common.files import write_atomic
 from scoring.cards import CARD_IDS
+from vision.arrays import Floats, Image, Ints, Mask
 from vision.models import CLASSIFIER_FILE, file_hash
 from vision.templates import (
     TEMPLATE_H,
@@ -115,21 +117,21 @@ class RegisteredDeck:
     matched either way up), and their card index (K,) (registrations of format 1 have none and
     are read by the features alone)."""
 
-    features: np.ndarray
-    labels: np.ndarray
+    features: Floats
+    labels: Ints
     name: str = ""
     model: str = ""  # the hash of the classifier the features come from
     tau: float = TAU
-    templates: np.ndarray | None = None
-    template_labels: np.ndarray | None = None
+    templates: Image | None = None
+    template_labels: Ints | None = None
     series: int = 1  # sets of photos (one of 40 cards, or four of one suit each) merged in
     # examples from confirmed tables, oldest first (vision.refuerzo): features (E, 2 x
     # EXTRA_VIEWS, D) (each view upright, then upside down), templates (E, EXTRA_VIEWS, H, W, 3)
     # or None, card index (E,), and whether the user corrected the reader on it (E,)
-    extra_features: np.ndarray | None = None
-    extra_templates: np.ndarray | None = None
-    extra_labels: np.ndarray | None = None
-    extra_corrected: np.ndarray | None = None
+    extra_features: Floats | None = None
+    extra_templates: Image | None = None
+    extra_labels: Ints | None = None
+    extra_corrected: Mask | None = None
 
     def __post_init__(self) -> None:
         f, y = self.features, self.labels
@@ -141,7 +143,7 @@ class RegisteredDeck:
             raise DeckError(f"a la baraja registrada le faltan cartas: {names}")
         if (self.templates is None) != (self.template_labels is None):
             raise DeckError("baraja registrada incoherente: plantillas sin etiquetas")
-        if self.templates is not None:
+        if self.templates is not None and self.template_labels is not None:
             t, ty = self.templates, self.template_labels
             if t.shape[1:] != (TEMPLATE_H, TEMPLATE_W, 3) or ty.shape != (len(t),) or not len(t):
                 raise DeckError("baraja registrada incoherente: plantillas y etiquetas no casan")
@@ -178,22 +180,26 @@ class RegisteredDeck:
         """Examples from confirmed tables held."""
         return 0 if self.extra_labels is None else len(self.extra_labels)
 
-    def _all_features(self) -> tuple[np.ndarray, np.ndarray]:
-        if not self.extra_count:
+    def _all_features(self) -> tuple[Floats, Ints]:
+        f, y = self.extra_features, self.extra_labels
+        if f is None or y is None:
             return self.features, self.labels
-        f = self.extra_features
         return (
             np.concatenate([self.features, f.reshape(-1, f.shape[2])]),
-            np.concatenate([self.labels, np.repeat(self.extra_labels, f.shape[1])]),
+            np.concatenate([self.labels, np.repeat(y, f.shape[1])]),
         )
 
-    def _all_templates(self) -> tuple[np.ndarray, np.ndarray]:
-        if not self.extra_count or self.extra_templates is None:
-            return self.templates, self.template_labels
-        t = self.extra_templates
+    def _all_templates(self) -> tuple[Image, Ints]:
+        """The templates of the registration and of the confirmed tables (the deck has some)."""
+        t, y = self.templates, self.template_labels
+        if t is None or y is None:
+            raise DeckError("la baraja registrada no tiene plantillas")
+        if self.extra_templates is None or self.extra_labels is None:
+            return t, y
+        e = self.extra_templates
         return (
-            np.concatenate([self.templates, t.reshape(-1, *t.shape[2:])]),
-            np.concatenate([self.template_labels, np.repeat(self.extra_labels, t.shape[1])]),
+            np.concatenate([t, e.reshape(-1, *e.shape[2:])]),
+            np.concatenate([y, np.repeat(self.extra_labels, e.shape[1])]),
         )
 
     def combined(self, other: RegisteredDeck) -> RegisteredDeck:
@@ -241,7 +247,7 @@ class RegisteredDeck:
             )
 
     @cached_property
-    def _templates_both_ways(self) -> tuple[np.ndarray, np.ndarray]:
+    def _templates_both_ways(self) -> tuple[Floats, Ints]:
         t, labels = self._all_templates()
         both = np.concatenate([t, t[:, ::-1, ::-1]])
         return stacked(template_patches(both)), np.tile(labels, 2)
@@ -250,15 +256,13 @@ class RegisteredDeck:
     def has_templates(self) -> bool:
         return self.templates is not None
 
-    def class_similarity(self, feats: np.ndarray) -> np.ndarray:
+    def class_similarity(self, feats: Floats) -> Floats:
         """(N, 40): for each crop, its best cosine similarity with each registered card."""
         features, labels = self._all_features()
         sim = np.asarray(feats, np.float32) @ features.astype(np.float32).T
         return best_per_class(sim, labels, DECK_SIZE)
 
-    def probabilities(
-        self, upright: np.ndarray, upside_down: np.ndarray | None = None, crops: np.ndarray | None = None
-    ) -> np.ndarray:
+    def probabilities(self, upright: Floats, upside_down: Floats | None = None, crops: Image | None = None) -> Floats:
         """(N, 40) from the features of each crop, read both ways up when ``upside_down`` is
         given (the better way counts); the registered crops are stored both ways up, so one
         way finds a card lying either way. ``crops``: the cards cut at the template size
@@ -271,7 +275,8 @@ class RegisteredDeck:
             s = s + TEMPLATE_WEIGHT * template_similarity(template_patches(crops), templates, labels, DECK_SIZE)
         z = (s - s.max(1, keepdims=True)) / self.tau
         e = np.exp(z)
-        return e / e.sum(1, keepdims=True)
+        probs: Floats = e / e.sum(1, keepdims=True)
+        return probs
 
     def check_model(self, folder: Path) -> None:
         if self.model and self.model != classifier_hash(folder):
@@ -284,17 +289,8 @@ class RegisteredDeck:
         """Write atomically (a temporary file renamed over the target): a kill loses nothing."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".baraja-", suffix=".npz", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                self._write(fh)
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a normal file instead
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        # a description of a deck's faces, no player's data: a normal file, to copy to another device
+        write_atomic(path, self.to_bytes())
         return path
 
     def to_bytes(self) -> bytes:
@@ -304,34 +300,32 @@ class RegisteredDeck:
         return buf.getvalue()
 
     def _write(self, fh: BinaryIO) -> None:
-        extra = (
-            {}
-            if not self.has_templates
-            else {
-                "plantillas": self.templates.astype(np.uint8),
-                "etiquetas_plantillas": self.template_labels.astype(np.int16),
-            }
-        )
+        extra: dict[str, NDArray[Any]] = {}
+        if self.templates is not None and self.template_labels is not None:
+            extra["plantillas"] = self.templates.astype(np.uint8)
+            extra["etiquetas_plantillas"] = self.template_labels.astype(np.int16)
         extra.update(self._extra_arrays())
-        np.savez_compressed(
-            fh,
-            features=self.features.astype(np.float16),
-            labels=self.labels.astype(np.int16),
-            nombre=self.name,
-            modelo=self.model,
-            tau=self.tau,
-            formato=FORMAT,
-            series=self.series,
+        arrays: dict[str, Any] = {
+            "features": self.features.astype(np.float16),
+            "labels": self.labels.astype(np.int16),
+            "nombre": self.name,
+            "modelo": self.model,
+            "tau": self.tau,
+            "formato": FORMAT,
+            "series": self.series,
             **extra,
-        )
+        }
+        # numpy's stubs read **arrays as its keyword `allow_pickle`; every value is an array
+        np.savez_compressed(fh, **arrays)
 
-    def _extra_arrays(self) -> dict[str, np.ndarray]:
-        if not self.extra_count:
+    def _extra_arrays(self) -> dict[str, NDArray[Any]]:
+        f, y, c = self.extra_features, self.extra_labels, self.extra_corrected
+        if f is None or y is None or c is None:
             return {}
-        out = {
-            "refuerzo_rasgos": self.extra_features.astype(np.float16),
-            "refuerzo_cartas": self.extra_labels.astype(np.int16),
-            "refuerzo_corregidas": self.extra_corrected.astype(bool),
+        out: dict[str, NDArray[Any]] = {
+            "refuerzo_rasgos": f.astype(np.float16),
+            "refuerzo_cartas": y.astype(np.int16),
+            "refuerzo_corregidas": c.astype(bool),
         }
         if self.extra_templates is not None:
             out["refuerzo_plantillas"] = self.extra_templates.astype(np.uint8)
@@ -376,7 +370,7 @@ class RegisteredDeck:
         except Exception as exc:  # not an npz, a truncated file, missing arrays
             raise DeckError(f"{p}: no es una baraja registrada legible ({exc})") from exc
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         return {
             "nombre": self.name,
             "cartas": DECK_SIZE,

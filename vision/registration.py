@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from vision.arrays import Floats, Image, Ints
 from vision.geometry import CROP_H, CROP_W, crop_card
 from vision.images import load_image
 from vision.reader import CardReader
@@ -47,7 +48,7 @@ LAYOUT_HELP = (
 )
 
 
-def grid_order(obbs: np.ndarray, layouts: tuple[tuple[int, int], ...] = ((4, 10),)) -> np.ndarray:
+def grid_order(obbs: Floats, layouts: tuple[tuple[int, int], ...] = ((4, 10),)) -> Ints:
     """Indices of oriented boxes in reading order: rows top to bottom, each left to right.
 
     ``layouts`` are the accepted (rows, cards per row). Rows run across the cards' long axis
@@ -78,8 +79,8 @@ def grid_order(obbs: np.ndarray, layouts: tuple[tuple[int, int], ...] = ((4, 10)
     cuts = np.nonzero(np.diff(across[order]) > 0.5 * card)[0] + 1
     rows = np.split(order, cuts)
     if (len(rows), len(rows[0])) not in layouts or len({len(r) for r in rows}) != 1:
-        sizes = "+".join(str(len(r)) for r in rows)
-        raise DeckError(f"las cartas forman filas de {sizes}, no {wanted} en filas iguales y separadas: {LAYOUT_HELP}")
+        counts = "+".join(str(len(r)) for r in rows)
+        raise DeckError(f"las cartas forman filas de {counts}, no {wanted} en filas iguales y separadas: {LAYOUT_HELP}")
     rows = [row[np.argsort(along[row], kind="stable")] for row in rows]
     for r, row in enumerate(rows):
         steps = np.diff(along[row])
@@ -95,7 +96,7 @@ def grid_order(obbs: np.ndarray, layouts: tuple[tuple[int, int], ...] = ((4, 10)
     return np.concatenate(rows)
 
 
-def locate_grid(reader: CardReader, img: np.ndarray, n: int, layouts: tuple[tuple[int, int], ...]) -> np.ndarray:
+def locate_grid(reader: CardReader, img: Image, n: int, layouts: tuple[tuple[int, int], ...]) -> Floats:
     """The ``n`` card boxes of a registration photo in reading order, or DeckError. Every box
     must be a confident detection: a registration must not be built on a guess."""
     boxes, scores = reader.detector.detect_n(img, n)
@@ -105,16 +106,17 @@ def locate_grid(reader: CardReader, img: np.ndarray, n: int, layouts: tuple[tupl
     return boxes[grid_order(boxes, layouts)]
 
 
-def _jittered(obb: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def _jittered(obb: Floats, rng: np.random.Generator) -> Floats:
     o = np.asarray(obb, np.float32).copy()
     o[:2] += rng.normal(0, 0.04, 2) * min(o[2], o[3])
     o[2:4] *= rng.uniform(0.95, 1.06, 2)
     o[4] += rng.normal(0, 0.03)
-    return o
+    jittered: Floats = o
+    return jittered
 
 
 def register(
-    reader: CardReader, photos: Sequence[np.ndarray | str | os.PathLike[str]], name: str = ""
+    reader: CardReader, photos: Sequence[Image | str | os.PathLike[str]], name: str = ""
 ) -> tuple[RegisteredDeck, list[str]]:
     """Register the deck from one photo of its 40 cards (four rows of ten) or four photos of
     one suit each (oros, copas, espadas, bastos, in that order; a row of ten or two rows of
@@ -165,7 +167,7 @@ def register(
     return deck, _suit_warnings(logits, y) + size_warnings
 
 
-def _size_warning(boxes: np.ndarray, suit: int | None) -> str:
+def _size_warning(boxes: Floats, suit: int | None) -> str:
     """A warning when the photo's cards are small (a registration from them reads worse)."""
     length = float(np.median(np.maximum(boxes[:, 2], boxes[:, 3])))
     if length >= MIN_CARD_PX:
@@ -178,7 +180,7 @@ def _size_warning(boxes: np.ndarray, suit: int | None) -> str:
     )
 
 
-def _suit_warnings(logits: np.ndarray, labels: np.ndarray) -> list[str]:
+def _suit_warnings(logits: Floats, labels: Ints) -> list[str]:
     """Rows whose cards the general classifier mostly puts in another suit: likely misplaced."""
     e = np.exp(logits - logits.max(1, keepdims=True))
     probs = e / e.sum(1, keepdims=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.arrays import Floats, Image
 from vision.detect import DetectedBoxes
 
 # Cards whose median long side over the photo's longer side (the sure boxes of the first pass)
@@ -41,14 +42,14 @@ SURE_BOXES = 4
 BORDER = 4  # pixels of the photo's edge whose median colour fills the canvas
 
 
-def card_scale(boxes: np.ndarray, image_size: tuple[int, int]) -> float:
+def card_scale(boxes: Floats, image_size: tuple[int, int]) -> float:
     """The median long side of ``boxes`` (N, 5) over the photo's longer side (0 if none)."""
     if len(boxes) == 0:
         return 0.0
     return float(np.median(np.maximum(boxes[:, 2], boxes[:, 3]))) / max(image_size)
 
 
-def zoom_factor(boxes: np.ndarray, image_size: tuple[int, int]) -> float:
+def zoom_factor(boxes: Floats, image_size: tuple[int, int]) -> float:
     """The factor that shrinks the first pass's sure ``boxes`` to ZOOM_OUT_TARGET when they are
     larger than the detector knows (ZOOM_OUT_ABOVE), else 1 (the photo read at its own scale)."""
     scale = card_scale(boxes, image_size)
@@ -57,7 +58,7 @@ def zoom_factor(boxes: np.ndarray, image_size: tuple[int, int]) -> float:
     return float(np.clip(ZOOM_OUT_TARGET / scale, *ZOOM_OUT_RANGE))
 
 
-def sureness(scores: np.ndarray) -> float:
+def sureness(scores: Floats) -> float:
     """The mean of the SURE_BOXES best ``scores`` (missing ones count 0).
 
     >>> sureness(np.float32([0.9, 0.9, 0.9, 0.9, 0.1])) > sureness(np.float32([0.95, 0.95]))
@@ -67,7 +68,7 @@ def sureness(scores: np.ndarray) -> float:
     return float(best.sum()) / SURE_BOXES
 
 
-def border_colour(image: np.ndarray) -> np.ndarray:
+def border_colour(image: Image) -> Image:
     """The median colour of the photo's outer BORDER pixels (uint8, one value a channel)."""
     edge = np.concatenate(
         [
@@ -77,10 +78,11 @@ def border_colour(image: np.ndarray) -> np.ndarray:
             image[:, -BORDER:].reshape(-1, 3),
         ]
     )
-    return np.median(edge, axis=0).astype(np.uint8)
+    colour: Image = np.median(edge, axis=0).astype(np.uint8)
+    return colour
 
 
-def zoomed_out(image: np.ndarray, factor: float, side: int) -> tuple[np.ndarray, float, np.ndarray]:
+def zoomed_out(image: Image, factor: float, side: int) -> tuple[Image, float, Floats]:
     """The photo shrunk to ``factor`` of a canvas whose longer side is ``side`` (the detector's
     input, so it is not resized again), centred on its border colour; with the scale and the
     offset that map the canvas back: photo = (canvas - offset) / scale."""
@@ -93,13 +95,13 @@ def zoomed_out(image: np.ndarray, factor: float, side: int) -> tuple[np.ndarray,
     canvas[:] = border_colour(image)
     left, top = (cw - nw) // 2, (ch - nh) // 2
     canvas[top : top + nh, left : left + nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
-    return canvas, scale, np.float32([left, top])
+    return canvas, scale, np.array([left, top], np.float32)
 
 
-def boxes_back(detected: DetectedBoxes, scale: float, offset: np.ndarray) -> DetectedBoxes:
+def boxes_back(detected: DetectedBoxes, scale: float, offset: Floats) -> DetectedBoxes:
     """The boxes (and candidates) found on the zoomed-out canvas, in the photo's pixels."""
 
-    def back(boxes: np.ndarray) -> np.ndarray:
+    def back(boxes: Floats) -> Floats:
         out = boxes.astype(np.float32).copy()
         out[:, :2] = (out[:, :2] - offset) / scale
         out[:, 2:4] /= scale

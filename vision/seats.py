@@ -25,13 +25,14 @@ import math
 
 import numpy as np
 
+from vision.arrays import Floats, Ints
 from vision.detections import CardDetections
 
 N_SEATS, HAND = 4, 4
 ORIENTATION_MARGIN = 0.15  # the 8th most sideways card must beat the 9th by this (log ratio)
 
 
-def _sideways_score(obb: np.ndarray) -> np.ndarray:
+def _sideways_score(obb: Floats) -> Floats:
     """log(screen-horizontal side / the other side) of each card: about log(1.5 / t) for a card
     lying sideways and log(1 / (1.5 t)) for one standing upright, where t <= 1 is how much the
     camera's tilt squashes the table vertically. The two kinds stay a factor 2.25 apart at any
@@ -45,7 +46,7 @@ def _sideways_score(obb: np.ndarray) -> np.ndarray:
     return np.log(np.maximum(side_x, 1e-6) / np.maximum(side_y, 1e-6)) * np.abs(np.cos(2 * a))
 
 
-def _groups_by_orientation(centres: np.ndarray, obb: np.ndarray) -> np.ndarray | None:
+def _groups_by_orientation(centres: Floats, obb: Floats) -> Ints | None:
     """Labels 0 bottom, 1 right, 2 top, 3 left from orientation, or None when it is ambiguous."""
     score = _sideways_score(obb)
     order = np.argsort(-score, kind="stable")
@@ -60,11 +61,11 @@ def _groups_by_orientation(centres: np.ndarray, obb: np.ndarray) -> np.ndarray |
     return labels
 
 
-def _spread_cost(points: np.ndarray, labels: np.ndarray) -> float:
+def _spread_cost(points: Floats, labels: Ints) -> float:
     return float(sum(((points[labels == g] - points[labels == g].mean(0)) ** 2).sum() for g in range(N_SEATS)))
 
 
-def _groups_by_position(centres: np.ndarray) -> np.ndarray:
+def _groups_by_position(centres: Floats) -> Ints:
     """Four runs of four around the centroid (best offset), then balanced swaps (always 4x4)."""
     c = centres.mean(0)
     order = np.argsort(np.arctan2(centres[:, 1] - c[1], centres[:, 0] - c[0]))
@@ -93,7 +94,7 @@ def _groups_by_position(centres: np.ndarray) -> np.ndarray:
         best[i], best[j] = best[j], best[i]
 
 
-def _seat_order(cents: np.ndarray) -> np.ndarray:
+def _seat_order(cents: Floats) -> Ints:
     """Seat of each group: 0 the one nearest the bottom edge, then counter-clockwise on screen."""
     centre = cents.mean(0)
     ang = np.arctan2(cents[:, 1] - centre[1], cents[:, 0] - centre[0])  # bottom ~ +pi/2
@@ -104,7 +105,7 @@ def _seat_order(cents: np.ndarray) -> np.ndarray:
     return seat_of_group
 
 
-def _separate(centres: np.ndarray, labels: np.ndarray, card_size: float) -> bool:
+def _separate(centres: Floats, labels: Ints, card_size: float) -> bool:
     """Each pair of groups lies further apart than the wider of the two is spread (plus a
     margin): perspective makes the near hand wide and the far one narrow, so pair by pair."""
     cents = np.stack([centres[labels == g].mean(0) for g in range(N_SEATS)])
@@ -116,7 +117,7 @@ def _separate(centres: np.ndarray, labels: np.ndarray, card_size: float) -> bool
     )
 
 
-def _each_card_near_its_own(centres: np.ndarray, labels: np.ndarray) -> bool:
+def _each_card_near_its_own(centres: Floats, labels: Ints) -> bool:
     """Every card lies nearer to a card of its own hand than to any card of another hand."""
     d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     np.fill_diagonal(d, np.inf)
@@ -131,7 +132,7 @@ NOT_SEPARATE = (
 )
 
 
-def seat_labels(obb: np.ndarray) -> np.ndarray | None:
+def seat_labels(obb: Floats) -> Ints | None:
     """The seat of each of 16 oriented boxes (0 bottom, 1 right, 2 top, 3 left), or None when
     they are not 16 or do not lie in four separate groups of four."""
     if len(obb) != N_SEATS * HAND:
@@ -146,7 +147,8 @@ def seat_labels(obb: np.ndarray) -> np.ndarray | None:
     if not (_separate(centres, labels, 0.5 * card_size) and _each_card_near_its_own(centres, labels)):
         return None
     cents = np.stack([centres[labels == g].mean(0) for g in range(N_SEATS)])
-    return _seat_order(cents)[labels]
+    seats: Ints = _seat_order(cents)[labels]
+    return seats
 
 
 def assign_seats(dets: CardDetections) -> CardDetections:

@@ -25,13 +25,15 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.arrays import Floats, Image, Ints
+
 TEMPLATE_W, TEMPLATE_H = 32, 48  # the card cut this small: fine detail is where boxes disagree
 PATCH = 8  # a 4x6 grid of patches
 BLUR = 1.0  # Gaussian sigma, in template pixels, against a box a pixel or two off
 KEEP = 0.4  # share of best patches that count (the rest may be hidden by another card)
 
 
-def template_patches(crops: np.ndarray) -> np.ndarray:
+def template_patches(crops: Image) -> Floats:
     """(N, patches, PATCH*PATCH*3) float32: BGR uint8 crops (N, TEMPLATE_H, TEMPLATE_W, 3),
     each patch with its mean taken away per Lab channel and scaled to unit length."""
     crops = np.asarray(crops, np.uint8)
@@ -42,7 +44,7 @@ def template_patches(crops: np.ndarray) -> np.ndarray:
     for i, c in enumerate(crops):
         lab[i] = cv2.GaussianBlur(cv2.cvtColor(c, cv2.COLOR_BGR2LAB).astype(np.float32), (0, 0), BLUR)
     rows, cols = TEMPLATE_H // PATCH, TEMPLATE_W // PATCH
-    x = lab.reshape(n, rows, PATCH, cols, PATCH, 3).transpose(0, 1, 3, 2, 4, 5)
+    x: Floats = lab.reshape(n, rows, PATCH, cols, PATCH, 3).transpose(0, 1, 3, 2, 4, 5)
     x = x.reshape(n, rows * cols, PATCH * PATCH, 3)
     x = x - x.mean(2, keepdims=True)
     x = x.reshape(n, rows * cols, -1)
@@ -50,7 +52,7 @@ def template_patches(crops: np.ndarray) -> np.ndarray:
     return x
 
 
-def template_similarity(queries: np.ndarray, templates: np.ndarray, labels: np.ndarray, classes: int) -> np.ndarray:
+def template_similarity(queries: Floats, templates: Floats, labels: Ints, classes: int) -> Floats:
     """(N, classes): for each query, its best score against the templates of each class; a
     pair's score is the mean correlation of its best KEEP share of patches, in [-1, 1].
     ``templates``: the templates' patches laid out by :func:`stacked` (done once)."""
@@ -63,7 +65,7 @@ def template_similarity(queries: np.ndarray, templates: np.ndarray, labels: np.n
     return best_per_class(best, labels, classes)
 
 
-def best_per_class(scores: np.ndarray, labels: np.ndarray, classes: int) -> np.ndarray:
+def best_per_class(scores: Floats, labels: Ints, classes: int) -> Floats:
     """(N, classes) from scores (N, M) against M references labelled by class: each class's
     best reference, -1 for a class without any.
 
@@ -79,6 +81,6 @@ def best_per_class(scores: np.ndarray, labels: np.ndarray, classes: int) -> np.n
     return out
 
 
-def stacked(templates: np.ndarray) -> np.ndarray:
+def stacked(templates: Floats) -> Floats:
     """Template patches (M, patches, d) laid out (patches, d, M) for the matrix products."""
     return np.ascontiguousarray(templates.transpose(1, 2, 0))
