@@ -145,14 +145,15 @@ class AsientoPorAsiento:
         from vision.detections import CardDetections  # optional extra (see mesa.lectura)
         from vision.hands import HandsError, seat_hands
 
-        if not self.completas:
+        fotos = [f for f in self.fotos if f is not None]
+        if len(fotos) != N_ASIENTOS:
             raise ValueError("not all four seats are read")
         try:
-            seat_hands([(f"{s + 1}", f.lectura) for s, f in enumerate(self.fotos)])
+            seat_hands([(f"{s + 1}", f.lectura) for s, f in enumerate(fotos)])
         except HandsError as exc:  # only if corrections made a seat's hand impossible
             raise LecturaError(str(exc)) from None
-        avisos = [f"{self.nombre(s)}: {a}" for s, f in enumerate(self.fotos) for a in f.lectura.warnings]
-        return CardDetections.concat([f.lectura for f in self.fotos], seats=list(range(N_ASIENTOS)), warnings=avisos)
+        avisos = [f"{self.nombre(s)}: {a}" for s, f in enumerate(fotos) for a in f.lectura.warnings]
+        return CardDetections.concat([f.lectura for f in fotos], seats=list(range(N_ASIENTOS)), warnings=avisos)
 
     def tomar(self, lectura: CardDetections) -> None:
         """The four hands' reading (from :meth:`lectura`) as corrected: each seat's photo takes

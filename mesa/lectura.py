@@ -126,10 +126,12 @@ def preparar_baraja(origen: str, carpeta_datos: str) -> tuple[str, str, list[str
     avisos: list[str] = []
     try:
         if src.is_dir():
-            reader, baraja = CardReader(), None
-            for fotos in _series_de_registro(src):
+            reader = CardReader()
+            primera, *otras = _series_de_registro(src)  # at least one set, or LecturaError
+            baraja, avisos = register(reader, primera, name=src.name)
+            for fotos in otras:
                 nueva, nuevos = register(reader, fotos, name=src.name)
-                baraja = nueva if baraja is None else baraja.combined(nueva)
+                baraja = baraja.combined(nueva)
                 avisos += nuevos
             destino = baraja.save(baraja_registrada(carpeta_datos))
         elif src.is_file():
@@ -152,7 +154,8 @@ def _series_de_registro(carpeta: Any) -> list[list[str]]:
     holds a set, by name."""
     from vision.registered_deck import MAX_SERIES  # optional extra (see _lector)
 
-    series, falta = [], None
+    series: list[list[str]] = []
+    falta: LecturaError | None = None
     try:
         series.append(_fotos_de_registro(carpeta))
     except LecturaError as exc:
@@ -163,7 +166,7 @@ def _series_de_registro(carpeta: Any) -> list[list[str]]:
         except LecturaError:
             continue  # a subfolder without a set is someone else's
     if not series:
-        raise falta
+        raise falta or LecturaError(f"{carpeta}: no hay fotos de la baraja")
     if len(series) > MAX_SERIES:
         raise LecturaError(f"{carpeta}: {len(series)} series de fotos; como mucho {MAX_SERIES}")
     return series

@@ -64,11 +64,19 @@ class EntradaMano:
     def poner_mano(self, asiento: int, texto: str | None) -> None:
         self.cartas[asiento] = str(parse_hand(texto)) if texto else None
         if self.cartas_completas():
-            check_distinct([parse_hand(c) for c in self.cartas])  # type: ignore[arg-type]
+            check_distinct([parse_hand(c) for c in self.manos()])
             self._quitar_imposibles()
 
     def cartas_completas(self) -> bool:
         return all(self.cartas)
+
+    def manos(self) -> list[str]:
+        """The four hands' texts, in seat order; EntradaError naming the seats still missing."""
+        manos = [c for c in self.cartas if c]
+        if len(manos) != len(self.cartas):
+            faltan = [str(i) for i, c in enumerate(self.cartas) if not c]
+            raise EntradaError(f"faltan las cartas de los asientos {', '.join(faltan)}")
+        return manos
 
     def cartas_usadas(self, salvo: int | None = None) -> set[str]:
         used: set[str] = set()
@@ -81,7 +89,7 @@ class EntradaMano:
         if not self.cartas_completas():
             return None
         reglas = perfil(self.reglas)
-        return [evaluar(parse_hand(c), reglas) for c in self.cartas]  # type: ignore[arg-type]
+        return [evaluar(parse_hand(c), reglas) for c in self.manos()]
 
     # -- lances ---------------------------------------------------------------------------
     def estado(self) -> list[EstadoLance]:
@@ -89,7 +97,8 @@ class EntradaMano:
         jugadas = self._jugadas()
         rows = []
         for lance in LANCES:
-            nombre, ok, motivo, plantilla = lance, True, "", ()
+            nombre, ok, motivo = lance, True, ""
+            plantilla: tuple[str, ...] = ()
             if jugadas is not None and lance == "juego":
                 nombre = cuarto_lance(jugadas)
             if jugadas is not None and nombre in ("pares", "juego"):
@@ -169,13 +178,10 @@ class EntradaMano:
 
     def registro(self, marcador: list[int] | tuple[int, int]) -> dict[str, Any]:
         """The hand record for scoring/ (`mus tanteo` format)."""
-        if not self.cartas_completas():
-            faltan = [str(i) for i, c in enumerate(self.cartas) if not c]
-            raise EntradaError(f"faltan las cartas de los asientos {', '.join(faltan)}")
         return {
             "reglas": self.reglas,
             "mano": self.mano,
-            "manos": list(self.cartas),
+            "manos": self.manos(),
             "marcador": list(marcador),
             "lances": self.lances(),
         }

@@ -156,9 +156,7 @@ class ControlPartida:
 
     def registro(self, entrada: EntradaMano) -> dict[str, Any]:
         """The hand record in `mus tanteo` format (what is stored and exported)."""
-        if not entrada.cartas_completas():
-            entrada.registro([0, 0])  # raises EntradaError naming the missing seats
-        return self._p().registro(list(entrada.cartas), entrada.lances(), mano=entrada.mano)
+        return self._p().registro(entrada.manos(), entrada.lances(), mano=entrada.mano)
 
     def previsualizar(self, entrada: EntradaMano) -> tuple[Any, list[tuple[str, str]]]:
         """The tanteo the hand would give, and the announcements, without storing anything."""
@@ -192,9 +190,7 @@ class ControlPartida:
         return res, avisos
 
     def _registrar(self, p: Partida, entrada: EntradaMano) -> tuple[Any, list[tuple[str, str]]]:
-        if not entrada.cartas_completas():
-            entrada.registro([0, 0])  # raises EntradaError naming the missing seats
-        res = p.registrar(list(entrada.cartas), entrada.lances(), mano=entrada.mano)
+        res = p.registrar(entrada.manos(), entrada.lances(), mano=entrada.mano)
         return res, self._avisos(p, res)
 
     def deshacer(self) -> bool:

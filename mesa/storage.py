@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from common.files import PRIVATE_MODE, write_atomic
 from mesa.i18n import N_, SOURCE, t
 
 # The one source of the data folder: `mus leer`/`mus mano` find the registered deck there too.
@@ -156,6 +157,8 @@ def _explain(exc: BaseException, where: Path, idioma: str = SOURCE) -> StorageEr
 
 def _conectar(path: Path) -> sqlite3.Connection:
     """Open the database for writing, checked; _Danado when its pages are damaged."""
+    if not path.exists():  # a new database: the owner's only (SQLite gives its WAL the same mode)
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, PRIVATE_MODE))
     conn = sqlite3.connect(path, timeout=5, isolation_level=None)
     try:
         conn.row_factory = sqlite3.Row
@@ -279,15 +282,12 @@ def _rescatar(folder: Path) -> Aviso:
     respaldo = _leer_todo(copia) if copia.is_file() else {}
     filas = _unir(respaldo, leido)
     aparte = _aparte(path)
-    nuevo = folder / (DB_NAME + ".nuevo")
-    with contextlib.suppress(FileNotFoundError):
-        nuevo.unlink()
-    conn = sqlite3.connect(nuevo, isolation_level=None)
+    mem = sqlite3.connect(":memory:", isolation_level=None)
     try:
-        _volcar(conn, filas)
+        _volcar(mem, filas)
+        write_atomic(path, mem.serialize(), private=True)
     finally:
-        conn.close()
-    os.replace(nuevo, path)
+        mem.close()
     manos = sum(1 for r in filas["manos"].values() if not r[6])  # r[6]: deshecha
     plantilla = (
         N_(
@@ -389,22 +389,18 @@ class Almacen:
 
     # -- backup ---------------------------------------------------------------------------
     def copiar(self) -> bool:
-        """Copy the database to COPIA_NAME with SQLite's online backup (written beside it,
-        then renamed, so the last good copy survives a kill). False when it cannot."""
+        """Copy the database to COPIA_NAME: SQLite's online backup into memory, written
+        atomically (the last good copy survives a kill), the owner's only. False when it cannot."""
         if not self.guarda:
             return False
-        dest, tmp = self.carpeta / COPIA_NAME, self.carpeta / (COPIA_NAME + ".nueva")
+        mem = sqlite3.connect(":memory:")
         try:
-            out = sqlite3.connect(tmp)
-            try:
-                self.conn.backup(out)
-            finally:
-                out.close()
-            os.replace(tmp, dest)
+            self.conn.backup(mem)
+            write_atomic(self.carpeta / COPIA_NAME, mem.serialize(), private=True)
         except (OSError, sqlite3.Error):
-            with contextlib.suppress(OSError):
-                tmp.unlink()
             return False  # the hand is stored; only the copy is missing
+        finally:
+            mem.close()
         return True
 
     def _copia_si_antigua(self) -> None:
@@ -576,8 +572,8 @@ class Almacen:
             folder.mkdir(parents=True, exist_ok=True)
             pj = folder / f"partida_{partida_id}.json"
             pc = folder / f"partida_{partida_id}.csv"
-            pj.write_text(json.dumps(self.exportar_json(partida_id), ensure_ascii=False, indent=1), encoding="utf-8")
-            pc.write_text(self.exportar_csv(partida_id), encoding="utf-8")
+            write_atomic(pj, json.dumps(self.exportar_json(partida_id), ensure_ascii=False, indent=1), private=True)
+            write_atomic(pc, self.exportar_csv(partida_id), private=True)
         except OSError as exc:
             raise _explain(exc, folder, self.idioma) from None
         return pj, pc

@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
+from common.files import PRIVATE_MODE, write_atomic
 from mesa.i18n import N_, SOURCE
 from mesa.storage import Aviso
 
@@ -318,21 +319,6 @@ class Exportacion:
     sin_respuesta: int
 
 
-def _escribir_atomico(path: Path, texto: str) -> None:
-    """Write beside, flush to disk, rename over: the old file or the new, never half."""
-    tmp = path.with_name(f".{path.name}.parcial")
-    try:
-        with tmp.open("w", encoding="utf-8") as f:
-            f.write(texto)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-
-
 class AlmacenTomas:
     """The takes in ``<datos>/tomas``; every write is whole or not at all."""
 
@@ -356,11 +342,15 @@ class AlmacenTomas:
             clip = self.carpeta / f"{tid}.mp4"
             tmp = self.carpeta / f".{tid}.parcial.mp4"
             try:
+                # OpenCV writes the clip by its path: created owner-only first (a player's face),
+                # the writer truncates it and keeps its mode
+                os.close(os.open(tmp, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, PRIVATE_MODE))
                 _escribir_clip(tmp, frames, float(toma["fps"]))
                 os.replace(tmp, clip)
-                _escribir_atomico(
+                write_atomic(
                     self.carpeta / f"{tid}.json",
                     json.dumps({**toma, "id": tid, "clip": clip.name}, ensure_ascii=False, indent=1),
+                    private=True,
                 )
             except BaseException:
                 for p in (tmp, clip):
@@ -384,7 +374,9 @@ class AlmacenTomas:
         doc = self.leer(tid)
         doc["respuesta"] = bool(si)
         try:
-            _escribir_atomico(self.carpeta / f"{doc['id']}.json", json.dumps(doc, ensure_ascii=False, indent=1))
+            write_atomic(
+                self.carpeta / f"{doc['id']}.json", json.dumps(doc, ensure_ascii=False, indent=1), private=True
+            )
         except OSError as exc:
             raise _error_escritura(exc, self.carpeta) from None
 
@@ -418,7 +410,7 @@ class AlmacenTomas:
         tmp = final.with_name(f".{final.name}.parcial")
         try:
             shutil.rmtree(tmp, ignore_errors=True)
-            tmp.mkdir(parents=True)
+            tmp.mkdir(parents=True, mode=0o700)  # the players' clips: the owner's only, as in the store
             clips = {}
             for d in hechas:
                 shutil.copyfile(self.carpeta / d["clip"], tmp / d["clip"])
@@ -429,9 +421,10 @@ class AlmacenTomas:
                     "mano": d["mano"],
                     "respuesta": "si" if d["respuesta"] else "no",
                 }
-            _escribir_atomico(
+            write_atomic(
                 tmp / "labels.json",
                 json.dumps({"_format": FORMATO_ETIQUETAS, "clips": clips}, ensure_ascii=False, indent=1),
+                private=True,
             )
             os.replace(tmp, final)
         except OSError as exc:

@@ -286,8 +286,9 @@ class ClienteTorneo:
                 return str(row[0])
             last = self._db.execute("SELECT MAX(numero) FROM cola").fetchone()[0]
             numero = last + 1 if last else int(mesa.partida.get("siguiente", 1))
-            body = {
-                "id": id_mano or uuid.uuid4().hex,
+            hand_id = id_mano or uuid.uuid4().hex
+            body: dict[str, Any] = {
+                "id": hand_id,
                 "numero": numero,
                 "registro": dict(registro),
                 "tanteo": [int(tanteo[0]), int(tanteo[1])],
@@ -295,10 +296,10 @@ class ClienteTorneo:
             if foto:
                 body["foto"] = hashlib.sha256(foto).hexdigest()
             self._db.execute(
-                "INSERT INTO cola (numero, id, cuerpo) VALUES (?, ?, ?)", (numero, body["id"], json.dumps(body))
+                "INSERT INTO cola (numero, id, cuerpo) VALUES (?, ?, ?)", (numero, hand_id, json.dumps(body))
             )
             self._db.execute("COMMIT")
-        return body["id"]
+        return hand_id
 
     def partida_servidor(self) -> dict[str, Any]:
         """The match as the server counts it now (marcador, juegos, vacas, hands stored)."""

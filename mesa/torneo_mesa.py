@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from mesa.i18n import N_, SOURCE
 from mesa.partida import ControlPartida
@@ -45,6 +45,22 @@ def validar_servidor(texto: str) -> str:
     if not s.startswith(("http://", "https://")) or " " in s:
         raise ValueError(N_("la dirección del servidor empieza por http:// o https://"))
     return s
+
+
+@runtime_checkable
+class AlmacenConAjustes(Protocol):
+    """A store that keeps settings (the tablet's, mesa.storage.Almacen): a tournament table
+    remembers there which partida is the joined match's."""
+
+    def ajuste(self, clave: str, defecto: str = "") -> str: ...
+
+    def guardar_ajuste(self, clave: str, valor: str) -> None: ...
+
+
+def _ajustes(ctl: ControlPartida) -> AlmacenConAjustes:
+    if not isinstance(ctl.almacen, AlmacenConAjustes):
+        raise TypeError("una mesa de torneo necesita el almacén de la tableta (con ajustes)")
+    return ctl.almacen
 
 
 @dataclass
@@ -129,10 +145,10 @@ class MesaTorneo:
         except (TorneoError, ValueError):
             self.cliente.salir()  # nothing half-joined stays behind
             raise
-        ctl.almacen.guardar_ajuste(AJUSTE_PARTIDA, str(ctl.partida_id))
+        _ajustes(ctl).guardar_ajuste(AJUSTE_PARTIDA, str(ctl.partida_id))
 
     def _reanudar(self, ctl: ControlPartida) -> bool:
-        pid = ctl.almacen.ajuste(AJUSTE_PARTIDA)
+        pid = _ajustes(ctl).ajuste(AJUSTE_PARTIDA)
         if not pid.isdigit():
             return False
         if ctl.partida_id != int(pid) and not ctl.reanudar(int(pid)):
@@ -142,7 +158,7 @@ class MesaTorneo:
 
     def salir(self, ctl: ControlPartida) -> None:
         self.cliente.salir()
-        ctl.almacen.guardar_ajuste(AJUSTE_PARTIDA, "")
+        _ajustes(ctl).guardar_ajuste(AJUSTE_PARTIDA, "")
 
     # -- hands -----------------------------------------------------------------------------
     def juega(self, ctl: ControlPartida) -> bool:
@@ -150,7 +166,7 @@ class MesaTorneo:
         return (
             self.mesa() is not None
             and ctl.partida_id is not None
-            and ctl.almacen.ajuste(AJUSTE_PARTIDA) == str(ctl.partida_id)
+            and _ajustes(ctl).ajuste(AJUSTE_PARTIDA) == str(ctl.partida_id)
         )
 
     def tras_confirmar(self, ctl: ControlPartida, res: Any, foto: bytes | None = None) -> bool:

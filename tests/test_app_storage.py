@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -134,6 +135,38 @@ def test_backup_every_n_hands_and_at_the_end_checkpoint_after_each(tmp_path: Pat
     assert en_copia() == COPIA_CADA_MANOS
     ctl.almacen.guardar_mano(ctl.partida_id, {"manos": MANOS, "mano": 0}, {}, terminada=True, ganador=0)
     assert en_copia() == COPIA_CADA_MANOS + 1  # the end of the partida
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_the_players_data_are_the_owners_only(tmp_path: Path) -> None:
+    """The database, its WAL, the backup and an export hold the players' names and hands:
+    readable by the owner only, whatever the umask."""
+    old = os.umask(0)
+    try:
+        carpeta = tmp_path / "datos"
+        ctl = jugar(carpeta, n=COPIA_CADA_MANOS)  # a backup on opening, one after the fifth hand
+        export = ctl.almacen.escribir_export(ctl.partida_id or 0, tmp_path / "export")
+    finally:
+        os.umask(old)
+    files = [carpeta / DB_NAME, carpeta / f"{DB_NAME}-wal", carpeta / COPIA_NAME, *export]
+    assert all(f.is_file() for f in files)
+    assert {str(f.name): _mode(f) for f in files} == {str(f.name): 0o600 for f in files}
+    copia = sqlite3.connect(carpeta / COPIA_NAME)  # the backup is a whole database
+    assert copia.execute("SELECT count(*) FROM manos").fetchone()[0] == COPIA_CADA_MANOS
+    assert not [p.name for p in carpeta.iterdir() if p.name.endswith(".parcial")]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_a_recovered_database_is_the_owners_only(tmp_path: Path) -> None:
+    carpeta, pid = partida_danada(tmp_path, con_copia=True)
+    (carpeta / DB_NAME).chmod(0o644)
+    s = Almacen.abrir(carpeta)
+    assert s.aviso is not None and len(s.manos(pid)) == N_MANOS
+    assert _mode(carpeta / DB_NAME) == 0o600
 
 
 def sin_escritura(monkeypatch: pytest.MonkeyPatch, carpeta: Path) -> None:

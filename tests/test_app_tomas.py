@@ -298,3 +298,17 @@ def test_poor_calibration_line_names_what_to_do() -> None:
 def test_module_doctests(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted and not result.failed
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_a_take_shows_a_players_face_so_it_is_the_owners_only(tmp_path: Path) -> None:
+    old = os.umask(0)
+    try:
+        hecho, _ = _exportar(tmp_path, [True])
+    finally:
+        os.umask(old)
+    guardados = sorted((tmp_path / "datos" / "tomas").iterdir())
+    exportados = sorted(hecho.carpeta.iterdir())
+    assert [p.suffix for p in guardados] == [".json", ".mp4"] and len(exportados) == 2
+    assert {p.name: oct(p.stat().st_mode & 0o777) for p in guardados} == {p.name: "0o600" for p in guardados}
+    assert oct(hecho.carpeta.stat().st_mode & 0o777) == "0o700"  # the export's clip and labels inside it

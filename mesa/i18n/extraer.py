@@ -41,13 +41,13 @@ _Found = tuple[int, str, str, list[str]]  # Babel's (lineno, function, message, 
 def _calls(tree: ast.AST, keywords: Collection[str], line: int = 1) -> list[_Found]:
     """Literal first arguments of calls named like a keyword. ast, unlike Babel's tokenizer
     before Python 3.12, sees the calls inside f-strings, where most of the app's texts are."""
-    found = []
+    found: list[tuple[int, int, str, str]] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or not node.args:
             continue
         name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
         arg = node.args[0]
-        if name in keywords and isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        if isinstance(name, str) and name in keywords and isinstance(arg, ast.Constant) and isinstance(arg.value, str):
             found.append((node.lineno + line - 1, node.col_offset, name, arg.value))
     return [(lineno, name, msg, []) for lineno, _col, name, msg in sorted(found)]
 
@@ -120,7 +120,8 @@ def template(roots: Collection[Path] = ROOTS) -> Catalog:
 
 
 def msgids(roots: Collection[Path] = ROOTS) -> list[str]:
-    return [m.id for m in template(roots) if m.id]
+    # a plural message's id would be a tuple: the app's texts are singular (see _calls)
+    return [m.id for m in template(roots) if isinstance(m.id, str) and m.id]
 
 
 def read(idioma: str) -> Catalog:
@@ -156,7 +157,7 @@ def write(idioma: str, cat: Catalog) -> None:
 
 
 def untranslated(cat: Catalog) -> list[str]:
-    return [m.id for m in cat if m.id and (not m.string or m.fuzzy)]
+    return [m.id for m in cat if isinstance(m.id, str) and m.id and (not m.string or m.fuzzy)]
 
 
 def main() -> None:
