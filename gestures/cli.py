@@ -19,6 +19,7 @@ from typing import Any, TextIO
 import cv2
 import numpy as np
 
+from gestures.decision import DecisionError
 from gestures.draw import draw_landmarks, draw_status
 from gestures.events import Tiempos, tiempos_with
 from gestures.models import ModelError
@@ -148,7 +149,7 @@ def _recognizer(args: argparse.Namespace, settings: Settings) -> SenaRecognizer:
             face_model=args.modelo_cara,
             pose_model=args.modelo_pose,
         )
-    except ModelError as exc:
+    except (ModelError, DecisionError) as exc:
         raise _Fail(str(exc)) from exc
     if args.neutra:
         photos = []

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gestures.decision import ENTRADAS, Decision
 from gestures.models import Observation
 from gestures.recognizer import SenaRecognizer
 
@@ -36,8 +37,8 @@ class Replay:
         return self.change(t, neutral_obs()) or Observation(640, 480)
 
 
-def run(change, seconds: float, perfil: str | None = None, calib: float = 0.5):
-    rec = SenaRecognizer(perfil, landmarkers=Replay(change), calibracion=calib)
+def run(change, seconds: float, perfil: str | None = None, calib: float = 0.5, decision: Decision | None = None):
+    rec = SenaRecognizer(perfil, landmarkers=Replay(change), calibracion=calib, decision=decision)
     results = [rec.process(FRAME, i / FPS) for i in range(int(seconds * FPS))]
     return rec, results
 
@@ -217,3 +218,41 @@ def test_a_blink_starts_no_sena():
     events = rec.finish()
     assert [e.gesto for e in events] == ["morro"]
     assert events[0].inicio >= 1.62 + 0.12  # after the blink and its settling frames
+
+
+# --- the learned decision in the recognizer -------------------------------------------------------
+
+
+def constant(gestos: tuple[str, ...], sesgo: float) -> Decision:
+    """A decision whose probability is sigmoid(sesgo) wherever the rules score at all."""
+    n = len(ENTRADAS)
+    return Decision(gestos, np.zeros(n), np.ones(n), np.zeros(n), dict.fromkeys(gestos, sesgo))
+
+
+def test_the_decision_decides_its_gestures_only_where_the_rules_see_a_cue():
+    lift = lambda t, o: lift_shoulder(o, 12, 0.12) if 1.0 <= t < 1.8 else o  # noqa: E731
+    for decision, want in (
+        (Decision.ninguna(), ["hombro_arriba"]),  # the rules alone
+        (constant(("hombro_arriba",), 10.0), ["hombro_arriba"]),
+        (constant(("hombro_arriba",), -10.0), []),  # the model says no
+        (constant(("morro",), 10.0), ["hombro_arriba"]),  # another gesture: the rules decide
+    ):
+        rec, res = run(lift, 2.6, decision=decision)
+        assert [e.gesto for e in rec.finish()] == want, decision.gestos
+        # where the rules see nothing, the model gives 0 whatever it would say
+        assert all(r.puntuaciones["morro"] == 0.0 for r in res)
+
+
+def test_a_confident_decision_still_makes_no_sena_of_a_blink():
+    rec, _ = run(blink_then_brows(1.5, (1.62, 2.0)), 3.0, decision=constant(("cejas_arriba", "guino"), 10.0))
+    assert [e.gesto for e in rec.finish()] == []
+
+
+def test_the_decision_brings_its_entry_thresholds():
+    n = len(ENTRADAS)
+    d = Decision(("morro",), np.zeros(n), np.ones(n), np.zeros(n), {}, {"morro": 0.4})
+    still = Replay(lambda t, o: o)
+    rec = SenaRecognizer(landmarkers=still, decision=d)
+    assert rec.tiempos["morro"].entrar == 0.4 and rec.tiempos["morro"].salir == pytest.approx(0.2333, abs=1e-3)
+    rules = SenaRecognizer(landmarkers=still, decision=Decision.ninguna())
+    assert rec.tiempos["guino"] == rules.tiempos["guino"] and rules.tiempos["morro"].entrar == 0.6
