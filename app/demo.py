@@ -11,7 +11,7 @@ import shutil
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from kivy.base import EventLoop
@@ -80,7 +80,14 @@ def foto_ejemplo() -> Path | None:
     return None
 
 
-Paso = float | tuple[str, Any]
+class Hasta(NamedTuple):
+    """A step of the script that waits until ``cond()`` holds, ``timeout`` seconds at most."""
+
+    cond: Callable[[], bool]
+    timeout: float
+
+
+Paso = float | Hasta  # seconds to wait before the next step, or a wait for a condition
 
 
 class Demo:
@@ -102,6 +109,8 @@ class Demo:
         Clock.schedule_once(self._siguiente, 0)
 
     def _siguiente(self, _dt: float = 0) -> None:
+        if self._gen is None:  # start() makes the script
+            return
         try:
             step = next(self._gen)
         except StopIteration:
@@ -112,8 +121,8 @@ class Demo:
             self.estado = 1
             self.app.stop()
             return
-        if isinstance(step, tuple) and step[0] == "hasta":
-            self._esperar(step[1], step[2])
+        if isinstance(step, Hasta):
+            self._esperar(step.cond, step.timeout)
         else:
             Clock.schedule_once(self._siguiente, float(step))
 
@@ -323,9 +332,9 @@ class Demo:
         senas = self.pantalla("senas")
         senas.poner_mano(MANO_SENAS)
         if self.video.exists() and senas.usar_fuente(Video(self.video)):
-            yield ("hasta", lambda: senas.preview.ultimo is not None and len(senas.eventos) >= 1, 60)
+            yield Hasta(lambda: senas.preview.ultimo is not None and len(senas.eventos) >= 1, 60)
             yield from self.capturar("senas_en_vivo")
-            yield ("hasta", lambda: not senas.en_vivo, 90)
+            yield Hasta(lambda: not senas.en_vivo, 90)
         tocar(senas.ids.comprobar)
         yield 0.3
         yield from self.capturar("senas")
@@ -345,9 +354,9 @@ class Demo:
         tocar(arb.fase_botones["reparto"])
         yield 0.1
         if self.video.exists() and arb.usar_fuente(Video(self.video)):
-            yield ("hasta", lambda: arb.t > 1.5, 60)
+            yield Hasta(lambda: arb.t > 1.5, 60)
             tocar(arb.fase_botones["lances"])
-            yield ("hasta", lambda: not arb.en_vivo, 90)
+            yield Hasta(lambda: not arb.en_vivo, 90)
         if arb.cartas:
             tocar(arb.ids.comprobar)
         yield 0.3

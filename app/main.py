@@ -96,9 +96,10 @@ class MusApp(App):
             self.ir("nueva")
         if self.ctl.problema:
             self.avisar(self.ctl.problema, error=True)
-        if self.almacen.aviso is not None:  # a damaged file was recovered: tell it once
-            self.avisar(self.almacen.aviso.texto(self.lang), error=True, fijo=True)
-            self.almacen.aviso = None
+        almacen = self.almacen
+        if almacen is not None and almacen.aviso is not None:  # a damaged file was recovered: tell it once
+            self.avisar(almacen.aviso.texto(self.lang), error=True, fijo=True)
+            almacen.aviso = None
 
     def _abrir_datos(self, carpeta: str | None) -> None:
         if self.almacen is not None:
@@ -135,6 +136,8 @@ class MusApp(App):
 
     def exportar(self) -> None:
         """Export the open partida to JSON and CSV in the data folder, and say where."""
+        if self.almacen is None:  # opened by build(): nothing to export before
+            return
         try:
             pj, pc = self.almacen.escribir_export(self.ctl.partida_id)
         except StorageError as exc:

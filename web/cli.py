@@ -17,13 +17,16 @@ import os
 import socket
 import sys
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from scoring.inputs import excerpt
 from torneo import db
 from torneo.estado import ENTORNO_PETICIONES, ENTORNO_PROXY, ENTORNO_UNIONES
+
+if TYPE_CHECKING:  # the web stack is loaded only by the server itself (see crear)
+    from fastapi import FastAPI
 
 ENV_URL: Final = "MUSMESA_SERVIR_URL"  # how the workers learn the database (uvicorn starts them by name)
 ENV_DATOS: Final = "MUSMESA_SERVIR_DATOS"
@@ -156,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def crear(limite_entradas: int = 10) -> object:
+def crear(limite_entradas: int = 10) -> FastAPI:
     # the web stack is loaded only by the server itself
     from web.app import crear_app
 
@@ -166,7 +169,7 @@ def crear(limite_entradas: int = 10) -> object:
     return app
 
 
-def app_de_trabajador() -> object:
+def app_de_trabajador() -> FastAPI:
     """uvicorn's factory for each worker process (``--trabajadores``)."""
     return crear(int(os.environ.get(ENV_LIMITE, "10")))
 

@@ -31,7 +31,7 @@ from mesa.torneo_mesa import seguir_respuestas
 from scoring.cards import CARD_IDS, NotationError
 from scoring.partida import PartidaError
 from scoring.rules import PERFILES, PerfilError, datos_toml, perfil
-from scoring.tanteo import NOMBRES_LANCE, RegistroError, tantear
+from scoring.tanteo import NOMBRES_LANCE, tantear
 from torneo.db import ahora
 from torneo.i18n import mensaje
 from web.db import Borrador, ManoPartida, PartidaWeb
@@ -69,6 +69,11 @@ def _de_reglas(exc: Exception) -> WebError:
 Asiento = Annotated[int, Field(ge=0, le=3)]
 
 
+def _sin_cartas() -> list[str | None]:
+    """The four seats' cards of a new draft: none tapped yet."""
+    return [None] * 4
+
+
 class DatosBorrador(BaseModel):
     """The hand being entered, as saved at every step (the one model of it: the photo and the
     tournament parts add their fields here)."""
@@ -79,7 +84,7 @@ class DatosBorrador(BaseModel):
     n: Annotated[int, Field(ge=1, le=100_000)]  # the hand it is for (1 + the hands confirmed)
     mano: Asiento | None = None  # who is mano, when a mus corrido hand moves it
     cartas: Annotated[list[Annotated[str, Field(max_length=64)] | None], Field(min_length=4, max_length=4)] = Field(
-        default_factory=lambda: [None] * 4
+        default_factory=_sin_cartas
     )
     asiento: Asiento | None = None  # the seat whose cards are being tapped
     lances: dict[str, Any] = Field(default_factory=dict)  # hand-record lance outcomes
@@ -435,7 +440,7 @@ def previsualizar(s: Session, clave: str, mano: ManoNueva, idioma: str = SOURCE)
     if all(c and len(c.split()) == 4 for c in mano.cartas):
         try:
             out["tanteo"] = _tanteo(ctl, *ctl.previsualizar(_entrada(ctl, mano, quitar_imposibles=True)))
-        except (ValueError, PartidaError, RegistroError) as exc:
+        except ValueError as exc:  # scoring/'s errors (a partida, a hand record) are ValueErrors
             raise _de_reglas(exc) from None
     return out
 
@@ -472,7 +477,7 @@ def _confirmar(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[str
     _faltan(ctl, mano)
     try:
         res, avisos = ctl.confirmar(_entrada(ctl, mano), mano.origen, id_mano=mano.id_mano)
-    except (ValueError, PartidaError, RegistroError) as exc:
+    except ValueError as exc:  # scoring/'s errors (a partida, a hand record) are ValueErrors
         raise _de_reglas(exc) from None
     s.execute(delete(Borrador).where(Borrador.partida_id == ctl.partida_id))
     return {

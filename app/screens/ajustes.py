@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kivy.app import App
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from app.screens.widgets import Opcion
 from mesa.i18n import IDIOMAS
@@ -37,11 +40,11 @@ class AjustesScreen(Screen):
 
     def _grupo(
         self,
-        box: object,
+        box: Widget,
         values: list[str],
         current: str,
         group: str,
-        action: object,
+        action: Callable[[str], object],
         labels: dict[str, str] | None = None,
     ) -> None:
         box.clear_widgets()

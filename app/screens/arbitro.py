@@ -74,12 +74,19 @@ class ArbitroScreen(ReconocimientoEnVivo, Screen):
         if not self.estado:
             self.estado = app.t("Elige a quién vigilar y apunta la cámara a su cara")
 
+    @property
+    def _log(self) -> SesionArbitro:
+        """The partida's referee log (made when the screen is entered, before any tap)."""
+        if self.sesion is None:
+            raise RuntimeError("the referee screen is used before it was entered")
+        return self.sesion
+
     def _botones(self, jug: list[str]) -> None:
         app = App.get_running_app()
         box = self.ids.jugadores
         box.clear_widgets()
         for s, name in enumerate(jug):
-            b = Opcion(text=name, group="arbitro_jugador", state="down" if s == self.sesion.asiento else "normal")
+            b = Opcion(text=name, group="arbitro_jugador", state="down" if s == self._log.asiento else "normal")
             b.bind(on_release=lambda w, s=s: self.vigilar(s))
             box.add_widget(b)
         box = self.ids.fases
@@ -110,24 +117,24 @@ class ArbitroScreen(ReconocimientoEnVivo, Screen):
         if not app.ctl.activa:
             return ""
         manos = app.almacen.manos(app.ctl.partida_id)
-        return manos[-1]["registro"]["manos"][self.sesion.asiento] if manos else ""
+        return manos[-1]["registro"]["manos"][self._log.asiento] if manos else ""
 
     # -- actions --------------------------------------------------------------------------
     def vigilar(self, asiento: int) -> None:
-        self.sesion.vigilar(asiento)
-        self._guardar(self.sesion.ultima)
+        self._log.vigilar(asiento)
+        self._guardar(self._log.ultima)
         self.cartas = self._cartas_ultima_mano()
         self.hallazgos = ""
 
     def marcar(self, fase: str) -> None:
-        self.sesion.marcar(fase, self.t)
-        self._guardar(self.sesion.ultima)
+        self._log.marcar(fase, self.t)
+        self._guardar(self._log.ultima)
         for f, b in self.fase_botones.items():
             b.state = "down" if f == fase else "normal"
 
     def nueva_mano(self) -> None:
-        self.sesion.nueva_mano()
-        self._guardar(self.sesion.ultima)
+        self._log.nueva_mano()
+        self._guardar(self._log.ultima)
         self.ids.registro.clear_widgets()
         self.hallazgos = ""
         self.cartas = ""
@@ -158,7 +165,7 @@ class ArbitroScreen(ReconocimientoEnVivo, Screen):
             if res.calibrando
             else app.t("No se ve ninguna cara")
             if not res.cara
-            else f"{app.t('Vigilando a')} {self.sesion.jugadores[self.sesion.asiento]}"
+            else f"{app.t('Vigilando a')} {self._log.jugadores[self._log.asiento]}"
         )
         self._calibracion(res)
         self._nuevos(res.eventos)
@@ -167,11 +174,11 @@ class ArbitroScreen(ReconocimientoEnVivo, Screen):
     def _nuevos(self, eventos: Any) -> None:
         for ev in eventos:
             d = ev.to_dict() if hasattr(ev, "to_dict") else dict(ev)
-            if any(clave(d) == clave(e) for e in self.sesion.eventos):
+            if any(clave(d) == clave(e) for e in self._log.eventos):
                 continue
             name, digest = self._miniatura(d)
-            self.sesion.anotar(d, name, digest)
-            self._guardar(self.sesion.ultima)
+            self._log.anotar(d, name, digest)
+            self._guardar(self._log.ultima)
             self._fila(d)
 
     def _miniatura(self, ev: dict[str, Any]) -> tuple[str | None, str | None]:
@@ -213,7 +220,7 @@ class ArbitroScreen(ReconocimientoEnVivo, Screen):
     def elegir_cartas(self) -> None:
         app = App.get_running_app()
         self._pendientes = []
-        name = self.sesion.jugadores[self.sesion.asiento]
+        name = self._log.jugadores[self._log.asiento]
         self.selector = SelectorCartas(f"{app.t('Cartas de')} {name}", self._tocar, set())
         self.selector.open()
 
@@ -224,18 +231,20 @@ class ArbitroScreen(ReconocimientoEnVivo, Screen):
             self._pendientes.append(carta)
         if len(self._pendientes) == 4:
             self.cartas = " ".join(self._pendientes)
-            self.selector.dismiss()
+            if self.selector is not None:
+                self.selector.dismiss()
             return
-        self.selector.bloquear(set(), set(self._pendientes))
+        if self.selector is not None:
+            self.selector.bloquear(set(), set(self._pendientes))
 
     def comprobar(self) -> None:
         app = App.get_running_app()
         try:
-            informe = self.sesion.comprobar(self.cartas)
+            informe = self._log.comprobar(self.cartas)
         except ValueError as exc:
             app.avisar(str(exc), error=True)
             return
-        for entrada in self.sesion.exportar()["entradas"][-2:]:  # cartas and informe
+        for entrada in self._log.exportar()["entradas"][-2:]:  # cartas and informe
             self._guardar(entrada)
         if not informe.hallazgos:
             self.hallazgos = app.t("Sin faltas: las señas son fieles a las cartas.")
@@ -248,9 +257,7 @@ class ArbitroScreen(ReconocimientoEnVivo, Screen):
         name = f"arbitro_{app.ctl.partida_id or 'libre'}.json"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            (folder / name).write_text(
-                json.dumps(self.sesion.exportar(), ensure_ascii=False, indent=1), encoding="utf-8"
-            )
+            (folder / name).write_text(json.dumps(self._log.exportar(), ensure_ascii=False, indent=1), encoding="utf-8")
         except OSError as exc:
             app.avisar(f"{app.t('No se pudo exportar')}: {exc}", error=True)
             return

@@ -7,6 +7,7 @@ and `mus mano` find it too) and the reader uses it from then on; Ajustes shows i
 
 from __future__ import annotations
 
+import numpy as np
 from kivy.app import App
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
@@ -26,7 +27,7 @@ class BarajaScreen(ConFotos, Screen):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.preview: Preview | None = None
-        self.fotos: list[object | None] = [None] * len(PALOS_FOTOS)
+        self.fotos: list[np.ndarray | None] = [None] * len(PALOS_FOTOS)
         self.volver_a = "cartas"
 
     def on_pre_enter(self, *_: object) -> None:
@@ -51,16 +52,17 @@ class BarajaScreen(ConFotos, Screen):
         if silencioso and not self.en_vivo and self.palo < len(PALOS):
             self._pedir()  # without a camera the suit asked for stays said
 
-    def usar_foto(self, img: object, de_camara: bool = False) -> bool:
+    def usar_foto(self, img: np.ndarray, de_camara: bool = False) -> bool:
         tomada = self.tomar(img)
         if tomada and de_camara and self.palo < len(PALOS):
             self.alternar_camara(silencioso=True)  # on to the next suit
         return tomada
 
-    def tomar(self, img: object) -> bool:
+    def tomar(self, img: np.ndarray) -> bool:
         """This suit's photo: checked now; with the fourth, the deck is registered."""
         app = App.get_running_app()
-        self.preview.mostrar(img)
+        if self.preview is not None:  # made when the screen is entered
+            self.preview.mostrar(img)
         try:
             comprobar_palo(img, self.palo)
         except LecturaError as exc:
@@ -76,8 +78,11 @@ class BarajaScreen(ConFotos, Screen):
 
     def _registrar(self) -> bool:
         app = App.get_running_app()
+        fotos = [f for f in self.fotos if f is not None]
+        if len(fotos) < len(self.fotos):  # tomar() registers only once all are taken
+            return False
         try:
-            ruta, avisos = registrar_fotos(self.fotos, app.carpeta)
+            ruta, avisos = registrar_fotos(fotos, app.carpeta)
         except LecturaError as exc:  # e.g. a row of another suit: the four are taken again
             self.fotos, self.palo = [None] * len(PALOS_FOTOS), 0
             self._pedir()

@@ -5,6 +5,8 @@ player's four cards in turn, the screen saying whose; a seat can be photographed
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import cv2
 import numpy as np
 from kivy.app import App
@@ -30,6 +32,9 @@ from mesa.lectura import (
 )
 from mesa.storage import StorageError
 
+if TYPE_CHECKING:  # vision/ is an optional extra (see mesa.lectura)
+    from vision.detections import CardDetections
+
 # Fanned hands are read far worse than hands in a row (models/README.md), so the hint says so.
 AYUDA_FOTO = N_("Cartas boca arriba delante de cada jugador, en fila y no en abanico: captura o abre una foto")
 
@@ -37,7 +42,7 @@ AYUDA_FOTO = N_("Cartas boca arriba delante de cada jugador, en fila y no en aba
 TODAS_LEIDAS = N_("Ya están las cuatro manos: pulsa Repetir en un asiento para fotografiarlo de nuevo")
 
 
-def annotate(img: np.ndarray, lectura: object) -> np.ndarray:
+def annotate(img: np.ndarray, lectura: CardDetections) -> np.ndarray:
     """The photo with the read cards drawn (vision.draw: a reading exists only with vision/,
     an optional extra, so it is imported here)."""
     from vision.draw import annotate as dibujar  # optional extra, lazily (see the docstring)
@@ -56,8 +61,8 @@ class CartasScreen(ConFotos, Screen):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.preview: Preview | None = None
-        self.lectura = None  # vision's CardDetections of the photo (or of the four seats)
-        self.foto = None
+        self.lectura: CardDetections | None = None  # the photo's cards (or the four seats')
+        self.foto: np.ndarray | None = None
         self.chips: list[CartaChip] = []  # one per detected card, index = lectura index
         self.selector: SelectorCartas | None = None
         self.sesion: AsientoPorAsiento | None = None  # the seats read so far, seat by seat
@@ -85,7 +90,7 @@ class CartasScreen(ConFotos, Screen):
         pide = self.sesion.pedir() if self.sesion else None
         self.estado = pide.texto(app.lang) if pide else app.t("Encuadra la mesa y pulsa Capturar")
 
-    def usar_foto(self, img: object, de_camara: bool = False) -> bool:
+    def usar_foto(self, img: np.ndarray, de_camara: bool = False) -> bool:
         self._de_camara = de_camara
         try:
             return self.leer(img)
@@ -111,21 +116,30 @@ class CartasScreen(ConFotos, Screen):
     def repetir(self, asiento: int) -> None:
         """Photograph ``asiento`` again; its cards stay until the new photo is good."""
         app = App.get_running_app()
-        self.sesion.repetir(asiento)
+        ses = self.sesion
+        if ses is None:  # the buttons exist only seat by seat
+            return
+        ses.repetir(asiento)
         self.lectura = None
-        foto = self.sesion.fotos[asiento]
-        if foto is not None and foto.foto is not None:
-            self.preview.mostrar(annotate(foto.foto, foto.lectura))
-        self.estado = self.sesion.pedir().texto(app.lang)
+        foto = ses.fotos[asiento]
+        if foto is not None and isinstance(foto.foto, np.ndarray):
+            self._mostrar(annotate(foto.foto, foto.lectura))
+        pide = ses.pedir()
+        self.estado = pide.texto(app.lang) if pide else app.t(TODAS_LEIDAS)
         self.dibujar()
 
-    def _leer_asiento(self, img: object) -> bool:
+    def _mostrar(self, img: np.ndarray) -> None:
+        """Show ``img`` in the preview (there is none before the screen is first entered)."""
+        if self.preview is not None:
+            self.preview.mostrar(img)
+
+    def _leer_asiento(self, ses: AsientoPorAsiento, img: np.ndarray) -> bool:
         app = App.get_running_app()
-        seat = self.sesion.turno
+        seat = ses.turno
         try:
             lec = leer_mano(img, baraja_de(app.baraja, app.carpeta))
-            self.preview.mostrar(annotate(img, lec))  # what was seen, also when refused
-            self.sesion.poner(lec, img)
+            self._mostrar(annotate(img, lec))  # what was seen, also when refused
+            ses.poner(lec, img)
         except AsientoError as exc:
             self._rechazo(exc.aviso.texto(app.lang))
             return False
@@ -133,11 +147,12 @@ class CartasScreen(ConFotos, Screen):
             self._rechazo(str(exc))
             return False
         self._ofrecer(lec.unfamiliar)
-        if self.sesion.completas and self.sesion.turno is None:
+        if ses.completas and ses.turno is None:
             try:
-                self.lectura = self.sesion.lectura()
+                self.lectura = ses.lectura()
             except LecturaError as exc:  # corrections made two seats hold one card
-                self.sesion.repetir(seat)
+                if seat is not None:
+                    ses.repetir(seat)
                 self._rechazo(str(exc))
                 return False
         self.dibujar()
@@ -152,6 +167,9 @@ class CartasScreen(ConFotos, Screen):
             cam = Camara(int(app.camara or 0))
         except (FuenteError, ValueError):
             return
+        if self.preview is None:
+            cam.cerrar()
+            return
         self.preview.empezar(cam)
         self.en_vivo = True
 
@@ -163,26 +181,27 @@ class CartasScreen(ConFotos, Screen):
         app.avisar(texto, error=True)
 
     # -- reading --------------------------------------------------------------------------
-    def leer(self, img: object) -> bool:
+    def leer(self, img: np.ndarray) -> bool:
         app = App.get_running_app()
         if self.sesion is not None and self.sesion.turno is not None:
-            return self._leer_asiento(img)
+            return self._leer_asiento(self.sesion, img)
         if self.sesion is not None:  # all four read: a new photo replaces no seat by itself
             self.estado = app.t(TODAS_LEIDAS)
             app.avisar(self.estado, error=True)
             return False
         self.foto = img
-        self.preview.mostrar(img)
+        self._mostrar(img)
         self.estado = app.t("Leyendo…")
         try:
-            self.lectura = leer_foto(img, baraja_de(app.baraja, app.carpeta))
+            lec = leer_foto(img, baraja_de(app.baraja, app.carpeta))
         except LecturaError as exc:
             self.lectura = None
             self.estado = str(exc)
             app.avisar(str(exc), error=True)
             self.dibujar()
             return False
-        self._ofrecer(self.lectura.unfamiliar)
+        self.lectura = lec
+        self._ofrecer(lec.unfamiliar)
         self.dibujar()
         return True
 
@@ -214,7 +233,7 @@ class CartasScreen(ConFotos, Screen):
             self.resumen = app.t("Aún no hay lectura: las cartas leídas aparecerán aquí por asiento")
             return
         if self.foto is not None:
-            self.preview.mostrar(annotate(self.foto, lec))
+            self._mostrar(annotate(self.foto, lec))
         dudosas = int(lec.low_confidence.sum())
         self.resumen = f"{len(lec)} {app.t('cartas')}"
         if dudosas == 1:
@@ -235,7 +254,7 @@ class CartasScreen(ConFotos, Screen):
         for s in range(4):
             name = jug[s] if jug else f"{app.t('Asiento')} {s + 1}"
             row = self._fila(name)
-            for i in self._filas_de(s):
+            for i in self._filas_de(lec, s):
                 row.add_widget(self.chips[i])
             if self.sesion is not None:
                 row.add_widget(self._boton_repetir(s))
@@ -258,6 +277,8 @@ class CartasScreen(ConFotos, Screen):
         what is still missing, the seat asked for marked."""
         app = App.get_running_app()
         ses = self.sesion
+        if ses is None:
+            return
         self.resumen = f"{ses.leidas()} {app.t('de 4 asientos leídos')}"
         pide = ses.pedir()
         if pide is not None:
@@ -275,41 +296,52 @@ class CartasScreen(ConFotos, Screen):
                 row.add_widget(self._boton_repetir(s))
             self.ids.asientos.add_widget(row)
 
-    def _filas_de(self, asiento: int) -> list[int]:
-        """The rows of the reading in ``asiento``, left to right (as its hand is written)."""
-        lec = self.lectura
+    @staticmethod
+    def _filas_de(lec: CardDetections, asiento: int) -> list[int]:
+        """The rows of ``lec`` in ``asiento``, left to right (as its hand is written)."""
         rows = np.flatnonzero(lec.seat == asiento)
-        return rows[np.argsort((lec.xyxy[rows, 0] + lec.xyxy[rows, 2]) / 2, kind="stable")].tolist()
+        filas: list[int] = rows[np.argsort((lec.xyxy[rows, 0] + lec.xyxy[rows, 2]) / 2, kind="stable")].tolist()
+        return filas
 
-    def _asiento_de(self, indice: int) -> int | None:
-        seat = int(self.lectura.seat[indice])
+    def _asiento_de(self, lec: CardDetections, indice: int) -> int | None:
+        seat = int(lec.seat[indice])
         return seat if self.listas else None
 
     def corregir(self, indice: int) -> None:
         app = App.get_running_app()
-        actual = str(self.lectura.card_ids[indice])
-        alt = str(self.lectura.alternatives[indice]) if self.lectura.low_confidence[indice] else None
+        lec = self.lectura
+        if lec is None:  # the chips exist only with a reading
+            return
+        actual = str(lec.card_ids[indice])
+        marcadas = {actual}
+        if lec.low_confidence[indice]:
+            marcadas.add(str(lec.alternatives[indice]))
         # Nothing is blocked: picking a card read elsewhere swaps the two (a confusion).
         self.selector = SelectorCartas(
             f"{app.t('Corregir')} {actual}: {app.t('elige la carta buena')}",
             lambda c: self._poner(indice, c),
             set(),
-            marcadas={actual, alt} - {None},
+            marcadas=marcadas,
         )
         self.selector.open()
 
     def _poner(self, indice: int, carta: str) -> None:
         app = App.get_running_app()
-        confianzas = self.lectura.confidence.tolist()
-        cambios = self.lectura.correct(indice, carta)
+        lec = self.lectura
+        if lec is None:
+            return
+        confianzas = lec.confidence.tolist()
+        cambios = lec.correct(indice, carta)
         if self.sesion is not None:  # each seat's photo keeps its corrected cards
-            self.sesion.tomar(self.lectura)
+            self.sesion.tomar(lec)
         if self.selector:
             self.selector.dismiss()
             self.selector = None
         try:
             for i, antes, despues in cambios:
-                app.almacen.guardar_correccion(app.ctl.partida_id, self._asiento_de(i), antes, despues, confianzas[i])
+                app.almacen.guardar_correccion(
+                    app.ctl.partida_id, self._asiento_de(lec, i), antes, despues, confianzas[i]
+                )
         except StorageError as exc:
             app.avisar(str(exc), error=True)
         if len(cambios) > 1:
@@ -332,12 +364,15 @@ class CartasScreen(ConFotos, Screen):
         self.ids.vista.texture = None
         app.ir("mano")
 
-    def _confirmadas(self) -> list[tuple[object, object]]:
+    def _confirmadas(self) -> list[tuple[CardDetections, Any]]:
         """Each photo with its cards as the player confirmed them, corrections included (seat
         by seat, the confirmed reading holds the seats' cards one seat after another)."""
+        lec = self.lectura
+        if lec is None:
+            return []
         if self.sesion is None:
-            return [(self.lectura, self.foto)]
-        return [(self.lectura.in_seat(s), f.foto) for s, f in enumerate(self.sesion.fotos)]
+            return [(lec, self.foto)]
+        return [(lec.in_seat(s), f.foto if f else None) for s, f in enumerate(self.sesion.fotos)]
 
     def _bytes_de_fotos(self) -> bytes | None:
         """The photo the cards came from (the four seats' one after another), as JPEG bytes."""

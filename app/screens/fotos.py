@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
@@ -56,6 +57,9 @@ class ConFotos(ConVistaPrevia):
     """Mixin: the camera toggled on and off, a frame captured, or a file opened instead."""
 
     def usar_fuente(self, fuente: Fuente) -> None:
+        if self.preview is None:  # the screen makes it when first entered
+            fuente.cerrar()
+            return
         self.preview.empezar(fuente)
         self.en_vivo = True
         self._al_abrir_camara()
@@ -90,5 +94,5 @@ class ConFotos(ConVistaPrevia):
             return False
         return self.usar_foto(img)
 
-    def usar_foto(self, img: object, de_camara: bool = False) -> bool:
+    def usar_foto(self, img: np.ndarray, de_camara: bool = False) -> bool:
         raise NotImplementedError

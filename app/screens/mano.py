@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
@@ -14,7 +17,6 @@ from mesa.i18n import N_
 from mesa.mano import IMPORTES, EntradaError, EntradaMano
 from mesa.storage import StorageError
 from scoring.cards import NotationError
-from scoring.tanteo import RegistroError
 
 MODOS = ("paso", "envite", "no_quiero", "ordago")
 TITULOS = {
@@ -109,7 +111,7 @@ class FilaLance(BoxLayout):
             box.add_widget(Label(text=app.t("En paso: el lance se cuenta al final"), font_size="20sp"))
         elif self.modo == "envite":
             for n in IMPORTES:
-                self._chip(box, f"i{n}", str(n), self.importe == n, lambda n=n: self.poner_importe(n))
+                self._chip(box, f"i{n}", str(n), self.importe == n, partial(self.poner_importe, n))
         elif self.modo == "no_quiero":
             for k in (0, 1):
                 self._chip(
@@ -117,15 +119,17 @@ class FilaLance(BoxLayout):
                     f"g{k}",
                     self.pantalla.parejas[k],
                     self.gana == k,
-                    lambda k=k: self.poner_gana(k),
+                    partial(self.poner_gana, k),
                     ancho=dp(210),
                 )
             for n in (1, 2, 3, 4, 5, 10):
-                self._chip(box, f"i{n}", str(n), self.importe == n, lambda n=n: self.poner_importe(n))
+                self._chip(box, f"i{n}", str(n), self.importe == n, partial(self.poner_importe, n))
         else:
             box.add_widget(Label(text=app.t("Quien gane el lance gana el juego"), font_size="20sp"))
 
-    def _chip(self, box: BoxLayout, key: str, text: str, on: bool, action: object, ancho: float | None = None) -> None:
+    def _chip(
+        self, box: BoxLayout, key: str, text: str, on: bool, action: Callable[[], object], ancho: float | None = None
+    ) -> None:
         b = Opcion(text=text, state="down" if on else "normal", size_hint_y=1)
         if ancho:
             b.size_hint_x, b.width = None, ancho
@@ -282,7 +286,8 @@ class ManoScreen(Screen):
                 return
             nxt = self.primer_asiento_libre()
             if self.entrada.cartas_completas():
-                self.selector.cerrar()
+                if self.selector is not None:
+                    self.selector.cerrar()
                 return
             self.asiento_sel, self.pendiente = nxt, []
         if self.selector:
@@ -299,7 +304,7 @@ class ManoScreen(Screen):
         app = App.get_running_app()
         try:
             app.resultado = app.ctl.previsualizar(self.entrada)
-        except (EntradaError, NotationError, RegistroError, ValueError, StorageError) as exc:
+        except (EntradaError, NotationError, ValueError, StorageError) as exc:  # scoring/'s errors are ValueErrors
             app.avisar(str(exc), error=True)
             return
         app.ir("tanteo")

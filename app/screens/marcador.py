@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, StringProperty
@@ -10,7 +12,7 @@ from kivy.uix.screenmanager import Screen
 from mesa.storage import StorageError
 
 
-def texto_piedras(t: object, amarracos: int, piedras: int) -> str:
+def texto_piedras(t: Callable[[str], str], amarracos: int, piedras: int) -> str:
     """'3 amarracos y 2 piedras' (translated word by word)."""
     parts = []
     if amarracos:

@@ -124,12 +124,19 @@ class SenasScreen(ReconocimientoEnVivo, Screen):
             App.get_running_app().avisar(exc.texto(App.get_running_app().lang), error=True)
 
     # -- trainer --------------------------------------------------------------------------
+    @property
+    def _trainer(self) -> Entrenador:
+        """The trainer of the profile in use (made when the screen is entered, before any tap)."""
+        if self.entrenador is None:
+            raise RuntimeError("the señas screen is used before it was entered")
+        return self.entrenador
+
     def repartir(self) -> None:
-        mano = self.entrenador.repartir()
+        mano = self._trainer.repartir()
         self._mostrar_mano(mano)
 
     def poner_mano(self, texto: str) -> None:
-        self.entrenador.poner_mano(texto)
+        self._trainer.poner_mano(texto)
         self._mostrar_mano(texto)
 
     def _mostrar_mano(self, mano: str) -> None:
@@ -148,7 +155,7 @@ class SenasScreen(ReconocimientoEnVivo, Screen):
 
     def comprobar(self) -> None:
         app = App.get_running_app()
-        intento = self.entrenador.comprobar(self.eventos[self.desde :])
+        intento = self._trainer.comprobar(self.eventos[self.desde :])
         self.veredicto = app.t("¡Bien!") if intento.correcto else app.t("No del todo")
         debia = "; ".join(intento.debia) or app.t("ninguna seña (no hay jugada con seña)")
         lines = [f"{app.t('Debías señar')}: {debia}"]
@@ -168,7 +175,7 @@ class SenasScreen(ReconocimientoEnVivo, Screen):
         if got is None:
             return  # no frame seen since the deal: nothing to keep
         app = App.get_running_app()
-        e = self.entrenador
+        e = self._trainer
         doc = nueva_toma(
             got.frames,
             got.n_calib,

@@ -9,7 +9,7 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from mesa.storage import StorageError
-from scoring.tanteo import NOMBRES_LANCE
+from scoring.tanteo import NOMBRES_LANCE, ResultadoTanteo
 
 
 class TanteoScreen(Screen):
@@ -34,7 +34,7 @@ class TanteoScreen(Screen):
         lines = [f"+{a.tantos}  {parejas[a.pareja]}:  {a.razon}" for a in res.detalle]
         self.detalle = "\n\n".join(lines) or app.t("Nadie suma tantos en esta mano")
 
-    def _tabla(self, app: App, res: object, parejas: tuple[str, str]) -> None:
+    def _tabla(self, app: App, res: ResultadoTanteo, parejas: tuple[str, str]) -> None:
         grid = self.ids.tabla
         grid.clear_widgets()
         cells = ["", parejas[0], parejas[1]]

@@ -152,8 +152,11 @@ class TorneoScreen(ConVistaPrevia, Screen):
         app = App.get_running_app()
         self.uniendo, self.estado = False, ""
         m = self.mesa_torneo()
-        if isinstance(got, Exception) or m is None:
+        if isinstance(got, Exception):
             app.avisar(texto_error(app, got), error=True)
+            self.refrescar()
+            return
+        if m is None:  # the queue file cannot be opened now: mesa_torneo() put why in estado
             self.refrescar()
             return
         mesa, misma, codigo = got

@@ -11,7 +11,7 @@ from typing import Any
 
 from kivy.app import App
 
-from app.camera import Camara, Fuente, FuenteError
+from app.camera import Camara, Fuente, FuenteError, Preview
 from mesa.senas import texto_calibracion
 
 
@@ -30,6 +30,15 @@ def crear_reconocedor(perfil: str) -> Any:
 class ConVistaPrevia:
     """Mixin for screens with a live ``preview``: the camera toggled on and off (the screen's
     ``usar_fuente`` starts it), and leaving the screen stops the source."""
+
+    # what the screen using the mixin holds (Kivy properties or attributes set in its __init__)
+    preview: Preview | None
+    estado: str
+    en_vivo: bool
+
+    def usar_fuente(self, fuente: Fuente) -> object:
+        """Start showing ``fuente`` (each screen says what it does with the frames)."""
+        raise NotImplementedError
 
     def on_leave(self, *_: object) -> None:
         self.parar()
@@ -59,9 +68,24 @@ class ConVistaPrevia:
 class ReconocimientoEnVivo(ConVistaPrevia):
     """Mixin for Kivy screens that recognise señas from a camera, a video or frames."""
 
+    reconocedor: Any  # gestures.recognizer.SenaRecognizer (an optional extra), None until a source starts
+    perfil: str
+    aviso_calibracion: str
+
+    def _reiniciar(self) -> None:
+        """Clear the screen's own per-source state."""
+        raise NotImplementedError
+
+    def _nuevos(self, eventos: Any) -> None:
+        """Take the recognizer's new events."""
+        raise NotImplementedError
+
     def usar_fuente(self, fuente: Fuente) -> bool:
         """Start recognising from a camera, a video or frames (the demo feeds images)."""
         app = App.get_running_app()
+        if self.preview is None:  # the screen makes it when first entered
+            fuente.cerrar()
+            return False
         if self.reconocedor is None:
             try:
                 self.reconocedor = crear_reconocedor(self.perfil)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Set
 
 from kivy.app import App
 from kivy.graphics import Color, Ellipse, Line
@@ -158,7 +158,7 @@ class SelectorCartas(ModalView):
         box.add_widget(grid)
         self.add_widget(box)
 
-    def bloquear(self, bloqueadas: set[str], marcadas: set[str] = frozenset()) -> None:
+    def bloquear(self, bloqueadas: set[str], marcadas: Set[str] = frozenset()) -> None:
         for cid, chip in self.chips.items():
             chip.disabled = cid in bloqueadas
             chip.dudosa = cid in marcadas

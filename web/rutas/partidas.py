@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, BackgroundTasks, Depends, Request
@@ -139,8 +140,10 @@ class DeshacerIn(Estricto):
 
 
 def _mano(body: PreviaIn) -> ManoNueva:
-    extra = {"id_mano": body.id_mano, "n": body.n, "origen": body.origen} if isinstance(body, ManoIn) else {}
-    return ManoNueva(cartas=list(body.cartas), lances=dict(body.lances), mano=body.mano, **extra)
+    mano = ManoNueva(cartas=list(body.cartas), lances=dict(body.lances), mano=body.mano)
+    if isinstance(body, ManoIn):  # a hand to confirm, not only to preview
+        mano = replace(mano, id_mano=body.id_mano, n=body.n, origen=body.origen)
+    return mano
 
 
 @router.post("", status_code=201, response_model=CreadaOut)
