@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,26 @@ def _own_data_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyte
     the partidas saved in this machine's own folder, nor writes there. A test that wants another
     sets its own."""
     monkeypatch.setenv("MUSMESA_DATA", str(tmp_path_factory.mktemp("datos")))
+
+
+# The GUI tests' app (tests/ventana_kivy.py: imported by the fixtures, so that only they load Kivy).
+@pytest.fixture(scope="module")
+def kapp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The real app in a real window, opened once per test module."""
+    from tests.ventana_kivy import ventana
+
+    with ventana(tmp_path_factory.mktemp("datos")) as opened:
+        yield opened
+
+
+@pytest.fixture
+def app(kapp: Any, tmp_path: Path) -> Any:
+    """The app on a fresh, empty data folder, in Spanish, on the Nueva partida screen."""
+    from tests.ventana_kivy import limpia
+
+    fresh = limpia(kapp, tmp_path / "datos")
+    assert fresh.sm.current == "nueva"
+    return fresh
 
 
 # A test that needs the deck images, the shipped models or the real clips must run where they are: a skip for

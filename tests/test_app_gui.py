@@ -13,14 +13,13 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from tests.ventana_kivy import MARCAS, captura, esperar, frames, limpia, tap, ventana
+from tests.ventana_kivy import MARCAS, captura, esperar, frames, tap
 
 pytest.importorskip("kivy")
 pytestmark = MARCAS
@@ -29,20 +28,6 @@ ROOT = Path(__file__).resolve().parents[1]
 JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]
 MANOS = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
 SOLO_P1_PARES = ["1o 4c 5e 6b", "7o 7c 2e 4b", "1c 5c 6e 10b", "2o 4e 5b 6o"]
-
-
-@pytest.fixture(scope="module")
-def kapp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    with ventana(tmp_path_factory.mktemp("datos")) as opened:
-        yield opened
-
-
-@pytest.fixture
-def app(kapp: Any, tmp_path: Path) -> Any:
-    """The app on a fresh, empty data folder, in Spanish, on the Nueva partida screen."""
-    app = limpia(kapp, tmp_path / "datos")
-    assert app.sm.current == "nueva"
-    return app
 
 
 def start_partida(app: Any, mano: int = 0) -> None:

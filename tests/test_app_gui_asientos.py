@@ -12,32 +12,19 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from tests.ventana_kivy import MARCAS, captura, frames, limpia, tap, ventana
+from tests.ventana_kivy import MARCAS, captura, frames, tap
 
 pytest.importorskip("kivy")
 pytestmark = MARCAS
 
 ROOT = Path(__file__).resolve().parents[1]
 JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]
-
-
-@pytest.fixture(scope="module")
-def kapp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    with ventana(tmp_path_factory.mktemp("datos")) as opened:
-        yield opened
-
-
-@pytest.fixture
-def app(kapp: Any, tmp_path: Path) -> Any:
-    """The app on a fresh, empty data folder, in Spanish, on the Nueva partida screen."""
-    return limpia(kapp, tmp_path / "datos")
 
 
 def fotografiar(cartas: Any, foto: np.ndarray) -> None:

@@ -13,14 +13,13 @@ Screenshots go to the temp folder as ``musmesa-tomas-*.png``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from tests.ventana_kivy import MARCAS, captura, esperar, frames, limpia, tap, ventana
+from tests.ventana_kivy import MARCAS, captura, esperar, frames, tap
 
 pytest.importorskip("kivy")
 pytestmark = MARCAS
@@ -28,18 +27,6 @@ pytestmark = MARCAS
 ROOT = Path(__file__).resolve().parents[1]
 CLIP = ROOT / "app" / "assets" / "senas_demo.mp4"  # wink, then bitten lip (synthetic)
 MANO = "12o 12c 7e 4b"  # dos reyes (labio mordido) and 31 (guiño)
-
-
-@pytest.fixture(scope="module")
-def kapp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    with ventana(tmp_path_factory.mktemp("datos")) as opened:
-        yield opened
-
-
-@pytest.fixture
-def app(kapp: Any, tmp_path: Path) -> Any:
-    """The app on a fresh, empty data folder, in Spanish, on the Nueva partida screen."""
-    return limpia(kapp, tmp_path / "datos")
 
 
 def una_toma(app: Any, respuesta: str) -> dict[str, Any]:

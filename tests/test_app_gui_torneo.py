@@ -19,7 +19,7 @@ import pytest
 from scoring.protocolo import enlace_mesa
 from tests import ventana_kivy
 from tests.servidor_torneo import Server, torneo_en_marcha
-from tests.ventana_kivy import MARCAS, esperar, frames, jugar_mano, limpia, tap, ventana
+from tests.ventana_kivy import MARCAS, esperar, frames, jugar_mano, tap
 
 pytest.importorskip("kivy")
 pytest.importorskip("fastapi")
@@ -46,20 +46,26 @@ def captura(nombre: str) -> Path:
     return ventana_kivy.captura(f"torneo-{nombre}")
 
 
-@pytest.fixture(scope="module")
-def kapp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    with ventana(tmp_path_factory.mktemp("datos")) as opened:
-        yield opened
-
-
 @pytest.fixture
-def app(kapp: Any, tmp_path: Path) -> Any:
-    """The app on a fresh, empty data folder, in Spanish, on the Torneo screen."""
-    limpia(kapp, tmp_path / "datos")
-    assert kapp.sm.current == "nueva"
-    tap(kapp.sm.get_screen("nueva").ids.torneo)
-    assert kapp.sm.current == "torneo"
-    return kapp
+def app(app: Any) -> Any:
+    """conftest's app (a fresh data folder, on Nueva partida), taken to the Torneo screen."""
+    tap(app.sm.get_screen("nueva").ids.torneo)
+    assert app.sm.current == "torneo"
+    return app
+
+
+def olvidar_tokens(server: Server) -> None:
+    """The server forgets every token a table joined with (as the organiser's new code for a
+    table does, here without changing the code)."""
+    from sqlalchemy import delete
+    from sqlalchemy.orm import sessionmaker
+
+    from torneo import db
+
+    engine = db.motor(server.url)
+    with sessionmaker(engine)() as s, s.begin():
+        s.execute(delete(db.TokenMesa))
+    engine.dispose()
 
 
 def join(app: Any, server: Server, codigo: str | None) -> Any:
@@ -250,7 +256,7 @@ def test_a_token_no_longer_good_is_mended_by_retry_which_joins_again(app: Any, t
     jugar_mano(app, MANOS[0])
     esperar(lambda: on_server(server, app)["manos"] == 1)
     cliente = pantalla.mesa_torneo().cliente
-    cliente._db.execute("UPDATE mesa SET token = 'caducado-caducado'")  # the server forgets it
+    olvidar_tokens(server)  # the tablet's token is no longer good
     jugar_mano(app, MANOS[1])
     esperar(lambda: not pantalla.mesa_torneo().enviando and bool(cliente.rechazadas()))
     app.ir("torneo")

@@ -2,8 +2,8 @@
 data folder each test, simulated taps, waits and screenshots.
 
 Import it before anything imports Kivy (it sets Kivy's home and logging first); each GUI test
-module sets ``pytestmark = MARCAS`` and builds its two fixtures with :func:`ventana` and
-:func:`limpia`.
+module sets ``pytestmark = MARCAS`` and takes the fixtures ``kapp`` and ``app`` of
+tests/conftest.py, built with :func:`ventana` and :func:`limpia`.
 """
 
 from __future__ import annotations
