@@ -1,0 +1,213 @@
+"""The organiser's pages on a phone and on paper, for a finished tournament (groups, then the
+knockout, a champion, a corrected result): at 390x844 in headless Chromium nothing scrolls
+sideways, not even inside a table's box, and each match's juegos, marcador and winner are on
+screen; the print view printed to PDF by Chromium is A4, one sheet per part, none blank, and
+the table cards are never cut across two pages. Screenshots and a page rendered from the PDF
+go to $MUSMESA_CAPTURAS (or a temp folder) to be looked at."""
+
+from __future__ import annotations
+
+import base64
+import random
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("selenium")
+from fastapi.testclient import TestClient
+
+from tests.navegador import capturas, navegador, reemplazada
+from tests.servidor_torneo import (
+    Server,
+    hash_barato,  # noqa: F401 (fixture used by name)
+)
+from tests.test_torneo_integridad import jugar_ronda
+from torneo import auth
+from torneo.api import Servidor
+
+CLAVE = "secreto-largo-1"
+NOMBRES = [
+    "Los Reyes de la Calle Mayor de Abajo",
+    "Las Sotas de Oros",
+    "Duples y Medias",
+    "Órdago a la Grande",
+    "Txapeldunak",
+    "Amarracos de Oñati",
+    "La Vaca de Tolosa",
+    "Piedra y Punto",
+]
+A4_PUNTOS = (595, 842)  # 210 x 297 mm in PostScript points, as pdfinfo rounds them
+
+
+@pytest.fixture(scope="module")
+def terminado(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, int, list[str]]]:
+    """A server with a groups tournament played to its champion (8 parejas, 4 tables), one
+    result corrected, and a tournament of 14 tables not yet started; yields its address, the
+    two tournaments' ids and the second one's join codes."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('pantallas') / 't.sqlite3'}"
+    srv = Servidor(url, limite_unirse=1000)
+    with srv.sesion() as s:
+        auth.crear_cuenta(s, "org", CLAVE, "organizador")
+    c = TestClient(srv.app)
+    h = {"Authorization": "Bearer " + c.post("/api/sesion", json={"usuario": "org", "clave": CLAVE}).json()["token"]}
+    body = {
+        "nombre": "Txapelketa de Otoño 2026",
+        "mesas": 4,
+        "formato": {"tipo": "grupos", "grupos": 2, "clasifican": 2, "juegos": 1},
+        "parejas": [
+            {"nombre": n, "jugadores": [f"Ana María {i}", f"Luis Fernando {i}"]} for i, n in enumerate(NOMBRES)
+        ],
+    }
+    tid = c.post("/api/torneos", headers=h, json=body).json()["id"]
+    rng = random.Random(5)
+    while c.post(f"/api/torneos/{tid}/rondas", headers=h).status_code == 201:
+        jugar_ronda(c, h, tid, rng)
+    datos = c.get(f"/api/torneos/{tid}", headers=h).json()
+    assert datos["terminado"]
+    primera = next(p for p in datos["partidas"] if p["ronda"] == 1 and p["parejas"][1])
+    corregida = {"ganador": primera["ganador"], "juegos": [1, 0] if primera["ganador"] == 0 else [0, 1]}
+    r = c.post(
+        f"/api/torneos/{tid}/partidas/{primera['id']}/correccion",
+        headers=h,
+        json=corregida | {"motivo": "acta firmada por las dos parejas al terminar"},
+    )
+    assert r.status_code == 201, r.text
+    grande = c.post("/api/torneos", headers=h, json=body | {"nombre": "Open de 14 mesas", "mesas": 14}).json()["id"]
+    codigos = [m["codigo"] for m in c.get(f"/api/torneos/{grande}", headers=h).json()["mesas"]]
+    srv.engine.dispose()
+    server = Server(url)
+    server.start()
+    try:
+        yield server.base, tid, grande, codigos
+    finally:
+        server.stop()
+
+
+def _entrar(d: Any, base: str) -> None:
+    d.get(f"{base}/entrar")
+    d.find_element("id", "usuario").send_keys("org")
+    d.find_element("id", "clave").send_keys(CLAVE)
+    boton = d.find_element("id", "entrar")
+    boton.click()
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(d, 20).until(reemplazada(boton))
+
+
+# every element that is wider than its box and would scroll sideways (a table in an
+# overflow-x box included), and the page's own overflow
+DESBORDES = """
+const out = [];
+const ancho = document.documentElement.clientWidth;
+if (document.documentElement.scrollWidth > ancho) out.push('page ' + document.documentElement.scrollWidth);
+for (const el of document.querySelectorAll('body *')) {
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 && r.height === 0) continue;
+  if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+    out.push(el.tagName + '.' + el.className + ' scrolls ' + el.scrollWidth + '>' + el.clientWidth);
+  if (r.right > ancho + 1) out.push(el.tagName + '.' + el.className + ' ends at ' + Math.round(r.right));
+}
+return out;
+"""
+
+
+def test_every_organiser_page_is_usable_at_390_px_with_the_winner_on_screen(terminado: tuple[Any, ...]):
+    base, tid, _grande, _codigos = terminado
+    fotos = capturas()
+    with navegador(telefono=True) as d:
+        _entrar(d, base)
+        ancho = d.execute_script("return document.documentElement.clientWidth")
+        assert ancho == 390
+        for path, foto in (
+            (f"/torneos/{tid}", "organizador_terminado_390.png"),
+            (f"/torneos/{tid}/clasificacion", "clasificacion_terminado_390.png"),
+            (f"/torneos/{tid}/incidencias", None),
+            (f"/torneos/{tid}/miembros", "miembros_390.png"),
+            (f"/torneos/{tid}/imprimir", None),
+            ("/torneos", None),
+            ("/cuenta", None),
+        ):
+            d.get(base + path)
+            assert "/entrar" not in d.current_url and d.find_elements("css selector", "header h1"), path
+            assert d.execute_script(DESBORDES) == [], path
+            if foto:
+                d.save_screenshot(str(fotos / foto))
+        d.get(f"{base}/torneos/{tid}")
+        ganadores = d.find_elements("css selector", "table.partidas td.ganador")
+        assert len(ganadores) >= 12  # 12 group matches and the knockout's, all finished
+        for celda in ganadores + d.find_elements(
+            "css selector", "table.partidas td.juegos, table.partidas td.marcador"
+        ):
+            d.execute_script("arguments[0].scrollIntoView({block: 'center'})", celda)
+            r = celda.rect
+            assert celda.is_displayed() and r["x"] >= 0 and r["x"] + r["width"] <= 390, r
+            assert re.search(r"\S", celda.text), "an empty cell of a finished match"
+        # a card names its values: "Ganador: <pareja>" as the phone shows it
+        etiqueta = d.execute_script("return getComputedStyle(arguments[0], '::before').content", ganadores[0])
+        assert "Ganador" in etiqueta
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", ganadores[0])
+        d.save_screenshot(str(fotos / "partidas_tarjetas_390.png"))
+        campeon = d.find_element("id", "campeon")
+        assert campeon.is_displayed() and campeon.rect["x"] + campeon.rect["width"] <= 390
+
+
+def _pdfinfo(pdf: Path) -> dict[str, str]:
+    out = subprocess.run(["pdfinfo", str(pdf)], check=True, capture_output=True, text=True).stdout
+    return {k.strip(): v.strip() for k, _, v in (line.partition(":") for line in out.splitlines())}
+
+
+def _imprimir(d: Any, base: str, tid: int, fichero: Path) -> dict[str, str]:
+    """The print view printed by Chromium as its --print-to-pdf does (in this logged-in
+    browser): the page's own @page size and margins, no header or footer; pdfinfo's fields."""
+    d.get(f"{base}/torneos/{tid}/imprimir")
+    d.execute_script("return Promise.all([...document.images].map(i => i.decode()))")  # the QR codes drawn
+    opciones = {"preferCSSPageSize": True, "displayHeaderFooter": False}
+    fichero.write_bytes(base64.b64decode(d.execute_cdp_cmd("Page.printToPDF", opciones)["data"]))
+    out = subprocess.run(["pdfinfo", str(fichero)], check=True, capture_output=True, text=True).stdout
+    info = {k.strip(): v.strip() for k, _, v in (line.partition(":") for line in out.splitlines())}
+    assert tuple(round(float(x)) for x in re.findall(r"[\d.]+", info["Page size"])[:2]) == A4_PUNTOS, info
+    return info
+
+
+def _texto(fichero: Path, pagina: int) -> str:
+    args = ["pdftotext", "-f", str(pagina), "-l", str(pagina), "-layout", str(fichero), "-"]
+    return subprocess.run(args, check=True, capture_output=True, text=True).stdout
+
+
+def test_the_print_view_prints_on_a4_one_part_a_sheet_and_no_card_cut(terminado: tuple[Any, ...]):
+    if not (shutil.which("pdfinfo") and shutil.which("pdftotext") and shutil.which("pdftoppm")):
+        pytest.skip("falta poppler-utils (apt-get install poppler-utils)")
+    base, tid, grande, codigos = terminado
+    fotos = capturas()
+    with navegador(telefono=False) as d:
+        _entrar(d, base)
+        terminado_pdf, grande_pdf = fotos / "imprimir.pdf", fotos / "imprimir_14_mesas.pdf"
+        info = _imprimir(d, base, tid, terminado_pdf)
+        info_grande = _imprimir(d, base, grande, grande_pdf)
+    # the finished tournament: the final's table, the four cards, the bracket, the standings
+    assert int(info["Pages"]) == 4, info["Pages"]
+    for pagina, esperado in ((1, "Parejas por mesa"), (2, "Tarjetas de mesa"), (3, "Cuadro"), (4, "Campeón")):
+        assert esperado in _texto(terminado_pdf, pagina), pagina
+    assert "Mi cuenta" not in _texto(terminado_pdf, 1) and "Salir" not in _texto(terminado_pdf, 1)  # no screen links
+    # 14 cards, six to a sheet: three sheets of cards between the round's and the standings'
+    paginas = int(info_grande["Pages"])
+    assert paginas == 5, paginas
+    textos = [_texto(grande_pdf, n) for n in range(1, paginas + 1)]
+    assert all(t.strip() for t in textos)  # no blank sheet
+    # each card whole: its number and its code (printed letter-spaced) together on one sheet
+    etiquetas = [{int(n) for n in re.findall(r"Mesa (\d+)", t)} for t in textos]
+    seguidos = [re.sub(r"\s+", "", t) for t in textos]
+    for numero, codigo in enumerate(codigos, start=1):
+        (hoja,) = [i for i in range(1, 4) if numero in etiquetas[i]]
+        assert codigo in seguidos[hoja], (numero, hoja)
+    for pdf, pagina, nombre in ((terminado_pdf, 2, "imprimir_tarjetas"), (grande_pdf, 3, "imprimir_14_mesas")):
+        subprocess.run(
+            ["pdftoppm", "-png", "-r", "50", "-f", str(pagina), "-l", str(pagina), str(pdf), str(fotos / nombre)],
+            check=True,
+        )
