@@ -15,6 +15,18 @@ from typing import Any
 
 import pytest
 
+# eight parejas named as a club names them (long ones, accents): the day's pages must fit them
+PAREJAS_DE_CLUB = [
+    "Los Reyes de la Calle Mayor",
+    "Las Sotas de Oros",
+    "Duples y Medias",
+    "Órdago a la Grande",
+    "Txapeldunak",
+    "Amarracos de Oñati",
+    "La Vaca de Tolosa",
+    "Piedra y Punto",
+]
+
 
 class Server:
     """`mus torneo`'s app in uvicorn on a thread; stopped and started again on the same port.

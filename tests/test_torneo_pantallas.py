@@ -24,6 +24,7 @@ from fastapi.testclient import TestClient
 
 from tests.navegador import capturas, navegador, reemplazada
 from tests.servidor_torneo import (
+    PAREJAS_DE_CLUB,
     Server,
     hash_barato,  # noqa: F401 (fixture used by name)
 )
@@ -32,16 +33,7 @@ from torneo import auth
 from torneo.api import Servidor
 
 CLAVE = "secreto-largo-1"
-NOMBRES = [
-    "Los Reyes de la Calle Mayor de Abajo",
-    "Las Sotas de Oros",
-    "Duples y Medias",
-    "Órdago a la Grande",
-    "Txapeldunak",
-    "Amarracos de Oñati",
-    "La Vaca de Tolosa",
-    "Piedra y Punto",
-]
+NOMBRES = [PAREJAS_DE_CLUB[0] + " de Abajo", *PAREJAS_DE_CLUB[1:]]  # one longer still
 A4_PUNTOS = (595, 842)  # 210 x 297 mm in PostScript points, as pdfinfo rounds them
 
 

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from scoring.partida import Partida
 from tests import test_torneo_api as base
 from tests.navegador import reemplazada
-from tests.servidor_torneo import hash_barato, torneo_en_marcha  # noqa: F401 (fixture used by name)
+from tests.servidor_torneo import PAREJAS_DE_CLUB, hash_barato, torneo_en_marcha  # noqa: F401 (fixture used by name)
 from tests.test_torneo_api import organizador, torneo
 from tests.test_torneo_integridad import jugar_ronda
 from torneo.api import Servidor
@@ -156,16 +156,7 @@ def test_a_finished_groups_tournament_fits_the_projector_with_its_bracket_and_ch
         "Authorization": "Bearer "
         + c.post("/api/sesion", json={"usuario": "org", "clave": "secreto-largo-1"}).json()["token"]
     }
-    nombres = [
-        "Los Reyes de la Calle Mayor",
-        "Las Sotas de Oros",
-        "Duples y Medias",
-        "Órdago a la Grande",
-        "Txapeldunak",
-        "Amarracos de Oñati",
-        "La Vaca de Tolosa",
-        "Piedra y Punto",
-    ]
+    nombres = PAREJAS_DE_CLUB
     body = {
         "nombre": "Txapelketa de Otoño 2026",
         "mesas": 4,
