@@ -4,9 +4,7 @@ poor calibration."""
 
 from __future__ import annotations
 
-import doctest
 import errno
-import importlib
 import json
 import os
 from pathlib import Path
@@ -292,12 +290,6 @@ def test_poor_calibration_line_names_what_to_do() -> None:
     assert texto_calibracion(cal, "en").startswith("Poor calibration")
     unknown = types.Calibracion(fotogramas=2, problemas=("nuevo_a", "nuevo_b"))
     assert avisos_calibracion(unknown) == ["La calibración no es buena: vuelve a calibrar"]
-
-
-@pytest.mark.parametrize("name", ["mesa.tomas", "mesa.senas"])
-def test_module_doctests(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name))
-    assert result.attempted and not result.failed
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")

@@ -7,9 +7,6 @@ encyclopedia article «Mus», §4.5.
 
 from __future__ import annotations
 
-import doctest
-import importlib
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -338,12 +335,6 @@ def test_bad_cards_and_profile() -> None:
         senas_permitidas("12o 12c 1e 4b", "murcia")
     with pytest.raises(ValueError, match="señas"):
         senas_permitidas("12o 12c 1e 4b", "segovia", conjunto="murcia")
-
-
-@pytest.mark.parametrize("name", ["scoring.senas", "scoring.arbitro", "scoring.declaraciones", "scoring.registro"])
-def test_module_doctests(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
 
 
 # -- properties ----------------------------------------------------------------------------------

@@ -1,9 +1,6 @@
-"""Card notation (issue 2 §2 "Cards and notation") and the scoring modules' doctests."""
+"""Card notation (issue 2 §2 "Cards and notation"); the doctests run in tests/test_doctests.py."""
 
 from __future__ import annotations
-
-import doctest
-import importlib
 
 import pytest
 
@@ -126,26 +123,6 @@ def test_check_distinct_accepts_a_real_deal() -> None:
 def test_cards_are_hashable_and_ordered() -> None:
     assert len({Card.parse("1o"), Card.parse("1O")}) == 1
     assert sorted([Card(12, "o"), Card(1, "o")])[0] == Card(1, "o")
-
-
-SCORING_MODULES = [
-    "scoring",
-    "scoring.cards",
-    "scoring.rules",
-    "scoring.jugadas",
-    "scoring.tanteo",
-    "scoring.partida",
-    "scoring.cli",
-    "scoring.errors",
-    "scoring.outcomes",
-]
-
-
-@pytest.mark.parametrize("name", SCORING_MODULES)
-def test_module_doctests_pass(name: str) -> None:
-    module = importlib.import_module(name)
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0, f"{result.failed} doctest(s) failed in {name}"
 
 
 @pytest.mark.parametrize("text", ["１２o", "١٢o", "۱۲o", "1２o", "７e"])

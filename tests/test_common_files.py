@@ -118,9 +118,3 @@ def test_a_missing_folder_is_an_error_not_a_new_folder(tmp_path):
     with pytest.raises(FileNotFoundError):
         write_atomic(tmp_path / "no" / "f.txt", "x")
     assert not (tmp_path / "no").exists()
-
-
-def test_the_examples_in_the_docstring_run():
-    import doctest
-
-    assert doctest.testmod(files).failed == 0

@@ -3,7 +3,6 @@ sides use the one definition of the join code, the QR code's content and the han
 
 from __future__ import annotations
 
-import doctest
 from pathlib import Path
 
 import cv2
@@ -22,10 +21,6 @@ from tests.servidor_torneo import hash_barato  # noqa: F401 (fixture used by nam
 from torneo import auth
 from torneo.api import Servidor
 from torneo.modelos import ErrorOut, ManoIn
-
-
-def test_doctests():
-    assert doctest.testmod(protocolo).failed == 0
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,6 @@ punto a falta de un tanto (Título VI, art. 1).
 
 from __future__ import annotations
 
-import doctest
 import os
 import re
 from functools import cache
@@ -65,11 +64,6 @@ def test_the_five_documents_are_found() -> None:
 def test_every_quote_is_the_exact_text_of_its_document(cita: textos.Cita) -> None:
     for fragmento in cita.fragmentos:
         assert _normal(fragmento) in documentos()[cita.documento], fragmento
-
-
-def test_textos_doctests() -> None:
-    result = doctest.testmod(textos, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
 
 
 # -- every profile value with its source, or marked as a choice -------------------------------

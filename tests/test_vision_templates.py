@@ -63,12 +63,3 @@ def test_a_class_takes_its_best_template_and_a_class_without_any_scores_minus_on
 def test_wrong_crop_size_is_a_clear_error():
     with pytest.raises(ValueError, match="template crops must be"):
         template_patches(np.zeros((2, 96, 64, 3), np.uint8))
-
-
-def test_module_doctests_pass():
-    import doctest
-
-    import vision.templates
-
-    result = doctest.testmod(vision.templates)
-    assert result.attempted >= 3 and result.failed == 0
