@@ -10,6 +10,7 @@ import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import cv2
 import pytest
@@ -117,6 +118,31 @@ def play(client: ClienteTorneo, partida: Partida, rng: random.Random, tanteo: tu
     return client.encolar(registro, tanteo or tuple(result.marcador), foto=b"jpeg bytes")
 
 
+class FaultyNetwork:
+    """The real HTTP transport with the faults a test asks for: the answer to each hand the
+    server stored lost on the way back the first time (``lose_first_answer``), or a hand's body
+    changed on the way (``change``: the hand's numero -> the fields that arrive instead)."""
+
+    def __init__(self, lose_first_answer: bool = False, change: dict[int, dict[str, Any]] | None = None) -> None:
+        self.lose_first_answer, self.change = lose_first_answer, change or {}
+        self.lost: list[str] = []  # the ids whose answer was lost
+
+    def __call__(self, base: str, idioma: str = "es") -> Transport:
+        real = http(base, idioma)
+
+        def send(method: str, path: str, body: dict[str, Any] | None, token: str | None) -> tuple[int, dict[str, Any]]:
+            if path != "/api/mesa/manos" or body is None:
+                return real(method, path, body, token)
+            body = {**body, **self.change.get(body["numero"], {})}
+            status, doc = real(method, path, body, token)
+            if status in (200, 201) and self.lose_first_answer and body["id"] not in self.lost:
+                self.lost.append(body["id"])
+                raise SinRed("la respuesta se perdió por el camino")
+            return status, doc
+
+        return send
+
+
 def hands_on_server(server: Server, token: str) -> int:
     status, doc = http(server.base)("GET", "/api/mesa/partida", None, token)
     assert status == 200
@@ -161,14 +187,14 @@ def test_join_play_lose_the_network_and_send_later(tmp_path: Path, torneo):
 
 def test_a_resend_after_a_lost_answer_counts_once(tmp_path: Path, torneo):
     server, codes = torneo
-    client = ClienteTorneo(tmp_path)
+    client = ClienteTorneo(tmp_path, transport=FaultyNetwork(lose_first_answer=True))
     mesa = client.unirse(server.base, codes[1])
     partida = Partida(mesa.partida["reglas"], mesa.partida["jugadores"])
     play(client, partida, random.Random(5))
-    assert client.enviar() == 1
-    # the answer was lost on the way back: the tablet thinks it still has to send it
-    client._db.execute("UPDATE cola SET estado = 'pendiente'")
-    assert client.enviar() == 1
+    # the server stores it but the answer is lost on the way back: the tablet still has to send it
+    assert client.enviar() == 0 and client.pendientes() == 1
+    assert hands_on_server(server, mesa.token) == 1
+    assert client.enviar() == 1 and client.pendientes() == 0
     assert hands_on_server(server, mesa.token) == 1
 
 
@@ -177,31 +203,32 @@ def test_a_tanteo_that_differs_is_sent_again_with_the_servers(tmp_path: Path, to
     the hand sent again under a new id with it and the table's as discrepancia; the hand
     behind it goes on, and each is stored once."""
     server, codes = torneo
-    client = ClienteTorneo(tmp_path, idioma="en")
+    red = FaultyNetwork(lose_first_answer=True)  # each hand is sent again: stored once
+    client = ClienteTorneo(tmp_path, transport=red, idioma="en")
     mesa = client.unirse(server.base, codes[0])
     partida = Partida(mesa.partida["reglas"], mesa.partida["jugadores"])
     rng = random.Random(7)
     first = play(client, partida, rng, tanteo=(39, 39))
-    play(client, partida, rng)
-    assert client.enviar() == 2 and client.pendientes() == 0 and not client.rechazadas()
+    second = play(client, partida, rng)
+    assert client.enviar() == 0  # 422, sent again with the server's tanteo, that answer lost
+    assert client.enviar() == 1  # the first again, then the second, its answer lost
+    assert client.enviar() == 1 and client.pendientes() == 0 and not client.rechazadas()
+    assert red.lost == [first + ":s", second]
     [fix] = client.correcciones()
     assert fix.numero == 1 and fix.mesa == (39, 39)
     assert fix.servidor == tuple(partida.historial[0].marcador)  # the rules' count
     assert client.enviadas()[0] == first + ":s"
     assert hands_on_server(server, mesa.token) == 2
-    client._db.execute("UPDATE cola SET estado = 'pendiente'")  # both answers lost: resent
-    assert client.enviar() == 2 and hands_on_server(server, mesa.token) == 2  # stored once
 
 
 def test_another_refusal_from_the_server_is_said_in_the_apps_language(tmp_path: Path, torneo):
     server, codes = torneo
-    client = ClienteTorneo(tmp_path, idioma="en")
+    client = ClienteTorneo(tmp_path, transport=FaultyNetwork(change={1: {"numero": 5}}), idioma="en")
     mesa = client.unirse(server.base, codes[1])
     partida = Partida(mesa.partida["reglas"], mesa.partida["jugadores"])
     rng = random.Random(8)
     play(client, partida, rng)
     play(client, partida, rng)
-    client._db.execute("UPDATE cola SET cuerpo = json_set(cuerpo, '$.numero', 5) WHERE numero = 1")
     assert client.enviar() == 0
     [refused] = client.rechazadas()
     assert refused.numero == 1 and refused.estado == 409 and refused.detras == 1
