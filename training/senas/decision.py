@@ -21,12 +21,15 @@ as the rules do). Targets:
   much as the positives, and any other negative row as much as a hard one (they are few: the
   rules rarely score on a still, silent face).
 
-Held out (the only figure that counts): each person is scored with the model fitted on the other
-people (both shared folders, both calibrations); the hand rules are scored the same way with the
-event thresholds fitted without them (:func:`training.senas.evaluate.fit_without`). A gesture
-ships learned only when its held-out figure (missed señas + false events, a false event on a
-blink twice) is lower than the rules'; otherwise the rules stay for it. The regularisation
-(:data:`C`) is set beforehand, not chosen on the clips.
+Held out (the only figure that counts; ``python -m training.senas.evaluate --fuera-de-muestra``
+prints the same comparison): each person is scored with the model fitted on the other people
+(both shared folders, both calibrations), against the hand rules scored the same way. Without
+each person, per gesture, the entry threshold for the probability (:data:`ENTRAR_PROBADOS`) and
+whether the model replaces the rules are chosen on the other people, each scored with a model
+fitted without both (:func:`modelos_sin`, :func:`training.senas.evaluate.choose`): a gesture
+goes to the model only when its missed señas plus false events (a false event on a blink twice)
+are fewer than the rules'; ties keep the rules. What ships is the fit on everyone and the choice
+made on everyone. The regularisation (:data:`C`) is set beforehand, not chosen on the clips.
 """
 
 from __future__ import annotations
