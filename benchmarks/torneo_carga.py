@@ -51,7 +51,7 @@ def preparar(url: str, mesas: int) -> tuple[int, list[str]]:
         parejas = [servicio.NuevaPareja(f"P{i:03d}", (f"A{i}", f"B{i}")) for i in range(2 * mesas)]
         t = servicio.crear_torneo(s, org, "Carga", "segovia", fm.Formato(juegos=20), parejas, mesas)
         servicio.iniciar_ronda(s, t)
-        codigos = [servicio.codigo_mesa(s, m) for m in servicio.mesas_de(s, t)]
+        codigos = [c for m in servicio.mesas_de(s, t) if (c := servicio.codigo_mesa(s, m)) is not None]
         tid = t.id
     engine.dispose()
     return tid, codigos
@@ -85,7 +85,8 @@ class Servidor:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"el servidor no arrancó: {self.proc.stderr.read().decode()[-500:]}")
+                salida = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError(f"el servidor no arrancó: {salida[-500:]}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                     return
@@ -213,8 +214,9 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
         "base": "postgresql" if pg_url else "sqlite",
         "peticiones_respondidas": n,
         "manos_por_segundo": round(resultado["manos"] / enviado, 1),
-        "latencia_p50_ms": round(latencias[n // 2] * 1000, 1) if n else None,
-        "latencia_p99_ms": round(latencias[min(n - 1, int(n * 0.99))] * 1000, 1) if n else None,
+        "latencia_p50_ms": _percentil(latencias, 0.50),
+        "latencia_p95_ms": _percentil(latencias, 0.95),
+        "latencia_p99_ms": _percentil(latencias, 0.99),
         "muertes": args.matar,
     }
     if args.json:
@@ -222,11 +224,19 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
     else:
         print(
             f"{resultado['manos']} manos de {args.mesas} mesas en {enviado:.0f} s "
-            f"({resultado['base']}, {args.matar} kill -9): {resultado['manos_por_segundo']} manos/s, "
-            f"latencia p50 {resultado['latencia_p50_ms']} ms, p99 {resultado['latencia_p99_ms']} ms; "
-            "todas guardadas una vez, clasificación = suma de los marcadores"
+            f"({resultado['base']}, {args.matar} kill -9): {resultado['confirmadas']} confirmadas, "
+            f"{resultado['guardadas']} guardadas; {resultado['manos_por_segundo']} manos/s, "
+            f"latencia p50 {resultado['latencia_p50_ms']} ms, p95 {resultado['latencia_p95_ms']} ms, "
+            f"p99 {resultado['latencia_p99_ms']} ms; todas guardadas una vez, clasificación = suma de los marcadores"
         )
     return resultado
+
+
+def _percentil(ordenadas: list[float], q: float) -> float | None:
+    """The ``q`` quantile of sorted latencies in seconds, in milliseconds (None when empty)."""
+    if not ordenadas:
+        return None
+    return round(ordenadas[min(len(ordenadas) - 1, int(len(ordenadas) * q))] * 1000, 1)
 
 
 def comprobar(url: str, tid: int, base: str, tablas: dict[str, MesaSimulada], codigos: list[str]) -> dict[str, Any]:
@@ -239,10 +249,10 @@ def comprobar(url: str, tid: int, base: str, tablas: dict[str, MesaSimulada], co
         por_partida: dict[int, list[str]] = {}
         for eid, cid in filas:
             por_partida.setdefault(eid, []).append(cid)
-        t = s.get(db.Torneo, tid)
+        t = servicio.fila(s, db.Torneo, tid)
         nombres = {p.id: p.nombre for p in servicio.parejas_de(s, t)}
         mesa_de = {m.id: servicio.codigo_mesa(s, m) for m in servicio.mesas_de(s, t)}
-        partidas = {mesa_de[e.mesa_id]: e for e in servicio.enfrentamientos_de(s, t)}
+        partidas = {mesa_de[e.mesa_id]: e for e in servicio.enfrentamientos_de(s, t) if e.mesa_id is not None}
         clasif = {f["nombre"]: f for f in servicio.clasificacion(s, t)["grupos"][0]["filas"]}
     engine.dispose()
     total = 0
@@ -252,11 +262,13 @@ def comprobar(url: str, tid: int, base: str, tablas: dict[str, MesaSimulada], co
         assert sorted(guardadas) == sorted(m.enviadas), f"mesa {codigo}: guardadas != confirmadas"
         assert len(set(guardadas)) == len(guardadas)
         total += len(guardadas)
+        assert e.pareja1_id is not None, codigo  # a league of 2 x mesas parejas: no byes
         p0, p1 = nombres[e.pareja0_id], nombres[e.pareja1_id]
         assert (clasif[p0]["tantos_favor"], clasif[p1]["tantos_favor"]) == tuple(m.ganados), codigo
         assert (clasif[p0]["juegos_favor"], clasif[p1]["juegos_favor"]) == tuple(m.juegos), codigo
     assert total == len(filas)
-    return {"manos": total}
+    # hands the tables got an acknowledgement for, and rows stored: equal (asserted above)
+    return {"manos": total, "confirmadas": sum(len(m.enviadas) for m in tablas.values()), "guardadas": len(filas)}
 
 
 if __name__ == "__main__":
