@@ -1,5 +1,6 @@
-"""The README's Python example runs and prints what the README shows; the links of the front
-pages lead to files that exist."""
+"""The README's Python example runs and prints what the README shows; CONTRIBUTING.md quotes
+the architecture test's import rules as they are; the links of the front pages lead to files
+that exist."""
 
 from __future__ import annotations
 
@@ -58,6 +59,18 @@ def test_the_readme_example_prints_what_the_readme_shows(tmp_path: Path) -> None
 def test_the_example_finder_reads_fenced_blocks() -> None:
     text = "intro\n```python\nprint(1)\n```\nthen\n```text\n1\n```\n"
     assert _blocks(text) == [("python", "print(1)\n"), ("text", "1\n")]
+
+
+def test_contributing_quotes_the_import_rules_as_the_architecture_test_has_them() -> None:
+    from tests.test_architecture import ALLOWED
+
+    quoted = [
+        code for lang, code in _blocks((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")) if lang == "python"
+    ]
+    assert len(quoted) == 1 and quoted[0].startswith("ALLOWED = {"), "CONTRIBUTING.md quotes ALLOWED in one block"
+    namespace: dict[str, object] = {}
+    exec(quoted[0], namespace)  # our own file: a dict of sets, as the test writes it
+    assert namespace["ALLOWED"] == ALLOWED, "copy tests/test_architecture.py's ALLOWED into CONTRIBUTING.md"
 
 
 @pytest.mark.parametrize("page", FRONT_PAGES)
