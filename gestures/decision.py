@@ -62,8 +62,16 @@ ENTRADAS: Final[tuple[str, ...]] = (
     "cerrados_asimetria",  # the same, for closed eyes (a wink is not both eyes)
 )
 # An input counts only for the gestures it can fake or tell apart; 0 on the other rows.
+_MOUTH: Final = frozenset({"morro", "labios_lado", "labio_mordido", "lengua_fuera", "lengua_lado"})
 SOLO_EN: Final[dict[str, frozenset[str]]] = {
     "hablando": frozenset(SPEECH_FAKES),  # speech fakes mouth and brow señas, not eyes or shoulders
+    # other expressions, where the rules' gates look at them: a grin, a laugh, a grimace or a
+    # dropped jaw on the mouth and the brows; a laugh's squeezed eyes; surprise's wide eyes
+    "sonrisa": _MOUTH | {"cejas_arriba", "ojos_cerrados"},
+    "mandibula": _MOUTH | {"cejas_arriba"},
+    "mueca": _MOUTH | {"cejas_arriba"},
+    "ojos_abiertos": frozenset({"cejas_arriba"}),
+    "labios_abiertos": _MOUTH,
     # closed eyes begin as a blink does: their minimum duration tells them apart
     "parpadeo": frozenset(GESTOS) - {"ojos_cerrados"},
     "tras_parpadeo": frozenset(GESTOS) - {"ojos_cerrados"},

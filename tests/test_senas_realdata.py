@@ -275,10 +275,11 @@ def test_command_fails_in_one_line_without_clips(tmp_path: Path, capsys: pytest.
 # are not all met yet: these guard what is reached.
 MEDIDO = {"auto": (5, 7, 1, 1), "neutra": (10, 12, 1, 1)}
 # Held out, each way of deciding alone: the hand rules, and the learned decision for every
-# gesture with labelled señas (it finds fewer; the mix keeps the rules where they do better).
+# gesture with labelled señas (no false event with the automatic calibration, but a pout missed
+# and a worried face's brows with one neutral frame; the mix that ships keeps the rules).
 MEDIDO_POR_DECISION = {
     "reglas_fuera_de_muestra": {"auto": (5, 7, 1, 1), "neutra": (10, 12, 1, 1)},
-    "aprendida_fuera_de_muestra": {"auto": (4, 7, 0, 0), "neutra": (8, 12, 2, 1)},
+    "aprendida_fuera_de_muestra": {"auto": (5, 7, 0, 0), "neutra": (9, 12, 2, 1)},
 }
 
 
@@ -446,7 +447,7 @@ def test_training_rows_from_labels() -> None:
     """Positives inside a seña, its edges and a blink's closed-eye frames left out, talking a
     hard negative, and only rows where the rules score."""
     from gestures.types import GESTOS
-    from training.senas.decision import BORDE, filas
+    from training.senas.modelo import BORDE, filas
 
     n = 60
     clip = Clip("c.mp4", 25.0, n, [Etiqueta("morro", 20, 29), Etiqueta("parpadeo", 40, 43), Etiqueta("neutro", 0, 19)])
@@ -469,7 +470,7 @@ def test_the_fit_weighs_talking_against_a_sena() -> None:
     """Two people pout (high rule score, still mouth), two talk with the same rule score: the
     fit finds talking against the seña and the rule score for it."""
     from gestures.decision import ENTRADAS
-    from training.senas.decision import Filas, ajustar
+    from training.senas.modelo import Filas, ajustar
 
     rng = np.random.default_rng(1)
     blocks = []

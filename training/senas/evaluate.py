@@ -52,16 +52,20 @@ from gestures.decision import Decision, de_fabrica
 from gestures.events import TIEMPOS, Tiempos
 from gestures.types import GESTOS, Evento
 from scoring.inputs import InputError, excerpt, read_json
-from training.senas.ajuste import PESO_PARPADEO, Traza, decidida, diferencias, events, fit, trace
+from training.senas.ajuste import PERSONAS_MINIMAS, PESO_PARPADEO, Traza, decidida, diferencias, events, fit, trace
+from training.senas.etiquetas import AMBIGUAS, GUINO_ETIQUETA, GUINO_LADO, MORRO_ABIERTO_DE, PARPADEO
 from training.senas.grabacion import measurements, record
+from training.senas.modelo import (
+    ENTRAR_PROBADOS,
+    Modelos,
+    aprendibles,
+    con_gestos,
+    informe_archivo,
+    modelos_sin,
+    sin,
+)
 
 TOLERANCIA: Final = 8  # frames an event may miss its label by
-AMBIGUAS: Final = frozenset({"morro_abierto"})
-MORRO_ABIERTO_DE: Final = "morro"  # the gesture an open "O" may pass for
-PARPADEO: Final = "parpadeo"
-# viewer's side of a wink -> the recognizer's (player's) side on an unmirrored image
-GUINO_LADO: Final = {"guino_izquierdo": "derecho", "guino_derecho": "izquierdo"}
-GUINO_ETIQUETA: Final = {lado: label for label, lado in GUINO_LADO.items()}
 CALIBRACIONES: Final = ("auto", "neutra")
 SIN_ETIQUETA: Final = "sin_etiqueta"
 
@@ -456,10 +460,12 @@ def evaluate(
     log: TextIO | None = None,
     cache: Path | None = None,
     fuera_de_muestra: bool = False,
+    decision: Decision | None = None,
 ) -> dict[str, Any]:
     """The whole report: per calibration, per-gesture figures and each clip's events with the
-    recognizer as shipped; with ``fuera_de_muestra`` also each person scored with the event
-    thresholds fitted without them (each clip is one person). A line per clip on ``log``."""
+    recognizer as shipped (``decision``: another learned decision in its place); with
+    ``fuera_de_muestra`` also each person scored with what was fitted without them (each clip is
+    one person: :func:`held_out`). A line per clip on ``log``."""
     folders = [folders] if isinstance(folders, Path) else list(folders)
     clips = load_clips(folders)
     start = time.monotonic()
@@ -468,7 +474,7 @@ def evaluate(
         if log is not None:
             print(f"evaluate: {clip.nombre} ({clip.frames} fotogramas)", file=log, flush=True)
         recorridos.append(run_clip(clip, calibraciones, cache))
-    shipped = de_fabrica()
+    shipped = decision if decision is not None else de_fabrica()
     report: dict[str, Any] = {
         "carpeta": ", ".join(str(f) for f in folders),
         "carpetas": [str(f) for f in folders],
@@ -495,8 +501,6 @@ def held_out(
     as the fit ships them. Without each person, per gesture, the decision's entry threshold and
     whether it replaces the rules are chosen on the other people, each scored with a model
     fitted without both (:func:`choose`). ``fuera_de_muestra`` is the mix."""
-    from training.senas.decision import aprendibles, con_gestos, informe_archivo, modelos_sin, sin
-
     learnable = aprendibles(recorridos)
     people = [r.clip.nombre for r in recorridos]
     modelos = modelos_sin(recorridos)
@@ -544,36 +548,41 @@ def held_out(
 def choose(
     recorridos: Sequence[Recorrido],
     fits: Mapping[str, Mapping[str, Tiempos]],
-    modelos: Mapping[tuple[str | None, str | None], Decision | None],
+    modelos: Modelos,
     learnable: Sequence[str],
     fuera: str | None,
 ) -> tuple[list[str], dict[str, float]]:
     """Without ``fuera`` (None: with everyone), per gesture, the entry threshold of the model's
-    probability with the lowest loss over the other people, each held out in turn, and the
-    gestures where that loss is lower than the rules' (ties: the rules): (those gestures, the
-    threshold of every gesture)."""
-    from training.senas.decision import ENTRAR_PROBADOS, con_gestos, sin
-
-    rules: defaultdict[str, float] = defaultdict(float)
-    tried: dict[float, defaultdict[str, float]] = {e: defaultdict(float) for e in ENTRAR_PROBADOS}
+    probability with the lowest loss over the other people, each held out in turn; and the
+    gestures the model takes over: where that loss is lower than the rules' in total *and* for
+    at least :data:`training.senas.ajuste.PERSONAS_MINIMAS` people more than it is higher for
+    (as for the event thresholds: one person's quirk does not move the decision; ties keep the
+    rules). Returns (those gestures, the threshold of every gesture)."""
+    rules: dict[str, dict[str, float]] = {}  # person -> gesture -> loss
+    tried: dict[float, dict[str, dict[str, float]]] = {e: {} for e in ENTRAR_PROBADOS}
     for r in recorridos:
         q = r.clip.nombre
         m = None if q == fuera else sin(modelos, fuera, q)
         if m is None:
             continue
-        _add(rules, _losses(r, fits[q], Decision.ninguna()))
-        for e, loss in tried.items():
+        rules[q] = _losses(r, fits[q], Decision.ninguna())
+        for e, per_person in tried.items():
             decide = con_gestos(m, learnable, dict.fromkeys(learnable, e))
-            _add(loss, _losses(r, decide.tiempos(fits[q]), decide))
+            per_person[q] = _losses(r, decide.tiempos(fits[q]), decide)
+
+    def total(losses: Mapping[str, Mapping[str, float]], g: str) -> float:
+        return sum(person.get(g, 0.0) for person in losses.values())
+
     # among equal losses the highest threshold: the nearest to the rules' 0.6
-    entrar = {g: min(ENTRAR_PROBADOS, key=lambda e: (tried[e][g], -e)) for g in learnable}
-    chosen = [g for g in learnable if tried[entrar[g]][g] < rules[g]]
+    entrar = {g: min(ENTRAR_PROBADOS, key=lambda e: (total(tried[e], g), -e)) for g in learnable}
+    chosen = []
+    for g in learnable:
+        learned = tried[entrar[g]]
+        better = sum(learned[q].get(g, 0.0) < rules[q].get(g, 0.0) for q in rules)
+        worse = sum(learned[q].get(g, 0.0) > rules[q].get(g, 0.0) for q in rules)
+        if total(learned, g) < total(rules, g) and better - worse >= PERSONAS_MINIMAS:
+            chosen.append(g)
     return chosen, entrar
-
-
-def _add(total: defaultdict[str, float], more: Mapping[str, float]) -> None:
-    for k, v in more.items():
-        total[k] += v
 
 
 def _losses(r: Recorrido, tiempos: Mapping[str, Tiempos], decision: Decision) -> defaultdict[str, float]:

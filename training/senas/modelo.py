@@ -1,8 +1,5 @@
-"""Fit the learned decision (:mod:`gestures.decision`) on the labelled real clips, with people
-held out, and write the one that ships.
-
-    python -m training.senas.decision                 # fit, compare held out, write gestures/decision.json
-    python -m training.senas.decision --no-escribir   # only the comparison
+"""Fit the learned decision (:mod:`gestures.decision`) on the labelled real clips; the command
+that fits, compares held out and writes the shipped one is :mod:`training.senas.decision`.
 
 The model: one logistic regression over every gesture's row of inputs
 (:data:`gestures.decision.ENTRADAS`), shared weights and one offset per gesture; a gesture with
@@ -34,9 +31,7 @@ made on everyone. The regularisation (:data:`C`) is set beforehand, not chosen o
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +43,7 @@ from common.files import write_atomic
 from gestures.decision import ENTRADAS, RUTA, Decision
 from gestures.types import GESTOS
 from training.senas.ajuste import Traza
+from training.senas.etiquetas import AMBIGUAS, GUINO_LADO, PARPADEO
 
 C: Final = 0.1  # L2 regularisation of the logistic regression (set beforehand)
 BORDE: Final = 3  # frames around a labelled seña left out of the fit
@@ -69,8 +65,6 @@ class Filas:
 
 def etiquetas_por_gesto(clip: Any, n: int, calibrando_hasta: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per frame and gesture: positive weight (0: not positive), left out, hard label."""
-    from training.senas.evaluate import AMBIGUAS, GUINO_LADO, PARPADEO
-
     pos = np.zeros((n, len(GESTOS)))
     fuera = np.zeros((n, len(GESTOS)), bool)
     dificil_lab = np.zeros(n, bool)
@@ -197,8 +191,6 @@ def con_gestos(d: Decision, gestos: Sequence[str], entrar: Mapping[str, float] |
 def aprendibles(recorridos: Sequence[Any]) -> list[str]:
     """The gestures with at least one labelled seña in the clips: those a fit can say anything
     about."""
-    from training.senas.evaluate import GUINO_LADO
-
     out = set()
     for r in recorridos:
         for lab in r.clip.etiquetas:
@@ -268,38 +260,3 @@ def escribir(decision: Decision, informe: Mapping[str, Any], path: Path = RUTA) 
     """The shipped file: the model, how it was fitted and what it measured held out."""
     doc = {**decision.to_dict(), **informe}
     write_atomic(path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    from gestures.decision import desde_dict
-    from training.senas.evaluate import EvaluationError, default_folders, evaluate, format_decision
-
-    parser = argparse.ArgumentParser(
-        prog="python -m training.senas.decision",
-        description="Ajusta la decisión aprendida de las señas con personas fuera de muestra.",
-    )
-    parser.add_argument("carpetas", nargs="*", type=Path, metavar="CARPETA")
-    parser.add_argument("--cache", type=Path, default=None)
-    parser.add_argument("--no-escribir", action="store_true", help="solo la comparación; no escribe el modelo")
-    parser.add_argument("--salida", type=Path, default=RUTA, help=f"dónde escribir el modelo (por defecto {RUTA})")
-    args = parser.parse_args(argv)
-    folders = args.carpetas or default_folders()
-    if not folders:
-        print("decision: no hay clips etiquetados", file=sys.stderr)
-        return 2
-    try:
-        report = evaluate(folders, log=sys.stderr, cache=args.cache, fuera_de_muestra=True)
-    except EvaluationError as exc:
-        print(f"decision: {' '.join(str(exc).split())}", file=sys.stderr)
-        return 2
-    print(format_decision(report))
-    d = report["decision"]
-    if not args.no_escribir and d["modelo"] is not None:
-        model = desde_dict(d["modelo"])
-        escribir(model, d["archivo"], args.salida)
-        print(f"escrito {args.salida}: decide {', '.join(model.gestos) or 'nada (las reglas)'}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
