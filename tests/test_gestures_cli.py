@@ -140,6 +140,22 @@ def test_missing_model_override(capsys, monkeypatch, tmp_path):
     assert status == 2 and "no existe el modelo" in err
 
 
+def test_a_stale_decision_file_is_said_in_one_line(capsys, monkeypatch, tmp_path):
+    from gestures import decision
+
+    doc = {**json.loads(decision.RUTA.read_text(encoding="utf-8")), "firma": "0000000000000000"}
+    stale = tmp_path / "decision.json"
+    stale.write_text(json.dumps(doc), encoding="utf-8")
+    monkeypatch.setattr(decision, "RUTA", stale)
+    decision.de_fabrica.cache_clear()
+    try:
+        status, out, err = run_cli(capsys, "--sin-hombros", str(CLIP))
+    finally:
+        decision.de_fabrica.cache_clear()  # the next test reads the shipped file again
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "python -m training.senas.decision" in err
+
+
 def test_camera_that_cannot_open(capsys, monkeypatch):
     class NoCamera:
         def __init__(self, index: int) -> None:
