@@ -2,8 +2,9 @@
 logistic regression fitted on labelled real clips.
 
 The hand rules (:mod:`gestures.scorer`, :class:`gestures.scorer.Umbrales`) give each gesture a
-score per frame. For the gestures the fit chose, the score the event detector sees is instead
-the probability that the gesture is being made, from that score and what surrounds it:
+score per frame. For the gestures the fit chose (none today: held out the model beats the rules
+for no gesture; docs/senas.md), the score the event detector sees is instead the probability
+that the gesture is being made, from that score and what surrounds it:
 
     p = sigmoid(sesgo[gesto] + sum_i peso_i * (x_i - media_i) / escala_i)
 
@@ -37,7 +38,7 @@ import numpy as np
 from gestures.context import SPEECH_FAKES, Veda
 from gestures.events import Tiempos
 from gestures.features import Features
-from gestures.scorer import Baseline, Scorer
+from gestures.scorer import MOUTH, Baseline, Scorer
 from gestures.types import GESTOS
 
 FORMATO: Final = 1
@@ -62,7 +63,7 @@ ENTRADAS: Final[tuple[str, ...]] = (
     "cerrados_asimetria",  # the same, for closed eyes (a wink is not both eyes)
 )
 # An input counts only for the gestures it can fake or tell apart; 0 on the other rows.
-_MOUTH: Final = frozenset({"morro", "labios_lado", "labio_mordido", "lengua_fuera", "lengua_lado"})
+_MOUTH: Final = frozenset(MOUTH)
 SOLO_EN: Final[dict[str, frozenset[str]]] = {
     "hablando": frozenset(SPEECH_FAKES),  # speech fakes mouth and brow señas, not eyes or shoulders
     # other expressions, where the rules' gates look at them: a grin, a laugh, a grimace or a

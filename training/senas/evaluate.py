@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, TextIO
 
-from gestures.decision import Decision, de_fabrica
+from gestures.decision import Decision, DecisionError, de_fabrica
 from gestures.events import TIEMPOS, Tiempos
 from gestures.types import GESTOS, Evento
 from scoring.inputs import InputError, excerpt, read_json
@@ -474,7 +474,10 @@ def evaluate(
         if log is not None:
             print(f"evaluate: {clip.nombre} ({clip.frames} fotogramas)", file=log, flush=True)
         recorridos.append(run_clip(clip, calibraciones, cache))
-    shipped = decision if decision is not None else de_fabrica()
+    try:
+        shipped = decision if decision is not None else de_fabrica()
+    except DecisionError as exc:  # the shipped file is for other inputs: say so, in one line
+        raise EvaluationError(str(exc)) from None
     report: dict[str, Any] = {
         "carpeta": ", ".join(str(f) for f in folders),
         "carpetas": [str(f) for f in folders],
