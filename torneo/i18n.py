@@ -353,10 +353,6 @@ MENSAJES: Final[dict[str, tuple[str, str]]] = {
         "egungo datu-baseak {n} txapelketa ditu: gehitu --forzar ordezkatzeko",
         "the current database has {n} tournaments: add --forzar to replace it",
     ),
-    "el torneo ya empezó: una pareja solo se añade antes de la primera ronda": (
-        "txapelketa hasi da: bikote bat lehen txandaren aurretik bakarrik gehi daiteke",
-        "the tournament has started: a pair is added only before the first round",
-    ),
     "no existe esa pareja": ("bikote hori ez dago", "no such pair"),
     "esa pareja tiene una partida sin terminar: corrígela antes (incomparecencia)": (
         "bikote horrek amaitu gabeko partida bat du: zuzendu lehenago (ez agertzea)",
