@@ -25,6 +25,7 @@ import statistics
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -59,6 +60,7 @@ def torch_reader(models: Path, threads: int):
     # torch and Ultralytics (the train extra), and the networks built on them, only for this
     import torch
     from ultralytics import YOLO
+    from ultralytics.engine.results import Results
 
     from training.cards.classifier import CardNet
     from training.cards.corner_index import IndexNet
@@ -82,8 +84,10 @@ def torch_reader(models: Path, threads: int):
         pinta.eval()
 
     def read(image: np.ndarray):
-        res = det.predict(image, imgsz=imgsz, conf=DET_THRESHOLD, iou=NMS_IOU, device="cpu", verbose=False)[0]
-        obb = res.obb.xywhr.numpy() if res.obb is not None else np.zeros((0, 5), np.float32)
+        # without stream=True, predict gives a list of Results (its annotation also allows tensors)
+        found = det.predict(image, imgsz=imgsz, conf=DET_THRESHOLD, iou=NMS_IOU, device="cpu", verbose=False)
+        res = cast(list[Results], found)[0]
+        obb = np.asarray(res.obb.xywhr) if res.obb is not None else np.zeros((0, 5), np.float32)
         if len(obb) == 0:
             return []
         crops = crop_cards(image, obb, (CROP_W, CROP_H))

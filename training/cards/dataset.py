@@ -13,6 +13,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -70,14 +71,15 @@ def jitter_obb(rng: np.random.Generator, obb: np.ndarray, amount: float = 1.0) -
     """Perturb a box like a detector would: centre, size and angle."""
     cx, cy, w, h, a = (float(v) for v in obb)
     s = max(w, h)
-    return np.float32(
+    return np.array(
         [
             cx + rng.normal(0, 0.03 * amount) * s,
             cy + rng.normal(0, 0.03 * amount) * s,
             w * (1 + rng.normal(0, 0.05 * amount)),
             h * (1 + rng.normal(0, 0.05 * amount)),
             a + rng.normal(0, 0.04 * amount),
-        ]
+        ],
+        np.float32,
     )
 
 
@@ -104,8 +106,8 @@ def _run_job(job: SceneJob) -> dict:
         out["det_image"] = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 92])[1]
         lines = []
         for quad in scene.corners:
-            q = quad * np.float32([sx, sy])
-            q = q / np.float32(job.det_size)
+            q = quad * np.array([sx, sy], np.float32)
+            q = q / np.array(job.det_size, np.float32)
             q = np.clip(q, 0, 1)
             lines.append("0 " + " ".join(f"{v:.5f}" for v in q.reshape(-1)))
         out["det_label"] = "\n".join(lines) + ("\n" if lines else "")
@@ -307,10 +309,10 @@ def half_hidden_tables(
     1280x960) whose hands lie in fans or overlapping rows: ``hidden``, the indices of the cards
     that show between MIN_VISIBLE and HIDDEN_MAX_VISIBLE of their face; ``rng`` goes on from the
     scene's, for jittering boxes."""
-    styles, weights = zip(*HIDDEN_STYLES, strict=True)
+    styles, weights = [s for s, _ in HIDDEN_STYLES], [w for _, w in HIDDEN_STYLES]
     for i in range(n_scenes):
         rng = scene_rng(seed, "train", first_index + i)
-        style = str(rng.choice(list(styles), p=list(weights)))
+        style = str(rng.choice(styles, p=weights))
         scene = render_scene(
             rng,
             decks=decks,
@@ -372,7 +374,9 @@ def join_sets(path: Path, parts: list[Path], keys: tuple[str, ...]) -> Path:
     decks = [str(v) for v in sets[0]["decks"]]
     if any([str(v) for v in s["decks"]] != decks for s in sets):
         raise ValueError("los conjuntos no tienen las mismas barajas en el mismo orden")
-    np.savez(path, **{k: np.concatenate([s[k] for s in sets]) for k in keys}, decks=sets[0]["decks"])
+    arrays: dict[str, Any] = {k: np.concatenate([s[k] for s in sets]) for k in keys}
+    # numpy's stubs read **arrays as its keyword `allow_pickle`; every value is an array
+    np.savez(path, **arrays, decks=sets[0]["decks"])
     return Path(path)
 
 

@@ -436,7 +436,9 @@ def register_from_generated_photos(
     baraja registrar --añadir`` merges them.
 
     Returns (registration, warnings, sets of photos taken)."""
-    registration, warnings, taken = None, [], 0
+    registration: RegisteredDeck | None = None
+    warnings: list[str] = []
+    taken = 0
     for _ in range(series):
         for _ in range(tries):
             photos = [
@@ -460,6 +462,8 @@ def register_from_generated_photos(
             break
         else:
             raise DeckError(f"no se pudo registrar {deck} con {tries} series de fotos")
+    if registration is None:  # only when no set was asked for
+        raise ValueError(f"series debe ser al menos 1, no {series}")
     return registration, warnings, taken
 
 
@@ -471,6 +475,9 @@ def strengthen_from_generated_tables(
     truth is the confirmation (phantom boxes deleted, wrong ids corrected, missed cards never
     cut). Scenes 70,000 on of the eval split, away from the test tables and the registration
     photos. ``reader`` reads against the strengthened deck afterwards."""
+    registered = reader.deck
+    if registered is None:
+        raise ValueError("el lector no tiene una baraja registrada que reforzar")
     corrected = added = 0
     for k in range(n):
         scene = render_scene(
@@ -482,15 +489,15 @@ def strengthen_from_generated_tables(
         keep = m >= 0
         truth = [scene.card_ids[j] for j in m[keep]]
         fixed = [str(c) != t for c, t in zip(dets.card_ids[keep], truth, strict=True)]
-        new = strengthen(reader.deck, reader, scene.image, dets.obb[keep], truth, fixed)
-        reader.deck = reader.classifier.deck = new  # the same models, the deck grown
+        registered = strengthen(registered, reader, scene.image, dets.obb[keep], truth, fixed)
+        reader.deck = reader.classifier.deck = registered  # the same models, the deck grown
         corrected += sum(fixed)
         added += len(truth)
     return {
         "mesas": n,
         "cartas_confirmadas": added,
         "cartas_corregidas": corrected,
-        "refuerzos_guardados": reader.deck.extra_count,
+        "refuerzos_guardados": registered.extra_count,
     }
 
 

@@ -112,7 +112,7 @@ def cartoon_face(rng: np.random.Generator) -> np.ndarray:
     and hair, flat colours, on a plain, graded or noisy ground."""
     w, h = PHOTO_SIZE
     ground = rng.integers(0, 256, 3)
-    img = np.empty((h, w, 3), np.uint8)
+    img: np.ndarray = np.empty((h, w, 3), np.uint8)
     img[:] = ground
     if rng.random() < 0.5:
         img = np.clip(img + rng.normal(0, rng.uniform(5, 40), img.shape), 0, 255).astype(np.uint8)
@@ -135,7 +135,7 @@ def cartoon_face(rng: np.random.Generator) -> np.ndarray:
         cv2.line(
             img, (ex - int(eye_r), brow_y + int(side * rng.uniform(-8, 8))), (ex + int(eye_r), brow_y), line, thick
         )
-    nose = np.int32([[cx, cy - ay * 0.05], [cx - ax * 0.08, cy + ay * 0.18], [cx + ax * 0.06, cy + ay * 0.2]])
+    nose = np.array([[cx, cy - ay * 0.05], [cx - ax * 0.08, cy + ay * 0.18], [cx + ax * 0.06, cy + ay * 0.2]], np.int32)
     cv2.polylines(img, [nose], False, line, thick)
     smile = int(rng.uniform(-40, 40))
     cv2.ellipse(

@@ -57,7 +57,7 @@ def write_pinta_set(
 ) -> Path:
     """Grey frame strips (N, 2, STRIP_H, STRIP_W) uint8 of every visible card of ``n_scenes``
     rendered scenes (:func:`training.cards.corner_index.write_view_set`)."""
-    grey = np.float32([0.114, 0.587, 0.299])
+    grey = np.array([0.114, 0.587, 0.299], np.float32)
     return write_view_set(
         path,
         lambda card: (strips_bgr(card).astype(np.float32) @ grey).astype(np.uint8),

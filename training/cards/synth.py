@@ -102,7 +102,7 @@ def _random_colour(rng: np.random.Generator, kind: str) -> np.ndarray:
         hue, sat, val = rng.uniform(8, 22), rng.uniform(90, 200), rng.uniform(70, 200)
     else:
         hue, sat, val = rng.uniform(0, 180), rng.uniform(0, 200), rng.uniform(60, 240)
-    hsv = np.uint8([[[hue, sat, val]]])
+    hsv = np.array([[[hue, sat, val]]], np.uint8)
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
 
 
@@ -258,7 +258,7 @@ def make_background(rng: np.random.Generator, kind: str, h: int, w: int) -> np.n
         folds = _fractal(rng, h, w, rng.uniform(100, 300))
         img = base * (0.75 + 0.15 * weave + 0.3 * folds)[..., None]
     elif kind == "check":  # gingham / chequered tablecloth
-        c1, c2 = _random_colour(rng, "cloth"), np.float32([235, 235, 235]) * rng.uniform(0.8, 1)
+        c1, c2 = _random_colour(rng, "cloth"), np.array([235, 235, 235], np.float32) * rng.uniform(0.8, 1)
         period = rng.uniform(20, 90)
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         a = ((xx // period) % 2).astype(np.float32)
@@ -326,7 +326,7 @@ def make_background(rng: np.random.Generator, kind: str, h: int, w: int) -> np.n
 
 def reprint_face(rng: np.random.Generator, face: np.ndarray, strength: float = 1.0) -> np.ndarray:
     """A randomly re-printed copy of a BGRA face: paper, ink, hue, border, sharpness."""
-    bgr = face[:, :, :3].astype(np.float32)
+    bgr: np.ndarray = face[:, :, :3].astype(np.float32)
     alpha = face[:, :, 3]
     if rng.random() < 0.5 * strength:  # white-balance the paper (a modern, white card)
         paper = np.percentile(bgr[alpha > 0].reshape(-1, 3), 97, axis=0)
@@ -337,9 +337,9 @@ def reprint_face(rng: np.random.Generator, face: np.ndarray, strength: float = 1
         hsv[:, :, 1] *= rng.uniform(0.55, 1.35)
         bgr = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR).astype(np.float32)
     # paper tint and contrast
-    tint = np.float32([rng.uniform(0.82, 1.0), rng.uniform(0.9, 1.0), 1.0])
+    tint = np.array([rng.uniform(0.82, 1.0), rng.uniform(0.9, 1.0), 1.0], np.float32)
     if rng.random() < 0.5:
-        tint = np.float32([1, 1, 1]) - (1 - tint) * 0.3
+        tint = np.array([1, 1, 1], np.float32) - (1 - tint) * 0.3
     contrast = rng.uniform(0.8, 1.15)
     bgr = (bgr - 128) * contrast + 128
     bgr = bgr * tint
@@ -348,7 +348,7 @@ def reprint_face(rng: np.random.Generator, face: np.ndarray, strength: float = 1
     h, w = bgr.shape[:2]
     if rng.random() < 0.4 * strength:  # a white (or cream) margin around the print
         m = int(rng.uniform(0.02, 0.07) * w)
-        paper = np.float32([rng.uniform(215, 250)] * 3) * tint
+        paper = np.array([rng.uniform(215, 250)] * 3, np.float32) * tint
         canvas = np.empty((h + 2 * m, w + 2 * m, 3), np.float32)
         canvas[:] = paper
         canvas[m : m + h, m : m + w] = bgr
@@ -373,9 +373,9 @@ def reprint_face(rng: np.random.Generator, face: np.ndarray, strength: float = 1
 def _card_quad(cx: float, cy: float, angle: float, w: float, h: float) -> np.ndarray:
     """Corners (tl, tr, br, bl) of a card centred at (cx, cy) rotated by ``angle`` radians."""
     c, s = math.cos(angle), math.sin(angle)
-    pts = np.float32([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
-    rot = np.float32([[c, -s], [s, c]])
-    return pts @ rot.T + np.float32([cx, cy])
+    pts = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]], np.float32)
+    rot = np.array([[c, -s], [s, c]], np.float32)
+    return pts @ rot.T + np.array([cx, cy], np.float32)
 
 
 def _hand_layout(
@@ -485,7 +485,7 @@ def _camera(
     x0, y0 = pts.min(0)
     x1, y1 = pts.max(0)
     # Far edge of the table (small y) looks narrower: a trapezoid in the image.
-    src = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    src = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
     bw, bh = x1 - x0, y1 - y0
     # Fit the layout into the frame with the requested fill.
     box_w = out_w * fill
@@ -496,13 +496,14 @@ def _camera(
     top_w = box_w * tilt
     cx = out_w / 2 + rng.uniform(-1, 1) * (out_w - box_w) / 2 * 0.8
     cy = out_h / 2 + rng.uniform(-1, 1) * (out_h - box_h) / 2 * 0.8
-    dst = np.float32(
+    dst = np.array(
         [
             [cx - top_w / 2, cy - box_h / 2],
             [cx + top_w / 2, cy - box_h / 2],
             [cx + box_w / 2, cy + box_h / 2],
             [cx - box_w / 2, cy + box_h / 2],
-        ]
+        ],
+        np.float32,
     )
     dst += rng.normal(0, 0.01 * out_w, dst.shape).astype(np.float32)
     return cv2.getPerspectiveTransform(src, dst)
@@ -521,7 +522,7 @@ def _paste(canvas: np.ndarray, face: np.ndarray, quad: np.ndarray, shadow: float
     if x1 <= x0 or y1 <= y0:
         return
     fh, fw = face.shape[:2]
-    src = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
     hom = cv2.getPerspectiveTransform(src, (quad - [x0, y0]).astype(np.float32))
     size = (x1 - x0, y1 - y0)
     warped = cv2.warpPerspective(
@@ -546,10 +547,10 @@ def _lighting(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     light *= rng.uniform(0.55, 1.25)
     # warm (tungsten) or cool light
     warm = rng.uniform(-0.12, 0.22)
-    colour = np.float32([1 - warm, 1.0, 1 + warm * 0.6])
+    colour = np.array([1 - warm, 1.0, 1 + warm * 0.6], np.float32)
     img = img * light[..., None] * colour
     if rng.random() < 0.5:  # a cast shadow: a soft dark polygon (a hand, the phone, a glass)
-        mask = np.zeros((h, w), np.float32)
+        mask: np.ndarray = np.zeros((h, w), np.float32)
         n = rng.integers(3, 7)
         cx, cy = rng.uniform(0, w), rng.uniform(0, h)
         r = rng.uniform(0.1, 0.4) * w
@@ -579,15 +580,15 @@ def _camera_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         kernel = np.zeros((k, k), np.float32)
         kernel[k // 2, :] = 1 / k
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1)
-        kernel = cv2.warpAffine(kernel, rot, (k, k))
-        kernel /= max(kernel.sum(), 1e-6)
-        img = cv2.filter2D(img, -1, kernel)
+        turned = cv2.warpAffine(kernel, rot, (k, k))
+        img = cv2.filter2D(img, -1, turned / max(turned.sum(), 1e-6))
     sigma = rng.uniform(0, 9)
     img = img + rng.normal(0, sigma, img.shape).astype(np.float32)
     out = np.clip(img, 0, 255).astype(np.uint8)
     q = int(rng.uniform(35, 95))
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return out if decoded is None else decoded
 
 
 def _distractors(rng: np.random.Generator, canvas: np.ndarray, avoid: list[np.ndarray]) -> None:
@@ -685,7 +686,7 @@ def render_scene(
             )
         )
     if not placed:  # an empty table: still pick a camera
-        placed_quads = np.float32([[[-300, -300], [300, -300], [300, 300], [-300, 300]]])
+        placed_quads = np.array([[[-300, -300], [300, -300], [300, 300], [-300, 300]]], np.float32)
     else:
         placed_quads = np.stack([p.quad for p in placed])
     hom = _camera(rng, placed_quads, out_w, out_h, fill, tilt)
@@ -696,11 +697,10 @@ def render_scene(
     if kind == "sueltas":
         rng.shuffle(order)
     corners, out_ids, seats = [], [], []
-    back = load_back(deck, deck_root) if n_backs else None
     for i in order:
         p = placed[i]
         quad = _project(hom, p.quad)
-        face = back if p.card_id is None else faces[p.card_id]
+        face = load_back(deck, deck_root) if p.card_id is None else faces[p.card_id]
         if face_edit is not None and p.card_id is not None:
             face = face_edit(deck, p.card_id, face)
         side = float(np.linalg.norm(quad - np.roll(quad, 1, 0), axis=1).max())
@@ -725,13 +725,14 @@ def visible_fraction(scene: Scene, size_hint: int = 256) -> np.ndarray:
     """Share of each card's area not covered by cards drawn after it (by paint order)."""
     h, w = scene.image.shape[:2]
     s = size_hint / max(h, w)
+    shape = (int(h * s) + 1, int(w * s) + 1)
     masks = []
     for quad in scene.corners:
-        m = np.zeros((int(h * s) + 1, int(w * s) + 1), np.uint8)
+        m = np.zeros(shape, np.uint8)
         cv2.fillPoly(m, [np.round(quad * s).astype(np.int32)], 1)
         masks.append(m)
     out = np.ones(len(masks), np.float32)
-    covered = np.zeros_like(masks[0]) if masks else None
+    covered = np.zeros(shape, np.uint8)
     for i in range(len(masks) - 1, -1, -1):
         area = masks[i].sum()
         if area:
@@ -777,7 +778,7 @@ def closeup_at_scale(
     left = float(np.clip(cx - win_w / 2, 0, 2 * out_w - win_w))
     top = float(np.clip(cy - win_h / 2, 0, 2 * out_h - win_h))
     k = out_w / win_w
-    warp = np.float32([[k, 0, -left * k], [0, k, -top * k]])
+    warp = np.array([[k, 0, -left * k], [0, k, -top * k]], np.float32)
     img = cv2.warpAffine(big.image, warp, (out_w, out_h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-    corners = ((big.corners - np.float32([left, top])) * k).astype(np.float32)
+    corners = ((big.corners - np.array([left, top], np.float32)) * k).astype(np.float32)
     return replace(big, image=img, corners=corners)
