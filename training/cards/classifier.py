@@ -30,6 +30,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from scoring.cards import CARD_IDS
+from training.cards.onnx_file import write_onnx
 from vision.geometry import CROP_H, CROP_W
 
 N_CLASSES = len(CARD_IDS)
@@ -294,20 +295,19 @@ class WithFeatures(nn.Module):
         return self.net.logits(fm), _pooled_features(fm)
 
 
-def export_onnx(model: nn.Module, path: Path) -> Path:
+def export_onnx(model: CardNet, path: Path) -> Path:
+    """``carta_cls.onnx``: input ``crops`` (N, 3, CROP_H, CROP_W) float32, outputs ``logits`` and
+    ``features``; written whole or not at all."""
     model.eval()
     dummy = torch.rand(1, 3, CROP_H, CROP_W)
-    torch.onnx.export(
+    return write_onnx(
         WithFeatures(model),
         (dummy,),
-        str(path),
+        path,
         input_names=["crops"],
         output_names=["logits", "features"],
         dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "features": {0: "n"}},
-        opset_version=17,
-        dynamo=False,
     )
-    return path
 
 
 def main(argv: list[str] | None = None) -> int:

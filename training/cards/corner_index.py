@@ -45,6 +45,7 @@ from training.cards.dataset import (
     join_sets,
     scene_rng,
 )
+from training.cards.onnx_file import write_onnx
 from training.cards.synth import HOLDOUT_BACKGROUNDS, TRAIN_BACKGROUNDS, render_scene, visible_fraction
 from vision.corner_index import INDEX_CROP, PATCH_H, PATCH_W, RANK_OF, corners_bgr, normalise, standardise
 from vision.geometry import crop_card, quad_to_obb
@@ -118,10 +119,10 @@ def synthetic_patch(rng: np.random.Generator) -> tuple[np.ndarray, int]:
             (tx, ty), str(RANKS[label]), font=font, fill=255, anchor="lt", stroke_width=int(rng.integers(0, 2)) * s // 2
         )
         if rng.random() < 0.5:
-            text = text.rotate(rng.uniform(-8, 8), center=(tx, ty), resample=Image.BILINEAR)
+            text = text.rotate(rng.uniform(-8, 8), center=(tx, ty), resample=Image.Resampling.BILINEAR)
         t = np.asarray(text, np.float32) / 255
         img = Image.fromarray((np.asarray(img, np.float32) * (1 - t) + ink * t).astype(np.uint8))
-    a = np.asarray(img.resize((PATCH_W, PATCH_H), Image.BILINEAR), np.float32)
+    a: np.ndarray = np.asarray(img.resize((PATCH_W, PATCH_H), Image.Resampling.BILINEAR), np.float32)
     if rng.random() < 0.4:  # the card's edge: cloth or another card over part of the patch
         k, val = int(rng.integers(2, 14)), rng.uniform(0, 255)
         side = int(rng.integers(4))
@@ -290,6 +291,8 @@ class TwoViewNet(nn.Module):
 
     view: tuple[int, int]
     input_name: str
+    trunk: nn.Module  # one view (1, H, W) to a feature vector
+    head: nn.Module  # the two views' features side by side to logits
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         n = x.shape[0]
@@ -297,19 +300,17 @@ class TwoViewNet(nn.Module):
         return 0.5 * (self.head(torch.cat([f[:, 0], f[:, 1]], 1)) + self.head(torch.cat([f[:, 1], f[:, 0]], 1)))
 
     def export_onnx(self, path: Path) -> Path:
-        """ONNX with input ``(N, 2, H, W)`` float32 named ``input_name``, output ``logits``."""
+        """ONNX with input ``(N, 2, H, W)`` float32 named ``input_name``, output ``logits``;
+        written whole or not at all."""
         self.eval()
-        torch.onnx.export(
+        return write_onnx(
             self,
             (torch.zeros(1, 2, *self.view),),
-            str(path),
+            path,
             input_names=[self.input_name],
             output_names=["logits"],
             dynamic_axes={self.input_name: {0: "n"}, "logits": {0: "n"}},
-            opset_version=17,
-            dynamo=False,
         )
-        return path
 
 
 class IndexNet(TwoViewNet):
@@ -418,8 +419,8 @@ def train_index_reader(
     if init is not None:
         model.load_state_dict(torch.load(init))
     elif synthetic:
-        xs, ys = synthetic_set(synthetic, seed)
-        xs, ys = torch.from_numpy(xs)[:, None], torch.from_numpy(ys)
+        patches, classes = synthetic_set(synthetic, seed)
+        xs, ys = torch.from_numpy(patches)[:, None], torch.from_numpy(classes)
         print(f"{len(xs)} synthetic patches ({time.time() - start:.0f} s)", flush=True)
         train_epochs(
             model,

@@ -43,7 +43,9 @@ import shutil
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
+from common.files import write_atomic
 from training.cards.dataset import (
     join_sets,
     write_crop_set,
@@ -170,7 +172,8 @@ def _without_polars() -> None:
     except ImportError:
         from ultralytics.engine.trainer import BaseTrainer
 
-        BaseTrainer.read_results_csv = lambda self: {}
+        # replacing the method on purpose (mypy refuses assigning to a method)
+        BaseTrainer.read_results_csv = lambda self: {}  # type: ignore[method-assign]
 
 
 def fanned_detector(out: Path) -> Path:
@@ -290,8 +293,14 @@ def export_detector(weights: Path, out_dir: Path, imgsz: int) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / DETECTOR_FILE
     if path.resolve() != target.resolve():  # Ultralytics writes the .onnx beside the weights
-        shutil.copy(path, target)
+        copy_whole(path, target)
     return target
+
+
+def copy_whole(src: Path, dst: Path) -> None:
+    """Copy a model file so that a run stopped halfway leaves the old ``dst`` or the new one,
+    never half a model for the reader to load."""
+    write_atomic(dst, src.read_bytes())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -417,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
             and not (tune == "mezcla" and fanned_detector(out).is_file())
         ):
             p.error(f"la etapa {tune} afina un detector: corre la etapa detector o da --detector-desde")
-    log = {"args": {k: str(v) for k, v in vars(args).items()}}
+    log: dict[str, Any] = {"args": {k: str(v) for k, v in vars(args).items()}}
 
     def note(msg: str) -> None:
         print(f"[{time.time() - start:7.0f} s] {msg}", flush=True)
@@ -693,9 +702,9 @@ def main(argv: list[str] | None = None) -> int:
         export_detector(best, export, args.tamano_imagen)
         tuned = out / "classifier_afinado"
         cls_dir = tuned if (tuned / CLASSIFIER_FILE).is_file() else out / "classifier"
-        shutil.copy(cls_dir / CLASSIFIER_FILE, export / CLASSIFIER_FILE)
-        shutil.copy(cls_dir / "carta_cls.pt", export / "carta_cls.pt")
-        shutil.copy(best, export / "carta_obb.pt")
+        copy_whole(cls_dir / CLASSIFIER_FILE, export / CLASSIFIER_FILE)
+        copy_whole(cls_dir / "carta_cls.pt", export / "carta_cls.pt")
+        copy_whole(best, export / "carta_obb.pt")
         names = [DETECTOR_FILE, CLASSIFIER_FILE, "carta_obb.pt", "carta_cls.pt"]
         # the mark readers, where their stages ran: ONNX and checkpoint
         for stage, pair in (
@@ -704,11 +713,11 @@ def main(argv: list[str] | None = None) -> int:
         ):
             if (out / stage / pair[0]).is_file():
                 for name in pair:
-                    shutil.copy(out / stage / name, export / name)
+                    copy_whole(out / stage / name, export / name)
                 names += pair
         if args.instalar:
             for name in names:
-                shutil.copy(export / name, MODELS / name)
+                copy_whole(export / name, MODELS / name)
             note(f"installed in {MODELS}")
     log["total_s"] = time.time() - start
     (out / f"train_log_{'-'.join(sorted(stages))}.json").write_text(json.dumps(log, indent=1))
