@@ -8,11 +8,13 @@ demo:
 	./scripts/setup.sh vision
 	.venv/bin/mus mano examples/mesa.jpg --mano 0 --lances examples/lances.json
 
-# Set up everything (apt + pip) and run the whole test suite, the Kivy tests in a real window under Xvfb.
+# Set up everything (apt + pip), check style, format and types (mypy: [tool.mypy] in pyproject.toml),
+# and run the whole test suite, the Kivy tests in a real window under Xvfb.
 test:
 	./scripts/setup.sh all
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
+	.venv/bin/mypy
 	$(XVFB) .venv/bin/python -m pytest
 
 # Set up the server and the card reader, then serve the table to the phones on this network.
@@ -23,6 +25,7 @@ servir:
 lint:
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
+	.venv/bin/mypy
 
 # Benchmarks: run on demand, never part of the pass/fail of CI.
 bench:
