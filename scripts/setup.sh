@@ -16,7 +16,7 @@ fi
 # the tournament server's tests: a PostgreSQL started on the loopback, and the organiser's
 # pages in headless Chromium driven through Debian's chromedriver (nothing downloaded at run time)
 if [ "$EXTRAS" = "all" ] || [ "$EXTRAS" = "test" ]; then
-  for pkg in postgresql chromium chromium-driver; do
+  for pkg in postgresql chromium chromium-driver poppler-utils; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
   done
 fi

@@ -312,9 +312,11 @@ def test_a_stale_mixed_detector_is_moved_aside_not_reused(tmp_path):
 
 def test_the_mixed_sets_render_where_no_earlier_fan_set_does():
     """The mixed stage's fanned tables start after the abanicos stage's (1,200) and an earlier
-    second round's (1,200), so no table is rendered twice into the training data."""
+    second round's (1,200), so no table is rendered twice into the training data; its images
+    are the earlier mixed sets' (5,495 + 136 val) plus near close-ups (1,000 + 15) and empty
+    tables (150 + 1)."""
     assert MIXED_FAN_FIRST >= 2400
-    assert sum(s[4] + s[5] for s in MIXED_SETS) == 5495 + 136
+    assert sum(s[4] + s[5] for s in MIXED_SETS) == 5495 + 136 + 1015 + 151
     assert len({s[3] for s in MIXED_SETS}) == len(MIXED_SETS)  # each set its own seed
 
 
