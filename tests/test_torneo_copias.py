@@ -1,5 +1,6 @@
 """`mus torneo copia` and `restaurar`: a copy taken while the server writes holds every stored
-hand, it is owner-only, and restoring it brings the tournament back (codes included)."""
+hand, it is owner-only, and restoring it brings the tournament back (codes, members and their
+accounts included)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ def test_a_backup_taken_while_serving_restores_the_tournament(tmp_path: Path, ca
     c = TestClient(srv.app)
     h = organizador(srv, c)
     tid = torneo(c, h, parejas=2, mesas=1)
+    juez = {"usuario": "juez", "rol": "arbitro", "clave": "arbitra-bien-7"}
+    assert c.post(f"/api/torneos/{tid}/miembros", headers=h, json=juez).status_code == 201
     c.post(f"/api/torneos/{tid}/rondas", headers=h)
     (codigo,) = codigos(c, h, tid)
     m = MesaSimulada.unirse(c, codigo, semilla=3)
@@ -49,6 +52,12 @@ def test_a_backup_taken_while_serving_restores_the_tournament(tmp_path: Path, ca
     despues = c.get(f"/api/torneos/{tid}", headers=h).json()
     assert despues == antes and despues["partidas"][0]["manos"] == 3
     assert c.post("/api/mesas/unirse", json={"codigo": codigo}).status_code == 200
+    # the referee added on the day is back, and logs in with the password she had
+    r = c.post("/api/sesion", json={"usuario": "juez", "clave": "arbitra-bien-7"})
+    assert r.status_code == 200
+    assert c.get(f"/api/torneos/{tid}", headers={"Authorization": f"Bearer {r.json()['token']}"}).status_code == 200
+    miembros = c.get(f"/api/torneos/{tid}/miembros", headers=h).json()
+    assert ("juez", "arbitro") in {(m["usuario"], m["rol"]) for m in miembros}
     back.engine.dispose()
     nada = tmp_path / "nada.txt"
     nada.write_text("hola", encoding="utf-8")

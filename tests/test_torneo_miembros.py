@@ -178,3 +178,38 @@ def test_a_league_pareja_added_from_the_page_after_round_1(srv1: Servidor, clien
     assert r.status_code == 303
     parejas = client1.get(f"/api/torneos/{tid}", headers=h).json()["parejas"]
     assert [(p["nombre"], p["entra_en"]) for p in parejas][-1] == ("Tarde", 1)
+
+
+def test_the_json_export_holds_the_members_as_the_page_left_them_and_no_credential(srv1: Servidor, client1: TestClient):
+    h = organizador(srv1, client1)
+    tid = torneo(client1, h, parejas=2, mesas=1)
+    org = _pagina(srv1, "org")
+    for usuario, rol in (("coorg", "organizador"), ("juez_a", "arbitro"), ("juez_b", "arbitro")):
+        r = org.post(
+            f"/torneos/{tid}/miembros",
+            data={"usuario": usuario, "rol": rol, "clave": "arbitra-bien-7"},
+            follow_redirects=False,
+        )
+        assert r.status_code == 303, r.text
+    quitado = next(
+        m["cuenta"] for m in client1.get(f"/api/torneos/{tid}/miembros", headers=h).json() if m["usuario"] == "juez_b"
+    )
+    assert org.post(f"/torneos/{tid}/miembros/{quitado}/baja", follow_redirects=False).status_code == 303
+    export = client1.get(f"/api/torneos/{tid}/exportar.json", headers=h)
+    assert {(m["usuario"], m["rol"], m["creador"]) for m in export.json()["miembros"]} == {
+        ("org", "organizador", True),
+        ("coorg", "organizador", False),
+        ("juez_a", "arbitro", False),
+    }
+    # no password hash and no join code, in any form the server stores or derives them
+    with srv1.sesion() as s:
+        from sqlalchemy import select
+
+        from torneo import servicio
+        from torneo.db import Cuenta, Mesa
+
+        secretos = [c.clave_hash for c in s.scalars(select(Cuenta))]
+        secretos += [m.huella for m in s.scalars(select(Mesa).where(Mesa.torneo_id == tid))]
+        secretos += [servicio.codigo_mesa(s, m) for m in s.scalars(select(Mesa).where(Mesa.torneo_id == tid))]
+    assert secretos and not [x for x in secretos if x in export.text]
+    assert "arbitra-bien-7" not in export.text and "clave_hash" not in export.text

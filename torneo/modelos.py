@@ -282,10 +282,12 @@ class TorneoOut(Respuesta):
 
 class ExportOut(TorneoOut):
     """Everything of a tournament but the join codes; ``manos``: every hand as stored, so the
-    tournament can be rebuilt from it."""
+    tournament can be rebuilt from it; ``miembros``: its organisers and referees by user name
+    and role (never a password hash)."""
 
     clasificacion: list[GrupoOut]
     incidencias: list[IncidenciaOut]
+    miembros: list[MiembroOut]
     manos: list[dict[str, Any]]
 
 

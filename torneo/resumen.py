@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from torneo import correcciones, servicio
+from torneo import correcciones, miembros, servicio
 from torneo.db import Mano, Torneo
 
 
@@ -47,13 +47,15 @@ def resumen(s: Session, t: Torneo) -> dict[str, Any]:
 
 
 def exportar(s: Session, t: Torneo) -> dict[str, Any]:
-    """Everything but the join codes (credentials), with every hand as it was stored."""
+    """Everything but the join codes (credentials), with every hand as it was stored, and who
+    acts in the tournament (``miembros``: user name and role; no password hash, no code)."""
     r = resumen(s, t)
     r.pop("mesas")
     manos = s.scalars(select(Mano).where(Mano.torneo_id == t.id).order_by(Mano.enfrentamiento_id, Mano.id))
     return r | {
         "clasificacion": servicio.clasificacion(s, t)["grupos"],
         "incidencias": servicio.incidencias(s, t),
+        "miembros": miembros.miembros(s, t),
         "manos": [
             {
                 "partida": m.enfrentamiento_id,
