@@ -47,9 +47,10 @@ def test_only_cards_larger_than_the_detector_knows_are_zoomed_out():
 @needs_models
 @needs_decks
 def test_a_hand_filling_the_frame_reads_exactly_zoomed_out():
-    """Generated close-ups whose cards are 0.40-0.43 of the photo: read at their own scale the
-    detector adds a fifth box over part of a card; zoomed out, the four cards and no more,
-    each boxed on its card, none flagged."""
+    """Generated close-ups whose cards are 0.40-0.43 of the photo (the detector read them with
+    a fifth box over part of a card before it learnt near hands): with the zoom-out pass
+    engaged, the four cards and no more, each boxed on its card (how many the generic reader
+    asks to confirm at this scale is a figure of models/README.md, not a property)."""
     from dataclasses import replace
 
     from training.cards.dataset import scene_rng
@@ -64,15 +65,13 @@ def test_a_hand_filling_the_frame_reads_exactly_zoomed_out():
     for index in (9, 15):
         scene = closeup_at_scale(scene_rng(0, "eval", 30_000 + index), DECKS[0], "overlap")
         assert true_scale(scene) > 0.35
-        old = before.read(scene.image)
-        assert sorted(old.ids) != sorted(scene.card_ids)
+        assert zoom_factor(before.read(scene.image).obb, (1280, 960)) < 1.0  # the second pass runs
         dets = reader.read(scene.image)
         assert sorted(dets.ids) == sorted(scene.card_ids), dets.warnings
         truth = np.stack([quad_to_obb(q) for q in scene.corners])
         matched = match_boxes(dets.obb, truth, 0.5)
         assert (matched >= 0).all()
         assert [scene.card_ids[j] for j in matched] == [str(c) for c in dets.card_ids]
-        assert not dets.low_confidence.any()
         assert dets.image_size == (1280, 960)
 
 
