@@ -37,17 +37,23 @@ NOMBRES = [PAREJAS_DE_CLUB[0] + " de Abajo", *PAREJAS_DE_CLUB[1:]]  # one longer
 A4_PUNTOS = (595, 842)  # 210 x 297 mm in PostScript points, as pdfinfo rounds them
 
 
+def _servidor(url: str) -> tuple[Servidor, TestClient, dict[str, str]]:
+    """The app over ``url`` with the organiser "org" logged in (its client and header)."""
+    srv = Servidor(url, limite_unirse=100_000)
+    with srv.sesion() as s:
+        auth.crear_cuenta(s, "org", CLAVE, "organizador")
+    c = TestClient(srv.app)
+    h = {"Authorization": "Bearer " + c.post("/api/sesion", json={"usuario": "org", "clave": CLAVE}).json()["token"]}
+    return srv, c, h
+
+
 @pytest.fixture(scope="module")
 def terminado(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, int, list[str]]]:
     """A server with a groups tournament played to its champion (8 parejas, 4 tables), one
     result corrected, and a tournament of 14 tables not yet started; yields its address, the
     two tournaments' ids and the second one's join codes."""
     url = f"sqlite:///{tmp_path_factory.mktemp('pantallas') / 't.sqlite3'}"
-    srv = Servidor(url, limite_unirse=1000)
-    with srv.sesion() as s:
-        auth.crear_cuenta(s, "org", CLAVE, "organizador")
-    c = TestClient(srv.app)
-    h = {"Authorization": "Bearer " + c.post("/api/sesion", json={"usuario": "org", "clave": CLAVE}).json()["token"]}
+    srv, c, h = _servidor(url)
     body = {
         "nombre": "Txapelketa de Otoño 2026",
         "mesas": 4,
@@ -218,3 +224,117 @@ def test_the_print_view_prints_on_a4_one_part_a_sheet_and_no_card_cut(terminado:
             ["pdftoppm", "-png", "-r", "50", "-f", str(pagina), "-l", str(pagina), str(pdf), str(fotos / nombre)],
             check=True,
         )
+
+
+@pytest.fixture(scope="module")
+def grandes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """A server with four larger tournaments: leagues of 16 and 32 parejas two rounds in, and
+    groups then a knockout of 16 (4 groups) and 32 parejas (8 groups) played to the champion;
+    yields its address and each tournament's summary."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('grandes') / 't.sqlite3'}"
+    srv, c, h = _servidor(url)
+    datos = []
+    for n, formato, rondas in (
+        (16, {"tipo": "liga", "juegos": 1}, 2),
+        (32, {"tipo": "liga", "juegos": 1}, 2),
+        (16, {"tipo": "grupos", "grupos": 4, "clasifican": 2, "juegos": 1}, 99),
+        (32, {"tipo": "grupos", "grupos": 8, "clasifican": 2, "juegos": 1}, 99),
+    ):
+        body = {
+            "nombre": f"Txapelketa de Otoño 2026 ({n} parejas)",
+            "mesas": n // 2,
+            "formato": formato,
+            "parejas": [
+                {"nombre": f"{PAREJAS_DE_CLUB[i % 8]} {i + 1}", "jugadores": [f"Ana {i}", f"Luis {i}"]}
+                for i in range(n)
+            ],
+        }
+        tid = c.post("/api/torneos", headers=h, json=body).json()["id"]
+        rng = random.Random(n)
+        for _ in range(rondas):
+            if c.post(f"/api/torneos/{tid}/rondas", headers=h).status_code != 201:
+                break
+            jugar_ronda(c, h, tid, rng)
+        datos.append(c.get(f"/api/torneos/{tid}", headers=h).json())
+    assert [d["terminado"] for d in datos] == [False, False, True, True]
+    srv.engine.dispose()
+    server = Server(url)
+    server.start()
+    try:
+        yield server.base, datos
+    finally:
+        server.stop()
+
+
+# what the projector shows now that is off its 1920x1080 screen or under its QR (every element
+# but the QR; the overlap counted for the elements holding text), and the page's own overflow
+FUERA_DEL_PROYECTOR = """
+const W = document.documentElement.clientWidth, H = document.documentElement.clientHeight;
+const e = document.documentElement, q = document.getElementById('qr').getBoundingClientRect();
+const out = [];
+if (e.scrollWidth > W || e.scrollHeight > H) out.push('page ' + e.scrollWidth + 'x' + e.scrollHeight);
+for (const el of document.querySelectorAll('body *')) {
+  if (el.id === 'qr' || el.tagName === 'SCRIPT') continue;
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0) continue;
+  const nombre = el.tagName + ' ' + el.textContent.trim().slice(0, 40);
+  if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1)
+    out.push(nombre + ' off screen at ' + Math.round(r.right) + ',' + Math.round(r.bottom));
+  else if (el.children.length === 0 && r.right > q.left && r.left < q.right && r.bottom > q.top && r.top < q.bottom)
+    out.push(nombre + ' under the QR');
+}
+return out;
+"""
+
+
+def _visibles(d: Any, selector: str) -> list[str]:
+    return [el.text for el in d.find_elements("css selector", selector) if el.is_displayed()]
+
+
+def test_the_projector_fits_16_and_32_parejas_a_screenful_at_a_time_and_shows_them_all(grandes: tuple[Any, ...]):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from torneo.vistas import ROTACION
+
+    base, datos = grandes
+    fotos = capturas()
+    with navegador(telefono=False) as d:
+        pantalla = {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False}
+        d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", pantalla)
+        for t in datos:
+            n, tipo = len(t["parejas"]), t["formato"]["tipo"]
+            d.get(f"{base}/publico/{t['id']}/{t['firma']}?vista=proyector")
+            pantallas = int(d.execute_script("return document.body.dataset.pantallas"))
+            assert 1 <= pantallas <= 4, (n, tipo, pantallas)
+            nombres: list[str] = []
+            mesas: list[str] = []
+            cuadro: list[str] = []
+            for i in range(pantallas):
+                d.execute_script("mostrarPantalla(arguments[0])", i)
+                assert d.execute_script(FUERA_DEL_PROYECTOR) == [], (n, tipo, i)
+                size = d.execute_script("return parseFloat(getComputedStyle(document.querySelector('td')).fontSize)")
+                assert size >= 20  # large type, read from the back of the room
+                nombres += _visibles(d, "table.clasificacion td:nth-child(2)")
+                mesas += _visibles(d, "table.ronda td:first-child")
+                cuadro += _visibles(d, ".fase p")
+                d.save_screenshot(str(fotos / f"proyector_{n}_{tipo}_{i + 1}.png"))
+            # every pareja's standing, every table of the round and every knockout match, once
+            assert sorted(nombres) == sorted(p["nombre"] for p in t["parejas"]), (n, tipo)
+            ultima = t["rondas"][-1]["numero"]
+            ronda = [p for p in t["partidas"] if p["ronda"] == ultima]
+            assert sorted(mesas) == sorted(str(p["mesa"] or "") for p in ronda), (n, tipo)
+            fases = {r["numero"] for r in t["rondas"] if r["fase"] == "eliminatoria"}
+            assert len(cuadro) == sum(p["ronda"] in fases for p in t["partidas"]), (n, tipo)
+        # the page turns by itself
+        assert pantallas > 1
+        d.execute_script("mostrarPantalla(0)")
+        otra = "return document.body.dataset.pantalla !== '0'"
+        WebDriverWait(d, ROTACION + 10).until(lambda d: d.execute_script(otra))
+    with navegador(telefono=True) as d:
+        for t in datos:
+            n, tipo = len(t["parejas"]), t["formato"]["tipo"]
+            d.get(f"{base}/publico/{t['id']}/{t['firma']}")
+            assert d.execute_script(DESBORDES) == [], (n, tipo)
+            nombres = _visibles(d, "table.clasificacion td:nth-child(2)")
+            assert sorted(nombres) == sorted(p["nombre"] for p in t["parejas"]), (n, tipo)
+            d.save_screenshot(str(fotos / f"publico_{n}_{tipo}_390.png"))

@@ -26,6 +26,11 @@ from torneo.paginas import texto as texto_de
 
 router = APIRouter(include_in_schema=False)
 REFRESCO = 15  # seconds between the public page's refreshes
+# the projector layout: a block of the page holds at most FILAS rows (the rest go to the next
+# block); when the blocks do not all fit the screen, each screenful shows for ROTACION seconds
+FILAS = 8
+FILAS_SIN_LIMITE = 10_000  # the phone layout: one table a section (a tournament has 256 parejas at most)
+ROTACION = 10
 
 
 def enlace_publico(request: Request, torneo_id: int, firma: str) -> str:
@@ -49,8 +54,16 @@ def _vista(s: Session, t: Any) -> dict[str, Any]:
 @router.get("/publico/{torneo_id}/{firma}", response_class=HTMLResponse)
 async def publico(torneo_id: int, firma: str, request: Request, srv: Servidor) -> Any:
     data = await srv.en_hilo(lambda s: _vista(s, servicio.torneo_publico(s, torneo_id, firma)))
-    vista = "proyector" if request.query_params.get("vista") == "proyector" else "movil"
-    return pagina(request, "publico.html", t=data, vista=vista, refresco=REFRESCO)
+    proyector = request.query_params.get("vista") == "proyector"
+    return pagina(
+        request,
+        "publico.html",
+        t=data,
+        vista="proyector" if proyector else "movil",
+        refresco=REFRESCO,
+        rotacion=ROTACION,
+        filas=FILAS if proyector else FILAS_SIN_LIMITE,
+    )
 
 
 @router.get("/publico/{torneo_id}/{firma}/qr.png")
