@@ -198,3 +198,23 @@ def test_the_rate_limit_and_the_query_language_and_the_pages(srv: Servidor):
     assert (r.status_code, r.json()) == (429, {"error": "eskaera gehiegi: itxaron pixka bat"})
     page = client.post("/entrar?lang=en", data={"usuario": "nadie", "clave": "x"})
     assert page.status_code == 401 and "wrong user or password" in page.text
+
+
+def test_the_pages_and_the_api_offer_one_profile_list_in_one_language(srv: Servidor):
+    """The new-tournament page's rule profiles are the API's list, and one request's language
+    (the query, then Accept-Language) answers a page and the API alike."""
+    with srv.sesion() as s:
+        auth.crear_cuenta(s, "org", CLAVE, "organizador")
+    client = TestClient(srv.app)
+    assert client.post("/entrar", data={"usuario": "org", "clave": CLAVE}, follow_redirects=False).status_code == 303
+    pagina = client.get("/torneos")
+    seleccion = pagina.text[pagina.text.index('id="reglas"') :].split("</select>")[0]
+    assert re.findall(r"<option>([^<]+)</option>", seleccion) == client.get("/api/perfiles").json()
+    errores = set()
+    for cabeceras, lang in (({"Accept-Language": "en-GB,en"}, "en"), ({"Accept-Language": "eu"}, "eu")):
+        page = client.get("/torneos/999999", headers=cabeceras)
+        api = client.get("/api/torneos/999999", headers=cabeceras)
+        assert page.status_code == api.status_code == 404
+        assert api.json()["error"] in page.text and f'lang="{lang}"' in page.text
+        errores.add(api.json()["error"])
+    assert len(errores) == 2  # said in English, then in Basque

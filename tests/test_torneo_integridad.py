@@ -47,6 +47,18 @@ def jugar_ronda(client: TestClient, h: dict[str, str], tid: int, rng: random.Ran
     return mesas
 
 
+def un_partido_jugado(
+    srv: Servidor, client: TestClient, semilla: int
+) -> tuple[dict[str, str], int, MesaSimulada, dict[str, Any]]:
+    """An organiser's tournament of two parejas whose one match was played to the end: her
+    header, the tournament's id, the table and the match as the API shows it."""
+    h = organizador(srv, client)
+    tid = torneo(client, h, parejas=2, mesas=1, juegos=1)
+    client.post(f"/api/torneos/{tid}/rondas", headers=h)
+    (m,) = jugar_ronda(client, h, tid, random.Random(semilla))
+    return h, tid, m, client.get(f"/api/torneos/{tid}", headers=h).json()["partidas"][0]
+
+
 def corregir(client: TestClient, h: dict[str, str], tid: int, pid: int, **body: Any) -> Any:
     return client.post(
         f"/api/torneos/{tid}/partidas/{pid}/correccion",
@@ -114,11 +126,7 @@ def test_a_rounds_token_stops_writing_when_the_round_ends(srv1: Servidor, client
 
 
 def test_the_organiser_corrects_a_result_with_an_audit_trail_shown_and_exported(srv: Servidor, client: TestClient):
-    h = organizador(srv, client)
-    tid = torneo(client, h, parejas=2, mesas=1, juegos=1)
-    client.post(f"/api/torneos/{tid}/rondas", headers=h)
-    (m,) = jugar_ronda(client, h, tid, random.Random(4))
-    partida = client.get(f"/api/torneos/{tid}", headers=h).json()["partidas"][0]
+    h, tid, m, partida = un_partido_jugado(srv, client, semilla=4)
     perdedor = 1 - m.partida.ganador
     filas = client.get(f"/api/torneos/{tid}/clasificacion", headers=h).json()["grupos"][0]["filas"]
     assert filas[0]["nombre"] == partida["parejas"][m.partida.ganador]
@@ -235,3 +243,37 @@ def test_finished_matches_show_their_result_the_champion_and_no_next_round(srv1:
         ).status_code
         == 201
     )
+
+
+def test_a_result_corrected_on_the_page_is_stored_with_its_audit_trail_shown(srv1: Servidor, client1: TestClient):
+    """The correction page as an organiser uses it: the form stores the new result and its
+    reason, the tournament page shows who, before, after and why; a referee not allowed to
+    correct gets a page that says so, and nothing is stored."""
+    h, tid, m, partida = un_partido_jugado(srv1, client1, semilla=6)
+    perdedor = 1 - m.partida.ganador
+    client1.post(f"/api/torneos/{tid}/arbitros", headers=h, json={"usuario": "juez_p", "clave": CLAVE})
+    for usuario in ("juez_p", "org"):
+        pagina = TestClient(srv1.app)  # a browser of its own, logged in on the login page
+        r = pagina.post("/entrar", data={"usuario": usuario, "clave": CLAVE}, follow_redirects=False)
+        assert r.status_code == 303
+        ruta = f"/torneos/{tid}/partidas/{partida['id']}/corregir"
+        form = {"ganador": str(perdedor), "juegos0": str(1 - perdedor), "juegos1": str(perdedor)}
+        r = pagina.post(ruta, data=form | {"motivo": "acta firmada: se equivocaron de pareja"}, follow_redirects=False)
+        if usuario == "juez_p":
+            assert r.status_code == 403 and "text/html" in r.headers["content-type"]
+            assert "solo el organizador corrige" in r.text
+            assert client1.get(f"/api/torneos/{tid}/correcciones", headers=h).json() == []
+    assert pagina.get(ruta).status_code == 200
+    assert r.status_code == 303 and r.headers["location"].startswith(f"/torneos/{tid}")
+    datos = client1.get(f"/api/torneos/{tid}", headers=h).json()
+    assert datos["partidas"][0]["ganador"] == perdedor and datos["campeon"] == partida["parejas"][perdedor]
+    (audit,) = datos["correcciones"]
+    assert (audit["usuario"], audit["antes"]["ganador"], audit["despues"]["ganador"]) == (
+        "org",
+        m.partida.ganador,
+        perdedor,
+    )
+    page = pagina.get(f"/torneos/{tid}").text
+    tabla = page[page.index('class="correcciones') :]
+    assert "acta firmada: se equivocaron de pareja" in tabla and "org" in tabla and audit["cuando"] in tabla
+    assert partida["parejas"][m.partida.ganador] in tabla and partida["parejas"][perdedor] in tabla
