@@ -193,6 +193,15 @@ def test_join_codes_are_stored_hashed_and_a_new_code_revokes_the_old_tokens(srv1
     assert client1.get("/api/mesa/partida", headers={"Authorization": f"Bearer {m.token}"}).status_code == 401
     assert client1.post("/api/mesas/unirse", json={"codigo": r.json()["codigo"]}).status_code == 200
     assert codigos(client1, h, tid) == [r.json()["codigo"]]
+    # the same from the tournament page's button, as the organiser does it on the day
+    pagina = TestClient(srv1.app)
+    assert pagina.post("/entrar", data={"usuario": "org", "clave": CLAVE}, follow_redirects=False).status_code == 303
+    assert f'action="/torneos/{tid}/mesas/1/codigo' in pagina.get(f"/torneos/{tid}").text
+    m = MesaSimulada.unirse(client1, r.json()["codigo"], semilla=2)
+    assert pagina.post(f"/torneos/{tid}/mesas/1/codigo", follow_redirects=False).status_code == 303
+    assert client1.post("/api/mesas/unirse", json={"codigo": r.json()["codigo"]}).status_code == 404
+    assert client1.get("/api/mesa/partida", headers={"Authorization": f"Bearer {m.token}"}).status_code == 401
+    assert codigos(client1, h, tid) not in ([codigo], [r.json()["codigo"]])
 
 
 def test_the_openapi_schema_is_served_with_every_body_and_answer(client1: TestClient):
