@@ -141,6 +141,10 @@ def test_every_organiser_page_is_usable_at_390_px_with_the_winner_on_screen(term
             assert d.execute_script(DESBORDES) == [], path
             if foto:
                 d.save_screenshot(str(fotos / foto))
+        # the correction page, as reached from a match's link
+        d.get(f"{base}/torneos/{tid}")
+        d.get(d.find_element("css selector", "table.partidas a[href*='/corregir']").get_attribute("href"))
+        assert d.find_elements("id", "corregir_boton") and d.execute_script(DESBORDES) == []
         d.get(f"{base}/torneos/{tid}")
         ganadores = d.find_elements("css selector", "table.partidas td.ganador")
         assert len(ganadores) >= 12  # 12 group matches and the knockout's, all finished
@@ -330,6 +334,10 @@ def test_the_projector_fits_16_and_32_parejas_a_screenful_at_a_time_and_shows_th
         d.execute_script("mostrarPantalla(0)")
         otra = "return document.body.dataset.pantalla !== '0'"
         WebDriverWait(d, ROTACION + 10).until(lambda d: d.execute_script(otra))
+        # and after the last screenful it loads itself again, with the results of the moment
+        d.execute_script("window.sinRecargar = true")
+        recargada = "return window.sinRecargar === undefined && document.body.dataset.pantalla === '0'"
+        WebDriverWait(d, ROTACION + 10).until(lambda d: d.execute_script(recargada))
     with navegador(telefono=True) as d:
         for t in datos:
             n, tipo = len(t["parejas"]), t["formato"]["tipo"]
