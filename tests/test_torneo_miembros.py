@@ -180,7 +180,9 @@ def test_a_league_pareja_added_from_the_page_after_round_1(srv1: Servidor, clien
     assert [(p["nombre"], p["entra_en"]) for p in parejas][-1] == ("Tarde", 1)
 
 
-def test_the_json_export_holds_the_members_as_the_page_left_them_and_no_credential(srv1: Servidor, client1: TestClient):
+def test_the_json_export_holds_the_members_and_their_log_as_the_page_left_them_and_no_credential(
+    srv1: Servidor, client1: TestClient
+):
     h = organizador(srv1, client1)
     tid = torneo(client1, h, parejas=2, mesas=1)
     org = _pagina(srv1, "org")
@@ -201,6 +203,26 @@ def test_the_json_export_holds_the_members_as_the_page_left_them_and_no_credenti
         ("coorg", "organizador", False),
         ("juez_a", "arbitro", False),
     }
+    # the log of the changes, oldest first: who, in which role, done by whom, when
+    cambios = export.json()["cambios_miembros"]
+    assert [(c["usuario"], c["rol"], c["accion"], c["por"]) for c in cambios] == [
+        ("coorg", "organizador", "alta", "org"),
+        ("juez_a", "arbitro", "alta", "org"),
+        ("juez_b", "arbitro", "alta", "org"),
+        ("juez_b", "arbitro", "baja", "org"),
+    ]
+    assert all(c["cuando"].endswith("Z") for c in cambios)
+    # a role changed, and a referee account made through the API, are logged by their maker
+    h_coorg = _login(client1, "coorg", "arbitra-bien-7")
+    cambio = {"usuario": "juez_a", "rol": "organizador"}
+    assert client1.post(f"/api/torneos/{tid}/miembros", headers=h_coorg, json=cambio).status_code == 201
+    nuevo = {"usuario": "juez_c", "clave": "arbitra-bien-7"}
+    assert client1.post(f"/api/torneos/{tid}/arbitros", headers=h_coorg, json=nuevo).status_code == 201
+    cambios = client1.get(f"/api/torneos/{tid}/exportar.json", headers=h).json()["cambios_miembros"]
+    assert [(c["usuario"], c["rol"], c["accion"], c["por"]) for c in cambios[4:]] == [
+        ("juez_a", "organizador", "rol", "coorg"),
+        ("juez_c", "arbitro", "alta", "coorg"),
+    ]
     # no password hash and no join code, in any form the server stores or derives them
     with srv1.sesion() as s:
         from sqlalchemy import select

@@ -74,6 +74,21 @@ RolMiembro = Literal["organizador", "arbitro"]
 ROLES_MIEMBRO: Final = get_args(RolMiembro)
 
 
+class CambioMiembro(Base):
+    """One change of a tournament's members, as it was made: ``usuario`` became a member in
+    ``rol`` ("alta"), changed to ``rol`` ("rol") or stopped being one ("baja"), done by the
+    account ``por`` (user names: the log reads alone, in the JSON export too)."""
+
+    __tablename__ = "cambio_miembro"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    torneo_id: Mapped[int] = mapped_column(ForeignKey("torneo.id"), index=True)
+    usuario: Mapped[str] = mapped_column(String(64))
+    rol: Mapped[str] = mapped_column(String(16))
+    accion: Mapped[str] = mapped_column(String(8))  # "alta" | "rol" | "baja"
+    por: Mapped[str] = mapped_column(String(64))
+    cuando: Mapped[dt.datetime] = mapped_column(DateTime, default=ahora)
+
+
 class Sesion(Base):
     """A login token, stored as its SHA-256 (a leaked database gives no usable token)."""
 

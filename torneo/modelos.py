@@ -138,6 +138,17 @@ class MiembroOut(Respuesta):
     creador: bool
 
 
+class CambioMiembroOut(Respuesta):
+    """A line of the members' log: ``usuario`` became ("alta"), changed to ("rol") or stopped
+    being ("baja") a member in ``rol``, done by ``por`` ("" from the command line)."""
+
+    usuario: str
+    rol: str
+    accion: str
+    por: str
+    cuando: str
+
+
 class InformeOut(Respuesta):
     id: int
     sello: str
@@ -288,6 +299,7 @@ class ExportOut(TorneoOut):
     clasificacion: list[GrupoOut]
     incidencias: list[IncidenciaOut]
     miembros: list[MiembroOut]
+    cambios_miembros: list[CambioMiembroOut]
     manos: list[dict[str, Any]]
 
 

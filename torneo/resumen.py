@@ -48,7 +48,8 @@ def resumen(s: Session, t: Torneo) -> dict[str, Any]:
 
 def exportar(s: Session, t: Torneo) -> dict[str, Any]:
     """Everything but the join codes (credentials), with every hand as it was stored, and who
-    acts in the tournament (``miembros``: user name and role; no password hash, no code)."""
+    acts in the tournament (``miembros``: user name and role; no password hash, no code) with
+    the log of its changes (``cambios_miembros``)."""
     r = resumen(s, t)
     r.pop("mesas")
     manos = s.scalars(select(Mano).where(Mano.torneo_id == t.id).order_by(Mano.enfrentamiento_id, Mano.id))
@@ -56,6 +57,7 @@ def exportar(s: Session, t: Torneo) -> dict[str, Any]:
         "clasificacion": servicio.clasificacion(s, t)["grupos"],
         "incidencias": servicio.incidencias(s, t),
         "miembros": miembros.miembros(s, t),
+        "cambios_miembros": miembros.cambios(s, t),
         "manos": [
             {
                 "partida": m.enfrentamiento_id,

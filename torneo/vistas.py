@@ -132,7 +132,10 @@ async def crear_arbitro(
 ) -> RedirectResponse:
     """A referee's account from the tournament page."""
     return await _accion(
-        request, srv, permiso, lambda s, t: miembros.anadir_miembro(s, t, form.usuario, "arbitro", form.clave)
+        request,
+        srv,
+        permiso,
+        lambda s, t: miembros.anadir_miembro(s, t, form.usuario, "arbitro", form.clave, permiso.cuenta),
     )
 
 
@@ -159,7 +162,7 @@ async def miembros_post(
         request,
         srv,
         permiso,
-        lambda s, t: miembros.anadir_miembro(s, t, form.usuario, form.rol, form.clave or None),
+        lambda s, t: miembros.anadir_miembro(s, t, form.usuario, form.rol, form.clave or None, permiso.cuenta),
         "/miembros",
     )
 
@@ -168,7 +171,9 @@ async def miembros_post(
 async def miembros_baja(
     cuenta_id: int, request: Request, srv: Servidor, permiso: OrganizadorTorneo
 ) -> RedirectResponse:
-    return await _accion(request, srv, permiso, lambda s, t: miembros.quitar_miembro(s, t, cuenta_id), "/miembros")
+    return await _accion(
+        request, srv, permiso, lambda s, t: miembros.quitar_miembro(s, t, cuenta_id, permiso.cuenta), "/miembros"
+    )
 
 
 @router.get("/cuenta", response_class=HTMLResponse)

@@ -131,7 +131,9 @@ async def arbitro(
 
     def run(s: Session) -> UsuarioOut:
         t = _torneo(s, permiso)
-        return UsuarioOut(usuario=auth.crear_cuenta(s, body.usuario, body.clave, "arbitro", t).usuario)
+        cuenta = auth.crear_cuenta(s, body.usuario, body.clave, "arbitro", t)
+        miembros.registrar(s, t, cuenta.usuario, "arbitro", "alta", permiso.cuenta)
+        return UsuarioOut(usuario=cuenta.usuario)
 
     out: UsuarioOut = await srv.en_hilo(run)
     return out
@@ -153,7 +155,7 @@ async def anadir_miembro(
 
     def run(s: Session) -> Any:
         t = _torneo(s, permiso)
-        miembros.anadir_miembro(s, t, body.usuario, body.rol, body.clave)
+        miembros.anadir_miembro(s, t, body.usuario, body.rol, body.clave, permiso.cuenta)
         return miembros.miembros(s, t)
 
     return await srv.en_hilo(run)
@@ -162,7 +164,7 @@ async def anadir_miembro(
 @router.delete("/{torneo_id}/miembros/{cuenta_id}", status_code=204)
 async def quitar_miembro(cuenta_id: int, srv: Servidor, permiso: OrganizadorTorneo) -> Response:
     """A co-organiser or referee no longer sees the tournament (its creator cannot be removed)."""
-    await srv.en_hilo(lambda s: miembros.quitar_miembro(s, _torneo(s, permiso), cuenta_id))
+    await srv.en_hilo(lambda s: miembros.quitar_miembro(s, _torneo(s, permiso), cuenta_id, permiso.cuenta))
     return Response(status_code=204)
 
 
