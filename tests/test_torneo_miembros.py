@@ -6,6 +6,7 @@ refuse it in the reader's language)."""
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any
 
 import pytest
@@ -222,6 +223,17 @@ def test_the_json_export_holds_the_members_and_their_log_as_the_page_left_them_a
     assert [(c["usuario"], c["rol"], c["accion"], c["por"]) for c in cambios[4:]] == [
         ("juez_a", "organizador", "rol", "coorg"),
         ("juez_c", "arbitro", "alta", "coorg"),
+    ]
+    # the members page shows the same log, in the reader's language
+    page = org.get(f"/torneos/{tid}/miembros?lang=en").text
+    log = page[page.index('class="cambios') :]
+    assert [re.sub(r"<[^>]+>", " ", fila).split()[1:] for fila in log.split("<tr>")[2:]] == [
+        ["org", "coorg", "Co-organiser", "Added"],
+        ["org", "juez_a", "Referee", "Added"],
+        ["org", "juez_b", "Referee", "Added"],
+        ["org", "juez_b", "Referee", "Removed"],
+        ["coorg", "juez_a", "Co-organiser", "Role", "changed"],
+        ["coorg", "juez_c", "Referee", "Added"],
     ]
     # no password hash and no join code, in any form the server stores or derives them
     with srv1.sesion() as s:

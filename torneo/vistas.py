@@ -141,14 +141,18 @@ async def crear_arbitro(
 
 @router.get("/torneos/{torneo_id}/miembros", response_class=HTMLResponse)
 async def miembros_get(request: Request, srv: Servidor, permiso: OrganizadorTorneo) -> HTMLResponse:
-    """The tournament's organisers and referees, with the forms to add and remove them."""
+    """The tournament's organisers and referees, with the forms to add and remove them and the
+    log of their changes."""
 
-    def run(s: Session) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    def run(s: Session) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
         t = servicio.torneo_de(s, permiso.torneo_id, permiso.cuenta)
-        return {"id": t.id, "nombre": t.nombre, "firma": servicio.firma_publica(s, t)}, miembros.miembros(s, t)
+        data = {"id": t.id, "nombre": t.nombre, "firma": servicio.firma_publica(s, t)}
+        return data, miembros.miembros(s, t), miembros.cambios(s, t)
 
-    data, filas = await srv.en_hilo(run)
-    return pagina(request, "miembros.html", t=data, miembros=filas, rol=permiso.rol, yo=permiso.cuenta.id)
+    data, filas, cambios = await srv.en_hilo(run)
+    return pagina(
+        request, "miembros.html", t=data, miembros=filas, cambios=cambios, rol=permiso.rol, yo=permiso.cuenta.id
+    )
 
 
 @router.post("/torneos/{torneo_id}/miembros")
