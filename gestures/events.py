@@ -30,6 +30,9 @@ class Tiempos:
     hueco: float = 0.08  # at most this long below ``salir`` inside a gesture...
     hueco_frames: int = 2  # ...and at most this many frames (speech flickers for longer)
     enfriar: float = 0.2
+    # confirmed only once one of its frames was clearly shown (the scorer's ``claros``): a seña
+    # made on purpose gets there at some point, a slight expression held long enough never does
+    claro: bool = False
 
 
 # A wink is short but one-eyed; both eyes closed must outlast a blink (0.1-0.4 s);
@@ -39,7 +42,7 @@ TIEMPOS: dict[str, Tiempos] = {
     "ojos_cerrados": Tiempos(minimo=0.7),
     "cejas_arriba": Tiempos(minimo=0.3),
     "morro": Tiempos(minimo=0.3),
-    "labios_lado": Tiempos(minimo=0.25),
+    "labios_lado": Tiempos(minimo=0.25, claro=True),
     "labio_mordido": Tiempos(minimo=0.3),
     "lengua_fuera": Tiempos(minimo=0.25),
     "lengua_lado": Tiempos(minimo=0.25),
@@ -47,7 +50,8 @@ TIEMPOS: dict[str, Tiempos] = {
     "hombro_arriba": Tiempos(minimo=0.3),
 }
 
-# What each field may be: scores are 0..1, times are seconds (a seña lasts a few), frames a count.
+# What each field may be: scores are 0..1, times are seconds (a seña lasts a few), frames a
+# count, ``claro`` true or false.
 LIMITES: dict[str, tuple[type, float]] = {
     "entrar": (float, 1.0),
     "salir": (float, 1.0),
@@ -55,6 +59,7 @@ LIMITES: dict[str, tuple[type, float]] = {
     "hueco": (float, 60.0),
     "hueco_frames": (int, 1000),
     "enfriar": (float, 60.0),
+    "claro": (bool, 1.0),
 }
 
 
@@ -78,10 +83,14 @@ def tiempos_with(overrides: Mapping[str, object], base: Mapping[str, Tiempos] = 
     return tiempos
 
 
-def _tiempo(gesto: str, name: object, value: object) -> float | int:
+def _tiempo(gesto: str, name: object, value: object) -> float | int | bool:
     if name not in LIMITES:
         raise ValueError(f"tiempos de {gesto}: campo desconocido {str(name)[:40]!r} (los campos: {', '.join(LIMITES)})")
     kind, top = LIMITES[str(name)]
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise ValueError(f"tiempos de {gesto}: {name} debe ser true o false")
+        return value
     # bool is an int in Python, but `true` is not a time; a count of frames must be whole
     ok = int if kind is int else int | float
     if isinstance(value, bool) or not isinstance(value, ok):
@@ -106,6 +115,7 @@ class _Track:
     suma: float = 0.0
     n: int = 0
     bajos: int = 0  # consecutive frames below salir
+    claro: bool = False  # one of its frames was clearly shown
     confirmado: bool = False
     libre_desde: float = float("-inf")  # end of cooldown
 
@@ -125,16 +135,19 @@ class EventDetector:
         scores: Mapping[str, float],
         lados: Mapping[str, str] | None = None,
         sin_inicio: Collection[str] = (),
+        claros: Collection[str] = (),
     ) -> list[Evento]:
         """Advance to time ``t``; return the events that ended at this frame. The gestures in
-        ``sin_inicio`` may go on but not start at this frame (a blink never starts a seña)."""
+        ``sin_inicio`` may go on but not start at this frame (a blink never starts a seña);
+        those in ``claros`` are clearly shown at this frame (what a gesture whose ``claro`` is
+        set needs once before it is confirmed)."""
         lados = lados or {}
         ended: list[Evento] = []
         for g in GESTOS:
             tr = self._tracks.setdefault(g, _Track())
             if g in sin_inicio and tr.inicio is None:
                 continue
-            ev = self._step(g, tr, t, float(scores.get(g, 0.0)), lados.get(g))
+            ev = self._step(g, tr, t, float(scores.get(g, 0.0)), lados.get(g), g in claros)
             if ev is not None:
                 ended.append(ev)
         return self._release(self._resolve_pairs(ended), t)
@@ -158,15 +171,16 @@ class EventDetector:
 
     # --- internals --------------------------------------------------------------------------
 
-    def _step(self, g: str, tr: _Track, t: float, s: float, lado: str | None) -> Evento | None:
+    def _step(self, g: str, tr: _Track, t: float, s: float, lado: str | None, claro: bool = False) -> Evento | None:
         cfg = self.tiempos.get(g, Tiempos())
         if tr.inicio is None:
             if s >= cfg.entrar and t >= tr.libre_desde:
-                tr.inicio, tr.ultimo, tr.lado, tr.suma, tr.n, tr.bajos = t, t, lado, s, 1, 0
+                tr.inicio, tr.ultimo, tr.lado, tr.suma, tr.n, tr.bajos, tr.claro = t, t, lado, s, 1, 0, claro
             return None
         if s >= cfg.salir and (lado == tr.lado or lado is None or tr.lado is None):
             tr.ultimo, tr.suma, tr.n, tr.bajos = t, tr.suma + s, tr.n + 1, 0
-            if not tr.confirmado and t - tr.inicio >= cfg.minimo:
+            tr.claro = tr.claro or claro
+            if not tr.confirmado and t - tr.inicio >= cfg.minimo and (tr.claro or not cfg.claro):
                 tr.confirmado = True
             return None
         tr.bajos += 1
@@ -177,7 +191,7 @@ class EventDetector:
         if ev is not None:
             tr.libre_desde = ev.fin + cfg.enfriar
         elif s >= cfg.entrar and lado != tr.lado:
-            tr.inicio, tr.ultimo, tr.lado, tr.suma, tr.n, tr.bajos = t, t, lado, s, 1, 0  # new side
+            tr.inicio, tr.ultimo, tr.lado, tr.suma, tr.n, tr.bajos, tr.claro = t, t, lado, s, 1, 0, claro  # new side
         return ev
 
     def _release(self, ended: list[Evento], t: float) -> list[Evento]:

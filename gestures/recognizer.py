@@ -181,9 +181,9 @@ class SenaRecognizer:
         if self.decision.quiere_entradas():
             x = self.contexto.entradas(t, valores, feats, self.baseline, self.scorer, talking, veda)
             valores = veto(self.decision.decidir(x, valores), veda)  # a blink stays no seña
-        scores = Scores(valores, scores.lados)
+        scores = Scores(valores, scores.lados, scores.claros)
         # a blink never starts a seña (closed eyes excepted: a closure that lasts is one)
-        ended = self.detector.update(t, scores.valores, scores.lados, _NO_START if veda.inicio else ())
+        ended = self.detector.update(t, scores.valores, scores.lados, _NO_START if veda.inicio else (), scores.claros)
         return FrameResult(
             t=t,
             cara=bool(feats),

@@ -87,6 +87,11 @@ class Umbrales:
     # lips aside (labios al lado are pulled, not pushed out)
     lips_side_pushed_geom: tuple[float, float] = (0.025, 0.05)
     lips_side_pushed_blend: tuple[float, float] = (0.15, 0.35)
+    # a lips-aside seña is made on purpose: at some frame of it the lips are clearly aside (lip
+    # centre shift in IOD, or mouthLeft/Right rise), past what a pressed, sad or worried mouth's
+    # slight asymmetry reaches (13 real faces, frames scoring 0.35 or more that are no seña:
+    # 0.058 and 0.42 at most; the real señas 0.12 and 0.83)
+    lips_side_clear: tuple[float, float] = (0.08, 0.45)
     head_turn: tuple[float, float] = (25.0, 15.0)  # yaw/pitch change, degrees: gate
     min_face_px: float = 30.0  # below this IOD the tongue colour test is not trusted
     noise_k: float = 4.0  # a cue starts no lower than this many calibration std devs
@@ -168,10 +173,13 @@ DEFAULT_NEUTRAL: dict[str, float] = {
 
 @dataclass(frozen=True)
 class Scores:
-    """Scores of one frame: gesture -> 0..1, and gesture -> image side ("a"/"b") if sided."""
+    """Scores of one frame: gesture -> 0..1, gesture -> image side ("a"/"b") if sided, and the
+    gestures shown clearly at this frame (of those whose events need a clear frame:
+    ``gestures.events.Tiempos.claro``)."""
 
     valores: dict[str, float]
     lados: dict[str, str]
+    claros: frozenset[str] = frozenset()
 
     @staticmethod
     def zero() -> Scores:
@@ -246,7 +254,7 @@ class Scorer:
         rolled = min(f.get(k, 0.0) - base.get(k) for k in ("mouthRollLower", "mouthRollUpper"))
         pushed *= ramp(rolled, *self.u.lips_rolled_in)
         vals["morro"] = self._pucker(f, base) * closed * no_tongue * pushed * calm
-        lips, lside = self._lips_side(f, base, pushed)
+        lips, lside, lips_clear = self._lips_side(f, base, pushed)
         # a wink lifts its cheek and drags that corner of the mouth along
         vals["labios_lado"] = (
             lips * closed * no_tongue * calm * (1.0 - vals["guino"]) * ramp(rolled, *self.u.lips_rolled_in)
@@ -266,7 +274,8 @@ class Scorer:
         _one_mouth_sena(vals)
         self._shoulders(f, base, vals, lados)
         lados = {g: side for g, side in lados.items() if vals.get(g, 0.0) > 0}
-        return Scores({g: round(vals.get(g, 0.0), 4) for g in GESTOS}, lados)
+        claros = frozenset({"labios_lado"} if lips_clear and vals["labios_lado"] > 0 else ())
+        return Scores({g: round(vals.get(g, 0.0), 4) for g in GESTOS}, lados, claros)
 
     # --- cues ---------------------------------------------------------------------------
 
@@ -324,7 +333,9 @@ class Scorer:
         rise = max(f[k] - base.get(k) for k in keys)
         return max(geom, ramp(rise, *self._t(self.u.pucker_blend, base, *keys)))
 
-    def _lips_side(self, f: Features, base: Baseline, pushed: float = 0.0) -> tuple[float, str | None]:
+    def _lips_side(self, f: Features, base: Baseline, pushed: float = 0.0) -> tuple[float, str | None, bool]:
+        """The lips-aside cue (0..1), its image side, and whether the lips are clearly aside
+        (``lips_side_clear``: what a seña reaches at some frame, a slight asymmetry never)."""
         shift = f["lips_x"] - base.get("lips_x")
         corners = (f["corner_a_x"] - base.get("corner_a_x"), f["corner_b_x"] - base.get("corner_b_x"))
         # both corners must go the same way: a one-sided smile moves only one
@@ -338,9 +349,14 @@ class Scorer:
         blend_t = _mix(self.u.lips_side_blend, self.u.lips_side_pushed_blend, pushed)
         blend = ramp(max(to_a, to_b), *self._t(blend_t, base, "mouthRight", "mouthLeft"))
         if max(geom, blend) == 0:
-            return 0.0, None
+            return 0.0, None, False
         side = ("a" if shift < 0 else "b") if geom >= blend else ("a" if to_a > to_b else "b")
-        return max(geom, blend), side
+        clear_geom, clear_blend = self.u.lips_side_clear
+        clear = (
+            abs(shift) >= self._t((clear_geom, clear_geom), base, "lips_x")[0]
+            or max(to_a, to_b) >= self._t((clear_blend, clear_blend), base, "mouthRight", "mouthLeft")[0]
+        )
+        return max(geom, blend), side, clear
 
     def _bite(self, f: Features, base: Baseline) -> float:
         lip0 = max(base.get("lower_lip"), 1e-3)

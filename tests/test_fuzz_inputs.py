@@ -150,7 +150,7 @@ def play(umbrales: Umbrales, tiempos) -> None:
     for i in range(20):  # the features gestures.features gives for a face, a little noisy
         feats = {k: v + float(rng.normal(0, 0.05)) for k, v in {**DEFAULT_NEUTRAL, **extra}.items()}
         scores = scorer.score(feats, base)
-        detector.update(i / 10, scores.valores, scores.lados)
+        detector.update(i / 10, scores.valores, scores.lados, (), scores.claros)
 
 
 @pytest.fixture(scope="module")

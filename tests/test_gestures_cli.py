@@ -276,6 +276,7 @@ class NoRecognizer:
         ('{"tiempos": {"guino": {"minimo": "0.2"}}}', "un número"),
         ('{"tiempos": {"guino": {"minimo": null}}}', "un número"),
         ('{"tiempos": {"guino": {"hueco_frames": 2.5}}}', "entero"),
+        ('{"tiempos": {"labios_lado": {"claro": 1}}}', "true o false"),
         ('{"tiempos": {"guino": {"entrar": 3}}}', "fuera de rango"),
         ('{"tiempos": {"guino": {"salir": 0.9}}}', "mayor que entrar"),
         ('{"tiempos": {"guino": 5}}', "se espera un objeto"),

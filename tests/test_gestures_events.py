@@ -16,12 +16,15 @@ FPS = 25
 
 
 def run(
-    score: Callable[[float], dict[str, float]], seconds: float, lados: Callable[[float], dict[str, str]] | None = None
+    score: Callable[[float], dict[str, float]],
+    seconds: float,
+    lados: Callable[[float], dict[str, str]] | None = None,
+    claros: Callable[[float], set[str]] | None = None,
 ) -> EventDetector:
     det = EventDetector()
     for i in range(int(seconds * FPS)):
         t = i / FPS
-        det.update(t, score(t), lados(t) if lados else {})
+        det.update(t, score(t), lados(t) if lados else {}, (), claros(t) if claros else ())
     det.finish(seconds)
     return det
 
@@ -82,8 +85,23 @@ def test_side_switch_splits_the_event():
         lambda t: {"labios_lado": 0.9 if 1.0 <= t < 2.6 else 0.0},
         3.5,
         lambda t: {"labios_lado": "a" if t < 1.8 else "b"},
+        lambda t: {"labios_lado"},
     )
     assert [(e.gesto, e.lado) for e in det.eventos] == [("labios_lado", "a"), ("labios_lado", "b")]
+
+
+def test_lips_aside_needs_one_clear_frame():
+    """A lips-aside held at full score but never clearly aside (a pressed, worried mouth's slight
+    asymmetry) is no event; one clear frame anywhere in it confirms it from its first frame."""
+    held = pulse("labios_lado", 1.0, 1.6)
+    assert run(held, 3.0, lambda t: {"labios_lado": "a"}).eventos == []
+    det = run(held, 3.0, lambda t: {"labios_lado": "a"}, lambda t: {"labios_lado"} if 1.3 <= t < 1.34 else set())
+    assert [(e.gesto, e.inicio, e.fin) for e in det.eventos] == [("labios_lado", 1.0, pytest.approx(1.56))]
+    # a clear frame where the score is too low to hold the gesture does not count
+    det = run(held, 3.0, lambda t: {"labios_lado": "a"}, lambda t: {"labios_lado"} if t < 1.0 or t >= 1.6 else set())
+    assert det.eventos == []
+    # the other gestures need no clear frame
+    assert [e.gesto for e in run(pulse("morro", 1.0, 1.6), 3.0).eventos] == ["morro"]
 
 
 def test_one_shoulder_then_both_reports_only_both():
@@ -151,3 +169,17 @@ def test_a_gesture_barred_from_starting_goes_on_once_started():
         t = i / 10
         det.update(t, {"morro": 0.9 if 0.5 <= t < 1.5 else 0.0}, {}, {"morro"} if t >= 0.6 else ())
     assert [(e.gesto, e.inicio, e.fin) for e in det.eventos] == [("morro", 0.5, 1.4)]
+
+
+def test_the_clear_frame_rule_can_be_switched_off():
+    from gestures.events import tiempos_with
+
+    tiempos = tiempos_with({"labios_lado": {"claro": False}})
+    assert TIEMPOS["labios_lado"].claro and not tiempos["labios_lado"].claro
+    assert tiempos["labios_lado"].minimo == TIEMPOS["labios_lado"].minimo
+    det = EventDetector(tiempos)
+    for i in range(int(3.0 * FPS)):
+        t = i / FPS
+        det.update(t, {"labios_lado": 0.9 if 1.0 <= t < 1.6 else 0.0}, {"labios_lado": "a"})
+    det.finish(3.0)
+    assert [e.gesto for e in det.eventos] == ["labios_lado"]

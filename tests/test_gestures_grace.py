@@ -24,6 +24,7 @@ EXPECTED = {  # recipe -> (gesto, player's side)
     "guino_b": ("guino", "izquierdo"),
     "ojos_cerrados": ("ojos_cerrados", None),
     "labios_lado_a": ("labios_lado", "derecho"),
+    "labios_lado_b": ("labios_lado", "izquierdo"),
     "lengua_fuera": ("lengua_fuera", None),
     "hombros_arriba": ("hombros_arriba", None),
     "hombro_arriba_b": ("hombro_arriba", "izquierdo"),
@@ -40,11 +41,6 @@ WEAK = {  # recipe -> (gesto, side, why it is missed on this photo)
         "the painted lid behind the glasses lens closes the landmarks only a third of the way",
     ),
     "labio_mordido": ("labio_mordido", None, "thin lips: the painted teeth band is a sliver"),
-    "labios_lado_b": (
-        "labios_lado",
-        "izquierdo",
-        "the lips move only 0.03 IOD with this warp; under the geometric threshold",
-    ),
     "hombro_arriba_a": (
         "hombro_arriba",
         "derecho",

@@ -306,6 +306,29 @@ def test_a_pout_pushed_slightly_aside_is_still_a_pout():
     assert score(**far, **pout)["labios_lado"] >= 0.6
 
 
+def test_lips_clearly_aside_are_told_apart_from_a_slight_asymmetry():
+    """Each frame says whether the lips are clearly aside (the event needs one such frame): a
+    slight asymmetry scores fully but is not clear; a clear pull is, by either cue; a one-sided
+    smile's shift never is."""
+
+    def clear(**changes: float) -> bool:
+        s = Scorer().score({**NEUTRAL, **changes}, cal(NEUTRAL))
+        return "labios_lado" in s.claros
+
+    def corners(dx: float) -> dict[str, float]:
+        return {"corner_a_x": NEUTRAL["corner_a_x"] + dx, "corner_b_x": NEUTRAL["corner_b_x"] + dx}
+
+    assert score(lips_x=0.05, **corners(0.04))["labios_lado"] == 1.0
+    assert not clear(lips_x=0.05, **corners(0.04))  # a worried mouth's slight shift
+    assert not clear(mouthLeft=0.01 + 0.3)  # ...or its blendshape
+    assert clear(lips_x=0.1, **corners(0.08))
+    assert clear(mouthLeft=0.01 + 0.55)
+    assert not clear(lips_x=0.1, corner_a_x=NEUTRAL["corner_a_x"] - 0.05, corner_b_x=NEUTRAL["corner_b_x"] + 0.05)
+    assert not clear()
+    # clear, but another gate holds the score at 0 (lips apart): not clear either
+    assert not clear(mouthLeft=0.01 + 0.55, lip_gap=NEUTRAL["lip_gap"] + 0.2)
+
+
 def test_shoulders_that_move_with_the_head_or_the_torso_are_no_shrug():
     up = 0.1 * NEUTRAL["sh_width_px"]
     shrug = {"sh_y_b": 400 - up}

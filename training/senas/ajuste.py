@@ -61,6 +61,8 @@ class Traza:
     calidad: Calibracion | None
     # (n, len(GESTOS), len(gestures.decision.ENTRADAS)): the learned decision's inputs
     entradas: np.ndarray | None = None
+    # gestures clearly shown at each frame (the scorer's ``claros``); None: none anywhere
+    claros: list[frozenset[str]] | None = None
 
 
 class _Registro(Decision):
@@ -83,7 +85,7 @@ class _Grabador(EventDetector):
 
     def __init__(self, tiempos: Mapping[str, Tiempos]) -> None:
         super().__init__(dict(tiempos))
-        self.filas: list[tuple[float, Mapping[str, float], Mapping[str, str], frozenset[str]]] = []
+        self.filas: list[tuple[float, Mapping[str, float], Mapping[str, str], frozenset[str], frozenset[str]]] = []
 
     def update(
         self,
@@ -91,9 +93,10 @@ class _Grabador(EventDetector):
         scores: Mapping[str, float],
         lados: Mapping[str, str] | None = None,
         sin_inicio: Collection[str] = (),
+        claros: Collection[str] = (),
     ) -> list[Evento]:
-        self.filas.append((t, scores, dict(lados or {}), frozenset(sin_inicio)))
-        return super().update(t, scores, lados, sin_inicio)
+        self.filas.append((t, scores, dict(lados or {}), frozenset(sin_inicio), frozenset(claros)))
+        return super().update(t, scores, lados, sin_inicio, claros)
 
 
 def trace(g: Grabacion, calibracion: str, feats: Sequence[Features]) -> Traza:
@@ -109,7 +112,7 @@ def trace(g: Grabacion, calibracion: str, feats: Sequence[Features]) -> Traza:
     registro = _Registro()
     rep = replay(g, calibracion, feats, detector=hook, decision=registro)
     filas = box[-1].filas
-    valores = np.array([[s.get(k, 0.0) for k in GESTOS] for _, s, _, _ in filas], np.float64)
+    valores = np.array([[s.get(k, 0.0) for k in GESTOS] for _, s, *_ in filas], np.float64)
     return Traza(
         np.array([f[0] for f in filas]),
         valores.reshape(len(filas), len(GESTOS)),
@@ -118,6 +121,7 @@ def trace(g: Grabacion, calibracion: str, feats: Sequence[Features]) -> Traza:
         rep.calibrando_hasta,
         rep.calidad,
         np.array(registro.filas) if registro.filas else None,
+        [f[4] for f in filas],
     )
 
 
@@ -148,7 +152,8 @@ def events(tr: Traza, tiempos: Mapping[str, Tiempos], gestos: Sequence[str] = GE
     det = EventDetector(dict(tiempos))
     for i in np.flatnonzero(keep):
         scores = dict(zip(gestos, sub[i], strict=True))
-        det.update(float(tr.t[i]), scores, {g: s for g, s in tr.lados[i].items() if g in gestos}, tr.sin_inicio[i])
+        lados = {g: s for g, s in tr.lados[i].items() if g in gestos}
+        det.update(float(tr.t[i]), scores, lados, tr.sin_inicio[i], tr.claros[i] if tr.claros else ())
     det.finish(float(tr.t[-1]) if len(tr.t) else 0.0)
     return [replace(e, lado=lado_jugador(e.lado, False) if e.gesto in CON_LADO else None) for e in det.eventos]
 
