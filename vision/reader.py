@@ -33,6 +33,7 @@ from scoring.cards import CARD_IDS
 from vision.arrays import Floats, Image
 from vision.assemble import (
     BOX_EVIDENCE,
+    PIP_PENALTY,
     AssemblySettings,
     Table,
     assemble,
@@ -47,6 +48,7 @@ from vision.flags import FlagModel, FlagRule, flag_rule
 from vision.geometry import obb_to_xyxy
 from vision.images import ImageError, as_bgr, load_image
 from vision.models import DEFAULT_THREADS, DETECTOR_FILE, models_dir
+from vision.pips import pip_counts
 from vision.registered_deck import DeckError, RegisteredDeck
 from vision.scale import boxes_back, sureness, zoom_factor, zoomed_out
 from vision.seats import assign_seats, seat_labels
@@ -86,6 +88,9 @@ class ReaderSettings:
     replace_duplicates: bool = True
     drop_taken: bool = True
     zoom_out: bool = True  # read a hand filling the frame again zoomed out (vision.scale)
+    # on an unfamiliar deck, every rank but a number card's counted pips (vision.pips) weighs this
+    # (1: the pips are not counted)
+    pip_penalty: float = PIP_PENALTY
 
 
 class CardReader:
@@ -144,7 +149,11 @@ class CardReader:
                 return CardDetections.empty([NO_CARDS], (w, h))
             detected, parts = detected.rows(keep), parts.rows(keep)
         table = assemble(
-            detected, parts, lambda boxes: self.classifier.classify_boxes(img, boxes), self._assembly_settings()
+            detected,
+            parts,
+            lambda boxes: self.classifier.classify_boxes(img, boxes),
+            self._assembly_settings(),
+            (lambda boxes: pip_counts(img, boxes)) if self.settings.pip_penalty < 1 else None,
         )
         if len(table) == 0:
             return CardDetections.empty([NO_CARDS], (w, h))
@@ -187,6 +196,7 @@ class CardReader:
             self.classifier.pinta_reader is not None,
             s.replace_duplicates,
             s.drop_taken,
+            s.pip_penalty,
         )
 
     def _detections(self, table: Table, image_size: tuple[int, int]) -> CardDetections:
