@@ -5,12 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from training.cards.decks import DECKS, decks_root
 from vision.models import CLASSIFIER_FILE, DETECTOR_FILE, models_dir
 
 needs_models = pytest.mark.skipif(
     not ((models_dir() / DETECTOR_FILE).is_file() and (models_dir() / CLASSIFIER_FILE).is_file()),
     reason="the trained models are not in models/",
 )
+needs_decks = pytest.mark.skipif(not (decks_root() / DECKS[0]).is_dir(), reason="no deck images")
 
 
 def test_the_two_parts_share_no_photo():
@@ -39,3 +41,32 @@ def test_held_out_faces_and_a_street_read_as_no_card():
         dets = reader.read(held_out[name])
         assert len(dets) == 0, (name, dets.ids)
         assert dets.warnings == [NO_CARDS]
+
+
+@needs_models
+@needs_decks
+def test_a_patterned_cloth_is_no_table_of_sixteen():
+    """A generated empty table on a polka-dot cloth gives 16 boxes in four hands, which the
+    classifier alone reads as cards (oros): the mark readers see no rank or suit on them, so the
+    photo holds no card; the bundled table, whose marks read, is still a table of 16."""
+    from pathlib import Path
+
+    from training.cards.dataset import scene_rng
+    from training.cards.synth import HOLDOUT_BACKGROUNDS, render_scene
+    from vision.detect import TABLE_CARDS
+    from vision.reader import CardReader
+    from vision.seats import seat_labels
+
+    reader = CardReader()
+    scene = render_scene(
+        scene_rng(0, "eval", 10_008),
+        decks=("fournier1878-pd",),
+        backgrounds=HOLDOUT_BACKGROUNDS,
+        size=(1280, 960),
+        kind="vacia",
+    )
+    detected = reader._detect(scene.image)
+    assert len(detected) == TABLE_CARDS and seat_labels(detected.boxes) is not None
+    assert len(reader.read(scene.image)) == 0
+    table = reader.read(Path(__file__).resolve().parents[1] / "examples" / "mesa.jpg")
+    assert len(table) == TABLE_CARDS

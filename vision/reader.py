@@ -38,6 +38,7 @@ from vision.assemble import (
     Table,
     assemble,
     card_evidence,
+    shows_a_table,
     shows_cards,
 )
 from vision.classify import BOTH_WAYS, INDEX_WEIGHT, PINTA_WEIGHT, CardProbabilities, Classifier
@@ -148,6 +149,8 @@ class CardReader:
             if not shows_cards(evidence) or not keep.any():
                 return CardDetections.empty([NO_CARDS], (w, h))
             detected, parts = detected.rows(keep), parts.rows(keep)
+        elif not shows_a_table(detected.scores, parts):  # a patterned cloth, not a table
+            return CardDetections.empty([NO_CARDS], (w, h))
         table = assemble(
             detected,
             parts,
