@@ -233,10 +233,20 @@ def card_evidence(det_scores: Floats, generic: CardProbabilities, index_weight: 
     [0.253]
     """
     best = generic.combined(index_weight, pinta_weight).max(1)
-    if generic.ranks is not None and generic.suits is not None:
-        best = np.maximum(best, np.sqrt(generic.ranks.max(1) * generic.suits.max(1)))
+    marks = marks_confidence(generic)
+    if marks is not None:
+        best = np.maximum(best, marks)
     evidence: Floats = np.asarray(det_scores, np.float64) * best
     return evidence
+
+
+def marks_confidence(parts: CardProbabilities) -> Floats | None:
+    """What the marks alone say of each card, the same in every Spanish deck: the geometric mean
+    of the rank reader's and the suit reader's highest probability (None without both)."""
+    if parts.ranks is None or parts.suits is None:
+        return None
+    sure: Floats = np.sqrt(parts.ranks.max(1) * parts.suits.max(1))
+    return sure
 
 
 def shows_cards(evidence: Floats) -> bool:
@@ -259,10 +269,10 @@ def shows_a_table(det_scores: Floats, parts: CardProbabilities) -> bool:
     >>> shows_a_table(scores, sure)
     True
     """
-    if parts.ranks is None or parts.suits is None:
+    marks = marks_confidence(parts)
+    if marks is None:
         return True
-    marks = np.asarray(det_scores, np.float64) * np.sqrt(parts.ranks.max(1) * parts.suits.max(1))
-    return bool(np.mean(marks >= BOX_EVIDENCE) >= TABLE_MARKS_SHARE)
+    return bool(np.mean(np.asarray(det_scores, np.float64) * marks >= BOX_EVIDENCE) >= TABLE_MARKS_SHARE)
 
 
 def unfamiliar(cls_conf: Floats) -> bool:
