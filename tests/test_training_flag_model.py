@@ -53,7 +53,7 @@ def test_the_threshold_reaches_every_wrong_card_of_a_seated_table():
     d = _dump(X, wrong, changed, table, seated)
     model = fit([d])
     flagged = model.flagged(X) | (changed > 0)
-    assert table_stats(d, flagged)["mesas_con_caja_mal_sin_aviso"] == 0
+    assert table_stats(d, flagged)["mesas_mal_sin_aviso"] == 0
     must = (wrong > 0) & (seated > 0) & (changed == 0)
     assert model.threshold == pytest.approx(model.probability(X[must]).min())
     assert flagged.sum() < n  # it does not just flag everything
@@ -83,11 +83,11 @@ def test_table_stats_counts_flags_and_silent_tables():
         "mesas": 2,
         "dudosas_por_mesa": 0.5,
         "dudosas_bien_por_mesa": 0.5,
-        "mesas_con_caja_mal_sin_aviso": 1,
+        "mesas_mal_sin_aviso": 1,
     }  # table 1 has no seats: a warning already
     # a close-up of one hand is one seat's photo: its wrong card counts without seats
     hand = {**d, "tipo": np.array("mano")}
-    assert table_stats(hand, np.array([True, False, False, False]))["mesas_con_caja_mal_sin_aviso"] == 2
+    assert table_stats(hand, np.array([True, False, False, False]))["mesas_mal_sin_aviso"] == 2
     assert flag_model._must_cover(hand).tolist() == [False, True, False, True]
     assert flag_model._must_cover(d).tolist() == [False, True, False, False]
 
@@ -142,3 +142,65 @@ def test_the_commands_dump_fit_and_measure(tmp_path, capsys):
     assert flag_model.main(["medir", str(reg), "--modelo", str(out)]) == 0
     res = json.loads(capsys.readouterr().out)["reg.npz"]
     assert res["modelo"]["mesas"] == 2 and "dudosas_por_mesa" in res["producto"]
+
+
+def _reading(ids, seats, boxes=None, conf=None):
+    from vision.detections import CardDetections
+
+    n = len(ids)
+    obb = np.asarray(boxes if boxes is not None else [(100 * k + 50, 50, 40, 60, 0) for k in range(n)], np.float32)
+    c = np.asarray(conf if conf is not None else np.full(n, 0.9), np.float32)
+    return CardDetections(
+        np.zeros((n, 4), np.float32),
+        obb,
+        np.array(ids, object),
+        c,
+        c.copy(),
+        np.ones(n, np.float32),
+        np.array(ids, object),
+        np.zeros(n, bool),
+        np.asarray(seats, np.int8),
+    )
+
+
+def _scene(ids, seats, boxes):
+    from training.cards.synth import Scene
+
+    corners = np.array(
+        [
+            [(x - w / 2, y - h / 2), (x + w / 2, y - h / 2), (x + w / 2, y + h / 2), (x - w / 2, y + h / 2)]
+            for x, y, w, h, _ in boxes
+        ],
+        np.float32,
+    )
+    return Scene(np.zeros((10, 10, 3), np.uint8), corners, list(ids), list(seats), "mesa", "x", "d")
+
+
+def test_a_card_is_wrong_when_its_hand_is_wrong_not_when_its_box_is_a_little_off():
+    """What the flag model must catch is what the player would be told wrong: a card not in the
+    hand of its seat, or a card boxed twice in one hand; a box off its card that names a card
+    of that hand leaves the hand right."""
+    ids = [f"{r}{s}" for s in "oceb" for r in (1, 2, 3, 4)]
+    seats = [k // 4 for k in range(16)]
+    boxes = [(100 * k + 50, 50, 40, 60, 0) for k in range(16)]
+    scene = _scene(ids, seats, boxes)
+    read = list(ids)
+    off = [list(b) for b in boxes]
+    off[0][0] += 30  # box 0 far off its card, still named "1o": right in its hand
+    read[5] = "7c"  # not in seat 1's hand
+    read[10] = "1e"  # "1e" twice in seat 2: the less sure one is the box too many
+    conf = np.full(16, 0.9)
+    conf[10] = 0.5
+    got = flag_model.wrong_in_hand(_reading(read, seats, off, conf), scene, "mesa")
+    assert np.flatnonzero(got).tolist() == [5, 10]
+    # read without seats (a warning already): a box off its card is wrong
+    unseated = _reading(read, [-1] * 16, off, conf)
+    assert np.flatnonzero(flag_model.wrong_in_hand(unseated, scene, "mesa")).tolist() == [0, 5, 10]
+    # a close-up of one hand: the photo's cards are the hand
+    hand = _scene(ids[:4], [0] * 4, boxes[:4])
+    assert flag_model.wrong_in_hand(_reading(["1o", "2o", "3o", "5o"], [-1] * 4), hand, "mano").tolist() == [
+        False,
+        False,
+        False,
+        True,
+    ]

@@ -8,8 +8,8 @@ of :func:`vision.flags.card_features` separates them better.
 
 It is fitted on the reading of generated validation tables (registered decks: the designs the
 shipped models know, and each design read by models trained on the other one only), and its
-threshold is the lowest probability it gives a wrong card of those tables, so that none of
-them is left wrong without a warning, lowered by the margin that leaving each case out of the
+threshold is the lowest probability it gives a card of those tables that makes its hand wrong
+(:func:`wrong_in_hand`), so that none of them is left wrong without a warning, lowered by the margin that leaving each case out of the
 fit in turn shows a case never seen needs (:func:`fit`). The model is saved with the hashes of
 the model files it was fitted with; a reader whose models differ falls back to the product
 rule. Steps::
@@ -38,10 +38,12 @@ import numpy as np
 from scoring.cards import CARD_IDS
 from training.cards.dataset import scene_rng
 from training.cards.evaluate import match_boxes, reader_with, register_from_generated_photos
-from training.cards.synth import HOLDOUT_BACKGROUNDS, render_scene
+from training.cards.synth import HOLDOUT_BACKGROUNDS, Scene, render_scene
+from vision.detections import CardDetections
 from vision.flags import LOW_CONFIDENCE, LOW_CONFIDENCE_REGISTERED, FlagModel, card_features, load
 from vision.geometry import quad_to_obb
 from vision.models import FLAG_MODEL_FILE, models_dir, models_hashes
+from vision.pips import pip_counts
 from vision.reader import CardReader, ReaderSettings
 
 # --------------------------------------------------------------------------- fitting
@@ -73,14 +75,14 @@ def _must_cover(d: dict) -> np.ndarray:
     """The wrong cards of tables read with seats, or of close-ups of one hand (one seat's
     photo), that nothing else flags: those the model's threshold must reach (a table without
     seats already warns)."""
-    return (d["wrong"] > 0) & ((d["seated"] > 0) | _one_hand(d)) & ~(d["changed"] > 0)
+    return (_wrong(d) > 0) & ((d["seated"] > 0) | _one_hand(d)) & ~(d["changed"] > 0)
 
 
 def fit_once(dumps: list[dict], l2: float = 1e-2) -> FlagModel:
     """The model fitted on ``dumps``, its threshold the lowest probability it gives a wrong
     card that nothing else flags (no margin)."""
     X = np.concatenate([d["X"] for d in dumps])
-    y = np.concatenate([d["wrong"] for d in dumps])
+    y = np.concatenate([_wrong(d) for d in dumps])
     mean, scale, w, b = fit_logistic(X, y, l2)
     model = FlagModel(mean, scale, w, b, 1.0)
     lowest = np.concatenate([model.probability(d["X"][_must_cover(d)]) for d in dumps])
@@ -112,13 +114,13 @@ def fit(dumps: list[dict], l2: float = 1e-2) -> FlagModel:
 
 def table_stats(d: dict, flagged: np.ndarray) -> dict:
     """Cards flagged a table, flagged cards read right a table, and tables read with seats
-    that hold a box read wrong (another card, or on no card) with no flag. Stricter than
-    :mod:`training.cards.evaluate`'s ``mesas_mal_sin_aviso``, which compares each hand's ids:
-    a box off its card that still names a card of that hand is wrong here, not there. A
-    close-up of one hand counts as a table read with its seat."""
+    that hold a card making its hand wrong (:func:`wrong_in_hand`) with no flag: as
+    :mod:`training.cards.evaluate`'s ``mesas_mal_sin_aviso``, which compares each hand's ids,
+    and stricter on a card boxed twice. A close-up of one hand counts as a table read with its
+    seat."""
     tables = d["table"].astype(int)
     ids = np.unique(tables)
-    right = d["wrong"] == 0
+    right = _wrong(d) == 0
     one_hand = _one_hand(d)
     silent = sum(
         1 for t in ids if (one_hand or d["seated"][tables == t][0] > 0) and ((~right) & ~flagged)[tables == t].any()
@@ -127,7 +129,7 @@ def table_stats(d: dict, flagged: np.ndarray) -> dict:
         "mesas": len(ids),
         "dudosas_por_mesa": round(float(flagged.sum() / len(ids)), 2),
         "dudosas_bien_por_mesa": round(float((flagged & right).sum() / len(ids)), 2),
-        "mesas_con_caja_mal_sin_aviso": int(silent),
+        "mesas_mal_sin_aviso": int(silent),
     }
 
 
@@ -151,15 +153,19 @@ def dump(
     "mano", close-ups of one hand) against its registration (four generated photos, as
     ``training.cards.evaluate --registrar``, ``series`` sets of them merged; without one if not
     ``registered``) and return, per card read: features, detector x card probability, whether
-    it is wrong (another card, or a box on no card), whether the assignment moved it off its
-    first choice, its photo ("table") and whether the photo got seats; and ``registrada``
-    (whether the deck was registered), ``baraja`` and ``tipo``."""
+    it is wrong (another card, or a box on no card), whether it makes its hand wrong
+    (:func:`wrong_in_hand`, what the model learns and its threshold must reach), whether the
+    assignment moved it off its first choice, its photo ("table"), whether the photo got seats,
+    the card read (its index in CARD_IDS), its pips counted (:mod:`vision.pips`, 0 where
+    unsure) and its box; and ``registrada`` (whether the deck was registered), ``baraja`` and
+    ``tipo``."""
     # a threshold of 0 flags nothing but the cards the assignment moved
     deck, reader = reader_for_case(case, ReaderSettings(low_confidence=0.0))
     if registered:
         registration, _, _ = register_from_generated_photos(reader, deck, seed, series=series)
         reader = CardReader(reader.folder, reader.settings, deck=registration)
-    rows: dict[str, list] = {k: [] for k in ("X", "conf", "wrong", "changed", "table", "seated")}
+    keys = ("X", "conf", "wrong", "wrong_in_hand", "changed", "table", "seated", "read", "pips", "obb")
+    rows: dict[str, list] = {k: [] for k in keys}
     for i in range(scenes):
         scene = render_scene(
             scene_rng(seed, split, 10_000 + i),
@@ -182,6 +188,10 @@ def dump(
         )
         rows["conf"].append(dets.confidence.astype(np.float64))
         rows["wrong"].append((read != truth).astype(np.int8))
+        rows["wrong_in_hand"].append(wrong_in_hand(dets, scene, kind).astype(np.int8))
+        rows["read"].append(read.astype(np.int16))
+        rows["pips"].append(pip_counts(scene.image, dets.obb).astype(np.int8))
+        rows["obb"].append(dets.obb.astype(np.float32))
         rows["changed"].append(dets.low_confidence.astype(np.int8))
         rows["table"].append(np.full(len(dets), i, np.int32))
         rows["seated"].append(np.full(len(dets), dets.hands is not None, np.int8))
@@ -191,6 +201,37 @@ def dump(
         "baraja": np.array(deck),
         "tipo": np.array(kind),
     }
+
+
+def wrong_in_hand(dets: CardDetections, scene: Scene, kind: str) -> np.ndarray:
+    """(N,) which cards read make their hand wrong, as the player sees it: a card not in the
+    true hand of the seat it was given (of the photo, for a close-up of one hand), or a second
+    box of the same card in that hand (the surer one counts as the card). On a table read
+    without seats, where the player is warned anyway, a box on another card or on none (the
+    dump's ``wrong``). A box a little off its card that names it is right here."""
+    if kind != "mano" and dets.hands is None:
+        gt = np.stack([quad_to_obb(q) for q in scene.corners])
+        m = match_boxes(dets.obb, gt, 0.5)
+        return np.array([j < 0 or str(c) != scene.card_ids[j] for c, j in zip(dets.card_ids, m, strict=True)], bool)
+    seats = np.zeros(len(dets), int) if kind == "mano" else np.asarray(dets.seat, int)
+    truth = np.zeros(len(scene.card_ids), int) if kind == "mano" else np.asarray(scene.seats, int)
+    wrong = np.zeros(len(dets), bool)
+    for seat in np.unique(seats):
+        hand = {c for c, s in zip(scene.card_ids, truth, strict=True) if s == seat}
+        rows = np.flatnonzero(seats == seat)
+        for card in {str(dets.card_ids[k]) for k in rows}:
+            same = rows[[str(dets.card_ids[k]) == card for k in rows]]
+            if card not in hand:
+                wrong[same] = True
+            else:  # one of them is the card, the others are boxes too many
+                wrong[same[np.argsort(-dets.confidence[same])[1:]]] = True
+    return wrong
+
+
+def _wrong(d: dict) -> np.ndarray:
+    """The cards of a dump that make their hand wrong (dumps written before that was kept: any
+    box on another card or none)."""
+    return d["wrong_in_hand"] if "wrong_in_hand" in d else d["wrong"]
 
 
 def load_dump(path: Path) -> dict:
