@@ -9,8 +9,9 @@ of :func:`vision.flags.card_features` separates them better.
 It is fitted on the reading of generated validation tables (registered decks: the designs the
 shipped models know, and each design read by models trained on the other one only), and its
 threshold is the lowest probability it gives a card of those tables that makes its hand wrong
-(:func:`wrong_in_hand`), so that none of them is left wrong without a warning, lowered by the margin that leaving each case out of the
-fit in turn shows a case never seen needs (:func:`fit`). The model is saved with the hashes of
+(:func:`wrong_in_hand`), so that none of them is left wrong without a warning, lowered by the
+margin that leaving each case out of the fit in turn shows a case never seen needs
+(:func:`fit`). The model is saved with the hashes of
 the model files it was fitted with; a reader whose models differ falls back to the product
 rule. Steps::
 
