@@ -79,9 +79,10 @@ def _tap(d: Any, element_id: str) -> None:
     """A thumb's tap: scrolled into view first, as a person scrolls to a button."""
     from selenium.webdriver.common.by import By
 
-    el = esperar(lambda: d.find_element(By.ID, element_id), 30, element_id)
+    # 60 s: on a loaded 2-core machine a page redrawn after a lost server took over 30 s
+    el = esperar(lambda: d.find_element(By.ID, element_id), 60, element_id)
     d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
-    esperar(lambda: el.is_displayed() and el.is_enabled(), 30, f"{element_id} visible")
+    esperar(lambda: el.is_displayed() and el.is_enabled(), 60, f"{element_id} visible")
     el.click()
 
 
