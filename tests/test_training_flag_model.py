@@ -104,6 +104,26 @@ def test_measure_compares_with_the_product_rule_the_dump_was_read_under():
     assert measure(never, d)["modelo"]["dudosas_por_mesa"] == 0
 
 
+def test_measure_at_other_thresholds_and_the_right_flags_of_cards_in_view():
+    """`medir --umbrales`: the model's flags at other thresholds than its own, with the tables
+    each would leave wrong without a warning; right cards flagged on cards in view apart."""
+    X = np.zeros((4, 6))
+    X[:, 1] = [-3.0, 0.0, 3.0, -1.0]  # the model below: probabilities rising with this number
+    d = _dump(X, [0, 0, 0, 1], [0, 0, 0, 0], [0, 0, 1, 1], [1, 1, 1, 1])
+    d["visible"] = np.array([1.0, 0.4, 0.9, 1.0])
+    model = FlagModel(np.zeros(6), np.ones(6), np.array([0, 1, 0, 0, 0, 0.0]), 0.0, 0.01)
+    res = measure(model, d, (0.2, 0.6))
+    assert res["modelo"]["dudosas_bien_por_mesa"] == 1.5 and res["modelo"]["mesas_mal_sin_aviso"] == 0
+    assert res["modelo"]["dudosas_bien_a_la_vista_por_mesa"] == 1.0  # the card 40 % in view apart
+    assert res["modelo_umbral_0.2"]["dudosas_bien_por_mesa"] == 1.0  # p = 0.05 no longer flagged
+    assert res["modelo_umbral_0.2"]["mesas_mal_sin_aviso"] == 0  # the wrong card: p = 0.27
+    assert res["modelo_umbral_0.6"]["dudosas_bien_por_mesa"] == 0.5
+    assert res["modelo_umbral_0.6"]["mesas_mal_sin_aviso"] == 1  # fewer flags, one table silent
+    assert (
+        "dudosas_bien_a_la_vista_por_mesa" not in measure(model, _dump(X, [0] * 4, [0] * 4, [0] * 4, [1] * 4))["modelo"]
+    )
+
+
 def test_a_case_names_a_deck_or_a_deck_and_three_models(tmp_path):
     deck, reader = flag_model.reader_for_case("fournier1878-pd")
     assert deck == "fournier1878-pd" and reader.folder == models_dir()
@@ -142,6 +162,9 @@ def test_the_commands_dump_fit_and_measure(tmp_path, capsys):
     assert flag_model.main(["medir", str(reg), "--modelo", str(out)]) == 0
     res = json.loads(capsys.readouterr().out)["reg.npz"]
     assert res["modelo"]["mesas"] == 2 and "dudosas_por_mesa" in res["producto"]
+    d = flag_model.load_dump(reg)
+    assert d["visible"].shape == d["table"].shape and (d["visible"] <= 1).all()
+    assert ((d["visible"] >= 0) | (d["wrong"] > 0)).all()  # -1 only for a box on no card
 
 
 def _reading(ids, seats, boxes=None, conf=None):

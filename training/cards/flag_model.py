@@ -24,6 +24,9 @@ rule. Steps::
 table's. ``CASO`` is a deck, or ``deck:classifier.onnx:index.onnx:pintas.onnx`` to read it with
 other models than the shipped ones. ``volcar --sin-registrar`` dumps the reading without a
 registered deck (what the generic product threshold, :data:`vision.flags.LOW_CONFIDENCE`, is chosen on).
+``medir --umbrales 0.05 0.1`` measures the model at other thresholds too (what fewer flags
+would cost in tables wrong without a warning). A dump keeps each card's share in view, and
+``medir`` counts apart the right cards flagged among cards at least :data:`IN_VIEW` in view.
 """
 
 from __future__ import annotations
@@ -39,13 +42,17 @@ import numpy as np
 from scoring.cards import CARD_IDS
 from training.cards.dataset import scene_rng
 from training.cards.evaluate import match_boxes, reader_with, register_from_generated_photos
-from training.cards.synth import HOLDOUT_BACKGROUNDS, Scene, render_scene
+from training.cards.synth import HOLDOUT_BACKGROUNDS, Scene, render_scene, visible_fraction
 from vision.detections import CardDetections
 from vision.flags import LOW_CONFIDENCE, LOW_CONFIDENCE_REGISTERED, FlagModel, card_features, load
 from vision.geometry import quad_to_obb
 from vision.models import FLAG_MODEL_FILE, models_dir, models_hashes
 from vision.pips import pip_counts
 from vision.reader import CardReader, ReaderSettings
+
+# A card this share in view or more (not covered by cards laid on it) counts as in view in
+# :func:`table_stats`: under it, a card's rank may hang on pips or an index another card hides.
+IN_VIEW = 0.7
 
 # --------------------------------------------------------------------------- fitting
 
@@ -126,12 +133,17 @@ def table_stats(d: dict, flagged: np.ndarray) -> dict:
     silent = sum(
         1 for t in ids if (one_hand or d["seated"][tables == t][0] > 0) and ((~right) & ~flagged)[tables == t].any()
     )
-    return {
+    out = {
         "mesas": len(ids),
         "dudosas_por_mesa": round(float(flagged.sum() / len(ids)), 2),
         "dudosas_bien_por_mesa": round(float((flagged & right).sum() / len(ids)), 2),
         "mesas_mal_sin_aviso": int(silent),
     }
+    if "visible" in d:  # dumps written before it was kept have no shares in view
+        out["dudosas_bien_a_la_vista_por_mesa"] = round(
+            float((flagged & right & (d["visible"] >= IN_VIEW)).sum() / len(ids)), 2
+        )
+    return out
 
 
 # --------------------------------------------------------------------------- dumping
@@ -158,14 +170,14 @@ def dump(
     (:func:`wrong_in_hand`, what the model learns and its threshold must reach), whether the
     assignment moved it off its first choice, its photo ("table"), whether the photo got seats,
     the card read (its index in CARD_IDS), its pips counted (:mod:`vision.pips`, 0 where
-    unsure) and its box; and ``registrada`` (whether the deck was registered), ``baraja`` and
-    ``tipo``."""
+    unsure), its box and the share in view of the card under it (-1 for a box on none); and
+    ``registrada`` (whether the deck was registered), ``baraja`` and ``tipo``."""
     # a threshold of 0 flags nothing but the cards the assignment moved
     deck, reader = reader_for_case(case, ReaderSettings(low_confidence=0.0))
     if registered:
         registration, _, _ = register_from_generated_photos(reader, deck, seed, series=series)
         reader = CardReader(reader.folder, reader.settings, deck=registration)
-    keys = ("X", "conf", "wrong", "wrong_in_hand", "changed", "table", "seated", "read", "pips", "obb")
+    keys = ("X", "conf", "wrong", "wrong_in_hand", "changed", "table", "seated", "read", "pips", "obb", "visible")
     rows: dict[str, list] = {k: [] for k in keys}
     for i in range(scenes):
         scene = render_scene(
@@ -193,6 +205,8 @@ def dump(
         rows["read"].append(read.astype(np.int16))
         rows["pips"].append(pip_counts(scene.image, dets.obb).astype(np.int8))
         rows["obb"].append(dets.obb.astype(np.float32))
+        in_view = visible_fraction(scene)
+        rows["visible"].append(np.array([in_view[j] if j >= 0 else -1.0 for j in m], np.float32))
         rows["changed"].append(dets.low_confidence.astype(np.int8))
         rows["table"].append(np.full(len(dets), i, np.int32))
         rows["seated"].append(np.full(len(dets), dets.hands is not None, np.int8))
@@ -240,15 +254,19 @@ def load_dump(path: Path) -> dict:
         return {k: f[k] for k in f.files}
 
 
-def measure(model: FlagModel, d: dict) -> dict:
-    """:func:`table_stats` of a dump flagged by ``model`` and by the product rule (the one for
-    a registered deck or not, as the dump says; a dump without ``registrada`` is registered)."""
+def measure(model: FlagModel, d: dict, thresholds: tuple[float, ...] = ()) -> dict:
+    """:func:`table_stats` of a dump flagged by ``model``, by the product rule (the one for
+    a registered deck or not, as the dump says; a dump without ``registrada`` is registered)
+    and by ``model`` at each of ``thresholds`` instead of its own."""
     changed = d["changed"] > 0
     product = LOW_CONFIDENCE_REGISTERED if bool(d.get("registrada", True)) else LOW_CONFIDENCE
-    return {
+    out = {
         "modelo": table_stats(d, model.flagged(d["X"]) | changed),
         "producto": table_stats(d, (d["conf"] < product) | changed),
     }
+    for t in thresholds:
+        out[f"modelo_umbral_{t:g}"] = table_stats(d, (model.probability(d["X"]) >= t) | changed)
+    return out
 
 
 def parser() -> argparse.ArgumentParser:
@@ -276,6 +294,7 @@ def parser() -> argparse.ArgumentParser:
     m = sub.add_parser("medir", help="flags and silent tables of a model against the product rule")
     m.add_argument("volcados", nargs="+", type=Path)
     m.add_argument("--modelo", type=Path, default=None, help=f"flag model (default: models/{FLAG_MODEL_FILE})")
+    m.add_argument("--umbrales", type=float, nargs="*", default=[], help="the model measured at these thresholds too")
     return p
 
 
@@ -296,7 +315,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(model.to_json(), indent=1))
         return 0
     model = load(args.modelo or models_dir() / FLAG_MODEL_FILE)
-    json.dump({f.name: measure(model, load_dump(f)) for f in args.volcados}, sys.stdout, indent=1)
+    thresholds = tuple(args.umbrales)
+    json.dump({f.name: measure(model, load_dump(f), thresholds) for f in args.volcados}, sys.stdout, indent=1)
     print()
     return 0
 
