@@ -10,7 +10,8 @@ the network is back; a page closed offline and opened again sends what it kept; 
 having moved the hand on meanwhile wins, and the page says so; a hand confirmed while the server
 is down is stored once when it is back, and the marcador moves; the marcador shows a hand that
 waits in this phone's outbox until the server stores it; a `kill -9` of the server mid-hand keeps
-every step it acknowledged.
+every step it acknowledged; the hand's buttons wait until the page has the draft, and a change
+hides the tanteo until the server has counted it.
 """
 
 from __future__ import annotations
@@ -136,6 +137,52 @@ def _mano_con_asientos(d: Any, servidor: Servir, seats: tuple[int, ...]) -> str:
     esperar(lambda: all(_en_servidor(servidor, clave)[s] == TODAS[s] for s in seats), 30, "los asientos guardados")
     esperar(lambda: _guardado(d) == "guardado", 30, "guardado")
     return clave
+
+
+def test_the_hands_buttons_wait_until_the_draft_is_read(servidor: Servir) -> None:
+    """Before the page has the hand's draft its buttons are disabled, not silently dead: a tap
+    on a slow connection is not lost (one lost card tap in the wrong seat changed a tanteo)."""
+    from selenium.webdriver.common.by import By
+
+    with navegador() as d:
+        clave = _nueva_partida(d, servidor.base)
+        _bloquear(d, ["*/borrador*"])  # the page arrives, its draft does not yet
+        d.get(f"{servidor.base}/p/{clave}/mano")
+        _cargada(d)
+        carta = d.find_element(By.ID, "carta-1o")
+        assert carta.is_displayed() and not carta.is_enabled()
+        assert not d.find_element(By.ID, "asiento-0").is_enabled()
+        assert d.find_element(By.ID, "mano_controles").get_attribute("aria-busy") == "true"
+        d.save_screenshot(str(capturas() / "sin_red_esperando_borrador.png"))
+        _bloquear(d, [])  # the page tries again by itself
+        esperar(lambda: carta.is_enabled(), 30, "los botones")
+        assert d.find_element(By.ID, "mano_controles").get_attribute("aria-busy") is None
+        _asientos(d, MANO, (0,))
+        esperar(lambda: _en_servidor(servidor, clave)[0] == TODAS[0], 30, "el asiento guardado")
+
+
+def test_a_change_hides_the_tanteo_until_the_server_has_counted_it(servidor: Servir) -> None:
+    """A lance changed on the tanteo step: the tanteo of the hand before the change is not left
+    beside the confirm button while the new one is counted (a tap then confirmed the right hand
+    but the outbox showed the stale total)."""
+    from selenium.webdriver.common.by import By
+
+    with navegador() as d:
+        clave = _nueva_partida(d, servidor.base)
+        _abrir_mano(d, servidor.base, clave)
+        _hasta_el_tanteo(d, MANO)
+        antes = d.execute_script(
+            "var m = window.musMano; delete m.estado().lances.chica; m.cambiar();"
+            "return [document.getElementById('confirmar').offsetParent === null,"
+            " document.getElementById('tanteo_falta').textContent];"
+        )
+        assert antes == [True, "Contando el tanteo…"]
+        esperar(lambda: d.find_element(By.ID, "confirmar").is_displayed(), 30, "el tanteo contado")
+        _tap(d, "confirmar")
+        esperar(lambda: "/mano" not in d.current_url and d.find_element(By.ID, "tantos-0"), 60, "el marcador")
+        sin_chica = {k: v for k, v in LANCES.items() if k != "chica"}
+        assert _tantos(d) == _tanteo_esperado([MANO], [sin_chica])[0]
+        assert len(_manos_guardadas(servidor, clave)) == 1
 
 
 def test_seats_tapped_without_network_survive_a_reload(servidor: Servir) -> None:

@@ -229,6 +229,7 @@ _TEXTOS_JS: Final = (
     N_("Juego"),
     N_("Elige un asiento"),
     N_("Confirmando…"),
+    N_("Contando el tanteo…"),
 )
 
 

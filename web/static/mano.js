@@ -280,10 +280,13 @@
   }
 
   // -- preview and confirm -----------------------------------------------------------------------
+  function cuerpoPrevia() { return {cartas: estado.cartas, lances: estado.lances, mano: estado.mano}; }
+
   function previsualizar() {
     clearTimeout(temporizador);
+    if (previa) { pintarPrevia(); }  // a tanteo of the hand before this change goes at once
     temporizador = setTimeout(function () {
-      var cuerpo = {cartas: estado.cartas, lances: estado.lances, mano: estado.mano}, de = estable(cuerpo);
+      var cuerpo = cuerpoPrevia(), de = estable(cuerpo);
       pedir("POST", "/previsualizar", cuerpo).then(function (r) {
         previaPendiente = false;
         if (!r.ok) { mostrarError(r.doc.error); return; }
@@ -395,6 +398,7 @@
     var falta = $("tanteo_falta");
     falta.textContent = previaPendiente ? S.tanteo_sin_red : falta.dataset.texto;
     if (!previa) { return; }
+    var eraDe = previaDe === estable(cuerpoPrevia());
     previa.lances.forEach(function (fila) {
       var caja = $("lance-" + fila.fila);
       $("lance-" + fila.fila + "-nombre").textContent = fila.nombre;
@@ -403,7 +407,11 @@
       Array.prototype.forEach.call(caja.querySelectorAll("button"), function (b) { b.disabled = !fila.apostable; });
       if (!fila.apostable && estado.lances[fila.fila]) { delete estado.lances[fila.fila]; }
     });
-    var tan = previaPendiente ? null : previa.tanteo;  // never a stale tanteo to confirm
+    if (eraDe) { previaDe = estable(cuerpoPrevia()); }  // a lance its cards close counted nothing
+    // a change the server has not counted yet: its tanteo is on its way
+    var contando = !previaPendiente && previaDe !== estable(cuerpoPrevia());
+    if (contando) { falta.textContent = tr("Contando el tanteo…"); }
+    var tan = previaPendiente || contando ? null : previa.tanteo;  // never a stale tanteo to confirm
     $("tanteo_falta").hidden = !!tan;
     $("tanteo_listo").hidden = !tan;
     if (!tan) { return; }
@@ -507,6 +515,8 @@
     if (estado.asiento === null || estado.asiento === undefined) { estado.asiento = completas() ? null : 0; }
     olvidar(estado.n);
     enlazar();
+    $("mano_controles").disabled = false;  // the buttons answer from now on
+    $("mano_controles").removeAttribute("aria-busy");
     pintar();
     recordar();
     if (sucio) { enCola(enviarBorrador); }
