@@ -1,13 +1,18 @@
 """Load test of the tournament server on the loopback: N simulated tables (default 64), each
 playing a hand every few seconds for some minutes, with random network drops (the request
 lost, or the answer lost after the server stored the hand) retried from each table's queue,
-and a `kill -9` of the server midway followed by a restart.
+and a `kill -9` of the server midway followed by a restart. The tables may be spread over
+several tournaments (``--torneos``; at most 128 tables each), and spectators may poll the
+tournaments' public pages every 5 s as a browser does, sending back the ETag they got
+(``--espectadores``).
 
 Afterwards it checks that every hand is stored exactly once (the same ids as the tables
 confirmed, no more, no fewer) and that the standings equal the sum of the tables' own
-marcadores; it prints the throughput and the latency percentiles of the answered requests.
+marcadores; it prints the throughput and the latency percentiles of the answered requests,
+the hands' and the spectators' apart.
 
     .venv/bin/python benchmarks/torneo_carga.py --mesas 64 --minutos 3
+    .venv/bin/python benchmarks/torneo_carga.py --mesas 1000 --torneos 8 --intervalo 60 --espectadores 200
     .venv/bin/python benchmarks/torneo_carga.py --postgres   # a throwaway PostgreSQL on the loopback
     .venv/bin/python benchmarks/torneo_carga.py --url postgresql://...
 """
@@ -26,6 +31,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,18 +49,35 @@ from torneo.simulacion import MesaSimulada, PostgresMissing, free_port, postgres
 CLAVE = "carga-secreta-1"
 
 
-def preparar(url: str, mesas: int) -> tuple[int, list[str]]:
-    """An organiser and a league of 2 x mesas parejas whose matches do not end within the test (20 juegos)."""
+@dataclass
+class TorneoCarga:
+    """One tournament of the test: its id, its tables' join codes and its public page."""
+
+    tid: int
+    codigos: list[str]
+    publica: str
+
+
+def preparar(url: str, mesas: int, torneos: int = 1) -> list[TorneoCarga]:
+    """An organiser and ``torneos`` leagues sharing ``mesas`` tables, each of 2 x its tables
+    parejas, whose matches do not end within the test (20 juegos)."""
+    if not 1 <= torneos <= mesas:
+        raise SystemExit("torneo_carga: --torneos va de 1 al número de mesas")
+    reparto = [mesas // torneos + (i < mesas % torneos) for i in range(torneos)]
+    if reparto[0] > fm.MAX_MESAS:
+        raise SystemExit(f"torneo_carga: como mucho {fm.MAX_MESAS} mesas por torneo: usa más --torneos")
     engine = db.motor(url)
+    out = []
     with sessionmaker(engine)() as s, s.begin():
         org = auth.crear_cuenta(s, f"org{random.randrange(10**9)}", CLAVE, "organizador")
-        parejas = [servicio.NuevaPareja(f"P{i:03d}", (f"A{i}", f"B{i}")) for i in range(2 * mesas)]
-        t = servicio.crear_torneo(s, org, "Carga", "segovia", fm.Formato(juegos=20), parejas, mesas)
-        servicio.iniciar_ronda(s, t)
-        codigos = [c for m in servicio.mesas_de(s, t) if (c := servicio.codigo_mesa(s, m)) is not None]
-        tid = t.id
+        for k, n in enumerate(reparto):
+            parejas = [servicio.NuevaPareja(f"P{i:03d}", (f"A{i}", f"B{i}")) for i in range(2 * n)]
+            t = servicio.crear_torneo(s, org, f"Carga {k + 1}", "segovia", fm.Formato(juegos=20), parejas, n)
+            servicio.iniciar_ronda(s, t)
+            codigos = [c for m in servicio.mesas_de(s, t) if (c := servicio.codigo_mesa(s, m)) is not None]
+            out.append(TorneoCarga(t.id, codigos, f"/publico/{t.id}/{servicio.firma_publica(s, t)}"))
     engine.dispose()
-    return tid, codigos
+    return out
 
 
 class Servidor:
@@ -79,8 +102,13 @@ class Servidor:
             "--limite-entradas",
             "100000",
         ]
-        # 64 tables from one address send more than the per-address request limit allows a client
-        env = {**os.environ, "MUSMESA_TORNEO_LIMITE_PETICIONES": "1000000"}
+        # 64 tables from one address send more than the per-address request limit allows a client,
+        # and a round's start joins more tables at once than one address may
+        env = {
+            **os.environ,
+            "MUSMESA_TORNEO_LIMITE_PETICIONES": "1000000",
+            "MUSMESA_TORNEO_LIMITE_UNIONES": "1000000",
+        }
         self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -153,9 +181,52 @@ def mesa(
     salida[codigo] = m
 
 
+@dataclass
+class Espectadores:
+    """What the spectators saw: each answer's latency, and how many were pages (200), unchanged
+    (304) or failed (an error, or no answer while the server was down)."""
+
+    latencias: list[float] = field(default_factory=list)
+    paginas: int = 0
+    sin_cambios: int = 0
+    fallos: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+CADENCIA_ESPECTADOR = 5.0  # seconds between a spectator's polls
+
+
+def espectador(base: str, ruta: str, fin: float, semilla: int, vistos: Espectadores) -> None:
+    """A browser on the public page: asks for it every 5 s, sending back the ETag it holds."""
+    rng = random.Random(semilla)
+    time.sleep(rng.uniform(0, CADENCIA_ESPECTADOR))  # spectators do not arrive in step
+    etag: str | None = None
+    with httpx.Client(base_url=base, timeout=30) as client:
+        while time.monotonic() < fin:
+            t0 = time.monotonic()
+            try:
+                r = client.get(ruta, headers={"If-None-Match": etag} if etag else {})
+            except httpx.HTTPError:
+                with vistos.lock:
+                    vistos.fallos += 1
+            else:
+                with vistos.lock:
+                    if r.status_code in (200, 304):
+                        vistos.latencias.append(r.elapsed.total_seconds())
+                        vistos.paginas += r.status_code == 200
+                        vistos.sin_cambios += r.status_code == 304
+                    else:
+                        vistos.fallos += 1
+                if r.status_code == 200:
+                    etag = r.headers.get("etag")
+            time.sleep(max(0.0, CADENCIA_ESPECTADOR - (time.monotonic() - t0)))
+
+
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--mesas", type=int, default=64)
+    p.add_argument("--torneos", type=int, default=1, help="torneos entre los que se reparten las mesas (1)")
+    p.add_argument("--espectadores", type=int, default=0, help="navegadores que leen la página pública cada 5 s (0)")
     p.add_argument("--minutos", type=float, default=3.0)
     p.add_argument("--intervalo", type=float, default=3.0, help="segundos entre manos de una mesa (3)")
     p.add_argument("--caidas", type=float, default=0.1, help="probabilidad de caída de red por envío (0.1)")
@@ -175,10 +246,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
 
 
 def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
-
     tmp = tempfile.mkdtemp(prefix="musmesa-carga-")
     url = pg_url or db.url_por_defecto(tmp)
-    tid, codigos = preparar(url, args.mesas)
+    torneos = preparar(url, args.mesas, args.torneos)
     port = free_port()
     srv = Servidor(["--url", url] if pg_url else ["--datos", tmp], port)
     srv.arrancar()
@@ -188,9 +258,15 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
     fin = inicio + duracion
     latencias: list[float] = []
     tablas: dict[str, MesaSimulada] = {}
+    codigos = [c for t in torneos for c in t.codigos]
     hilos = [
         threading.Thread(target=mesa, args=(c, base, fin, args.intervalo, args.caidas, i, latencias, tablas))
         for i, c in enumerate(codigos)
+    ]
+    vistos = Espectadores()
+    hilos += [
+        threading.Thread(target=espectador, args=(base, torneos[i % len(torneos)].publica, fin, i, vistos))
+        for i in range(args.espectadores)
     ]
     for h in hilos:
         h.start()
@@ -203,13 +279,18 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
         h.join()
     enviado = time.monotonic() - inicio
     try:
-        resultado = comprobar(url, tid, base, tablas, codigos)
+        resultado = {"manos": 0, "confirmadas": 0, "guardadas": 0}
+        for t in torneos:
+            parte = comprobar(url, t.tid, base, {c: tablas[c] for c in t.codigos if c in tablas}, t.codigos)
+            resultado = {k: resultado[k] + parte[k] for k in resultado}
     finally:
         srv.parar()
     latencias.sort()
+    vistos.latencias.sort()
     n = len(latencias)
     resultado |= {
         "mesas": args.mesas,
+        "torneos": args.torneos,
         "segundos": round(enviado, 1),
         "base": "postgresql" if pg_url else "sqlite",
         "peticiones_respondidas": n,
@@ -218,17 +299,29 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
         "latencia_p95_ms": _percentil(latencias, 0.95),
         "latencia_p99_ms": _percentil(latencias, 0.99),
         "muertes": args.matar,
+        "espectadores": args.espectadores,
+        "espectadores_paginas": vistos.paginas,
+        "espectadores_304": vistos.sin_cambios,
+        "espectadores_fallos": vistos.fallos,
+        "espectadores_p50_ms": _percentil(vistos.latencias, 0.50),
+        "espectadores_p99_ms": _percentil(vistos.latencias, 0.99),
     }
     if args.json:
         print(json.dumps(resultado))
     else:
         print(
-            f"{resultado['manos']} manos de {args.mesas} mesas en {enviado:.0f} s "
+            f"{resultado['manos']} manos de {args.mesas} mesas en {args.torneos} torneos en {enviado:.0f} s "
             f"({resultado['base']}, {args.matar} kill -9): {resultado['confirmadas']} confirmadas, "
             f"{resultado['guardadas']} guardadas; {resultado['manos_por_segundo']} manos/s, "
             f"latencia p50 {resultado['latencia_p50_ms']} ms, p95 {resultado['latencia_p95_ms']} ms, "
             f"p99 {resultado['latencia_p99_ms']} ms; todas guardadas una vez, clasificación = suma de los marcadores"
         )
+        if args.espectadores:
+            print(
+                f"{args.espectadores} espectadores: {vistos.paginas} páginas, {vistos.sin_cambios} sin cambios (304), "
+                f"{vistos.fallos} fallos; latencia p50 {resultado['espectadores_p50_ms']} ms, "
+                f"p99 {resultado['espectadores_p99_ms']} ms"
+            )
     return resultado
 
 
@@ -245,7 +338,7 @@ def comprobar(url: str, tid: int, base: str, tablas: dict[str, MesaSimulada], co
     assert all(not m.cola for m in tablas.values()), "quedaron manos sin enviar"
     engine = db.motor(url)
     with sessionmaker(engine)() as s:
-        filas = list(s.execute(select(db.Mano.enfrentamiento_id, db.Mano.cliente_id)))
+        filas = list(s.execute(select(db.Mano.enfrentamiento_id, db.Mano.cliente_id).where(db.Mano.torneo_id == tid)))
         por_partida: dict[int, list[str]] = {}
         for eid, cid in filas:
             por_partida.setdefault(eid, []).append(cid)

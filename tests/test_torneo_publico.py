@@ -17,13 +17,13 @@ from fastapi.testclient import TestClient
 from scoring.partida import Partida
 from tests import test_torneo_api as base
 from tests.navegador import reemplazada
-from tests.servidor_torneo import PAREJAS_DE_CLUB, hash_barato, torneo_en_marcha  # noqa: F401 (fixture used by name)
+from tests.servidor_torneo import PAREJAS_DE_CLUB, hash_barato, postgres, torneo_en_marcha  # noqa: F401 (fixtures used by name)
 from tests.test_torneo_api import organizador, torneo
 from tests.test_torneo_integridad import jugar_ronda
 from torneo.api import Servidor
 from torneo.simulacion import MesaSimulada
 
-srv1, client1 = base.srv1, base.client1
+srv, client, srv1, client1 = base.srv, base.client, base.srv1, base.client1
 
 
 def test_the_public_page_shows_the_day_without_a_login_and_without_the_codes(srv1: Servidor, client1: TestClient):
@@ -48,6 +48,50 @@ def test_the_public_page_shows_the_day_without_a_login_and_without_the_codes(srv
     imprimir = client1.get(f"/torneos/{tid}/imprimir", headers=h)
     assert imprimir.status_code == 200 and "size: A4" in imprimir.text
     assert all(m["codigo"] in imprimir.text for m in data["mesas"])
+
+
+def _publica(client: TestClient, url: str, etag: str | None = None) -> tuple[int, str, str]:
+    r = client.get(url, headers={"If-None-Match": etag} if etag else {})
+    return r.status_code, r.headers.get("etag", ""), r.text
+
+
+def test_the_public_page_answers_304_to_its_etag_until_a_hand_changes_it(srv: Servidor, client: TestClient):
+    """Spectators apart from the tables: the page is rendered once per change of the tournament
+    and a browser that has it gets 304; a hand, a correction, a round or a withdrawal stored
+    by another server process on the same database (a second Servidor: its own cache) gives a
+    new page and a new ETag."""
+    h = organizador(srv, client)
+    tid = torneo(client, h, parejas=4, mesas=2, juegos=2)
+    client.post(f"/api/torneos/{tid}/rondas", headers=h)
+    url = f"/publico/{tid}/{client.get(f'/api/torneos/{tid}', headers=h).json()['firma']}"
+    anon = TestClient(srv.app)
+    estado, etag, html = _publica(anon, url)
+    assert estado == 200 and etag.startswith('"') and "P0" in html
+    assert _publica(anon, url, etag)[:2] == (304, etag)
+    assert _publica(anon, url, f'W/{etag}, "otra"')[0] == 304  # as browsers send it
+    assert _publica(anon, url + "?vista=proyector", etag)[0] == 200  # another layout, another page
+    assert _publica(anon, url + "?lang=en", etag)[0] == 200  # another language too
+
+    otro = Servidor(str(srv.engine.url.render_as_string(hide_password=False)))  # another process's view
+    try:
+        escritor = TestClient(otro.app)
+        codigo = next(m["codigo"] for m in escritor.get(f"/api/torneos/{tid}", headers=h).json()["mesas"])
+        mesa = MesaSimulada.unirse(escritor, codigo, 7)
+        mesa.jugar()
+        assert mesa.enviar(escritor) == 1
+        estado, nuevo, html = _publica(anon, url, etag)
+        assert estado == 200 and nuevo != etag  # the hand is on the page
+        assert f"{mesa.partida.tantos[0]}-{mesa.partida.tantos[1]}" in html
+        assert _publica(anon, url, nuevo)[0] == 304
+        etag = nuevo
+        partida = next(p for p in escritor.get(f"/api/torneos/{tid}", headers=h).json()["partidas"])
+        body = {"ganador": 1, "juegos": [0, 2], "motivo": "acta de la mesa"}
+        r = escritor.post(f"/api/torneos/{tid}/partidas/{partida['id']}/correccion", headers=h, json=body)
+        assert r.status_code == 201, r.text
+        estado, nuevo, html = _publica(anon, url, etag)
+        assert estado == 200 and nuevo != etag and "0-2" in html
+    finally:
+        otro.engine.dispose()
 
 
 def test_the_json_export_holds_every_hand_and_rebuilds_the_standings(srv1: Servidor, client1: TestClient):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import secrets
+from itertools import chain
 from pathlib import Path
 from typing import Any, ClassVar, Final, Literal, get_args
 
@@ -27,9 +28,10 @@ from sqlalchemy import (
     create_engine,
     event,
     false,
+    update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from torneo.migraciones import EsquemaError, actualizar  # noqa: F401 (what callers of motor catch)
 
@@ -89,6 +91,23 @@ class CambioMiembro(Base):
     cuando: Mapped[dt.datetime] = mapped_column(DateTime, default=ahora)
 
 
+class Invitacion(Base):
+    """An organiser's invitation to be a member in ``rol``: the account becomes a member only
+    when it accepts. Kept by the user name as typed, with ``cuenta_id`` None when no account had
+    that name (such an invitation is shown to nobody), so the organiser's view and answer are the
+    same whether the name exists or not."""
+
+    __tablename__ = "invitacion"
+    __table_args__ = (UniqueConstraint("torneo_id", "usuario"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    torneo_id: Mapped[int] = mapped_column(ForeignKey("torneo.id"), index=True)
+    usuario: Mapped[str] = mapped_column(String(64))
+    cuenta_id: Mapped[int | None] = mapped_column(ForeignKey("cuenta.id"), nullable=True, index=True)
+    rol: Mapped[str] = mapped_column(String(16))
+    por: Mapped[str] = mapped_column(String(64))
+    cuando: Mapped[dt.datetime] = mapped_column(DateTime, default=ahora)
+
+
 class Sesion(Base):
     """A login token, stored as its SHA-256 (a leaked database gives no usable token)."""
 
@@ -111,6 +130,8 @@ class Torneo(Base):
     creado: Mapped[dt.datetime] = mapped_column(DateTime, default=ahora)
     # whether the tournament's referees may correct a result (the organiser always may)
     arbitros_corrigen: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # one more on every change of what the public page shows (``_versionar``): the key of its cache
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Pareja(Base):
@@ -253,6 +274,24 @@ class Incidencia(Base):
     gravedad: Mapped[str] = mapped_column(String(32))
     articulo: Mapped[str] = mapped_column(Text)
     razon: Mapped[str] = mapped_column(Text)
+
+
+# what the public page shows: a row of these added, changed or deleted bumps its tournament's version
+_VERSIONADAS: Final = (Pareja, Ronda, Enfrentamiento, Mano, Correccion)
+
+
+@event.listens_for(Session, "after_flush")
+def _versionar(s: Session, _contexto: Any) -> None:
+    """Bump ``torneo.version`` of every tournament whose public data this flush changed, in the
+    same transaction (so a reader that sees the change sees the new version, in any process).
+    After the flush's own statements: a hand's transaction locks its match, then the tournament,
+    as a correction's does, so two of them never wait on each other in turn (PostgreSQL)."""
+    ids = {o.torneo_id for o in chain(s.new, s.dirty, s.deleted) if isinstance(o, _VERSIONADAS)}
+    ids |= {o.id for o in s.dirty if isinstance(o, Torneo)}
+    ids.discard(None)  # type: ignore[arg-type]
+    if ids:
+        tabla = Torneo.__table__
+        s.connection().execute(update(tabla).where(tabla.c.id.in_(ids)).values(version=tabla.c.version + 1))
 
 
 def carpeta_por_defecto() -> Path:

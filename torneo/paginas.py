@@ -66,10 +66,13 @@ def texto(exc: Exception, request: Request) -> str:
     return excerpt(mensaje(exc.mensaje, exc.params, _lang(request)), 280)
 
 
+def renderizar(nombre: str, lang: str, **ctx: Any) -> str:
+    """The template ``nombre`` in ``lang`` (what depends on the request is in ``ctx``)."""
+    return PLANTILLAS.get_template(nombre).render(_=lambda t: traducir(t, lang), lang=lang, **ctx)
+
+
 def pagina(request: Request, nombre: str, estado: int = 200, **ctx: Any) -> HTMLResponse:
-    lang = _lang(request)
-    html = PLANTILLAS.get_template(nombre).render(_=lambda t: traducir(t, lang), lang=lang, **ctx)
-    return HTMLResponse(html, status_code=estado)
+    return HTMLResponse(renderizar(nombre, _lang(request), **ctx), status_code=estado)
 
 
 def pagina_error(request: Request, texto: str, estado: int) -> HTMLResponse:

@@ -7,13 +7,20 @@ referees), and the password change page."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import hmac
 import io
+import threading
+import weakref
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 import segno
 from fastapi import APIRouter, Depends, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from torneo import auth, inscripcion, miembros, resumen, servicio
@@ -21,7 +28,8 @@ from torneo.db import Torneo
 from torneo.dependencias import CuentaActual, Miembro, OrganizadorTorneo, Permiso, Servidor, limite_entrar
 from torneo.estado import Estado
 from torneo.formularios import ArbitroForm, ClaveForm, MiembroForm, ParejaForm, formulario
-from torneo.paginas import a_pagina, base_publica, pagina, parse_parejas
+from torneo.i18n import idioma_de
+from torneo.paginas import a_pagina, base_publica, pagina, parse_parejas, renderizar
 from torneo.paginas import texto as texto_de
 
 router = APIRouter(include_in_schema=False)
@@ -51,31 +59,147 @@ def _vista(s: Session, t: Any) -> dict[str, Any]:
     return data | {"clasificacion": servicio.clasificacion(s, t)["grupos"]}
 
 
+class PaginasPublicas:
+    """The public pages of one server as rendered: for each tournament, its data and pages at one
+    ``torneo.version`` (a new version replaces them), and the links already checked. Spectators
+    polling a page cost a read of that version, not a new rendering: 90-130 ms of CPU for a
+    125-table tournament, in the process that takes the hands (issue 51)."""
+
+    MAX_TORNEOS: Final = 1024  # the oldest tournament's pages go first beyond this
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._firmas: dict[int, str] = {}
+        self._versiones: dict[int, tuple[int, dict[str, Any], dict[tuple[str, str], tuple[str, bytes]]]] = {}
+        self._cerrojos: dict[int, threading.Lock] = {}
+
+    def firma(self, torneo_id: int) -> str | None:
+        return self._firmas.get(torneo_id)
+
+    def recordar_firma(self, torneo_id: int, firma: str) -> None:
+        with self._lock:
+            self._firmas[torneo_id] = firma
+
+    def cerrojo(self, torneo_id: int) -> threading.Lock:
+        """One rendering at a time per tournament: the spectators that arrive together wait for it."""
+        with self._lock:
+            return self._cerrojos.setdefault(torneo_id, threading.Lock())
+
+    def datos(self, torneo_id: int, version: int) -> dict[str, Any] | None:
+        hecho = self._versiones.get(torneo_id)
+        return hecho[1] if hecho and hecho[0] == version else None
+
+    def buscar(self, torneo_id: int, version: int, clave: tuple[str, str]) -> tuple[str, bytes] | None:
+        hecho = self._versiones.get(torneo_id)
+        return hecho[2].get(clave) if hecho and hecho[0] == version else None
+
+    def guardar(
+        self, torneo_id: int, version: int, datos: dict[str, Any], clave: tuple[str, str], pagina: tuple[str, bytes]
+    ) -> None:
+        with self._lock:
+            hecho = self._versiones.get(torneo_id)
+            if hecho is None or hecho[0] != version:
+                if hecho is not None and hecho[0] > version:
+                    return  # a slower reader of an older version: the newer pages stay
+                hecho = (version, datos, {})
+                self._versiones.pop(torneo_id, None)
+                while len(self._versiones) >= self.MAX_TORNEOS:
+                    self._versiones.pop(next(iter(self._versiones)))
+                self._versiones[torneo_id] = hecho
+            hecho[2][clave] = pagina
+
+
+_PUBLICAS: weakref.WeakKeyDictionary[Estado, PaginasPublicas] = weakref.WeakKeyDictionary()
+_PUBLICAS_LOCK = threading.Lock()
+
+
+def publicas(srv: Estado) -> PaginasPublicas:
+    """The server's cache of public pages (one per server: a test's servers share nothing)."""
+    with _PUBLICAS_LOCK:
+        if srv not in _PUBLICAS:
+            _PUBLICAS[srv] = PaginasPublicas()
+        return _PUBLICAS[srv]
+
+
+def version_publica(s: Session, torneo_id: int) -> int | None:
+    """What the public page shows, as a number that grows with every change of it (None: no such
+    tournament). Read from the database, so a change made by another server process counts."""
+    return s.scalar(select(Torneo.version).where(Torneo.id == torneo_id))
+
+
+def _pagina_publica(srv: Estado, torneo_id: int, firma: str, vista: str, lang: str) -> tuple[str, bytes]:
+    """The public page (its ETag and HTML) at the tournament's current version, rendered only
+    when that version has not been rendered yet in this process."""
+    cache = publicas(srv)
+    with srv.sesion() as s:
+        conocida = cache.firma(torneo_id)
+        if conocida is None:
+            servicio.torneo_publico(s, torneo_id, firma)  # 404 unless the link is the tournament's
+            cache.recordar_firma(torneo_id, firma)
+        elif not hmac.compare_digest(conocida, firma[:40]):
+            raise servicio.ServicioError("no existe ese torneo", 404)
+        version = version_publica(s, torneo_id)
+        hecha = cache.buscar(torneo_id, version or 0, (vista, lang))
+    if hecha is not None:
+        return hecha
+    with cache.cerrojo(torneo_id):
+        with srv.sesion() as s:
+            version = version_publica(s, torneo_id)  # read before the data, in the data's transaction
+            if version is None:
+                raise servicio.ServicioError("no existe ese torneo", 404)
+            hecha = cache.buscar(torneo_id, version, (vista, lang))
+            if hecha is not None:
+                return hecha
+            data = cache.datos(torneo_id, version) or _vista(s, servicio.fila(s, Torneo, torneo_id))
+        proyector = vista == "proyector"
+        html = renderizar(
+            "publico.html",
+            lang,
+            t=data,
+            vista=vista,
+            refresco=REFRESCO,
+            rotacion=ROTACION,
+            filas=FILAS if proyector else FILAS_SIN_LIMITE,
+        ).encode()
+        hecha = ('"' + hashlib.sha256(html).hexdigest()[:32] + '"', html)
+        cache.guardar(torneo_id, version, data, (vista, lang), hecha)
+        return hecha
+
+
+def coincide(if_none_match: str, etag: str) -> bool:
+    """Whether an If-None-Match header names ``etag`` (weak or strong, in a list, or ``*``)."""
+    dichas = [e.strip().removeprefix("W/") for e in if_none_match.split(",")]
+    return etag in dichas or "*" in dichas
+
+
 @router.get("/publico/{torneo_id}/{firma}", response_class=HTMLResponse)
 async def publico(torneo_id: int, firma: str, request: Request, srv: Servidor) -> Any:
-    data = await srv.en_hilo(lambda s: _vista(s, servicio.torneo_publico(s, torneo_id, firma)))
-    proyector = request.query_params.get("vista") == "proyector"
-    return pagina(
-        request,
-        "publico.html",
-        t=data,
-        vista="proyector" if proyector else "movil",
-        refresco=REFRESCO,
-        rotacion=ROTACION,
-        filas=FILAS if proyector else FILAS_SIN_LIMITE,
-    )
+    """The public page: rendered once per change of the tournament and kept; a browser that has
+    it (If-None-Match with its ETag) gets 304 with no body."""
+    vista = "proyector" if request.query_params.get("vista") == "proyector" else "movil"
+    etag, html = await run_in_threadpool(_pagina_publica, srv, torneo_id, firma, vista, idioma_de(request))
+    cabeceras = {"ETag": etag, "Cache-Control": "no-cache", "Vary": "Accept-Language"}
+    if coincide(request.headers.get("if-none-match", ""), etag):
+        return Response(status_code=304, headers=cabeceras)
+    return HTMLResponse(html, headers=cabeceras)
 
 
 @router.get("/publico/{torneo_id}/{firma}/qr.png")
 async def qr_publico(torneo_id: int, firma: str, request: Request, srv: Servidor) -> Response:
-    await srv.en_hilo(lambda s: servicio.torneo_publico(s, torneo_id, firma))
+    if not hmac.compare_digest(publicas(srv).firma(torneo_id) or "", firma[:40]):
+        await srv.en_hilo(lambda s: servicio.torneo_publico(s, torneo_id, firma))
     return _png(enlace_publico(request, torneo_id, firma))
 
 
-def _png(texto: str, escala: int = 6) -> Response:
+@functools.lru_cache(maxsize=256)
+def _png_de(texto: str, escala: int) -> bytes:
     buf = io.BytesIO()
     segno.make(texto, error="m").save(buf, kind="png", scale=escala, border=2)
-    return Response(buf.getvalue(), media_type="image/png")
+    return buf.getvalue()
+
+
+def _png(texto: str, escala: int = 6) -> Response:
+    return Response(_png_de(texto, escala), media_type="image/png")
 
 
 @router.get("/torneos/{torneo_id}/imprimir", response_class=HTMLResponse)
