@@ -31,9 +31,8 @@ import tempfile
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 from sqlalchemy import select
@@ -49,8 +48,7 @@ from torneo.simulacion import MesaSimulada, PostgresMissing, free_port, postgres
 CLAVE = "carga-secreta-1"
 
 
-@dataclass
-class TorneoCarga:
+class TorneoCarga(NamedTuple):
     """One tournament of the test: its id, its tables' join codes and its public page."""
 
     tid: int
@@ -181,16 +179,14 @@ def mesa(
     salida[codigo] = m
 
 
-@dataclass
 class Espectadores:
     """What the spectators saw: each answer's latency, and how many were pages (200), unchanged
     (304) or failed (an error, or no answer while the server was down)."""
 
-    latencias: list[float] = field(default_factory=list)
-    paginas: int = 0
-    sin_cambios: int = 0
-    fallos: int = 0
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    def __init__(self) -> None:
+        self.latencias: list[float] = []
+        self.paginas = self.sin_cambios = self.fallos = 0
+        self.lock = threading.Lock()
 
 
 CADENCIA_ESPECTADOR = 5.0  # seconds between a spectator's polls
@@ -279,7 +275,7 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
         h.join()
     enviado = time.monotonic() - inicio
     try:
-        resultado = {"manos": 0, "confirmadas": 0, "guardadas": 0}
+        resultado: dict[str, Any] = {"manos": 0, "confirmadas": 0, "guardadas": 0}
         for t in torneos:
             parte = comprobar(url, t.tid, base, {c: tablas[c] for c in t.codigos if c in tablas}, t.codigos)
             resultado = {k: resultado[k] + parte[k] for k in resultado}

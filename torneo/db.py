@@ -288,10 +288,12 @@ def _versionar(s: Session, _contexto: Any) -> None:
     as a correction's does, so two of them never wait on each other in turn (PostgreSQL)."""
     ids = {o.torneo_id for o in chain(s.new, s.dirty, s.deleted) if isinstance(o, _VERSIONADAS)}
     ids |= {o.id for o in s.dirty if isinstance(o, Torneo)}
-    ids.discard(None)  # type: ignore[arg-type]
+    ids.discard(None)
     if ids:
-        tabla = Torneo.__table__
-        s.connection().execute(update(tabla).where(tabla.c.id.in_(ids)).values(version=tabla.c.version + 1))
+        s.connection().execute(
+            update(Torneo).where(Torneo.id.in_(ids)).values(version=Torneo.version + 1),
+            execution_options={"synchronize_session": False},
+        )
 
 
 def carpeta_por_defecto() -> Path:
