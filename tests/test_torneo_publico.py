@@ -22,6 +22,7 @@ from tests.test_torneo_api import organizador, torneo
 from tests.test_torneo_integridad import jugar_ronda
 from torneo.api import Servidor
 from torneo.simulacion import MesaSimulada
+from torneo.vistas import FRESCURA, publicas
 
 srv, client, srv1, client1 = base.srv, base.client, base.srv1, base.client1
 
@@ -57,14 +58,16 @@ def _publica(client: TestClient, url: str, etag: str | None = None) -> tuple[int
 
 def test_the_public_page_answers_304_to_its_etag_until_a_hand_changes_it(srv: Servidor, client: TestClient):
     """Spectators apart from the tables: the page is rendered once per change of the tournament
-    and a browser that has it gets 304; a hand, a correction, a round or a withdrawal stored
-    by another server process on the same database (a second Servidor: its own cache) gives a
-    new page and a new ETag."""
+    (at most once every FRESCURA seconds) and a browser that has it gets 304; a hand or a
+    correction stored by another server process on the same database (a second Servidor: its
+    own cache) gives a new page and a new ETag."""
     h = organizador(srv, client)
     tid = torneo(client, h, parejas=4, mesas=2, juegos=2)
     client.post(f"/api/torneos/{tid}/rondas", headers=h)
     url = f"/publico/{tid}/{client.get(f'/api/torneos/{tid}', headers=h).json()['firma']}"
     anon = TestClient(srv.app)
+    reloj = [1000.0]
+    publicas(srv).reloj = lambda: reloj[0]
     estado, etag, html = _publica(anon, url)
     assert estado == 200 and etag.startswith('"') and "P0" in html
     assert _publica(anon, url, etag)[:2] == (304, etag)
@@ -79,6 +82,8 @@ def test_the_public_page_answers_304_to_its_etag_until_a_hand_changes_it(srv: Se
         mesa = MesaSimulada.unirse(escritor, codigo, 7)
         mesa.jugar()
         assert mesa.enviar(escritor) == 1
+        assert _publica(anon, url, etag)[0] == 304  # served as it is for a few seconds
+        reloj[0] += FRESCURA
         estado, nuevo, html = _publica(anon, url, etag)
         assert estado == 200 and nuevo != etag  # the hand is on the page
         assert f"{mesa.partida.tantos[0]}-{mesa.partida.tantos[1]}" in html
@@ -88,6 +93,7 @@ def test_the_public_page_answers_304_to_its_etag_until_a_hand_changes_it(srv: Se
         body = {"ganador": 1, "juegos": [0, 2], "motivo": "acta de la mesa"}
         r = escritor.post(f"/api/torneos/{tid}/partidas/{partida['id']}/correccion", headers=h, json=body)
         assert r.status_code == 201, r.text
+        reloj[0] += FRESCURA
         estado, nuevo, html = _publica(anon, url, etag)
         assert estado == 200 and nuevo != etag and "0-2" in html
     finally:

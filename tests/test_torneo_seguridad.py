@@ -56,15 +56,69 @@ def test_forwarded_for_is_believed_only_from_the_named_proxy(tmp_path: Path):
         for i in range(5)
     ]
     assert answers == [401] * 5  # the rightmost address is what the proxy saw; the left one is the client's word
-    answers = [
+    answers = [  # another name: "nadie" has had its five free failures (the per-account wait)
         c.post(
-            "/api/sesion", json={"usuario": "nadie", "clave": "x"}, headers={"X-Forwarded-For": "10.9.9.9"}
+            "/api/sesion", json={"usuario": "nadie2", "clave": "x"}, headers={"X-Forwarded-For": "10.9.9.9"}
         ).status_code
         for _ in range(4)
     ]
     assert answers == [401] * 3 + [429]
     plain.engine.dispose()
     detras.engine.dispose()
+
+
+def test_wrong_passwords_for_one_account_from_many_addresses_make_it_wait_and_never_lock_it(tmp_path: Path):
+    """The per-account wait (auth.Intentos): 60 wrong passwords from 12 addresses were all
+    checked before (issue 51). Now five are, then the name waits 2, 4, 8 ... s whatever the
+    address, a right password included; after the wait a right password works. A name no
+    account has is answered alike, and the organiser's own address does not wait."""
+    srv = Servidor(f"sqlite:///{tmp_path / 't.sqlite3'}", proxies=["testclient"])
+    reloj = [1000.0]
+    srv.intentos.reloj = lambda: reloj[0]
+    with srv.sesion() as s:
+        auth.crear_cuenta(s, "org", CLAVE, "organizador")
+    c = TestClient(srv.app)
+
+    def entrar(usuario: str, clave: str, ip: str, lang: str = "es") -> tuple[int, str | None, str]:
+        r = c.post(
+            f"/api/sesion?lang={lang}", json={"usuario": usuario, "clave": clave}, headers={"X-Forwarded-For": ip}
+        )
+        return r.status_code, r.headers.get("retry-after"), r.text
+
+    assert entrar("org", CLAVE, "10.1.1.1")[0] == 200  # the organiser's laptop, known from now on
+    for usuario in ("org", "nadie"):  # an account, and a name no account has: the same answers
+        estados = [entrar(usuario, f"mala-clave-{i}", f"10.0.0.{i}")[0] for i in range(6)]
+        assert estados == [401] * 5 + [429]
+    estado, reintento, texto = entrar("org", CLAVE, "10.0.0.9", "en")  # a right password waits too
+    assert (estado, reintento) == (429, "2")
+    assert texto == '{"error":"too many failed attempts for this account: wait 2 s and try again"}'
+    assert entrar("nadie", CLAVE, "10.0.0.9", "en")[:3] == (429, "2", texto)
+    # the wait grows with each failure after it
+    reloj[0] += 2
+    assert entrar("org", "otra-mala-1", "10.0.0.7")[0] == 401
+    reloj[0] += 3
+    assert entrar("org", CLAVE, "10.0.0.8")[:2] == (429, "1")  # 4 s after the last failure
+    page = c.post("/entrar?lang=eu", data={"usuario": "org", "clave": CLAVE}, headers={"X-Forwarded-For": "10.0.0.8"})
+    assert page.status_code == 429 and page.headers["retry-after"] == "1" and "itxaron 1 s" in page.text
+    assert entrar("org", CLAVE, "10.1.1.1")[0] == 200  # her own laptop does not wait (and clears the count)
+    assert [entrar("org", f"mala-{i}", "10.0.0.3")[0] for i in range(6)] == [401] * 5 + [429]
+    reloj[0] += 2
+    assert entrar("org", CLAVE, "10.0.0.8")[0] == 200  # after the wait a right password works: never a lock
+    srv.engine.dispose()
+
+
+def test_logins_beyond_the_password_checks_running_are_refused_at_once(srv1: Servidor, client1: TestClient):
+    """At most auth.HASHES_A_LA_VEZ argon2id checks (64 MiB each) at once: a login beyond them
+    gets 503 with Retry-After at once, in the reader's language, rather than a queue holding
+    memory; and it costs the account nothing."""
+    organizador(srv1, client1)
+    with auth.hash_libre(), auth.hash_libre():  # two logins' checks running
+        r = client1.post("/api/sesion?lang=en", json={"usuario": "org", "clave": CLAVE})
+        assert r.status_code == 503 and r.headers["retry-after"] == "1"
+        assert r.json() == {"error": "the server is checking other passwords: try again in a moment"}
+        page = client1.post("/entrar?lang=eu", data={"usuario": "org", "clave": CLAVE})
+        assert page.status_code == 503 and "beste pasahitz batzuk" in page.text
+    assert client1.post("/api/sesion", json={"usuario": "org", "clave": CLAVE}).status_code == 200
 
 
 def test_logins_and_table_joins_are_limited_apart(srv1: Servidor, client1: TestClient):

@@ -1,8 +1,12 @@
-"""Accounts, login tokens and a rate limit.
+"""Accounts, login tokens and the limits of logins.
 
 Passwords are hashed with argon2id (argon2-cffi, the reference implementation's binding).
 A login token is 32 random bytes shown once; the database keeps only its SHA-256 and when it
 expires, so a copy of the database opens no session.
+
+Logins are limited per client address (``Limite``, in torneo.estado) and per account
+(``Intentos``: a growing wait after repeated wrong passwords, never a lock), and at most
+``HASHES_A_LA_VEZ`` password checks run at once in a process (argon2id takes 64 MiB each).
 """
 
 from __future__ import annotations
@@ -11,13 +15,15 @@ import datetime as dt
 import functools
 import ipaddress
 import itertools
+import math
 import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -79,15 +85,118 @@ def crear_cuenta(s: Session, usuario: str, clave: str, rol: str, torneo: Torneo 
     return cuenta
 
 
-def entrar(s: Session, usuario: str, clave: str) -> tuple[str, dt.datetime]:
-    """A new login token for a right password; the same refusal for a wrong user or password."""
-    cuenta = s.scalar(select(Cuenta).where(Cuenta.usuario == usuario.strip()))
+FALLOS_LIBRES: Final = 5  # wrong passwords an account takes before it must wait: typos
+RETRASO_MAXIMO: Final = 300.0  # seconds: one guess every 5 min, under 300 a day, for an account under attack
+OLVIDO: Final = 24 * 3600.0  # failures this old are forgotten
+HASHES_A_LA_VEZ: Final = 2  # password checks at once: 40 logins together took 925 MiB and 14 s (issue 51)
+REINTENTO_OCUPADO: Final = 1  # the Retry-After, in seconds, of a login refused while the checks are busy
+_HASHES = threading.BoundedSemaphore(HASHES_A_LA_VEZ)
+
+
+class Espera(ServicioError):
+    """A refusal that says how many seconds to wait before trying again (``Retry-After``)."""
+
+    def __init__(self, mensaje: str, estado: int, reintento: int, **params: Any) -> None:
+        super().__init__(mensaje, estado, **params)
+        self.segundos = reintento
+
+
+@contextmanager
+def hash_libre() -> Iterator[None]:
+    """Room to check a password now, or 503 at once: a burst of logins is refused, not queued
+    holding 64 MiB each."""
+    if not _HASHES.acquire(blocking=False):
+        raise Espera(
+            "el servidor está comprobando otras contraseñas: vuelve a intentarlo en un momento",
+            503,
+            REINTENTO_OCUPADO,
+        )
     try:
-        _HASHER.verify(cuenta.clave_hash if cuenta else _FALSO, clave)
-    except (VerificationError, InvalidHashError):
-        cuenta = None
+        yield
+    finally:
+        _HASHES.release()
+
+
+class Intentos:
+    """Wrong passwords per account name, in this process's memory. The name is counted as typed
+    (casefolded), whether an account has it or not, so the answers tell no names apart.
+
+    After ``FALLOS_LIBRES`` failures each further one makes the name wait 2, 4, 8 ... seconds
+    (at most ``RETRASO_MAXIMO``) before its next try is checked; tries during the wait are
+    answered 429 without checking. A right password after the wait works and clears the count:
+    a wait, never a lock. An address the account logged in from before does not wait, so an
+    attacker elsewhere cannot keep the organiser out of her own laptop (the per-address limit
+    still counts there)."""
+
+    MAX_NOMBRES: Final = 100_000  # a flood of names cannot grow this without end
+    MAX_DIRECCIONES: Final = 16  # addresses remembered per account
+
+    def __init__(self, reloj: Callable[[], float] = time.monotonic) -> None:
+        self.reloj = reloj
+        self._fallos: dict[str, tuple[int, float]] = {}  # name -> (failures, time of the last)
+        self._conocidas: dict[str, deque[str]] = {}  # name -> addresses it logged in from
+        self._lock = threading.Lock()
+
+    def espera(self, usuario: str, direccion: str) -> float:
+        """Seconds ``usuario`` must still wait before a try from ``direccion`` is checked (0: none)."""
+        clave = usuario.strip().casefold()
+        with self._lock:
+            if direccion in self._conocidas.get(clave, ()):
+                return 0.0
+            n, ultimo = self._fallos.get(clave, (0, 0.0))
+            if n < FALLOS_LIBRES or self.reloj() - ultimo > OLVIDO:
+                return 0.0
+            return max(0.0, ultimo + min(2.0 ** (n - FALLOS_LIBRES + 1), RETRASO_MAXIMO) - self.reloj())
+
+    def fallo(self, usuario: str) -> None:
+        clave, t = usuario.strip().casefold(), self.reloj()
+        with self._lock:
+            n, ultimo = self._fallos.pop(clave, (0, t))
+            if t - ultimo > OLVIDO:
+                n = 0
+            if len(self._fallos) >= self.MAX_NOMBRES:
+                self._fallos.pop(next(iter(self._fallos)))  # the longest untouched first
+            self._fallos[clave] = (n + 1, t)
+
+    def acierto(self, usuario: str, direccion: str) -> None:
+        clave = usuario.strip().casefold()
+        with self._lock:
+            self._fallos.pop(clave, None)
+            conocidas = self._conocidas.pop(clave, deque(maxlen=self.MAX_DIRECCIONES))
+            if direccion not in conocidas:
+                conocidas.append(direccion)
+            if len(self._conocidas) >= self.MAX_NOMBRES:
+                self._conocidas.pop(next(iter(self._conocidas)))
+            self._conocidas[clave] = conocidas
+
+
+def entrar(
+    s: Session, usuario: str, clave: str, intentos: Intentos | None = None, direccion: str = ""
+) -> tuple[str, dt.datetime]:
+    """A new login token for a right password; the same refusal for a wrong user or password.
+    With ``intentos``, a name that must wait is refused (``Espera``, 429) before any check, and
+    the outcome is counted for it; a check finds no room (``Espera``, 503) when
+    ``HASHES_A_LA_VEZ`` are running."""
+    if intentos is not None and (espera := intentos.espera(usuario, direccion)) > 0:
+        segundos = math.ceil(espera)
+        raise Espera(
+            "demasiados intentos fallidos con esta cuenta: espera {segundos} s y vuelve a intentarlo",
+            429,
+            segundos,
+            segundos=segundos,
+        )
+    cuenta = s.scalar(select(Cuenta).where(Cuenta.usuario == usuario.strip()))
+    with hash_libre():
+        try:
+            _HASHER.verify(cuenta.clave_hash if cuenta else _FALSO, clave)
+        except (VerificationError, InvalidHashError):
+            cuenta = None
     if cuenta is None:
+        if intentos is not None:
+            intentos.fallo(usuario)
         raise ServicioError("usuario o contraseña incorrectos", 401)
+    if intentos is not None:
+        intentos.acierto(usuario, direccion)
     token = secrets.token_urlsafe(32)
     caduca = ahora() + DURACION
     s.execute(delete(Sesion).where(Sesion.cuenta_id == cuenta.id, Sesion.caduca < ahora()))
@@ -98,12 +207,14 @@ def entrar(s: Session, usuario: str, clave: str) -> tuple[str, dt.datetime]:
 def cambiar_clave(s: Session, cuenta_id: int, actual: str, nueva: str, token_actual: str) -> None:
     """A new password for an account that knows its current one; its other logins end."""
     cuenta = fila(s, Cuenta, cuenta_id)
-    try:
-        _HASHER.verify(cuenta.clave_hash, actual)
-    except (VerificationError, InvalidHashError):
-        raise ServicioError("la contraseña actual no es correcta", 403) from None
+    with hash_libre():
+        try:
+            _HASHER.verify(cuenta.clave_hash, actual)
+        except (VerificationError, InvalidHashError):
+            raise ServicioError("la contraseña actual no es correcta", 403) from None
     comprobar_clave(nueva, cuenta.usuario)
-    cuenta.clave_hash = _HASHER.hash(nueva)
+    with hash_libre():
+        cuenta.clave_hash = _HASHER.hash(nueva)
     s.execute(delete(Sesion).where(Sesion.cuenta_id == cuenta.id, Sesion.huella != huella(token_actual)))
 
 

@@ -57,6 +57,7 @@ class Estado:
         )
         self.limite_mesa = auth.Limite(limite_mesa, 60.0)  # a table sends a hand every ~30 s
         self.limite_entrar = auth.Limite(limite_entrar, 60.0)  # logins, per address
+        self.intentos = auth.Intentos()  # logins, per account: a growing wait after wrong passwords
         self.limite_unirse = auth.Limite(limite_unirse or _entero(ENTORNO_UNIONES, LIMITE_UNIONES), 60.0)
         self.limite_general = auth.Limite(limite_general or _entero(ENTORNO_PETICIONES, LIMITE_GENERAL), 60.0)
 

@@ -367,6 +367,14 @@ MENSAJES: Final[dict[str, tuple[str, str]]] = {
     "la contraseña actual no es correcta": ("egungo pasahitza ez da zuzena", "the current password is wrong"),
     "ya existe el usuario {usuario}": ("{usuario} erabiltzailea badago lehendik", "the user {usuario} already exists"),
     "usuario o contraseña incorrectos": ("erabiltzaile edo pasahitz okerra", "wrong user or password"),
+    "demasiados intentos fallidos con esta cuenta: espera {segundos} s y vuelve a intentarlo": (
+        "huts egindako saiakera gehiegi kontu honekin: itxaron {segundos} s eta saiatu berriro",
+        "too many failed attempts for this account: wait {segundos} s and try again",
+    ),
+    "el servidor está comprobando otras contraseñas: vuelve a intentarlo en un momento": (
+        "zerbitzaria beste pasahitz batzuk egiaztatzen ari da: saiatu berriro une batean",
+        "the server is checking other passwords: try again in a moment",
+    ),
     "hay que iniciar sesión": ("saioa hasi behar da", "you must log in"),
     "la sesión no es válida o ha caducado: vuelve a entrar": (
         "saioa ez da baliozkoa edo iraungi da: sartu berriro",

@@ -117,10 +117,14 @@ async def entrar_get(request: Request) -> HTMLResponse:
 async def entrar_post(
     request: Request, srv: Servidor, form: Annotated[EntrarForm, Depends(formulario(EntrarForm))]
 ) -> Response:
+    direccion = srv.direccion(request)
     try:
-        token, _caduca = await srv.en_hilo(lambda s: auth.entrar(s, form.usuario, form.clave))
+        token, _caduca = await srv.en_hilo(lambda s: auth.entrar(s, form.usuario, form.clave, srv.intentos, direccion))
     except servicio.ServicioError as exc:
-        return pagina(request, "entrar.html", exc.estado, error=texto(exc, request))
+        rechazo = pagina(request, "entrar.html", exc.estado, error=texto(exc, request))
+        if isinstance(exc, auth.Espera):
+            rechazo.headers["Retry-After"] = str(exc.segundos)
+        return rechazo
     resp = a_pagina(request, "/torneos")
     # Secure when the browser came over HTTPS (directly or through the trusted proxy)
     resp.set_cookie(

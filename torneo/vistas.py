@@ -12,8 +12,10 @@ import hashlib
 import hmac
 import io
 import threading
+import time
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Final
 
 import segno
@@ -59,18 +61,37 @@ def _vista(s: Session, t: Any) -> dict[str, Any]:
     return data | {"clasificacion": servicio.clasificacion(s, t)["grupos"]}
 
 
+FRESCURA: Final = 5.0  # seconds a public page is served before the tournament's version is read again
+Pagina = tuple[str, bytes]  # ETag, HTML
+
+
+@dataclass
+class Publica:
+    """One tournament's public pages as rendered at ``version`` (confirmed current at ``vista_en``)."""
+
+    version: int
+    vista_en: float
+    datos: dict[str, Any]
+    paginas: dict[tuple[str, str], Pagina] = field(default_factory=dict)
+
+
 class PaginasPublicas:
-    """The public pages of one server as rendered: for each tournament, its data and pages at one
-    ``torneo.version`` (a new version replaces them), and the links already checked. Spectators
-    polling a page cost a read of that version, not a new rendering: 90-130 ms of CPU for a
-    125-table tournament, in the process that takes the hands (issue 51)."""
+    """The public pages of one server as rendered: for each tournament, its data and pages at
+    one ``torneo.version``, and the links already checked. A page is served as it is for
+    ``FRESCURA`` seconds, then the version is read (one indexed row) and the page rendered again
+    only if it changed, by one request while the others are served the page they had: 200
+    spectators cost at most one rendering per tournament every ``FRESCURA`` seconds, not one each
+    (a rendering took 90-130 ms of CPU for a 125-table tournament, in the process that takes the
+    hands: issue 51). The page refreshes itself every ``REFRESCO`` s, so a few seconds are never
+    seen."""
 
-    MAX_TORNEOS: Final = 1024  # the oldest tournament's pages go first beyond this
+    MAX_TORNEOS: Final = 1024  # the least recently rendered tournament goes first beyond this
 
-    def __init__(self) -> None:
+    def __init__(self, reloj: Callable[[], float] = time.monotonic) -> None:
+        self.reloj = reloj
         self._lock = threading.Lock()
         self._firmas: dict[int, str] = {}
-        self._versiones: dict[int, tuple[int, dict[str, Any], dict[tuple[str, str], tuple[str, bytes]]]] = {}
+        self._publicas: dict[int, Publica] = {}
         self._cerrojos: dict[int, threading.Lock] = {}
 
     def firma(self, torneo_id: int) -> str | None:
@@ -81,32 +102,21 @@ class PaginasPublicas:
             self._firmas[torneo_id] = firma
 
     def cerrojo(self, torneo_id: int) -> threading.Lock:
-        """One rendering at a time per tournament: the spectators that arrive together wait for it."""
+        """One rendering at a time per tournament."""
         with self._lock:
             return self._cerrojos.setdefault(torneo_id, threading.Lock())
 
-    def datos(self, torneo_id: int, version: int) -> dict[str, Any] | None:
-        hecho = self._versiones.get(torneo_id)
-        return hecho[1] if hecho and hecho[0] == version else None
+    def publica(self, torneo_id: int) -> Publica | None:
+        return self._publicas.get(torneo_id)
 
-    def buscar(self, torneo_id: int, version: int, clave: tuple[str, str]) -> tuple[str, bytes] | None:
-        hecho = self._versiones.get(torneo_id)
-        return hecho[2].get(clave) if hecho and hecho[0] == version else None
-
-    def guardar(
-        self, torneo_id: int, version: int, datos: dict[str, Any], clave: tuple[str, str], pagina: tuple[str, bytes]
-    ) -> None:
+    def guardar(self, torneo_id: int, hecha: Publica) -> None:
         with self._lock:
-            hecho = self._versiones.get(torneo_id)
-            if hecho is None or hecho[0] != version:
-                if hecho is not None and hecho[0] > version:
-                    return  # a slower reader of an older version: the newer pages stay
-                hecho = (version, datos, {})
-                self._versiones.pop(torneo_id, None)
-                while len(self._versiones) >= self.MAX_TORNEOS:
-                    self._versiones.pop(next(iter(self._versiones)))
-                self._versiones[torneo_id] = hecho
-            hecho[2][clave] = pagina
+            vieja = self._publicas.pop(torneo_id, None)
+            if vieja is not None and vieja.version > hecha.version:
+                hecha = vieja  # a slower reader of an older version: the newer pages stay
+            while len(self._publicas) >= self.MAX_TORNEOS:
+                self._publicas.pop(next(iter(self._publicas)))
+            self._publicas[torneo_id] = hecha
 
 
 _PUBLICAS: weakref.WeakKeyDictionary[Estado, PaginasPublicas] = weakref.WeakKeyDictionary()
@@ -127,43 +137,63 @@ def version_publica(s: Session, torneo_id: int) -> int | None:
     return s.scalar(select(Torneo.version).where(Torneo.id == torneo_id))
 
 
-def _pagina_publica(srv: Estado, torneo_id: int, firma: str, vista: str, lang: str) -> tuple[str, bytes]:
-    """The public page (its ETag and HTML) at the tournament's current version, rendered only
-    when that version has not been rendered yet in this process."""
+def _pagina_publica(srv: Estado, torneo_id: int, firma: str, vista: str, lang: str) -> Pagina:
+    """The public page (its ETag and HTML): as rendered, while it is fresh or its tournament's
+    version has not changed; rendered again otherwise (see PaginasPublicas)."""
     cache = publicas(srv)
+    clave = (vista, lang)
+    conocida = cache.firma(torneo_id)
+    if conocida is not None and not hmac.compare_digest(conocida, firma[:40]):
+        raise servicio.ServicioError("no existe ese torneo", 404)
+    hecha = cache.publica(torneo_id)
+    fresca = hecha is not None and cache.reloj() - hecha.vista_en < FRESCURA
+    if conocida is not None and hecha is not None and fresca and clave in hecha.paginas:
+        return hecha.paginas[clave]
     with srv.sesion() as s:
-        conocida = cache.firma(torneo_id)
         if conocida is None:
             servicio.torneo_publico(s, torneo_id, firma)  # 404 unless the link is the tournament's
             cache.recordar_firma(torneo_id, firma)
-        elif not hmac.compare_digest(conocida, firma[:40]):
-            raise servicio.ServicioError("no existe ese torneo", 404)
         version = version_publica(s, torneo_id)
-        hecha = cache.buscar(torneo_id, version or 0, (vista, lang))
-    if hecha is not None:
-        return hecha
-    with cache.cerrojo(torneo_id):
-        with srv.sesion() as s:
-            version = version_publica(s, torneo_id)  # read before the data, in the data's transaction
-            if version is None:
-                raise servicio.ServicioError("no existe ese torneo", 404)
-            hecha = cache.buscar(torneo_id, version, (vista, lang))
-            if hecha is not None:
-                return hecha
-            data = cache.datos(torneo_id, version) or _vista(s, servicio.fila(s, Torneo, torneo_id))
-        proyector = vista == "proyector"
-        html = renderizar(
-            "publico.html",
-            lang,
-            t=data,
-            vista=vista,
-            refresco=REFRESCO,
-            rotacion=ROTACION,
-            filas=FILAS if proyector else FILAS_SIN_LIMITE,
-        ).encode()
-        hecha = ('"' + hashlib.sha256(html).hexdigest()[:32] + '"', html)
-        cache.guardar(torneo_id, version, data, (vista, lang), hecha)
-        return hecha
+    if hecha is not None and hecha.version == version:
+        hecha.vista_en = cache.reloj()
+        if clave in hecha.paginas:
+            return hecha.paginas[clave]
+    cerrojo = cache.cerrojo(torneo_id)
+    if not cerrojo.acquire(blocking=False):
+        if hecha is not None and clave in hecha.paginas:
+            return hecha.paginas[clave]  # being rendered by another request: the page it had meanwhile
+        cerrojo.acquire()
+    try:
+        return _renderizar_publica(srv, cache, torneo_id, clave)
+    finally:
+        cerrojo.release()
+
+
+def _renderizar_publica(srv: Estado, cache: PaginasPublicas, torneo_id: int, clave: tuple[str, str]) -> Pagina:
+    ahora = cache.reloj()
+    with srv.sesion() as s:
+        version = version_publica(s, torneo_id)  # read before the data, in the data's transaction
+        if version is None:
+            raise servicio.ServicioError("no existe ese torneo", 404)
+        hecha = cache.publica(torneo_id)
+        if hecha is not None and hecha.version >= version and clave in hecha.paginas:
+            return hecha.paginas[clave]  # rendered by the request this one waited for
+        if hecha is None or hecha.version != version:
+            hecha = Publica(version, ahora, _vista(s, servicio.fila(s, Torneo, torneo_id)))
+    vista, lang = clave
+    html = renderizar(
+        "publico.html",
+        lang,
+        t=hecha.datos,
+        vista=vista,
+        refresco=REFRESCO,
+        rotacion=ROTACION,
+        filas=FILAS if vista == "proyector" else FILAS_SIN_LIMITE,
+    ).encode()
+    pagina = ('"' + hashlib.sha256(html).hexdigest()[:32] + '"', html)
+    hecha.paginas[clave] = pagina
+    cache.guardar(torneo_id, hecha)
+    return pagina
 
 
 def coincide(if_none_match: str, etag: str) -> bool:
