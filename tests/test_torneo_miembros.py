@@ -46,10 +46,22 @@ def test_a_co_organiser_added_from_the_page_runs_the_tournament_until_removed(sr
     r = org.post(f"/torneos/{tid}/miembros", data={"usuario": "otra", "rol": "organizador"}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"].startswith(f"/torneos/{tid}/miembros")
     page = org.get(f"/torneos/{tid}/miembros").text
-    assert "otra" in page and "Coorganizador" in page and "Creó el torneo" in page
+    pendientes = page[page.index('class="invitaciones"') :]
+    assert "otra" in pendientes and "Coorganizador" in pendientes and "Creó el torneo" in page
+    # invited, not yet a member: she sees the invitation, not the tournament, until she accepts it
+    assert client.get(f"/api/torneos/{tid}", headers=h_otra).status_code == 404
+    otra = _pagina(srv, "otra")
+    assert f'href="/torneos/{tid}?' not in otra.get("/torneos").text
+    assert 'href="/invitaciones?' in otra.get("/torneos").text
+    (inv,) = client.get("/api/sesion/invitaciones", headers=h_otra).json()
+    assert (inv["torneo"]["id"], inv["rol"], inv["por"]) == (tid, "organizador", "org")
+    assert "Open de Segovia" in otra.get("/invitaciones").text
+    assert client.post(f"/api/sesion/invitaciones/{inv['id']}/aceptar", headers=h).status_code == 404  # not hers
+    r = otra.post(f"/invitaciones/{inv['id']}/aceptar", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith(f"/torneos/{tid}")
+    assert client.get("/api/sesion/invitaciones", headers=h_otra).json() == []
 
     # the co-organiser: sees it in her list, starts a round, adds a referee with a new account
-    otra = _pagina(srv, "otra")
     assert f'href="/torneos/{tid}?' in otra.get("/torneos").text
     assert client.post(f"/api/torneos/{tid}/rondas", headers=h_otra).status_code == 201
     r = client.post(
@@ -88,19 +100,58 @@ def test_a_co_organiser_added_from_the_page_runs_the_tournament_until_removed(sr
     assert f'href="/torneos/{tid}?' not in otra.get("/torneos").text
 
 
+def test_an_invitation_tells_no_names_apart_and_can_be_declined(srv1: Servidor, client1: TestClient):
+    """Adding an account needs its consent, and the answer does not tell which names exist:
+    404 vs 201 did (issue 51). An existing name and a made-up one get the same status and body,
+    on the API and the page, and the same pending line; only the account sees its invitation."""
+    h = organizador(srv1, client1)
+    tid = torneo(client1, h, parejas=2, mesas=1)
+    h_ana = organizador(srv1, client1, "ana")
+    antes = client1.get(f"/api/torneos/{tid}/miembros", headers=h).json()
+    respuestas = [
+        client1.post(f"/api/torneos/{tid}/miembros", headers=h, json={"usuario": u, "rol": "arbitro"})
+        for u in ("ana", "nadie")
+    ]
+    assert [(r.status_code, r.json()) for r in respuestas] == [(202, antes), (202, antes)]
+    org = _pagina(srv1, "org")
+    paginas = [
+        org.post(f"/torneos/{tid}/miembros", data={"usuario": u, "rol": "organizador"}, follow_redirects=False)
+        for u in ("ana", "nadie")
+    ]
+    assert [(p.status_code, p.headers["location"], p.text) for p in paginas[:1]] * 2 == [
+        (p.status_code, p.headers["location"], p.text) for p in paginas
+    ]
+    pendientes = client1.get(f"/api/torneos/{tid}/invitaciones", headers=h).json()
+    assert [(i["usuario"], i["rol"], i["por"]) for i in pendientes] == [
+        ("ana", "organizador", "org"),
+        ("nadie", "organizador", "org"),
+    ]
+    # an account made later with the invited name does not get the invitation meant for another
+    h_nadie = organizador(srv1, client1, "nadie")
+    assert client1.get("/api/sesion/invitaciones", headers=h_nadie).json() == []
+    # ana declines (Basque page): no member, the invitation gone, the log says so
+    ana = _pagina(srv1, "ana")
+    (inv,) = client1.get("/api/sesion/invitaciones", headers=h_ana).json()
+    assert "Baztertu" in ana.get("/invitaciones?lang=eu").text
+    assert ana.post(f"/invitaciones/{inv['id']}/rechazar", follow_redirects=False).status_code == 303
+    assert client1.get(f"/api/torneos/{tid}", headers=h_ana).status_code == 404
+    assert client1.post(f"/api/sesion/invitaciones/{inv['id']}/aceptar", headers=h_ana).status_code == 404
+    cambios = client1.get(f"/api/torneos/{tid}/exportar.json", headers=h).json()["cambios_miembros"]
+    assert [(c["usuario"], c["accion"], c["por"]) for c in cambios][-1] == ("ana", "rechaza", "ana")
+    assert "Invitation declined" in org.get(f"/torneos/{tid}/miembros?lang=en").text
+
+
 def test_members_refusals_are_clear_in_the_readers_language(srv1: Servidor, client1: TestClient):
     h = organizador(srv1, client1)
     tid = torneo(client1, h, parejas=2, mesas=1)
-    r = client1.post(f"/api/torneos/{tid}/miembros?lang=en", headers=h, json={"usuario": "nadie", "rol": "arbitro"})
-    assert r.status_code == 404 and r.json()["error"] == "there is no user nadie: write a password to create it"
     r = client1.post(f"/api/torneos/{tid}/miembros", headers=h, json={"usuario": "org", "rol": "arbitro"})
     assert r.status_code == 409
     r = client1.post(f"/api/torneos/{tid}/miembros", headers=h, json={"usuario": "x1234", "rol": "jefe"})
     assert r.status_code == 422 and "rol" in r.json()["error"]
     org = _pagina(srv1, "org")
-    page = org.post(f"/torneos/{tid}/miembros?lang=eu", data={"usuario": "nadie", "rol": "arbitro"})
-    assert page.status_code == 404 and "text/html" in page.headers["content-type"]
-    assert "ez dago nadie erabiltzailerik" in page.text and f'href="/torneos/{tid}?lang=eu"' not in page.text
+    body = {"usuario": "org", "rol": "arbitro", "clave": "arbitra-bien-7"}
+    page = org.post(f"/torneos/{tid}/miembros?lang=en", data=body)
+    assert page.status_code == 409 and "text/html" in page.headers["content-type"]
     page = org.post(f"/torneos/{tid}/miembros?lang=en", data={"usuario": "nuevo1", "rol": "jefe", "clave": "x"})
     assert page.status_code == 422 and "field rol" in page.text
     # a page under a tournament the account is no member of: the same answer as no tournament

@@ -86,7 +86,7 @@ class CambioMiembro(Base):
     torneo_id: Mapped[int] = mapped_column(ForeignKey("torneo.id"), index=True)
     usuario: Mapped[str] = mapped_column(String(64))
     rol: Mapped[str] = mapped_column(String(16))
-    accion: Mapped[str] = mapped_column(String(8))  # "alta" | "rol" | "baja"
+    accion: Mapped[str] = mapped_column(String(8))  # "alta" | "rol" | "baja" | "invita" | "acepta" | "rechaza"
     por: Mapped[str] = mapped_column(String(64))
     cuando: Mapped[dt.datetime] = mapped_column(DateTime, default=ahora)
 

@@ -133,6 +133,19 @@ CATALOGO: Final[dict[str, tuple[str, str]]] = {
     "Quitar": ("Kendu", "Remove"),
     "Añadir": ("Gehitu", "Add"),
     "solo para una cuenta nueva": ("kontu berri baterako bakarrik", "only for a new account"),
+    "Torneo": ("Txapelketa", "Tournament"),
+    "Invitaciones a torneos": ("Txapelketetarako gonbidapenak", "Invitations to tournaments"),
+    "Invitaciones pendientes": ("Zain dauden gonbidapenak", "Pending invitations"),
+    "Una cuenta que ya existe recibe una invitación: será del torneo cuando la acepte.": (
+        "Lehendik dagoen kontu batek gonbidapen bat jasotzen du: onartzen duenean izango da txapelketakoa.",
+        "An account that already exists gets an invitation: it joins the tournament when it accepts.",
+    ),
+    "Invitado": ("Gonbidatua", "Invited"),
+    "Invitación aceptada": ("Gonbidapena onartua", "Invitation accepted"),
+    "Invitación rechazada": ("Gonbidapena baztertua", "Invitation declined"),
+    "Aceptar": ("Onartu", "Accept"),
+    "Rechazar": ("Baztertu", "Decline"),
+    "No tienes invitaciones": ("Ez duzu gonbidapenik", "You have no invitations"),
     "En una liga, una pareja que llega tarde juega contra todas en las rondas que faltan"
     " (se añaden rondas si hace falta).": (
         "Liga batean, berandu datorren bikote batek guztien aurka jokatzen du falta diren txandetan"
@@ -367,6 +380,7 @@ MENSAJES: Final[dict[str, tuple[str, str]]] = {
     "la contraseña actual no es correcta": ("egungo pasahitza ez da zuzena", "the current password is wrong"),
     "ya existe el usuario {usuario}": ("{usuario} erabiltzailea badago lehendik", "the user {usuario} already exists"),
     "usuario o contraseña incorrectos": ("erabiltzaile edo pasahitz okerra", "wrong user or password"),
+    "no existe esa invitación": ("ez dago gonbidapen hori", "there is no such invitation"),
     "demasiados intentos fallidos con esta cuenta: espera {segundos} s y vuelve a intentarlo": (
         "huts egindako saiakera gehiegi kontu honekin: itxaron {segundos} s eta saiatu berriro",
         "too many failed attempts for this account: wait {segundos} s and try again",

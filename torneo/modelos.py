@@ -149,6 +149,16 @@ class CambioMiembroOut(Respuesta):
     cuando: str
 
 
+class InvitacionOut(Respuesta):
+    """A pending invitation as the tournament's organisers see it: by name, whether an account
+    has that name or not."""
+
+    usuario: str
+    rol: str
+    por: str
+    cuando: str
+
+
 class InformeOut(Respuesta):
     id: int
     sello: str
@@ -186,6 +196,16 @@ class PartidaOut(Respuesta):
 class TorneoCorto(Respuesta):
     id: int
     nombre: str
+
+
+class MiInvitacionOut(Respuesta):
+    """An invitation as the invited account sees it (``id``: to accept or decline it)."""
+
+    id: int
+    torneo: TorneoCorto
+    rol: str
+    por: str
+    cuando: str
 
 
 class UnirseOut(Respuesta):

@@ -156,8 +156,18 @@ async def raiz(request: Request) -> RedirectResponse:
 
 @router.get("/torneos", response_class=HTMLResponse)
 async def inicio(request: Request, srv: Servidor, cuenta: CuentaActual) -> HTMLResponse:
-    torneos = await srv.en_hilo(lambda s: miembros.torneos_de(s, cuenta))
-    return pagina(request, "inicio.html", cuenta=cuenta, torneos=torneos, perfiles=PERFILES, error=None)
+    torneos, invitaciones = await srv.en_hilo(
+        lambda s: (miembros.torneos_de(s, cuenta), len(miembros.invitaciones_de(s, cuenta)))
+    )
+    return pagina(
+        request,
+        "inicio.html",
+        cuenta=cuenta,
+        torneos=torneos,
+        invitaciones=invitaciones,
+        perfiles=PERFILES,
+        error=None,
+    )
 
 
 @router.post("/torneos")

@@ -298,14 +298,21 @@ async def miembros_get(request: Request, srv: Servidor, permiso: OrganizadorTorn
     """The tournament's organisers and referees, with the forms to add and remove them and the
     log of their changes."""
 
-    def run(s: Session) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    def run(s: Session) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
         t = servicio.torneo_de(s, permiso.torneo_id, permiso.cuenta)
         data = {"id": t.id, "nombre": t.nombre, "firma": servicio.firma_publica(s, t)}
-        return data, miembros.miembros(s, t), miembros.cambios(s, t)
+        return data, miembros.miembros(s, t), miembros.cambios(s, t), miembros.invitaciones(s, t)
 
-    data, filas, cambios = await srv.en_hilo(run)
+    data, filas, cambios, invitadas = await srv.en_hilo(run)
     return pagina(
-        request, "miembros.html", t=data, miembros=filas, cambios=cambios, rol=permiso.rol, yo=permiso.cuenta.id
+        request,
+        "miembros.html",
+        t=data,
+        miembros=filas,
+        cambios=cambios,
+        invitaciones=invitadas,
+        rol=permiso.rol,
+        yo=permiso.cuenta.id,
     )
 
 
@@ -332,6 +339,30 @@ async def miembros_baja(
     return await _accion(
         request, srv, permiso, lambda s, t: miembros.quitar_miembro(s, t, cuenta_id, permiso.cuenta), "/miembros"
     )
+
+
+@router.get("/invitaciones", response_class=HTMLResponse)
+async def invitaciones_get(request: Request, srv: Servidor, cuenta: CuentaActual) -> HTMLResponse:
+    """The account's invitations to tournaments, each with its buttons to accept and decline."""
+    filas = await srv.en_hilo(lambda s: miembros.invitaciones_de(s, cuenta))
+    return pagina(request, "invitaciones.html", cuenta=cuenta, invitaciones=filas)
+
+
+@router.post("/invitaciones/{invitacion_id}/aceptar")
+async def invitacion_aceptar(
+    invitacion_id: int, request: Request, srv: Servidor, cuenta: CuentaActual
+) -> RedirectResponse:
+    """Accepted: to the tournament's page."""
+    tid: int = await srv.en_hilo(lambda s: miembros.aceptar(s, cuenta, invitacion_id).id)
+    return a_pagina(request, f"/torneos/{tid}")
+
+
+@router.post("/invitaciones/{invitacion_id}/rechazar")
+async def invitacion_rechazar(
+    invitacion_id: int, request: Request, srv: Servidor, cuenta: CuentaActual
+) -> RedirectResponse:
+    await srv.en_hilo(lambda s: miembros.rechazar(s, cuenta, invitacion_id))
+    return a_pagina(request, "/invitaciones")
 
 
 @router.get("/cuenta", response_class=HTMLResponse)

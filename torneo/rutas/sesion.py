@@ -1,15 +1,16 @@
-"""Logins: a token for a right password, and a password change."""
+"""Logins: a token for a right password, a password change, and the account's invitations to
+tournaments (accepted or declined by it)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 
-from torneo import auth
+from torneo import auth, miembros
 from torneo.dependencias import CuentaActual, Servidor, cuerpo, documentar, limite_entrar
-from torneo.modelos import ClaveIn, Entrada, ErrorOut, SesionOut
+from torneo.modelos import ClaveIn, Entrada, ErrorOut, MiInvitacionOut, SesionOut, TorneoCorto
 from torneo.rutas import ERRORES, con_espera
 
 router = APIRouter(prefix="/api/sesion", tags=["sesion"], responses=ERRORES)
@@ -53,4 +54,27 @@ async def salir(srv: Servidor, request: Request) -> Response:
     token = auth.token_de(request)
     if token:
         await srv.en_hilo(lambda s: auth.salir(s, token))
+    return Response(status_code=204)
+
+
+@router.get("/invitaciones", response_model=list[MiInvitacionOut])
+async def invitaciones(srv: Servidor, cuenta: CuentaActual) -> Any:
+    """The invitations to tournaments this account may accept."""
+    return await srv.en_hilo(lambda s: miembros.invitaciones_de(s, cuenta))
+
+
+@router.post("/invitaciones/{invitacion_id}/aceptar", response_model=TorneoCorto, status_code=201)
+async def aceptar(invitacion_id: int, srv: Servidor, cuenta: CuentaActual) -> Any:
+    """Become a member of the invitation's tournament, in its role."""
+
+    def run(s: Any) -> TorneoCorto:
+        t = miembros.aceptar(s, cuenta, invitacion_id)
+        return TorneoCorto(id=t.id, nombre=t.nombre)
+
+    return await srv.en_hilo(run)
+
+
+@router.post("/invitaciones/{invitacion_id}/rechazar", status_code=204)
+async def rechazar(invitacion_id: int, srv: Servidor, cuenta: CuentaActual) -> Response:
+    await srv.en_hilo(lambda s: miembros.rechazar(s, cuenta, invitacion_id))
     return Response(status_code=204)

@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy.orm import Session
 
 from torneo import auth, correcciones, inscripcion, miembros, resumen, servicio
 from torneo import formato as fm
-from torneo.db import Pareja, Torneo
+from torneo.db import Invitacion, Pareja, Torneo
 from torneo.dependencias import Miembro, Organizador, OrganizadorTorneo, Permiso, Servidor, cuerpo, documentar
 from torneo.modelos import (
     ArbitroIn,
@@ -23,6 +23,7 @@ from torneo.modelos import (
     CreadoOut,
     ExportOut,
     IncidenciaOut,
+    InvitacionOut,
     MesaOut,
     MiembroIn,
     MiembroOut,
@@ -146,19 +147,33 @@ async def lista_miembros(srv: Servidor, permiso: Miembro) -> Any:
 
 
 @router.post(
-    "/{torneo_id}/miembros", response_model=list[MiembroOut], status_code=201, openapi_extra=documentar(MiembroIn)
+    "/{torneo_id}/miembros",
+    response_model=list[MiembroOut],
+    status_code=201,
+    openapi_extra=documentar(MiembroIn),
+    responses={202: {"model": list[MiembroOut], "description": "invited: a member once the account accepts"}},
 )
 async def anadir_miembro(
     srv: Servidor, permiso: OrganizadorTorneo, body: Annotated[MiembroIn, Depends(cuerpo(MiembroIn))]
 ) -> Any:
-    """Add an account as co-organiser or referee (created first when ``clave`` is given)."""
+    """With ``clave``: a new account, a co-organiser or referee at once (201). Without: a member
+    changes role (201), any other name is invited (202, the members as they were): an existing
+    account becomes a member when it accepts, and the answer is the same whether an account has
+    that name or not."""
 
-    def run(s: Session) -> Any:
+    def run(s: Session) -> tuple[bool, Any]:
         t = _torneo(s, permiso)
-        miembros.anadir_miembro(s, t, body.usuario, body.rol, body.clave, permiso.cuenta)
-        return miembros.miembros(s, t)
+        hecho = miembros.anadir_miembro(s, t, body.usuario, body.rol, body.clave, permiso.cuenta)
+        return isinstance(hecho, Invitacion), miembros.miembros(s, t)
 
-    return await srv.en_hilo(run)
+    invitado, lista = await srv.en_hilo(run)
+    return JSONResponse(lista, status_code=202 if invitado else 201)
+
+
+@router.get("/{torneo_id}/invitaciones", response_model=list[InvitacionOut])
+async def invitaciones(srv: Servidor, permiso: OrganizadorTorneo) -> Any:
+    """The invitations not yet accepted nor declined, by name."""
+    return await srv.en_hilo(lambda s: miembros.invitaciones(s, _torneo(s, permiso)))
 
 
 @router.delete("/{torneo_id}/miembros/{cuenta_id}", status_code=204)
