@@ -107,11 +107,13 @@ class Servidor:
             "MUSMESA_TORNEO_LIMITE_PETICIONES": "1000000",
             "MUSMESA_TORNEO_LIMITE_UNIONES": "1000000",
         }
-        self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        # its log to a file: a pipe nobody reads fills up and stops the server
+        self.log = tempfile.NamedTemporaryFile(prefix="musmesa-carga-log-", suffix=".txt", delete=False)  # noqa: SIM115
+        self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=self.log, env=env)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                salida = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                salida = Path(self.log.name).read_text(errors="replace")
                 raise RuntimeError(f"el servidor no arrancó: {salida[-500:]}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
@@ -186,6 +188,7 @@ class Espectadores:
     def __init__(self) -> None:
         self.latencias: list[float] = []
         self.paginas = self.sin_cambios = self.fallos = 0
+        self.tipos: dict[str, int] = {}  # failures by HTTP status or exception
         self.lock = threading.Lock()
 
 
@@ -200,11 +203,16 @@ def espectador(base: str, ruta: str, fin: float, semilla: int, vistos: Espectado
     with httpx.Client(base_url=base, timeout=30) as client:
         while time.monotonic() < fin:
             t0 = time.monotonic()
+            cabeceras = {"If-None-Match": etag} if etag else {}
             try:
-                r = client.get(ruta, headers={"If-None-Match": etag} if etag else {})
-            except httpx.HTTPError:
+                try:
+                    r = client.get(ruta, headers=cabeceras)
+                except httpx.RemoteProtocolError:  # the server closed the kept-alive connection as
+                    r = client.get(ruta, headers=cabeceras)  # it was reused: a browser asks again
+            except httpx.HTTPError as exc:
                 with vistos.lock:
                     vistos.fallos += 1
+                    vistos.tipos[type(exc).__name__] = vistos.tipos.get(type(exc).__name__, 0) + 1
             else:
                 with vistos.lock:
                     if r.status_code in (200, 304):
@@ -213,6 +221,7 @@ def espectador(base: str, ruta: str, fin: float, semilla: int, vistos: Espectado
                         vistos.sin_cambios += r.status_code == 304
                     else:
                         vistos.fallos += 1
+                        vistos.tipos[str(r.status_code)] = vistos.tipos.get(str(r.status_code), 0) + 1
                 if r.status_code == 200:
                     etag = r.headers.get("etag")
             time.sleep(max(0.0, CADENCIA_ESPECTADOR - (time.monotonic() - t0)))
@@ -299,6 +308,8 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
         "espectadores_paginas": vistos.paginas,
         "espectadores_304": vistos.sin_cambios,
         "espectadores_fallos": vistos.fallos,
+        "espectadores_fallos_tipos": vistos.tipos,
+        "log_servidor": srv.log.name,
         "espectadores_p50_ms": _percentil(vistos.latencias, 0.50),
         "espectadores_p99_ms": _percentil(vistos.latencias, 0.99),
     }

@@ -7,6 +7,7 @@ referees), and the password change page."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import hmac
@@ -92,7 +93,7 @@ class PaginasPublicas:
         self._lock = threading.Lock()
         self._firmas: dict[int, str] = {}
         self._publicas: dict[int, Publica] = {}
-        self._cerrojos: dict[int, threading.Lock] = {}
+        self._cerrojos: dict[int, asyncio.Lock] = {}
 
     def firma(self, torneo_id: int) -> str | None:
         return self._firmas.get(torneo_id)
@@ -101,10 +102,12 @@ class PaginasPublicas:
         with self._lock:
             self._firmas[torneo_id] = firma
 
-    def cerrojo(self, torneo_id: int) -> threading.Lock:
-        """One rendering at a time per tournament."""
-        with self._lock:
-            return self._cerrojos.setdefault(torneo_id, threading.Lock())
+    def cerrojo(self, torneo_id: int) -> asyncio.Lock:
+        """One rendering at a time per tournament; the requests that wait for it hold no thread
+        (only the event loop calls this)."""
+        if torneo_id not in self._cerrojos:
+            self._cerrojos[torneo_id] = asyncio.Lock()
+        return self._cerrojos[torneo_id]
 
     def publica(self, torneo_id: int) -> Publica | None:
         return self._publicas.get(torneo_id)
@@ -137,36 +140,35 @@ def version_publica(s: Session, torneo_id: int) -> int | None:
     return s.scalar(select(Torneo.version).where(Torneo.id == torneo_id))
 
 
-def _pagina_publica(srv: Estado, torneo_id: int, firma: str, vista: str, lang: str) -> Pagina:
-    """The public page (its ETag and HTML): as rendered, while it is fresh or its tournament's
-    version has not changed; rendered again otherwise (see PaginasPublicas)."""
-    cache = publicas(srv)
-    clave = (vista, lang)
+def _en_memoria(cache: PaginasPublicas, torneo_id: int, firma: str, clave: tuple[str, str]) -> Pagina | None:
+    """The page as rendered while it is fresh, with no I/O (on the event loop: no thread taken)."""
     conocida = cache.firma(torneo_id)
-    if conocida is not None and not hmac.compare_digest(conocida, firma[:40]):
+    if conocida is None:
+        return None
+    if not hmac.compare_digest(conocida, firma[:40]):
         raise servicio.ServicioError("no existe ese torneo", 404)
     hecha = cache.publica(torneo_id)
-    fresca = hecha is not None and cache.reloj() - hecha.vista_en < FRESCURA
-    if conocida is not None and hecha is not None and fresca and clave in hecha.paginas:
-        return hecha.paginas[clave]
+    if hecha is None or cache.reloj() - hecha.vista_en >= FRESCURA:
+        return None
+    return hecha.paginas.get(clave)
+
+
+def _vigente(
+    srv: Estado, cache: PaginasPublicas, torneo_id: int, firma: str, clave: tuple[str, str]
+) -> tuple[Pagina | None, Pagina | None]:
+    """The page as rendered if the tournament's version has not changed (and the link checked
+    once); else None and the page it had, if any."""
     with srv.sesion() as s:
-        if conocida is None:
+        if cache.firma(torneo_id) is None:
             servicio.torneo_publico(s, torneo_id, firma)  # 404 unless the link is the tournament's
             cache.recordar_firma(torneo_id, firma)
         version = version_publica(s, torneo_id)
+    hecha = cache.publica(torneo_id)
     if hecha is not None and hecha.version == version:
         hecha.vista_en = cache.reloj()
         if clave in hecha.paginas:
-            return hecha.paginas[clave]
-    cerrojo = cache.cerrojo(torneo_id)
-    if not cerrojo.acquire(blocking=False):
-        if hecha is not None and clave in hecha.paginas:
-            return hecha.paginas[clave]  # being rendered by another request: the page it had meanwhile
-        cerrojo.acquire()
-    try:
-        return _renderizar_publica(srv, cache, torneo_id, clave)
-    finally:
-        cerrojo.release()
+            return hecha.paginas[clave], None
+    return None, hecha.paginas.get(clave) if hecha is not None else None
 
 
 def _renderizar_publica(srv: Estado, cache: PaginasPublicas, torneo_id: int, clave: tuple[str, str]) -> Pagina:
@@ -206,8 +208,19 @@ def coincide(if_none_match: str, etag: str) -> bool:
 async def publico(torneo_id: int, firma: str, request: Request, srv: Servidor) -> Any:
     """The public page: rendered once per change of the tournament and kept; a browser that has
     it (If-None-Match with its ETag) gets 304 with no body."""
-    vista = "proyector" if request.query_params.get("vista") == "proyector" else "movil"
-    etag, html = await run_in_threadpool(_pagina_publica, srv, torneo_id, firma, vista, idioma_de(request))
+    clave = ("proyector" if request.query_params.get("vista") == "proyector" else "movil", idioma_de(request))
+    cache = publicas(srv)
+    pagina = _en_memoria(cache, torneo_id, firma, clave)
+    if pagina is None:
+        pagina, vieja = await run_in_threadpool(_vigente, srv, cache, torneo_id, firma, clave)
+        if pagina is None:
+            cerrojo = cache.cerrojo(torneo_id)
+            if cerrojo.locked() and vieja is not None:
+                pagina = vieja  # being rendered again by another request: the page it had meanwhile
+            else:
+                async with cerrojo:
+                    pagina = await run_in_threadpool(_renderizar_publica, srv, cache, torneo_id, clave)
+    etag, html = pagina
     cabeceras = {"ETag": etag, "Cache-Control": "no-cache", "Vary": "Accept-Language"}
     if coincide(request.headers.get("if-none-match", ""), etag):
         return Response(status_code=304, headers=cabeceras)
