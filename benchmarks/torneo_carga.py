@@ -160,6 +160,7 @@ def mesa(
     semilla: int,
     latencias: list[float],
     salida: dict[str, Any],
+    unida: threading.Semaphore | None = None,
 ) -> None:
     rng = random.Random(semilla)
     with httpx.Client(base_url=base, timeout=10) as client:
@@ -169,6 +170,8 @@ def mesa(
                 break
             except httpx.HTTPError:
                 time.sleep(0.5)
+        if unida is not None:
+            unida.release()
         red = Red(client, rng, caidas)
         while time.monotonic() < fin:
             time.sleep(intervalo * rng.uniform(0.5, 1.5))
@@ -195,8 +198,10 @@ class Espectadores:
 CADENCIA_ESPECTADOR = 5.0  # seconds between a spectator's polls
 
 
-def espectador(base: str, ruta: str, fin: float, semilla: int, vistos: Espectadores) -> None:
-    """A browser on the public page: asks for it every 5 s, sending back the ETag it holds."""
+def espectador(base: str, ruta: str, fin: float, semilla: int, vistos: Espectadores, unidas: threading.Event) -> None:
+    """A browser on the public page: asks for it every 5 s, sending back the ETag it holds. It
+    comes once the tables have joined (as on the day: the round starts, then people watch it)."""
+    unidas.wait(timeout=120)
     rng = random.Random(semilla)
     time.sleep(rng.uniform(0, CADENCIA_ESPECTADOR))  # spectators do not arrive in step
     etag: str | None = None
@@ -207,8 +212,8 @@ def espectador(base: str, ruta: str, fin: float, semilla: int, vistos: Espectado
             try:
                 try:
                     r = client.get(ruta, headers=cabeceras)
-                except httpx.RemoteProtocolError:  # the server closed the kept-alive connection as
-                    r = client.get(ruta, headers=cabeceras)  # it was reused: a browser asks again
+                except (httpx.RemoteProtocolError, httpx.ReadError):  # the server closed the kept-alive
+                    r = client.get(ruta, headers=cabeceras)  # connection as it was reused: a browser asks again
             except httpx.HTTPError as exc:
                 with vistos.lock:
                     vistos.fallos += 1
@@ -225,6 +230,13 @@ def espectador(base: str, ruta: str, fin: float, semilla: int, vistos: Espectado
                 if r.status_code == 200:
                     etag = r.headers.get("etag")
             time.sleep(max(0.0, CADENCIA_ESPECTADOR - (time.monotonic() - t0)))
+
+
+def _avisar(unida: threading.Semaphore, mesas: int, unidas: threading.Event) -> None:
+    """Set ``unidas`` once every table has joined."""
+    for _ in range(mesas):
+        unida.acquire()
+    unidas.set()
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
@@ -264,17 +276,19 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
     latencias: list[float] = []
     tablas: dict[str, MesaSimulada] = {}
     codigos = [c for t in torneos for c in t.codigos]
+    unida = threading.Semaphore(0)
     hilos = [
-        threading.Thread(target=mesa, args=(c, base, fin, args.intervalo, args.caidas, i, latencias, tablas))
+        threading.Thread(target=mesa, args=(c, base, fin, args.intervalo, args.caidas, i, latencias, tablas, unida))
         for i, c in enumerate(codigos)
     ]
-    vistos = Espectadores()
+    vistos, unidas = Espectadores(), threading.Event()
     hilos += [
-        threading.Thread(target=espectador, args=(base, torneos[i % len(torneos)].publica, fin, i, vistos))
+        threading.Thread(target=espectador, args=(base, torneos[i % len(torneos)].publica, fin, i, vistos, unidas))
         for i in range(args.espectadores)
     ]
     for h in hilos:
         h.start()
+    threading.Thread(target=_avisar, args=(unida, len(codigos), unidas), daemon=True).start()
     for k in range(args.matar):
         time.sleep(max(0.0, inicio + duracion * (k + 1) / (args.matar + 1) - time.monotonic()))
         srv.matar()
