@@ -58,9 +58,9 @@ def _publica(client: TestClient, url: str, etag: str | None = None) -> tuple[int
 
 def test_the_public_page_answers_304_to_its_etag_until_a_hand_changes_it(srv: Servidor, client: TestClient):
     """Spectators apart from the tables: the page is rendered once per change of the tournament
-    (at most once every FRESCURA seconds) and a browser that has it gets 304; a hand or a
-    correction stored by another server process on the same database (a second Servidor: its
-    own cache) gives a new page and a new ETag."""
+    (at most once every FRESCURA seconds, in a thread apart) and a browser that has it gets 304;
+    a hand or a correction stored by another server process on the same database (a second
+    Servidor: its own cache) gives a new page and a new ETag."""
     h = organizador(srv, client)
     tid = torneo(client, h, parejas=4, mesas=2, juegos=2)
     client.post(f"/api/torneos/{tid}/rondas", headers=h)
@@ -84,6 +84,8 @@ def test_the_public_page_answers_304_to_its_etag_until_a_hand_changes_it(srv: Se
         assert mesa.enviar(escritor) == 1
         assert _publica(anon, url, etag)[0] == 304  # served as it is for a few seconds
         reloj[0] += FRESCURA
+        assert _publica(anon, url, etag)[0] == 304  # then rendered again apart, the old page meanwhile
+        publicas(srv).esperar()
         estado, nuevo, html = _publica(anon, url, etag)
         assert estado == 200 and nuevo != etag  # the hand is on the page
         assert f"{mesa.partida.tantos[0]}-{mesa.partida.tantos[1]}" in html
@@ -94,6 +96,8 @@ def test_the_public_page_answers_304_to_its_etag_until_a_hand_changes_it(srv: Se
         r = escritor.post(f"/api/torneos/{tid}/partidas/{partida['id']}/correccion", headers=h, json=body)
         assert r.status_code == 201, r.text
         reloj[0] += FRESCURA
+        _publica(anon, url, etag)
+        publicas(srv).esperar()
         estado, nuevo, html = _publica(anon, url, etag)
         assert estado == 200 and nuevo != etag and "0-2" in html
     finally:

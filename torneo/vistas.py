@@ -12,6 +12,7 @@ import functools
 import hashlib
 import hmac
 import io
+import logging
 import threading
 import time
 import weakref
@@ -79,12 +80,12 @@ class Publica:
 class PaginasPublicas:
     """The public pages of one server as rendered: for each tournament, its data and pages at
     one ``torneo.version``, and the links already checked. A page is served as it is for
-    ``FRESCURA`` seconds, then the version is read (one indexed row) and the page rendered again
-    only if it changed, by one request while the others are served the page they had: 200
-    spectators cost at most one rendering per tournament every ``FRESCURA`` seconds, not one each
-    (a rendering took 90-130 ms of CPU for a 125-table tournament, in the process that takes the
-    hands: issue 51). The page refreshes itself every ``REFRESCO`` s, so a few seconds are never
-    seen."""
+    ``FRESCURA`` seconds, then the version is read (one indexed row); if it changed, the page it
+    had is served while one thread renders the new one (``refrescar``). So 200 spectators cost
+    at most one rendering per tournament every ``FRESCURA`` seconds, not one each (a rendering
+    took 90-130 ms of CPU for a 125-table tournament, in the process that takes the hands: issue
+    51), and none of them waits for one but the first after a start. The page refreshes itself
+    every ``REFRESCO`` s, so a few seconds are never seen."""
 
     MAX_TORNEOS: Final = 1024  # the least recently rendered tournament goes first beyond this
 
@@ -94,6 +95,7 @@ class PaginasPublicas:
         self._firmas: dict[int, str] = {}
         self._publicas: dict[int, Publica] = {}
         self._cerrojos: dict[int, asyncio.Lock] = {}
+        self._hilos: dict[int, threading.Thread] = {}
 
     def firma(self, torneo_id: int) -> str | None:
         return self._firmas.get(torneo_id)
@@ -111,6 +113,21 @@ class PaginasPublicas:
 
     def publica(self, torneo_id: int) -> Publica | None:
         return self._publicas.get(torneo_id)
+
+    def refrescar(self, srv: Estado, torneo_id: int) -> None:
+        """Render the tournament's pages again in a thread of their own, unless one is at it."""
+        with self._lock:
+            hilo = self._hilos.get(torneo_id)
+            if hilo is not None and hilo.is_alive():
+                return
+            hilo = threading.Thread(target=_refrescar, args=(srv, self, torneo_id), daemon=True)
+            self._hilos[torneo_id] = hilo
+        hilo.start()
+
+    def esperar(self) -> None:
+        """Until the renderings started are done (for tests)."""
+        for hilo in list(self._hilos.values()):
+            hilo.join()
 
     def guardar(self, torneo_id: int, hecha: Publica) -> None:
         with self._lock:
@@ -171,31 +188,43 @@ def _vigente(
     return None, hecha.paginas.get(clave) if hecha is not None else None
 
 
-def _renderizar_publica(srv: Estado, cache: PaginasPublicas, torneo_id: int, clave: tuple[str, str]) -> Pagina:
+def _refrescar(srv: Estado, cache: PaginasPublicas, torneo_id: int) -> None:
+    """The thread of ``PaginasPublicas.refrescar``: every page the tournament had, rendered again."""
+    hecha = cache.publica(torneo_id)
+    try:
+        _renderizar_publica(srv, cache, torneo_id, list(hecha.paginas) if hecha else [])
+    except Exception:  # a thread of its own: nobody else would see it; the next request tries again
+        logging.getLogger(__name__).exception("la página pública del torneo %s no se pudo preparar", torneo_id)
+
+
+def _renderizar_publica(
+    srv: Estado, cache: PaginasPublicas, torneo_id: int, claves: list[tuple[str, str]]
+) -> Pagina | None:
+    """The tournament's pages ``claves`` at its version now (the first's returned), its data read
+    once for all."""
     ahora = cache.reloj()
     with srv.sesion() as s:
         version = version_publica(s, torneo_id)  # read before the data, in the data's transaction
         if version is None:
             raise servicio.ServicioError("no existe ese torneo", 404)
         hecha = cache.publica(torneo_id)
-        if hecha is not None and hecha.version >= version and clave in hecha.paginas:
-            return hecha.paginas[clave]  # rendered by the request this one waited for
+        if hecha is not None and hecha.version >= version and all(c in hecha.paginas for c in claves):
+            return hecha.paginas[claves[0]] if claves else None  # rendered while this one waited
         if hecha is None or hecha.version != version:
             hecha = Publica(version, ahora, _vista(s, servicio.fila(s, Torneo, torneo_id)))
-    vista, lang = clave
-    html = renderizar(
-        "publico.html",
-        lang,
-        t=hecha.datos,
-        vista=vista,
-        refresco=REFRESCO,
-        rotacion=ROTACION,
-        filas=FILAS if vista == "proyector" else FILAS_SIN_LIMITE,
-    ).encode()
-    pagina = ('"' + hashlib.sha256(html).hexdigest()[:32] + '"', html)
-    hecha.paginas[clave] = pagina
+    for vista, lang in claves:
+        html = renderizar(
+            "publico.html",
+            lang,
+            t=hecha.datos,
+            vista=vista,
+            refresco=REFRESCO,
+            rotacion=ROTACION,
+            filas=FILAS if vista == "proyector" else FILAS_SIN_LIMITE,
+        ).encode()
+        hecha.paginas[(vista, lang)] = ('"' + hashlib.sha256(html).hexdigest()[:32] + '"', html)
     cache.guardar(torneo_id, hecha)
-    return pagina
+    return hecha.paginas[claves[0]] if claves else None
 
 
 def coincide(if_none_match: str, etag: str) -> bool:
@@ -213,13 +242,13 @@ async def publico(torneo_id: int, firma: str, request: Request, srv: Servidor) -
     pagina = _en_memoria(cache, torneo_id, firma, clave)
     if pagina is None:
         pagina, vieja = await run_in_threadpool(_vigente, srv, cache, torneo_id, firma, clave)
-        if pagina is None:
-            cerrojo = cache.cerrojo(torneo_id)
-            if cerrojo.locked() and vieja is not None:
-                pagina = vieja  # being rendered again by another request: the page it had meanwhile
-            else:
-                async with cerrojo:
-                    pagina = await run_in_threadpool(_renderizar_publica, srv, cache, torneo_id, clave)
+        if pagina is None and vieja is not None:
+            cache.refrescar(srv, torneo_id)  # changed: rendered again apart, the page it had meanwhile
+            pagina = vieja
+        elif pagina is None:  # never rendered here (the first request after a start): wait for it
+            async with cache.cerrojo(torneo_id):
+                pagina = await run_in_threadpool(_renderizar_publica, srv, cache, torneo_id, [clave])
+    assert pagina is not None  # rendered for its clave
     etag, html = pagina
     cabeceras = {"ETag": etag, "Cache-Control": "no-cache", "Vary": "Accept-Language"}
     if coincide(request.headers.get("if-none-match", ""), etag):
