@@ -122,6 +122,14 @@ class Servidor:
                 time.sleep(0.1)
         raise RuntimeError("el servidor no arrancó en 60 s")
 
+    def cpu(self) -> float | None:
+        """The server process's CPU seconds so far (user and system; None where /proc is missing)."""
+        try:
+            campos = Path(f"/proc/{self.proc.pid if self.proc else 0}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return round((int(campos[11]) + int(campos[12])) / os.sysconf("SC_CLK_TCK"), 1)
+
     def matar(self) -> None:
         assert self.proc is not None
         os.kill(self.proc.pid, signal.SIGKILL)
@@ -305,6 +313,7 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
         for t in torneos:
             parte = comprobar(url, t.tid, base, {c: tablas[c] for c in t.codigos if c in tablas}, t.codigos)
             resultado = {k: resultado[k] + parte[k] for k in resultado}
+        resultado["cpu_servidor_s"] = srv.cpu()  # since its last start
     finally:
         srv.parar()
     latencias.sort()
