@@ -256,8 +256,10 @@ def plantilla(clave: str, idioma: str = SOURCE) -> str:
 
 
 def nombre_lance(lance: str, idioma: str = SOURCE) -> str:
-    """>>> nombre_lance("grande", "eu")
-    'Handia'
+    """A lance's name in ``idioma``: the Basque Mus words in Basque, the Spanish ones otherwise.
+
+    >>> nombre_lance("grande", "eu"), nombre_lance("grande", "en")
+    ('Handia', 'Grande')
     """
     return NOMBRES_LANCE[idioma_de(idioma)][lance]
 
@@ -268,7 +270,9 @@ def nombre_rango(rango: int, idioma: str = SOURCE) -> str:
 
 
 def describir_pares(pares: Pares | None, idioma: str = SOURCE) -> str:
-    """>>> describir_pares(Pares("duples", (12, 11)), "en"), describir_pares(Pares("pareja", (4,)), "eu")
+    """A pares jugada in ``idioma``.
+
+    >>> describir_pares(Pares("duples", (12, 11)), "en"), describir_pares(Pares("pareja", (4,)), "eu")
     ('duples of reyes and caballos', 'lauko parea')
     """
     if pares is None:

@@ -275,10 +275,10 @@ class ResultadoTanteo:
         >>> r = tantear({"manos": ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"],
         ...              "jugadores": ["Ana", "Iñaki", "Bea", "Josu"]})
         >>> for idioma in ("es", "eu", "en"):
-        ...     print(r.razon(r.detalle[1], idioma))
+        ...     print(r.razon(r.detalle[0], idioma))
         Grande en paso: gana Iñaki (3o 3c 3e 7b) (1)
         Handia pasoan: irabazlea Iñaki (3o 3c 3e 7b) (1)
-        Grande passed: Iñaki wins (3o 3c 3e 7b) (1)
+        Grande passed: Iñaki (3o 3c 3e 7b) wins (1)
         """
         if apunte.motivo is None or idioma == SOURCE:
             return apunte.razon
