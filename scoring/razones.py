@@ -138,8 +138,9 @@ PLANTILLAS: Final[Mapping[str, Mapping[str, str]]] = {
     # the players and parejas
     "quien": {"es": "{nombre} ({jugada})", "eu": "{nombre} ({jugada})", "en": "{nombre} ({jugada})"},
     "pareja_de": {"es": "{a} y {b}", "eu": "{a} eta {b}", "en": "{a} and {b}"},
-    # a pareja without names; Basque appends "bikotea" (or its case) itself
+    # a pareja without names; inside a Basque sentence the template adds "bikoteak" or its case
     "pareja_n": {"es": "pareja {p}", "eu": "{p}.", "en": "pair {p}"},
+    "pareja_sola": {"es": "pareja {p}", "eu": "{p}. bikotea", "en": "pair {p}"},
     "asiento_n": {"es": "asiento {s}", "eu": "{s}. eserlekua", "en": "seat {s}"},
     # the jugadas
     "pareja": {"es": "pareja de {r}", "eu": "{r} parea", "en": "pareja of {r}"},
@@ -302,10 +303,15 @@ def nombre(seat: int, nombres: Sequence[str] | None, idioma: str = SOURCE) -> st
     return nombres[seat] if nombres else plantilla("asiento_n", idioma).format(s=seat)
 
 
-def nombre_pareja(pareja: int, nombres: Sequence[str] | None, idioma: str = SOURCE) -> str:
+def nombre_pareja(pareja: int, nombres: Sequence[str] | None, idioma: str = SOURCE, sola: bool = False) -> str:
+    """A pareja's two names; without names its number, standing ``sola`` or inside a sentence.
+
+    >>> nombre_pareja(1, ("Ana", "Iñaki", "Bea", "Josu"), "eu"), nombre_pareja(1, None, "eu", sola=True)
+    ('Iñaki eta Josu', '1. bikotea')
+    """
     if nombres:
         return plantilla("pareja_de", idioma).format(a=nombres[pareja], b=nombres[pareja + 2])
-    return plantilla("pareja_n", idioma).format(p=pareja)
+    return plantilla("pareja_sola" if sola else "pareja_n", idioma).format(p=pareja)
 
 
 def con_ko(n: int) -> str:

@@ -325,7 +325,7 @@ class ResultadoTanteo:
             a, b = self.por_lance[lance]
             lines.append(f"{nombre_lance(lance, idioma):<7} {a:>3} {b:>3}   {self.resumen(lance, idioma)}")
         lines.extend(plantilla("nota", idioma).format(nota=nota) for nota in self.notas)
-        p0, p1 = self._pareja(0, idioma), self._pareja(1, idioma)
+        p0, p1 = (razones.nombre_pareja(p, nombres, idioma, sola=True) for p in (0, 1))
         lines.append(plantilla("marcador", idioma).format(p0=p0, a=self.marcador[0], p1=p1, b=self.marcador[1]))
         if self.fin:
             lines.append(self.fin_texto(idioma))
