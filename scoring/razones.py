@@ -176,12 +176,12 @@ PLANTILLAS: Final[Mapping[str, Mapping[str, str]]] = {
     "fin_ordago": {
         "es": "Fin del juego: gana {gana} (por órdago)",
         "eu": "Jokoaren amaiera: {gana} bikoteak irabazi du (hordagoz)",
-        "en": "End of the juego: {gana} win it (by órdago)",
+        "en": "End of the juego: won by {gana}, with an órdago",
     },
     "fin_tantos": {
         "es": "Fin del juego: gana {gana} (a los tantos)",
         "eu": "Jokoaren amaiera: {gana} bikoteak irabazi du (tantoetara)",
-        "en": "End of the juego: {gana} win it (on tantos)",
+        "en": "End of the juego: won by {gana}, on tantos",
     },
     "ordago_sin_efecto": {
         "es": "{lance}: órdago sin efecto, nadie tiene {lance_min}",

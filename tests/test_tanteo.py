@@ -643,7 +643,7 @@ def test_an_ordago_ends_the_juego_in_each_language() -> None:
     r = tanteo(C, jugadores=BASQUE_NAMES, lances={"grande": {"ordago": "quiero"}})
     assert r.fin_texto() == "Fin del juego: gana Ana y Bea (por órdago)"
     assert r.fin_texto("eu") == "Jokoaren amaiera: Ana eta Bea bikoteak irabazi du (hordagoz)"
-    assert r.fin_texto("en") == "End of the juego: Ana and Bea win it (by órdago)"
+    assert r.fin_texto("en") == "End of the juego: won by Ana and Bea, with an órdago"
     assert "órdago accepted" in r.razones("en")[0]
 
 
