@@ -123,12 +123,14 @@ PLANTILLAS: Final[Mapping[str, Mapping[str, str]]] = {
         "es": "{lance}: envite no querido por {rechaza} a falta de un tanto, sólo el tanto de negada para {gana}",
         "eu": "{lance}: tanto bat falta zela, {rechaza} bikoteak ez du enbidoa onartu; "
         "ukatzearen tantoa bakarrik {gana} bikotearentzat",
-        "en": "{lance}: envite refused by {rechaza} one tanto short, only the tanto for the refusal to {gana}",
+        "en": "{lance}: envite refused by {rechaza} with a pareja one tanto from the juego, "
+        "only the tanto for the refusal to {gana}",
     },
     "punto_falta_querido": {
         "es": "{lance}: {n} por ganar el punto, {quien}; a falta de un tanto el envite de {envite} no se apunta",
         "eu": "{lance}: {n} puntua irabazteagatik, {quien}; tanto bat falta zela, {envite_ko} enbidoa ez da idazten",
-        "en": "{lance}: {n} for winning the punto, {quien}; one tanto short, the envite of {envite} is not counted",
+        "en": "{lance}: {n} for winning the punto, {quien}; with a pareja one tanto from the juego "
+        "the envite of {envite} is not counted",
     },
     "correccion": {
         "es": "{lance}: {nota} ({n})",
