@@ -210,7 +210,7 @@ def test_the_api_gives_the_reasons_in_the_players_language(cliente: Any, como: d
     clave = r.json()["clave"]
     if "cookies" in como:
         cliente.cookies.update(como.pop("cookies"))
-    body = {"cartas": CARTAS, "lances": LANCES}
+    body: dict[str, Any] = {"cartas": CARTAS, "lances": LANCES}
     previa = cliente.post(f"/api/partidas/{clave}/previsualizar", json=body, **como).json()
     body |= {"id_mano": "telefono-a-1", "n": 1}
     confirmada = cliente.post(f"/api/partidas/{clave}/manos", json=body, **como).json()
