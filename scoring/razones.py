@@ -185,6 +185,11 @@ PLANTILLAS: Final[Mapping[str, Mapping[str, str]]] = {
         "eu": "Jokoaren amaiera: {gana} bikoteak irabazi du (tantoetara)",
         "en": "End of the juego: won by {gana}, on tantos",
     },
+    "nota_declaracion": {
+        "es": "{lance}: nota del árbitro sobre las declaraciones",
+        "eu": "{lance}: arbitroaren oharra adierazpenei buruz (mus arbitro --declaraciones)",
+        "en": "{lance}: the referee's note on the declarations (mus arbitro --declaraciones)",
+    },
     "ordago_sin_efecto": {
         "es": "{lance}: órdago sin efecto, nadie tiene {lance_min}",
         "eu": "{lance}: hordagoak ez du ondoriorik, inork ez du {lance_min}",

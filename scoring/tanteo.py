@@ -28,7 +28,7 @@ from scoring.errors import ScoringError
 from scoring.inputs import excerpt
 from scoring.jugadas import Jugada, cuarto_lance, evaluar, ganador_de, se_apuesta, speaking_order, tienen
 from scoring.outcomes import PASO, FinJuego, Lance, NoQuiero, Ordago, Paso, Quiero, Terminacion
-from scoring.razones import SOURCE, Motivo, TipoApunte, nombre_lance, plantilla
+from scoring.razones import SOURCE, Motivo, TipoApunte, idioma_de, nombre_lance, plantilla
 from scoring.rules import PERFILES, PerfilError, Reglas, perfil
 
 APUESTA_LANCES: Final = ("grande", "chica", "pares", "juego", "punto")
@@ -250,6 +250,8 @@ class ResultadoTanteo:
     fin: FinJuego | None
     detalle: list[Apunte]
     notas: list[str] = field(default_factory=list)  # penalties applied (declaraciones)
+    # each note's kind and lance, to write it in another language (razones.PLANTILLAS)
+    notas_de: list[tuple[str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         reg = self.registro
@@ -303,6 +305,17 @@ class ResultadoTanteo:
         clave = "fin_ordago" if self.fin.por is Terminacion.ORDAGO else "fin_tantos"
         return plantilla(clave, idioma).format(gana=self._pareja(self.fin.ganador, idioma))
 
+    def notas_en(self, idioma: str = SOURCE) -> list[str]:
+        """The notes in ``idioma``: a referee's note on the declarations is the referee's
+        Spanish, so another language says where to read it (``mus arbitro --declaraciones``)."""
+        if idioma == SOURCE or len(self.notas_de) != len(self.notas):
+            return list(self.notas)
+        campos = [
+            (clave, nombre_lance(lance, idioma), razones.LANCE_MINUSCULA[idioma_de(idioma)][lance])
+            for clave, lance in self.notas_de
+        ]
+        return [plantilla(clave, idioma).format(lance=n, lance_min=m) for clave, n, m in campos]
+
     def _pareja(self, pareja: int, idioma: str) -> str:
         return razones.nombre_pareja(pareja, self.registro.jugadores, idioma)
 
@@ -324,7 +337,7 @@ class ResultadoTanteo:
         for lance in self.orden:
             a, b = self.por_lance[lance]
             lines.append(f"{nombre_lance(lance, idioma):<7} {a:>3} {b:>3}   {self.resumen(lance, idioma)}")
-        lines.extend(plantilla("nota", idioma).format(nota=nota) for nota in self.notas)
+        lines.extend(plantilla("nota", idioma).format(nota=nota) for nota in self.notas_en(idioma))
         p0, p1 = (razones.nombre_pareja(p, nombres, idioma, sola=True) for p in (0, 1))
         lines.append(plantilla("marcador", idioma).format(p0=p0, a=self.marcador[0], p1=p1, b=self.marcador[1]))
         if self.fin:
@@ -352,6 +365,7 @@ class _Cuenta:
         self.detalle: list[Apunte] = []
         self.fin: FinJuego | None = None
         self.notas: list[str] = []
+        self.notas_de: list[tuple[str, str]] = []
         self.punto_a_falta = False  # the punto was bet with a pareja one tanto short (Título VI art. 1)
 
     def add(self, pareja: int, tantos: int, lance: str, motivo: Motivo) -> None:
@@ -380,6 +394,7 @@ def tantear(record: Mapping[str, Any] | RegistroMano, correcciones: Sequence[Cor
     lances = _lances_en_orden(reg, jugadas, orden)
     ganadores = {lance: _ganador(lance, jugadas, reg.mano, por_lance_corr.get(lance)) for lance in orden}
     cuenta = _Cuenta(reg, orden, jugadas)
+    notadas = [c for c in correcciones if c.razon and c.lance in orden]
     _apuestas(cuenta, reg, jugadas, lances, ganadores, orden, por_lance_corr)
     if not cuenta.fin:
         for lance in orden:
@@ -394,8 +409,8 @@ def tantear(record: Mapping[str, Any] | RegistroMano, correcciones: Sequence[Cor
         marcador=(cuenta.score[0], cuenta.score[1]),
         fin=cuenta.fin,
         detalle=cuenta.detalle,
-        notas=[f"{NOMBRES_LANCE[c.lance]}: {c.razon}" for c in correcciones if c.razon and c.lance in orden]
-        + cuenta.notas,
+        notas=[f"{NOMBRES_LANCE[c.lance]}: {c.razon}" for c in notadas] + cuenta.notas,
+        notas_de=[("nota_declaracion", c.lance) for c in notadas] + cuenta.notas_de,
     )
 
 
@@ -501,6 +516,7 @@ def _apuestas(
             seat = ganadores[lance]
             if seat is None:  # opened by false declarations and nobody holds the jugada
                 cuenta.notas.append(plantilla("ordago_sin_efecto").format(lance=name, lance_min=lance))
+                cuenta.notas_de.append(("ordago_sin_efecto", lance))
                 continue
             p = seat % 2
             falta = cuenta.target - cuenta.score[p]

@@ -656,3 +656,19 @@ def test_a_correction_is_written_in_each_language() -> None:
     for idioma in ("eu", "en"):
         text = razon(motivo, "pares", 2, jugadas, BASQUE_NAMES, idioma)
         assert not spanish_words(text) and "Iñaki" in text, text
+
+
+def test_the_notes_of_a_declaration_check_point_to_the_referee_in_basque_and_english() -> None:
+    # the 33 de postre (euskadi: the bet stands): the referee's note is its Spanish, with the quote;
+    # another language says where to read it
+    r = tanteo(
+        ["12o 11c 10e 1b", "4o 5c 6e 7b", "4c 5e 6c 7e", "12c 11e 6o 7o"],
+        reglas="euskadi",
+        jugadores=BASQUE_NAMES,
+        lances={"juego": {"ordago": "quiero"}},
+        declaraciones={"ordago_querido": {"asiento": 3, "lance": "juego"}},
+    )
+    assert r.notas and r.notas_en() == r.notas
+    assert r.notas_en("en") == ["Juego: the referee's note on the declarations (mus arbitro --declaraciones)"]
+    for idioma in ("eu", "en"):
+        assert not spanish_words(r.texto(idioma)) and "«" not in r.texto(idioma), r.texto(idioma)
