@@ -343,8 +343,10 @@
         col.appendChild(b);
         if (tocable && c.dudosa) {  // one tap: the reader's other guess, or this one is right
           if (c.alternativa && c.alternativa !== c.carta) {
-            col.appendChild(boton("alt-" + i, "opcion alternativa", nombreCarta(c.alternativa),
-              T.es_la.replace("{carta}", nombreCarta(c.alternativa)), function () { corregir(c.alternativa, i); }));
+            var alt = boton("alt-" + i, "opcion alternativa", T.o_es.replace("{carta}", nombreCarta(c.alternativa)),
+              T.es_la.replace("{carta}", nombreCarta(c.alternativa)), function () { corregir(c.alternativa, i); });
+            alt.dataset.carta = c.alternativa;
+            col.appendChild(alt);
           }
           col.appendChild(boton("bien-" + i, "opcion bien", "✓ " + T.bien, T.bien + ": " + nombreCarta(c.carta),
             function () { bien([i]); }));
@@ -516,10 +518,8 @@
     });
     $("corregir_cerrar").addEventListener("click", function () { $("corregir").hidden = true; indice = null; });
     for (var k = 0; k < 4; k++) {
-      $("soy-" + k).addEventListener("click", function () { elegirDueno(parseInt(this.dataset.soy, 10)); });
       $("mano_de-" + k).addEventListener("click", function () { manoDe(parseInt(this.dataset.manoDe, 10)); });
     }
-    $("cambiar_telefono").addEventListener("click", function () { pintarDueno(true); });
     $("todas_bien").addEventListener("click", function () { var e = estado(); if (e && e.lectura) { bien(dudosasDe(e.lectura)); } });
     $("girar_asientos").addEventListener("click", girar);
     document.addEventListener("click", alConfirmar, true);
@@ -533,7 +533,6 @@
       $("confirmar").click();
     });
     window.addEventListener("resize", function () { if (vista) { pintar(); } });
-    pintarDueno(false);
     window.addEventListener("online", reintentar);
     setInterval(reintentar, 5000);
     pintar();
@@ -545,6 +544,12 @@
     }
   }
 
+  // whose phone is asked at once: it needs no draft
+  for (var k = 0; k < 4; k++) {
+    $("soy-" + k).addEventListener("click", function () { elegirDueno(parseInt(this.dataset.soy, 10)); });
+  }
+  $("cambiar_telefono").addEventListener("click", function () { pintarDueno(true); });
+  pintarDueno(false);
   document.addEventListener("mus:borrador", empezar);
   empezar();  // the draft may have come before this script
 }());
