@@ -268,7 +268,7 @@ def test_a_one_hand_photo_of_the_table_goes_to_a_seat_and_a_refused_one_says_so(
         d.save_screenshot(str(shots / "una_mano.png"))
         assert _alto(d, "mano_de-1") >= MIN_TARGET
         _tap(d, "mano_de-1")  # Bea's: read again seat by seat, into her seat
-        esperar(lambda: _cartas_asiento(d, 1) == sorted("12o 12c 11e 1b".split()), 120, "la mano de Bea")
+        esperar(lambda: _cartas_asiento(d, 1) == sorted(["12o", "12c", "11e", "1b"]), 120, "la mano de Bea")
         assert _visible(d, "asientos_foto") and not _visible(d, "de_quien")
         assert all(_cartas_asiento(d, s) == [] for s in (0, 2, 3))
 
