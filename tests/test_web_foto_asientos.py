@@ -116,7 +116,9 @@ def test_a_photo_from_seat_3_gives_each_hand_to_its_player_and_girar_turns_them(
     clave = _partida(servidor)
     # the example table as Carlos (seat 3, the partida's seat 2) sees it: turned half round
     girada = tmp_path / "desde_carlos.jpg"
-    cv2.imwrite(str(girada), cv2.rotate(cv2.imread(str(EXAMPLES / "mesa.jpg")), cv2.ROTATE_180))
+    mesa = cv2.imread(str(EXAMPLES / "mesa.jpg"))
+    assert mesa is not None
+    cv2.imwrite(str(girada), cv2.rotate(mesa, cv2.ROTATE_180))
     with navegador() as d:
         _abrir(d, servidor, clave)
         esperar(lambda: _visible(d, "telefono_de"), 10, "¿de quién es este teléfono?")
