@@ -257,8 +257,12 @@ def test_an_unknown_deck_gets_one_notice_and_the_deck_page_says_a_wrong_suit_whe
         d.save_screenshot(str(shots / "baraja_palo_equivocado.png"))
 
 
-def test_a_one_hand_photo_of_the_table_goes_to_a_seat_and_a_refused_one_says_so(servidor: Servir) -> None:
+def test_a_one_hand_photo_of_the_table_goes_to_a_seat_and_a_refused_one_says_so(
+    servidor: Servir, tmp_path: Path
+) -> None:
     from selenium.webdriver.common.by import By
+
+    from tests.test_web_leer import _mano_con_taza
 
     shots = capturas()
     clave = _partida(servidor)
@@ -282,3 +286,21 @@ def test_a_one_hand_photo_of_the_table_goes_to_a_seat_and_a_refused_one_says_so(
         assert all(not b.is_enabled() for b in d.find_elements(By.CSS_SELECTOR, "#leidas button[id^=leida-]"))
         assert not d.find_elements(By.CSS_SELECTOR, "#leidas [id^=bien-]")
         d.save_screenshot(str(shots / "asiento_rechazado.png"))
+
+        # Bea's photo again, with a cup read as a fifth card: the cup taken out with one tap
+        _tap(d, "repetir-1")
+        taza = tmp_path / "taza.jpg"
+        taza.write_bytes(_mano_con_taza())
+        _foto(d, taza)
+        esperar(lambda: "5 cartas" in _texto(d, "foto_error"), 120, "cinco cartas")
+        assert "quitarla" in _texto(d, "lectura_resumen")
+        d.execute_script("document.getElementById('leidas').scrollIntoView()")
+        d.save_screenshot(str(shots / "asiento_taza.png"))
+        _tap(d, next(b.get_attribute("id") for b in d.find_elements(By.CSS_SELECTOR, "#leidas [data-carta='7o']")))
+
+        def estados() -> list[str]:
+            return [str(d.find_element(By.ID, f"asiento_foto-{s}").get_attribute("data-estado")) for s in range(4)]
+
+        esperar(lambda: estados() == ["ahora", "hecha", "pendiente", "pendiente"], 120, "la foto de Bea sin la taza")
+        assert not _visible(d, "foto_error")
+        assert _cartas_asiento(d, 1) == sorted(["12o", "12c", "11e", "1b"])

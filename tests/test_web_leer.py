@@ -451,3 +451,36 @@ def test_seat_by_seat_without_asiento_is_the_photographers_own_seat(client: Any)
     assert res.status_code == 200, res.text
     seats = res.json()["fotos_asiento"]
     assert seats[0] is None and seats[2] is not None and len(seats[2]["cartas"]) == 4
+
+
+def _mano_con_taza() -> bytes:
+    """examples/mano.jpg (one hand, generated) with a fifth card lying beside it, as a cup or a
+    coin is read as a card: a seat's photo that shows five."""
+    from mesa.lectura import leer_foto
+
+    mano, mesa = cv2.imread(str(EXAMPLES / "mano.jpg")), cv2.imread(str(EXAMPLES / "mesa.jpg"))
+    lec = leer_foto(mesa)
+    x1, y1, x2, y2 = lec.xyxy[lec.ids.index("7o")].astype(int)
+    extra = cv2.resize(mesa[y1:y2, x1:x2], None, fx=1.8, fy=1.8)
+    h, w = extra.shape[:2]
+    mano[620 : 620 + h, 1020 : 1020 + w] = extra
+    return cv2.imencode(".jpg", mano)[1].tobytes()
+
+
+@needs_models
+def test_seat_by_seat_what_is_no_card_is_taken_out(client: Any) -> None:
+    clave = _partida(client)
+    foto = _mano_con_taza()
+
+    def seat(**campos: str) -> Any:
+        datos = {"partida": clave, "asiento": "1", "fotos_asiento": "[]", **campos}
+        return client.post("/api/leer/asiento", files={"foto": ("1.jpg", foto)}, data=datos)
+
+    refused = seat()
+    assert refused.status_code == 422 and "5 cartas" in refused.json()["error"]
+    cartas = [c["carta"] for c in refused.json()["lectura"]["cartas"]]
+    res = seat(quitar=json.dumps([cartas.index("7o")]))
+    assert res.status_code == 200, res.text
+    assert sorted(c["carta"] for c in res.json()["fotos_asiento"][1]["cartas"]) == sorted(["12o", "12c", "11e", "1b"])
+    for mal in ("[9]", "[-1]", '["0"]', "{}", "x"):
+        assert seat(quitar=mal).status_code == 422, mal

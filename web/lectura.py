@@ -150,18 +150,25 @@ def leer_asiento(
     asiento: int,
     fotos_asiento: list[dict[str, Any] | None],
     jugadores: list[str] | None,
+    quitar: list[int] | None = None,
 ) -> dict[str, Any]:
     """One seat's photo (seat by seat): its four cards, checked as the app checks them
     (mesa.asientos: four cards, none already in another seat's photo), with the other seats'
-    readings ``fotos_asiento``. Answers ``lectura`` (this photo's reading), ``fotos_asiento``
-    (the four so far), and, with all four, ``mesa`` (the four hands' reading) and ``cartas``.
-    WebError naming the player and the card otherwise; nothing changes then."""
+    readings ``fotos_asiento``. ``quitar``: the indices, in this photo's reading, of what the
+    player says is no card (a cup, a coin read as one), left out before the checks. Answers
+    ``lectura`` (this photo's reading), ``fotos_asiento`` (the four so far), and, with all four,
+    ``mesa`` (the four hands' reading) and ``cartas``. WebError naming the player and the card
+    otherwise; nothing changes then."""
     img = comprobar_foto(data)
     reader = _lector(baraja)
     try:
         det = mano_de(reader.read(img))
     except FileNotFoundError as exc:  # a model file missing: the page offers the grid
         raise WebError(str(exc), 500) from None
+    if quitar:
+        if not all(0 <= i < len(det) for i in quitar):
+            raise WebError(LECTURA_ROTA, 422)
+        det = det[[i for i in range(len(det)) if i not in set(quitar)]]
     ses = _sesion(fotos_asiento, jugadores)
     try:
         ses.poner(det, asiento=asiento)

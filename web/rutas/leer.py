@@ -171,7 +171,8 @@ async def leer_asiento(request: Request, abrir: Sesiones) -> Any:
     """Seat by seat: one player's four cards (fields ``foto``, ``partida``, ``asiento`` 0-3 and
     ``fotos_asiento``, the JSON of the seats read so far as the draft keeps them). Every seat
     here is the partida's; ``asiento`` left out is ``abajo`` (default 0), the photographer's
-    own seat: a phone's owner photographs their own cards."""
+    own seat: a phone's owner photographs their own cards. ``quitar``: JSON, the indices in this
+    photo's reading (as a refusal answered it) of what is no card (a cup read as one)."""
     fotos, textos = await formulario(request, ("foto",))
     if "foto" not in fotos:
         raise WebError(lectura.FOTO_VACIA, 422)
@@ -185,10 +186,13 @@ async def leer_asiento(request: Request, abrir: Sesiones) -> Any:
         raise WebError(lectura.LECTURA_ROTA, 422) from None
     if not isinstance(previas, list):
         raise WebError(lectura.LECTURA_ROTA, 422)
+    quitar = _quitar(textos.get("quitar") or "[]")
     deck, jugadores = await run_in_threadpool(_partida_de, abrir, textos.get("partida", ""))
     nombre, datos = fotos["foto"]
     try:
-        out = await pool(request).ejecutar(lectura.leer_asiento, datos, nombre, deck, int(asiento), previas, jugadores)
+        out = await pool(request).ejecutar(
+            lectura.leer_asiento, datos, nombre, deck, int(asiento), previas, jugadores, quitar
+        )
     except lectura.Ocupado as exc:
         return ocupado(exc, request)
     return out
@@ -196,6 +200,17 @@ async def leer_asiento(request: Request, abrir: Sesiones) -> Any:
 
 ASIENTO_MAL: Final = N_("asiento desconocido: de 0 a 3")
 ABAJO_MAL: Final = N_("abajo: el asiento de quien hace la foto, de 0 a 3")
+
+
+def _quitar(texto: str) -> list[int]:
+    """The form's ``quitar``: a JSON list of at most 40 card indices; 422 otherwise."""
+    try:
+        quitar = json.loads(texto)
+    except ValueError:
+        raise WebError(lectura.LECTURA_ROTA, 422) from None
+    if not (isinstance(quitar, list) and len(quitar) <= 40 and all(type(i) is int for i in quitar)):
+        raise WebError(lectura.LECTURA_ROTA, 422)
+    return quitar
 
 
 def _abajo(textos: dict[str, str]) -> int:

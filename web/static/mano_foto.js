@@ -24,6 +24,7 @@
   var indice = null;    // the card being corrected
   var pendiente = null; // what found no connection (a photo to read, a correction): tried again
   var ultima = null;    // the last whole-table photo's File: a one-hand photo goes to a seat
+  var rechazo = null;   // a seat's refused photo: {file, asiento, quitar, quedan} (what to take out)
   var avisado = false;  // the player chose to confirm with doubtful cards left
   var DUENO = "mus-telefono-de-" + clave;  // localStorage: whose phone this is, in this partida
   // the reader's warnings the page says otherwise: the doubtful cards (their count, live), the
@@ -110,7 +111,8 @@
   }
 
   // -- the photo and its cards -----------------------------------------------------------------
-  function tomar(file) {
+  function tomar(file, quitar) {
+    // quitar (seat by seat): indices in this photo's reading of what the player said is no card
     var e = estado();
     if (!e) { return; }
     var form = new FormData();
@@ -123,6 +125,7 @@
       if (asiento === null) { return; }
       form.append("asiento", String(asiento));
       form.append("fotos_asiento", JSON.stringify(leidos()));
+      if (quitar && quitar.length) { form.append("quitar", JSON.stringify(quitar)); }
       ruta = "/api/leer/asiento";
     }
     var url = URL.createObjectURL(file);
@@ -132,11 +135,11 @@
     $("foto_estado").textContent = T.leyendo;
     enviar(ruta, form).then(function (r) {
       $("foto_estado").textContent = "";
-      if (modo === "asientos") { return asientoLeido(r, asiento, url); }
+      if (modo === "asientos") { return asientoLeido(r, asiento, url, file, quitar || []); }
       return mesaLeida(r, url);
     }, function () {
       URL.revokeObjectURL(url);
-      sinRed(function () { tomar(file); });
+      sinRed(function () { tomar(file, quitar); });
     });
   }
 
@@ -156,13 +159,20 @@
     window.musMano.cambiar();
   }
 
-  function asientoLeido(r, asiento, url) {
+  function asientoLeido(r, asiento, url, file, quitar) {
     var e = estado();
     if (!r.ok) {  // refused (not four cards, a card of another seat): what was seen, and why
       decir("foto_error", r.doc.error);
-      if (r.doc.lectura) { mostrar({lectura: r.doc.lectura, foto: url, tocable: false}); }
+      if (r.doc.lectura) {
+        // more than four: what is no card (a cup) can be taken out with a tap, the photo kept
+        var n = r.doc.lectura.cartas.length, todas = [];
+        for (var k = 0; k < n + quitar.length; k++) { if (quitar.indexOf(k) < 0) { todas.push(k); } }
+        rechazo = {file: file, asiento: asiento, quitar: quitar, quedan: todas};
+        mostrar({lectura: r.doc.lectura, foto: url, tocable: false, quitable: n > 4 && n <= 6});
+      }
       return;
     }
+    rechazo = null;
     fotos[asiento] = url;
     repetir = null;
     e.fotos_asiento = r.doc.fotos_asiento;
@@ -209,6 +219,7 @@
     var resumen = lec.cartas.length + " " + T.cartas + " · ";
     if (!vista.tocable) {
       resumen += T.no_usada;  // a seat's photo refused: its cards are shown greyed, to see why
+      if (vista.quitable) { resumen += " · " + T.quitar; }
     } else {
       resumen += dudosas === 1 ? T.dudosa : (dudosas ? T.dudosas.replace("{n}", String(dudosas)) : T.toca);
     }
@@ -216,7 +227,7 @@
     if (vista.tocable && lec === e.lectura && !vista.foto && modo === "mesa") { resumen += " · " + T.sin_foto; }
     $("lectura_resumen").textContent = resumen;
     if (cajas) { dibujar(lec, vista.foto, vista.tocable); }
-    fichas(lec, vista.tocable);
+    fichas(lec, vista.tocable, !vista.tocable && !!vista.quitable);
   }
 
   function dudosasDe(lec) {
@@ -310,7 +321,7 @@
 
   function centro(c) { return (c.caja[0] + c.caja[2]) / 2; }
 
-  function fichas(lec, tocable) {
+  function fichas(lec, tocable, quitable) {
     // the cards as buttons, by seat when there are seats: a thumb finds them more easily than a box
     var caja = $("leidas");
     var grupos = lec.asientos ? [0, 1, 2, 3].map(function (s) {
@@ -338,8 +349,9 @@
         b.dataset.i = String(i);
         b.dataset.carta = c.carta;
         b.textContent = nombreCarta(c.carta);
-        b.disabled = !tocable;
-        b.addEventListener("click", function () { abrirCorreccion(i); });
+        b.disabled = !tocable && !quitable;
+        if (quitable) { b.classList.add("quitable"); }
+        b.addEventListener("click", function () { if (quitable) { quitarCarta(i); } else { abrirCorreccion(i); } });
         col.appendChild(b);
         if (tocable && c.dudosa) {  // one tap: the reader's other guess, or this one is right
           if (c.alternativa && c.alternativa !== c.carta) {
@@ -402,6 +414,14 @@
     (e.correcciones || []).forEach(function (k) { if (k.asiento !== null && k.asiento !== undefined) { k.asiento = uno(k.asiento); } });
     window.musMano.cambiar();
     pintar();
+  }
+
+  function quitarCarta(i) {
+    // the refused seat photo read again without card i (no card: a cup, a coin)
+    if (!rechazo || rechazo.quedan[i] === undefined) { return; }
+    var r = rechazo;
+    repetir = r.asiento;
+    tomar(r.file, r.quitar.concat([r.quedan[i]]));
   }
 
   function manoDe(s) {
