@@ -165,8 +165,10 @@ def test_doubtful_cards_one_tap_each_and_a_reminder_on_confirm(servidor: Servir)
     shots = capturas()
     clave = _partida(servidor)
     _lectura_con_dudosas(servidor, clave, [0, 1, 2, 3])
-    with navegador() as d:
+    with navegador() as d, navegador() as otro:
         _abrir(d, servidor, clave)
+        _abrir(otro, servidor, clave)  # a second phone on the same hand
+        esperar(lambda: _visible(otro, "bien-1"), 30, "las dudosas en el otro teléfono")
         esperar(lambda: _visible(d, "bien-0"), 30, "está bien")
         assert all(_visible(d, f"alt-{i}") and _visible(d, f"bien-{i}") for i in range(4))
         assert not _visible(d, "bien-4") and _visible(d, "todas_bien")
@@ -186,6 +188,10 @@ def test_doubtful_cards_one_tap_each_and_a_reminder_on_confirm(servidor: Servir)
         esperar(lambda: not _visible(d, "bien-1"), 10, "está bien")
         assert "dudosa" not in (d.find_element(By.ID, "leida-1").get_attribute("class") or "")
         assert _visible(d, "bien-2") and _visible(d, "bien-3")
+        # the other phone follows: the same cards confirmed, the alternative taken
+        esperar(lambda: not _visible(otro, "bien-1") and not _visible(otro, "bien-0"), 30, "el otro teléfono")
+        assert otro.find_element(By.ID, "leida-0").get_attribute("data-carta") == alt
+        assert _visible(otro, "bien-2")
 
         # confirming with two left asks once
         _tap(d, "a_lances")

@@ -24,6 +24,7 @@
   var indice = null;    // the card being corrected
   var pendiente = null; // what found no connection (a photo to read, a correction): tried again
   var ultima = null;    // the last whole-table photo's File: a one-hand photo goes to a seat
+  var visto = null;     // the draft object last drawn: mano.js replaces it with another phone's
   var rechazo = null;   // a seat's refused photo: {file, asiento, quitar, quedan} (what to take out)
   var avisado = false;  // the player chose to confirm with doubtful cards left
   var DUENO = "mus-telefono-de-" + clave;  // localStorage: whose phone this is, in this partida
@@ -424,6 +425,21 @@
     tomar(r.file, r.quitar.concat([r.quedan[i]]));
   }
 
+  function seguirBorrador() {
+    // another phone's draft taken in by mano.js (its "está bien", its corrections, its photo):
+    // drawn here too, over this phone's photo only if it is the same reading's
+    var e = estado();
+    if (!e || e === visto || !raiz.dataset.listo) { return; }
+    visto = e;
+    if (vista && vista.tocable) {
+      var mismo = !!(e.lectura && vista.lectura && cajasDe(e.lectura) === cajasDe(vista.lectura));
+      vista = e.lectura ? {lectura: e.lectura, foto: mismo ? vista.foto : null, tocable: true} : null;
+    }
+    pintar();
+  }
+
+  function cajasDe(lec) { return JSON.stringify(lec.cartas.map(function (c) { return c.caja; })); }
+
   function manoDe(s) {
     // a whole-table photo that shows one hand: it goes to seat s, seat by seat
     var file = ultima;
@@ -553,6 +569,8 @@
       $("confirmar").click();
     });
     window.addEventListener("resize", function () { if (vista) { pintar(); } });
+    visto = e;
+    setInterval(seguirBorrador, 1000);
     window.addEventListener("online", reintentar);
     setInterval(reintentar, 5000);
     pintar();
