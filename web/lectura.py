@@ -24,9 +24,9 @@ from typing import Any, Final, TypeVar
 import numpy as np
 from sqlalchemy.orm import Session
 
-from mesa.asientos import N_ASIENTOS, AsientoError, AsientoPorAsiento, FotoAsiento
-from mesa.i18n import N_
-from mesa.lectura import PALOS_FOTOS, LecturaError, mano_de, manos, registrar_baraja
+from mesa.asientos import N_ASIENTOS, AsientoError, AsientoPorAsiento, FotoAsiento, turn_seats
+from mesa.i18n import N_, SOURCE, t
+from mesa.lectura import PALOS_FOTOS, LecturaError, PaloError, mano_de, manos, registrar_baraja
 from mesa.lectura import comprobar_palo as comprobar_palo_app
 from scoring.cards import Card, NotationError
 from web.servicio import WebError, _partida
@@ -81,16 +81,17 @@ def comprobar_foto(data: bytes) -> np.ndarray:
     return img
 
 
-def leer(data: bytes, nombre: str = "foto", baraja: bytes | None = None) -> dict[str, Any]:
+def leer(data: bytes, nombre: str = "foto", baraja: bytes | None = None, abajo: int = 0) -> dict[str, Any]:
     """``mus leer --json``'s object for one photo (vision.cli_leer's own code): the reading
     against ``baraja`` (a registered deck's .npz bytes) or the shipped reader, or ``{"imagen",
-    "error"}`` when it shows no cards. WebError for a photo that is no image to read or a
-    registered deck that cannot be used."""
+    "error"}`` when it shows no cards. Its seats are the partida's, ``abajo`` the one at the
+    photo's bottom edge (mesa.asientos.turn_seats; 0: ``mus leer``'s own answer). WebError for a
+    photo that is no image to read or a registered deck that cannot be used."""
     from vision.cli_leer import json_entry, read_image  # vision: loaded with the first photo
 
     img = comprobar_foto(data)
     reader = _lector(baraja)
-    return json_entry(nombre, lambda: read_image(reader, img, nombre))
+    return json_entry(nombre, lambda: turn_seats(read_image(reader, img, nombre), abajo))
 
 
 def _lector(baraja: bytes | None) -> Any:
@@ -149,18 +150,25 @@ def leer_asiento(
     asiento: int,
     fotos_asiento: list[dict[str, Any] | None],
     jugadores: list[str] | None,
+    quitar: list[int] | None = None,
 ) -> dict[str, Any]:
     """One seat's photo (seat by seat): its four cards, checked as the app checks them
     (mesa.asientos: four cards, none already in another seat's photo), with the other seats'
-    readings ``fotos_asiento``. Answers ``lectura`` (this photo's reading), ``fotos_asiento``
-    (the four so far), and, with all four, ``mesa`` (the four hands' reading) and ``cartas``.
-    WebError naming the player and the card otherwise; nothing changes then."""
+    readings ``fotos_asiento``. ``quitar``: the indices, in this photo's reading, of what the
+    player says is no card (a cup, a coin read as one), left out before the checks. Answers
+    ``lectura`` (this photo's reading), ``fotos_asiento`` (the four so far), and, with all four,
+    ``mesa`` (the four hands' reading) and ``cartas``. WebError naming the player and the card
+    otherwise; nothing changes then."""
     img = comprobar_foto(data)
     reader = _lector(baraja)
     try:
         det = mano_de(reader.read(img))
     except FileNotFoundError as exc:  # a model file missing: the page offers the grid
         raise WebError(str(exc), 500) from None
+    if quitar:
+        if not all(0 <= i < len(det) for i in quitar):
+            raise WebError(LECTURA_ROTA, 422)
+        det = det[[i for i in range(len(det)) if i not in set(quitar)]]
     ses = _sesion(fotos_asiento, jugadores)
     try:
         ses.poner(det, asiento=asiento)
@@ -257,8 +265,22 @@ def comprobar_palo(data: bytes, palo: int) -> None:
 def _comprobar_palo(img: np.ndarray, palo: int) -> None:
     try:
         comprobar_palo_app(img, palo)  # the app's own check
+    except PaloError as exc:
+        raise ErrorPalo(exc) from None
     except LecturaError as exc:  # its Spanish text, as the app shows it
         raise WebError(str(exc), 422) from None
+
+
+class ErrorPalo(WebError):
+    """mesa.lectura's PaloError for the page: the sentence and the suits' names it holds in the
+    player's language."""
+
+    def __init__(self, exc: PaloError) -> None:
+        super().__init__(exc.plantilla, 422, **exc.datos)
+
+    def texto(self, idioma: str = SOURCE) -> str:
+        datos = {k: t(v, idioma) if k in ("palo", "visto") else v for k, v in self.params.items()}
+        return t(self.plantilla, idioma).format(**datos)
 
 
 def registrar(fotos: list[bytes]) -> tuple[bytes, dict[str, Any], list[str]]:

@@ -2,7 +2,9 @@
 for one image (vision.cli_leer's code).
 
 Multipart fields: ``foto`` (the photo, at most web.lectura.MAX_FOTO bytes) and optionally
-``partida`` (a partida's clave: read against the deck registered for it). A photo that shows no
+``partida`` (a partida's clave: read against the deck registered for it) and ``abajo`` (0-3,
+default 0: the partida's seat whose cards lie at the photo's bottom edge, the photographer's;
+the answer's ``asiento`` k is then the partida's player k, whoever took the photo). A photo that shows no
 cards answers 422 with ``mus leer``'s own ``{"imagen", "error"}``; anything else refused is
 ``{"error": one line in the player's language}``: 413 too big, 415 not an image we read (HEIC),
 429 too many photos from one address, 503 the readers busy (retry after the ``Retry-After``
@@ -45,7 +47,7 @@ class CartaLeidaOut(BaseModel):
     carta: str  # scoring's notation, "12o"
     confianza: float
     caja: list[float]  # x1, y1, x2, y2 in the photo's pixels (upright as its EXIF tag says)
-    asiento: int | None = None  # 0 bottom, 1 right, 2 top, 3 left; absent without seats
+    asiento: int | None = None  # the partida's seat (0 at the photo's bottom when abajo is 0); absent without seats
     dudosa: bool
     alternativa: str | None = None  # the reader's runner-up, only on doubtful cards
 
@@ -55,7 +57,7 @@ class LecturaOut(BaseModel):
 
     imagen: str | None = None  # absent in a seat's or a corrected reading when not given
     cartas: list[CartaLeidaOut] = Field(default_factory=list)
-    asientos: list[list[str]] | None = None
+    asientos: list[list[str]] | None = None  # the four hands in the partida's seat order
     avisos: list[str] = Field(default_factory=list)  # the reader's, in Spanish
     baraja_desconocida: bool = False
     error: str | None = None  # the photo shows no cards (then only imagen and error)
@@ -145,10 +147,11 @@ async def leer(request: Request, abrir: Sesiones) -> Any:
     fotos, textos = await formulario(request, ("foto",))
     if "foto" not in fotos:
         raise WebError(lectura.FOTO_VACIA, 422)
+    abajo = _abajo(textos)
     deck = await run_in_threadpool(baraja, abrir, textos.get("partida"))
     nombre, datos = fotos["foto"]  # named as `mus leer` names the file it read
     try:
-        out = await pool(request).ejecutar(lectura.leer, datos, nombre, deck)
+        out = await pool(request).ejecutar(lectura.leer, datos, nombre, deck, abajo)
     except lectura.Ocupado as exc:
         return ocupado(exc, request)
     return JSONResponse(LecturaOut.model_validate(out).model_dump(exclude_unset=True), 422 if "error" in out else 200)
@@ -166,11 +169,15 @@ class AsientoOut(BaseModel):
 )
 async def leer_asiento(request: Request, abrir: Sesiones) -> Any:
     """Seat by seat: one player's four cards (fields ``foto``, ``partida``, ``asiento`` 0-3 and
-    ``fotos_asiento``, the JSON of the seats read so far as the draft keeps them)."""
+    ``fotos_asiento``, the JSON of the seats read so far as the draft keeps them). Every seat
+    here is the partida's; ``asiento`` left out is ``abajo`` (default 0), the photographer's
+    own seat: a phone's owner photographs their own cards. ``quitar``: JSON, the indices in this
+    photo's reading (as a refusal answered it) of what is no card (a cup read as one)."""
     fotos, textos = await formulario(request, ("foto",))
     if "foto" not in fotos:
         raise WebError(lectura.FOTO_VACIA, 422)
-    asiento = textos.get("asiento", "")
+    abajo = _abajo(textos)
+    asiento = textos.get("asiento", str(abajo))
     if asiento not in ("0", "1", "2", "3"):
         raise WebError(ASIENTO_MAL, 422)
     try:
@@ -179,16 +186,40 @@ async def leer_asiento(request: Request, abrir: Sesiones) -> Any:
         raise WebError(lectura.LECTURA_ROTA, 422) from None
     if not isinstance(previas, list):
         raise WebError(lectura.LECTURA_ROTA, 422)
+    quitar = _quitar(textos.get("quitar") or "[]")
     deck, jugadores = await run_in_threadpool(_partida_de, abrir, textos.get("partida", ""))
     nombre, datos = fotos["foto"]
     try:
-        out = await pool(request).ejecutar(lectura.leer_asiento, datos, nombre, deck, int(asiento), previas, jugadores)
+        out = await pool(request).ejecutar(
+            lectura.leer_asiento, datos, nombre, deck, int(asiento), previas, jugadores, quitar
+        )
     except lectura.Ocupado as exc:
         return ocupado(exc, request)
     return out
 
 
 ASIENTO_MAL: Final = N_("asiento desconocido: de 0 a 3")
+ABAJO_MAL: Final = N_("abajo: el asiento de quien hace la foto, de 0 a 3")
+
+
+def _quitar(texto: str) -> list[int]:
+    """The form's ``quitar``: a JSON list of at most 40 card indices; 422 otherwise."""
+    try:
+        quitar = json.loads(texto)
+    except ValueError:
+        raise WebError(lectura.LECTURA_ROTA, 422) from None
+    if not (isinstance(quitar, list) and len(quitar) <= 40 and all(type(i) is int for i in quitar)):
+        raise WebError(lectura.LECTURA_ROTA, 422)
+    return quitar
+
+
+def _abajo(textos: dict[str, str]) -> int:
+    """The form's ``abajo``: the partida's seat at the photo's bottom edge (0 when not given);
+    422 for anything but 0-3."""
+    abajo = textos.get("abajo", "0").strip()
+    if abajo not in ("0", "1", "2", "3"):
+        raise WebError(ABAJO_MAL, 422)
+    return int(abajo)
 
 
 def _partida_de(abrir: Callable[[], AbstractContextManager[Session]], clave: str) -> tuple[bytes | None, list[str]]:
