@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 import psycopg
-from fastapi.testclient import TestClient
+from tests.cliente_web import ClienteWeb as TestClient
 from sqlalchemy import select, text
 
 from scoring.arbitro import comprobar_senas

@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
+from tests.cliente_web import ClienteWeb as TestClient
 
 from scoring.partida import Partida
 from tests import test_torneo_api as base

@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 from argon2 import PasswordHasher
-from fastapi.testclient import TestClient
+from tests.cliente_web import ClienteWeb as TestClient
 
 from torneo import auth
 from torneo.api import _VALIDACION, Servidor

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
+from tests.cliente_web import ClienteWeb as TestClient
 
 from scoring.partida import Partida
 from tests import test_torneo_api as base

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
+from tests.cliente_web import ClienteWeb as TestClient
 
 from tests import test_torneo_api as base
 from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)

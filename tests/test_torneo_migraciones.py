@@ -17,7 +17,7 @@ pytest.importorskip("alembic")
 import psycopg
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from fastapi.testclient import TestClient
+from tests.cliente_web import ClienteWeb as TestClient
 from sqlalchemy import MetaData, create_engine, inspect, text
 from sqlalchemy.engine import Engine
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
+from tests.cliente_web import ClienteWeb as TestClient
 
 from tests import test_torneo_api as base
 from tests.servidor_torneo import hash_barato  # noqa: F401 (fixture used by name)

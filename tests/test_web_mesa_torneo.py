@@ -29,7 +29,7 @@ import cv2
 import httpx
 import numpy as np
 import psycopg
-from fastapi.testclient import TestClient
+from tests.cliente_web import ClienteWeb as TestClient
 from sqlalchemy import create_engine, delete, select, update
 from sqlalchemy.orm import Session
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
+from tests.cliente_web import ClienteWeb as TestClient
 
 from scoring.cards import CARD_IDS
 from torneo.auth import Limite

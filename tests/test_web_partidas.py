@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("fastapi")
 import psycopg
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
+from tests.cliente_web import ClienteWeb as TestClient
 from sqlalchemy import func, inspect, select
 
 from app.cli import main

@@ -37,6 +37,7 @@ from torneo.dependencias import (
 )
 from torneo.formularios import CorreccionForm, EntrarForm, TorneoForm, formulario
 from torneo.i18n import idioma_de, mensaje, traducir
+from torneo.seguridad import campo_csrf
 
 PLANTILLAS = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "plantillas"), autoescape=select_autoescape(["html"])
@@ -68,7 +69,9 @@ def texto(exc: Exception, request: Request) -> str:
 
 def pagina(request: Request, nombre: str, estado: int = 200, **ctx: Any) -> HTMLResponse:
     lang = _lang(request)
-    html = PLANTILLAS.get_template(nombre).render(_=lambda t: traducir(t, lang), lang=lang, **ctx)
+    html = PLANTILLAS.get_template(nombre).render(
+        _=lambda t: traducir(t, lang), lang=lang, csrf=lambda: campo_csrf(request), **ctx
+    )
     return HTMLResponse(html, status_code=estado)
 
 
