@@ -17,7 +17,6 @@ from scoring.tanteo import CLAVES_REGISTRO, RegistroMano
 
 pytest.importorskip("fastapi")
 from tests.cliente_web import ClienteWeb as TestClient
-
 from tests.servidor_torneo import hash_barato  # noqa: F401 (fixture used by name)
 from torneo import auth
 from torneo.api import Servidor

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("fastapi")
-from tests.cliente_web import ClienteWeb as TestClient
 from sqlalchemy import inspect
 
 from tests import test_torneo_api as base
+from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato  # noqa: F401 (fixture used by name)
 from tests.test_torneo_api import CLAVE, codigos, organizador, torneo
 from torneo import auth

@@ -126,7 +126,6 @@ def test_the_pool_refuses_when_full_instead_of_waiting() -> None:
 @pytest.fixture
 def client(tmp_path: Path) -> Any:
     from tests.cliente_web import ClienteWeb as TestClient
-
     from web.app import crear_app
 
     app = crear_app(f"sqlite:///{tmp_path / 'mus.db'}", tmp_path)
@@ -141,7 +140,6 @@ def _post(client: Any, data: bytes, name: str = "mesa.jpg", **fields: str) -> An
 @needs_models
 def test_the_api_answers_what_mus_leer_json_answers() -> None:
     from tests.cliente_web import ClienteWeb as TestClient
-
     from web.app import crear_app
 
     expected = _mus_leer_json(EXAMPLES / "mesa.jpg")
@@ -364,7 +362,6 @@ def test_the_deck_kept_on_postgresql_reads_as_on_sqlite(request: pytest.FixtureR
     """The .npz bytes go through PostgreSQL's bytea unchanged: a reading of the partida there is
     the reading with the same deck on SQLite."""
     from tests.cliente_web import ClienteWeb as TestClient
-
     from tests.test_web_partidas import _url
     from web.app import crear_app
 

@@ -29,11 +29,11 @@ import cv2
 import httpx
 import numpy as np
 import psycopg
-from tests.cliente_web import ClienteWeb as TestClient
 from sqlalchemy import create_engine, delete, select, update
 from sqlalchemy.orm import Session
 
 from mesa.torneo import DB_FILE, http, texto_qr_cualquiera
+from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import Server, hash_barato, postgres, torneo_en_marcha  # noqa: F401 (fixtures by name)
 from tests.test_app_torneo_mesa import MANOS
 from torneo.db import Enfrentamiento, Incidencia, Mano, TokenMesa

@@ -358,7 +358,6 @@ def test_the_offline_texts_come_in_the_players_language(idioma: str, esperado: s
 
     pytest.importorskip("fastapi")
     from tests.cliente_web import ClienteWeb as TestClient
-
     from web.app import crear_app
 
     app = crear_app(f"sqlite:///{tmp_path / 'sin_red.sqlite3'}")

@@ -55,9 +55,6 @@ _CLAVE: Final = "musmesa.csrf"  # where the request's token waits in the ASGI sc
 _FORMA: Final = re.compile(r"[A-Za-z0-9_-]{32,64}")  # secrets.token_urlsafe(32): 43 characters
 _PUERTOS: Final = {"http": "80", "https": "443"}
 
-FORMULARIO_AJENO: Final = "el formulario ha caducado o no viene de esta página: vuelve a cargarla e inténtalo de nuevo"
-ORIGEN_AJENO: Final = "petición rechazada: no viene de una página de este servidor"
-
 
 def token_csrf(request: Request) -> str:
     """The token a page puts in its forms' hidden field :data:`CAMPO` (the browser's cookie,
@@ -137,15 +134,17 @@ class Seguridad:
             return receive  # not authenticated by anything the browser adds by itself
         origen = request.headers.get("origin") or request.headers.get("referer")
         if origen is not None and _origen(origen) != self._este(request):
-            raise ServicioError(ORIGEN_AJENO, 403)
+            raise ServicioError("petición rechazada: no viene de una página de este servidor", 403)
         if origen is None and auth.COOKIE in request.cookies:
-            raise ServicioError(ORIGEN_AJENO, 403)
+            raise ServicioError("petición rechazada: no viene de una página de este servidor", 403)
         tipo = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if tipo != FORMULARIO:
             return receive
         mensajes, cuerpo = await _leer(receive, LIMITE_FORMULARIO)
         if cookie is None or not hmac.compare_digest(_campo(cuerpo).encode(), cookie.encode()):
-            raise ServicioError(FORMULARIO_AJENO, 403)
+            raise ServicioError(
+                "el formulario ha caducado o no viene de esta página: vuelve a cargarla e inténtalo de nuevo", 403
+            )
         return _repetir(mensajes, receive)
 
     def _este(self, request: Request) -> str | None:
