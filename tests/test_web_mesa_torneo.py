@@ -78,8 +78,11 @@ def telefono_pg(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Test
 
 
 def unirse(client: Any, codigo: str, servidor: str | None = None) -> str:
-    form = {"codigo": codigo} | ({"servidor": servidor} if servidor else {})
-    r = client.post("/mesa", data=form)
+    page = client.get("/mesa")  # the join form as a phone opens it: its token in a hidden field
+    token = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert token, page.text
+    form = {"codigo": codigo, "csrf": token[1]} | ({"servidor": servidor} if servidor else {})
+    r = client.post("/mesa", data=form, headers={"Origin": str(client.base_url).rstrip("/")})
     assert r.status_code == 303, r.text
     clave = r.headers["location"].rsplit("/", 1)[1]
     assert r.headers["location"] == f"/mesa/{clave}"
