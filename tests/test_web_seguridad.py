@@ -374,3 +374,15 @@ def test_the_phone_pages_forms_need_their_token(web: Any) -> None:
     nombres = {f"jugador{i}": n for i, n in enumerate(("Ana", "Bea", "Carlos", "Dani"))}
     r = web.post("/nueva", data=nombres, follow_redirects=False)
     assert r.status_code == 303, r.text
+
+
+def test_a_refused_form_gives_the_browser_a_token_for_the_next_try(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    c = TestClient(_app(tmp_path))  # a browser whose cookie went (or a forged post)
+    r = c.post("/nueva", data={"jugador0": "Ana"}, headers={"Origin": "http://testserver"})
+    assert r.status_code == 403
+    nuevo = c.cookies[COOKIE_CSRF]
+    assert "max-age=2592000" in r.headers["set-cookie"].lower() and "samesite=strict" in r.headers["set-cookie"].lower()
+    r = c.post("/nueva", data={"jugador0": "Ana", "csrf": nuevo}, headers={"Origin": "http://testserver"})
+    assert r.status_code != 403

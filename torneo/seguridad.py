@@ -48,6 +48,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 COOKIE_CSRF: Final = "musmesa_csrf"  # the browser's form token (double submit)
+DURACION_CSRF_S: Final = 30 * 24 * 3600  # it outlives a login (12 h): an open page's form stays good
 CAMPO: Final = "csrf"  # the forms' hidden field holding it
 SEGUROS: Final = frozenset({"GET", "HEAD", "OPTIONS"})  # methods that change nothing
 FORMULARIO: Final = "application/x-www-form-urlencoded"  # what the pages' forms post
@@ -100,28 +101,29 @@ class Seguridad:
         cookie = request.cookies.get(COOKIE_CSRF, "")
         valido = bool(_FORMA.fullmatch(cookie))
         estado = scope[_CLAVE] = {"token": cookie if valido else secrets.token_urlsafe(32), "usado": False}
+
+        async def enviar(message: Message) -> None:
+            # a page that showed a form (a refusal's page too) gives the browser the token its
+            # hidden field holds
+            if message["type"] == "http.response.start" and estado["usado"] and not valido:
+                message["headers"] = [
+                    *message.get("headers", []),
+                    (b"set-cookie", self._cookie(request, estado["token"])),
+                ]
+            await send(message)
+
         if scope["method"] not in SEGUROS:
             try:
                 receive = await self._comprobar(request, receive, cookie if valido else None)
             except ServicioError as exc:
-                await self.responder(exc, request)(scope, receive, send)
+                await self.responder(exc, request)(scope, receive, enviar)
                 return
-        if valido:
-            await self.app(scope, receive, send)
-            return
-
-        async def enviar(message: Message) -> None:
-            # a page that showed a form gives the browser the token its hidden field holds
-            if message["type"] == "http.response.start" and estado["usado"]:
-                message.setdefault("headers", [])
-                message["headers"] = [*message["headers"], (b"set-cookie", self._cookie(request, estado["token"]))]
-            await send(message)
-
         await self.app(scope, receive, enviar)
 
     def _cookie(self, request: Request, token: str) -> bytes:
         seguro = "; Secure" if self._https(request) else ""
-        return f"{COOKIE_CSRF}={token}; Path=/; HttpOnly; SameSite=Strict{seguro}".encode("latin-1")
+        atributos = f"Path=/; Max-Age={DURACION_CSRF_S}; HttpOnly; SameSite=Strict{seguro}"
+        return f"{COOKIE_CSRF}={token}; {atributos}".encode("latin-1")
 
     def _https(self, request: Request) -> bool:
         srv = getattr(request.app.state, "servidor", None)
