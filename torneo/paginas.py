@@ -2,10 +2,11 @@
 
 The login sets an HttpOnly, SameSite=Strict cookie holding the login token; every form carries
 its page's token (``{{ csrf() }}``) and every change made with the cookie must come from this
-server's own pages (torneo.seguridad), so a form on another site cannot post with it. Each page reads only a tournament the account is a member of
-(its organisers and referees: torneo.db.Miembro), checked by the API's dependencies
-(torneo.dependencias); a page's form is read as a pydantic model (torneo.formularios). A page
-asked without a valid login sends the browser to the login page.
+server's own pages (torneo.seguridad), so a form on another site cannot post with it. Each page
+reads only a tournament the account is a member of (its organisers and referees:
+torneo.db.Miembro), checked by the API's dependencies (torneo.dependencias); a page's form is
+read as a pydantic model (torneo.formularios). A page asked without a valid login sends the
+browser to the login page.
 """
 
 from __future__ import annotations
