@@ -125,8 +125,7 @@ def test_the_pool_refuses_when_full_instead_of_waiting() -> None:
 
 @pytest.fixture
 def client(tmp_path: Path) -> Any:
-    from fastapi.testclient import TestClient
-
+    from tests.cliente_web import ClienteWeb as TestClient
     from web.app import crear_app
 
     app = crear_app(f"sqlite:///{tmp_path / 'mus.db'}", tmp_path)
@@ -140,8 +139,7 @@ def _post(client: Any, data: bytes, name: str = "mesa.jpg", **fields: str) -> An
 
 @needs_models
 def test_the_api_answers_what_mus_leer_json_answers() -> None:
-    from fastapi.testclient import TestClient
-
+    from tests.cliente_web import ClienteWeb as TestClient
     from web.app import crear_app
 
     expected = _mus_leer_json(EXAMPLES / "mesa.jpg")
@@ -368,8 +366,7 @@ def test_the_hand_page_has_the_photo_part(client: Any) -> None:
 def test_the_deck_kept_on_postgresql_reads_as_on_sqlite(request: pytest.FixtureRequest, tmp_path: Path) -> None:
     """The .npz bytes go through PostgreSQL's bytea unchanged: a reading of the partida there is
     the reading with the same deck on SQLite."""
-    from fastapi.testclient import TestClient
-
+    from tests.cliente_web import ClienteWeb as TestClient
     from tests.test_web_partidas import _url
     from web.app import crear_app
 

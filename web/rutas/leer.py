@@ -15,20 +15,22 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+from python_multipart.multipart import MultipartParseError, MultipartParser, parse_options_header
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import UploadFile
 
 from mesa.i18n import N_
 from torneo.api import Estricto
 from torneo.auth import Limite
+from torneo.cuerpo import CuerpoGrande, CuerpoLento, declarado_excede, leer_trozos
 from web import lectura
 from web.dependencias import cuerpo, sesiones, texto_error
 from web.servicio import WebError
@@ -63,6 +65,20 @@ class LecturaOut(BaseModel):
     error: str | None = None  # the photo shows no cards (then only imagen and error)
 
 
+async def plaza(request: Request) -> AsyncIterator[lectura.Plaza]:
+    """A reader's place, taken before the photo's body is read: with no room the body is refused
+    unread (503, Retry-After); given back when the reading that took it ends, or with the
+    request when none did."""
+    reservada = pool(request).reservar()
+    try:
+        yield reservada
+    finally:
+        reservada.cerrar()
+
+
+PlazaLectura = Annotated[lectura.Plaza, Depends(plaza, scope="function")]
+
+
 def pool(request: Request) -> lectura.PoolLecturas:
     """The process's reading pool (made with the first photo)."""
     state = request.app.state
@@ -93,31 +109,85 @@ def limitar(request: Request) -> None:
 async def formulario(request: Request, campos: tuple[str, ...]) -> tuple[dict[str, tuple[str, bytes]], dict[str, str]]:
     """The multipart body: the photos named in ``campos`` (field -> (file name, bytes)) and
     the text fields, read within the photo limit (a bigger body is refused before it is read
-    whole). The photos stay in memory and go when the request does."""
+    whole) and torneo.cuerpo's time limits. The photos stay in memory (the body is parsed here,
+    never spooled to a temporary file) and go when the request does."""
     limite_cuerpo = len(campos) * lectura.MAX_FOTO + MARGEN_FORMULARIO
-    declarado = request.headers.get("content-length", "")
-    if declarado.isdigit() and int(declarado) > limite_cuerpo:
-        raise WebError(lectura.FOTO_GRANDE, 413, mib=lectura.MAX_FOTO // (1024 * 1024))
-    crudo = bytearray()
-    async for trozo in request.stream():
-        crudo += trozo
-        if len(crudo) > limite_cuerpo:
-            raise WebError(lectura.FOTO_GRANDE, 413, mib=lectura.MAX_FOTO // (1024 * 1024))
-    request._body = bytes(crudo)  # Starlette parses the form from the body read here
+    grande = WebError(lectura.FOTO_GRANDE, 413, mib=lectura.MAX_FOTO // (1024 * 1024))
+    if declarado_excede(request, limite_cuerpo):
+        raise grande
     try:
-        form = await request.form(max_files=len(campos), max_fields=8)
-    except Exception:  # a body that is not multipart: python-multipart's own errors vary
+        crudo = await leer_trozos(request.stream(), limite_cuerpo)
+    except CuerpoGrande:
+        raise grande from None
+    except CuerpoLento:
+        raise WebError(lectura.FOTO_LENTA, 408) from None
+    try:
+        partes = partes_multipart(crudo, request.headers.get("content-type", ""), len(campos) + MAX_TEXTOS)
+    except ValueError:  # not multipart, malformed, or too many parts
         raise WebError(lectura.FOTO_VACIA, 422) from None
-    try:
-        fotos = {
-            k: (v.filename or k, await v.read())
-            for k, v in form.multi_items()
-            if k in campos and isinstance(v, UploadFile)
-        }
-        textos = {k: v for k, v in form.multi_items() if isinstance(v, str)}
-    finally:
-        await form.close()
+    fotos = {p.nombre: (p.fichero or p.nombre, p.datos) for p in partes if p.nombre in campos and p.fichero is not None}
+    textos = {p.nombre: p.datos.decode("utf-8", "replace") for p in partes if p.fichero is None}
+    if len(fotos) > len(campos) or any(len(v) > MAX_TEXTO for v in textos.values()):
+        raise WebError(lectura.FOTO_VACIA, 422)
     return fotos, textos
+
+
+MAX_TEXTOS: Final = 8  # text fields of a photo's form: partida, asiento, fotos_asiento, palo...
+MAX_TEXTO: Final = 1024 * 1024  # characters of one (the seats' readings so far are a few KB)
+
+
+@dataclass
+class Parte:
+    """One part of a multipart body: its field name, its file name (None: a text field), its bytes."""
+
+    nombre: str
+    fichero: str | None
+    datos: bytes
+
+
+def partes_multipart(cuerpo: bytes, tipo: str, max_partes: int) -> list[Parte]:
+    """The parts of a ``multipart/form-data`` body held in memory, parsed by python-multipart's
+    streaming parser into bytes (Starlette's form parser would spool a file over 1 MiB to disk);
+    ValueError for another type, a malformed body or more than ``max_partes`` parts."""
+    medio, opciones = parse_options_header(tipo)
+    frontera = opciones.get(b"boundary")
+    if medio != b"multipart/form-data" or not frontera:
+        raise ValueError("not multipart/form-data")
+    partes: list[Parte] = []
+    trozos: list[bytes] = []
+    cabeceras: dict[bytes, bytes] = {}
+    campo: list[bytes] = []
+    valor: list[bytes] = []
+
+    def fin_cabecera() -> None:
+        cabeceras[b"".join(campo).lower()] = b"".join(valor)
+        campo.clear()
+        valor.clear()
+
+    def fin_parte() -> None:
+        _, disp = parse_options_header(cabeceras.get(b"content-disposition", b""))
+        fichero = disp.get(b"filename")
+        nombre = disp.get(b"name", b"").decode("utf-8", "replace")
+        partes.append(Parte(nombre, None if fichero is None else fichero.decode("utf-8", "replace"), b"".join(trozos)))
+        if len(partes) > max_partes:
+            raise ValueError("too many parts")
+        trozos.clear()
+        cabeceras.clear()
+
+    callbacks: Any = {
+        "on_header_field": lambda d, a, b: campo.append(bytes(d[a:b])),
+        "on_header_value": lambda d, a, b: valor.append(bytes(d[a:b])),
+        "on_header_end": fin_cabecera,
+        "on_part_data": lambda d, a, b: trozos.append(bytes(d[a:b])),
+        "on_part_end": fin_parte,
+    }
+    try:
+        parser = MultipartParser(frontera, callbacks)
+        parser.write(cuerpo)
+        parser.finalize()
+    except MultipartParseError as exc:
+        raise ValueError(str(exc)) from None
+    return partes
 
 
 def ocupado(exc: lectura.Ocupado, request: Request) -> JSONResponse:
@@ -143,7 +213,7 @@ Sesiones = Annotated[Callable[[], AbstractContextManager[Session]], Depends(sesi
     dependencies=[Depends(limitar)],
     responses={422: {"model": LecturaOut}, 413: {}, 415: {}, 429: {}, 503: {}},
 )
-async def leer(request: Request, abrir: Sesiones) -> Any:
+async def leer(request: Request, abrir: Sesiones, sitio: PlazaLectura) -> Any:
     fotos, textos = await formulario(request, ("foto",))
     if "foto" not in fotos:
         raise WebError(lectura.FOTO_VACIA, 422)
@@ -151,7 +221,7 @@ async def leer(request: Request, abrir: Sesiones) -> Any:
     deck = await run_in_threadpool(baraja, abrir, textos.get("partida"))
     nombre, datos = fotos["foto"]  # named as `mus leer` names the file it read
     try:
-        out = await pool(request).ejecutar(lectura.leer, datos, nombre, deck, abajo)
+        out = await pool(request).ejecutar(lectura.leer, datos, nombre, deck, abajo, plaza=sitio)
     except lectura.Ocupado as exc:
         return ocupado(exc, request)
     return JSONResponse(LecturaOut.model_validate(out).model_dump(exclude_unset=True), 422 if "error" in out else 200)
@@ -167,7 +237,7 @@ class AsientoOut(BaseModel):
 @router.post(
     "/leer/asiento", response_model=AsientoOut, response_model_exclude_unset=True, dependencies=[Depends(limitar)]
 )
-async def leer_asiento(request: Request, abrir: Sesiones) -> Any:
+async def leer_asiento(request: Request, abrir: Sesiones, sitio: PlazaLectura) -> Any:
     """Seat by seat: one player's four cards (fields ``foto``, ``partida``, ``asiento`` 0-3 and
     ``fotos_asiento``, the JSON of the seats read so far as the draft keeps them). Every seat
     here is the partida's; ``asiento`` left out is ``abajo`` (default 0), the photographer's
@@ -191,7 +261,7 @@ async def leer_asiento(request: Request, abrir: Sesiones) -> Any:
     nombre, datos = fotos["foto"]
     try:
         out = await pool(request).ejecutar(
-            lectura.leer_asiento, datos, nombre, deck, int(asiento), previas, jugadores, quitar
+            lectura.leer_asiento, datos, nombre, deck, int(asiento), previas, jugadores, quitar, plaza=sitio
         )
     except lectura.Ocupado as exc:
         return ocupado(exc, request)
