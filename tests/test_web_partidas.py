@@ -211,6 +211,62 @@ def test_the_draft_outlives_the_app_and_a_stale_phone_is_told(url: str):
     a2.state.servidor.engine.dispose()
 
 
+def _a_la_vez(app: FastAPI, clave: str, version: int, veces: int = 15) -> list[Any]:
+    """``veces`` phones (threads, each its own session and transaction, as server workers would
+    be) saving the draft at once from the same ``version``, each with its own lances: the
+    version each got, or the 409 error."""
+    base, _ = servicio.leer_borrador(app.state.web_sesiones(), clave)
+    puerta = threading.Barrier(veces)
+    salida: list[Any] = [None] * veces
+
+    def telefono(i: int) -> None:
+        datos = base.model_copy(update={"lances": {"grande": {"quiero": 2 + i}}})
+        with app.state.web_sesiones() as s:
+            puerta.wait()
+            try:
+                with s.begin():
+                    salida[i] = servicio.guardar_borrador(s, clave, datos, version)
+            except servicio.WebError as exc:
+                salida[i] = exc
+
+    hilos = [threading.Thread(target=telefono, args=(i,)) for i in range(veces)]
+    for h in hilos:
+        h.start()
+    for h in hilos:
+        h.join(120)
+    return salida
+
+
+def test_fifteen_saves_of_one_version_at_once_one_wins_and_fourteen_get_409_with_it(client: TestClient, app: FastAPI):
+    clave = nueva(client)
+    for version in (0, 1):  # the first save of the hand (an INSERT), then one over a stored draft
+        salida = _a_la_vez(app, clave, version)
+        ganadores = [i for i, r in enumerate(salida) if isinstance(r, int)]
+        assert len(ganadores) == 1, salida
+        assert salida[ganadores[0]] == version + 1
+        perdedores = [r for r in salida if isinstance(r, servicio.WebError)]
+        assert len(perdedores) == 14 and {r.estado for r in perdedores} == {409}
+        guardado = client.get(f"/api/partidas/{clave}/borrador").json()
+        assert guardado["version"] == version + 1
+        assert guardado["datos"]["lances"] == {"grande": {"quiero": 2 + ganadores[0]}}
+        # every loser is told what the winner stored, to show it
+        assert all(r.datos == {"borrador": guardado["datos"], "version": version + 1} for r in perdedores)
+
+
+def test_a_save_over_another_phones_answers_409_with_the_stored_draft(client: TestClient):
+    clave = nueva(client)
+    datos = client.get(f"/api/partidas/{clave}/borrador").json()["datos"]
+    mio = datos | {"lances": {"grande": {"quiero": 7}}}
+    assert client.put(f"/api/partidas/{clave}/borrador", json={"datos": mio, "version": 0}).json() == {"version": 1}
+    suyo = datos | {"lances": {"grande": {"no_quiero": 8, "gana": 1}}}
+    otro = client.put(f"/api/partidas/{clave}/borrador", json={"datos": suyo, "version": 0})
+    assert otro.status_code == 409 and otro.json()["borrador"]["lances"] == mio["lances"]
+    assert otro.json()["version"] == 1
+    assert otro.json()["error"] == "otro teléfono ha cambiado esta mano: se muestra lo suyo"
+    # no version: the save overwrites whatever is there (a client that does not check)
+    assert client.put(f"/api/partidas/{clave}/borrador", json={"datos": suyo}).json() == {"version": 2}
+
+
 def test_a_draft_saved_in_another_shape_gives_a_fresh_hand(client1: TestClient):
     clave = nueva(client1)
     abrir = client1.app.state.web_sesiones
