@@ -407,3 +407,87 @@ def test_the_service_works_without_http(tmp_path: Path):
         m = servicio.ver(s, clave, "en")
     assert m["mano_nombre"] == "Bea" and m["juegos_por_vaca"] == 3 and m["parejas"][0]["nombre"] == "Ana and Carlos"
     a.state.servidor.engine.dispose()
+
+
+def test_a_bet_of_any_size_a_refused_raise_of_any_size_and_nothing_after_an_ordago(client: TestClient):
+    clave = nueva(client)
+    cartas = MANOS[0][0]
+    base = {"id_mano": "apuestas-1", "n": 1, "cartas": cartas}
+    # an envite of 7 and a refused re-raise of 8 (beyond the page's quick chips)
+    previa = client.post(
+        f"/api/partidas/{clave}/previsualizar",
+        json={"cartas": cartas, "lances": {"grande": {"quiero": 7}, "chica": {"no_quiero": 8, "gana": 1}}},
+    )
+    assert previa.status_code == 200, previa.text
+    filas = {f["lance"]: f["tantos"] for f in previa.json()["tanteo"]["filas"]}
+    assert filas["chica"] == [0, 8] and sum(filas["grande"]) == 7
+    # an accepted órdago at grande: no lance after it takes a bet, in whatever order the keys come
+    for lances in (
+        {"grande": {"ordago": "quiero"}, "pares": {"quiero": 2}},
+        {"juego": {"no_quiero": 1, "gana": 0}, "grande": {"ordago": "quiero"}},
+    ):
+        for lang, error in (("es", "no se apuesta después de un órdago querido"), ("en", None)):
+            r = client.post(f"/api/partidas/{clave}/manos?lang={lang}", json=base | {"lances": lances})
+            assert r.status_code == 422
+            assert r.json()["error"] == (error or t("no se apuesta después de un órdago querido", "en"))
+    assert t("no se apuesta después de un órdago querido", "en") != "no se apuesta después de un órdago querido"
+    ok = client.post(f"/api/partidas/{clave}/manos", json=base | {"lances": {"chica": {"ordago": "quiero"}}})
+    assert ok.status_code == 201 and ok.json()["tanteo"]["avisos"][0].startswith("¡Órdago!")
+
+
+def _hasta_el_final(client: TestClient, clave: str) -> list[Any]:
+    """Accepted órdagos at grande until the partida ends (two juegos, one vaca)."""
+    hechas = []
+    for n in range(1, 6):
+        ordago = {"grande": {"ordago": "quiero"}}
+        body = {"id_mano": f"final-{n}-abcdef", "n": n, "cartas": MANOS[0][0], "lances": ordago}
+        r = client.post(f"/api/partidas/{clave}/manos", json=body)
+        assert r.status_code == 201, r.text
+        hechas.append(r.json())
+        if r.json()["marcador"]["terminada"]:
+            return hechas
+    raise AssertionError("the partida never ended")
+
+
+def test_the_end_stays_visible_on_every_phone_and_another_partida_has_the_same_table(client: TestClient):
+    clave = nueva(client, juegos=2, vacas=1, mano=1)
+    hechas = _hasta_el_final(client, clave)
+    m = client.get(f"/api/partidas/{clave}").json()  # what a second phone reads
+    ganador = m["ganador"]
+    assert m["terminada"] and m["parejas"][ganador]["juegos"] == 2  # not reset to 0/2
+    assert m["parejas"][ganador]["vacas"] == 1
+    assert m["avisos"] == hechas[-1]["tanteo"]["avisos"]  # every phone, not only the one that confirmed
+    assert m["avisos"][0].startswith("¡Órdago!") and m["avisos"][-1].startswith("¡Partida para")
+    assert m["siguiente"] is None
+    # the hand page after the end goes to the marcador (no error page)
+    mano = client.get(f"/p/{clave}/mano", follow_redirects=False)
+    assert mano.status_code == 303 and mano.headers["location"] == f"/p/{clave}"
+    pagina = client.get(f"/p/{clave}")
+    assert pagina.status_code == 200 and pagina.text.count("¡Partida para") == 1
+    assert 'id="otra_partida"' in pagina.text
+    # two phones asking for another partida get the same one, with the same players and seats
+    otra = client.post(f"/api/partidas/{clave}/otra")
+    otra2 = client.post(f"/api/partidas/{clave}/otra")
+    assert otra.status_code == otra2.status_code == 200 and otra.json() == otra2.json()
+    nueva_m = client.get(otra.json()["url"].replace("/p/", "/api/partidas/")).json()
+    assert nueva_m["jugadores"] == JUGADORES and nueva_m["mano"] == 1 and nueva_m["juegos_por_vaca"] == 2
+    assert nueva_m["manos"] == 0 and not nueva_m["terminada"]
+    assert client.get(f"/api/partidas/{clave}").json()["siguiente"] == otra.json()["clave"]
+    assert 'id="ir_otra"' in client.get(f"/p/{clave}/parte").text
+    # a partida still being played has no "otra partida"
+    sigue = client.post(f"/api/partidas/{otra.json()['clave']}/otra")
+    assert sigue.status_code == 409 and sigue.json()["error"] == "la partida aún no ha terminado"
+
+
+def test_a_hand_lost_to_another_phones_comes_back_with_the_stored_one(client: TestClient):
+    clave = nueva(client)
+    assert confirmar(client, clave, 1, id_mano="telefono-b-1", lances={"grande": {"quiero": 3}}).status_code == 201
+    perdida = confirmar(client, clave, 1, id_mano="telefono-a-1", lances={"grande": {"quiero": 7}})
+    assert perdida.status_code == 409 and perdida.json()["error"] == "esta mano ya la confirmó otro teléfono"
+    guardada = perdida.json()["guardada"]
+    assert guardada["id_mano"] == "telefono-b-1" and guardada["lances"] == {"grande": {"quiero": 3}}
+    assert guardada["cartas"] == MANOS[0][0] and guardada["ultima"] is True and sum(guardada["total"]) > 0
+    # the table keeps phone A's: undo the stored one, then A's goes in
+    assert client.post(f"/api/partidas/{clave}/deshacer", json={"n": 1}).status_code == 200
+    again = confirmar(client, clave, 1, id_mano="telefono-a-1", lances={"grande": {"quiero": 7}})
+    assert again.status_code == 201 and again.json()["repetida"] is False

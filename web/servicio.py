@@ -302,6 +302,8 @@ def marcador(ctl: ControlPartida) -> dict[str, Any]:
         "ganador": v.ganador,
         "ganador_nombre": ctl.nombre_pareja(v.ganador) if v.ganador is not None else None,
         "problema": ctl.problema,
+        "avisos": v.avisos,
+        "siguiente": _siguiente(ctl) if v.terminada else None,
     }
 
 
@@ -513,7 +515,7 @@ def confirmar_mano(sesion: Sesiones, clave: str, mano: ManoNueva, idioma: str = 
         ganadora = _ya_guardada(s, clave, mano, idioma)
         if ganadora is not None:
             return ganadora
-        raise _confirmada_por_otro(control(s, clave, idioma))
+        raise _confirmada_por_otro(control(s, clave, idioma), mano.n)
 
 
 def _confirmar(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[str, Any]:
@@ -524,7 +526,7 @@ def _confirmar(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[str
     if ctl.partida is not None and ctl.partida.terminada:
         raise WebError(N_("la partida ya terminó"), 409, {"marcador": marcador(ctl)})
     if mano.n != ctl.guardadas + 1:
-        raise _confirmada_por_otro(ctl)
+        raise _confirmada_por_otro(ctl, mano.n)
     _faltan(ctl, mano)
     try:
         res, avisos = ctl.confirmar(_entrada(ctl, mano), mano.origen, id_mano=mano.id_mano)
@@ -556,8 +558,23 @@ def _ya_guardada(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[s
     }
 
 
-def _confirmada_por_otro(ctl: ControlPartida) -> WebError:
-    return WebError(N_("esta mano ya la confirmó otro teléfono"), 409, {"marcador": marcador(ctl)})
+def _confirmada_por_otro(ctl: ControlPartida, n: int) -> WebError:
+    """Hand ``n`` is another phone's: the marcador, and that hand as stored (``guardada``) for
+    the phone to show beside its own and let the table keep one."""
+    datos: dict[str, Any] = {"marcador": marcador(ctl)}
+    guardada = next((m for m in ctl.almacen.manos(ctl.partida_id or 0) if m["n"] == n), None)
+    if guardada is not None:
+        reg, tan = guardada["registro"], guardada["tanteo"]
+        datos["guardada"] = {
+            "n": n,
+            "id_mano": guardada["id_mano"],
+            "cartas": reg["manos"],
+            "mano": reg["mano"],
+            "lances": reg.get("lances", {}),
+            "total": [sum(v[i] for v in tan.get("por_lance", {}).values()) for i in (0, 1)],
+            "ultima": n == ctl.guardadas,  # only the last hand can be undone to enter another
+        }
+    return WebError(N_("esta mano ya la confirmó otro teléfono"), 409, datos)
 
 
 def deshacer(s: Session, clave: str, n: int, idioma: str = SOURCE) -> dict[str, Any]:
@@ -572,6 +589,51 @@ def deshacer(s: Session, clave: str, n: int, idioma: str = SOURCE) -> dict[str, 
     if n != ctl.guardadas or not ctl.deshacer():
         raise WebError(N_("la mano {n} ya no es la última: mira el marcador"), 409, {"marcador": marcador(ctl)}, n=n)
     return marcador(ctl)
+
+
+# -- another partida -------------------------------------------------------------------------------
+
+
+def _siguiente(ctl: ControlPartida) -> str | None:
+    """The clave of the partida a phone started after this one ended (kept in this partida's
+    draft row, which an ended partida does not use), or None."""
+    assert isinstance(ctl.almacen, AlmacenWeb)
+    guardado = _borrador_guardado(ctl.almacen.s, ctl.partida_id or 0)
+    siguiente = guardado.datos.get("siguiente") if guardado is not None else None
+    return siguiente if isinstance(siguiente, str) else None
+
+
+class _OtraYaCreada(Exception):
+    """Another phone started the next partida first: this transaction's goes back."""
+
+
+def otra_partida(sesion: Sesiones, clave: str, idioma: str = SOURCE) -> str:
+    """A new partida with the same players, seats and rules after this one ended; its clave.
+    Two phones asking at once get the same one (a compare-and-set on the ended partida's draft)."""
+    try:
+        with sesion() as s:
+            ctl = control(s, clave, idioma)
+            if not ctl.vista().terminada:
+                raise WebError(N_("la partida aún no ha terminado"), 409, {"marcador": marcador(ctl)})
+            ya = _siguiente(ctl)
+            if ya is not None:
+                return ya
+            info = ctl.info
+            nueva = crear_partida(s, list(info["jugadores"]), info["reglas"], int(info["mano_inicial"]), idioma)
+            guardado = _borrador_guardado(s, ctl.partida_id or 0)
+            hecho = _cas_borrador(
+                s, ctl.partida_id or 0, {"siguiente": nueva}, guardado.version if guardado is not None else 0
+            )
+            if hecho is None:
+                raise _OtraYaCreada
+            return nueva
+    except _OtraYaCreada:
+        pass
+    with sesion() as s:
+        siguiente = _siguiente(control(s, clave, idioma))
+        if siguiente is None:  # the draft row changed for another reason: the phone asks again
+            raise WebError(N_("otro teléfono ha cambiado esta mano: se muestra lo suyo"), 409)
+        return siguiente
 
 
 # -- export -------------------------------------------------------------------------------------
