@@ -499,7 +499,7 @@ def test_an_offline_confirmation_that_lost_says_so_shows_both_and_keeps_one_in_o
         _tap(d, "perdida-1-mia")  # one tap: the stored one undone, this phone's in
         esperar(lambda: not d.find_elements(By.ID, "perdida-1"), 60, "la elegida")
         guardadas = _manos_guardadas(servidor, clave)
-        assert len(guardadas) == 1 and guardadas[0]["manos"] == [" ".join(h) for h in TODAS]
+        assert len(guardadas) == 1 and guardadas[0]["manos"] == [" ".join(h) for h in MANO]
         esperar(lambda: _tantos(d) == _tanteo_esperado([MANO], [LANCES])[0], 30, "el marcador con la mía")
         d.save_screenshot(str(shots / "perdida_elegida.png"))
         d.refresh()  # chosen for good: it does not come back
