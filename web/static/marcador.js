@@ -106,6 +106,8 @@
 // Undo asks for a confirmation first and names the hand, so two phones never undo two hands.
 // A hand this phone confirmed without a connection shows above it (#por_enviar) and is sent
 // from here too, at every refresh and when the network comes back, until the server stores it.
+// A hand of this phone's that lost to another phone's hand n (#perdida-n) shows both and keeps
+// one in one tap; once the partida ended, "otra partida" (#otra_partida) starts the next one.
 (function () {
   "use strict";
   var pagina = document.getElementById("pagina_marcador");
