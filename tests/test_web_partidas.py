@@ -491,3 +491,54 @@ def test_a_hand_lost_to_another_phones_comes_back_with_the_stored_one(client: Te
     assert client.post(f"/api/partidas/{clave}/deshacer", json={"n": 1}).status_code == 200
     again = confirmar(client, clave, 1, id_mano="telefono-a-1", lances={"grande": {"quiero": 7}})
     assert again.status_code == 201 and again.json()["repetida"] is False
+
+
+def _a_la_vez_http(base_url: str, clave: str, datos: dict[str, Any], version: int) -> list[Any]:
+    """15 phones PUT the draft at once from ``version``, each with its own lances."""
+    import httpx
+
+    puerta = threading.Barrier(15)
+    salida: list[Any] = [None] * 15
+
+    def telefono(i: int) -> None:
+        body = {"datos": datos | {"lances": {"grande": {"quiero": 2 + i}}}, "version": version}
+        with httpx.Client(timeout=120) as c:
+            puerta.wait()
+            salida[i] = c.put(f"{base_url}/api/partidas/{clave}/borrador", json=body)
+
+    hilos = [threading.Thread(target=telefono, args=(i,)) for i in range(15)]
+    for h in hilos:
+        h.start()
+    for h in hilos:
+        h.join(180)
+    return salida
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_fifteen_saves_at_once_through_mus_servir_with_two_workers(
+    request: pytest.FixtureRequest, tmp_path: Path, kind: str
+) -> None:
+    """The same race as phones make it: 15 PUTs at once over HTTP to `mus servir` with two
+    worker processes sharing the database; one accepted, 14 told 409 with the winner's draft."""
+    pytest.importorskip("uvicorn")
+    import httpx
+
+    from tests.navegador import Servir
+
+    url = None if kind == "sqlite" else _url(request, tmp_path, kind)
+    servidor = Servir(tmp_path, url=url, trabajadores=2)
+    servidor.start()
+    try:
+        r = httpx.post(f"{servidor.base}/api/partidas", json={"jugadores": JUGADORES}, timeout=60)
+        clave = r.json()["clave"]
+        base = httpx.get(f"{servidor.base}/api/partidas/{clave}/borrador", timeout=60).json()["datos"]
+        for version in (0, 1):  # the hand's first save, then one over the stored draft
+            salida = _a_la_vez_http(servidor.base, clave, base, version)
+            assert sorted(r.status_code for r in salida) == [200] + [409] * 14, [r.text for r in salida]
+            ganador = next(i for i, r in enumerate(salida) if r.status_code == 200)
+            assert salida[ganador].json() == {"version": version + 1}
+            guardado = httpx.get(f"{servidor.base}/api/partidas/{clave}/borrador", timeout=60).json()
+            assert guardado["datos"]["lances"] == {"grande": {"quiero": 2 + ganador}}
+            assert all(r.json()["borrador"] == guardado["datos"] for r in salida if r.status_code == 409)
+    finally:
+        servidor.stop()
