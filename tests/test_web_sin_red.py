@@ -506,6 +506,24 @@ def test_an_offline_confirmation_that_lost_says_so_shows_both_and_keeps_one_in_o
         _cargada(d)
         assert not d.find_elements(By.ID, "perdida-1")
 
+        # hand 2 lost the same way; this time the table keeps the stored one, in one tap too
+        _abrir_mano(d, servidor.base, clave)
+        _hasta_el_tanteo(d, OTRA)
+        _sin_red(d)
+        _tap(d, "confirmar")
+        esperar(lambda: _texto(d, "salida") == SIN_RED_MANO, 30, "la mano 2 por enviar")
+        body = {"id_mano": "telefono-b-2", "n": 2, "cartas": [" ".join(h) for h in MANO], "lances": otra}
+        assert httpx.post(f"{servidor.base}/api/partidas/{clave}/manos", json=body, timeout=30).status_code == 201
+        d.delete_network_conditions()
+        esperar(lambda: d.find_element(By.ID, "perdida-2").is_displayed(), 60, "la mano 2 perdida dicha")
+        _tap(d, "perdida-2-suya")
+        esperar(lambda: not d.find_elements(By.ID, "perdida-2"), 30, "la guardada elegida")
+        guardadas = _manos_guardadas(servidor, clave)
+        assert len(guardadas) == 2 and guardadas[1]["lances"] == otra
+        d.refresh()
+        _cargada(d)
+        assert not d.find_elements(By.ID, "perdida-2") and _texto(d, "numero_mano") == "3"
+
 
 def test_the_end_of_a_partida_stays_on_every_phone_and_another_partida_follows(servidor: Servir) -> None:
     """Two juegos by accepted órdagos end a partida of one vaca: the second phone shows the
