@@ -544,6 +544,8 @@ def test_the_end_of_a_partida_stays_on_every_phone_and_another_partida_follows(s
         _tap(d, "lance-grande-ordago")
         _tap(d, "a_tanteo")
         esperar(lambda: d.find_element(By.ID, "confirmar").is_displayed(), 60, "el tanteo")
+        lineas = [e.text for e in d.find_elements(By.CSS_SELECTOR, "#avisos .linea")]
+        assert lineas == ["¡Órdago! Juego para Ane y Carlos"]
         _tap(d, "confirmar")
         esperar(lambda: "/mano" not in d.current_url and d.find_element(By.ID, "tantos-0"), 60, "el marcador")
         # the second phone, which confirmed nothing, announces the órdago

@@ -502,7 +502,13 @@
       li.textContent = "+" + r.tantos + " " + r.nombre + ": " + r.razon;
       razones.appendChild(li);
     });
-    $("avisos").textContent = tan.avisos.join(" ");
+    $("avisos").textContent = "";  // the end of a juego, a vaca, the partida: one line each
+    tan.avisos.forEach(function (texto) {
+      var linea = document.createElement("span");
+      linea.className = "linea";
+      linea.textContent = texto;
+      $("avisos").appendChild(linea);
+    });
     $("avisos").hidden = !tan.avisos.length;
     var m = tan.resultado.marcador;
     $("marcador_tras").textContent = tan.parejas[0] + " " + m[0] + " — " + m[1] + " " + tan.parejas[1];
