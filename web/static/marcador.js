@@ -160,12 +160,8 @@
     if (!aDeshacer) { return; }
     var boton = this;
     boton.disabled = true;
-    fetch("/api/partidas/" + clave + "/deshacer?lang=" + lang, {
-      method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({n: aDeshacer})
-    }).then(function (r) {
-      return r.json().then(function (doc) {
-        mostrarError(r.ok ? "" : doc.error);
-      });
+    api("POST", "/deshacer", {n: aDeshacer}).then(function (r) {
+      mostrarError(r.ok ? "" : r.doc.error);
     }).catch(function () {
       mostrarError(pagina.dataset.sinred || "");
     }).then(function () {
