@@ -24,7 +24,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy.orm import Session
 
 from mesa.i18n import IDIOMAS, N_, t
-from mesa.mano import IMPORTES, LANCES
+from mesa.mano import IMPORTES, IMPORTES_NO_QUIERO, LANCES
 from scoring.cards import RANKS, SUITS
 from scoring.rules import PERFILES, perfil
 from scoring.tanteo import NOMBRES_LANCE
@@ -41,6 +41,9 @@ PLANTILLAS: Final = Environment(
     autoescape=select_autoescape(["html"]),
 )
 MAX_FORM: Final = 64 * 1024
+# the largest envite the number pad takes: more than any profile's tantos (10 to 100), so any bet
+# a table makes fits, and a slip of the thumb (a 4-digit number) does not
+MAX_ENVITE: Final = 100
 REFRESCO_S: Final = 4  # how often the marcador asks for news, so the other phones follow
 PALOS: Final = {"o": N_("Oros"), "c": N_("Copas"), "e": N_("Espadas"), "b": N_("Bastos")}
 _CLAVE: Final = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
@@ -153,7 +156,8 @@ async def crear(request: Request) -> Any:
 
 def _marcador_ctx(request: Request, s: Session, clave: str, idioma: str) -> dict[str, Any]:
     m = servicio.ver(s, clave, idioma)
-    return {"m": m, "clave": clave, "refresco": REFRESCO_S}
+    nombres = {lance: t(nombre, idioma) for lance, nombre in NOMBRES_LANCE.items()}
+    return {"m": m, "clave": clave, "refresco": REFRESCO_S, "nombres_lance": nombres}
 
 
 @router.get("/p/{clave}", response_class=HTMLResponse)
@@ -184,8 +188,8 @@ def _baraja() -> list[dict[str, Any]]:
 def mano(clave: str, request: Request, s: Sesion, idioma: Idioma) -> Any:
     ctl = servicio.control(s, clave, idioma)
     m = servicio.marcador(ctl)
-    if m["terminada"]:
-        raise WebError(N_("la partida ya terminó"), 409)
+    if m["terminada"]:  # a hand page opened late (a link, a reload): the result is on the marcador
+        return RedirectResponse(f"/p/{clave}", status_code=303)
     textos = {k: t(k, idioma) for k in _TEXTOS_JS}
     p = ctl.partida
     config = {
@@ -214,6 +218,8 @@ def mano(clave: str, request: Request, s: Sesion, idioma: Idioma) -> Any:
         config=config_json,
         lances=[(lance, t(NOMBRES_LANCE[lance], idioma)) for lance in LANCES],
         importes=IMPORTES,
+        importes_no_quiero=IMPORTES_NO_QUIERO,
+        max_envite=MAX_ENVITE,
     )
 
 
@@ -236,6 +242,8 @@ _TEXTOS_JS: Final = (
     N_("Elige un asiento"),
     N_("Confirmando…"),
     N_("Contando el tanteo…"),
+    N_("Escribe un número de {bajo} a {alto}"),
+    N_("Después del órdago querido no se juega"),
 )
 
 

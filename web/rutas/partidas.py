@@ -57,6 +57,8 @@ class MarcadorOut(BaseModel):
     ganador: int | None
     ganador_nombre: str | None
     problema: str
+    avisos: list[str] = []  # the last hand's end of a juego, vaca or partida, each one line
+    siguiente: str | None = None  # once it ended: the clave of the partida a phone started next
 
 
 class CreadaOut(BaseModel):
@@ -192,6 +194,21 @@ def confirmar(
 @router.post("/{clave}/deshacer", response_model=MarcadorOut)
 def deshacer(clave: str, s: Sesion, idioma: Idioma, body: Annotated[DeshacerIn, Depends(cuerpo(DeshacerIn))]) -> Any:
     return servicio.deshacer(s, clave, body.n, idioma)
+
+
+class OtraOut(BaseModel):
+    clave: str
+    url: str
+
+
+@router.post("/{clave}/otra", response_model=OtraOut)
+def otra(
+    clave: str, idioma: Idioma, abrir: Annotated[Callable[[], AbstractContextManager[Session]], Depends(sesiones)]
+) -> Any:
+    """Another partida with the same players, seats and rules once this one ended (the same one
+    for every phone that asks)."""
+    nueva = servicio.otra_partida(abrir, clave, idioma)
+    return {"clave": nueva, "url": f"/p/{nueva}"}
 
 
 @router.get("/{clave}/exportar.json")
