@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,12 +56,20 @@ def torneo(tmp_path: Path) -> Iterator[tuple[Server, list[str]]]:
         yield running
 
 
+def remotos(app: Any, request: pytest.FixtureRequest) -> Any:
+    """The test's tournament server (the ``torneo`` fixture, when the test uses it) as the one
+    remote server the operator configured (`mus servir --torneo-remoto URL`)."""
+    app.state.torneos_remotos = (request.getfixturevalue("torneo")[0].base,) if "torneo" in request.fixturenames else ()
+    return app
+
+
 @pytest.fixture
-def telefono(tmp_path: Path) -> Iterator[TestClient]:
+def telefono(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[TestClient]:
     """The table's own server for the phones (not the tournament server), over SQLite."""
     datos = tmp_path / "mesa"
     datos.mkdir()
-    with TestClient(app_web(f"sqlite:///{datos / 'web.sqlite3'}", datos), follow_redirects=False) as client:
+    app = remotos(app_web(f"sqlite:///{datos / 'web.sqlite3'}", datos), request)
+    with TestClient(app, follow_redirects=False) as client:
         yield client
 
 
@@ -71,7 +80,7 @@ def telefono_pg(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Test
     name = f"w_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(base, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
-    app = app_web(base.rsplit("/", 1)[0] + f"/{name}", tmp_path)
+    app = remotos(app_web(base.rsplit("/", 1)[0] + f"/{name}", tmp_path), request)
     with TestClient(app, follow_redirects=False) as client:
         yield client
     app.state.servidor.engine.dispose()
@@ -109,6 +118,15 @@ def en_el_servidor(server: Server) -> list[Mano]:
     return rows
 
 
+def llegan(server: Server, ids: list[str], segundos: float = 30) -> bool:
+    """Whether the tournament server holds exactly the hands ``ids``, in order, within ``segundos``
+    (sent by a background thread: the condition itself is waited for, checked every 50 ms)."""
+    deadline = time.monotonic() + segundos
+    while [row.cliente_id for row in en_el_servidor(server)] != ids and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return [row.cliente_id for row in en_el_servidor(server)] == ids
+
+
 def test_join_by_the_code_typed_plays_three_hands_stored_once(torneo, telefono: TestClient):
     tres_manos_una_vez(*torneo, telefono)
 
@@ -136,8 +154,8 @@ def tres_manos_una_vez(server: Server, codes: list[str], telefono: TestClient) -
     hand_page = telefono.get(f"/p/{clave}/mano")  # the partida's own hand page, told whose match it is
     assert 'id="mano_torneo"' in hand_page.text and f'href="/mesa/{clave}"' in hand_page.text
     hands = [jugar(telefono, clave, k) for k in range(3)]
-    # each confirm sends its hand once answered
-    assert [row.cliente_id for row in en_el_servidor(server)] == [h["id_mano"] for h in hands]
+    # each confirm sends its hand once answered (in the remote servers' own threads)
+    assert llegan(server, [h["id_mano"] for h in hands])
     state = enviar(telefono, clave)
     assert state["pendientes"] == 0 and state["conexion"] and not state["rechazadas"]
     stored = en_el_servidor(server)
