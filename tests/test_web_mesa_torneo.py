@@ -13,10 +13,13 @@ folder."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import socket
 import sqlite3
 import time
+import urllib.request
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -37,7 +40,7 @@ from sqlalchemy.orm import Session
 from mesa.torneo import DB_FILE, http, texto_qr_cualquiera
 from tests.servidor_torneo import Server, hash_barato, postgres, torneo_en_marcha  # noqa: F401 (fixtures by name)
 from tests.test_app_torneo_mesa import MANOS
-from torneo.db import Enfrentamiento, Incidencia, Mano, TokenMesa
+from torneo.db import Enfrentamiento, Incidencia, Mano, TokenMesa, Torneo
 from web import mesa_torneo
 from web.app import crear_app
 from web.db import ManoPartida, PartidaWeb
@@ -302,6 +305,214 @@ def test_an_unknown_table_page_is_a_page_in_the_players_language(telefono: TestC
     page = telefono.get(f"/mesa/{clave}?lang=en")
     assert page.status_code == 404 and "this partida is not a tournament one" in page.text
     assert 'id="mano_torneo"' not in telefono.get(f"/p/{clave}/mano").text
+
+
+# -- no outbound connection chosen by a client ---------------------------------------------------
+
+
+@contextlib.contextmanager
+def escucha() -> Iterator[tuple[socket.socket, str]]:
+    """A listener on a free loopback port that never accepts nor answers: a connection made to
+    it waits in its backlog, where the test sees it."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(16)
+        sock.setblocking(False)
+        yield sock, f"http://127.0.0.1:{sock.getsockname()[1]}"
+
+
+def conectado(sock: socket.socket) -> bool:
+    """Whether anything connected to the listener (a connection waits to be accepted)."""
+    try:
+        conn, _ = sock.accept()
+    except BlockingIOError:
+        return False
+    conn.close()
+    return True
+
+
+def colas(client: TestClient) -> list[str]:
+    """The remote tables' queue folders in the phones' server's data folder."""
+    folder = Path(client.app.state.datos) / mesa_torneo.CARPETA
+    return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+
+
+NO_CONFIGURADO = {
+    "es": "este servidor solo envía las manos a los servidores de torneo que tiene configurados",
+    "en": "this server only sends the hands to the tournament servers it was set up with",
+    "eu": "zerbitzari honek konfiguratuta dituen txapelketa-zerbitzariei bakarrik bidaltzen dizkie eskuak",
+}
+
+
+def test_a_server_no_one_configured_is_never_connected_to(torneo, telefono: TestClient):
+    """The SSRF probe: a join naming any server but this one and the configured one (an address
+    and port of the request's choosing, in the JSON, the form or the QR code's link) is refused
+    in the player's language before anything is opened: no connection reaches the listener, no
+    folder is made, and the answer says nothing of the network."""
+    server, codes = torneo
+    with escucha() as (sock, otro):
+        port = otro.rsplit(":", 1)[1]
+        pedidos = [
+            {"codigo": codes[0], "servidor": otro},
+            {"codigo": f"{otro}/mesa?codigo={codes[0]}"},  # the QR code's link names the server
+            {"codigo": codes[0], "servidor": otro.removeprefix("http://")},  # typed without http://
+            {"codigo": codes[0], "servidor": server.base.rsplit(":", 1)[0] + ":" + port},  # another port
+            {"codigo": codes[0], "servidor": server.base.replace("http://", "http://x@")},  # a user part
+        ]
+        for body in pedidos:
+            for idioma, texto in NO_CONFIGURADO.items():
+                r = telefono.post(f"/api/mesas-torneo?lang={idioma}", json=body)
+                assert r.status_code == 422, (body, r.text)
+                assert texto in r.json()["error"] and port not in r.text and "onnect" not in r.text
+        page = telefono.post("/mesa?lang=en", data={"codigo": codes[0], "servidor": otro})
+        assert page.status_code == 422 and NO_CONFIGURADO["en"] in page.text and 'id="error"' in page.text
+        assert not conectado(sock)
+    assert colas(telefono) == []
+    # a configured server that refuses the code: said, and no folder left for the attempt
+    page = telefono.post("/mesa?lang=es", data={"codigo": "AB2C3D4E5F", "servidor": server.base})
+    assert page.status_code == 409 and "código de mesa desconocido" in page.text
+    assert colas(telefono) == []
+    unirse(telefono, codes[0], server.base + "/")  # the configured one, in any spelling, still joins
+    assert len(colas(telefono)) == 1
+
+
+def test_a_configured_server_that_never_answers_is_said_without_network_details(
+    telefono: TestClient, monkeypatch: pytest.MonkeyPatch
+):
+    """A configured server that takes the connection and never answers: the join gives up after
+    the short timeout with a line that names no address, and leaves no folder."""
+    monkeypatch.setattr(mesa_torneo, "TIMEOUT_REMOTO", 0.2)
+    with escucha() as (sock, otro):
+        telefono.app.state.torneos_remotos = (otro,)
+        r = telefono.post("/api/mesas-torneo?lang=en", json={"codigo": "AB2C3D4E5F", "servidor": otro})
+        assert r.status_code == 503 and r.json()["error"].startswith("the tournament server cannot be reached")
+        assert otro.rsplit(":", 1)[1] not in r.text and "timed out" not in r.text
+        assert conectado(sock)  # configured: this one is connected to
+    assert colas(telefono) == []
+
+
+@pytest.fixture
+def servidor_unico(tmp_path: Path) -> Iterator[tuple[TestClient, list[str]]]:
+    """`mus servir`'s app over a database holding a tournament (four parejas at two tables,
+    round one started), in a TestClient: nothing listens anywhere, so a request it made to
+    itself over HTTP could not be answered."""
+    from torneo import auth, db, servicio
+    from torneo import formato as fm
+
+    url = f"sqlite:///{tmp_path / 'servidor.sqlite3'}"
+    engine = db.motor(url)
+    with Session(engine) as s, s.begin():
+        org = auth.crear_cuenta(s, "ana", "una-clave-larga", "organizador")
+        parejas = [servicio.NuevaPareja(f"P{i}", (f"A{i}", f"B{i}")) for i in range(4)]
+        t = servicio.crear_torneo(s, org, "Open", "segovia", fm.Formato(juegos=None), parejas, 2)
+        servicio.iniciar_ronda(s, t)
+        codes = [servicio.codigo_mesa(s, m) for m in servicio.mesas_de(s, t)]
+    engine.dispose()
+    with TestClient(app_web(url, tmp_path), follow_redirects=False) as client:
+        yield client, codes
+
+
+def en_la_base(client: TestClient) -> list[Mano]:
+    with Session(client.app.state.servidor.engine) as s:
+        return list(s.scalars(select(Mano).order_by(Mano.id)))
+
+
+@pytest.fixture
+def sin_red(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Any HTTP request this process makes fails the test; the hands the tournament's service
+    scores, by id, in order (the real service, watched)."""
+    from torneo import servicio
+
+    def ninguna(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a request over the network")
+
+    monkeypatch.setattr(urllib.request, "urlopen", ninguna)
+    puntuadas: list[str] = []
+    registrar = servicio.registrar_mano
+
+    def vigilada(s: Session, t: Any, e: Any, mano: Any) -> Any:
+        puntuadas.append(mano.id)
+        return registrar(s, t, e, mano)
+
+    monkeypatch.setattr(servicio, "registrar_mano", vigilada)
+    return puntuadas
+
+
+def test_this_servers_own_tournament_is_written_in_process_scored_and_stored_once(servidor_unico, sin_red):
+    client, codes = servidor_unico
+    clave = unirse(client, codes[0])  # no server named: this one
+    assert unirse(client, codes[0], "http://testserver/") == clave  # this server as the phone reached it
+    page = client.get(f"/mesa/{clave}")
+    assert page.status_code == 200 and "Open" in page.text
+    hands = [jugar(client, clave, k) for k in range(3)]  # each written once its confirm is answered
+    ids = [h["id_mano"] for h in hands]
+    assert [m.cliente_id for m in en_la_base(client)] == ids
+    # sent again every way there is: the same hand confirmed again, the pages, a send, a retry
+    again = client.post(f"/api/partidas/{clave}/manos", json=hands[2]["cuerpo"])
+    assert again.status_code == 201 and again.json()["repetida"]
+    client.get(f"/mesa/{clave}/parte")
+    client.get(f"/api/partidas/{clave}/torneo")
+    state = enviar(client, clave)
+    assert client.post(f"/api/partidas/{clave}/torneo/enviar?reintentar=true").status_code == 200
+    stored = en_la_base(client)
+    assert [m.cliente_id for m in stored] == ids and sin_red == ids  # stored once, scored once
+    assert [m.marcador for m in stored] == [h["tanteo"]["resultado"]["marcador"] for h in hands]
+    assert state["pendientes"] == 0 and state["conexion"] and not state["rechazadas"] and state["servidor"] == ""
+    assert state["marcador_servidor"]["manos"] == 3
+    assert state["marcador_servidor"]["tantos"] == [p["tantos"] for p in hands[-1]["marcador"]["parejas"]]
+    assert colas(client) == []  # no queue folder, no queue file
+    with Session(client.app.state.servidor.engine) as s:  # the table's token as the tournament keeps it: a hash
+        info = s.scalar(select(PartidaWeb.torneo))
+        assert s.scalar(select(TokenMesa).where(TokenMesa.huella == info["token"])) is not None
+        assert codes[0] not in json.dumps(info)
+
+
+def test_in_process_a_tanteo_that_differs_is_corrected_once_and_a_new_code_needs_a_new_join(
+    servidor_unico, sin_red, monkeypatch: pytest.MonkeyPatch
+):
+    from torneo import servicio
+
+    client, codes = servidor_unico
+    clave = unirse(client, codes[1])
+    monkeypatch.setattr(mesa_torneo, "enviar_si_torneo", lambda *args: None)  # sent below, all at once
+    first = jugar(client, clave, 0)
+    second = jugar(client, clave, 1)
+    rules = second["tanteo"]["resultado"]["marcador"]
+    counted = [rules[0] + 1, rules[1]]  # the table counted one tanto more than the rules give
+    with Session(client.app.state.servidor.engine) as s, s.begin():
+        row = s.scalar(select(ManoPartida).where(ManoPartida.id_mano == second["id_mano"]))
+        row.tanteo = row.tanteo | {"marcador": counted}
+    third = jugar(client, clave, 2)
+    state = enviar(client, clave)
+    assert state["pendientes"] == 0 and not state["rechazadas"]
+    assert state["correcciones"] == [
+        f"Mano 2 corregida por el servidor: de {counted[0]}-{counted[1]} a {rules[0]}-{rules[1]}"
+    ]
+    enviar(client, clave)
+    corrected = second["id_mano"] + ":s"
+    # the differing hand scored twice (refused, then stored with the server's tanteo), every other once
+    assert sin_red == [first["id_mano"], second["id_mano"], corrected, third["id_mano"]]
+    stored = en_la_base(client)
+    assert [m.cliente_id for m in stored] == [first["id_mano"], corrected, third["id_mano"]]
+    assert stored[1].discrepancia == counted and stored[1].marcador == rules
+    with Session(client.app.state.servidor.engine) as s:
+        assert len(list(s.scalars(select(Incidencia).where(Incidencia.tipo == "discrepancia_tanteo")))) == 1
+    mine = [p["tantos"] for p in client.get(f"/api/partidas/{clave}").json()["parejas"]]
+    assert mine == state["marcador_servidor"]["tantos"] == stored[2].marcador  # the partida follows the server
+
+    # the organiser gives the table a new code: the old token writes no more, the players join again
+    with Session(client.app.state.servidor.engine) as s, s.begin():
+        torneo = s.scalar(select(Torneo))
+        nuevo = servicio.codigo_mesa(s, servicio.nuevo_codigo(s, torneo, 2))
+    fourth = jugar(client, clave, 0)
+    state = enviar(client, clave)
+    assert state["pendientes"] == 1 and state["rechazadas"][0].splitlines()[1].startswith("Uníos otra vez")
+    assert client.post(f"/mesa/{clave}/reintentar").status_code == 303  # nothing to mend it with
+    assert len(en_la_base(client)) == 3
+    assert unirse(client, nuevo) == clave  # the same partida, the hand sent
+    state = enviar(client, clave)
+    assert state["pendientes"] == 0 and not state["rechazadas"]
+    assert [m.cliente_id for m in en_la_base(client)][-1] == fourth["id_mano"]
 
 
 def test_a_phone_in_chromium_opens_the_tables_qr_link_and_plays_the_match(tmp_path: Path):
