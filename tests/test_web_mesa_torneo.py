@@ -13,6 +13,7 @@ folder."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import re
@@ -389,6 +390,25 @@ def test_a_configured_server_that_never_answers_is_said_without_network_details(
         assert otro.rsplit(":", 1)[1] not in r.text and "timed out" not in r.text
         assert conectado(sock)  # configured: this one is connected to
     assert colas(telefono) == []
+
+
+def test_mus_servir_takes_the_remote_tournament_servers_from_its_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    from web import cli
+
+    for name in (cli.ENV_URL, cli.ENV_DATOS, cli.ENV_LAN, cli.ENV_LIMITE, cli.ENV_REMOTOS):
+        monkeypatch.setenv(name, "")  # run() writes them for its workers: put back after the test
+    parser = argparse.ArgumentParser()
+    cli.configure(parser)
+    args = parser.parse_args(["--datos", str(tmp_path), "--torneo-remoto", "http://t.club", "--torneo-remoto", "x://y"])
+    assert cli.run(args) == 2
+    assert "--torneo-remoto es una dirección http:// o https://" in capsys.readouterr().err
+    monkeypatch.setenv(cli.ENV_URL, f"sqlite:///{tmp_path / 'torneo.sqlite3'}")
+    monkeypatch.setenv(cli.ENV_REMOTOS, "http://t.club\nhttps://liga.example.org")
+    app = cli.crear()  # what each worker builds from the environment
+    assert app.state.torneos_remotos == ("http://t.club", "https://liga.example.org")
+    app.state.servidor.engine.dispose()
 
 
 @pytest.fixture
