@@ -363,13 +363,14 @@ class ClienteTorneo:
         return {n: json.loads(r) for n, r in rows}
 
     def correcciones_nuevas(self) -> list[Correccion]:
-        """The corrections not told to the player yet; from now on they count as told."""
+        """The corrections not told to the player yet; from now on they count as told. Only
+        those returned are marked: one the sender thread stores meanwhile is told next time."""
         new = [
             c
             for c in self.correcciones()
             if not self._db.execute("SELECT avisada FROM cola WHERE numero = ?", (c.numero,)).fetchone()[0]
         ]
-        self._db.execute("UPDATE cola SET avisada = 1 WHERE tanteo_mesa IS NOT NULL AND estado = 'enviada'")
+        self._db.executemany("UPDATE cola SET avisada = 1 WHERE numero = ?", [(c.numero,) for c in new])
         return new
 
     def reintentar(self) -> int:
