@@ -373,8 +373,15 @@ def test_a_server_no_one_configured_is_never_connected_to(torneo, telefono: Test
     page = telefono.post("/mesa?lang=es", data={"codigo": "AB2C3D4E5F", "servidor": server.base})
     assert page.status_code == 409 and "código de mesa desconocido" in page.text
     assert colas(telefono) == []
-    unirse(telefono, codes[0], server.base + "/")  # the configured one, in any spelling, still joins
+    clave = unirse(telefono, codes[0], server.base + "/")  # the configured one, in any spelling, still joins
     assert len(colas(telefono)) == 1
+    # the operator leaves that server out (started again without it): the table joined before
+    # sends nothing there and says why
+    telefono.app.state.torneos_remotos = ()
+    jugar(telefono, clave, 0)
+    state = enviar(telefono, clave)
+    assert not state["conexion"] and state["pendientes"] == 1 and NO_CONFIGURADO["es"] in state["aviso"]
+    assert en_el_servidor(server) == []
 
 
 def test_a_configured_server_that_never_answers_is_said_without_network_details(

@@ -152,6 +152,16 @@ def destino(pedido: str | None, este: Iterable[str], remotos: Iterable[str]) -> 
     raise WebError(NO_CONFIGURADO, 422)
 
 
+def remotos_de(state: Any) -> tuple[str, ...]:
+    """The remote servers the operator configured (an app's ``state.torneos_remotos``, set by
+    `mus servir --torneo-remoto`; none when unset)."""
+    return tuple(getattr(state, "torneos_remotos", ()))
+
+
+def _configurado(servidor: str, remotos: Iterable[str]) -> bool:
+    return normalizar(servidor) in {normalizar(r) for r in remotos}
+
+
 def en_hilo_remoto(fn: Callable[..., T], *args: Any) -> Future[T]:
     """Run ``fn`` in the remote servers' own threads (the routes await the future)."""
     return _pool.submit(fn, *args)
@@ -368,14 +378,22 @@ def es_local(sesiones: Sesiones, clave: str) -> bool:
 
 
 def enviar(
-    sesiones: Sesiones, datos: Path, clave: str, idioma: str = SOURCE, reintentar: bool = False, esperar: bool = True
+    sesiones: Sesiones,
+    datos: Path,
+    clave: str,
+    idioma: str = SOURCE,
+    reintentar: bool = False,
+    esperar: bool = True,
+    remotos: Iterable[str] = (),
 ) -> dict[str, Any]:
     """Write the partida's stored hands that the tournament does not have yet (after the
     sender at work, or, without ``esperar``, leaving it to that one); the state the pages show,
     as stored afterwards. A remote table's requests are made in the calling thread: callers
     run this in :func:`en_hilo_remoto`.
     ``reintentar``: the refused hands go back to the queue first (the referee has seen them;
-    a remote table's token no longer good is mended by joining again with the table's code)."""
+    a remote table's token no longer good is mended by joining again with the table's code).
+    ``remotos``: the configured remote servers; a remote table's server no longer among them
+    (a table joined before the operator left it out) is not connected to."""
     with sesiones() as s:
         p, info = _torneo(s, clave)
         manos = [
@@ -386,6 +404,8 @@ def enviar(
         return estado(sesiones, clave, idioma)
     if info.get("servidor", LOCAL) == LOCAL:
         cambios = _enviar_local(sesiones, info, manos, reintentar, idioma)
+    elif not _configurado(str(info.get("servidor")), remotos):
+        cambios = {"conexion": False, "aviso": NO_CONFIGURADO}
     else:
         folder = Path(datos) / CARPETA / info["cola"]
         with _turno(folder, esperar) as mio:
@@ -399,26 +419,31 @@ def enviar(
     return estado(sesiones, clave, idioma)
 
 
-def enviar_si_torneo(sesiones: Sesiones, datos: Path, clave: str, idioma: str = SOURCE) -> None:
+def enviar_si_torneo(
+    sesiones: Sesiones, datos: Path, clave: str, idioma: str = SOURCE, remotos: Iterable[str] = ()
+) -> None:
     """:func:`enviar` for any partida (run after a page or a confirm has answered): a partida
-    that plays no match sends nothing, a remote table's send goes to the remote threads (one
-    waiting per table at most), and what goes wrong is said by the table's page."""
+    that plays no match sends nothing, a remote table's send goes to the remote threads (at
+    most one not started yet per table), and what goes wrong is said by the table's page."""
     with contextlib.suppress(WebError):
         if es_local(sesiones, clave):
             enviar(sesiones, datos, clave, idioma, esperar=False)
             return
+        remotos = tuple(remotos)
         with _esperando_lock:
             if clave in _esperando:
                 return
             _esperando.add(clave)
-        en_hilo_remoto(_enviar_remoto_luego, sesiones, datos, clave, idioma)
+        en_hilo_remoto(_enviar_remoto_luego, sesiones, datos, clave, idioma, remotos)
 
 
-def _enviar_remoto_luego(sesiones: Sesiones, datos: Path, clave: str, idioma: str) -> None:
+def _enviar_remoto_luego(sesiones: Sesiones, datos: Path, clave: str, idioma: str, remotos: tuple[str, ...]) -> None:
     with _esperando_lock:
         _esperando.discard(clave)
     with contextlib.suppress(WebError):
-        enviar(sesiones, datos, clave, idioma, esperar=False)
+        # after the send at work, if any: the hands confirmed meanwhile go too (one such
+        # waiting send per table at most, see enviar_si_torneo)
+        enviar(sesiones, datos, clave, idioma, esperar=True, remotos=remotos)
 
 
 def _al_dia(info: dict[str, Any], manos: int) -> bool:

@@ -97,7 +97,7 @@ def _destino(request: Request, pedido: str | None) -> str:
     """web.mesa_torneo.destino for this request: this server under any address it was reached
     by or announces, else a configured remote server (WebError otherwise, nothing opened)."""
     este = [_este_servidor(request), *filter(None, [getattr(request.app.state, "direccion_lan", None)])]
-    return mesa_torneo.destino(pedido, este, getattr(request.app.state, "torneos_remotos", ()))
+    return mesa_torneo.destino(pedido, este, mesa_torneo.remotos_de(request.app.state))
 
 
 def _limitar(request: Request) -> None:
@@ -126,7 +126,10 @@ async def _unirse(request: Request, abrir: mesa_torneo.Sesiones, pedido: str | N
 
 async def _enviar(request: Request, abrir: mesa_torneo.Sesiones, clave: str, idioma: str, reintentar: bool) -> Any:
     local = await run_in_threadpool(mesa_torneo.es_local, abrir, clave)
-    return await _en_hilo(not local, mesa_torneo.enviar, abrir, _datos(request), clave, idioma, reintentar)
+    remotos = mesa_torneo.remotos_de(request.app.state)
+    return await _en_hilo(
+        not local, mesa_torneo.enviar, abrir, _datos(request), clave, idioma, reintentar, True, remotos
+    )
 
 
 # -- pages --------------------------------------------------------------------------------------
@@ -167,7 +170,8 @@ async def unirse(request: Request, abrir: Sesiones) -> Any:
 def _enviar_luego(
     tareas: BackgroundTasks, request: Request, abrir: mesa_torneo.Sesiones, clave: str, idioma: str
 ) -> None:
-    tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, _datos(request), clave, idioma)
+    remotos = mesa_torneo.remotos_de(request.app.state)
+    tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, _datos(request), clave, idioma, remotos)
 
 
 @router.get("/mesa/{clave}")
