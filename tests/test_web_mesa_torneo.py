@@ -5,11 +5,13 @@ once even when sent again, a tanteo that differs sent again with the server's an
 incident, and the hands of a lost network sent when it comes back.
 
 Two setups, as in use: the one server (`mus servir`'s app, the tournament and the phone pages
-together, reached over HTTP as a phone reaches it), and a table's own server for the phones
-beside a tournament server elsewhere (the phone pages in a TestClient, the tournament server in
+together: the hands written in-process, with no request over the network, stored and scored
+once), and a table's own server for the phones beside a tournament server elsewhere that its
+operator configured (`--torneo-remoto`; the phone pages in a TestClient, the tournament server in
 uvicorn); and a phone in Chromium (390x844, touch) against `mus servir` started as a person
-starts it, opening the link in the table's QR code. Screenshots go to $MUSMESA_CAPTURAS or a temp
-folder."""
+starts it, opening the link in the table's QR code. A server no one configured is never connected
+to (a loopback listener sees no connection) and leaves no folder. Screenshots go to
+$MUSMESA_CAPTURAS or a temp folder."""
 
 from __future__ import annotations
 
