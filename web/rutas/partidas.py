@@ -187,7 +187,8 @@ def confirmar(
 ) -> Any:
     hecha = servicio.confirmar_mano(abrir, clave, _mano(body), idioma)
     # a tournament table's hand goes on to the tournament server once this is answered
-    tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, mesa_torneo.datos_de(request.app.state.datos), clave, idioma)
+    datos, remotos = mesa_torneo.datos_de(request.app.state.datos), mesa_torneo.remotos_de(request.app.state)
+    tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, datos, clave, idioma, remotos)
     return hecha
 
 
