@@ -126,6 +126,7 @@ def test_a_bomb_under_the_limit_costs_no_more_memory_than_a_12_mp_photo() -> Non
     from vision.images import MAX_DECODED_PIXELS
 
     assert forma == (3000, 4000, 3) and forma[0] * forma[1] <= MAX_DECODED_PIXELS
+    assert MAX_DECODED_PIXELS == 12_600_000  # the figure docs/web.md gives
 
 
 def test_a_png_over_12_mp_is_refused_not_decoded_whole(sin_decodificar: list[int]) -> None:
