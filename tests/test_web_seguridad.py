@@ -9,6 +9,7 @@ import socket
 import struct
 import tempfile
 import threading
+import tracemalloc
 import zlib
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -34,13 +35,13 @@ CLAVE = "organiza-bien-1"
 # -- photo bombs ------------------------------------------------------------------------------
 
 
-def jpeg_bomba() -> bytes:
-    """A small real JPEG whose frame header (SOF0) claims 30000x30000 pixels."""
+def jpeg_bomba(ancho: int = 30000, alto: int = 30000) -> bytes:
+    """A small real JPEG whose frame header (SOF0) claims ``ancho`` x ``alto`` pixels."""
     ok, data = cv2.imencode(".jpg", np.full((16, 16, 3), 128, np.uint8))
     assert ok
     b = bytearray(data.tobytes())
     sof = b.index(b"\xff\xc0")
-    b[sof + 5 : sof + 9] = struct.pack(">HH", 30000, 30000)  # height, width
+    b[sof + 5 : sof + 9] = struct.pack(">HH", alto, ancho)
     return bytes(b)
 
 
@@ -48,9 +49,9 @@ def _trozo(tipo: bytes, datos: bytes) -> bytes:
     return struct.pack(">I", len(datos)) + tipo + datos + struct.pack(">I", zlib.crc32(tipo + datos))
 
 
-def png_bomba() -> bytes:
-    """A ~100-byte PNG claiming 65500x65500 pixels (a first row of zeros, then nothing)."""
-    ihdr = struct.pack(">IIBBBBB", 65500, 65500, 8, 2, 0, 0, 0)
+def png_bomba(ancho: int = 65500, alto: int = 65500) -> bytes:
+    """A ~100-byte PNG claiming ``ancho`` x ``alto`` pixels (a first row of zeros, then nothing)."""
+    ihdr = struct.pack(">IIBBBBB", ancho, alto, 8, 2, 0, 0, 0)
     idat = zlib.compress(b"\0" * 64, 9)
     return b"\x89PNG\r\n\x1a\n" + _trozo(b"IHDR", ihdr) + _trozo(b"IDAT", idat) + _trozo(b"IEND", b"")
 
@@ -99,6 +100,43 @@ def test_a_photo_at_the_limit_still_passes_its_header() -> None:
     assert ok
     assert lectura.comprobar_cabecera(data.tobytes()) == (10, 10)
     assert lectura.MAX_PIXELES == 50_000_000  # the figure docs/web.md gives
+
+
+def _pico_al_decodificar(data: bytes) -> tuple[tuple[int, ...], int]:
+    """The shape of the image web.lectura decodes from ``data`` and the most memory Python
+    held meanwhile (tracemalloc sees numpy's buffers, where OpenCV decodes into)."""
+    tracemalloc.start()
+    try:
+        forma = lectura.comprobar_foto(data).shape
+        return forma, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_bomb_under_the_limit_costs_no_more_memory_than_a_12_mp_photo() -> None:
+    ok, foto = cv2.imencode(".jpg", np.full((3024, 4032, 3), 90, np.uint8))  # a phone's 12 MP
+    assert ok
+    forma, pico_foto = _pico_al_decodificar(foto.tobytes())
+    assert forma == (3024, 4032, 3)  # decoded whole
+    bomba = jpeg_bomba(8000, 6000)  # a 48 MP phone's size, in a few hundred bytes
+    assert len(bomba) < 800 and lectura.comprobar_cabecera(bomba) == (8000, 6000)
+    forma, pico_bomba = _pico_al_decodificar(bomba)  # within MAX_PIXELES: decoded, reduced
+    assert pico_bomba <= pico_foto  # whole, it would have held 144 MB
+    assert pico_foto < 3024 * 4032 * 3 * 1.2
+    from vision.images import MAX_DECODED_PIXELS
+
+    assert forma == (3000, 4000, 3) and forma[0] * forma[1] <= MAX_DECODED_PIXELS
+    assert MAX_DECODED_PIXELS == 12_600_000  # the figure docs/web.md gives
+
+
+def test_a_png_over_12_mp_is_refused_not_decoded_whole(sin_decodificar: list[int]) -> None:
+    # a PNG (or WebP) cannot be reduced while it is decoded: over 12 MP, refused with the limit
+    for bomba in (png_bomba(5000, 3000), png_bomba(8000, 6000)):
+        with pytest.raises(WebError) as exc:
+            lectura.comprobar_foto(bomba)
+        assert exc.value.estado == 413
+        assert exc.value.texto() == "la foto tiene demasiados píxeles: como mucho 12 megapíxeles"
+    assert sin_decodificar == []
 
 
 @pytest.fixture

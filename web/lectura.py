@@ -4,6 +4,10 @@ pool of reader threads.
 A photo is at most :data:`MAX_FOTO` bytes and :data:`MAX_PIXELES` pixels (read from its header
 before anything is decoded), JPEG, PNG or WebP, turned as its EXIF orientation tag says
 (OpenCV's decoder applies the tag; tests/test_web_leer.py checks it on a photo with the tag).
+Decoded, it holds at most vision.images.MAX_DECODED_PIXELS (12 MP): a bigger JPEG is decoded
+reduced by libjpeg (1/2 up to 50 MP), never whole, and the reading's boxes are scaled back to the
+sent photo's pixels, where the page draws them; a bigger PNG, WebP or BMP, which cannot be
+reduced while decoded, is refused (:func:`decodificar_foto`).
 An iPhone's HEIC/HEIF (when the browser did not convert it) and anything unreadable get a clear
 message. The photo lives only in memory for the reading (web.rutas.leer parses the upload
 itself, no temporary file): nothing is written anywhere.
@@ -24,7 +28,8 @@ import threading
 import warnings
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Final, TypeVar
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import numpy as np
 from sqlalchemy.orm import Session
@@ -35,6 +40,9 @@ from mesa.lectura import PALOS_FOTOS, LecturaError, PaloError, mano_de, manos, r
 from mesa.lectura import comprobar_palo as comprobar_palo_app
 from scoring.cards import Card, NotationError
 from web.servicio import WebError, _partida
+
+if TYPE_CHECKING:
+    from vision.detections import CardDetections
 
 MAX_FOTO: Final = 16 * 1024 * 1024  # bytes: a phone's photo is a few MB
 # Pixels a photo may have, read from its header before it is decoded: the biggest phone cameras
@@ -80,6 +88,12 @@ def comprobar_cabecera(data: bytes) -> tuple[int, int]:
     the header when it opens a file; the pixels only on ``load()``); WebError (a message for
     the player) when it is too big, empty, HEIC/HEIF, has more than :data:`MAX_PIXELES` pixels,
     or has no header we read (truncated, invalid, another format)."""
+    ancho, alto, _ = _cabecera(data)
+    return ancho, alto
+
+
+def _cabecera(data: bytes) -> tuple[int, int, str]:
+    """:func:`comprobar_cabecera`'s check, and the format Pillow read the header of."""
     from PIL import Image, UnidentifiedImageError  # the header only; loaded with the first photo
 
     if len(data) > MAX_FOTO:
@@ -94,34 +108,60 @@ def comprobar_cabecera(data: bytes) -> tuple[int, int]:
             # Pillow's own alarm, above 89 MP: ours is lower, and said below
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(data), formats=FORMATOS) as im:
-                ancho, alto = im.size
+                (ancho, alto), formato = im.size, str(im.format)
     except Image.DecompressionBombError:  # over 179 MP: Pillow refuses to open it at all
         raise muchos from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError):
         raise WebError(FOTO_ILEGIBLE, 415) from None
     if ancho * alto > MAX_PIXELES:
         raise muchos
-    return ancho, alto
+    return ancho, alto, formato
 
 
 def comprobar_foto(data: bytes) -> np.ndarray:
-    """The BGR image of a photo's bytes, upright as its EXIF tag says; WebError (a message for
-    the player) when it is too big, empty, HEIC/HEIF, has too many pixels (its header is read
-    first: :func:`comprobar_cabecera`), is unreadable or too small to hold a card."""
-    comprobar_cabecera(data)  # before any pixel is decoded
+    """The BGR image of a photo's bytes, upright as its EXIF tag says, reduced to at most
+    MAX_DECODED_PIXELS (:func:`decodificar_foto`); WebError (a message for the player) when it
+    is too big, empty, HEIC/HEIF, has too many pixels (its header is read first:
+    :func:`comprobar_cabecera`), is unreadable or too small to hold a card."""
+    return decodificar_foto(data)[0]
+
+
+def decodificar_foto(data: bytes) -> tuple[np.ndarray, int]:
+    """:func:`comprobar_foto`'s image and the factor it was reduced by (1, 2, 4 or 8: a pixel
+    of the image is that many of the photo's, each way). A JPEG over MAX_DECODED_PIXELS is
+    decoded reduced by libjpeg, never whole; any other format over it is refused (413, naming
+    that limit): OpenCV would decode it whole before shrinking it."""
     import cv2  # OpenCV: only when a photo comes
 
-    from vision.images import ImageError, decode_image  # the same
+    from vision.images import MAX_DECODED_PIXELS, ImageError, decode_image, reduction  # the same
 
+    ancho, alto, formato = _cabecera(data)  # before any pixel is decoded
+    factor = reduction(ancho, alto)
+    if factor != 1 and formato not in ("JPEG", "MPO"):  # MPO: a phone's JPEG with a second image
+        raise WebError(FOTO_PIXELES, 413, mp=MAX_DECODED_PIXELS // 1_000_000)
+    if factor == 0:  # not with MAX_PIXELES at 50 MP (1/2 brings it to 12.5), were it raised
+        raise WebError(FOTO_PIXELES, 413, mp=MAX_PIXELES // 1_000_000)
     try:
-        img = decode_image(data, "la foto")
+        img = decode_image(data, "la foto", factor)
     except ImageError:
         raise WebError(FOTO_PEQUENA, 422) from None
     except cv2.error:  # a body the header promised and the decoder could not follow
         raise WebError(FOTO_ILEGIBLE, 415) from None
     if img is None:
         raise WebError(FOTO_ILEGIBLE, 415)
-    return img
+    return img, factor
+
+
+def en_la_foto(lectura: CardDetections, factor: int) -> CardDetections:
+    """``lectura``, read on a photo decoded reduced by ``factor``, with its boxes in the sent
+    photo's pixels: the page draws them over the photo it holds (web/static/mano_foto.js takes
+    the photo's own size for its drawing's), and a seat's reading sits beside the others'."""
+    if factor == 1:
+        return lectura
+    obb = lectura.obb.copy()
+    obb[:, :4] *= factor  # centre and size; the angle stays
+    ancho, alto = lectura.image_size
+    return replace(lectura, xyxy=lectura.xyxy * factor, obb=obb, image_size=(ancho * factor, alto * factor))
 
 
 def leer(data: bytes, nombre: str = "foto", baraja: bytes | None = None, abajo: int = 0) -> dict[str, Any]:
@@ -132,9 +172,9 @@ def leer(data: bytes, nombre: str = "foto", baraja: bytes | None = None, abajo: 
     photo that is no image to read or a registered deck that cannot be used."""
     from vision.cli_leer import json_entry, read_image  # vision: loaded with the first photo
 
-    img = comprobar_foto(data)
+    img, factor = decodificar_foto(data)
     reader = _lector(baraja)
-    return json_entry(nombre, lambda: turn_seats(read_image(reader, img, nombre), abajo))
+    return json_entry(nombre, lambda: en_la_foto(turn_seats(read_image(reader, img, nombre), abajo), factor))
 
 
 def _lector(baraja: bytes | None) -> Any:
@@ -202,10 +242,10 @@ def leer_asiento(
     ``lectura`` (this photo's reading), ``fotos_asiento`` (the four so far), and, with all four,
     ``mesa`` (the four hands' reading) and ``cartas``. WebError naming the player and the card
     otherwise; nothing changes then."""
-    img = comprobar_foto(data)
+    img, factor = decodificar_foto(data)
     reader = _lector(baraja)
     try:
-        det = mano_de(reader.read(img))
+        det = en_la_foto(mano_de(reader.read(img)), factor)
     except FileNotFoundError as exc:  # a model file missing: the page offers the grid
         raise WebError(str(exc), 500) from None
     if quitar:
