@@ -62,6 +62,10 @@ class MusApp(App):
         """Translate; kv passes app.lang so the text updates when the language changes."""
         return i18n.t(texto, self.lang)
 
+    def tn(self, uno: str, varios: str, n: int, _lang: str | None = None) -> str:
+        """The form of a text for the count n (gettext's ngettext), as t() in the app's language."""
+        return i18n.tn(uno, varios, n, self.lang)
+
     def on_lang(self, _app: object, lang: str) -> None:
         if self.ctl is not None:
             self.ctl.idioma = lang  # the texts it makes (pareja names, last hands) follow
