@@ -54,7 +54,7 @@ class MusApp(App):
         self.almacen: Almacen | None = None
         self.entrada = None  # EntradaMano being entered
         self.resultado = None  # (ResultadoTanteo, avisos) preview
-        self.origen_mano = "manual"  # or "camara": stored with the hand
+        self.origen_mano = "manual"  # or "camara" (one photo), "asientos" (seat by seat): stored with the hand
         self._aviso_ev = None
 
     # -- i18n -----------------------------------------------------------------------------

@@ -354,7 +354,7 @@ class CartasScreen(ConFotos, Screen):
         if not leidas:
             return
         app.cartas_leidas = leidas
-        app.origen_mano = "camara"
+        app.origen_mano = "asientos" if self.sesion is not None else "camara"  # as the export says it
         app.foto_mano = self._bytes_de_fotos()  # its hash goes to a tournament with the hand
         # the cards as the player confirmed them teach the registered deck (vision.refuerzo)
         reforzar_en_segundo_plano(self._confirmadas(), baraja_de(app.baraja, app.carpeta))
