@@ -99,6 +99,13 @@ def test_extraction_sees_the_two_forms_of_a_text_with_a_count(tmp_path: Path) ->
     ]
 
 
+def test_a_text_used_with_and_without_a_count_is_an_error(tmp_path: Path) -> None:
+    # gettext keeps one entry a msgid: "mano" (the seat) and tn("mano", "manos") cannot both be found
+    (tmp_path / "a.py").write_text('a = t("mano")\nb = tn("mano", "manos", k)\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"a\.py:2: 'mano'|a\.py:2: \('mano'"):
+        extraer.msgids([tmp_path])
+
+
 def test_kv_line_the_tool_cannot_read_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "x.kv").write_text("Label:\n    text: app.t('a' +\n        'b')\n", encoding="utf-8")
     with pytest.raises(SyntaxError, match=r"x\.kv:2"):

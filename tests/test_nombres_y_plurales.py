@@ -129,6 +129,24 @@ def test_the_marcador_says_1_piedra_and_1_amarraco(client: TestClient) -> None:
         assert linea and linea.groups() == (amarraco, piedra), idioma
 
 
+def test_a_tournament_tables_page_counts_one_hand_as_one() -> None:
+    from mesa.i18n import t, tn
+    from web.rutas.paginas import PLANTILLAS
+
+    pareja = {"nombre": "Ana y Carlos", "tantos": 6, "amarracos": 1, "piedras": 1, "juegos": 0, "vacas": 0}
+    m = {"manos": 1, "terminada": False, "parejas": [pareja, pareja], "juegos_por_vaca": 3, "vacas_por_partida": 1}
+    m |= {"numero_mano": 2, "mano_nombre": "Bea", "reglas": "segovia", "tantos_juego": 40, "ultimas": []}
+    casos = ((1, "es", "1 mano sin enviar", "mano guardada"), (2, "en", "2 hands not sent", "hand stored"))
+    for pendientes, idioma, envio, manos in casos:
+        e = {"parejas": ["A", "B"], "marcador_servidor": {"tantos": [6, 6], "juegos": [0, 0], "manos": 1}}
+        e |= {"conexion": True, "pendientes": pendientes, "rechazadas": [], "correcciones": []}
+        html = PLANTILLAS.get_template("mesa_estado.html").render(
+            t=lambda x, i=idioma: t(x, i), tn=lambda a, b, n, i=idioma: tn(a, b, n, i), lang=idioma, e=e, m=m, clave="x"
+        )
+        assert f'data-pendientes="{pendientes}">{envio}</p>' in html
+        assert f'<span id="servidor_manos">1</span> {manos}</p>' in html
+
+
 def test_a_pareja_agrees_with_its_verb() -> None:
     from mesa.mano import _motivo
 

@@ -133,6 +133,11 @@ def template(roots: Collection[Path] = ROOTS) -> Catalog:
         if not root.is_dir():
             continue
         for filename, lineno, msgid, _comments, context in extract_from_dir(root, METHODS, keywords=KEYWORDS):  # type: ignore[arg-type]  # takes callables too
+            where = f"{root.name}/{filename}:{lineno}"
+            old = cat.get(msgid[0] if isinstance(msgid, tuple) else msgid, context=context)
+            if old is not None and isinstance(old.id, tuple) != isinstance(msgid, tuple):
+                # one msgid cannot be both: gettext would find only one of them
+                raise ValueError(f"{where}: {msgid!r} is used both with and without a count (tn): reword one")
             cat.add(msgid, None, [(f"{root.name}/{filename}", lineno)], context=context)
     return cat
 
