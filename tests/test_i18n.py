@@ -7,8 +7,10 @@ from __future__ import annotations
 import gettext
 import re
 import string
+from collections.abc import Iterator
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.mofile import read_mo
@@ -196,3 +198,92 @@ def test_a_count_chooses_its_form_with_ngettext(idioma: str, uno: str, dos: str)
     # the compiled .mo read by the standard library: its Plural-Forms picks the form
     assert [i18n.tn("{n} piedra", "{n} piedras", n, idioma).format(n=n) for n in (1, 2)] == [uno, dos]
     assert i18n.tn("{n} piedra", "{n} piedras", 0, idioma).format(n=0) == dos.replace("2", "0")
+
+
+# -- the tanteo's reasons (issue 50 §4) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("idioma", LANGUAGES)
+def test_the_reasons_name_the_lances_as_the_catalogues_do(idioma: str) -> None:
+    # scoring/ stands alone (standard library): its templates name the lances as the pages do
+    from scoring import razones
+    from scoring.tanteo import NOMBRES_LANCE
+
+    for lance, nombre in NOMBRES_LANCE.items():
+        assert razones.nombre_lance(lance, idioma) == i18n.t(nombre, idioma), lance
+
+
+def test_every_reason_template_is_in_every_language() -> None:
+    from scoring import razones
+
+    for clave, textos in razones.PLANTILLAS.items():
+        assert set(textos) == set(razones.IDIOMAS), clave
+        assert all(texto.strip() for texto in textos.values()), clave
+
+
+def test_basque_says_jokaldi_for_lance_tanto_for_tantos_and_harri_for_piedra() -> None:
+    # one Basque word for each thing (issue 50 §9): lances are "jokaldiak" (never "lanceak"),
+    # tantos "tanto"/"tantoak", and "harri" only the piedra
+    catalog = _entries(extraer.read("eu"))
+    for clave, traduccion in catalog.items():
+        # a text with a count: its plural and every form of its translation
+        msgid = clave[1] if isinstance(clave, tuple) else clave
+        msgstr = " ".join(traduccion) if isinstance(traduccion, tuple) else traduccion
+        words = set(re.findall(r"\w+", msgstr.lower()))
+        assert not words & {"lance", "lanceak", "lancea"}, (msgid, msgstr)
+        if re.search(r"\btantos?\b", msgid) and not re.search(r"\bpiedras?\b", msgid):
+            assert not any(w.startswith("harri") for w in words), (msgid, msgstr)
+    assert i18n.t("Siguiente: lances", "eu") == "Hurrengoa: jokaldiak"
+    assert i18n.tn("piedra", "piedras", 2, "eu").startswith("harri")  # the marcador's word
+
+
+@pytest.fixture
+def cliente(tmp_path: Path) -> Iterator[Any]:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from web.app import crear_app
+
+    a = crear_app(f"sqlite:///{tmp_path / 'razones.sqlite3'}")
+    yield TestClient(a)
+    a.state.servidor.engine.dispose()
+
+
+# pareja 0 (Ana, Bea) refuses the chica; pares quiero 5; both hold pares and juego
+CARTAS = ["12o 12c 11o 11c", "7o 7c 7e 1o", "4o 4c 5o 6o", "10o 10c 6c 5c"]
+LANCES = {"chica": {"no_quiero": 2, "gana": 1}, "pares": {"quiero": 5}}
+
+
+@pytest.mark.parametrize(
+    ("como", "chica"),
+    [
+        (
+            {"params": {"lang": "eu"}},
+            "Txikia: Ana eta Bea bikoteak ez du enbidoa onartu; 2 Iñaki eta Josu bikotearentzat",
+        ),
+        (
+            {"headers": {"Accept-Language": "en-GB,en;q=0.9"}},
+            "Chica: envite refused by Ana and Bea, 2 to Iñaki and Josu",
+        ),
+        (
+            {"cookies": {"lang": "eu"}},
+            "Txikia: Ana eta Bea bikoteak ez du enbidoa onartu; 2 Iñaki eta Josu bikotearentzat",
+        ),
+        ({}, "Chica: envite no querido por Ana y Bea, 2 para Iñaki y Josu"),
+    ],
+)
+def test_the_api_gives_the_reasons_in_the_players_language(cliente: Any, como: dict[str, Any], chica: str) -> None:
+    r = cliente.post("/api/partidas", json={"jugadores": ["Ana", "Iñaki", "Bea", "Josu"], "reglas": "euskadi"})
+    clave = r.json()["clave"]
+    if "cookies" in como:
+        cliente.cookies.update(como.pop("cookies"))
+    body: dict[str, Any] = {"cartas": CARTAS, "lances": LANCES}
+    previa = cliente.post(f"/api/partidas/{clave}/previsualizar", json=body, **como).json()
+    body |= {"id_mano": "telefono-a-1", "n": 1}
+    confirmada = cliente.post(f"/api/partidas/{clave}/manos", json=body, **como).json()
+    for tanteo in (previa["tanteo"], confirmada["tanteo"]):
+        razones = [x["razon"] for x in tanteo["razones"]]
+        assert chica in razones, razones
+        assert all("«" not in x for x in razones)  # no rules text quoted in a hand's reasons
+        # the hand record's own detalle stays Spanish (the `mus tanteo --json` contract)
+        assert tanteo["resultado"]["detalle"][0]["razon"].startswith("Chica: envite no querido")

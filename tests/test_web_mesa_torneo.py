@@ -29,11 +29,11 @@ import cv2
 import httpx
 import numpy as np
 import psycopg
-from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, delete, select, update
 from sqlalchemy.orm import Session
 
 from mesa.torneo import DB_FILE, http, texto_qr_cualquiera
+from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import Server, hash_barato, postgres, torneo_en_marcha  # noqa: F401 (fixtures by name)
 from tests.test_app_torneo_mesa import MANOS
 from torneo.db import Enfrentamiento, Incidencia, Mano, TokenMesa
@@ -78,8 +78,11 @@ def telefono_pg(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Test
 
 
 def unirse(client: Any, codigo: str, servidor: str | None = None) -> str:
-    form = {"codigo": codigo} | ({"servidor": servidor} if servidor else {})
-    r = client.post("/mesa", data=form)
+    page = client.get("/mesa")  # the join form as a phone opens it: its token in a hidden field
+    token = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert token, page.text
+    form = {"codigo": codigo, "csrf": token[1]} | ({"servidor": servidor} if servidor else {})
+    r = client.post("/mesa", data=form, headers={"Origin": str(client.base_url).rstrip("/")})
     assert r.status_code == 303, r.text
     clave = r.headers["location"].rsplit("/", 1)[1]
     assert r.headers["location"] == f"/mesa/{clave}"

@@ -18,12 +18,12 @@ import pytest
 pytest.importorskip("fastapi")
 import psycopg
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from sqlalchemy import func, inspect, select
 
 from app.cli import main
 from mesa.i18n import t
 from scoring.partida import Partida
+from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
 from torneo.migraciones import revision_de
 from web import migraciones, servicio

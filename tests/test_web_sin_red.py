@@ -357,8 +357,7 @@ def test_the_offline_texts_come_in_the_players_language(idioma: str, esperado: s
     import re
 
     pytest.importorskip("fastapi")
-    from fastapi.testclient import TestClient
-
+    from tests.cliente_web import ClienteWeb as TestClient
     from web.app import crear_app
 
     app = crear_app(f"sqlite:///{tmp_path / 'sin_red.sqlite3'}")

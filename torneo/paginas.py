@@ -1,10 +1,12 @@
 """The organiser's pages: server-rendered HTML (Jinja2), no JavaScript needed.
 
-The login sets an HttpOnly, SameSite=Strict cookie holding the login token, so a form on
-another site cannot post with it. Each page reads only a tournament the account is a member of
-(its organisers and referees: torneo.db.Miembro), checked by the API's dependencies
-(torneo.dependencias); a page's form is read as a pydantic model (torneo.formularios). A page
-asked without a valid login sends the browser to the login page.
+The login sets an HttpOnly, SameSite=Strict cookie holding the login token; every form carries
+its page's token (``{{ csrf() }}``) and every change made with the cookie must come from this
+server's own pages (torneo.seguridad), so a form on another site cannot post with it. Each page
+reads only a tournament the account is a member of (its organisers and referees:
+torneo.db.Miembro), checked by the API's dependencies (torneo.dependencias); a page's form is
+read as a pydantic model (torneo.formularios). A page asked without a valid login sends the
+browser to the login page.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from torneo.dependencias import (
 )
 from torneo.formularios import CorreccionForm, EntrarForm, TorneoForm, formulario
 from torneo.i18n import idioma_de, mensaje, traducir
+from torneo.seguridad import campo_csrf
 
 PLANTILLAS = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "plantillas"), autoescape=select_autoescape(["html"])
@@ -68,7 +71,9 @@ def texto(exc: Exception, request: Request) -> str:
 
 def pagina(request: Request, nombre: str, estado: int = 200, **ctx: Any) -> HTMLResponse:
     lang = _lang(request)
-    html = PLANTILLAS.get_template(nombre).render(_=lambda t: traducir(t, lang), lang=lang, **ctx)
+    html = PLANTILLAS.get_template(nombre).render(
+        _=lambda t: traducir(t, lang), lang=lang, csrf=lambda: campo_csrf(request), **ctx
+    )
     return HTMLResponse(html, status_code=estado)
 
 

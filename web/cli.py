@@ -17,7 +17,7 @@ import os
 import socket
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -143,8 +143,16 @@ def run(args: argparse.Namespace) -> int:
         )
     import uvicorn  # the server only: the other `mus` commands never load it
 
+    from web.conexiones import KEEP_ALIVE_S, MAX_CABECERAS, ProtocoloH11  # uvicorn's protocol: the same
+
+    # slow headers: a time limit of our own (web.conexiones), and uvicorn's keep-alive and header size
+    limites: dict[str, Any] = {
+        "http": ProtocoloH11,
+        "timeout_keep_alive": KEEP_ALIVE_S,
+        "h11_max_incomplete_event_size": MAX_CABECERAS,
+    }
     if args.trabajadores == 1:
-        uvicorn.run(app, host=args.host, port=args.puerto, log_level="warning", proxy_headers=False)
+        uvicorn.run(app, host=args.host, port=args.puerto, log_level="warning", proxy_headers=False, **limites)
     else:  # each worker builds its own app from the environment; the database holds everything
         app.state.servidor.engine.dispose()
         uvicorn.run(
@@ -155,6 +163,7 @@ def run(args: argparse.Namespace) -> int:
             workers=args.trabajadores,
             log_level="warning",
             proxy_headers=False,
+            **limites,
         )
     return 0
 

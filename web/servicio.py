@@ -427,7 +427,8 @@ def _tanteo(ctl: ControlPartida, res: Any, avisos: list[tuple[str, str]]) -> dic
         ],
         "total": [sum(v[i] for v in res.por_lance.values()) for i in (0, 1)],
         "razones": [
-            {"pareja": a.pareja, "nombre": parejas[a.pareja], "tantos": a.tantos, "razon": a.razon} for a in res.detalle
+            {"pareja": a.pareja, "nombre": parejas[a.pareja], "tantos": a.tantos, "razon": res.razon(a, ctl.idioma)}
+            for a in res.detalle
         ],
         "avisos": [t(plantilla, ctl.idioma).format(arg) for plantilla, arg in avisos],
     }

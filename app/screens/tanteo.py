@@ -1,4 +1,4 @@
-"""Tanteo: show scoring/'s breakdown with reasons; confirm stores the hand."""
+"""Tanteo: show scoring/'s breakdown with its reasons in the app's language; confirm stores the hand."""
 
 from __future__ import annotations
 
@@ -31,7 +31,8 @@ class TanteoScreen(Screen):
         self.anuncio = "\n".join(app.t(tpl).format(arg) for tpl, arg in avisos)
         if res.fin and not avisos:
             self.anuncio = app.t("Fin del juego")
-        lines = [f"+{a.tantos}  {parejas[a.pareja]}:  {a.razon}" for a in res.detalle]
+        # the reasons written in app.lang from each apunte's motivo (scoring/razones.py)
+        lines = [f"+{a.tantos}  {parejas[a.pareja]}:  {res.razon(a, app.lang)}" for a in res.detalle]
         self.detalle = "\n\n".join(lines) or app.t("Nadie suma tantos en esta mano")
 
     def _tabla(self, app: App, res: ResultadoTanteo, parejas: tuple[str, str]) -> None:

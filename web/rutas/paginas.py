@@ -33,6 +33,7 @@ from scoring.rules import PERFILES, perfil
 from scoring.tanteo import NOMBRES_LANCE
 from torneo.cuerpo import leer_formulario
 from torneo.paginas import base_publica
+from torneo.seguridad import campo_csrf
 from web import servicio
 from web.dependencias import COOKIE_IDIOMA, Sesion, lang
 from web.servicio import WebError
@@ -79,6 +80,7 @@ def render(request: Request, nombre: str, estado: int = 200, **ctx: Any) -> HTML
         lang=idioma,
         idiomas=IDIOMAS,
         ruta=request.url.path,
+        csrf=lambda: campo_csrf(request),  # every form's token (torneo.seguridad)
         **ctx,
     )
     resp = HTMLResponse(html, status_code=estado)

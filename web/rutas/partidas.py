@@ -110,7 +110,7 @@ class RazonOut(BaseModel):
     pareja: int
     nombre: str
     tantos: int
-    razon: str  # scoring/'s reason, in Spanish as the rules texts word it
+    razon: str  # scoring/'s reason in the player's language (resultado's detalle keeps the Spanish)
 
 
 class TanteoOut(BaseModel):
