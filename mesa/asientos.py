@@ -169,6 +169,26 @@ class AsientoPorAsiento:
                 )
 
 
+def turn_seats(lectura: CardDetections, abajo: int) -> CardDetections:
+    """``lectura``'s seats counted from the photo (0 bottom, 1 right, 2 top, 3 left) turned into
+    the partida's seats, where ``abajo`` is the partida's seat whose cards lie at the photo's
+    bottom edge (the photographer's own): the photo's seat s is the partida's (s + abajo) % 4,
+    since the partida's order runs counter-clockwise round the table as the photo's does. A card
+    without a seat keeps none. In place; returns ``lectura``.
+
+        >>> from vision.detections import CardDetections
+        >>> lec = CardDetections.from_json({"cartas": [
+        ...     {"carta": c, "caja": [0, 0, 1, 1], "asiento": s} for s, c in enumerate(["1o", "2o", "3o", "4o"])]})
+        >>> turn_seats(lec, 2).seat.tolist()
+        [2, 3, 0, 1]
+    """
+    if abajo not in range(N_ASIENTOS):
+        raise ValueError(f"abajo: a seat from 0 to {N_ASIENTOS - 1}, not {abajo!r}")
+    seat = lectura.seat.astype(np.int16)
+    lectura.seat = np.where(seat >= 0, (seat + abajo) % N_ASIENTOS, -1).astype(np.int8)
+    return lectura
+
+
 def fotos_por_asiento(foto: np.ndarray, lectura: CardDetections, falta: int | None = None) -> list[np.ndarray]:
     """Four photos of one player's cards each, cut at run time from a read table photo (the
     demo and the tests have no close-ups of their own): each seat's cards on the table's

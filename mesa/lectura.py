@@ -207,27 +207,53 @@ def _lector_general() -> Any:
 _LECTOR: Any = None
 
 
+class PaloError(LecturaError):
+    """A suit's registration photo refused: ``plantilla`` (a msgid) and ``datos``, where
+    ``palo`` and ``visto`` are suit names (msgids of NOMBRES_PALOS) for the screen to translate;
+    the exception's text is the Spanish sentence."""
+
+    def __init__(self, plantilla: str, **datos: Any) -> None:
+        super().__init__(plantilla.format(**datos))
+        self.plantilla, self.datos = plantilla, datos
+
+
+PALO_ERROR: Final = N_("foto de {palo}: {motivo}")
+PALO_EQUIVOCADO: Final = N_("esta foto es de {visto}, no de {palo}: haz la foto de las cartas de {palo}")
+PALO_DESORDEN: Final = N_(
+    "foto de {palo}: en el puesto {k} (por filas, de izquierda a derecha) debería ir el {esperada} "
+    "y se ve el {vista}: pon las cartas en orden del 1 al 12"
+)
+# A photo of another suit: at least this many of its ten cards whose suit is surely that one
+# other suit (the suit summed over its ten cards' probabilities: the generated example deck's
+# suit photos give every card 0.87-0.99 for its own suit, while its rank alone is often under
+# SEGURA); a card or two misread is a card out of order, not a wrong suit
+OTRO_PALO_MIN: Final = 6
+PALO_SEGURO: Final = 0.8
+
+
 def comprobar_palo(image_bgr: np.ndarray, palo: int) -> None:
     """Check one suit's registration photo as it is taken (vision.registration.locate_grid:
     ten confident cards in a row of ten or two rows of five, none missing, none on another);
-    LecturaError saying what is wrong, naming the suit."""
+    PaloError (a LecturaError) saying what is wrong, naming the suit: a photo of another suit
+    says so before any card out of order."""
     try:  # optional extra (see _lector)
         from vision.registered_deck import DeckError
         from vision.registration import locate_grid
     except ImportError as exc:
         raise LecturaError(f"la lectura de cartas no está disponible ({exc})") from None
+    nombre = NOMBRES_PALOS[palo]
     try:
         cajas = locate_grid(_lector_general(), image_bgr, FOTO_PALO, FILAS_PALO)
     except DeckError as exc:
-        raise LecturaError(f"foto de {PALOS_FOTOS[palo]}: {exc}") from None
-    fuera = _fuera_de_orden(image_bgr, cajas, palo)
+        raise PaloError(PALO_ERROR, palo=nombre, motivo=str(exc)) from None
+    probs = _probabilidades(image_bgr, cajas)
+    otro = _otro_palo(probs, palo)
+    if otro is not None:
+        raise PaloError(PALO_EQUIVOCADO, palo=nombre, visto=NOMBRES_PALOS[otro])
+    fuera = _fuera_de_orden(probs, palo)
     if fuera:
         k, vista = fuera
-        raise LecturaError(
-            f"foto de {PALOS_FOTOS[palo]}: en el puesto {k + 1} (por filas, de "
-            f"izquierda a derecha) debería ir el {CARD_IDS[palo * FOTO_PALO + k]} "
-            f"y se ve el {vista}: pon las cartas en orden del 1 al 12"
-        )
+        raise PaloError(PALO_DESORDEN, palo=nombre, k=k + 1, esperada=CARD_IDS[palo * FOTO_PALO + k], vista=vista)
 
 
 # Only a sure reading calls a card misplaced: on a deck the classifier never saw, a doubtful
@@ -235,15 +261,31 @@ def comprobar_palo(image_bgr: np.ndarray, palo: int) -> None:
 SEGURA: Final = 0.95
 
 
-def _fuera_de_orden(image_bgr: np.ndarray, cajas: np.ndarray, palo: int) -> tuple[int, str] | None:
-    """The first place whose card the generic classifier surely reads as another one (and
-    surely not as the card that goes there), with the card it sees; None when all fit."""
+def _probabilidades(image_bgr: np.ndarray, cajas: np.ndarray) -> np.ndarray:
+    """The generic classifier's (10, 40) probabilities of the photo's cards, in place order."""
     from vision.classify import softmax  # optional extra (see _lector)
     from vision.geometry import CROP_H, CROP_W, crop_cards
 
     crops = np.ascontiguousarray(crop_cards(image_bgr, cajas, (CROP_W, CROP_H)))
     logits, _ = _lector_general().classifier.run_network(crops)
-    probs = softmax(logits)
+    return np.asarray(softmax(logits))
+
+
+def _otro_palo(probs: np.ndarray, palo: int) -> int | None:
+    """The suit the photo surely shows when it is not ``palo``: at least OTRO_PALO_MIN cards
+    whose suit is surely that one other suit; None otherwise."""
+    por_palo = probs.reshape(len(probs), len(PALOS_FOTOS), FOTO_PALO).sum(2)
+    vistos = np.argmax(por_palo, axis=1)
+    seguros = vistos[por_palo[np.arange(len(probs)), vistos] >= PALO_SEGURO]
+    cuentas = np.bincount(seguros, minlength=len(PALOS_FOTOS))
+    cuentas[palo] = 0
+    otro = int(np.argmax(cuentas))
+    return otro if cuentas[otro] >= OTRO_PALO_MIN else None
+
+
+def _fuera_de_orden(probs: np.ndarray, palo: int) -> tuple[int, str] | None:
+    """The first place whose card the generic classifier surely reads as another one (and
+    surely not as the card that goes there), with the card it sees; None when all fit."""
     for k, p in enumerate(probs):
         esperada, vista = palo * FOTO_PALO + k, int(np.argmax(p))
         if vista != esperada and p[vista] >= SEGURA and p[esperada] < 1 - SEGURA:

@@ -24,6 +24,10 @@ from scoring.rules import perfil
 LANCES: Final = ("grande", "chica", "pares", "juego")
 # Quick amounts offered for an accepted envite (2 is the opening bet; "envido").
 IMPORTES: Final = (2, 3, 4, 5, 6, 8, 10, 15, 20)
+# Quick amounts offered for a refused envite (1: the opening bet refused); any other is typed.
+IMPORTES_NO_QUIERO: Final = (1, 2, 3, 4, 5)
+ORDAGO: Final = {"ordago": "quiero"}
+DESPUES_DEL_ORDAGO: Final = N_("no se apuesta después de un órdago querido")
 
 Resultado = str | dict[str, Any]
 
@@ -114,6 +118,8 @@ class EntradaMano:
             lance = "juego"
         if lance not in LANCES:
             raise EntradaError(f"lance desconocido: {lance!r}")
+        if any(self._res.get(antes) == ORDAGO for antes in LANCES[: LANCES.index(lance)]):
+            raise EntradaError(DESPUES_DEL_ORDAGO)  # the hand ended there: scoring/ would refuse it
         for row in self.estado():
             if (row.lance == lance or (lance == "juego" and row.lance == "punto")) and not row.apostable:
                 raise EntradaError(f"{row.lance}: no se apuesta ({row.motivo})")
@@ -139,15 +145,31 @@ class EntradaMano:
         self._res[self._key(lance)] = {"no_quiero": tantos, "gana": gana}
 
     def ordago(self, lance: str) -> None:
-        """Órdago querido (a refused órdago is a no_quiero: use :meth:`no_quiero`)."""
+        """Órdago querido (a refused órdago is a no_quiero: use :meth:`no_quiero`); the lances
+        after it are not played, so what they held goes.
+
+        >>> e = EntradaMano(mano=0)
+        >>> e.envite("juego", 3)
+        >>> e.ordago("chica")
+        >>> e.lances()
+        {'chica': {'ordago': 'quiero'}}
+        >>> e.envite("pares", 2)
+        Traceback (most recent call last):
+        ...
+        mesa.mano.EntradaError: no se apuesta después de un órdago querido
+        """
         self._check(lance)
-        self._res[self._key(lance)] = {"ordago": "quiero"}
+        key = self._key(lance)
+        for despues in LANCES[LANCES.index(key) + 1 :]:
+            self._res.pop(despues, None)
+        self._res[key] = dict(ORDAGO)
 
     def cargar_lances(self, lances: Mapping[str, Any]) -> None:
         """Set every lance from hand-record outcomes (``{"pares": {"quiero": 5}, ...}``), through
         the same checks as the buttons: a lance that cannot be bet refuses its bet."""
         if not isinstance(lances, Mapping):
             raise EntradaError("lances debe ser un objeto {lance: resultado}")
+        _nada_tras_el_ordago(lances)
         for lance, valor in lances.items():
             if isinstance(valor, Mapping) and not all(type(v) is int for k, v in valor.items() if k != "ordago"):
                 raise EntradaError(f"lance {lance}: los tantos son números enteros")
@@ -187,14 +209,24 @@ class EntradaMano:
         }
 
 
+def _nada_tras_el_ordago(lances: Mapping[str, Any]) -> None:
+    """An accepted órdago ends the hand: a bet in a later lance is refused, whatever the order
+    of the keys it was sent in."""
+    jugados = [LANCES.index("juego" if k == "punto" else k) for k, v in lances.items() if k in (*LANCES, "punto")]
+    valores = [v for k, v in lances.items() if k in (*LANCES, "punto")]
+    ordagos = [i for i, v in zip(jugados, valores, strict=True) if v == ORDAGO]
+    if ordagos and any(i > min(ordagos) and v != "paso" for i, v in zip(jugados, valores, strict=True)):
+        raise EntradaError(DESPUES_DEL_ORDAGO)
+
+
 def _motivo(lance: str, tiene: tuple[bool, bool], parejas: tuple[str, str]) -> tuple[str, ...]:
     """Why pares or juego is not bet on, as a translatable template and its arguments."""
     if not any(tiene):
         return (N_("Nadie tiene pares"),) if lance == "pares" else (N_("Nadie tiene juego"),)
     quien = parejas[0] if tiene[0] else parejas[1]
     if lance == "pares":
-        return N_("Solo {0} tiene pares"), quien
-    return N_("Solo {0} tiene juego"), quien
+        return N_("Solo {0} tienen pares"), quien  # a pareja: two players
+    return N_("Solo {0} tienen juego"), quien
 
 
 def validar_mano_texto(texto: str) -> str | None:

@@ -10,10 +10,10 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from mesa.i18n import N_, SOURCE, t
+from mesa.i18n import N_, SOURCE, t, tn
 from mesa.mano import EntradaMano
 from scoring.partida import Partida, amarracos
-from scoring.rules import perfil
+from scoring.rules import Reglas, perfil
 
 
 class AlmacenPartidas(Protocol):
@@ -73,6 +73,7 @@ class VistaMarcador:
     ultimas: list[str] = field(default_factory=list)
     terminada: bool = False
     ganador: int | None = None
+    avisos: list[str] = field(default_factory=list)  # the last hand's end of a juego, vaca or partida
 
 
 class ControlPartida:
@@ -91,6 +92,9 @@ class ControlPartida:
         self.problema = ""  # why the last resume stopped early, for the screen
         self.ultimo_registro: dict[str, Any] | None = None  # of the last confirmed hand
         self.guardadas = 0  # hands the store holds (more than replayed when one no longer scores)
+        # the last hand's end of a juego, vaca or partida, (template, pareja name): every device
+        # that shows the marcador announces it, not only the one that confirmed the hand
+        self.avisos_ultima: list[tuple[str, str]] = []
 
     # -- lifecycle ------------------------------------------------------------------------
     def nueva(self, reglas: str | dict, jugadores: list[str], mano: int) -> None:
@@ -120,10 +124,12 @@ class ControlPartida:
             self.problema = t("la partida guardada no se puede abrir: {0}", self.idioma).format(exc)
             return False
         manos = self.almacen.manos(info["id"])
+        self.info, self.avisos_ultima = info, []
         for m in manos:
             reg = m["registro"]
             try:
-                partida.registrar(reg["manos"], reg.get("lances", {}), mano=reg["mano"])
+                res = partida.registrar(reg["manos"], reg.get("lances", {}), mano=reg["mano"])
+                self.avisos_ultima = self._avisos(partida, res)
             except (ValueError, KeyError, TypeError) as exc:
                 self.problema = t("la mano {n} guardada no se puede contar: {error}", self.idioma).format(
                     n=m["n"], error=exc
@@ -187,6 +193,7 @@ class ControlPartida:
         )
         self.partida, self.ultimo_registro = trial, registro  # what a tournament queue sends
         self.guardadas += 1
+        self.avisos_ultima = avisos
         return res, avisos
 
     def _registrar(self, p: Partida, entrada: EntradaMano) -> tuple[Any, list[tuple[str, str]]]:
@@ -203,6 +210,7 @@ class ControlPartida:
         if self.guardadas == len(p.historial):
             p.deshacer()
         self.guardadas -= 1
+        self.avisos_ultima = []
         return True
 
     # -- view -----------------------------------------------------------------------------
@@ -211,9 +219,10 @@ class ControlPartida:
         jug = self.info["jugadores"]
         reglas = perfil(self.info["reglas"])
         parejas = []
+        juegos = _juegos_al_final(p)
         for k in (0, 1):
             am, pi = amarracos(p.tantos[k])
-            parejas.append(VistaPareja(self.nombre_pareja(k), p.tantos[k], am, pi, p.juegos[k], p.vacas[k]))
+            parejas.append(VistaPareja(self.nombre_pareja(k), p.tantos[k], am, pi, juegos[k], p.vacas[k]))
         manos = self.almacen.manos(self.partida_id or 0)
         return VistaMarcador(
             parejas=(parejas[0], parejas[1]),
@@ -227,6 +236,7 @@ class ControlPartida:
             ultimas=_ultimas(manos, jug, self.idioma),
             terminada=bool(p.terminada),
             ganador=p.ganador,
+            avisos=[t(plantilla, self.idioma).format(nombre) for plantilla, nombre in self.avisos_ultima],
         )
 
     def _avisos(self, p: Partida, res: Any) -> list[tuple[str, str]]:
@@ -244,6 +254,18 @@ class ControlPartida:
         return out
 
 
+def _juegos_al_final(p: Partida) -> tuple[int, int]:
+    """The juegos to show: once the partida is over, those of its last vaca with the winning
+    juego counted (scoring/ starts every vaca at 0-0, which would show an ended partida as 0/4)."""
+    if not p.terminada or not p.historial or p.ganador is None:
+        return p.juegos
+    antes = copy.deepcopy(p)
+    antes.deshacer()
+    juegos = list(antes.juegos)
+    juegos[p.ganador] += 1
+    return juegos[0], juegos[1]
+
+
 def _ultimas(manos: list[dict], jugadores: list[str], idioma: str, n: int = 5) -> list[str]:
     """The last ``n`` hands, newest first: number, who was mano, tantos each pareja won."""
     out = []
@@ -257,3 +279,19 @@ def _ultimas(manos: list[dict], jugadores: list[str], idioma: str, n: int = 5) -
         )
         out.append(t(plantilla, idioma).format(n=m["n"], jugador=jugadores[m["registro"]["mano"]], a=pts[0], b=pts[1]))
     return out
+
+
+def resumen_reglas(reglas: Reglas, idioma: str = SOURCE) -> str:
+    """A profile in one line, each count with its word in the right number (ngettext), as the
+    phone's new-partida page and the tablet's list of profiles show it.
+
+    >>> resumen_reglas(perfil("general"))
+    '8 reyes · 40 tantos · 4 juegos · 1 vaca'
+    """
+    partes = (
+        tn("{n} rey", "{n} reyes", reglas.reyes, idioma).format(n=reglas.reyes),
+        tn("{n} tanto", "{n} tantos", reglas.tantos, idioma).format(n=reglas.tantos),
+        tn("{n} juego", "{n} juegos", reglas.juegos_por_vaca, idioma).format(n=reglas.juegos_por_vaca),
+        tn("{n} vaca", "{n} vacas", reglas.vacas_por_partida, idioma).format(n=reglas.vacas_por_partida),
+    )
+    return " · ".join(partes)

@@ -104,9 +104,9 @@ def accept_language(idioma: str) -> str:
     return SOURCE if idioma == SOURCE else f"{idioma}, {SOURCE};q=0.5"
 
 
-def http(base: str, idioma: str = SOURCE) -> Transport:
+def http(base: str, idioma: str = SOURCE, timeout: float = TIMEOUT) -> Transport:
     """Requests to the server at ``base`` (``http://host:port``) with urllib; the server
-    answers its errors in ``idioma``."""
+    answers its errors in ``idioma``; ``timeout``: the seconds each may take."""
 
     def send(method: str, path: str, body: dict[str, Any] | None, token: str | None) -> tuple[int, dict[str, Any]]:
         data = None if body is None else json.dumps(body).encode("utf-8")
@@ -116,7 +116,7 @@ def http(base: str, idioma: str = SOURCE) -> Transport:
         if token:
             req.add_header("Authorization", f"Bearer {token}")
         try:
-            with urllib.request.urlopen(req, timeout=TIMEOUT) as r:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
                 return r.status, json.loads(r.read() or b"{}")
         except urllib.error.HTTPError as exc:
             try:
@@ -363,13 +363,14 @@ class ClienteTorneo:
         return {n: json.loads(r) for n, r in rows}
 
     def correcciones_nuevas(self) -> list[Correccion]:
-        """The corrections not told to the player yet; from now on they count as told."""
+        """The corrections not told to the player yet; from now on they count as told. Only
+        those returned are marked: one the sender thread stores meanwhile is told next time."""
         new = [
             c
             for c in self.correcciones()
             if not self._db.execute("SELECT avisada FROM cola WHERE numero = ?", (c.numero,)).fetchone()[0]
         ]
-        self._db.execute("UPDATE cola SET avisada = 1 WHERE tanteo_mesa IS NOT NULL AND estado = 'enviada'")
+        self._db.executemany("UPDATE cola SET avisada = 1 WHERE numero = ?", [(c.numero,) for c in new])
         return new
 
     def reintentar(self) -> int:

@@ -239,12 +239,16 @@ def texto_correccion(t: Callable[[str], str], c: Correccion) -> str:
     )
 
 
-def texto_rechazada(t: Callable[[str], str], r: Rechazada, telefono: bool = False) -> str:
+def texto_rechazada(t: Callable[[str], str], r: Rechazada, telefono: bool = False, con_codigo: bool = True) -> str:
     """The refusal and what to do about it; no hand is lost either way. The tablet keeps the
-    queue itself; a phone's table keeps it on the server that serves its page."""
+    queue itself; a phone's table keeps it on the server that serves its page. ``con_codigo``:
+    whether the table's code is kept to join again (a phone's table of the server's own
+    tournament keeps none: its players join again with the code)."""
     if r.unirse_otra_vez:
         what = (
-            t("Toca Reintentar: la mesa se une otra vez con su código y envía las manos que esperan.")
+            t("Uníos otra vez con el código de la mesa: las manos que esperan se envían entonces.")
+            if telefono and not con_codigo
+            else t("Toca Reintentar: la mesa se une otra vez con su código y envía las manos que esperan.")
             if telefono
             else t(
                 "Toca Reintentar: la tableta se une otra vez con el código de la mesa y envía las manos que esperan."

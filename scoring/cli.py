@@ -1,4 +1,8 @@
-"""`mus tanteo [--json] FILE`: score one hand record or a JSON array of them.
+"""`mus tanteo [--json] [--idioma es|eu|en] FILE`: score one hand record or a JSON array of them.
+
+``--idioma`` writes the text (its reasons, header and end of juego) in Spanish (the default),
+Basque or English; ``--json`` is the contract other tools read and stays as it is, its
+``razon`` in Spanish.
 
 FILE is a path or ``-`` for stdin, read within scoring.inputs' limits (8 MiB, 32 levels of
 nesting, integers of at most 18 digits). Bad input exits with status 2 and a one-line message
@@ -15,6 +19,7 @@ import textwrap
 from typing import Any, Final
 
 from scoring.inputs import InputError, excerpt, read_json
+from scoring.razones import IDIOMAS, SOURCE
 from scoring.tanteo import RegistroManoError, ResultadoTanteo, tantear
 
 __all__ = ["InputError", "configure", "fail", "print_tanteo", "read_json", "run"]
@@ -27,6 +32,12 @@ MAX_MESSAGE: Final = 280
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="registro de mano en JSON, o '-' para stdin")
     parser.add_argument("--json", action="store_true", help="salida en JSON")
+    parser.add_argument(
+        "--idioma",
+        choices=IDIOMAS,
+        default=SOURCE,
+        help="idioma del texto y sus razones: es (castellano), eu (euskara), en (English)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         data = read_json(args.file)
     except InputError as exc:
         return fail(str(exc), args.json)
-    return print_tanteo(data, args.json)
+    return print_tanteo(data, args.json, getattr(args, "idioma", SOURCE))
 
 
 def fail(message: str, as_json: bool) -> int:
@@ -46,7 +57,7 @@ def fail(message: str, as_json: bool) -> int:
     return 2
 
 
-def print_tanteo(data: Any, as_json: bool) -> int:
+def print_tanteo(data: Any, as_json: bool, idioma: str = SOURCE) -> int:
     """Score a record (or array) and print it; returns the exit status. Reused by `mus mano`."""
     records = data if isinstance(data, list) else [data]
     if isinstance(data, list) and not data:
@@ -62,7 +73,7 @@ def print_tanteo(data: Any, as_json: bool) -> int:
     except RegistroManoError as exc:
         return fail(str(exc), as_json)
     if not isinstance(data, list):
-        print(_json(results[0]) if as_json else results[0].texto())
+        print(_json(results[0]) if as_json else results[0].texto(idioma))
     elif as_json:  # one record at a time: 30,000 records never sit in memory as one text
         print("[")
         for i, r in enumerate(results):
@@ -70,7 +81,7 @@ def print_tanteo(data: Any, as_json: bool) -> int:
         print("]")
     else:
         for i, r in enumerate(results):
-            print(("\n" if i else "") + r.texto())
+            print(("\n" if i else "") + r.texto(idioma))
     return 0
 
 

@@ -21,13 +21,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from scoring import declaraciones, textos
+from scoring import declaraciones, razones
 from scoring.cards import Hand, NotationError, check_distinct, parse_hand
 from scoring.declaraciones import Correccion
 from scoring.errors import ScoringError
 from scoring.inputs import excerpt
 from scoring.jugadas import Jugada, cuarto_lance, evaluar, ganador_de, se_apuesta, speaking_order, tienen
 from scoring.outcomes import PASO, FinJuego, Lance, NoQuiero, Ordago, Paso, Quiero, Terminacion
+from scoring.razones import SOURCE, Motivo, TipoApunte, idioma_de, nombre_lance, plantilla
 from scoring.rules import PERFILES, PerfilError, Reglas, perfil
 
 APUESTA_LANCES: Final = ("grande", "chica", "pares", "juego", "punto")
@@ -38,8 +39,6 @@ NOMBRES_LANCE: Final = {
     "juego": "Juego",
     "punto": "Punto",
 }
-# The words that fix when the deje is collected, by the profile's ``deje``.
-CITA_DEJE: Final = {"al_final": textos.ENC_DEJE, "primero": textos.EUS_LEHEN_HARRIAK}
 
 
 class RegistroManoError(ScoringError):
@@ -89,12 +88,15 @@ def _int_at_least(lance: str, key: str, value: Any, low: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Apunte:
-    """Tantos a pareja takes, in which lance, and why (plain Spanish)."""
+    """Tantos a pareja takes, in which lance, and why: ``razon`` in Spanish (the hand record's
+    and ``mus tanteo``'s), ``motivo`` what any language's reason is written from
+    (:meth:`ResultadoTanteo.razon`)."""
 
     pareja: int
     tantos: int
     lance: str
     razon: str
+    motivo: Motivo | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"pareja": self.pareja, "tantos": self.tantos, "lance": self.lance, "razon": self.razon}
@@ -248,6 +250,8 @@ class ResultadoTanteo:
     fin: FinJuego | None
     detalle: list[Apunte]
     notas: list[str] = field(default_factory=list)  # penalties applied (declaraciones)
+    # each note's kind and lance, to write it in another language (razones.PLANTILLAS)
+    notas_de: list[tuple[str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         reg = self.registro
@@ -267,27 +271,77 @@ class ResultadoTanteo:
             "notas": self.notas,
         }
 
-    def resumen(self, lance: str) -> str:
-        """All reasons of one lance in one line, e.g. 'Pares: duples de reyes de Ana (3), ...'."""
-        parts = [a.razon for a in self.detalle if a.lance == lance]
-        return "; ".join(parts) if parts else f"{NOMBRES_LANCE[lance]}: nada"
+    def razon(self, apunte: Apunte, idioma: str = SOURCE) -> str:
+        """An apunte's reason in ``idioma`` (es, eu, en), written from its motivo.
 
-    def texto(self) -> str:
+        >>> r = tantear({"manos": ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"],
+        ...              "jugadores": ["Ana", "Iñaki", "Bea", "Josu"]})
+        >>> for idioma in ("es", "eu", "en"):
+        ...     print(r.razon(r.detalle[0], idioma))
+        Grande en paso: gana Iñaki (3o 3c 3e 7b) (1)
+        Handia pasoan: irabazlea Iñaki (3o 3c 3e 7b) (1)
+        Grande passed: Iñaki (3o 3c 3e 7b) wins (1)
+        """
+        if apunte.motivo is None or idioma == SOURCE:
+            return apunte.razon
         reg = self.registro
+        return razones.razon(
+            apunte.motivo, apunte.lance, apunte.tantos, self.jugadas, reg.jugadores, idioma, apunte.pareja
+        )
+
+    def razones(self, idioma: str = SOURCE) -> list[str]:
+        """Every apunte's reason in ``idioma``, in the order of ``detalle``."""
+        return [self.razon(a, idioma) for a in self.detalle]
+
+    def resumen(self, lance: str, idioma: str = SOURCE) -> str:
+        """All reasons of one lance in one line, e.g. 'Pares: duples de reyes de Ana (3), ...'."""
+        parts = [self.razon(a, idioma) for a in self.detalle if a.lance == lance]
+        return "; ".join(parts) if parts else plantilla("nada", idioma).format(lance=nombre_lance(lance, idioma))
+
+    def fin_texto(self, idioma: str = SOURCE) -> str:
+        """How the juego ended, one line ('' if it did not)."""
+        if not self.fin:
+            return ""
+        clave = "fin_ordago" if self.fin.por is Terminacion.ORDAGO else "fin_tantos"
+        return plantilla(clave, idioma).format(gana=self._pareja(self.fin.ganador, idioma))
+
+    def notas_en(self, idioma: str = SOURCE) -> list[str]:
+        """The notes in ``idioma``: a referee's note on the declarations is the referee's
+        Spanish, so another language says where to read it (``mus arbitro --declaraciones``)."""
+        if idioma == SOURCE or len(self.notas_de) != len(self.notas):
+            return list(self.notas)
+        campos = [
+            (clave, nombre_lance(lance, idioma), razones.LANCE_MINUSCULA[idioma_de(idioma)][lance])
+            for clave, lance in self.notas_de
+        ]
+        return [plantilla(clave, idioma).format(lance=n, lance_min=m) for clave, n, m in campos]
+
+    def _pareja(self, pareja: int, idioma: str) -> str:
+        return razones.nombre_pareja(pareja, self.registro.jugadores, idioma)
+
+    def texto(self, idioma: str = SOURCE) -> str:
+        """The tanteo as ``mus tanteo`` prints it, in ``idioma`` (es, eu, en)."""
+        reg = self.registro
+        nombres = reg.jugadores
         lines = [
-            f"Reglas: {reg.reglas.nombre} ({reg.reglas.reyes} reyes, "
-            f"{reg.reglas.tantos} tantos). Mano: {reg.nombre(reg.mano)}."
+            plantilla("cabecera", idioma).format(
+                reglas=reg.reglas.nombre,
+                reyes=reg.reglas.reyes,
+                tantos=reg.reglas.tantos,
+                mano=razones.nombre(reg.mano, nombres, idioma),
+            )
         ]
         for seat, hand in enumerate(reg.manos):
-            lines.append(f"  {reg.nombre(seat)} (pareja {seat % 2}): {hand}")
+            quien = razones.nombre(seat, nombres, idioma)
+            lines.append(plantilla("asiento", idioma).format(nombre=quien, p=seat % 2, mano=hand))
         for lance in self.orden:
             a, b = self.por_lance[lance]
-            lines.append(f"{NOMBRES_LANCE[lance]:<7} {a:>3} {b:>3}   {self.resumen(lance)}")
-        lines.extend(f"Nota: {nota}" for nota in self.notas)
-        lines.append(f"Marcador: {reg.nombre_pareja(0)} {self.marcador[0]}, {reg.nombre_pareja(1)} {self.marcador[1]}")
+            lines.append(f"{nombre_lance(lance, idioma):<7} {a:>3} {b:>3}   {self.resumen(lance, idioma)}")
+        lines.extend(plantilla("nota", idioma).format(nota=nota) for nota in self.notas_en(idioma))
+        p0, p1 = (razones.nombre_pareja(p, nombres, idioma, sola=True) for p in (0, 1))
+        lines.append(plantilla("marcador", idioma).format(p0=p0, a=self.marcador[0], p1=p1, b=self.marcador[1]))
         if self.fin:
-            how = "por órdago" if self.fin.por is Terminacion.ORDAGO else "a los tantos"
-            lines.append(f"Fin del juego: gana {reg.nombre_pareja(self.fin.ganador)} ({how})")
+            lines.append(self.fin_texto(idioma))
         return "\n".join(lines)
 
 
@@ -303,21 +357,24 @@ def _jugada_json(j: Jugada) -> dict[str, Any]:
 class _Cuenta:
     """Running scoreboard of one hand; stops taking tantos once a pareja reaches the target."""
 
-    def __init__(self, reg: RegistroMano, orden: Sequence[str]) -> None:
+    def __init__(self, reg: RegistroMano, orden: Sequence[str], jugadas: Sequence[Jugada]) -> None:
+        self.reg, self.jugadas = reg, jugadas
         self.target = reg.reglas.tantos
         self.score = list(reg.marcador)
         self.por_lance = {lance: [0, 0] for lance in orden}
         self.detalle: list[Apunte] = []
         self.fin: FinJuego | None = None
         self.notas: list[str] = []
+        self.notas_de: list[tuple[str, str]] = []
         self.punto_a_falta = False  # the punto was bet with a pareja one tanto short (Título VI art. 1)
 
-    def add(self, pareja: int, tantos: int, lance: str, razon: str) -> None:
+    def add(self, pareja: int, tantos: int, lance: str, motivo: Motivo) -> None:
         if self.fin or tantos <= 0:
             return
         self.score[pareja] += tantos
         self.por_lance[lance][pareja] += tantos
-        self.detalle.append(Apunte(pareja, tantos, lance, razon))
+        razon = razones.razon(motivo, lance, tantos, self.jugadas, self.reg.jugadores, SOURCE, pareja)
+        self.detalle.append(Apunte(pareja, tantos, lance, razon, motivo))
         if self.score[pareja] >= self.target:
             self.fin = FinJuego(pareja, Terminacion.TANTOS)
 
@@ -336,7 +393,8 @@ def tantear(record: Mapping[str, Any] | RegistroMano, correcciones: Sequence[Cor
     orden = ("grande", "chica", "pares", _cuarto(jugadas, por_lance_corr.get("juego")))
     lances = _lances_en_orden(reg, jugadas, orden)
     ganadores = {lance: _ganador(lance, jugadas, reg.mano, por_lance_corr.get(lance)) for lance in orden}
-    cuenta = _Cuenta(reg, orden)
+    cuenta = _Cuenta(reg, orden, jugadas)
+    notadas = [c for c in correcciones if c.razon and c.lance in orden]
     _apuestas(cuenta, reg, jugadas, lances, ganadores, orden, por_lance_corr)
     if not cuenta.fin:
         for lance in orden:
@@ -351,8 +409,8 @@ def tantear(record: Mapping[str, Any] | RegistroMano, correcciones: Sequence[Cor
         marcador=(cuenta.score[0], cuenta.score[1]),
         fin=cuenta.fin,
         detalle=cuenta.detalle,
-        notas=[f"{NOMBRES_LANCE[c.lance]}: {c.razon}" for c in correcciones if c.razon and c.lance in orden]
-        + cuenta.notas,
+        notas=[f"{NOMBRES_LANCE[c.lance]}: {c.razon}" for c in notadas] + cuenta.notas,
+        notas_de=[("nota_declaracion", c.lance) for c in notadas] + cuenta.notas_de,
     )
 
 
@@ -444,42 +502,25 @@ def _apuestas(
         name = NOMBRES_LANCE[lance]
         corr = (corrs or {}).get(lance)
         if corr and corr.al_momento and corr.ganador is not None:  # seen as the órdago is resolved
-            cuenta.add(corr.ganador, corr.negada, lance, f"{name}: {corr.razon} ({corr.negada})")
+            cuenta.add(corr.ganador, corr.negada, lance, _correccion(corr))
         if lance == "punto" and reg.reglas.punto_falta_un_tanto == "negada_y_punto":
             cuenta.punto_a_falta = cuenta.target - 1 in cuenta.score
         if isinstance(outcome, NoQuiero) and cuenta.punto_a_falta:
             p = outcome.gana
-            cuenta.add(
-                p,
-                1,
-                lance,
-                f"Punto: envite no querido por {reg.nombre_pareja(1 - p)} a falta de un "
-                f"tanto, sólo el tanto de negada para {reg.nombre_pareja(p)} "
-                f"({textos.REG_PUNTO_FALTA})",
-            )
+            cuenta.add(p, 1, lance, Motivo(TipoApunte.PUNTO_FALTA_NEGADA, pareja=p, envite=outcome.tantos))
         elif isinstance(outcome, NoQuiero) and not _deje_al_final(reg, lance, outcome):
             p = outcome.gana
-            cuenta.add(
-                p,
-                outcome.tantos,
-                lance,
-                f"{name}: {'utzia (deje), ' if _es_deje(reg, lance, outcome) else ''}"
-                f"envite no querido por {reg.nombre_pareja(1 - p)}, "
-                f"{outcome.tantos} para {reg.nombre_pareja(p)}{_cita_deje(reg, lance, outcome)}",
-            )
+            tipo = TipoApunte.DEJE if _es_deje(reg, lance, outcome) else TipoApunte.NO_QUERIDO
+            cuenta.add(p, outcome.tantos, lance, Motivo(tipo, pareja=p, envite=outcome.tantos))
         elif isinstance(outcome, Ordago) and not cuenta.fin and _valido(corrs, lance):
             seat = ganadores[lance]
             if seat is None:  # opened by false declarations and nobody holds the jugada
-                cuenta.notas.append(f"{name}: órdago sin efecto, nadie tiene {lance}")
+                cuenta.notas.append(plantilla("ordago_sin_efecto").format(lance=name, lance_min=lance))
+                cuenta.notas_de.append(("ordago_sin_efecto", lance))
                 continue
             p = seat % 2
             falta = cuenta.target - cuenta.score[p]
-            cuenta.add(
-                p,
-                falta,
-                lance,
-                f"{name}: órdago querido, gana {reg.nombre(seat)} ({jugadas[seat].describe(lance)}) y con él el juego",
-            )
+            cuenta.add(p, falta, lance, Motivo(TipoApunte.ORDAGO, seat=seat))
             cuenta.fin = FinJuego(p, Terminacion.ORDAGO)
         if cuenta.fin:
             return
@@ -504,11 +545,9 @@ def _deje_al_final(reg: RegistroMano, lance: str, outcome: Lance) -> bool:
     return reg.reglas.deje == "al_final" and _es_deje(reg, lance, outcome)
 
 
-def _cita_deje(reg: RegistroMano, lance: str, outcome: Lance) -> str:
-    """The words that say when the deje is collected, for its reason."""
-    if not _es_deje(reg, lance, outcome):
-        return ""
-    return f" ({CITA_DEJE[reg.reglas.deje]})"
+def _correccion(corr: Correccion) -> Motivo:
+    """A false declaration's penalty: its reason is the referee's (scoring.declaraciones)."""
+    return Motivo(TipoApunte.CORRECCION, pareja=corr.ganador, envite=corr.negada, nota=corr.razon)
 
 
 def _contar(
@@ -521,47 +560,30 @@ def _contar(
     corr: Correccion | None,
 ) -> None:
     """The count of one lance at the end of the hand."""
-    name = NOMBRES_LANCE[lance]
     if corr and not corr.envites_validos and isinstance(outcome, Quiero | Ordago):
         outcome = PASO
     if corr and corr.ganador is not None and corr.negada and not corr.al_momento:
-        cuenta.add(corr.ganador, corr.negada, lance, f"{name}: {corr.razon} ({corr.negada})")
+        cuenta.add(corr.ganador, corr.negada, lance, _correccion(corr))
     if seat is None:
         return  # nobody holds pares or juego: the lance is not played
     if isinstance(outcome, NoQuiero):
         p = outcome.gana
         if _deje_al_final(reg, lance, outcome):
-            cuenta.add(
-                p,
-                1,
-                lance,
-                f"{name}: deje, envite no querido por {reg.nombre_pareja(1 - p)} (1){_cita_deje(reg, lance, outcome)}",
-            )
+            cuenta.add(p, 1, lance, Motivo(TipoApunte.DEJE_AL_FINAL, pareja=p, envite=outcome.tantos))
         if lance == "punto":  # encyclopedia: the refusing pareja cannot take the punto either
-            cuenta.add(
-                p, 1, lance, f"Punto: 1 por el punto para {reg.nombre_pareja(p)}, que envidó y no se lo quisieron"
-            )
+            cuenta.add(p, 1, lance, Motivo(TipoApunte.PUNTO_NO_QUERIDO, pareja=p, envite=outcome.tantos))
         _bonus(cuenta, reg, jugadas, lance, p, corr)
         return
     p = seat % 2
-    who = f"{reg.nombre(seat)} ({jugadas[seat].describe(lance)})"
     if isinstance(outcome, Quiero) and lance == "punto" and cuenta.punto_a_falta:
-        cuenta.add(
-            p,
-            1,
-            lance,
-            f"Punto: 1 por ganar el punto, {who}; a falta de un tanto el envite de "
-            f"{outcome.tantos} no se apunta ({textos.REG_PUNTO_FALTA})",
-        )
+        cuenta.add(p, 1, lance, Motivo(TipoApunte.PUNTO_FALTA_QUERIDO, seat=seat, envite=outcome.tantos))
         return
     if isinstance(outcome, Quiero):
-        cuenta.add(
-            p, outcome.tantos, lance, f"{name}: envite de {outcome.tantos} querido, gana {who} ({outcome.tantos})"
-        )
+        cuenta.add(p, outcome.tantos, lance, Motivo(TipoApunte.QUERIDO, seat=seat, envite=outcome.tantos))
     elif lance in ("grande", "chica", "punto"):
-        cuenta.add(p, 1, lance, f"{name} en paso: gana {who} (1)")
+        cuenta.add(p, 1, lance, Motivo(TipoApunte.PASO, seat=seat))
     if lance == "punto" and isinstance(outcome, Quiero):
-        cuenta.add(p, 1, lance, f"Punto: 1 más por ganar el punto, {who}")
+        cuenta.add(p, 1, lance, Motivo(TipoApunte.PUNTO_MAS, seat=seat, envite=outcome.tantos))
     _bonus(cuenta, reg, jugadas, lance, p, corr)
 
 
@@ -580,9 +602,4 @@ def _bonus(
     for seat in speaking_order(reg.mano):
         bonus = jugadas[seat].bonus(lance)
         if seat % 2 == pareja and bonus and seat not in anulados:
-            cuenta.add(
-                pareja,
-                bonus,
-                lance,
-                f"{NOMBRES_LANCE[lance]}: {jugadas[seat].describe(lance)} de {reg.nombre(seat)} ({bonus})",
-            )
+            cuenta.add(pareja, bonus, lance, Motivo(TipoApunte.JUGADA, seat=seat))

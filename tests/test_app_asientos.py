@@ -192,8 +192,8 @@ def test_each_suit_photo_is_checked_as_it_is_taken() -> None:
     comprobar_palo(copas, 1)
     with pytest.raises(LecturaError, match=r"foto de copas: se han encontrado \d+ cartas"):
         comprobar_palo(np.ascontiguousarray(copas[:, : copas.shape[1] // 2]), 1)
-    with pytest.raises(LecturaError, match="foto de oros: en el puesto"):
-        comprobar_palo(copas, 0)  # the copas photo given as the oros one
+    with pytest.raises(LecturaError, match=r"^esta foto es de copas, no de oros"):
+        comprobar_palo(copas, 0)  # the copas photo given as the oros one: the wrong suit, said so
     cajas = locate_grid(_lector_general(), copas, 10, FILAS_PALO)
     with pytest.raises(LecturaError, match=r"foto de copas: en el puesto [23] .* se ve el [23]c"):
         comprobar_palo(cambiadas(copas, cajas, 1, 2), 1)

@@ -296,3 +296,49 @@ def test_hand_record_format_written_back_is_the_pinned_one() -> None:
     assert json.dumps(written, ensure_ascii=False, indent=1) + "\n" == (GOLDEN / "registros_dict.json").read_text(
         encoding="utf-8"
     )
+
+
+# -- `mus tanteo --idioma` (issue 50 §4) --------------------------------------------------------
+
+NAMED = {**GOOD, "jugadores": ["Ana", "Iñaki", "Bea", "Josu"], "lances": {"chica": {"no_quiero": 2, "gana": 0}}}
+
+
+@pytest.mark.parametrize(
+    ("idioma", "says"),
+    [
+        (
+            "es",
+            ["Reglas: general", "Chica: envite no querido por Iñaki y Josu, 2 para Ana y Bea", "Marcador: Ana y Bea"],
+        ),
+        ("eu", ["Arauak: general", "Txikia: Iñaki eta Josu bikoteak ez du enbidoa onartu", "Markagailua: Ana eta Bea"]),
+        (
+            "en",
+            ["Rules: general", "Chica: envite refused by Iñaki and Josu, 2 to Ana and Bea", "Scoreboard: Ana and Bea"],
+        ),
+    ],
+)
+def test_idioma_writes_the_text_and_its_reasons_in_the_language(
+    capsys: pytest.CaptureFixture[str], write_json: Callable[..., Path], idioma: str, says: list[str]
+) -> None:
+    status, out, err = run(capsys, "--idioma", idioma, str(write_json(NAMED)))
+    assert (status, err) == (0, "")
+    for text in says:
+        assert text in out, out
+    if idioma != "es":
+        assert " para " not in out and " gana " not in out and "Marcador" not in out
+
+
+def test_spanish_is_the_default_and_json_stays_the_contract(
+    capsys: pytest.CaptureFixture[str], write_json: Callable[..., Path]
+) -> None:
+    path = str(write_json(NAMED))
+    assert run(capsys, path)[1] == run(capsys, "--idioma", "es", path)[1]
+    spanish = json.loads(run(capsys, "--json", path)[1])
+    assert json.loads(run(capsys, "--json", "--idioma", "en", path)[1]) == spanish  # razon stays Spanish there
+    assert spanish["detalle"][0]["razon"].startswith("Chica: envite no querido por Iñaki y Josu")
+
+
+def test_unknown_idioma_exits_2(capsys: pytest.CaptureFixture[str], write_json: Callable[..., Path]) -> None:
+    with pytest.raises(SystemExit) as info:
+        run(capsys, "--idioma", "fr", str(write_json(GOOD)))
+    assert info.value.code == 2 and "--idioma" in capsys.readouterr().err

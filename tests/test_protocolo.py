@@ -16,8 +16,7 @@ from scoring.protocolo import CODIGO, codigo_de, enlace_mesa, servidor_de
 from scoring.tanteo import CLAVES_REGISTRO, RegistroMano
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
-
+from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato  # noqa: F401 (fixture used by name)
 from torneo import auth
 from torneo.api import Servidor

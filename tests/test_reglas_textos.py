@@ -241,7 +241,10 @@ def test_basque_the_stones_for_ez_come_first() -> None:
     # irabaziko du»: at 39-38 the refused pares give pareja 0 the juego before the count.
     r = hand(ORDEN, "euskadi", marcador=[39, 38], lances=PARES_NO_QUERIDOS)
     assert r.fin == FinJuego(0, Terminacion.TANTOS)
-    assert textos.EUS_LEHEN_HARRIAK.texto in r.detalle[0].razon and "utzia" in r.detalle[0].razon
+    assert r.detalle[0].razon.startswith("Pares: utzia (deje)")
+    # the quote is the profile's source (`mus arbitro --listar`), not a hand's reason
+    assert textos.EUS_LEHEN_HARRIAK.texto in perfil("euskadi").fuente_de("deje").texto()
+    assert all("«" not in a.razon for a in r.detalle)
 
 
 def test_encyclopedia_deje_al_final_waits_for_the_count() -> None:
@@ -250,7 +253,8 @@ def test_encyclopedia_deje_al_final_waits_for_the_count() -> None:
     r = hand(ORDEN, {"base": "euskadi", "deje": "al_final"}, marcador=[39, 38], lances=PARES_NO_QUERIDOS)
     assert r.fin == FinJuego(1, Terminacion.TANTOS)
     deje = hand(ORDEN, {"base": "euskadi", "deje": "al_final"}, lances=PARES_NO_QUERIDOS)
-    assert any(a.razon.startswith("Pares: deje") and textos.ENC_DEJE.texto in a.razon for a in deje.detalle)
+    assert any(a.razon == "Pares: deje, envite no querido por pareja 1 (1)" for a in deje.detalle)
+    assert all(textos.ENC_DEJE.texto not in a.razon for a in deje.detalle)
 
 
 @pytest.mark.parametrize("marcador", [[0, 0], [39, 38], [38, 39], [20, 37]])
@@ -280,7 +284,8 @@ def test_reglamento_vi_1_only_the_punto_when_a_pareja_needs_one_tanto() -> None:
     # de punto cuando le corresponda.» Pareja 0 needs one tanto; pareja 1 wins the envite of 10.
     r = hand(PUNTO, "segovia", marcador=[39, 30], lances={"punto": {"quiero": 10}})
     assert r.por_lance["punto"] == [0, 1] and r.marcador == (39, 33) and r.fin is None
-    assert textos.REG_PUNTO_FALTA.texto in r.detalle[-1].razon
+    assert r.detalle[-1].razon.endswith("a falta de un tanto el envite de 10 no se apunta")
+    assert textos.REG_PUNTO_FALTA.texto not in r.detalle[-1].razon  # the rules page quotes it, not the hand
     # Without that rule the envite counts and pareja 1 takes the juego.
     assert hand(PUNTO, "general", marcador=[39, 30], lances={"punto": {"quiero": 10}}).fin == FinJuego(
         1, Terminacion.TANTOS
@@ -291,7 +296,8 @@ def test_reglamento_vi_1_a_refused_envite_at_punto_is_one_tanto_de_negada() -> N
     r = hand(PUNTO, "segovia", marcador=[30, 39], lances={"punto": {"no_quiero": 5, "gana": 0}})
     negada = r.detalle[0]
     assert (negada.pareja, negada.tantos, negada.lance) == (0, 1, "punto")
-    assert textos.REG_PUNTO_FALTA.texto in negada.razon
+    assert "a falta de un tanto, sólo el tanto de negada para pareja 0" in negada.razon
+    assert textos.REG_PUNTO_FALTA.texto not in negada.razon
 
 
 def test_a_falta_de_un_tanto_is_judged_when_the_punto_is_bet() -> None:

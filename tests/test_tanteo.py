@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -550,3 +551,124 @@ def test_errors_quote_only_an_excerpt_of_the_record(change: dict[str, Any]) -> N
     with pytest.raises(RegistroManoError) as info:
         RegistroMano.from_dict({"manos": C, **change})
     assert len(str(info.value)) < 250
+
+
+# -- reasons in the player's language (issue 50 §4) -------------------------------------------------
+
+BASQUE_NAMES = ["Ana", "Iñaki", "Bea", "Josu"]
+# Words of Spanish sentences: none may be in a Basque or English reason. The game's words
+# (grande, pares, envite, órdago, paso, mano, medias, duples, reyes, tanto...) are not here.
+SPANISH_WORDS = frozenset(
+    {
+        *("gana", "ganar", "para", "por", "querido", "quiero", "de", "del", "y", "en", "con", "el", "la", "que"),
+        *("nada", "reglas", "marcador", "fin", "sólo", "solo", "más", "asiento", "apunta", "envidó", "quisieron"),
+        *("los", "al", "sin", "también"),
+    }
+)
+# No pares, no juego. Pareja 1 wins grande (seat 3), chica (seat 1) and punto (seat 3, 28).
+PUNTO = ["1o 4o 5o 7o", "1c 4c 5c 6c", "11o 7e 6e 4e", "12o 11b 7b 1b"]
+# Every kind of apunte, each from a hand that makes it: (manos, record, the kind it must make).
+KINDS: list[tuple[list[str], dict[str, Any], str]] = [
+    (C, {}, "paso"),  # grande and chica en paso, pares and juego jugadas
+    (C, {"lances": {"grande": {"quiero": 5}}}, "querido"),
+    (C, {"lances": {"chica": {"no_quiero": 2, "gana": 0}}}, "no_querido"),
+    (C, {"lances": {"grande": {"ordago": "quiero"}}}, "ordago"),
+    (C, {}, "jugada"),
+    (C, {"reglas": "euskadi", "lances": {"pares": {"no_quiero": 1, "gana": 0}}}, "deje"),
+    (
+        C,
+        {"reglas": {"base": "euskadi", "deje": "al_final"}, "lances": {"pares": {"no_quiero": 1, "gana": 1}}},
+        "deje_al_final",
+    ),
+    (A, {"lances": {"punto": {"no_quiero": 1, "gana": 0}}}, "punto_no_querido"),
+    (A, {"lances": {"punto": {"quiero": 3}}}, "punto_mas"),
+    (
+        PUNTO,
+        {"reglas": "segovia", "marcador": [30, 39], "lances": {"punto": {"no_quiero": 5, "gana": 0}}},
+        "punto_falta_negada",
+    ),
+    (PUNTO, {"reglas": "segovia", "marcador": [39, 30], "lances": {"punto": {"quiero": 10}}}, "punto_falta_querido"),
+    (C, {"marcador": [38, 0]}, "fin_tantos"),
+]
+
+
+def spanish_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-záéíóúñü]+", text.lower())} & SPANISH_WORDS
+
+
+@pytest.mark.parametrize(("manos", "record", "kind"), KINDS, ids=[k for _m, _r, k in KINDS])
+@pytest.mark.parametrize("idioma", ["eu", "en"])
+def test_every_kind_of_apunte_is_written_in_basque_and_english(
+    manos: list[str], record: dict[str, Any], kind: str, idioma: str
+) -> None:
+    r = tanteo(manos, jugadores=BASQUE_NAMES, **record)
+    kinds = {a.motivo.tipo.value for a in r.detalle if a.motivo} | ({"fin_" + r.fin.por.value} if r.fin else set())
+    assert kind in kinds, kinds
+    texts = [*r.razones(idioma), r.fin_texto(idioma), r.texto(idioma)]
+    for text, spanish in zip(r.razones(idioma), r.razones(), strict=True):
+        assert text != spanish  # written in the language, not the Spanish sentence again
+    for text in texts:
+        assert not spanish_words(text), (text, spanish_words(text))
+        assert "«" not in text  # no quote of a rules text in a hand's reasons
+    joined = " ".join(r.razones(idioma))
+    assert "Iñaki" in joined or "Ana" in joined
+    # the names of a pareja are joined in the language, as the pages name it
+    pareja = {"eu": "Iñaki eta Josu", "en": "Iñaki and Josu"}[idioma]
+    assert pareja in r.texto(idioma)
+
+
+def test_the_spanish_reasons_are_those_of_the_hand_record() -> None:
+    r = tanteo(C, jugadores=BASQUE_NAMES, lances={"chica": {"no_quiero": 2, "gana": 0}})
+    assert r.razones("es") == [a.razon for a in r.detalle] == r.razones()
+    assert r.razones()[0] == "Chica: envite no querido por Iñaki y Josu, 2 para Ana y Bea"
+    assert r.razones("eu")[0] == "Txikia: Iñaki eta Josu bikoteak ez du enbidoa onartu; 2 Ana eta Bea bikotearentzat"
+    assert r.razones("en")[0] == "Chica: envite refused by Iñaki and Josu, 2 to Ana and Bea"
+    assert r.texto() == r.texto("es") and r.texto("fr") == r.texto()
+
+
+@pytest.mark.parametrize(
+    ("idioma", "pares", "juego"),
+    [
+        ("es", "Pares: duples de reyes y caballos de Ana (3)", "Juego: 31 de Josu (3)"),
+        ("eu", "Pareak: errege eta zaldun dupleak, Ana (3)", "Jokoa: 31, Josu (3)"),
+        ("en", "Pares: duples of reyes and caballos, Ana (3)", "Juego: 31, Josu (3)"),
+    ],
+)
+def test_jugadas_keep_the_games_words(idioma: str, pares: str, juego: str) -> None:
+    r = tanteo(C, jugadores=BASQUE_NAMES)
+    assert pares in r.razones(idioma) and juego in r.razones(idioma)
+
+
+def test_an_ordago_ends_the_juego_in_each_language() -> None:
+    r = tanteo(C, jugadores=BASQUE_NAMES, lances={"grande": {"ordago": "quiero"}})
+    assert r.fin_texto() == "Fin del juego: gana Ana y Bea (por órdago)"
+    assert r.fin_texto("eu") == "Jokoaren amaiera: Ana eta Bea bikoteak irabazi du (hordagoz)"
+    assert r.fin_texto("en") == "End of the juego: won by Ana and Bea, with an órdago"
+    assert "órdago accepted" in r.razones("en")[0]
+
+
+def test_a_correction_is_written_in_each_language() -> None:
+    from scoring.razones import Motivo, TipoApunte, razon
+
+    motivo = Motivo(TipoApunte.CORRECCION, pareja=1, envite=2, nota="pares sí sin pares (Título VIII, art. 1)")
+    jugadas = tanteo(C).jugadas
+    assert razon(motivo, "pares", 2, jugadas, BASQUE_NAMES) == "Pares: pares sí sin pares (Título VIII, art. 1) (2)"
+    for idioma in ("eu", "en"):
+        text = razon(motivo, "pares", 2, jugadas, BASQUE_NAMES, idioma)
+        assert not spanish_words(text) and "Iñaki" in text, text
+
+
+def test_the_notes_of_a_declaration_check_point_to_the_referee_in_basque_and_english() -> None:
+    # the 33 de postre (euskadi: the bet stands): the referee's note is its Spanish, with the quote;
+    # another language says where to read it
+    r = tanteo(
+        ["12o 11c 10e 1b", "4o 5c 6e 7b", "4c 5e 6c 7e", "12c 11e 6o 7o"],
+        reglas="euskadi",
+        jugadores=BASQUE_NAMES,
+        lances={"juego": {"ordago": "quiero"}},
+        declaraciones={"ordago_querido": {"asiento": 3, "lance": "juego"}},
+    )
+    assert r.notas and r.notas_en() == r.notas
+    assert r.notas_en("en") == ["Juego: the referee's note on the declarations (mus arbitro --declaraciones)"]
+    for idioma in ("eu", "en"):
+        assert not spanish_words(r.texto(idioma)) and "«" not in r.texto(idioma), r.texto(idioma)

@@ -13,12 +13,12 @@ import pytest
 
 pytest.importorskip("fastapi")
 import psycopg
-from fastapi.testclient import TestClient
 from sqlalchemy import select, text
 
 from scoring.arbitro import comprobar_senas
 from scoring.registro import RegistroArbitro
 from scoring.tanteo import tantear
+from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
 from torneo import auth
 from torneo.api import Servidor

@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
-
+from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato  # noqa: F401 (fixture used by name)
 from tests.test_torneo_api import CLAVE, codigos, organizador, torneo
 from torneo.api import Servidor

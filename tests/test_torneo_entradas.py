@@ -11,10 +11,9 @@ import uuid
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
-
 from scoring.partida import Partida
 from tests import test_torneo_api as base
+from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato  # noqa: F401 (fixture used by name)
 from tests.test_torneo_api import CLAVE, codigos, organizador
 from torneo import auth

@@ -13,8 +13,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 from argon2 import PasswordHasher
-from fastapi.testclient import TestClient
 
+from tests.cliente_web import ClienteWeb as TestClient
 from torneo import auth
 from torneo.api import _VALIDACION, Servidor
 from torneo.i18n import MENSAJES, mensaje
@@ -113,6 +113,7 @@ def _mesa(srv: Servidor, client: TestClient) -> MesaSimulada:
     return m
 
 
+JSON = {"Content-Type": "application/json"}
 IDIOMAS = {None: 0, "es-ES,es;q=0.9": 0, "eu": 1, "en-GB,en;q=0.8": 2, "fr-FR, eu;q=0.5": 1, "fr": 0}
 
 
@@ -161,7 +162,7 @@ def test_errors_are_answered_in_the_requests_language(srv: Servidor, accept: str
             ("se esperaba la mano 1, no la 5", "1. eskua espero zen, ez 5.a", "hand 1 was expected, not 5"),
         ),
         (
-            client.post("/api/mesa/manos", content=b"[" * 100 + b"]" * 100, headers=mesa_h),
+            client.post("/api/mesa/manos", content=b"[" * 100 + b"]" * 100, headers=mesa_h | JSON),
             422,
             (
                 "cuerpo: JSON anidado demasiado profundo (más de 32 niveles)",
@@ -169,8 +170,17 @@ def test_errors_are_answered_in_the_requests_language(srv: Servidor, accept: str
                 "cuerpo: JSON nested too deep (more than 32 levels)",
             ),
         ),
+        (  # a body another site's form could post (text/plain) is no JSON here
+            client.post("/api/mesa/manos", content=b"{}", headers=mesa_h | {"Content-Type": "text/plain"}),
+            415,
+            (
+                "el cuerpo debe ser JSON (Content-Type: application/json)",
+                "gorputzak JSON izan behar du (Content-Type: application/json)",
+                "the body must be JSON (Content-Type: application/json)",
+            ),
+        ),
         (
-            client.post("/api/mesa/manos", content=b"[" + b"0," * 40_000 + b"0]", headers=mesa_h),
+            client.post("/api/mesa/manos", content=b"[" + b"0," * 40_000 + b"0]", headers=mesa_h | JSON),
             413,
             (
                 "cuerpo demasiado grande (más de 64 KiB)",

@@ -13,10 +13,9 @@ from typing import Any
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
-
 from scoring.partida import Partida
 from tests import test_torneo_api as base
+from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
 from tests.test_torneo_api import CLAVE, codigos, organizador, torneo
 from torneo import auth

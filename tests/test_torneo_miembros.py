@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
-
 from tests import test_torneo_api as base
+from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
 from tests.test_torneo_api import CLAVE, organizador, torneo
 from torneo.api import Servidor

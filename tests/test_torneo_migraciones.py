@@ -17,11 +17,11 @@ pytest.importorskip("alembic")
 import psycopg
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from fastapi.testclient import TestClient
 from sqlalchemy import MetaData, create_engine, inspect, text
 from sqlalchemy.engine import Engine
 
 from scoring.partida import Partida
+from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
 from torneo import auth, migraciones
 from torneo import formato as fm

@@ -9,9 +9,8 @@ import random
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
-
 from tests import test_torneo_api as base
+from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato  # noqa: F401 (fixture used by name)
 from tests.test_torneo_api import CLAVE, organizador, torneo
 from tests.test_torneo_integridad import jugar_ronda

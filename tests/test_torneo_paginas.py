@@ -154,10 +154,9 @@ def test_organiser_logs_in_creates_a_tournament_starts_a_round_and_sees_standing
 
 def test_pages_without_a_browser_refuse_bad_forms_and_show_incidents(tmp_path: Path):
     pytest.importorskip("fastapi")
-    from fastapi.testclient import TestClient
-
     from scoring.arbitro import comprobar_senas
     from scoring.registro import RegistroArbitro
+    from tests.cliente_web import ClienteWeb as TestClient
     from torneo import auth
     from torneo.api import Servidor
 

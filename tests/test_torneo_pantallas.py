@@ -20,8 +20,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 pytest.importorskip("selenium")
-from fastapi.testclient import TestClient
-
+from tests.cliente_web import ClienteWeb as TestClient
 from tests.navegador import capturas, navegador, reemplazada
 from tests.servidor_torneo import (
     PAREJAS_DE_CLUB,

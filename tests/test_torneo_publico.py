@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
-
 from scoring.partida import Partida
 from tests import test_torneo_api as base
+from tests.cliente_web import ClienteWeb as TestClient
 from tests.navegador import reemplazada
 from tests.servidor_torneo import PAREJAS_DE_CLUB, hash_barato, postgres, torneo_en_marcha  # noqa: F401 (fixtures used by name)
 from tests.test_torneo_api import organizador, torneo

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
 from sqlalchemy import inspect
 
 from tests import test_torneo_api as base
+from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato  # noqa: F401 (fixture used by name)
 from tests.test_torneo_api import CLAVE, codigos, organizador, torneo
 from torneo import auth
@@ -209,7 +209,7 @@ def test_the_cookie_is_secure_over_https_and_samesite_always(tmp_path: Path):
     r = TestClient(other.app).post(
         "/entrar",
         data={"usuario": "ana", "clave": CLAVE},
-        headers={"X-Forwarded-Proto": "https"},
+        headers={"X-Forwarded-Proto": "https", "Origin": "http://testserver"},  # no proxy: plain HTTP
         follow_redirects=False,
     )
     assert "secure" not in r.headers["set-cookie"].lower()  # a client's own word is not enough

@@ -125,8 +125,7 @@ def test_the_pool_refuses_when_full_instead_of_waiting() -> None:
 
 @pytest.fixture
 def client(tmp_path: Path) -> Any:
-    from fastapi.testclient import TestClient
-
+    from tests.cliente_web import ClienteWeb as TestClient
     from web.app import crear_app
 
     app = crear_app(f"sqlite:///{tmp_path / 'mus.db'}", tmp_path)
@@ -140,8 +139,7 @@ def _post(client: Any, data: bytes, name: str = "mesa.jpg", **fields: str) -> An
 
 @needs_models
 def test_the_api_answers_what_mus_leer_json_answers() -> None:
-    from fastapi.testclient import TestClient
-
+    from tests.cliente_web import ClienteWeb as TestClient
     from web.app import crear_app
 
     expected = _mus_leer_json(EXAMPLES / "mesa.jpg")
@@ -232,10 +230,15 @@ def test_each_suit_photo_is_checked_as_the_app_checks_it(client: Any) -> None:
         data={"palo": "2"},
         files={"foto": ("copas.jpg", (EXAMPLES / "baraja" / "copas.jpg").read_bytes())},
     )
+    # the copas photo sent for espadas: told it is the wrong suit, in the player's language
     assert wrong.status_code == 422
-    assert re.search(
-        r"foto de espadas: en el puesto \d+ .* debería ir el (\d+)e y se ve el \1c", wrong.json()["error"]
-    ), wrong.json()
+    assert wrong.json()["error"] == "esta foto es de copas, no de espadas: haz la foto de las cartas de espadas"
+    en = client.post(
+        "/api/baraja/comprobar?lang=en",
+        data={"palo": "espadas"},
+        files={"foto": ("copas.jpg", (EXAMPLES / "baraja" / "copas.jpg").read_bytes())},
+    ).json()["error"]
+    assert "copas" not in en and "espadas" not in en, en
     bad = client.post("/api/baraja/comprobar", data={"palo": "copa"}, files={"foto": ("x.jpg", b"x")})
     assert bad.status_code == 422 and "palo desconocido" in bad.json()["error"]
 
@@ -245,7 +248,7 @@ def test_registration_from_four_photos_then_reading_uses_it(client: Any, tmp_pat
     clave = _partida(client)
     assert client.get(f"/api/partidas/{clave}/baraja").json()["registrada"] is False
     refused = client.post(f"/api/partidas/{clave}/baraja", files=_fotos_baraja(espadas="copas"))
-    assert refused.status_code == 422 and "foto de espadas" in refused.json()["error"]
+    assert refused.status_code == 422 and "no de espadas" in refused.json()["error"]
     assert client.get(f"/api/partidas/{clave}/baraja").json()["registrada"] is False
 
     res = client.post(f"/api/partidas/{clave}/baraja", files=_fotos_baraja())
@@ -363,8 +366,7 @@ def test_the_hand_page_has_the_photo_part(client: Any) -> None:
 def test_the_deck_kept_on_postgresql_reads_as_on_sqlite(request: pytest.FixtureRequest, tmp_path: Path) -> None:
     """The .npz bytes go through PostgreSQL's bytea unchanged: a reading of the partida there is
     the reading with the same deck on SQLite."""
-    from fastapi.testclient import TestClient
-
+    from tests.cliente_web import ClienteWeb as TestClient
     from tests.test_web_partidas import _url
     from web.app import crear_app
 
@@ -384,3 +386,98 @@ def test_the_deck_kept_on_postgresql_reads_as_on_sqlite(request: pytest.FixtureR
         finally:
             app.state.servidor.engine.dispose()
     assert got["postgresql"] == got["sqlite"] and got["sqlite"]["asientos"]
+
+
+# -- photos from any seat: `abajo` --------------------------------------------------------------
+
+# (cv2 rotation of the photo taken from seat 0, the partida's seat then at its bottom edge):
+# turned a quarter clockwise, the right-hand player's cards come to the bottom
+GIROS = ((None, 0), ("ROTATE_90_CLOCKWISE", 1), ("ROTATE_180", 2), ("ROTATE_90_COUNTERCLOCKWISE", 3))
+
+
+def _girada(img: np.ndarray, giro: str | None) -> bytes:
+    turned = img if giro is None else cv2.rotate(img, getattr(cv2, giro))
+    return cv2.imencode(".jpg", turned, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+
+
+@needs_models
+def test_a_table_photo_from_any_seat_gives_each_hand_to_its_player(client: Any) -> None:
+    """examples/mesa.jpg (generated) turned 0/90/180/270 degrees, as if taken from each seat:
+    with the matching ``abajo`` every card lands in its player's seat; without it (today's
+    answer) the hands go to the wrong players."""
+    clave = _partida(client)
+    truth = json.loads((EXAMPLES / "mesa.json").read_text(encoding="utf-8"))["manos"]
+    seat_of = {c: s for s, h in enumerate(truth) for c in h.split()}
+    img = cv2.imread(str(EXAMPLES / "mesa.jpg"))
+    for giro, abajo in GIROS:
+        foto = _girada(img, giro)
+        res = _post(client, foto, partida=clave, abajo=str(abajo))
+        assert res.status_code == 200, res.text
+        got = res.json()
+        assert [sorted(h) for h in got["asientos"]] == [sorted(h.split()) for h in truth], (giro, got["asientos"])
+        assert all(c["asiento"] == seat_of[c["carta"]] for c in got["cartas"]), giro
+        if abajo:  # the same photo read as taken from seat 0: every hand in another seat
+            plain = _post(client, foto, partida=clave).json()
+            assert all(sorted(a) != sorted(b.split()) for a, b in zip(plain["asientos"], truth, strict=True))
+
+
+def test_abajo_is_a_seat_from_0_to_3_said_in_the_players_language(client: Any) -> None:
+    _, jpg = cv2.imencode(".jpg", np.full((64, 96, 3), 200, np.uint8))
+    for mal in ("4", "-1", "x", "", "1.0"):
+        res = _post(client, jpg.tobytes(), abajo=mal)
+        assert res.status_code == 422 and res.json() == {"error": "abajo: el asiento de quien hace la foto, de 0 a 3"}
+        seat = client.post("/api/leer/asiento", files={"foto": ("0.jpg", jpg.tobytes())}, data={"abajo": mal})
+        assert seat.status_code == 422 and "abajo" in seat.json()["error"]
+    en = client.post("/api/leer?lang=en", files={"foto": ("m.jpg", jpg.tobytes())}, data={"abajo": "7"})
+    assert en.status_code == 422 and en.json()["error"] != "abajo: el asiento de quien hace la foto, de 0 a 3"
+
+
+@needs_models
+def test_seat_by_seat_without_asiento_is_the_photographers_own_seat(client: Any) -> None:
+    from mesa.asientos import fotos_por_asiento
+    from mesa.lectura import leer_foto
+
+    clave = _partida(client)
+    mesa = cv2.imread(str(EXAMPLES / "mesa.jpg"))
+    fotos = [cv2.imencode(".jpg", f)[1].tobytes() for f in fotos_por_asiento(mesa, leer_foto(mesa))]
+    res = client.post(
+        "/api/leer/asiento",
+        files={"foto": ("2.jpg", fotos[2])},
+        data={"partida": clave, "abajo": "2", "fotos_asiento": "[]"},
+    )
+    assert res.status_code == 200, res.text
+    seats = res.json()["fotos_asiento"]
+    assert seats[0] is None and seats[2] is not None and len(seats[2]["cartas"]) == 4
+
+
+def _mano_con_taza() -> bytes:
+    """examples/mano.jpg (one hand, generated) with a fifth card lying beside it, as a cup or a
+    coin is read as a card: a seat's photo that shows five."""
+    from mesa.lectura import leer_foto
+
+    mano, mesa = cv2.imread(str(EXAMPLES / "mano.jpg")), cv2.imread(str(EXAMPLES / "mesa.jpg"))
+    lec = leer_foto(mesa)
+    x1, y1, x2, y2 = lec.xyxy[lec.ids.index("7o")].astype(int)
+    extra = cv2.resize(mesa[y1:y2, x1:x2], None, fx=1.8, fy=1.8)
+    h, w = extra.shape[:2]
+    mano[620 : 620 + h, 1020 : 1020 + w] = extra
+    return cv2.imencode(".jpg", mano)[1].tobytes()
+
+
+@needs_models
+def test_seat_by_seat_what_is_no_card_is_taken_out(client: Any) -> None:
+    clave = _partida(client)
+    foto = _mano_con_taza()
+
+    def seat(**campos: str) -> Any:
+        datos = {"partida": clave, "asiento": "1", "fotos_asiento": "[]", **campos}
+        return client.post("/api/leer/asiento", files={"foto": ("1.jpg", foto)}, data=datos)
+
+    refused = seat()
+    assert refused.status_code == 422 and "5 cartas" in refused.json()["error"]
+    cartas = [c["carta"] for c in refused.json()["lectura"]["cartas"]]
+    res = seat(quitar=json.dumps([cartas.index("7o")]))
+    assert res.status_code == 200, res.text
+    assert sorted(c["carta"] for c in res.json()["fotos_asiento"][1]["cartas"]) == sorted(["12o", "12c", "11e", "1b"])
+    for mal in ("[9]", "[-1]", '["0"]', "{}", "x"):
+        assert seat(quitar=mal).status_code == 422, mal

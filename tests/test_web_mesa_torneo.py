@@ -5,17 +5,24 @@ once even when sent again, a tanteo that differs sent again with the server's an
 incident, and the hands of a lost network sent when it comes back.
 
 Two setups, as in use: the one server (`mus servir`'s app, the tournament and the phone pages
-together, reached over HTTP as a phone reaches it), and a table's own server for the phones
-beside a tournament server elsewhere (the phone pages in a TestClient, the tournament server in
+together: the hands written in-process, with no request over the network, stored and scored
+once), and a table's own server for the phones beside a tournament server elsewhere that its
+operator configured (`--torneo-remoto`; the phone pages in a TestClient, the tournament server in
 uvicorn); and a phone in Chromium (390x844, touch) against `mus servir` started as a person
-starts it, opening the link in the table's QR code. Screenshots go to $MUSMESA_CAPTURAS or a temp
-folder."""
+starts it, opening the link in the table's QR code. A server no one configured is never connected
+to (a loopback listener sees no connection) and leaves no folder. Screenshots go to
+$MUSMESA_CAPTURAS or a temp folder."""
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import json
 import re
+import socket
 import sqlite3
+import time
+import urllib.request
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,14 +36,14 @@ import cv2
 import httpx
 import numpy as np
 import psycopg
-from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, delete, select, update
 from sqlalchemy.orm import Session
 
 from mesa.torneo import DB_FILE, http, texto_qr_cualquiera
+from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import Server, hash_barato, postgres, torneo_en_marcha  # noqa: F401 (fixtures by name)
 from tests.test_app_torneo_mesa import MANOS
-from torneo.db import Enfrentamiento, Incidencia, Mano, TokenMesa
+from torneo.db import Enfrentamiento, Incidencia, Mano, TokenMesa, Torneo
 from web import mesa_torneo
 from web.app import crear_app
 from web.db import ManoPartida, PartidaWeb
@@ -55,12 +62,20 @@ def torneo(tmp_path: Path) -> Iterator[tuple[Server, list[str]]]:
         yield running
 
 
+def remotos(app: Any, request: pytest.FixtureRequest) -> Any:
+    """The test's tournament server (the ``torneo`` fixture, when the test uses it) as the one
+    remote server the operator configured (`mus servir --torneo-remoto URL`)."""
+    app.state.torneos_remotos = (request.getfixturevalue("torneo")[0].base,) if "torneo" in request.fixturenames else ()
+    return app
+
+
 @pytest.fixture
-def telefono(tmp_path: Path) -> Iterator[TestClient]:
+def telefono(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[TestClient]:
     """The table's own server for the phones (not the tournament server), over SQLite."""
     datos = tmp_path / "mesa"
     datos.mkdir()
-    with TestClient(app_web(f"sqlite:///{datos / 'web.sqlite3'}", datos), follow_redirects=False) as client:
+    app = remotos(app_web(f"sqlite:///{datos / 'web.sqlite3'}", datos), request)
+    with TestClient(app, follow_redirects=False) as client:
         yield client
 
 
@@ -71,15 +86,18 @@ def telefono_pg(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Test
     name = f"w_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(base, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
-    app = app_web(base.rsplit("/", 1)[0] + f"/{name}", tmp_path)
+    app = remotos(app_web(base.rsplit("/", 1)[0] + f"/{name}", tmp_path), request)
     with TestClient(app, follow_redirects=False) as client:
         yield client
     app.state.servidor.engine.dispose()
 
 
 def unirse(client: Any, codigo: str, servidor: str | None = None) -> str:
-    form = {"codigo": codigo} | ({"servidor": servidor} if servidor else {})
-    r = client.post("/mesa", data=form)
+    page = client.get("/mesa")  # the join form as a phone opens it: its token in a hidden field
+    token = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert token, page.text
+    form = {"codigo": codigo, "csrf": token[1]} | ({"servidor": servidor} if servidor else {})
+    r = client.post("/mesa", data=form, headers={"Origin": str(client.base_url).rstrip("/")})
     assert r.status_code == 303, r.text
     clave = r.headers["location"].rsplit("/", 1)[1]
     assert r.headers["location"] == f"/mesa/{clave}"
@@ -109,6 +127,15 @@ def en_el_servidor(server: Server) -> list[Mano]:
     return rows
 
 
+def llegan(server: Server, ids: list[str], segundos: float = 30) -> bool:
+    """Whether the tournament server holds exactly the hands ``ids``, in order, within ``segundos``
+    (sent by a background thread: the condition itself is waited for, checked every 50 ms)."""
+    deadline = time.monotonic() + segundos
+    while [row.cliente_id for row in en_el_servidor(server)] != ids and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return [row.cliente_id for row in en_el_servidor(server)] == ids
+
+
 def test_join_by_the_code_typed_plays_three_hands_stored_once(torneo, telefono: TestClient):
     tres_manos_una_vez(*torneo, telefono)
 
@@ -136,8 +163,8 @@ def tres_manos_una_vez(server: Server, codes: list[str], telefono: TestClient) -
     hand_page = telefono.get(f"/p/{clave}/mano")  # the partida's own hand page, told whose match it is
     assert 'id="mano_torneo"' in hand_page.text and f'href="/mesa/{clave}"' in hand_page.text
     hands = [jugar(telefono, clave, k) for k in range(3)]
-    # each confirm sends its hand once answered
-    assert [row.cliente_id for row in en_el_servidor(server)] == [h["id_mano"] for h in hands]
+    # each confirm sends its hand once answered (in the remote servers' own threads)
+    assert llegan(server, [h["id_mano"] for h in hands])
     state = enviar(telefono, clave)
     assert state["pendientes"] == 0 and state["conexion"] and not state["rechazadas"]
     stored = en_el_servidor(server)
@@ -284,6 +311,240 @@ def test_an_unknown_table_page_is_a_page_in_the_players_language(telefono: TestC
     page = telefono.get(f"/mesa/{clave}?lang=en")
     assert page.status_code == 404 and "this partida is not a tournament one" in page.text
     assert 'id="mano_torneo"' not in telefono.get(f"/p/{clave}/mano").text
+
+
+# -- no outbound connection chosen by a client ---------------------------------------------------
+
+
+@contextlib.contextmanager
+def escucha() -> Iterator[tuple[socket.socket, str]]:
+    """A listener on a free loopback port that never accepts nor answers: a connection made to
+    it waits in its backlog, where the test sees it."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(16)
+        sock.setblocking(False)
+        yield sock, f"http://127.0.0.1:{sock.getsockname()[1]}"
+
+
+def conectado(sock: socket.socket) -> bool:
+    """Whether anything connected to the listener (a connection waits to be accepted)."""
+    try:
+        conn, _ = sock.accept()
+    except BlockingIOError:
+        return False
+    conn.close()
+    return True
+
+
+def colas(client: TestClient) -> list[str]:
+    """The remote tables' queue folders in the phones' server's data folder."""
+    folder = Path(client.app.state.datos) / mesa_torneo.CARPETA
+    return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+
+
+NO_CONFIGURADO = {
+    "es": "este servidor solo envía las manos a los servidores de torneo que tiene configurados",
+    "en": "this server only sends the hands to the tournament servers it was set up with",
+    "eu": "zerbitzari honek konfiguratuta dituen txapelketa-zerbitzariei bakarrik bidaltzen dizkie eskuak",
+}
+
+
+def test_a_server_no_one_configured_is_never_connected_to(torneo, telefono: TestClient):
+    """The SSRF probe: a join naming any server but this one and the configured one (an address
+    and port of the request's choosing, in the JSON, the form or the QR code's link) is refused
+    in the player's language before anything is opened: no connection reaches the listener, no
+    folder is made, and the answer says nothing of the network."""
+    server, codes = torneo
+    with escucha() as (sock, otro):
+        port = otro.rsplit(":", 1)[1]
+        pedidos = [
+            {"codigo": codes[0], "servidor": otro},
+            {"codigo": f"{otro}/mesa?codigo={codes[0]}"},  # the QR code's link names the server
+            {"codigo": codes[0], "servidor": otro.removeprefix("http://")},  # typed without http://
+            {"codigo": codes[0], "servidor": server.base.rsplit(":", 1)[0] + ":" + port},  # another port
+            {"codigo": codes[0], "servidor": server.base.replace("http://", "http://x@")},  # a user part
+        ]
+        for body in pedidos:
+            for idioma, texto in NO_CONFIGURADO.items():
+                r = telefono.post(f"/api/mesas-torneo?lang={idioma}", json=body)
+                assert r.status_code == 422, (body, r.text)
+                assert texto in r.json()["error"] and port not in r.text and "onnect" not in r.text
+        page = telefono.post("/mesa?lang=en", data={"codigo": codes[0], "servidor": otro})
+        assert page.status_code == 422 and NO_CONFIGURADO["en"] in page.text and 'id="error"' in page.text
+        assert not conectado(sock)
+    assert colas(telefono) == []
+    # a configured server that refuses the code: said, and no folder left for the attempt
+    page = telefono.post("/mesa?lang=es", data={"codigo": "AB2C3D4E5F", "servidor": server.base})
+    assert page.status_code == 409 and "código de mesa desconocido" in page.text
+    assert colas(telefono) == []
+    clave = unirse(telefono, codes[0], server.base + "/")  # the configured one, in any spelling, still joins
+    assert len(colas(telefono)) == 1
+    # the operator leaves that server out (started again without it): the table joined before
+    # sends nothing there and says why
+    telefono.app.state.torneos_remotos = ()
+    jugar(telefono, clave, 0)
+    state = enviar(telefono, clave)
+    assert not state["conexion"] and state["pendientes"] == 1 and NO_CONFIGURADO["es"] in state["aviso"]
+    assert en_el_servidor(server) == []
+
+
+def test_a_configured_server_that_never_answers_is_said_without_network_details(
+    telefono: TestClient, monkeypatch: pytest.MonkeyPatch
+):
+    """A configured server that takes the connection and never answers: the join gives up after
+    the short timeout with a line that names no address, and leaves no folder."""
+    monkeypatch.setattr(mesa_torneo, "TIMEOUT_REMOTO", 0.2)
+    with escucha() as (sock, otro):
+        telefono.app.state.torneos_remotos = (otro,)
+        r = telefono.post("/api/mesas-torneo?lang=en", json={"codigo": "AB2C3D4E5F", "servidor": otro})
+        assert r.status_code == 503 and r.json()["error"].startswith("the tournament server cannot be reached")
+        assert otro.rsplit(":", 1)[1] not in r.text and "timed out" not in r.text
+        assert conectado(sock)  # configured: this one is connected to
+    assert colas(telefono) == []
+
+
+def test_mus_servir_takes_the_remote_tournament_servers_from_its_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    from web import cli
+
+    for name in (cli.ENV_URL, cli.ENV_DATOS, cli.ENV_LAN, cli.ENV_LIMITE, cli.ENV_REMOTOS):
+        monkeypatch.setenv(name, "")  # run() writes them for its workers: put back after the test
+    parser = argparse.ArgumentParser()
+    cli.configure(parser)
+    args = parser.parse_args(["--datos", str(tmp_path), "--torneo-remoto", "http://t.club", "--torneo-remoto", "x://y"])
+    assert cli.run(args) == 2
+    assert "--torneo-remoto es una dirección http:// o https://" in capsys.readouterr().err
+    monkeypatch.setenv(cli.ENV_URL, f"sqlite:///{tmp_path / 'torneo.sqlite3'}")
+    monkeypatch.setenv(cli.ENV_REMOTOS, "http://t.club\nhttps://liga.example.org")
+    app = cli.crear()  # what each worker builds from the environment
+    assert app.state.torneos_remotos == ("http://t.club", "https://liga.example.org")
+    app.state.servidor.engine.dispose()
+
+
+@pytest.fixture
+def servidor_unico(tmp_path: Path) -> Iterator[tuple[TestClient, list[str]]]:
+    """`mus servir`'s app over a database holding a tournament (four parejas at two tables,
+    round one started), in a TestClient: nothing listens anywhere, so a request it made to
+    itself over HTTP could not be answered."""
+    from torneo import auth, db, servicio
+    from torneo import formato as fm
+
+    url = f"sqlite:///{tmp_path / 'servidor.sqlite3'}"
+    engine = db.motor(url)
+    with Session(engine) as s, s.begin():
+        org = auth.crear_cuenta(s, "ana", "una-clave-larga", "organizador")
+        parejas = [servicio.NuevaPareja(f"P{i}", (f"A{i}", f"B{i}")) for i in range(4)]
+        t = servicio.crear_torneo(s, org, "Open", "segovia", fm.Formato(juegos=None), parejas, 2)
+        servicio.iniciar_ronda(s, t)
+        codes = [servicio.codigo_mesa(s, m) for m in servicio.mesas_de(s, t)]
+    engine.dispose()
+    with TestClient(app_web(url, tmp_path), follow_redirects=False) as client:
+        yield client, codes
+
+
+def en_la_base(client: TestClient) -> list[Mano]:
+    with Session(client.app.state.servidor.engine) as s:
+        return list(s.scalars(select(Mano).order_by(Mano.id)))
+
+
+@pytest.fixture
+def sin_red(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Any HTTP request this process makes fails the test; the hands the tournament's service
+    scores, by id, in order (the real service, watched)."""
+    from torneo import servicio
+
+    def ninguna(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a request over the network")
+
+    monkeypatch.setattr(urllib.request, "urlopen", ninguna)
+    puntuadas: list[str] = []
+    registrar = servicio.registrar_mano
+
+    def vigilada(s: Session, t: Any, e: Any, mano: Any) -> Any:
+        puntuadas.append(mano.id)
+        return registrar(s, t, e, mano)
+
+    monkeypatch.setattr(servicio, "registrar_mano", vigilada)
+    return puntuadas
+
+
+def test_this_servers_own_tournament_is_written_in_process_scored_and_stored_once(servidor_unico, sin_red):
+    client, codes = servidor_unico
+    clave = unirse(client, codes[0])  # no server named: this one
+    assert unirse(client, codes[0], "http://testserver/") == clave  # this server as the phone reached it
+    page = client.get(f"/mesa/{clave}")
+    assert page.status_code == 200 and "Open" in page.text
+    hands = [jugar(client, clave, k) for k in range(3)]  # each written once its confirm is answered
+    ids = [h["id_mano"] for h in hands]
+    assert [m.cliente_id for m in en_la_base(client)] == ids
+    # sent again every way there is: the same hand confirmed again, the pages, a send, a retry
+    again = client.post(f"/api/partidas/{clave}/manos", json=hands[2]["cuerpo"])
+    assert again.status_code == 201 and again.json()["repetida"]
+    client.get(f"/mesa/{clave}/parte")
+    client.get(f"/api/partidas/{clave}/torneo")
+    state = enviar(client, clave)
+    assert client.post(f"/api/partidas/{clave}/torneo/enviar?reintentar=true").status_code == 200
+    stored = en_la_base(client)
+    assert [m.cliente_id for m in stored] == ids and sin_red == ids  # stored once, scored once
+    assert [m.marcador for m in stored] == [h["tanteo"]["resultado"]["marcador"] for h in hands]
+    assert state["pendientes"] == 0 and state["conexion"] and not state["rechazadas"] and state["servidor"] == ""
+    assert state["marcador_servidor"]["manos"] == 3
+    assert state["marcador_servidor"]["tantos"] == [p["tantos"] for p in hands[-1]["marcador"]["parejas"]]
+    assert colas(client) == []  # no queue folder, no queue file
+    with Session(client.app.state.servidor.engine) as s:  # the table's token as the tournament keeps it: a hash
+        info = s.scalar(select(PartidaWeb.torneo))
+        assert s.scalar(select(TokenMesa).where(TokenMesa.huella == info["token"])) is not None
+        assert codes[0] not in json.dumps(info)
+
+
+def test_in_process_a_tanteo_that_differs_is_corrected_once_and_a_new_code_needs_a_new_join(
+    servidor_unico, sin_red, monkeypatch: pytest.MonkeyPatch
+):
+    from torneo import servicio
+
+    client, codes = servidor_unico
+    clave = unirse(client, codes[1])
+    monkeypatch.setattr(mesa_torneo, "enviar_si_torneo", lambda *args: None)  # sent below, all at once
+    first = jugar(client, clave, 0)
+    second = jugar(client, clave, 1)
+    rules = second["tanteo"]["resultado"]["marcador"]
+    counted = [rules[0] + 1, rules[1]]  # the table counted one tanto more than the rules give
+    with Session(client.app.state.servidor.engine) as s, s.begin():
+        row = s.scalar(select(ManoPartida).where(ManoPartida.id_mano == second["id_mano"]))
+        row.tanteo = row.tanteo | {"marcador": counted}
+    third = jugar(client, clave, 2)
+    state = enviar(client, clave)
+    assert state["pendientes"] == 0 and not state["rechazadas"]
+    assert state["correcciones"] == [
+        f"Mano 2 corregida por el servidor: de {counted[0]}-{counted[1]} a {rules[0]}-{rules[1]}"
+    ]
+    enviar(client, clave)
+    corrected = second["id_mano"] + ":s"
+    # the differing hand scored twice (refused, then stored with the server's tanteo), every other once
+    assert sin_red == [first["id_mano"], second["id_mano"], corrected, third["id_mano"]]
+    stored = en_la_base(client)
+    assert [m.cliente_id for m in stored] == [first["id_mano"], corrected, third["id_mano"]]
+    assert stored[1].discrepancia == counted and stored[1].marcador == rules
+    with Session(client.app.state.servidor.engine) as s:
+        assert len(list(s.scalars(select(Incidencia).where(Incidencia.tipo == "discrepancia_tanteo")))) == 1
+    mine = [p["tantos"] for p in client.get(f"/api/partidas/{clave}").json()["parejas"]]
+    assert mine == state["marcador_servidor"]["tantos"] == stored[2].marcador  # the partida follows the server
+
+    # the organiser gives the table a new code: the old token writes no more, the players join again
+    with Session(client.app.state.servidor.engine) as s, s.begin():
+        torneo = s.scalar(select(Torneo))
+        nuevo = servicio.codigo_mesa(s, servicio.nuevo_codigo(s, torneo, 2))
+    fourth = jugar(client, clave, 0)
+    state = enviar(client, clave)
+    assert state["pendientes"] == 1 and state["rechazadas"][0].splitlines()[1].startswith("Uníos otra vez")
+    assert client.post(f"/mesa/{clave}/reintentar").status_code == 303  # nothing to mend it with
+    assert len(en_la_base(client)) == 3
+    assert unirse(client, nuevo) == clave  # the same partida, the hand sent
+    state = enviar(client, clave)
+    assert state["pendientes"] == 0 and not state["rechazadas"]
+    assert [m.cliente_id for m in en_la_base(client)][-1] == fourth["id_mano"]
 
 
 def test_a_phone_in_chromium_opens_the_tables_qr_link_and_plays_the_match(tmp_path: Path):

@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
-
 from scoring.cards import CARD_IDS
+from tests.cliente_web import ClienteWeb as TestClient
 from torneo.auth import Limite
 from web.app import crear_app
 

@@ -18,12 +18,12 @@ import pytest
 pytest.importorskip("fastapi")
 import psycopg
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 from sqlalchemy import func, inspect, select
 
 from app.cli import main
 from mesa.i18n import t
 from scoring.partida import Partida
+from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
 from torneo.migraciones import revision_de
 from web import migraciones, servicio
@@ -211,6 +211,62 @@ def test_the_draft_outlives_the_app_and_a_stale_phone_is_told(url: str):
     a2.state.servidor.engine.dispose()
 
 
+def _a_la_vez(app: FastAPI, clave: str, version: int, veces: int = 15) -> list[Any]:
+    """``veces`` phones (threads, each its own session and transaction, as server workers would
+    be) saving the draft at once from the same ``version``, each with its own lances: the
+    version each got, or the 409 error."""
+    base, _ = servicio.leer_borrador(app.state.web_sesiones(), clave)
+    puerta = threading.Barrier(veces)
+    salida: list[Any] = [None] * veces
+
+    def telefono(i: int) -> None:
+        datos = base.model_copy(update={"lances": {"grande": {"quiero": 2 + i}}})
+        with app.state.web_sesiones() as s:
+            puerta.wait()
+            try:
+                with s.begin():
+                    salida[i] = servicio.guardar_borrador(s, clave, datos, version)
+            except servicio.WebError as exc:
+                salida[i] = exc
+
+    hilos = [threading.Thread(target=telefono, args=(i,)) for i in range(veces)]
+    for h in hilos:
+        h.start()
+    for h in hilos:
+        h.join(120)
+    return salida
+
+
+def test_fifteen_saves_of_one_version_at_once_one_wins_and_fourteen_get_409_with_it(client: TestClient, app: FastAPI):
+    clave = nueva(client)
+    for version in (0, 1):  # the first save of the hand (an INSERT), then one over a stored draft
+        salida = _a_la_vez(app, clave, version)
+        ganadores = [i for i, r in enumerate(salida) if isinstance(r, int)]
+        assert len(ganadores) == 1, salida
+        assert salida[ganadores[0]] == version + 1
+        perdedores = [r for r in salida if isinstance(r, servicio.WebError)]
+        assert len(perdedores) == 14 and {r.estado for r in perdedores} == {409}
+        guardado = client.get(f"/api/partidas/{clave}/borrador").json()
+        assert guardado["version"] == version + 1
+        assert guardado["datos"]["lances"] == {"grande": {"quiero": 2 + ganadores[0]}}
+        # every loser is told what the winner stored, to show it
+        assert all(r.datos == {"borrador": guardado["datos"], "version": version + 1} for r in perdedores)
+
+
+def test_a_save_over_another_phones_answers_409_with_the_stored_draft(client: TestClient):
+    clave = nueva(client)
+    datos = client.get(f"/api/partidas/{clave}/borrador").json()["datos"]
+    mio = datos | {"lances": {"grande": {"quiero": 7}}}
+    assert client.put(f"/api/partidas/{clave}/borrador", json={"datos": mio, "version": 0}).json() == {"version": 1}
+    suyo = datos | {"lances": {"grande": {"no_quiero": 8, "gana": 1}}}
+    otro = client.put(f"/api/partidas/{clave}/borrador", json={"datos": suyo, "version": 0})
+    assert otro.status_code == 409 and otro.json()["borrador"]["lances"] == mio["lances"]
+    assert otro.json()["version"] == 1
+    assert otro.json()["error"] == "otro teléfono ha cambiado esta mano: se muestra lo suyo"
+    # no version: the save overwrites whatever is there (a client that does not check)
+    assert client.put(f"/api/partidas/{clave}/borrador", json={"datos": suyo}).json() == {"version": 2}
+
+
 def test_a_draft_saved_in_another_shape_gives_a_fresh_hand(client1: TestClient):
     clave = nueva(client1)
     abrir = client1.app.state.web_sesiones
@@ -235,7 +291,7 @@ def test_preview_says_which_lances_are_bet_and_the_tanteo_with_reasons(client: T
     doc = client.post(f"/api/partidas/{clave}/previsualizar", json=body).json()
     filas = {x["fila"]: x for x in doc["lances"]}
     assert filas["juego"]["lance"] == "punto" and filas["juego"]["apostable"] is True
-    assert filas["pares"]["apostable"] is False and filas["pares"]["motivo"] == "Solo Ana y Carlos tiene pares"
+    assert filas["pares"]["apostable"] is False and filas["pares"]["motivo"] == "Solo Ana y Carlos tienen pares"
     tan = doc["tanteo"]
     assert tan["parejas"] == ["Ana y Carlos", "Bea y Dani"]
     assert [f["lance"] for f in tan["filas"]] == tan["resultado"]["lances_jugados"]
@@ -351,3 +407,138 @@ def test_the_service_works_without_http(tmp_path: Path):
         m = servicio.ver(s, clave, "en")
     assert m["mano_nombre"] == "Bea" and m["juegos_por_vaca"] == 3 and m["parejas"][0]["nombre"] == "Ana and Carlos"
     a.state.servidor.engine.dispose()
+
+
+def test_a_bet_of_any_size_a_refused_raise_of_any_size_and_nothing_after_an_ordago(client: TestClient):
+    clave = nueva(client)
+    cartas = MANOS[0][0]
+    base = {"id_mano": "apuestas-1", "n": 1, "cartas": cartas}
+    # an envite of 7 and a refused re-raise of 8 (beyond the page's quick chips)
+    previa = client.post(
+        f"/api/partidas/{clave}/previsualizar",
+        json={"cartas": cartas, "lances": {"grande": {"quiero": 7}, "chica": {"no_quiero": 8, "gana": 1}}},
+    )
+    assert previa.status_code == 200, previa.text
+    filas = {f["lance"]: f["tantos"] for f in previa.json()["tanteo"]["filas"]}
+    assert filas["chica"] == [0, 8] and sum(filas["grande"]) == 7
+    # an accepted órdago at grande: no lance after it takes a bet, in whatever order the keys come
+    for lances in (
+        {"grande": {"ordago": "quiero"}, "pares": {"quiero": 2}},
+        {"juego": {"no_quiero": 1, "gana": 0}, "grande": {"ordago": "quiero"}},
+    ):
+        for lang, error in (("es", "no se apuesta después de un órdago querido"), ("en", None)):
+            r = client.post(f"/api/partidas/{clave}/manos?lang={lang}", json=base | {"lances": lances})
+            assert r.status_code == 422
+            assert r.json()["error"] == (error or t("no se apuesta después de un órdago querido", "en"))
+    assert t("no se apuesta después de un órdago querido", "en") != "no se apuesta después de un órdago querido"
+    ok = client.post(f"/api/partidas/{clave}/manos", json=base | {"lances": {"chica": {"ordago": "quiero"}}})
+    assert ok.status_code == 201 and ok.json()["tanteo"]["avisos"][0].startswith("¡Órdago!")
+
+
+def _hasta_el_final(client: TestClient, clave: str) -> list[Any]:
+    """Accepted órdagos at grande until the partida ends (two juegos, one vaca)."""
+    hechas = []
+    for n in range(1, 6):
+        ordago = {"grande": {"ordago": "quiero"}}
+        body = {"id_mano": f"final-{n}-abcdef", "n": n, "cartas": MANOS[0][0], "lances": ordago}
+        r = client.post(f"/api/partidas/{clave}/manos", json=body)
+        assert r.status_code == 201, r.text
+        hechas.append(r.json())
+        if r.json()["marcador"]["terminada"]:
+            return hechas
+    raise AssertionError("the partida never ended")
+
+
+def test_the_end_stays_visible_on_every_phone_and_another_partida_has_the_same_table(client: TestClient):
+    clave = nueva(client, juegos=2, vacas=1, mano=1)
+    hechas = _hasta_el_final(client, clave)
+    m = client.get(f"/api/partidas/{clave}").json()  # what a second phone reads
+    ganador = m["ganador"]
+    assert m["terminada"] and m["parejas"][ganador]["juegos"] == 2  # not reset to 0/2
+    assert m["parejas"][ganador]["vacas"] == 1
+    assert m["avisos"] == hechas[-1]["tanteo"]["avisos"]  # every phone, not only the one that confirmed
+    assert m["avisos"][0].startswith("¡Órdago!") and m["avisos"][-1].startswith("¡Partida para")
+    assert m["siguiente"] is None
+    # the hand page after the end goes to the marcador (no error page)
+    mano = client.get(f"/p/{clave}/mano", follow_redirects=False)
+    assert mano.status_code == 303 and mano.headers["location"] == f"/p/{clave}"
+    pagina = client.get(f"/p/{clave}")
+    assert pagina.status_code == 200 and pagina.text.count("¡Partida para") == 1
+    assert 'id="otra_partida"' in pagina.text
+    # two phones asking for another partida get the same one, with the same players and seats
+    otra = client.post(f"/api/partidas/{clave}/otra")
+    otra2 = client.post(f"/api/partidas/{clave}/otra")
+    assert otra.status_code == otra2.status_code == 200 and otra.json() == otra2.json()
+    nueva_m = client.get(otra.json()["url"].replace("/p/", "/api/partidas/")).json()
+    assert nueva_m["jugadores"] == JUGADORES and nueva_m["mano"] == 1 and nueva_m["juegos_por_vaca"] == 2
+    assert nueva_m["manos"] == 0 and not nueva_m["terminada"]
+    assert client.get(f"/api/partidas/{clave}").json()["siguiente"] == otra.json()["clave"]
+    assert 'id="ir_otra"' in client.get(f"/p/{clave}/parte").text
+    # a partida still being played has no "otra partida"
+    sigue = client.post(f"/api/partidas/{otra.json()['clave']}/otra")
+    assert sigue.status_code == 409 and sigue.json()["error"] == "la partida aún no ha terminado"
+
+
+def test_a_hand_lost_to_another_phones_comes_back_with_the_stored_one(client: TestClient):
+    clave = nueva(client)
+    assert confirmar(client, clave, 1, id_mano="telefono-b-1", lances={"grande": {"quiero": 3}}).status_code == 201
+    perdida = confirmar(client, clave, 1, id_mano="telefono-a-1", lances={"grande": {"quiero": 7}})
+    assert perdida.status_code == 409 and perdida.json()["error"] == "esta mano ya la confirmó otro teléfono"
+    guardada = perdida.json()["guardada"]
+    assert guardada["id_mano"] == "telefono-b-1" and guardada["lances"] == {"grande": {"quiero": 3}}
+    assert guardada["cartas"] == MANOS[0][0] and guardada["ultima"] is True and sum(guardada["total"]) > 0
+    # the table keeps phone A's: undo the stored one, then A's goes in
+    assert client.post(f"/api/partidas/{clave}/deshacer", json={"n": 1}).status_code == 200
+    again = confirmar(client, clave, 1, id_mano="telefono-a-1", lances={"grande": {"quiero": 7}})
+    assert again.status_code == 201 and again.json()["repetida"] is False
+
+
+def _a_la_vez_http(base_url: str, clave: str, datos: dict[str, Any], version: int) -> list[Any]:
+    """15 phones PUT the draft at once from ``version``, each with its own lances."""
+    import httpx
+
+    puerta = threading.Barrier(15)
+    salida: list[Any] = [None] * 15
+
+    def telefono(i: int) -> None:
+        body = {"datos": datos | {"lances": {"grande": {"quiero": 2 + i}}}, "version": version}
+        with httpx.Client(timeout=120) as c:
+            puerta.wait()
+            salida[i] = c.put(f"{base_url}/api/partidas/{clave}/borrador", json=body)
+
+    hilos = [threading.Thread(target=telefono, args=(i,)) for i in range(15)]
+    for h in hilos:
+        h.start()
+    for h in hilos:
+        h.join(180)
+    return salida
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_fifteen_saves_at_once_through_mus_servir_with_two_workers(
+    request: pytest.FixtureRequest, tmp_path: Path, kind: str
+) -> None:
+    """The same race as phones make it: 15 PUTs at once over HTTP to `mus servir` with two
+    worker processes sharing the database; one accepted, 14 told 409 with the winner's draft."""
+    pytest.importorskip("uvicorn")
+    import httpx
+
+    from tests.navegador import Servir
+
+    url = None if kind == "sqlite" else _url(request, tmp_path, kind)
+    servidor = Servir(tmp_path, url=url, trabajadores=2)
+    servidor.start()
+    try:
+        r = httpx.post(f"{servidor.base}/api/partidas", json={"jugadores": JUGADORES}, timeout=60)
+        clave = r.json()["clave"]
+        base = httpx.get(f"{servidor.base}/api/partidas/{clave}/borrador", timeout=60).json()["datos"]
+        for version in (0, 1):  # the hand's first save, then one over the stored draft
+            salida = _a_la_vez_http(servidor.base, clave, base, version)
+            assert sorted(r.status_code for r in salida) == [200] + [409] * 14, [r.text for r in salida]
+            ganador = next(i for i, r in enumerate(salida) if r.status_code == 200)
+            assert salida[ganador].json() == {"version": version + 1}
+            guardado = httpx.get(f"{servidor.base}/api/partidas/{clave}/borrador", timeout=60).json()
+            assert guardado["datos"]["lances"] == {"grande": {"quiero": 2 + ganador}}
+            assert all(r.json()["borrador"] == guardado["datos"] for r in salida if r.status_code == 409)
+    finally:
+        servidor.stop()

@@ -23,6 +23,8 @@ from typing import Any
 import httpx
 import pytest
 
+from scoring.partida import Partida
+from scoring.rules import perfil
 from tests.navegador import Servir, capturas, navegador, sin_scroll_lateral
 from tests.test_web_telefono import (
     NAMES,
@@ -357,8 +359,7 @@ def test_the_offline_texts_come_in_the_players_language(idioma: str, esperado: s
     import re
 
     pytest.importorskip("fastapi")
-    from fastapi.testclient import TestClient
-
+    from tests.cliente_web import ClienteWeb as TestClient
     from web.app import crear_app
 
     app = crear_app(f"sqlite:///{tmp_path / 'sin_red.sqlite3'}")
@@ -382,3 +383,198 @@ def test_the_offline_texts_come_in_the_players_language(idioma: str, esperado: s
         "tanteo_sin_red",
     }
     assert all(f"{{{k}}}" in textos["por_enviar"] for k in "nab")  # what the page fills in
+
+
+LARGOS = [f"{n} (Peña Recreativa Cultural de Villa)"[:40] for n in ("Juan", "Miren", "Koldo", "Edurne")]
+
+
+def _partida_api(servidor: Servir, jugadores: list[str], **extra: Any) -> str:
+    r = httpx.post(f"{servidor.base}/api/partidas", json={"jugadores": jugadores, **extra}, timeout=30)
+    assert r.status_code == 201, r.text
+    return str(r.json()["clave"])
+
+
+def _arriba(d: Any, element_id: str) -> float:
+    """Where the element's top is in the viewport, in CSS pixels (0: the top of the screen)."""
+    return float(d.execute_script(f"return document.getElementById('{element_id}').getBoundingClientRect().top"))
+
+
+def _otro_importe(d: Any, lance: str, clase: str, n: int) -> None:
+    from selenium.webdriver.common.by import By
+
+    campo = d.find_element(By.ID, f"lance-{lance}-otro-{clase}")
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", campo)
+    campo.clear()
+    campo.send_keys(str(n))
+    _tap(d, f"lance-{lance}-otro-{clase}-ok")
+
+
+def test_bets_of_any_size_an_ordago_closes_the_later_lances_and_each_step_scrolls_to_itself(servidor: Servir) -> None:
+    """An envite of 7 and a refused re-raise of 8 typed on the number pad; an accepted órdago
+    greys the lances after it; "Siguiente" and the step tabs bring their step into view; long
+    real names never make the page scroll sideways; "Volver al marcador" is a thumb's target."""
+    from selenium.webdriver.common.by import By
+
+    shots = capturas()
+    clave = _partida_api(servidor, LARGOS)
+    with navegador() as d:
+        _abrir_mano(d, servidor.base, clave)
+        assert sin_scroll_lateral(d) == 0  # the mano <select> with 40-character names
+        volver = d.find_element(By.ID, "volver_marcador")
+        assert volver.size["height"] >= 44
+        d.save_screenshot(str(shots / "apuestas_nombres_largos.png"))
+        _asientos(d, MANO, (0, 1, 2, 3))
+        _tap(d, "a_lances")
+        esperar(lambda: 0 <= _arriba(d, "lances") < 844 / 2, 10, "los lances a la vista")
+        # an accepted órdago at grande: the lances after it cannot be set; back to paso, they can again
+        _tap(d, "lance-grande-ordago")
+        for lance in ("chica", "pares"):
+            esperar(lambda lance=lance: not d.find_element(By.ID, f"lance-{lance}-quiero").is_enabled(), 10, lance)
+            assert "tras-ordago" in (d.find_element(By.ID, f"lance-{lance}").get_attribute("class") or "")
+            assert _texto(d, f"lance-{lance}-motivo") == "Después del órdago querido no se juega"
+        d.execute_script("document.getElementById('lance-grande').scrollIntoView()")
+        d.save_screenshot(str(shots / "apuestas_ordago.png"))
+        _tap(d, "lance-grande-paso")
+        esperar(lambda: d.find_element(By.ID, "lance-pares-quiero").is_enabled(), 30, "los lances abiertos otra vez")
+        assert _texto(d, "lance-pares-motivo") == ""
+
+        _tap(d, "lance-grande-quiero")
+        _otro_importe(d, "grande", "quiero", 7)
+        _tap(d, "lance-chica-no_quiero")
+        _tap(d, "lance-chica-gana-1")
+        _otro_importe(d, "chica", "no_quiero", 8)
+        apuestas = {"grande": {"quiero": 7}, "chica": {"no_quiero": 8, "gana": 1}}
+        esperar(lambda: _borrador(servidor, clave)["datos"]["lances"] == apuestas, 30, "las apuestas guardadas")
+        assert d.find_element(By.ID, "lance-grande-otro-quiero").get_attribute("value") == "7"
+        d.execute_script("document.getElementById('lance-grande').scrollIntoView()")
+        d.save_screenshot(str(shots / "apuestas_7_y_8.png"))
+
+        # the step tabs too: the tab for the cards brings the cards into view, not the page's top
+        _tap(d, "paso-cartas")
+        esperar(lambda: 0 <= _arriba(d, "cartas") < 844 / 2, 10, "las cartas a la vista")
+        _tap(d, "paso-lances")
+        esperar(lambda: 0 <= _arriba(d, "lances") < 844 / 2, 10, "los lances a la vista")
+        _tap(d, "a_tanteo")
+        esperar(lambda: d.find_element(By.ID, "confirmar").is_displayed(), 60, "el tanteo")
+        assert 0 <= _arriba(d, "tanteo") < 844 / 2
+        assert sin_scroll_lateral(d) == 0
+        _tap(d, "confirmar")
+        esperar(lambda: "/mano" not in d.current_url and d.find_element(By.ID, "tantos-0"), 60, "el marcador")
+        guardada = _manos_guardadas(servidor, clave)
+        assert len(guardada) == 1 and guardada[0]["lances"] == apuestas
+        p = Partida(perfil("general"), jugadores=LARGOS, mano=0)
+        p.registrar([" ".join(h) for h in MANO], apuestas)
+        assert _tantos(d) == list(p.tantos)
+
+
+def test_an_offline_confirmation_that_lost_says_so_shows_both_and_keeps_one_in_one_tap(servidor: Servir) -> None:
+    """Phone A confirms hand 1 without network; phone B confirms hand 1 with other cards and
+    lances. When A is back it says its hand was not kept, shows both, and one tap keeps A's."""
+    from selenium.webdriver.common.by import By
+
+    shots = capturas()
+    with navegador() as d:
+        clave = _nueva_partida(d, servidor.base)
+        _abrir_mano(d, servidor.base, clave)
+        _hasta_el_tanteo(d, MANO)
+        _sin_red(d)
+        _tap(d, "confirmar")
+        esperar(lambda: _texto(d, "salida") == SIN_RED_MANO, 30, "la mano por enviar")
+        otra = {"grande": {"quiero": 3}}
+        body = {"id_mano": "telefono-b-1", "n": 1, "cartas": [" ".join(h) for h in OTRA], "lances": otra}
+        assert httpx.post(f"{servidor.base}/api/partidas/{clave}/manos", json=body, timeout=30).status_code == 201
+
+        d.delete_network_conditions()
+        esperar(lambda: d.find_element(By.ID, "perdida-1").is_displayed(), 60, "la mano perdida dicha")
+        texto = _texto(d, "perdida-1-texto")
+        assert texto.startswith("Tu mano 1 no se guardó: otro teléfono confirmó antes la mano 1")
+        tuya, suya = _texto(d, "perdida-1-tuya"), _texto(d, "perdida-1-guardada")
+        assert " ".join(MANO[0]) in tuya and "Grande: envite de 2" in tuya
+        assert " ".join(OTRA[0]) in suya and "Grande: envite de 3" in suya
+        assert sin_scroll_lateral(d) == 0
+        d.execute_script("document.getElementById('perdida-1').scrollIntoView()")
+        d.save_screenshot(str(shots / "perdida_las_dos.png"))
+
+        _tap(d, "perdida-1-mia")  # one tap: the stored one undone, this phone's in
+        esperar(lambda: not d.find_elements(By.ID, "perdida-1"), 60, "la elegida")
+        guardadas = _manos_guardadas(servidor, clave)
+        assert len(guardadas) == 1 and guardadas[0]["manos"] == [" ".join(h) for h in MANO]
+        esperar(lambda: _tantos(d) == _tanteo_esperado([MANO], [LANCES])[0], 30, "el marcador con la mía")
+        d.save_screenshot(str(shots / "perdida_elegida.png"))
+        d.refresh()  # chosen for good: it does not come back
+        _cargada(d)
+        assert not d.find_elements(By.ID, "perdida-1")
+
+        # hand 2 lost the same way; this time the table keeps the stored one, in one tap too
+        _abrir_mano(d, servidor.base, clave)
+        _hasta_el_tanteo(d, OTRA)
+        _sin_red(d)
+        _tap(d, "confirmar")
+        esperar(lambda: _texto(d, "salida") == SIN_RED_MANO, 30, "la mano 2 por enviar")
+        body = {"id_mano": "telefono-b-2", "n": 2, "cartas": [" ".join(h) for h in MANO], "lances": otra}
+        assert httpx.post(f"{servidor.base}/api/partidas/{clave}/manos", json=body, timeout=30).status_code == 201
+        d.delete_network_conditions()
+        esperar(lambda: d.find_element(By.ID, "perdida-2").is_displayed(), 60, "la mano 2 perdida dicha")
+        _tap(d, "perdida-2-suya")
+        esperar(lambda: not d.find_elements(By.ID, "perdida-2"), 30, "la guardada elegida")
+        guardadas = _manos_guardadas(servidor, clave)
+        assert len(guardadas) == 2 and guardadas[1]["lances"] == otra
+        d.refresh()
+        _cargada(d)
+        assert not d.find_elements(By.ID, "perdida-2") and _texto(d, "numero_mano") == "3"
+
+
+def test_the_end_of_a_partida_stays_on_every_phone_and_another_partida_follows(servidor: Servir) -> None:
+    """Two juegos by accepted órdagos end a partida of one vaca: the second phone shows the
+    "¡Órdago!" notice of the first, then both the result with its juegos and vacas once; the
+    hand page after the end is the marcador; "otra partida" takes the table to a new partida
+    with the same seats, and the other phone is offered it."""
+    from selenium.webdriver.common.by import By
+
+    shots = capturas()
+    clave = _partida_api(servidor, NAMES, juegos=2, vacas=1)
+    ordago = {"grande": {"ordago": "quiero"}}
+    with navegador() as d, navegador() as otro:
+        otro.get(f"{servidor.base}/p/{clave}")
+        _cargada(otro)
+        _abrir_mano(d, servidor.base, clave)
+        _asientos(d, MANO, (0, 1, 2, 3))
+        _tap(d, "a_lances")
+        _tap(d, "lance-grande-ordago")
+        _tap(d, "a_tanteo")
+        esperar(lambda: d.find_element(By.ID, "confirmar").is_displayed(), 60, "el tanteo")
+        lineas = [e.text for e in d.find_elements(By.CSS_SELECTOR, "#avisos .linea")]
+        assert lineas == ["¡Órdago! Juego para Ane y Carlos"]
+        _tap(d, "confirmar")
+        esperar(lambda: "/mano" not in d.current_url and d.find_element(By.ID, "tantos-0"), 60, "el marcador")
+        # the second phone, which confirmed nothing, announces the órdago
+        esperar(lambda: _texto(otro, "avisos_ultima").startswith("¡Órdago! Juego para Ane y Carlos"), 30, "el órdago")
+        otro.save_screenshot(str(shots / "fin_ordago_segundo_telefono.png"))
+
+        body = {"id_mano": "fin-2-abcdefgh", "n": 2, "cartas": [" ".join(h) for h in MANO], "lances": ordago}
+        assert httpx.post(f"{servidor.base}/api/partidas/{clave}/manos", json=body, timeout=30).status_code == 201
+        for phone in (d, otro):
+            esperar(lambda phone=phone: phone.find_element(By.ID, "terminada").is_displayed(), 30, "el final")
+            assert _texto(phone, "terminada_quien") == "¡Partida para Ane y Carlos!"
+            assert phone.find_element(By.ID, "marcador").text.count("¡Partida para") == 1
+            como = _texto(phone, "terminada_como")
+            assert "Vacas: Ane y Carlos 1 – 0 Bea y Dani" in como and "Juegos: Ane y Carlos 2 – 0 Bea y Dani" in como
+            assert _texto(phone, "juegos-0") == "2"
+            assert not phone.find_element(By.ID, "nueva_mano").is_displayed()
+            assert sin_scroll_lateral(phone) == 0
+        d.save_screenshot(str(shots / "fin_resultado.png"))
+        otro.get(f"{servidor.base}/p/{clave}/mano")  # a hand page after the end: the marcador, no error
+        _cargada(otro)
+        esperar(lambda: otro.find_element(By.ID, "terminada").is_displayed(), 30, "el marcador")
+        assert "/mano" not in otro.current_url and "Algo ha fallado" not in otro.page_source
+
+        _tap(d, "otra_partida")
+        esperar(lambda: clave not in d.current_url and "/p/" in d.current_url, 30, "la otra partida")
+        nueva = d.current_url.split("/p/")[1].split("?")[0]
+        assert _texto(d, "numero_mano") == "1" and _tantos(d) == [0, 0]
+        m = httpx.get(f"{servidor.base}/api/partidas/{nueva}", timeout=30).json()
+        assert m["jugadores"] == NAMES and m["juegos_por_vaca"] == 2
+        esperar(lambda: otro.find_element(By.ID, "ir_otra").is_displayed(), 30, "la otra partida ofrecida")
+        otro.save_screenshot(str(shots / "fin_otra_ofrecida.png"))
+        _tap(otro, "ir_otra")
+        esperar(lambda: nueva in otro.current_url, 30, "el otro teléfono en la nueva")

@@ -30,6 +30,7 @@ from torneo.modelos import _VALIDACION, Estricto, TorneoIn, error_de_validacion 
 from torneo.paginas import pagina_error, rutas_paginas
 from torneo.resumen import a_csv, celda  # noqa: F401 (the same)
 from torneo.rutas import informes, mesa, sesion, torneos
+from torneo.seguridad import Seguridad
 
 
 def texto_error(exc: servicio.ServicioError, lang: str) -> str:
@@ -81,6 +82,7 @@ class Servidor(Estado):
             return await call_next(request)
 
         rutas_paginas(app, self)
+        app.add_middleware(Seguridad, responder=responder_error)  # forms and origins (torneo.seguridad)
         app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
         return app
 

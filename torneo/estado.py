@@ -86,7 +86,12 @@ class Estado:
             raise ServicioError("demasiadas peticiones: espera un momento", 429)
 
     async def leer(self, request: Request, model: type[M], limite: int = LIMITE_CUERPO) -> M:
-        """The body as ``model``: size, JSON limits and types checked, or ServicioError."""
+        """The body as ``model``: its type (only ``application/json``: a form or a text/plain
+        body, which another site's page can post, is refused), size, JSON limits and types
+        checked, or ServicioError."""
+        tipo = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if tipo != "application/json":
+            raise ServicioError("el cuerpo debe ser JSON (Content-Type: application/json)", 415)
         raw = await leer_cuerpo(request, limite)
         try:
             data = parse_json(raw.decode("utf-8"), "cuerpo")

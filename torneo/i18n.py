@@ -399,6 +399,23 @@ MENSAJES: Final[dict[str, tuple[str, str]]] = {
         "body too large (more than {kib} KiB)",
     ),
     "formulario ilegible": ("inprimaki irakurtezina", "unreadable form"),
+    # seguridad.py, cuerpo.py, estado.py: requests from another site, slow and non-JSON bodies
+    "el formulario ha caducado o no viene de esta página: vuelve a cargarla e inténtalo de nuevo": (
+        "inprimakia iraungi da edo ez dator orri honetatik: kargatu berriro eta saiatu berriz",
+        "the form has expired or does not come from this page: reload it and try again",
+    ),
+    "petición rechazada: no viene de una página de este servidor": (
+        "eskaera baztertua: ez dator zerbitzari honetako orri batetik",
+        "request refused: it does not come from a page of this server",
+    ),
+    "el cuerpo de la petición tarda demasiado en llegar": (
+        "eskaeraren gorputzak gehiegi behar du iristeko",
+        "the request body is taking too long to arrive",
+    ),
+    "el cuerpo debe ser JSON (Content-Type: application/json)": (
+        "gorputzak JSON izan behar du (Content-Type: application/json)",
+        "the body must be JSON (Content-Type: application/json)",
+    ),
     "el cuerpo no es texto UTF-8": ("gorputza ez da UTF-8 testua", "the body is not UTF-8 text"),
     "demasiadas peticiones: espera un momento": (
         "eskaera gehiegi: itxaron pixka bat",

@@ -1,23 +1,26 @@
 """The organiser's pages: server-rendered HTML (Jinja2), no JavaScript needed.
 
-The login sets an HttpOnly, SameSite=Strict cookie holding the login token, so a form on
-another site cannot post with it. Each page reads only a tournament the account is a member of
-(its organisers and referees: torneo.db.Miembro), checked by the API's dependencies
-(torneo.dependencias); a page's form is read as a pydantic model (torneo.formularios). A page
-asked without a valid login sends the browser to the login page.
+The login sets an HttpOnly, SameSite=Strict cookie holding the login token; every form carries
+its page's token (``{{ csrf() }}``) and every change made with the cookie must come from this
+server's own pages (torneo.seguridad), so a form on another site cannot post with it. Each page
+reads only a tournament the account is a member of (its organisers and referees:
+torneo.db.Miembro), checked by the API's dependencies (torneo.dependencias); a page's form is
+read as a pydantic model (torneo.formularios). A page asked without a valid login sends the
+browser to the login page.
 """
 
 from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 import segno
 from fastapi import APIRouter, Depends, FastAPI, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy.orm import Session
 
@@ -37,6 +40,7 @@ from torneo.dependencias import (
 )
 from torneo.formularios import CorreccionForm, EntrarForm, TorneoForm, formulario
 from torneo.i18n import idioma_de, mensaje, traducir
+from torneo.seguridad import campo_csrf
 
 PLANTILLAS = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "plantillas"), autoescape=select_autoescape(["html"])
@@ -66,13 +70,14 @@ def texto(exc: Exception, request: Request) -> str:
     return excerpt(mensaje(exc.mensaje, exc.params, _lang(request)), 280)
 
 
-def renderizar(nombre: str, lang: str, **ctx: Any) -> str:
-    """The template ``nombre`` in ``lang`` (what depends on the request is in ``ctx``)."""
-    return PLANTILLAS.get_template(nombre).render(_=lambda t: traducir(t, lang), lang=lang, **ctx)
+def renderizar(nombre: str, lang: str, csrf: Callable[[], Any] = lambda: "", **ctx: Any) -> str:
+    """The template ``nombre`` in ``lang`` (what depends on the request is in ``ctx``; a page
+    rendered once for everyone, as the public one, has no form and so no ``csrf`` field)."""
+    return PLANTILLAS.get_template(nombre).render(_=lambda t: traducir(t, lang), lang=lang, csrf=csrf, **ctx)
 
 
 def pagina(request: Request, nombre: str, estado: int = 200, **ctx: Any) -> HTMLResponse:
-    return HTMLResponse(renderizar(nombre, _lang(request), **ctx), status_code=estado)
+    return HTMLResponse(renderizar(nombre, _lang(request), csrf=lambda: campo_csrf(request), **ctx), status_code=estado)
 
 
 def pagina_error(request: Request, texto: str, estado: int) -> HTMLResponse:
@@ -273,6 +278,14 @@ async def qr(numero: int, request: Request, srv: Servidor, permiso: Miembro) -> 
     # the link of the phone's table page: a phone's camera opens it, the tablet reads the code in it
     segno.make(enlace_mesa(base_publica(request), codigo), error="m").save(buf, kind="png", scale=6, border=2)
     return Response(buf.getvalue(), media_type="image/png")
+
+
+ESTILOS = Path(__file__).parent / "static" / "torneo.css"  # the pages' look: the table's pages' (web/static/mesa.css)
+
+
+@router.get("/estilos/torneo.css", include_in_schema=False)
+def estilos() -> FileResponse:
+    return FileResponse(ESTILOS, media_type="text/css", headers={"Cache-Control": "public, max-age=3600"})
 
 
 def rutas_paginas(app: FastAPI, _srv: Any = None) -> None:

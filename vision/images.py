@@ -20,6 +20,13 @@ from vision.arrays import Image
 MAX_IMAGE_BYTES: Final = 64 * 1024 * 1024  # a phone photo is under 20 MB
 MIN_SIDE: Final = 32  # pixels: a card narrower than this cannot be read
 MAX_ASPECT: Final = 10  # long side / short side: a table photo is nowhere near this thin
+# Pixels a decoded photo may have: a usual phone photo, 12 MP (4032x3024 = 12.19 MP), decodes
+# whole; a bigger JPEG is decoded reduced (libjpeg scales while it decodes, :func:`reduction`), so
+# that a 48-50 MP photo (8160x6120 / 4 = 12.48 MP) or a small file claiming as much costs no more
+# memory than a 12 MP photo (issue 51). The cards of a table photo are read at a fraction of this.
+MAX_DECODED_PIXELS: Final = 12_600_000
+# libjpeg's scales (1/2, 1/4, 1/8) as OpenCV's flags: the full-size image is never allocated
+_REDUCED: Final = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
 
 
 class ImageError(ValueError):
@@ -56,13 +63,29 @@ def check_size(img: Image, name: str = "la imagen") -> Image:
     return img
 
 
-def decode_image(data: bytes, name: str = "la imagen") -> Image | None:
+def reduction(width: int, height: int, max_pixels: int = MAX_DECODED_PIXELS) -> int:
+    """The smallest of libjpeg's reductions (1, 2, 4, 8) that decodes a ``width`` x ``height``
+    JPEG within ``max_pixels``; 0 when even 1/8 is too big.
+
+        >>> reduction(4032, 3024), reduction(4672, 3504), reduction(8160, 6120), reduction(30000, 30000)
+        (1, 2, 2, 0)
+    """
+    for factor in (1, *_REDUCED):
+        if -(-width // factor) * -(-height // factor) <= max_pixels:  # libjpeg rounds up
+            return factor
+    return 0
+
+
+def decode_image(data: bytes, name: str = "la imagen", reduce: int = 1) -> Image | None:
     """The BGR image in ``data`` (an image file's bytes) turned as its EXIF orientation tag
     says (OpenCV's decoder applies it: phones store most photos sideways with the tag), or
-    None when OpenCV cannot read it; ImageError when it is too small or too thin."""
+    None when OpenCV cannot read it; ImageError when it is too small or too thin. ``reduce``
+    (2, 4 or 8, from :func:`reduction`) decodes it at that fraction of its width and height:
+    a JPEG is scaled by libjpeg as it is decoded, never whole; any other format is decoded
+    whole first (OpenCV shrinks it after), so a caller bounding memory refuses those instead."""
     buf = np.frombuffer(data, np.uint8)
     _quiet_opencv()
-    img = cv2.imdecode(buf, cv2.IMREAD_COLOR) if buf.size else None
+    img = cv2.imdecode(buf, _REDUCED[reduce] if reduce != 1 else cv2.IMREAD_COLOR) if buf.size else None
     return None if img is None else check_size(np.asarray(img, np.uint8), name)
 
 

@@ -22,6 +22,7 @@ from mesa.i18n import N_
 from torneo.api import Servidor, error, error_de_validacion
 from web import migraciones
 from web.dependencias import texto_error
+from web.lectura import Ocupado
 from web.rutas import baraja, leer, mesa_torneo, paginas, partidas
 from web.servicio import WebError
 
@@ -66,7 +67,9 @@ def crear_app(url: str, datos: Path | None = None, limite_entradas: int = 20) ->
     @app.exception_handler(WebError)
     async def _web(request: Request, exc: WebError) -> Response:
         if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": texto_error(exc, request), **exc.datos}, status_code=exc.estado)
+            # the readers busy before a photo was read: the page retries after Retry-After
+            espera = {"Retry-After": str(leer.REINTENTO_S)} if isinstance(exc, Ocupado) else None
+            return JSONResponse({"error": texto_error(exc, request), **exc.datos}, exc.estado, headers=espera)
         return paginas.pagina_error(request, exc)
 
     @app.exception_handler(StarletteHTTPException)

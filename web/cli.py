@@ -2,6 +2,7 @@
 
     mus servir [--datos DIR | --url postgresql://...] [--host H] [--puerto N] [--trabajadores N]
                [--proxy IP] [--limite-entradas N] [--limite-uniones N] [--limite-peticiones N]
+               [--torneo-remoto URL]...
 
 SQLite in DIR (default: the user's data folder) unless a PostgreSQL URL is given. At start it
 prints the addresses a phone on the same network can open and a QR code of the first one.
@@ -17,7 +18,7 @@ import os
 import socket
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -32,6 +33,7 @@ ENV_URL: Final = "MUSMESA_SERVIR_URL"  # how the workers learn the database (uvi
 ENV_DATOS: Final = "MUSMESA_SERVIR_DATOS"
 ENV_LAN: Final = "MUSMESA_SERVIR_LAN"  # the address the partida links and QR codes use
 ENV_LIMITE: Final = "MUSMESA_SERVIR_LIMITE"
+ENV_REMOTOS: Final = "MUSMESA_SERVIR_TORNEOS_REMOTOS"  # the --torneo-remoto servers, one per line
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -67,6 +69,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="N",
         help="peticiones de todo tipo por minuto y dirección (3000)",
+    )
+    parser.add_argument(
+        "--torneo-remoto",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="servidor de torneo de otra máquina al que las mesas de los teléfonos pueden enviar "
+        "sus manos; repetible. Sin él, solo al torneo de este mismo servidor",
     )
     parser.add_argument(
         "--proxy",
@@ -118,6 +128,13 @@ def run(args: argparse.Namespace) -> int:
     os.environ[ENV_URL], os.environ[ENV_DATOS] = url, str(datos or "")
     os.environ[ENV_LAN] = urls[0]
     os.environ[ENV_LIMITE] = str(args.limite_entradas)
+    remotos = _remotos(args.torneo_remoto)
+    if remotos is None:
+        print(
+            f"{nombre}: --torneo-remoto es una dirección http:// o https:// (p. ej. http://host:8000)", file=sys.stderr
+        )
+        return 2
+    os.environ[ENV_REMOTOS] = "\n".join(remotos)
     # the tournament server reads these itself, in this process and in every worker (an option
     # given wins over the environment; without either, the server's defaults)
     for name, value in (
@@ -143,8 +160,16 @@ def run(args: argparse.Namespace) -> int:
         )
     import uvicorn  # the server only: the other `mus` commands never load it
 
+    from web.conexiones import KEEP_ALIVE_S, MAX_CABECERAS, ProtocoloH11  # uvicorn's protocol: the same
+
+    # slow headers: a time limit of our own (web.conexiones), and uvicorn's keep-alive and header size
+    limites: dict[str, Any] = {
+        "http": ProtocoloH11,
+        "timeout_keep_alive": KEEP_ALIVE_S,
+        "h11_max_incomplete_event_size": MAX_CABECERAS,
+    }
     if args.trabajadores == 1:
-        uvicorn.run(app, host=args.host, port=args.puerto, log_level="warning", proxy_headers=False)
+        uvicorn.run(app, host=args.host, port=args.puerto, log_level="warning", proxy_headers=False, **limites)
     else:  # each worker builds its own app from the environment; the database holds everything
         app.state.servidor.engine.dispose()
         uvicorn.run(
@@ -155,6 +180,7 @@ def run(args: argparse.Namespace) -> int:
             workers=args.trabajadores,
             log_level="warning",
             proxy_headers=False,
+            **limites,
         )
     return 0
 
@@ -166,7 +192,17 @@ def crear(limite_entradas: int = 10) -> FastAPI:
     datos = os.environ.get(ENV_DATOS) or None
     app = crear_app(os.environ[ENV_URL], Path(datos) if datos else None, limite_entradas=limite_entradas)
     app.state.direccion_lan = os.environ.get(ENV_LAN)
+    # the only servers a phone's table may send to besides this one (web.mesa_torneo.destino)
+    app.state.torneos_remotos = tuple(u for u in os.environ.get(ENV_REMOTOS, "").splitlines() if u)
     return app
+
+
+def _remotos(urls: list[str]) -> list[str] | None:
+    """The --torneo-remoto addresses in one spelling, or None when one is no server address."""
+    from web.mesa_torneo import normalizar  # the web stack is loaded only by the server itself
+
+    out = [normalizar(u) for u in urls]
+    return None if None in out else [u for u in out if u]
 
 
 def app_de_trabajador() -> FastAPI:

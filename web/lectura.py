@@ -1,37 +1,57 @@
 """Photos from the phones, without HTTP: bytes -> a checked image -> the reading, in a bounded
 pool of reader threads.
 
-A photo is at most :data:`MAX_FOTO` bytes, JPEG, PNG or WebP (whatever OpenCV decodes), turned
-as its EXIF orientation tag says (OpenCV's decoder applies the tag; tests/test_web_leer.py
-checks it on a photo with the tag). An iPhone's HEIC/HEIF (when the browser did not convert
-it) and anything unreadable get a clear message. The photo lives only in memory for the
-reading: nothing is written anywhere.
+A photo is at most :data:`MAX_FOTO` bytes and :data:`MAX_PIXELES` pixels (read from its header
+before anything is decoded), JPEG, PNG or WebP, turned as its EXIF orientation tag says
+(OpenCV's decoder applies the tag; tests/test_web_leer.py checks it on a photo with the tag).
+Decoded, it holds at most vision.images.MAX_DECODED_PIXELS (12 MP): a bigger JPEG is decoded
+reduced by libjpeg (1/2 up to 50 MP), never whole, and the reading's boxes are scaled back to the
+sent photo's pixels, where the page draws them; a bigger PNG, WebP or BMP, which cannot be
+reduced while decoded, is refused (:func:`decodificar_foto`).
+An iPhone's HEIC/HEIF (when the browser did not convert it) and anything unreadable get a clear
+message. The photo lives only in memory for the reading (web.rutas.leer parses the upload
+itself, no temporary file): nothing is written anywhere.
 
 Readings run in a :class:`PoolLecturas`: a fixed number of threads and a bounded queue; when
 both are full a photo is refused at once with "busy, retry in a moment" instead of waiting, so
-a burst of photos never holds up the marcador pages (they never wait on this pool).
+a burst of photos never holds up the marcador pages (they never wait on this pool). A route
+takes its place (:meth:`PoolLecturas.reservar`) before it reads the photo's body: with no room,
+the body is refused unread.
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import threading
+import warnings
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Final, TypeVar
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import numpy as np
 from sqlalchemy.orm import Session
 
-from mesa.asientos import N_ASIENTOS, AsientoError, AsientoPorAsiento, FotoAsiento
-from mesa.i18n import N_
-from mesa.lectura import PALOS_FOTOS, LecturaError, mano_de, manos, registrar_baraja
+from mesa.asientos import N_ASIENTOS, AsientoError, AsientoPorAsiento, FotoAsiento, turn_seats
+from mesa.i18n import N_, SOURCE, t
+from mesa.lectura import PALOS_FOTOS, LecturaError, PaloError, mano_de, manos, registrar_baraja
 from mesa.lectura import comprobar_palo as comprobar_palo_app
 from scoring.cards import Card, NotationError
 from web.servicio import WebError, _partida
 
+if TYPE_CHECKING:
+    from vision.detections import CardDetections
+
 MAX_FOTO: Final = 16 * 1024 * 1024  # bytes: a phone's photo is a few MB
+# Pixels a photo may have, read from its header before it is decoded: the biggest phone cameras
+# take 48-50 MP (8000x6000 = 48 MP); a usual photo is 12 MP. A 631-byte JPEG claiming
+# 30000x30000 would otherwise take 12 s and 5 GB to decode (issue 51).
+MAX_PIXELES: Final = 50_000_000
+# the formats whose header is read (Pillow's names; JPEG's takes a phone's MPO too): phones send
+# JPEG, PNG or WebP
+FORMATOS: Final = ("JPEG", "PNG", "WEBP", "BMP")
 # ISO-BMFF brands of HEIF images (an iPhone's HEIC among them): OpenCV reads none of them here
 HEIF: Final = frozenset(
     {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"hevm", b"hevs", b"mif1", b"msf1", b"avif", b"avis"}
@@ -44,7 +64,9 @@ FOTO_HEIC: Final = N_(
     "Ajustes > Cámara > Formatos > Más compatible, o envía la foto como JPEG"
 )
 FOTO_ILEGIBLE: Final = N_("no es una foto que se pueda leer: envía una foto JPEG o PNG")
+FOTO_PIXELES: Final = N_("la foto tiene demasiados píxeles: como mucho {mp} megapíxeles")
 FOTO_PEQUENA: Final = N_("la foto es demasiado pequeña o estrecha para ver una carta")
+FOTO_LENTA: Final = N_("la foto tarda demasiado en llegar: vuelve a enviarla")
 OCUPADO: Final = N_("el lector está ocupado con otras fotos: vuelve a intentarlo en un momento")
 
 T = TypeVar("T")
@@ -61,10 +83,18 @@ def es_heif(data: bytes) -> bool:
     return bool(brands & HEIF)
 
 
-def comprobar_foto(data: bytes) -> np.ndarray:
-    """The BGR image of a photo's bytes, upright as its EXIF tag says; WebError (a message for
-    the player) when it is too big, empty, HEIC/HEIF, unreadable or too small to hold a card."""
-    from vision.images import ImageError, decode_image  # OpenCV: only when a photo comes
+def comprobar_cabecera(data: bytes) -> tuple[int, int]:
+    """The photo's (width, height) read from its header alone, nothing decoded (Pillow reads
+    the header when it opens a file; the pixels only on ``load()``); WebError (a message for
+    the player) when it is too big, empty, HEIC/HEIF, has more than :data:`MAX_PIXELES` pixels,
+    or has no header we read (truncated, invalid, another format)."""
+    ancho, alto, _ = _cabecera(data)
+    return ancho, alto
+
+
+def _cabecera(data: bytes) -> tuple[int, int, str]:
+    """:func:`comprobar_cabecera`'s check, and the format Pillow read the header of."""
+    from PIL import Image, UnidentifiedImageError  # the header only; loaded with the first photo
 
     if len(data) > MAX_FOTO:
         raise WebError(FOTO_GRANDE, 413, mib=MAX_FOTO // (1024 * 1024))
@@ -72,25 +102,79 @@ def comprobar_foto(data: bytes) -> np.ndarray:
         raise WebError(FOTO_VACIA, 422)
     if es_heif(data):
         raise WebError(FOTO_HEIC, 415)
+    muchos = WebError(FOTO_PIXELES, 413, mp=MAX_PIXELES // 1_000_000)
     try:
-        img = decode_image(data, "la foto")
+        with warnings.catch_warnings():
+            # Pillow's own alarm, above 89 MP: ours is lower, and said below
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data), formats=FORMATOS) as im:
+                (ancho, alto), formato = im.size, str(im.format)
+    except Image.DecompressionBombError:  # over 179 MP: Pillow refuses to open it at all
+        raise muchos from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError):
+        raise WebError(FOTO_ILEGIBLE, 415) from None
+    if ancho * alto > MAX_PIXELES:
+        raise muchos
+    return ancho, alto, formato
+
+
+def comprobar_foto(data: bytes) -> np.ndarray:
+    """The BGR image of a photo's bytes, upright as its EXIF tag says, reduced to at most
+    MAX_DECODED_PIXELS (:func:`decodificar_foto`); WebError (a message for the player) when it
+    is too big, empty, HEIC/HEIF, has too many pixels (its header is read first:
+    :func:`comprobar_cabecera`), is unreadable or too small to hold a card."""
+    return decodificar_foto(data)[0]
+
+
+def decodificar_foto(data: bytes) -> tuple[np.ndarray, int]:
+    """:func:`comprobar_foto`'s image and the factor it was reduced by (1, 2, 4 or 8: a pixel
+    of the image is that many of the photo's, each way). A JPEG over MAX_DECODED_PIXELS is
+    decoded reduced by libjpeg, never whole; any other format over it is refused (413, naming
+    that limit): OpenCV would decode it whole before shrinking it."""
+    import cv2  # OpenCV: only when a photo comes
+
+    from vision.images import MAX_DECODED_PIXELS, ImageError, decode_image, reduction  # the same
+
+    ancho, alto, formato = _cabecera(data)  # before any pixel is decoded
+    factor = reduction(ancho, alto)
+    if factor != 1 and formato not in ("JPEG", "MPO"):  # MPO: a phone's JPEG with a second image
+        raise WebError(FOTO_PIXELES, 413, mp=MAX_DECODED_PIXELS // 1_000_000)
+    if factor == 0:  # not with MAX_PIXELES at 50 MP (1/2 brings it to 12.5), were it raised
+        raise WebError(FOTO_PIXELES, 413, mp=MAX_PIXELES // 1_000_000)
+    try:
+        img = decode_image(data, "la foto", factor)
     except ImageError:
         raise WebError(FOTO_PEQUENA, 422) from None
+    except cv2.error:  # a body the header promised and the decoder could not follow
+        raise WebError(FOTO_ILEGIBLE, 415) from None
     if img is None:
         raise WebError(FOTO_ILEGIBLE, 415)
-    return img
+    return img, factor
 
 
-def leer(data: bytes, nombre: str = "foto", baraja: bytes | None = None) -> dict[str, Any]:
+def en_la_foto(lectura: CardDetections, factor: int) -> CardDetections:
+    """``lectura``, read on a photo decoded reduced by ``factor``, with its boxes in the sent
+    photo's pixels: the page draws them over the photo it holds (web/static/mano_foto.js takes
+    the photo's own size for its drawing's), and a seat's reading sits beside the others'."""
+    if factor == 1:
+        return lectura
+    obb = lectura.obb.copy()
+    obb[:, :4] *= factor  # centre and size; the angle stays
+    ancho, alto = lectura.image_size
+    return replace(lectura, xyxy=lectura.xyxy * factor, obb=obb, image_size=(ancho * factor, alto * factor))
+
+
+def leer(data: bytes, nombre: str = "foto", baraja: bytes | None = None, abajo: int = 0) -> dict[str, Any]:
     """``mus leer --json``'s object for one photo (vision.cli_leer's own code): the reading
     against ``baraja`` (a registered deck's .npz bytes) or the shipped reader, or ``{"imagen",
-    "error"}`` when it shows no cards. WebError for a photo that is no image to read or a
-    registered deck that cannot be used."""
+    "error"}`` when it shows no cards. Its seats are the partida's, ``abajo`` the one at the
+    photo's bottom edge (mesa.asientos.turn_seats; 0: ``mus leer``'s own answer). WebError for a
+    photo that is no image to read or a registered deck that cannot be used."""
     from vision.cli_leer import json_entry, read_image  # vision: loaded with the first photo
 
-    img = comprobar_foto(data)
+    img, factor = decodificar_foto(data)
     reader = _lector(baraja)
-    return json_entry(nombre, lambda: read_image(reader, img, nombre))
+    return json_entry(nombre, lambda: en_la_foto(turn_seats(read_image(reader, img, nombre), abajo), factor))
 
 
 def _lector(baraja: bytes | None) -> Any:
@@ -149,18 +233,25 @@ def leer_asiento(
     asiento: int,
     fotos_asiento: list[dict[str, Any] | None],
     jugadores: list[str] | None,
+    quitar: list[int] | None = None,
 ) -> dict[str, Any]:
     """One seat's photo (seat by seat): its four cards, checked as the app checks them
     (mesa.asientos: four cards, none already in another seat's photo), with the other seats'
-    readings ``fotos_asiento``. Answers ``lectura`` (this photo's reading), ``fotos_asiento``
-    (the four so far), and, with all four, ``mesa`` (the four hands' reading) and ``cartas``.
-    WebError naming the player and the card otherwise; nothing changes then."""
-    img = comprobar_foto(data)
+    readings ``fotos_asiento``. ``quitar``: the indices, in this photo's reading, of what the
+    player says is no card (a cup, a coin read as one), left out before the checks. Answers
+    ``lectura`` (this photo's reading), ``fotos_asiento`` (the four so far), and, with all four,
+    ``mesa`` (the four hands' reading) and ``cartas``. WebError naming the player and the card
+    otherwise; nothing changes then."""
+    img, factor = decodificar_foto(data)
     reader = _lector(baraja)
     try:
-        det = mano_de(reader.read(img))
+        det = en_la_foto(mano_de(reader.read(img)), factor)
     except FileNotFoundError as exc:  # a model file missing: the page offers the grid
         raise WebError(str(exc), 500) from None
+    if quitar:
+        if not all(0 <= i < len(det) for i in quitar):
+            raise WebError(LECTURA_ROTA, 422)
+        det = det[[i for i in range(len(det)) if i not in set(quitar)]]
     ses = _sesion(fotos_asiento, jugadores)
     try:
         ses.poner(det, asiento=asiento)
@@ -205,31 +296,64 @@ class Ocupado(WebError):
         super().__init__(OCUPADO, 503)
 
 
+class Plaza:
+    """A place in a :class:`PoolLecturas`, taken before a photo's body is read (so no body is
+    read, nor held in memory, while no reader has room for it); the reading that uses it gives
+    it back when it ends, :meth:`cerrar` when none used it."""
+
+    def __init__(self, plazas: threading.BoundedSemaphore) -> None:
+        self._plazas, self._usada, self._suelta = plazas, False, False
+        self._lock = threading.Lock()
+
+    def usar(self) -> None:
+        """Now a reading's: given back when it ends (:meth:`soltar`), not by :meth:`cerrar`."""
+        self._usada = True
+
+    def soltar(self) -> None:
+        with self._lock:
+            if not self._suelta:
+                self._suelta = True
+                self._plazas.release()
+
+    def cerrar(self) -> None:
+        """Give it back unless a reading took it (the request ended before any reading)."""
+        if not self._usada:
+            self.soltar()
+
+
 class PoolLecturas:
     """``hilos`` reader threads and room for ``cola`` more photos waiting; beyond that,
-    :meth:`enviar` refuses at once (Ocupado). The model's own threads are ONNX Runtime's
-    (vision.models.DEFAULT_THREADS), so two reader threads keep a small machine busy."""
+    :meth:`reservar` and :meth:`enviar` refuse at once (Ocupado). The model's own threads are
+    ONNX Runtime's (vision.models.DEFAULT_THREADS), so two reader threads keep a small machine
+    busy."""
 
     def __init__(self, hilos: int = 2, cola: int = 8) -> None:
         self.hilos, self.cola = hilos, cola
         self._plazas = threading.BoundedSemaphore(hilos + cola)
         self._exec = ThreadPoolExecutor(max_workers=hilos, thread_name_prefix="musmesa-lectura")
 
-    def enviar(self, fn: Callable[..., T], *args: Any) -> Future[T]:
-        """Run ``fn(*args)`` in the pool; Ocupado, without queueing, when it is full."""
+    def reservar(self) -> Plaza:
+        """A place for one reading, or Ocupado, without waiting."""
         if not self._plazas.acquire(blocking=False):
             raise Ocupado()
+        return Plaza(self._plazas)
+
+    def enviar(self, fn: Callable[..., T], *args: Any, plaza: Plaza | None = None) -> Future[T]:
+        """Run ``fn(*args)`` in the pool, in ``plaza`` (taken before) or a place taken now;
+        Ocupado, without queueing, when it is full."""
+        plaza = plaza or self.reservar()
+        plaza.usar()
         try:
             fut = self._exec.submit(fn, *args)
         except BaseException:
-            self._plazas.release()
+            plaza.soltar()
             raise
-        fut.add_done_callback(lambda _: self._plazas.release())
+        fut.add_done_callback(lambda _: plaza.soltar())
         return fut
 
-    async def ejecutar(self, fn: Callable[..., T], *args: Any) -> T:
+    async def ejecutar(self, fn: Callable[..., T], *args: Any, plaza: Plaza | None = None) -> T:
         """:meth:`enviar`, awaited without holding the event loop (other pages go on)."""
-        return await asyncio.wrap_future(self.enviar(fn, *args))
+        return await asyncio.wrap_future(self.enviar(fn, *args, plaza=plaza))
 
     def cerrar(self) -> None:
         self._exec.shutdown(wait=False, cancel_futures=True)
@@ -257,8 +381,22 @@ def comprobar_palo(data: bytes, palo: int) -> None:
 def _comprobar_palo(img: np.ndarray, palo: int) -> None:
     try:
         comprobar_palo_app(img, palo)  # the app's own check
+    except PaloError as exc:
+        raise ErrorPalo(exc) from None
     except LecturaError as exc:  # its Spanish text, as the app shows it
         raise WebError(str(exc), 422) from None
+
+
+class ErrorPalo(WebError):
+    """mesa.lectura's PaloError for the page: the sentence and the suits' names it holds in the
+    player's language."""
+
+    def __init__(self, exc: PaloError) -> None:
+        super().__init__(exc.plantilla, 422, **exc.datos)
+
+    def texto(self, idioma: str = SOURCE) -> str:
+        datos = {k: t(v, idioma) if k in ("palo", "visto") else v for k, v in self.params.items()}
+        return t(self.plantilla, idioma).format(**datos)
 
 
 def registrar(fotos: list[bytes]) -> tuple[bytes, dict[str, Any], list[str]]:

@@ -1,25 +1,32 @@
-"""A tournament table played from the phones, without HTTP: join the match with the table's
-code, play it as a partida of this server (the same hand pages; names, rules and mano from the
-match; the match in the partida's ``torneo`` field), and send each confirmed hand to the
-tournament server.
+"""A tournament table played from the phones: join the match with the table's code, play it as
+a partida of this server (the same hand pages; names, rules and mano from the match; the match
+in the partida's ``torneo`` field), and write each confirmed hand to the tournament.
 
-Why the sending runs here, in this server, and not in the phone's browser: the protocol with the
-tournament server (an idempotent id per hand, the server scoring it again, a tanteo that differs
-taken with the server's and sent again as ``<id>:s`` so that it becomes an incident, any other
-refusal set aside with what to do, the hands behind it held) is mesa.torneo's ClienteTorneo, the
-tablet's own client. Running it here keeps ONE implementation of it, the one the tablet tests
-prove, and works when this server is not the tournament server (a laptop at the table serving
-the phones) as well as when it is. The phone's own part covers only the phone and this server:
-a confirmed hand is stored here at once (web.servicio, under the id the hand page gave it), and
-the queue to the tournament server is made from the stored hands, so a reload, a locked phone
-or a lost network between here and the tournament server loses nothing.
+Two kinds of table, and no third:
 
-The queue of each table is a ClienteTorneo file in the data folder (``mesas-torneo/<key>/``,
-one per tournament server and table code: a virtual tablet, with the table's token); the hands
-are queued under their partida ids, so queueing the stored hands again queues only the new
-ones. What the pages show (the server's marcador, the hands waiting, refused or corrected) is
-copied into the partida's ``torneo`` field after each send, so every server worker shows the
-same. The senders of one table take a file lock: one sends, the others leave it to it.
+- **This server's own tournament** (the usual case: `mus servir` is the tournament server). The
+  join and every hand go in-process through the tournament's service (torneo.servicio: the
+  table's code, a table token kept only as its hash, ``registrar_mano`` under the match's lock),
+  in this server's database: no HTTP to itself, no queue file. A hand is stored once under its
+  partida id (looked up before it is written, under the match's lock), scored once by the
+  tournament (a tanteo that differs is written again as ``<id>:s`` with the server's tanteo and
+  the table's as ``discrepancia``, an incident for the referee), and what the pages show (the
+  server's answers, corrections, refusals) is derived from the stored hands.
+- **A remote tournament server the operator configured** (``mus servir --torneo-remoto URL``,
+  repeatable; a laptop at the table serving the phones). Only such a server is ever connected
+  to, never an address from a request: a request naming any other server is refused before
+  anything is opened or created. The protocol (an idempotent id per hand, the server scoring it
+  again, a tanteo that differs sent again as ``<id>:s``, any other refusal set aside with what
+  to do, the hands behind it held) is mesa.torneo's ClienteTorneo, the tablet's own client, with
+  its queue file per table in the data folder (``mesas-torneo/<key>/``, made only once a join
+  succeeded). Its requests run in a small pool of threads of their own with a short timeout,
+  never in the event loop nor in the threads that answer the other requests, and their errors
+  say nothing of the network (no address, port or system message).
+
+A confirmed hand is stored here at once (web.servicio, under the id the hand page gave it), and
+what goes to the tournament is made from the stored hands, so a reload, a locked phone or a lost
+network loses nothing. What the pages show is copied into the partida's ``torneo`` field after
+each send, so every server worker shows the same.
 """
 
 from __future__ import annotations
@@ -27,20 +34,36 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import hashlib
-from collections.abc import Callable, Iterator
+import shutil
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
+from urllib.parse import urlsplit
 
 from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from mesa.i18n import N_, SOURCE, t
-from mesa.torneo import ClienteTorneo, Correccion, MensajeTorneo, Rechazada, SinRed, TorneoError
+from mesa.torneo import (
+    ClienteTorneo,
+    Correccion,
+    MensajeTorneo,
+    Mesa,
+    Rechazada,
+    SinRed,
+    TorneoError,
+    Transport,
+    http,
+)
 from mesa.torneo_mesa import comprobar_partida, texto_correccion, texto_rechazada, validar_servidor
-from scoring.protocolo import codigo_de
-from torneo.db import url_por_defecto
+from scoring.protocolo import SUFIJO_CORREGIDA, codigo_de, corregida, tanteo_del_servidor
+from torneo import servicio as torneo_servicio
+from torneo.db import Enfrentamiento, Mano, TokenMesa, Torneo, url_por_defecto
 from web import servicio
 from web.db import ManoPartida, PartidaWeb
 from web.servicio import WebError
@@ -53,7 +76,21 @@ except ImportError:  # pragma: no cover - Windows: the queue's own transactions 
 CARPETA: Final = "mesas-torneo"
 FICHERO_CODIGO: Final = "codigo"
 RESPIRO_S: Final = 20  # how often a table with nothing new asks the server for its count of the match
+LOCAL: Final = ""  # the ``servidor`` of a table of this server's own tournament (in-process)
+# a remote server's request: a hand that waits is sent at the next try, a phone must not wait
+# long for its page (the tablet's own client allows 5 s: mesa.torneo.TIMEOUT)
+TIMEOUT_REMOTO: Final = 3.0
+HILOS_REMOTOS: Final = 4  # threads for the remote servers' requests, apart from those answering the phones
+NO_CONFIGURADO: Final = N_(
+    "este servidor solo envía las manos a los servidores de torneo que tiene configurados: "
+    "abre la mesa en el servidor del torneo"
+)
 Sesiones = Callable[[], AbstractContextManager[Session]]
+T = TypeVar("T")
+
+_pool = ThreadPoolExecutor(max_workers=HILOS_REMOTOS, thread_name_prefix="musmesa-torneo-remoto")
+_esperando: set[str] = set()  # tables whose send waits in the pool: a second one is not queued
+_esperando_lock = threading.Lock()
 
 
 def _huella(*partes: object) -> str:
@@ -61,8 +98,80 @@ def _huella(*partes: object) -> str:
 
 
 def carpeta(datos: Path, servidor: str, codigo: str) -> Path:
-    """The queue folder of one table of one tournament server."""
+    """The queue folder of one table of one remote tournament server."""
     return Path(datos) / CARPETA / _huella(servidor, codigo)
+
+
+# -- which server -------------------------------------------------------------------------------
+
+
+def normalizar(url: str) -> str | None:
+    """A server's address in one spelling (``http://host[:port][/path]``: scheme and host in
+    lower case, the scheme's default port and a final slash left out), or None when it is none.
+
+    >>> normalizar("Mesa.Club:80/"), normalizar("https://t.example.org:443/liga"), normalizar("ftp://x")
+    ('http://mesa.club', 'https://t.example.org/liga', None)
+    """
+    try:
+        parts = urlsplit(validar_servidor(url))
+        port = parts.port
+    except ValueError:
+        return None
+    host = parts.hostname
+    if not host or parts.username or parts.password or parts.query or parts.fragment:
+        return None
+    if ":" in host:
+        host = f"[{host}]"
+    defecto = 80 if parts.scheme == "http" else 443
+    return f"{parts.scheme}://{host}{'' if port in (None, defecto) else f':{port}'}{parts.path.rstrip('/')}"
+
+
+def destino(pedido: str | None, este: Iterable[str], remotos: Iterable[str]) -> str:
+    """Where a join asked for ``pedido`` goes: :data:`LOCAL` (no server named, or this server
+    under any address it is reached by), or one of the operator's ``remotos`` as configured;
+    any other server is refused here, before anything is opened (WebError 422).
+
+    >>> destino("", [], []) == LOCAL, destino("http://a:8000/", ["http://A:8000"], []) == LOCAL
+    (True, True)
+    >>> destino("t.club", ["http://a:8000"], ["http://t.club/"])
+    'http://t.club'
+    >>> try:
+    ...     destino("http://127.0.0.1:22", ["http://a:8000"], ["http://t.club"])
+    ... except WebError as exc:
+    ...     print(exc.estado)
+    422
+    """
+    if not pedido or not pedido.strip():
+        return LOCAL
+    url = normalizar(pedido)
+    if url is not None and url in {normalizar(u) for u in este}:
+        return LOCAL
+    for remoto in remotos:
+        if url is not None and normalizar(remoto) == url:
+            return url
+    raise WebError(NO_CONFIGURADO, 422)
+
+
+def remotos_de(state: Any) -> tuple[str, ...]:
+    """The remote servers the operator configured (an app's ``state.torneos_remotos``, set by
+    `mus servir --torneo-remoto`; none when unset)."""
+    return tuple(getattr(state, "torneos_remotos", ()))
+
+
+def _configurado(servidor: str, remotos: Iterable[str]) -> bool:
+    return normalizar(servidor) in {normalizar(r) for r in remotos}
+
+
+def en_hilo_remoto(fn: Callable[..., T], *args: Any) -> Future[T]:
+    """Run ``fn`` in the remote servers' own threads (the routes await the future)."""
+    return _pool.submit(fn, *args)
+
+
+def _transporte(base: str, idioma: str) -> Transport:
+    return http(base, idioma, timeout=TIMEOUT_REMOTO)
+
+
+# -- a remote server's queue --------------------------------------------------------------------
 
 
 def _guardar_codigo(folder: Path, codigo: str) -> None:
@@ -84,7 +193,7 @@ def _codigo(folder: Path) -> str | None:
 @contextlib.contextmanager
 def _cliente(folder: Path, idioma: str) -> Iterator[ClienteTorneo]:
     folder.mkdir(parents=True, exist_ok=True)
-    cliente = ClienteTorneo(folder, idioma=idioma)
+    cliente = ClienteTorneo(folder, _transporte, idioma=idioma)
     try:
         yield cliente
     finally:
@@ -112,59 +221,132 @@ def _turno(folder: Path, esperar: bool) -> Iterator[bool]:
 
 
 def _error(exc: MensajeTorneo, idioma: str, estado: int = 409) -> WebError:
-    """The client's message (already in the player's language) as the pages' error."""
-    return WebError(exc.texto(idioma), 503 if isinstance(exc, SinRed) else estado)
+    """The client's message as the pages' error, without any detail of the network: no
+    address, port, system message or bare HTTP status of the other server (its own words,
+    when it gave some, are said as they came)."""
+    if isinstance(exc, SinRed):
+        return WebError(N_("no se llega al servidor del torneo: inténtalo más tarde"), 503)
+    if not exc.servidor and "estado" in exc.datos:
+        return WebError(N_("el servidor del torneo no ha aceptado la petición"), 502)
+    return WebError(exc.texto(idioma), estado)
+
+
+def _de_servicio(exc: torneo_servicio.ServicioError) -> WebError:
+    """The tournament service's refusal, said in the player's language (web.servicio.WebError
+    falls back on the tournament's own catalogue)."""
+    return WebError(exc.mensaje, exc.estado, **exc.params)
 
 
 # -- joining ------------------------------------------------------------------------------------
 
 
-def unirse(sesiones: Sesiones, datos: Path, servidor: str, codigo: str, idioma: str = SOURCE) -> str:
-    """Join the match now played at the table of ``codigo`` on the tournament server at
-    ``servidor``; the clave of this server's partida that plays it (made at the first join,
-    found again at the next: another phone, a lost page, a token that expired)."""
+def _codigo_o_error(codigo: str) -> str:
     code = codigo_de(codigo)
     if code is None:
         raise WebError(N_("el código de mesa tiene 10 letras y cifras (sin 0, O, 1 ni I)"))
-    try:
-        servidor = validar_servidor(servidor)
-    except ValueError as exc:
-        raise WebError(str(exc)) from None
+    return code
+
+
+def _partida_de_la_mesa(s: Session, mesa: Mesa, clave_match: str, idioma: str) -> PartidaWeb:
+    """This server's partida that plays the match (made at the first join, found at the next)."""
+    p = _de_match(s, clave_match)
+    if p is not None:
+        return p
+    comprobar_partida(mesa)  # TorneoError: nothing is made
+    partida = mesa.partida
+    clave = servicio.crear_partida(
+        s, list(partida["jugadores"]), partida["reglas"], int(partida.get("mano", 0)), idioma
+    )
+    p = s.scalar(select(PartidaWeb).where(PartidaWeb.clave == clave))
+    assert p is not None
+    return p
+
+
+def _datos_mesa(mesa: Mesa, clave_match: str) -> dict[str, Any]:
+    partida = mesa.partida
+    return {
+        "clave": clave_match,
+        "servidor": mesa.servidor,
+        "torneo": mesa.torneo,
+        "partida": partida.get("id"),
+        "mesa": partida.get("mesa"),
+        "parejas": mesa.parejas,
+        "estado": _estado_servidor(partida),
+        "vistas": None,  # joined again: the next request sends (a refused hand back in the queue)
+    }
+
+
+def unirse_local(sesiones: Sesiones, codigo: str, idioma: str = SOURCE) -> str:
+    """Join the match now played at the table of ``codigo`` in this server's own tournament,
+    in-process; the clave of the partida that plays it (see :func:`unirse_remoto`)."""
+    code = _codigo_o_error(codigo)
+    with sesiones() as s:
+        try:
+            token, torneo, e = torneo_servicio.unirse(s, code)
+            doc = torneo_servicio.estado_partida(s, torneo, e)
+        except torneo_servicio.ServicioError as exc:
+            raise _de_servicio(exc) from None
+        mesa = Mesa(LOCAL, "", torneo.nombre, doc)
+        clave_match = _huella(LOCAL, doc.get("id"))
+        try:
+            p = _partida_de_la_mesa(s, mesa, clave_match, idioma)
+        except TorneoError as exc:  # the transaction rolls back: not even the token stays
+            raise _error(exc, idioma) from None
+        antes = dict(p.torneo or {})
+        p.torneo = (
+            antes
+            | _datos_mesa(mesa, clave_match)
+            | {
+                "token": torneo_servicio.huella(token),  # the hash only, as the tournament keeps it
+                "primera": int(antes.get("primera", mesa.primera)),
+                "rechazadas": [],  # joined again: they are sent again
+            }
+        )
+        return p.clave
+
+
+def unirse_remoto(sesiones: Sesiones, datos: Path, servidor: str, codigo: str, idioma: str = SOURCE) -> str:
+    """Join the match now played at the table of ``codigo`` on the configured tournament
+    server at ``servidor``; the clave of this server's partida that plays it (made at the
+    first join, found again at the next: another phone, a lost page, a token that expired).
+    The table's queue folder stays only once a join succeeded."""
+    code = _codigo_o_error(codigo)
     folder = carpeta(datos, servidor, code)
+    nueva = not folder.exists()
+    try:
+        return _unirse_remoto(sesiones, folder, servidor, code, idioma)
+    except BaseException:
+        if nueva:  # a refused join leaves nothing behind
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+
+
+def _unirse_remoto(sesiones: Sesiones, folder: Path, servidor: str, code: str, idioma: str) -> str:
     with _turno(folder, esperar=True), _cliente(folder, idioma) as cliente:  # two phones joining: one partida
         try:
             mesa = cliente.unirse(servidor, code)
         except MensajeTorneo as exc:
             raise _error(exc, idioma) from None
         _guardar_codigo(folder, code)
-        partida = mesa.partida
-        clave_match = _huella(servidor, partida.get("id"))
+        clave_match = _huella(servidor, mesa.partida.get("id"))
         with sesiones() as s:
-            p = _de_match(s, clave_match)
-            if p is None:
-                try:
-                    comprobar_partida(mesa)
-                except TorneoError as exc:
-                    cliente.salir()  # nothing half-joined stays behind
-                    raise _error(exc, idioma) from None
-                clave = servicio.crear_partida(
-                    s, list(partida["jugadores"]), partida["reglas"], int(partida.get("mano", 0)), idioma
-                )
-                p = s.scalar(select(PartidaWeb).where(PartidaWeb.clave == clave))
-                assert p is not None
-            p.torneo = (p.torneo or {}) | {
-                "clave": clave_match,
-                "servidor": servidor,
-                "cola": folder.name,
-                "torneo": mesa.torneo,
-                "partida": partida.get("id"),
-                "mesa": partida.get("mesa"),
-                "parejas": mesa.parejas,
-                "primera": mesa.primera,
-                "estado": _estado_servidor(partida),
-                "vistas": None,
-            }  # joined again: the next request sends (a refused hand back in the queue)
+            try:
+                p = _partida_de_la_mesa(s, mesa, clave_match, idioma)
+            except TorneoError as exc:
+                cliente.salir()  # nothing half-joined stays behind
+                raise _error(exc, idioma) from None
+            p.torneo = (
+                (p.torneo or {}) | _datos_mesa(mesa, clave_match) | {"cola": folder.name, "primera": mesa.primera}
+            )
             return p.clave
+
+
+def unirse(sesiones: Sesiones, datos: Path, servidor: str, codigo: str, idioma: str = SOURCE) -> str:
+    """:func:`unirse_local` for :data:`LOCAL`, else :func:`unirse_remoto` (``servidor`` must
+    come from :func:`destino`: this function connects to it)."""
+    if servidor == LOCAL:
+        return unirse_local(sesiones, codigo, idioma)
+    return unirse_remoto(sesiones, datos, servidor, codigo, idioma)
 
 
 def _de_match(s: Session, clave_match: str) -> PartidaWeb | None:
@@ -187,14 +369,31 @@ def _torneo(s: Session, clave: str) -> tuple[PartidaWeb, dict[str, Any]]:
     return p, dict(p.torneo)
 
 
+def es_local(sesiones: Sesiones, clave: str) -> bool:
+    """Whether the partida plays a match of this server's own tournament (WebError when it
+    plays none)."""
+    with sesiones() as s:
+        _, info = _torneo(s, clave)
+    return info.get("servidor", LOCAL) == LOCAL
+
+
 def enviar(
-    sesiones: Sesiones, datos: Path, clave: str, idioma: str = SOURCE, reintentar: bool = False, esperar: bool = True
+    sesiones: Sesiones,
+    datos: Path,
+    clave: str,
+    idioma: str = SOURCE,
+    reintentar: bool = False,
+    esperar: bool = True,
+    remotos: Iterable[str] = (),
 ) -> dict[str, Any]:
-    """Queue the partida's stored hands that are not queued yet and send the queue (after the
+    """Write the partida's stored hands that the tournament does not have yet (after the
     sender at work, or, without ``esperar``, leaving it to that one); the state the pages show,
-    as stored afterwards.
+    as stored afterwards. A remote table's requests are made in the calling thread: callers
+    run this in :func:`en_hilo_remoto`.
     ``reintentar``: the refused hands go back to the queue first (the referee has seen them;
-    a token no longer good is mended by joining again with the table's code)."""
+    a remote table's token no longer good is mended by joining again with the table's code).
+    ``remotos``: the configured remote servers; a remote table's server no longer among them
+    (a table joined before the operator left it out) is not connected to."""
     with sesiones() as s:
         p, info = _torneo(s, clave)
         manos = [
@@ -203,23 +402,48 @@ def enviar(
         ]
     if not reintentar and _al_dia(info, len(manos)):
         return estado(sesiones, clave, idioma)
-    folder = Path(datos) / CARPETA / info["cola"]
-    with _turno(folder, esperar) as mio:
-        if not mio:
-            return estado(sesiones, clave, idioma)
-        with _cliente(folder, idioma) as cliente:
-            cambios = _enviar(cliente, info, manos, reintentar, _codigo(folder)) | {"vistas": len(manos)}
+    if info.get("servidor", LOCAL) == LOCAL:
+        cambios = _enviar_local(sesiones, info, manos, reintentar, idioma)
+    elif not _configurado(str(info.get("servidor")), remotos):
+        cambios = {"conexion": False, "aviso": NO_CONFIGURADO}
+    else:
+        folder = Path(datos) / CARPETA / info["cola"]
+        with _turno(folder, esperar) as mio:
+            if not mio:
+                return estado(sesiones, clave, idioma)
+            with _cliente(folder, idioma) as cliente:
+                cambios = _enviar(cliente, info, manos, reintentar, _codigo(folder))
     with sesiones() as s:
         p, info = _torneo(s, clave)
-        p.torneo = info | cambios
+        p.torneo = info | cambios | {"vistas": len(manos)}
     return estado(sesiones, clave, idioma)
 
 
-def enviar_si_torneo(sesiones: Sesiones, datos: Path, clave: str, idioma: str = SOURCE) -> None:
+def enviar_si_torneo(
+    sesiones: Sesiones, datos: Path, clave: str, idioma: str = SOURCE, remotos: Iterable[str] = ()
+) -> None:
     """:func:`enviar` for any partida (run after a page or a confirm has answered): a partida
-    that plays no match sends nothing, and what goes wrong is said by the table's page."""
+    that plays no match sends nothing, a remote table's send goes to the remote threads (at
+    most one not started yet per table), and what goes wrong is said by the table's page."""
     with contextlib.suppress(WebError):
-        enviar(sesiones, datos, clave, idioma, esperar=False)
+        if es_local(sesiones, clave):
+            enviar(sesiones, datos, clave, idioma, esperar=False)
+            return
+        remotos = tuple(remotos)
+        with _esperando_lock:
+            if clave in _esperando:
+                return
+            _esperando.add(clave)
+        en_hilo_remoto(_enviar_remoto_luego, sesiones, datos, clave, idioma, remotos)
+
+
+def _enviar_remoto_luego(sesiones: Sesiones, datos: Path, clave: str, idioma: str, remotos: tuple[str, ...]) -> None:
+    with _esperando_lock:
+        _esperando.discard(clave)
+    with contextlib.suppress(WebError):
+        # after the send at work, if any: the hands confirmed meanwhile go too (one such
+        # waiting send per table at most, see enviar_si_torneo)
+        enviar(sesiones, datos, clave, idioma, esperar=True, remotos=remotos)
 
 
 def _al_dia(info: dict[str, Any], manos: int) -> bool:
@@ -235,6 +459,10 @@ def _al_dia(info: dict[str, Any], manos: int) -> bool:
     return reciente and bool(info.get("conexion")) and info.get("vistas") == manos and parada
 
 
+def _ahora() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
 def _enviar(
     cliente: ClienteTorneo,
     info: dict[str, Any],
@@ -242,6 +470,7 @@ def _enviar(
     reintentar: bool,
     codigo: str | None,
 ) -> dict[str, Any]:
+    """A remote table's send, through its queue."""
     mesa = cliente.mesa()
     if mesa is None or mesa.servidor != info["servidor"] or mesa.partida.get("id") != info["partida"]:
         # the table's queue went with another match (joined from another page): this one's hands wait
@@ -267,9 +496,134 @@ def _enviar(
         "rechazadas": [asdict(r) | {"unirse_otra_vez": r.unirse_otra_vez} for r in cliente.rechazadas()],
         "correcciones": [asdict(c) for c in cliente.correcciones()],
         "respuestas": {str(n): r for n, r in cliente.respuestas().items()},
-        "actualizado": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "actualizado": _ahora(),
     }
     return out
+
+
+# -- this server's own tournament, in-process ---------------------------------------------------
+
+
+def _guardada(s: Session, eid: int, id_mano: str) -> Mano | None:
+    """The tournament's row of a hand of the match, stored under its id or corrected."""
+    return s.scalar(
+        select(Mano).where(Mano.enfrentamiento_id == eid, Mano.cliente_id.in_([id_mano, id_mano + SUFIJO_CORREGIDA]))
+    )
+
+
+def _registrar(sesiones: Sesiones, token: str, eid: int, cuerpo: dict[str, Any]) -> dict[str, Any]:
+    """Store one hand of the table's match through the tournament's service, as its
+    ``POST /api/mesa/manos`` does (one writer per match: the process's lock and the row's),
+    unless it is stored already (looked up under the same locks: two phones, two workers, a
+    send after a crash store it once). Its answer, or the service's ServicioError."""
+    with torneo_servicio.cerrojo(eid), sesiones() as s:
+        fila = s.scalar(select(TokenMesa).where(TokenMesa.huella == token))
+        if fila is None or fila.enfrentamiento_id != eid:
+            raise torneo_servicio.ServicioError("token de mesa no válido", 401)
+        bloqueada = s.get(Enfrentamiento, eid, with_for_update=True)
+        previa = _guardada(s, eid, str(cuerpo["id"]).removesuffix(SUFIJO_CORREGIDA))
+        if previa is not None:
+            return dict(previa.respuesta)
+        torneo = s.get(Torneo, fila.torneo_id)
+        if bloqueada is None or torneo is None:  # the token names them (foreign keys): kept for the types
+            raise torneo_servicio.ServicioError("no existe esa partida", 404)
+        discrepancia = cuerpo.get("discrepancia")
+        mano = torneo_servicio.ManoEnviada(
+            cuerpo["id"],
+            cuerpo["numero"],
+            cuerpo["registro"],
+            (cuerpo["tanteo"][0], cuerpo["tanteo"][1]),
+            discrepancia=(discrepancia[0], discrepancia[1]) if discrepancia else None,
+        )
+        _estado, respuesta = torneo_servicio.registrar_mano(s, torneo, bloqueada, mano)
+    if isinstance(respuesta, torneo_servicio.ServicioError):  # refused, its incident committed
+        raise respuesta
+    return respuesta
+
+
+def _enviar_local(
+    sesiones: Sesiones, info: dict[str, Any], manos: list[tuple[str, dict, list[int]]], reintentar: bool, idioma: str
+) -> dict[str, Any]:
+    """A table of this server's tournament: each hand the tournament lacks is written, in
+    order, through its service; a tanteo that differs is written again at once with the
+    server's (the hands after it without their marcador, as mesa.torneo does); any other
+    refusal stops the sending until Reintentar or a new join. The state is then read back
+    from the stored hands."""
+    eid, primera, token = int(info["partida"]), int(info["primera"]), str(info.get("token", ""))
+    rechazadas: list[dict[str, Any]] = [] if reintentar else list(info.get("rechazadas", []))
+    try:
+        with sesiones() as s:
+            guardadas = {
+                m.cliente_id for m in s.scalars(select(Mano).where(Mano.enfrentamiento_id == eid)) if m.cliente_id
+            }
+        corregida_antes = False
+        for k, (id_mano, registro, marcador) in enumerate(manos):
+            if id_mano + SUFIJO_CORREGIDA in guardadas:
+                corregida_antes = True
+            if rechazadas or id_mano in guardadas or id_mano + SUFIJO_CORREGIDA in guardadas:
+                continue
+            cuerpo: dict[str, Any] = {
+                "id": id_mano,
+                "numero": primera + k,
+                "registro": dict(registro),
+                "tanteo": marcador,
+            }
+            if corregida_antes:  # the table's marcador before it may be its own count, not the server's
+                cuerpo["registro"].pop("marcador", None)
+            try:
+                respuesta = _registrar(sesiones, token, eid, cuerpo)
+            except torneo_servicio.ServicioError as exc:
+                servidor = tanteo_del_servidor(exc.estado, exc.datos)
+                if servidor is None:
+                    rechazadas = [_rechazada(primera + k, exc, len(manos) - k - 1, idioma)]
+                    continue
+                try:
+                    respuesta = _registrar(sesiones, token, eid, corregida(cuerpo, servidor))
+                except torneo_servicio.ServicioError as otra:
+                    rechazadas = [_rechazada(primera + k, otra, len(manos) - k - 1, idioma)]
+                    continue
+            if str(respuesta.get("id", "")).endswith(SUFIJO_CORREGIDA):
+                corregida_antes = True
+        return _leido_local(sesiones, info, manos) | {"rechazadas": rechazadas, "conexion": True, "aviso": ""}
+    except SQLAlchemyError:  # the database busy or lost: the hands wait, the next send writes them
+        return {"conexion": False, "aviso": N_("la base de datos no responde: las manos esperan guardadas")}
+
+
+def _rechazada(numero: int, exc: torneo_servicio.ServicioError, detras: int, idioma: str) -> dict[str, Any]:
+    r = Rechazada(numero, _de_servicio(exc).texto(idioma), exc.estado, detras)
+    return asdict(r) | {"unirse_otra_vez": r.unirse_otra_vez}
+
+
+def _leido_local(sesiones: Sesiones, info: dict[str, Any], manos: list[tuple[str, dict, list[int]]]) -> dict[str, Any]:
+    """The tournament's answers, corrections and count of the match, read from its stored
+    hands (what the remote queue keeps for a remote table)."""
+    eid, primera = int(info["partida"]), int(info["primera"])
+    with sesiones() as s:
+        filas = {m.cliente_id: m for m in s.scalars(select(Mano).where(Mano.enfrentamiento_id == eid))}
+        respuestas: dict[str, Any] = {}
+        correcciones: list[dict[str, Any]] = []
+        for k, (id_mano, _registro, _marcador) in enumerate(manos):
+            fila = filas.get(id_mano) or filas.get(id_mano + SUFIJO_CORREGIDA)
+            if fila is None:
+                continue
+            respuestas[str(primera + k)] = fila.respuesta
+            if fila.discrepancia is not None and fila.cliente_id.endswith(SUFIJO_CORREGIDA):
+                c = Correccion(primera + k, _par(fila.discrepancia), _par(fila.marcador), dict(fila.respuesta))
+                correcciones.append(asdict(c))
+        e = s.get(Enfrentamiento, eid)
+        torneo = s.get(Torneo, e.torneo_id) if e is not None else None
+        cuenta = torneo_servicio.estado_partida(s, torneo, e) if e is not None and torneo is not None else {}
+    return {
+        "estado": _estado_servidor(cuenta),
+        "pendientes": len(manos) - len(respuestas),
+        "correcciones": correcciones,
+        "respuestas": respuestas,
+        "actualizado": _ahora(),
+    }
+
+
+def _par(v: Any) -> tuple[int, int]:
+    return int(v[0]), int(v[1])
 
 
 # -- what the pages show ------------------------------------------------------------------------
@@ -290,6 +644,7 @@ def estado(sesiones: Sesiones, clave: str, idioma: str = SOURCE) -> dict[str, An
         Correccion(c["numero"], tuple(c["mesa"]), tuple(c["servidor"]), c.get("respuesta", {}))
         for c in info.get("correcciones", [])
     ]
+    propia = info.get("servidor", LOCAL) == LOCAL  # no code kept: a new join mends a token no longer good
     # confirmed here and not stored by the server yet: waiting, held or refused
     pendientes = max(0, local["manos"] - len(info.get("respuestas", {})))
     return {
@@ -303,16 +658,16 @@ def estado(sesiones: Sesiones, clave: str, idioma: str = SOURCE) -> dict[str, An
         "pendientes": pendientes,
         "conexion": bool(info.get("conexion", True)),
         "aviso": tr(info["aviso"]) if info.get("aviso") else "",
-        "rechazadas": [texto_rechazada(tr, r, telefono=True) for r in rechazadas],
+        "rechazadas": [texto_rechazada(tr, r, telefono=True, con_codigo=not propia) for r in rechazadas],
         "correcciones": [texto_correccion(tr, c) for c in correcciones],
         "actualizado": info.get("actualizado"),
     }
 
 
 def datos_de(datos: Path | None) -> Path:
-    """The folder of the tables' queues: the server's data folder, else (a PostgreSQL server
-    started without one) the user's data folder. The workers of one machine share it: the phones
-    of one table are served from one machine."""
+    """The folder of the remote tables' queues: the server's data folder, else (a PostgreSQL
+    server started without one) the user's data folder. The workers of one machine share it:
+    the phones of one table are served from one machine."""
     if datos is not None:
         return Path(datos)
     return Path(url_por_defecto(None).removeprefix("sqlite:///")).parent

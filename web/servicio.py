@@ -19,7 +19,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Annotated, Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from sqlalchemy import delete, func, select
+from sqlalchemy import Table, delete, func, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -300,6 +302,8 @@ def marcador(ctl: ControlPartida) -> dict[str, Any]:
         "ganador": v.ganador,
         "ganador_nombre": ctl.nombre_pareja(v.ganador) if v.ganador is not None else None,
         "problema": ctl.problema,
+        "avisos": v.avisos,
+        "siguiente": _siguiente(ctl) if v.terminada else None,
     }
 
 
@@ -328,27 +332,76 @@ def leer_borrador(s: Session, clave: str, idioma: str = SOURCE) -> tuple[DatosBo
 
 def guardar_borrador(s: Session, clave: str, datos: DatosBorrador, version: int | None = None) -> int:
     """Store the draft; ``version`` (the one the phone read) guards against overwriting another
-    phone's newer step: WebError 409 then, with the stored draft. The new version."""
+    phone's newer step: WebError 409 then, with the stored draft. The new version.
+
+    A compare-and-set in one statement (``UPDATE ... WHERE version = :v``, or for the first
+    save an INSERT the draft's primary key lets through once), so of several phones or server
+    workers saving from the same version exactly one wins, on SQLite and PostgreSQL alike."""
     p = _partida(s, clave)
     _cartas_borrador(datos.cartas)
-    b = s.get(Borrador, p.id, with_for_update=True)
-    if b is None:
-        if version not in (None, 0):
-            raise _otro_telefono(None)
-        s.add(Borrador(partida_id=p.id, datos=datos.model_dump(), version=1, actualizado=ahora()))
-        try:
-            s.flush()
-        except IntegrityError:
-            raise _otro_telefono(None) from None
-        return 1
-    if version is not None and version != b.version:
-        raise _otro_telefono(b)
-    b.datos, b.version, b.actualizado = datos.model_dump(), b.version + 1, ahora()
-    s.flush()
-    return b.version
+    nueva = _cas_borrador(s, p.id, datos.model_dump(), version)
+    if nueva is None:
+        raise _otro_telefono(_borrador_guardado(s, p.id))
+    return nueva
 
 
-def _otro_telefono(b: Borrador | None) -> WebError:
+def _cas_borrador(s: Session, partida_id: int, datos: dict[str, Any], version: int | None) -> int | None:
+    """Write the partida's draft row if it is still at ``version`` (0: none yet; None: whatever
+    is there); the new version, or None when another writer got there first."""
+    if version is None:
+        actual = _borrador_guardado(s, partida_id)
+        version = actual.version if actual is not None else 0
+    if version == 0:
+        return 1 if _insertar_borrador(s, partida_id, datos) else None
+    hecho = s.execute(
+        update(_BORRADORES)
+        .where(_BORRADORES.c.partida_id == partida_id, _BORRADORES.c.version == version)
+        .values(datos=datos, version=_BORRADORES.c.version + 1, actualizado=ahora())
+        .returning(_BORRADORES.c.version)
+    ).first()
+    return int(hecho.version) if hecho is not None else None
+
+
+def _insertar_borrador(s: Session, partida_id: int, datos: dict[str, Any]) -> bool:
+    """The partida's first draft, once: the primary key (one draft a partida) refuses a second.
+    Written as INSERT ... ON CONFLICT DO NOTHING where the database has it, so the loser's
+    transaction goes on (PostgreSQL aborts a transaction on a failed INSERT) to read the winner's."""
+    valores = {"partida_id": partida_id, "datos": datos, "version": 1, "actualizado": ahora()}
+    dialecto = s.get_bind().dialect.name
+    if dialecto in ("sqlite", "postgresql"):
+        insertar = sqlite_insert if dialecto == "sqlite" else pg_insert
+        hecho = s.execute(
+            insertar(_BORRADORES)
+            .values(**valores)
+            .on_conflict_do_nothing(index_elements=["partida_id"])
+            .returning(_BORRADORES.c.version)
+        ).first()
+        return hecho is not None  # RETURNING, not rowcount: psycopg's is -1 for an INSERT ... ON CONFLICT
+    try:
+        with s.begin_nested():
+            s.execute(insert(_BORRADORES).values(**valores))
+    except IntegrityError:
+        return False
+    return True
+
+
+# Core statements: what the database answers, no ORM bulk semantics
+_BORRADORES: Final[Table] = Borrador.__table__  # type: ignore[assignment]
+
+
+@dataclass(frozen=True)
+class _Guardado:
+    datos: dict[str, Any]
+    version: int
+
+
+def _borrador_guardado(s: Session, partida_id: int) -> _Guardado | None:
+    """The stored draft as the database holds it now (columns, not the Session's cached object)."""
+    fila = s.execute(select(Borrador.datos, Borrador.version).where(Borrador.partida_id == partida_id)).first()
+    return _Guardado(dict(fila.datos), int(fila.version)) if fila is not None else None
+
+
+def _otro_telefono(b: _Guardado | None) -> WebError:
     datos = {"borrador": b.datos, "version": b.version} if b is not None else {}
     return WebError(N_("otro teléfono ha cambiado esta mano: se muestra lo suyo"), 409, datos)
 
@@ -427,7 +480,8 @@ def _tanteo(ctl: ControlPartida, res: Any, avisos: list[tuple[str, str]]) -> dic
         ],
         "total": [sum(v[i] for v in res.por_lance.values()) for i in (0, 1)],
         "razones": [
-            {"pareja": a.pareja, "nombre": parejas[a.pareja], "tantos": a.tantos, "razon": a.razon} for a in res.detalle
+            {"pareja": a.pareja, "nombre": parejas[a.pareja], "tantos": a.tantos, "razon": res.razon(a, ctl.idioma)}
+            for a in res.detalle
         ],
         "avisos": [t(plantilla, ctl.idioma).format(arg) for plantilla, arg in avisos],
     }
@@ -462,7 +516,7 @@ def confirmar_mano(sesion: Sesiones, clave: str, mano: ManoNueva, idioma: str = 
         ganadora = _ya_guardada(s, clave, mano, idioma)
         if ganadora is not None:
             return ganadora
-        raise _confirmada_por_otro(control(s, clave, idioma))
+        raise _confirmada_por_otro(control(s, clave, idioma), mano.n)
 
 
 def _confirmar(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[str, Any]:
@@ -473,10 +527,10 @@ def _confirmar(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[str
     if ctl.partida is not None and ctl.partida.terminada:
         raise WebError(N_("la partida ya terminó"), 409, {"marcador": marcador(ctl)})
     if mano.n != ctl.guardadas + 1:
-        raise _confirmada_por_otro(ctl)
+        raise _confirmada_por_otro(ctl, mano.n)
     _faltan(ctl, mano)
     try:
-        res, avisos = ctl.confirmar(_entrada(ctl, mano), mano.origen, id_mano=mano.id_mano)
+        res, avisos = ctl.confirmar(_entrada(ctl, mano), _origen(s, ctl.partida_id, mano.origen), id_mano=mano.id_mano)
     except ValueError as exc:  # scoring/'s errors (a partida, a hand record) are ValueErrors
         raise _de_reglas(exc) from None
     s.execute(delete(Borrador).where(Borrador.partida_id == ctl.partida_id))
@@ -487,6 +541,15 @@ def _confirmar(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[str
         "tanteo": _tanteo(ctl, res, avisos),
         "marcador": marcador(ctl),
     }
+
+
+def _origen(s: Session, partida_id: int | None, origen: str) -> str:
+    """How the hand was really entered: a draft read from photos seat by seat is "asientos" (the
+    export says so), even where a page sent "camara" for any reading."""
+    b = s.get(Borrador, partida_id) if partida_id is not None else None
+    if origen == "camara" and b is not None and any((b.datos or {}).get("fotos_asiento") or ()):
+        return "asientos"
+    return origen
 
 
 def _ya_guardada(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[str, Any] | None:
@@ -505,8 +568,23 @@ def _ya_guardada(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[s
     }
 
 
-def _confirmada_por_otro(ctl: ControlPartida) -> WebError:
-    return WebError(N_("esta mano ya la confirmó otro teléfono"), 409, {"marcador": marcador(ctl)})
+def _confirmada_por_otro(ctl: ControlPartida, n: int) -> WebError:
+    """Hand ``n`` is another phone's: the marcador, and that hand as stored (``guardada``) for
+    the phone to show beside its own and let the table keep one."""
+    datos: dict[str, Any] = {"marcador": marcador(ctl)}
+    guardada = next((m for m in ctl.almacen.manos(ctl.partida_id or 0) if m["n"] == n), None)
+    if guardada is not None:
+        reg, tan = guardada["registro"], guardada["tanteo"]
+        datos["guardada"] = {
+            "n": n,
+            "id_mano": guardada["id_mano"],
+            "cartas": reg["manos"],
+            "mano": reg["mano"],
+            "lances": reg.get("lances", {}),
+            "total": [sum(v[i] for v in tan.get("por_lance", {}).values()) for i in (0, 1)],
+            "ultima": n == ctl.guardadas,  # only the last hand can be undone to enter another
+        }
+    return WebError(N_("esta mano ya la confirmó otro teléfono"), 409, datos)
 
 
 def deshacer(s: Session, clave: str, n: int, idioma: str = SOURCE) -> dict[str, Any]:
@@ -521,6 +599,51 @@ def deshacer(s: Session, clave: str, n: int, idioma: str = SOURCE) -> dict[str, 
     if n != ctl.guardadas or not ctl.deshacer():
         raise WebError(N_("la mano {n} ya no es la última: mira el marcador"), 409, {"marcador": marcador(ctl)}, n=n)
     return marcador(ctl)
+
+
+# -- another partida -------------------------------------------------------------------------------
+
+
+def _siguiente(ctl: ControlPartida) -> str | None:
+    """The clave of the partida a phone started after this one ended (kept in this partida's
+    draft row, which an ended partida does not use), or None."""
+    assert isinstance(ctl.almacen, AlmacenWeb)
+    guardado = _borrador_guardado(ctl.almacen.s, ctl.partida_id or 0)
+    siguiente = guardado.datos.get("siguiente") if guardado is not None else None
+    return siguiente if isinstance(siguiente, str) else None
+
+
+class _OtraYaCreada(Exception):
+    """Another phone started the next partida first: this transaction's goes back."""
+
+
+def otra_partida(sesion: Sesiones, clave: str, idioma: str = SOURCE) -> str:
+    """A new partida with the same players, seats and rules after this one ended; its clave.
+    Two phones asking at once get the same one (a compare-and-set on the ended partida's draft)."""
+    try:
+        with sesion() as s:
+            ctl = control(s, clave, idioma)
+            if not ctl.vista().terminada:
+                raise WebError(N_("la partida aún no ha terminado"), 409, {"marcador": marcador(ctl)})
+            ya = _siguiente(ctl)
+            if ya is not None:
+                return ya
+            info = ctl.info
+            nueva = crear_partida(s, list(info["jugadores"]), info["reglas"], int(info["mano_inicial"]), idioma)
+            guardado = _borrador_guardado(s, ctl.partida_id or 0)
+            hecho = _cas_borrador(
+                s, ctl.partida_id or 0, {"siguiente": nueva}, guardado.version if guardado is not None else 0
+            )
+            if hecho is None:
+                raise _OtraYaCreada
+            return nueva
+    except _OtraYaCreada:
+        pass
+    with sesion() as s:
+        siguiente = _siguiente(control(s, clave, idioma))
+        if siguiente is None:  # the draft row changed for another reason: the phone asks again
+            raise WebError(N_("otro teléfono ha cambiado esta mano: se muestra lo suyo"), 409)
+        return siguiente
 
 
 # -- export -------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Tanteo: show scoring/'s breakdown with reasons; confirm stores the hand."""
+"""Tanteo: show scoring/'s breakdown with its reasons in the app's language; confirm stores the hand."""
 
 from __future__ import annotations
 
@@ -31,7 +31,8 @@ class TanteoScreen(Screen):
         self.anuncio = "\n".join(app.t(tpl).format(arg) for tpl, arg in avisos)
         if res.fin and not avisos:
             self.anuncio = app.t("Fin del juego")
-        lines = [f"+{a.tantos}  {parejas[a.pareja]}:  {a.razon}" for a in res.detalle]
+        # the reasons written in app.lang from each apunte's motivo (scoring/razones.py)
+        lines = [f"+{a.tantos}  {parejas[a.pareja]}:  {res.razon(a, app.lang)}" for a in res.detalle]
         self.detalle = "\n\n".join(lines) or app.t("Nadie suma tantos en esta mano")
 
     def _tabla(self, app: App, res: ResultadoTanteo, parejas: tuple[str, str]) -> None:
@@ -67,7 +68,7 @@ class TanteoScreen(Screen):
             return
         app.entrada, app.resultado = None, None
         if app.sm.has_screen("torneo"):  # queued and sent in the background while joined
-            foto = getattr(app, "foto_mano", None) if origen == "camara" else None
+            foto = getattr(app, "foto_mano", None) if origen in ("camara", "asientos") else None
             app.sm.get_screen("torneo").tras_confirmar(res, foto)
         app.ir("marcador")
         if avisos:

@@ -114,9 +114,7 @@ class TorneoScreen(ConVistaPrevia, Screen):
             if not v.pendientes and v.rechazadas  # the refusal speaks
             else t("Todas las manos enviadas")
             if not v.pendientes
-            else t("1 mano sin enviar")
-            if v.pendientes == 1
-            else t("{n} manos sin enviar").format(n=v.pendientes)
+            else app.tn("{n} mano sin enviar", "{n} manos sin enviar", v.pendientes).format(n=v.pendientes)
         )
         self.rechazadas = "\n".join(texto_rechazada(t, r) for r in v.rechazadas)
         self.correcciones = "\n".join(texto_correccion(t, c) for c in v.correcciones[-3:])
@@ -255,22 +253,29 @@ class TorneoScreen(ConVistaPrevia, Screen):
 
     def seguir_servidor(self) -> bool:
         """The marcador follows the server's corrections; each is told once, in words, on
-        whatever screen is up (the marcador changed under the player). True if told."""
+        whatever screen is up (the marcador changed under the player). True if told.
+
+        The sender thread may store a corrected hand at any moment of this check (the 20 s
+        heartbeat runs it while a send is under way). So the corrections to tell are read
+        first and the marcador follows after, from what is stored then: a correction told is
+        always one the marcador already follows, and one stored after the reading is told at
+        the next check. And the marcador on screen is redrawn whenever the partida moved, told
+        or not: a move without a redraw would leave the old count on screen."""
         app = App.get_running_app()
         m = self.mesa_torneo(crear=False)
         if m is None or m.mesa() is None:
             return False
         try:
-            m.seguir_servidor(app.ctl)
             nuevas = m.cliente.correcciones_nuevas()
+            movido = m.seguir_servidor(app.ctl)
         except (sqlite3.Error, ValueError) as exc:
             app.avisar(f"{app.t('No se puede abrir la cola del torneo')}: {exc}", error=True)
             return False
+        if movido and self.manager is not None and self.manager.current == "marcador":
+            self.manager.current_screen.refrescar()  # redraw with the server's count
         if not nuevas:
             return False
         app.avisar("\n".join(texto_correccion(app.t, c) for c in nuevas), error=True, segundos=12)
-        if self.manager is not None and self.manager.current == "marcador":
-            self.manager.current_screen.refrescar()  # redraw with the server's count
         return True
 
     def _enviado(self, _sent: int) -> None:

@@ -25,7 +25,7 @@ from mesa.i18n import N_, t
 from mesa.lectura import NOMBRES_PALOS, PALOS_FOTOS, PIDE_PALO, REGISTRADA
 from web import lectura
 from web.dependencias import Sesion, lang
-from web.rutas.leer import Sesiones, formulario, limitar, ocupado, pool
+from web.rutas.leer import PlazaLectura, Sesiones, formulario, limitar, ocupado, pool
 from web.rutas.paginas import render
 from web.servicio import WebError
 
@@ -57,13 +57,13 @@ def _palo(valor: str) -> int:
 
 
 @router.post("/api/baraja/comprobar", response_model=PaloOut, dependencies=[Depends(limitar)])
-async def comprobar(request: Request) -> Any:
+async def comprobar(request: Request, sitio: PlazaLectura) -> Any:
     fotos, textos = await formulario(request, ("foto",))
     if "foto" not in fotos:
         raise WebError(lectura.FOTO_VACIA, 422)
     palo = _palo(textos.get("palo", ""))
     try:
-        await pool(request).ejecutar(lectura.comprobar_palo, fotos["foto"][1], palo)
+        await pool(request).ejecutar(lectura.comprobar_palo, fotos["foto"][1], palo, plaza=sitio)
     except lectura.Ocupado as exc:
         return ocupado(exc, request)
     return PaloOut(palo=PALOS_FOTOS[palo], bien=True)
@@ -75,13 +75,15 @@ def ver(clave: str, s: Sesion) -> Any:
 
 
 @router.post("/api/partidas/{clave}/baraja", response_model=BarajaOut, dependencies=[Depends(limitar)])
-async def registrar(clave: str, request: Request, abrir: Sesiones) -> Any:
+async def registrar(clave: str, request: Request, abrir: Sesiones, sitio: PlazaLectura) -> Any:
     await run_in_threadpool(_existe, abrir, clave)  # no partida: said before the photos are read
     fotos, _ = await formulario(request, PALOS_FOTOS)
     if set(fotos) != set(PALOS_FOTOS):
         raise WebError(lectura.FALTAN_PALOS, 422)
     try:
-        npz, info, avisos = await pool(request).ejecutar(lectura.registrar, [fotos[p][1] for p in PALOS_FOTOS])
+        npz, info, avisos = await pool(request).ejecutar(
+            lectura.registrar, [fotos[p][1] for p in PALOS_FOTOS], plaza=sitio
+        )
     except lectura.Ocupado as exc:
         return ocupado(exc, request)
 

@@ -2,7 +2,9 @@
 for one image (vision.cli_leer's code).
 
 Multipart fields: ``foto`` (the photo, at most web.lectura.MAX_FOTO bytes) and optionally
-``partida`` (a partida's clave: read against the deck registered for it). A photo that shows no
+``partida`` (a partida's clave: read against the deck registered for it) and ``abajo`` (0-3,
+default 0: the partida's seat whose cards lie at the photo's bottom edge, the photographer's;
+the answer's ``asiento`` k is then the partida's player k, whoever took the photo). A photo that shows no
 cards answers 422 with ``mus leer``'s own ``{"imagen", "error"}``; anything else refused is
 ``{"error": one line in the player's language}``: 413 too big, 415 not an image we read (HEIC),
 429 too many photos from one address, 503 the readers busy (retry after the ``Retry-After``
@@ -13,20 +15,22 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+from python_multipart.multipart import MultipartParseError, MultipartParser, parse_options_header
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import UploadFile
 
 from mesa.i18n import N_
 from torneo.api import Estricto
 from torneo.auth import Limite
+from torneo.cuerpo import CuerpoGrande, CuerpoLento, declarado_excede, leer_trozos
 from web import lectura
 from web.dependencias import cuerpo, sesiones, texto_error
 from web.servicio import WebError
@@ -45,7 +49,7 @@ class CartaLeidaOut(BaseModel):
     carta: str  # scoring's notation, "12o"
     confianza: float
     caja: list[float]  # x1, y1, x2, y2 in the photo's pixels (upright as its EXIF tag says)
-    asiento: int | None = None  # 0 bottom, 1 right, 2 top, 3 left; absent without seats
+    asiento: int | None = None  # the partida's seat (0 at the photo's bottom when abajo is 0); absent without seats
     dudosa: bool
     alternativa: str | None = None  # the reader's runner-up, only on doubtful cards
 
@@ -55,10 +59,24 @@ class LecturaOut(BaseModel):
 
     imagen: str | None = None  # absent in a seat's or a corrected reading when not given
     cartas: list[CartaLeidaOut] = Field(default_factory=list)
-    asientos: list[list[str]] | None = None
+    asientos: list[list[str]] | None = None  # the four hands in the partida's seat order
     avisos: list[str] = Field(default_factory=list)  # the reader's, in Spanish
     baraja_desconocida: bool = False
     error: str | None = None  # the photo shows no cards (then only imagen and error)
+
+
+async def plaza(request: Request) -> AsyncIterator[lectura.Plaza]:
+    """A reader's place, taken before the photo's body is read: with no room the body is refused
+    unread (503, Retry-After); given back when the reading that took it ends, or with the
+    request when none did."""
+    reservada = pool(request).reservar()
+    try:
+        yield reservada
+    finally:
+        reservada.cerrar()
+
+
+PlazaLectura = Annotated[lectura.Plaza, Depends(plaza, scope="function")]
 
 
 def pool(request: Request) -> lectura.PoolLecturas:
@@ -91,31 +109,85 @@ def limitar(request: Request) -> None:
 async def formulario(request: Request, campos: tuple[str, ...]) -> tuple[dict[str, tuple[str, bytes]], dict[str, str]]:
     """The multipart body: the photos named in ``campos`` (field -> (file name, bytes)) and
     the text fields, read within the photo limit (a bigger body is refused before it is read
-    whole). The photos stay in memory and go when the request does."""
+    whole) and torneo.cuerpo's time limits. The photos stay in memory (the body is parsed here,
+    never spooled to a temporary file) and go when the request does."""
     limite_cuerpo = len(campos) * lectura.MAX_FOTO + MARGEN_FORMULARIO
-    declarado = request.headers.get("content-length", "")
-    if declarado.isdigit() and int(declarado) > limite_cuerpo:
-        raise WebError(lectura.FOTO_GRANDE, 413, mib=lectura.MAX_FOTO // (1024 * 1024))
-    crudo = bytearray()
-    async for trozo in request.stream():
-        crudo += trozo
-        if len(crudo) > limite_cuerpo:
-            raise WebError(lectura.FOTO_GRANDE, 413, mib=lectura.MAX_FOTO // (1024 * 1024))
-    request._body = bytes(crudo)  # Starlette parses the form from the body read here
+    grande = WebError(lectura.FOTO_GRANDE, 413, mib=lectura.MAX_FOTO // (1024 * 1024))
+    if declarado_excede(request, limite_cuerpo):
+        raise grande
     try:
-        form = await request.form(max_files=len(campos), max_fields=8)
-    except Exception:  # a body that is not multipart: python-multipart's own errors vary
+        crudo = await leer_trozos(request.stream(), limite_cuerpo)
+    except CuerpoGrande:
+        raise grande from None
+    except CuerpoLento:
+        raise WebError(lectura.FOTO_LENTA, 408) from None
+    try:
+        partes = partes_multipart(crudo, request.headers.get("content-type", ""), len(campos) + MAX_TEXTOS)
+    except ValueError:  # not multipart, malformed, or too many parts
         raise WebError(lectura.FOTO_VACIA, 422) from None
-    try:
-        fotos = {
-            k: (v.filename or k, await v.read())
-            for k, v in form.multi_items()
-            if k in campos and isinstance(v, UploadFile)
-        }
-        textos = {k: v for k, v in form.multi_items() if isinstance(v, str)}
-    finally:
-        await form.close()
+    fotos = {p.nombre: (p.fichero or p.nombre, p.datos) for p in partes if p.nombre in campos and p.fichero is not None}
+    textos = {p.nombre: p.datos.decode("utf-8", "replace") for p in partes if p.fichero is None}
+    if len(fotos) > len(campos) or any(len(v) > MAX_TEXTO for v in textos.values()):
+        raise WebError(lectura.FOTO_VACIA, 422)
     return fotos, textos
+
+
+MAX_TEXTOS: Final = 8  # text fields of a photo's form: partida, asiento, fotos_asiento, palo...
+MAX_TEXTO: Final = 1024 * 1024  # characters of one (the seats' readings so far are a few KB)
+
+
+@dataclass
+class Parte:
+    """One part of a multipart body: its field name, its file name (None: a text field), its bytes."""
+
+    nombre: str
+    fichero: str | None
+    datos: bytes
+
+
+def partes_multipart(cuerpo: bytes, tipo: str, max_partes: int) -> list[Parte]:
+    """The parts of a ``multipart/form-data`` body held in memory, parsed by python-multipart's
+    streaming parser into bytes (Starlette's form parser would spool a file over 1 MiB to disk);
+    ValueError for another type, a malformed body or more than ``max_partes`` parts."""
+    medio, opciones = parse_options_header(tipo)
+    frontera = opciones.get(b"boundary")
+    if medio != b"multipart/form-data" or not frontera:
+        raise ValueError("not multipart/form-data")
+    partes: list[Parte] = []
+    trozos: list[bytes] = []
+    cabeceras: dict[bytes, bytes] = {}
+    campo: list[bytes] = []
+    valor: list[bytes] = []
+
+    def fin_cabecera() -> None:
+        cabeceras[b"".join(campo).lower()] = b"".join(valor)
+        campo.clear()
+        valor.clear()
+
+    def fin_parte() -> None:
+        _, disp = parse_options_header(cabeceras.get(b"content-disposition", b""))
+        fichero = disp.get(b"filename")
+        nombre = disp.get(b"name", b"").decode("utf-8", "replace")
+        partes.append(Parte(nombre, None if fichero is None else fichero.decode("utf-8", "replace"), b"".join(trozos)))
+        if len(partes) > max_partes:
+            raise ValueError("too many parts")
+        trozos.clear()
+        cabeceras.clear()
+
+    callbacks: Any = {
+        "on_header_field": lambda d, a, b: campo.append(bytes(d[a:b])),
+        "on_header_value": lambda d, a, b: valor.append(bytes(d[a:b])),
+        "on_header_end": fin_cabecera,
+        "on_part_data": lambda d, a, b: trozos.append(bytes(d[a:b])),
+        "on_part_end": fin_parte,
+    }
+    try:
+        parser = MultipartParser(frontera, callbacks)
+        parser.write(cuerpo)
+        parser.finalize()
+    except MultipartParseError as exc:
+        raise ValueError(str(exc)) from None
+    return partes
 
 
 def ocupado(exc: lectura.Ocupado, request: Request) -> JSONResponse:
@@ -141,14 +213,15 @@ Sesiones = Annotated[Callable[[], AbstractContextManager[Session]], Depends(sesi
     dependencies=[Depends(limitar)],
     responses={422: {"model": LecturaOut}, 413: {}, 415: {}, 429: {}, 503: {}},
 )
-async def leer(request: Request, abrir: Sesiones) -> Any:
+async def leer(request: Request, abrir: Sesiones, sitio: PlazaLectura) -> Any:
     fotos, textos = await formulario(request, ("foto",))
     if "foto" not in fotos:
         raise WebError(lectura.FOTO_VACIA, 422)
+    abajo = _abajo(textos)
     deck = await run_in_threadpool(baraja, abrir, textos.get("partida"))
     nombre, datos = fotos["foto"]  # named as `mus leer` names the file it read
     try:
-        out = await pool(request).ejecutar(lectura.leer, datos, nombre, deck)
+        out = await pool(request).ejecutar(lectura.leer, datos, nombre, deck, abajo, plaza=sitio)
     except lectura.Ocupado as exc:
         return ocupado(exc, request)
     return JSONResponse(LecturaOut.model_validate(out).model_dump(exclude_unset=True), 422 if "error" in out else 200)
@@ -164,13 +237,17 @@ class AsientoOut(BaseModel):
 @router.post(
     "/leer/asiento", response_model=AsientoOut, response_model_exclude_unset=True, dependencies=[Depends(limitar)]
 )
-async def leer_asiento(request: Request, abrir: Sesiones) -> Any:
+async def leer_asiento(request: Request, abrir: Sesiones, sitio: PlazaLectura) -> Any:
     """Seat by seat: one player's four cards (fields ``foto``, ``partida``, ``asiento`` 0-3 and
-    ``fotos_asiento``, the JSON of the seats read so far as the draft keeps them)."""
+    ``fotos_asiento``, the JSON of the seats read so far as the draft keeps them). Every seat
+    here is the partida's; ``asiento`` left out is ``abajo`` (default 0), the photographer's
+    own seat: a phone's owner photographs their own cards. ``quitar``: JSON, the indices in this
+    photo's reading (as a refusal answered it) of what is no card (a cup read as one)."""
     fotos, textos = await formulario(request, ("foto",))
     if "foto" not in fotos:
         raise WebError(lectura.FOTO_VACIA, 422)
-    asiento = textos.get("asiento", "")
+    abajo = _abajo(textos)
+    asiento = textos.get("asiento", str(abajo))
     if asiento not in ("0", "1", "2", "3"):
         raise WebError(ASIENTO_MAL, 422)
     try:
@@ -179,16 +256,40 @@ async def leer_asiento(request: Request, abrir: Sesiones) -> Any:
         raise WebError(lectura.LECTURA_ROTA, 422) from None
     if not isinstance(previas, list):
         raise WebError(lectura.LECTURA_ROTA, 422)
+    quitar = _quitar(textos.get("quitar") or "[]")
     deck, jugadores = await run_in_threadpool(_partida_de, abrir, textos.get("partida", ""))
     nombre, datos = fotos["foto"]
     try:
-        out = await pool(request).ejecutar(lectura.leer_asiento, datos, nombre, deck, int(asiento), previas, jugadores)
+        out = await pool(request).ejecutar(
+            lectura.leer_asiento, datos, nombre, deck, int(asiento), previas, jugadores, quitar, plaza=sitio
+        )
     except lectura.Ocupado as exc:
         return ocupado(exc, request)
     return out
 
 
 ASIENTO_MAL: Final = N_("asiento desconocido: de 0 a 3")
+ABAJO_MAL: Final = N_("abajo: el asiento de quien hace la foto, de 0 a 3")
+
+
+def _quitar(texto: str) -> list[int]:
+    """The form's ``quitar``: a JSON list of at most 40 card indices; 422 otherwise."""
+    try:
+        quitar = json.loads(texto)
+    except ValueError:
+        raise WebError(lectura.LECTURA_ROTA, 422) from None
+    if not (isinstance(quitar, list) and len(quitar) <= 40 and all(type(i) is int for i in quitar)):
+        raise WebError(lectura.LECTURA_ROTA, 422)
+    return quitar
+
+
+def _abajo(textos: dict[str, str]) -> int:
+    """The form's ``abajo``: the partida's seat at the photo's bottom edge (0 when not given);
+    422 for anything but 0-3."""
+    abajo = textos.get("abajo", "0").strip()
+    if abajo not in ("0", "1", "2", "3"):
+        raise WebError(ABAJO_MAL, 422)
+    return int(abajo)
 
 
 def _partida_de(abrir: Callable[[], AbstractContextManager[Session]], clave: str) -> tuple[bytes | None, list[str]]:

@@ -9,12 +9,21 @@
 
 Each load of the table's page or of its part sends what waits, after answering (a background
 task): the phones that follow the table keep the queue moving, as the tablet's timer does.
+
+The server a join names (the form's ``servidor``, the JSON's, or the one in the QR code's link)
+is this server or one the operator configured (``mus servir --torneo-remoto URL``, in
+``app.state.torneos_remotos``); any other is refused before anything is opened
+(web.mesa_torneo.destino). A remote server's requests are awaited in web.mesa_torneo's own
+threads, never in the event loop or the threads that answer the phones. Joins count against
+the tournament's join limit per client address (``--limite-uniones``).
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, TypeVar
 
 from fastapi import APIRouter, BackgroundTasks, Depends, Request
 from fastapi.concurrency import run_in_threadpool
@@ -24,6 +33,7 @@ from pydantic import BaseModel, Field
 from scoring.protocolo import PARAMETRO_CODIGO, codigo_de, servidor_de
 from torneo.cuerpo import leer_formulario
 from torneo.modelos import Estricto
+from torneo.servicio import ServicioError
 from web import mesa_torneo
 from web.dependencias import cuerpo, lang, sesiones
 from web.rutas.paginas import REFRESCO_S, render
@@ -34,11 +44,13 @@ router = APIRouter(tags=["mesa_torneo"])
 MAX_FORM: Final = 4 * 1024
 Idioma = Annotated[str, Depends(lang)]
 Sesiones = Annotated[mesa_torneo.Sesiones, Depends(sesiones)]
+R = TypeVar("R")
 
 
 class UnirseIn(Estricto):
     codigo: Annotated[str, Field(min_length=4, max_length=400)]  # typed, or the QR code's link
-    servidor: Annotated[str, Field(max_length=200)] | None = None  # this server when absent
+    # this server when absent; else this server's address or one configured with --torneo-remoto
+    servidor: Annotated[str, Field(max_length=200)] | None = None
 
 
 class UnidaOut(BaseModel):
@@ -81,6 +93,45 @@ def _este_servidor(request: Request) -> str:
     return str(request.base_url).rstrip("/")
 
 
+def _destino(request: Request, pedido: str | None) -> str:
+    """web.mesa_torneo.destino for this request: this server under any address it was reached
+    by or announces, else a configured remote server (WebError otherwise, nothing opened)."""
+    este = [_este_servidor(request), *filter(None, [getattr(request.app.state, "direccion_lan", None)])]
+    return mesa_torneo.destino(pedido, este, mesa_torneo.remotos_de(request.app.state))
+
+
+def _limitar(request: Request) -> None:
+    """The tournament's join limit per client address (codes are not guessed from a phone page)."""
+    srv = request.app.state.servidor
+    try:
+        srv.limitar(srv.limite_unirse, request)
+    except ServicioError as exc:
+        raise WebError(exc.mensaje, exc.estado) from None
+
+
+async def _en_hilo(remoto: bool, fn: Callable[..., R], *args: Any) -> R:
+    """A remote server's work in the remote threads, this server's in the usual ones."""
+    if remoto:
+        return await asyncio.wrap_future(mesa_torneo.en_hilo_remoto(fn, *args))
+    return await run_in_threadpool(fn, *args)
+
+
+async def _unirse(request: Request, abrir: mesa_torneo.Sesiones, pedido: str | None, codigo: str, idioma: str) -> str:
+    _limitar(request)
+    servidor = _destino(request, pedido)
+    return await _en_hilo(
+        servidor != mesa_torneo.LOCAL, mesa_torneo.unirse, abrir, _datos(request), servidor, codigo, idioma
+    )
+
+
+async def _enviar(request: Request, abrir: mesa_torneo.Sesiones, clave: str, idioma: str, reintentar: bool) -> Any:
+    local = await run_in_threadpool(mesa_torneo.es_local, abrir, clave)
+    remotos = mesa_torneo.remotos_de(request.app.state)
+    return await _en_hilo(
+        not local, mesa_torneo.enviar, abrir, _datos(request), clave, idioma, reintentar, True, remotos
+    )
+
+
 # -- pages --------------------------------------------------------------------------------------
 
 
@@ -109,10 +160,8 @@ async def unirse(request: Request, abrir: Sesiones) -> Any:
     except ValueError:
         form = {}
     codigo, servidor = form.get(PARAMETRO_CODIGO, "")[:400], form.get("servidor", "")[:200]
-    datos = _datos(request)
     try:
-        servidor = servidor or servidor_de(codigo) or _este_servidor(request)
-        clave = await run_in_threadpool(mesa_torneo.unirse, abrir, datos, servidor, codigo, idioma)
+        clave = await _unirse(request, abrir, servidor or servidor_de(codigo), codigo, idioma)
     except WebError as exc:  # the form again, as filled, with the reason
         return _unirse_pagina(request, exc.estado, exc.texto(idioma), codigo=codigo, servidor=servidor)
     return RedirectResponse(f"/mesa/{clave}", status_code=303)
@@ -121,7 +170,8 @@ async def unirse(request: Request, abrir: Sesiones) -> Any:
 def _enviar_luego(
     tareas: BackgroundTasks, request: Request, abrir: mesa_torneo.Sesiones, clave: str, idioma: str
 ) -> None:
-    tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, _datos(request), clave, idioma)
+    remotos = mesa_torneo.remotos_de(request.app.state)
+    tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, _datos(request), clave, idioma, remotos)
 
 
 @router.get("/mesa/{clave}")
@@ -139,8 +189,8 @@ def mesa_parte(clave: str, request: Request, idioma: Idioma, abrir: Sesiones, ta
 
 
 @router.post("/mesa/{clave}/reintentar")
-def reintentar(clave: str, request: Request, idioma: Idioma, abrir: Sesiones) -> Any:
-    mesa_torneo.enviar(abrir, _datos(request), clave, idioma, reintentar=True)
+async def reintentar(clave: str, request: Request, idioma: Idioma, abrir: Sesiones) -> Any:
+    await _enviar(request, abrir, clave, idioma, True)
     return RedirectResponse(f"/mesa/{clave}", status_code=303)
 
 
@@ -148,11 +198,10 @@ def reintentar(clave: str, request: Request, idioma: Idioma, abrir: Sesiones) ->
 
 
 @router.post("/api/mesas-torneo", status_code=201, response_model=UnidaOut)
-def unirse_api(
+async def unirse_api(
     request: Request, idioma: Idioma, abrir: Sesiones, body: Annotated[UnirseIn, Depends(cuerpo(UnirseIn))]
 ) -> Any:
-    servidor = body.servidor or servidor_de(body.codigo) or _este_servidor(request)
-    clave = mesa_torneo.unirse(abrir, _datos(request), servidor, body.codigo, idioma)
+    clave = await _unirse(request, abrir, body.servidor or servidor_de(body.codigo), body.codigo, idioma)
     return {"clave": clave, "url": f"/mesa/{clave}"}
 
 
@@ -164,5 +213,5 @@ def estado_api(clave: str, request: Request, idioma: Idioma, abrir: Sesiones, ta
 
 
 @router.post("/api/partidas/{clave}/torneo/enviar", response_model=MesaOut)
-def enviar_api(clave: str, request: Request, idioma: Idioma, abrir: Sesiones, reintentar: bool = False) -> Any:
-    return mesa_torneo.enviar(abrir, _datos(request), clave, idioma, reintentar=reintentar)
+async def enviar_api(clave: str, request: Request, idioma: Idioma, abrir: Sesiones, reintentar: bool = False) -> Any:
+    return await _enviar(request, abrir, clave, idioma, reintentar)

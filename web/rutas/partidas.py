@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, BackgroundTasks, Depends, Request
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
@@ -57,6 +57,8 @@ class MarcadorOut(BaseModel):
     ganador: int | None
     ganador_nombre: str | None
     problema: str
+    avisos: list[str] = []  # the last hand's end of a juego, vaca or partida, each one line
+    siguiente: str | None = None  # once it ended: the clave of the partida a phone started next
 
 
 class CreadaOut(BaseModel):
@@ -110,7 +112,7 @@ class RazonOut(BaseModel):
     pareja: int
     nombre: str
     tantos: int
-    razon: str  # scoring/'s reason, in Spanish as the rules texts word it
+    razon: str  # scoring/'s reason in the player's language (resultado's detalle keeps the Spanish)
 
 
 class TanteoOut(BaseModel):
@@ -185,7 +187,8 @@ def confirmar(
 ) -> Any:
     hecha = servicio.confirmar_mano(abrir, clave, _mano(body), idioma)
     # a tournament table's hand goes on to the tournament server once this is answered
-    tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, mesa_torneo.datos_de(request.app.state.datos), clave, idioma)
+    datos, remotos = mesa_torneo.datos_de(request.app.state.datos), mesa_torneo.remotos_de(request.app.state)
+    tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, datos, clave, idioma, remotos)
     return hecha
 
 
@@ -194,15 +197,33 @@ def deshacer(clave: str, s: Sesion, idioma: Idioma, body: Annotated[DeshacerIn, 
     return servicio.deshacer(s, clave, body.n, idioma)
 
 
+class OtraOut(BaseModel):
+    clave: str
+    url: str
+
+
+@router.post("/{clave}/otra", response_model=OtraOut)
+def otra(
+    clave: str, idioma: Idioma, abrir: Annotated[Callable[[], AbstractContextManager[Session]], Depends(sesiones)]
+) -> Any:
+    """Another partida with the same players, seats and rules once this one ended (the same one
+    for every phone that asks)."""
+    nueva = servicio.otra_partida(abrir, clave, idioma)
+    return {"clave": nueva, "url": f"/p/{nueva}"}
+
+
+def _descarga(clave: str, extension: str) -> dict[str, str]:
+    """A download's headers: the file's name, the same for the JSON and the CSV of a partida."""
+    return {"Content-Disposition": f'attachment; filename="partida-{clave[:8]}.{extension}"'}
+
+
 @router.get("/{clave}/exportar.json")
 def exportar_json(clave: str, s: Sesion) -> Any:
-    return servicio.exportar_json(s, clave)
+    return JSONResponse(servicio.exportar_json(s, clave), headers=_descarga(clave, "json"))
 
 
 @router.get("/{clave}/exportar.csv")
 def exportar_csv(clave: str, s: Sesion) -> Response:
     return Response(
-        servicio.exportar_csv(s, clave),
-        media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="partida-{clave[:8]}.csv"'},
+        servicio.exportar_csv(s, clave), media_type="text/csv; charset=utf-8", headers=_descarga(clave, "csv")
     )

@@ -18,6 +18,8 @@
   function decir(id, texto) {
     $(id).textContent = texto || "";
     $(id).hidden = !texto;
+    // said where the eye is: a message under the guide and the photo went unseen
+    if (texto && $(id).scrollIntoView) { $(id).scrollIntoView({block: "nearest"}); }
   }
 
   function pintar() {
@@ -77,6 +79,7 @@
         return;
       }
       $("estado").textContent = T.registrada;
+      $("estado").scrollIntoView({block: "nearest"});
       decir("avisos", (r.doc.avisos || []).join(" · "));
       $("ya_registrada").hidden = false;
       raiz.dataset.registrada = "si";

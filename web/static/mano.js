@@ -266,7 +266,11 @@
     if (modo === "paso") { delete estado.lances[lance]; }
     if (modo === "quiero") { estado.lances[lance] = {quiero: 2}; }
     if (modo === "no_quiero") { estado.lances[lance] = {no_quiero: 1, gana: 0}; }
-    if (modo === "ordago") { estado.lances[lance] = {ordago: "quiero"}; }
+    if (modo === "ordago") {
+      // an accepted órdago ends the hand: the lances after it are not played (the server refuses them)
+      estado.lances[lance] = {ordago: "quiero"};
+      cfg.lances.slice(cfg.lances.indexOf(lance) + 1).forEach(function (l) { delete estado.lances[l]; });
+    }
     cambiar();
   }
 
@@ -276,7 +280,54 @@
     if (boton.dataset.tantos) { valor.quiero = parseInt(boton.dataset.tantos, 10); }
     if (boton.dataset.gana) { valor.gana = parseInt(boton.dataset.gana, 10); }
     if (boton.dataset.nq) { valor.no_quiero = parseInt(boton.dataset.nq, 10); }
+    if (boton.dataset.otro) {
+      // any other size, typed on the number pad: an envite from 2, a refused one from 1
+      var campo = $("lance-" + lance + "-otro-" + boton.dataset.otro);
+      var n = Number(campo.value), bajo = parseInt(campo.min, 10), alto = parseInt(campo.max, 10);
+      if (!campo.value || Math.floor(n) !== n || n < bajo || n > alto) {
+        mostrarError(tr("Escribe un número de {bajo} a {alto}").replace("{bajo}", bajo).replace("{alto}", alto));
+        campo.focus();
+        return;
+      }
+      valor[boton.dataset.otro] = n;
+    }
     cambiar();
+  }
+
+  function ordagoEn() {
+    // the index of the lance an accepted órdago ended the hand at, or -1
+    for (var i = 0; i < cfg.lances.length; i++) {
+      var v = estado.lances[cfg.lances[i]];
+      if (v && v.ordago === "quiero") { return i; }
+    }
+    return -1;
+  }
+
+  function cerrarTrasOrdago() {
+    // the lances after an accepted órdago cannot be set: greyed, their buttons off, and why
+    var hasta = ordagoEn();
+    cfg.lances.forEach(function (lance, i) {
+      var caja = $("lance-" + lance), tras = hasta >= 0 && i > hasta;
+      var motivo = $("lance-" + lance + "-motivo");
+      if (tras) {
+        Array.prototype.forEach.call(caja.querySelectorAll("button, input"), function (b) { b.disabled = true; });
+        motivo.textContent = tr("Después del órdago querido no se juega");
+      } else if (caja.classList.contains("tras-ordago")) {
+        motivo.textContent = "";
+        if (!previa) {
+          Array.prototype.forEach.call(caja.querySelectorAll("button, input"), function (b) { b.disabled = false; });
+        }
+      }
+      caja.classList.toggle("tras-ordago", tras);
+    });
+  }
+
+  function irAlPaso(paso) {
+    // the step's own place on the page, not the top: the photo block may stand above the tabs
+    estado.paso = paso;
+    cambiar();
+    var nav = $("pasos");
+    if (nav.scrollIntoView) { nav.scrollIntoView({block: "start"}); }
   }
 
   // -- preview and confirm -----------------------------------------------------------------------
@@ -302,14 +353,20 @@
     }, 150);
   }
 
+  // how the hand was entered, as the export says: photos seat by seat, one photo, or by hand
+  function origen() {
+    if ((estado.fotos_asiento || []).some(Boolean)) { return "asientos"; }
+    return estado.lectura ? "camara" : "manual";
+  }
+
   function confirmar() {
     var cuerpo = {id_mano: estado.id_mano, n: estado.n, cartas: estado.cartas, lances: estado.lances,
-                  mano: estado.mano, origen: estado.lectura ? "camara" : "manual"};
+                  mano: estado.mano, origen: origen()};
     var total = previa && previa.tanteo ? previa.tanteo.total : ["?", "?"];
     var linea = S.por_enviar.replace("{n}", String(estado.n)).replace("{a}", String(total[0]))
       .replace("{b}", String(total[1])) + " · " + S.sin_red_mano;
     // in the outbox before it is sent: a page closed or a phone locked mid-send loses nothing
-    window.musSalida.poner(clave, {cuerpo: cuerpo, n: estado.n, linea: linea});
+    window.musSalida.poner(clave, {cuerpo: cuerpo, n: estado.n, linea: linea, total: total});
     esperando = cuerpo.id_mano;
     enviarSalida();
   }
@@ -335,11 +392,12 @@
       decirSalida("");
       if (mia.ok) {
         sucio = false;
-        try {
-          localStorage.removeItem(LOCAL + mia.entrada.n);
-          // the end of a juego, vaca or partida is announced on the marcador the page goes back to
-          sessionStorage.setItem("mus-avisos-" + clave, JSON.stringify(mia.doc.tanteo.avisos));
-        } catch (e) { /* private mode */ }
+        // the end of a juego, vaca or partida is announced on the marcador, on every phone
+        try { localStorage.removeItem(LOCAL + mia.entrada.n); } catch (e) { /* private mode */ }
+        window.location.href = "/p/" + clave;
+        return;
+      }
+      if (mia.doc.guardada) {  // another phone's hand n went in first: the marcador shows both
         window.location.href = "/p/" + clave;
         return;
       }
@@ -390,6 +448,14 @@
       });
       $("lance-" + lance + "-gana-0").textContent = cfg.parejas[0];
       $("lance-" + lance + "-gana-1").textContent = cfg.parejas[1];
+      // a size typed on the number pad shows there; one of the chips leaves it empty
+      ["quiero", "no_quiero"].forEach(function (clase) {
+        var campo = $("lance-" + lance + "-otro-" + clase), n = valor[clase];
+        var chip = clase === "quiero" ? "-tantos-" : "-nq-";
+        if (document.activeElement !== campo) {
+          campo.value = modo === clase && n !== undefined && !$("lance-" + lance + chip + n) ? String(n) : "";
+        }
+      });
     });
     pintarPrevia();
   }
@@ -397,16 +463,17 @@
   function pintarPrevia() {
     var falta = $("tanteo_falta");
     falta.textContent = previaPendiente ? S.tanteo_sin_red : falta.dataset.texto;
-    if (!previa) { return; }
+    if (!previa) { cerrarTrasOrdago(); return; }
     var eraDe = previaDe === estable(cuerpoPrevia());
     previa.lances.forEach(function (fila) {
       var caja = $("lance-" + fila.fila);
       $("lance-" + fila.fila + "-nombre").textContent = fila.nombre;
       $("lance-" + fila.fila + "-motivo").textContent = fila.motivo;
       caja.classList.toggle("cerrado", !fila.apostable);
-      Array.prototype.forEach.call(caja.querySelectorAll("button"), function (b) { b.disabled = !fila.apostable; });
+      Array.prototype.forEach.call(caja.querySelectorAll("button, input"), function (b) { b.disabled = !fila.apostable; });
       if (!fila.apostable && estado.lances[fila.fila]) { delete estado.lances[fila.fila]; }
     });
+    cerrarTrasOrdago();
     if (eraDe) { previaDe = estable(cuerpoPrevia()); }  // a lance its cards close counted nothing
     // a change the server has not counted yet: its tanteo is on its way
     var contando = !previaPendiente && previaDe !== estable(cuerpoPrevia());
@@ -441,7 +508,13 @@
       li.textContent = "+" + r.tantos + " " + r.nombre + ": " + r.razon;
       razones.appendChild(li);
     });
-    $("avisos").textContent = tan.avisos.join(" ");
+    $("avisos").textContent = "";  // the end of a juego, a vaca, the partida: one line each
+    tan.avisos.forEach(function (texto) {
+      var linea = document.createElement("span");
+      linea.className = "linea";
+      linea.textContent = texto;
+      $("avisos").appendChild(linea);
+    });
     $("avisos").hidden = !tan.avisos.length;
     var m = tan.resultado.marcador;
     $("marcador_tras").textContent = tan.parejas[0] + " " + m[0] + " — " + m[1] + " " + tan.parejas[1];
@@ -470,12 +543,17 @@
       Array.prototype.forEach.call($("lance-" + lance).querySelectorAll(".chip"), function (b) {
         b.addEventListener("click", function () { tocarDetalle(lance, b); });
       });
+      ["quiero", "no_quiero"].forEach(function (clase) {  // the number pad's "go" puts it too
+        $("lance-" + lance + "-otro-" + clase).addEventListener("keydown", function (ev) {
+          if (ev.key === "Enter") { ev.preventDefault(); $("lance-" + lance + "-otro-" + clase + "-ok").click(); }
+        });
+      });
     });
     Array.prototype.forEach.call(document.querySelectorAll(".paso"), function (b) {
-      b.addEventListener("click", function () { estado.paso = b.dataset.paso; cambiar(); window.scrollTo(0, 0); });
+      b.addEventListener("click", function () { irAlPaso(b.dataset.paso); });
     });
-    $("a_lances").addEventListener("click", function () { estado.paso = "lances"; cambiar(); window.scrollTo(0, 0); });
-    $("a_tanteo").addEventListener("click", function () { estado.paso = "tanteo"; cambiar(); window.scrollTo(0, 0); });
+    $("a_lances").addEventListener("click", function () { irAlPaso("lances"); });
+    $("a_tanteo").addEventListener("click", function () { irAlPaso("tanteo"); });
     $("mano_select").addEventListener("change", function () {
       var v = parseInt(this.value, 10);
       estado.mano = v === cfg.mano ? null : v;

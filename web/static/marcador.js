@@ -42,6 +42,9 @@
       clearTimeout(plazo);
       return r.json().catch(function () { return {}; }).then(function (doc) {
         if (!pasajero(r.status)) { quitar(clave, entrada.cuerpo.id_mano); }
+        if (r.status === 409 && doc.guardada) {  // another phone's hand n went in first: never dropped unsaid
+          ponerPerdida(clave, {n: entrada.n, propia: entrada.cuerpo, total: entrada.total, guardada: doc.guardada});
+        }
         return {ok: r.ok, estado: r.status, doc: doc, entrada: entrada, hecha: !pasajero(r.status)};
       });
     }, function () {
@@ -70,7 +73,32 @@
     return enVuelo[clave];
   }
 
-  window.musSalida = {leer: leer, poner: poner, quitar: quitar, enviar: enviar};
+  // A hand this phone confirmed that lost to another phone's hand n: kept until the table
+  // chooses (the marcador shows both, and keeps one in one tap).
+  function nombrePerdidas(clave) { return "mus-perdidas-" + clave; }
+
+  function leerPerdidas(clave) {
+    try { return JSON.parse(localStorage.getItem(nombrePerdidas(clave)) || "[]"); } catch (e) { return []; }
+  }
+
+  function escribirPerdidas(clave, lista) {
+    try {
+      if (lista.length) { localStorage.setItem(nombrePerdidas(clave), JSON.stringify(lista)); } else { localStorage.removeItem(nombrePerdidas(clave)); }
+    } catch (e) { /* private mode: the page says it while open */ }
+  }
+
+  function ponerPerdida(clave, perdida) {
+    escribirPerdidas(clave, leerPerdidas(clave).filter(function (p) { return p.n !== perdida.n; }).concat([perdida]));
+  }
+
+  function quitarPerdida(clave, n) {
+    escribirPerdidas(clave, leerPerdidas(clave).filter(function (p) { return p.n !== n; }));
+  }
+
+  window.musSalida = {
+    leer: leer, poner: poner, quitar: quitar, enviar: enviar,
+    perdidas: leerPerdidas, quitarPerdida: quitarPerdida
+  };
 }());
 
 // The marcador follows the partida by itself: every few seconds it asks the server for its
@@ -78,6 +106,8 @@
 // Undo asks for a confirmation first and names the hand, so two phones never undo two hands.
 // A hand this phone confirmed without a connection shows above it (#por_enviar) and is sent
 // from here too, at every refresh and when the network comes back, until the server stores it.
+// A hand of this phone's that lost to another phone's hand n (#perdida-n) shows both and keeps
+// one in one tap; once the partida ended, "otra partida" (#otra_partida) starts the next one.
 (function () {
   "use strict";
   var pagina = document.getElementById("pagina_marcador");
@@ -87,6 +117,7 @@
   var error = document.getElementById("error");
   var panel = document.getElementById("confirmar_deshacer");
   var aDeshacer = null;
+  var T = JSON.parse(document.getElementById("textos_marcador").textContent);
 
   function marcador() { return document.getElementById("marcador"); }
   function manos() { return parseInt(marcador().dataset.manos, 10) || 0; }
@@ -129,12 +160,8 @@
     if (!aDeshacer) { return; }
     var boton = this;
     boton.disabled = true;
-    fetch("/api/partidas/" + clave + "/deshacer?lang=" + lang, {
-      method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({n: aDeshacer})
-    }).then(function (r) {
-      return r.json().then(function (doc) {
-        mostrarError(r.ok ? "" : doc.error);
-      });
+    api("POST", "/deshacer", {n: aDeshacer}).then(function (r) {
+      mostrarError(r.ok ? "" : r.doc.error);
     }).catch(function () {
       mostrarError(pagina.dataset.sinred || "");
     }).then(function () {
@@ -145,20 +172,120 @@
     });
   });
 
-  function anunciar() {
-    var guardados = null;
-    try {
-      guardados = JSON.parse(sessionStorage.getItem("mus-avisos-" + clave) || "null");
-      sessionStorage.removeItem("mus-avisos-" + clave);
-    } catch (e) { guardados = null; }
-    mostrarAvisos(guardados);
+  function api(metodo, ruta, cuerpo) {
+    // one place for the marcador's calls to the server (JSON in, {ok, estado, doc} out)
+    var opciones = {method: metodo, headers: {"Content-Type": "application/json"}, cache: "no-store"};
+    if (cuerpo !== undefined) { opciones.body = JSON.stringify(cuerpo); }
+    return fetch("/api/partidas/" + clave + ruta + "?lang=" + lang, opciones).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (doc) { return {ok: r.ok, estado: r.status, doc: doc}; });
+    });
   }
 
-  function mostrarAvisos(lista) {
-    if (!lista || !lista.length) { return; }
-    var aviso = document.getElementById("avisos");
-    aviso.textContent = lista.join(" ");
-    aviso.hidden = false;
+  // -- the end: another partida with the same players and seats ----------------------------------
+  document.addEventListener("click", function (ev) {
+    var boton = ev.target.closest ? ev.target.closest("#otra_partida") : null;
+    if (!boton) { return; }
+    boton.disabled = true;
+    api("POST", "/otra").then(function (r) {
+      if (r.ok) { window.location.href = r.doc.url; return; }
+      mostrarError(r.doc.error);
+      boton.disabled = false;
+    }, function () {
+      mostrarError(T.sin_red);
+      boton.disabled = false;
+    });
+  });
+
+  // -- a hand this phone confirmed that lost to another phone's --------------------------------
+  function describir(mano) {
+    // its four hands by player, what was bet, and its tantos
+    var partes = [];
+    mano.cartas.forEach(function (c, i) { partes.push(T.jugadores[i] + ": " + (c || "—")); });
+    var lances = Object.keys(mano.lances || {}).map(function (l) {
+      var v = mano.lances[l], nombre = T.lances[l] || l;
+      if (v.quiero !== undefined) { return nombre + ": " + T.envite.replace("{n}", v.quiero); }
+      if (v.no_quiero !== undefined) { return nombre + ": " + T.no_quiero.replace("{n}", v.no_quiero); }
+      if (v.ordago) { return nombre + ": " + T.ordago; }
+      return null;
+    }).filter(Boolean);
+    var lineas = [partes.join(" · "), lances.length ? lances.join(" · ") : T.todo_paso];
+    if (mano.total) { lineas.push(T.parejas[0] + " +" + mano.total[0] + " / +" + mano.total[1] + " " + T.parejas[1]); }
+    return lineas;
+  }
+
+  function opcion(id, titulo, mano) {
+    var caja = document.createElement("div");
+    caja.className = "opcion-mano";
+    caja.id = id;
+    var h = document.createElement("p");
+    h.innerHTML = "<b></b>";
+    h.firstChild.textContent = titulo;
+    caja.appendChild(h);
+    describir(mano).forEach(function (linea) {
+      var p = document.createElement("p");
+      p.textContent = linea;
+      caja.appendChild(p);
+    });
+    return caja;
+  }
+
+  function boton(id, texto, clase, accion) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.id = id;
+    b.className = "boton " + clase;
+    b.textContent = texto;
+    b.addEventListener("click", accion);
+    return b;
+  }
+
+  function pintarPerdidas() {
+    var viejas = document.querySelectorAll(".perdida");
+    Array.prototype.forEach.call(viejas, function (c) { c.parentNode.removeChild(c); });
+    window.musSalida.perdidas(clave).forEach(function (p) {
+      var caja = document.createElement("section");
+      caja.className = "tarjeta perdida";
+      caja.id = "perdida-" + p.n;
+      caja.setAttribute("role", "alert");
+      var h = document.createElement("p");
+      h.className = "aviso";
+      h.id = "perdida-" + p.n + "-texto";
+      h.textContent = T.perdida.replace(/\{n\}/g, p.n);
+      caja.appendChild(h);
+      var propia = {cartas: p.propia.cartas, lances: p.propia.lances, total: p.total};
+      caja.appendChild(opcion("perdida-" + p.n + "-tuya", T.la_tuya, propia));
+      caja.appendChild(opcion("perdida-" + p.n + "-guardada", T.la_guardada, p.guardada));
+      if (p.guardada.ultima) {  // only the last hand can be undone: keep this phone's in one tap
+        caja.appendChild(boton("perdida-" + p.n + "-mia", T.quedar_mia, "", function () { quedarseMia(p, this); }));
+      }
+      caja.appendChild(boton("perdida-" + p.n + "-suya", T.quedar_guardada, "secundario", function () {
+        window.musSalida.quitarPerdida(clave, p.n);
+        pintarPerdidas();
+      }));
+      marcador().parentNode.insertBefore(caja, marcador());
+    });
+  }
+
+  function quedarseMia(p, b) {
+    // undo the stored hand n, then this phone's goes in (with its own id_mano, never sent before)
+    b.disabled = true;
+    api("POST", "/deshacer", {n: p.n}).then(function (r) {
+      if (!r.ok) { return r; }
+      return api("POST", "/manos", p.propia);
+    }).then(function (r) {
+      if (r.ok) {
+        window.musSalida.quitarPerdida(clave, p.n);
+        mostrarError("");
+      } else {
+        mostrarError(r.doc.error);
+      }
+      b.disabled = false;
+      pintarPerdidas();
+      return refrescar();
+    }, function () {
+      mostrarError(T.sin_red);
+      b.disabled = false;
+    });
   }
 
   // -- this phone's hands not stored yet --------------------------------------------------------
@@ -191,10 +318,10 @@
     if (!window.musSalida.leer(clave).length) { return Promise.resolve(); }
     return window.musSalida.enviar(clave, lang).then(function (respuestas) {
       respuestas.forEach(function (r) {
-        if (r.ok) { mostrarAvisos(r.doc.tanteo && r.doc.tanteo.avisos); }
-        if (r.hecha && !r.ok) { mostrarError(r.doc.error); }  // refused for good: another phone's hand n
+        if (r.hecha && !r.ok && !r.doc.guardada) { mostrarError(r.doc.error); }  // refused for good
       });
       pintarSalida();
+      pintarPerdidas();
     });
   }
 
@@ -202,9 +329,9 @@
     return enviarSalida().then(refrescar);
   }
 
-  anunciar();
   ajustar();
   pintarSalida();
+  pintarPerdidas();
   if (window.musSalida.leer(clave).length) { ronda(); }
   setInterval(ronda, cada);
   window.addEventListener("online", ronda);
