@@ -122,10 +122,12 @@ def strengthen(
     obbs: Floats,
     card_ids: Sequence[str],
     corrected: Sequence[bool],
+    whole_only: bool = True,
 ) -> RegisteredDeck:
     """``deck`` with the confirmed cards of one photo added (``obbs`` (N, 5) their boxes,
     ``card_ids`` their ids as the user confirmed them, ``corrected`` whether the user changed
-    the reader's id), bounded. DeckError when the deck comes from another classifier."""
+    the reader's id), bounded; only the cards seen whole (:func:`clear_view`) unless
+    ``whole_only`` is False. DeckError when the deck comes from another classifier."""
     if deck.model and deck.model != classifier_hash(reader.folder):
         raise DeckError("esta baraja se registró con otro clasificador: no se puede reforzar")
     obbs = np.asarray(obbs, np.float32).reshape(-1, 5)
@@ -133,7 +135,7 @@ def strengthen(
     fixed = np.asarray(corrected, bool)
     if not len(labels) == len(obbs) == len(fixed):
         raise DeckError("cajas, cartas y correcciones no casan")
-    whole = clear_view(obbs)
+    whole = clear_view(obbs) if whole_only else np.ones(len(obbs), bool)
     obbs, labels, fixed = obbs[whole], labels[whole], fixed[whole]
     if not len(labels):
         return deck
