@@ -135,9 +135,11 @@ class RegisteredDeck:
 
     def __post_init__(self) -> None:
         f, y = self.features, self.labels
-        # a deck learned from confirmed hands only (series 0) has no registration photos
-        if f.ndim != 2 or y.shape != (len(f),) or bool(len(f)) != bool(self.series):
+        if f.ndim != 2 or y.shape != (len(f),):
             raise DeckError("baraja registrada incoherente: rasgos y etiquetas no casan")
+        # a deck learned from confirmed hands only (series 0) has no registration photos
+        if not 0 <= self.series <= MAX_SERIES or bool(len(f)) != bool(self.series):
+            raise DeckError(f"baraja registrada incoherente: {self.series} series de fotos")
         missing = sorted(set(range(DECK_SIZE)) - {int(v) for v in y}) if self.series else []
         if missing:
             names = " ".join(CARD_IDS[i] for i in missing)
@@ -150,8 +152,6 @@ class RegisteredDeck:
                 raise DeckError("baraja registrada incoherente: plantillas y etiquetas no casan")
             if self.series and set(range(DECK_SIZE)) - {int(v) for v in ty}:
                 raise DeckError("a las plantillas de la baraja registrada les faltan cartas")
-        if not 0 <= self.series <= MAX_SERIES:
-            raise DeckError(f"baraja registrada incoherente: {self.series} series de fotos")
         self._check_extra()
 
     def _check_extra(self) -> None:
