@@ -114,3 +114,17 @@ def test_a_partial_learned_deck_never_calls_the_whole_deck_unfamiliar(tmp_path, 
     assert not other.unfamiliar and len(other) == 10
     unknown = np.array([not deck.known[CARD_IDS.index(str(c))] for c in other.card_ids])
     assert unknown.any() and other.low_confidence[unknown].all()
+
+
+@needs_models
+def test_the_tablet_learns_a_deck_from_a_confirmed_reading_when_none_is_registered(tmp_path):
+    from mesa.lectura import SIN_BARAJA, baraja_para_aprender, reforzar_baraja
+    from vision.reader import CardReader
+
+    assert baraja_para_aprender(SIN_BARAJA, tmp_path) is None  # the general model chosen: nothing learned
+    assert baraja_para_aprender("", tmp_path) == str(tmp_path / "baraja.npz")
+    lec = CardReader().read(MESA)
+    path = baraja_para_aprender("", tmp_path)
+    assert path is not None and reforzar_baraja(lec, cv2.imread(str(MESA)), path) == len(lec)
+    deck = RegisteredDeck.load(path)
+    assert deck.series == 0 and int(deck.known.sum()) == len(lec)

@@ -24,7 +24,7 @@ from scoring.cards import NotationError, check_distinct, parse_hand
 from vision.arrays import Floats, Image
 from vision.detections import CardDetections
 from vision.reader import CardReader
-from vision.refuerzo import strengthen
+from vision.refuerzo import feature_dim, strengthen
 from vision.registered_deck import DeckError, RegisteredDeck, classifier_hash
 
 # A record whose cards the photo reads, seat by seat, less than this share of is refused: it is
@@ -100,14 +100,6 @@ def match(dets: CardDetections, hands: Sequence[Sequence[str]]) -> Matched:
     idx = [i for i, _, _ in pairs]
     obbs = np.asarray(dets.obb, np.float32)[idx] if idx else np.zeros((0, 5), np.float32)
     return Matched(obbs, [c for _, c, _ in pairs], [f for _, _, f in pairs], len(dets) - len(idx))
-
-
-def feature_dim(reader: CardReader) -> int:
-    """The length of the classifier's features (a deck's examples)."""
-    _, feats = reader.classifier.run_network(np.zeros((1, 96, 64, 3), np.uint8))
-    if feats is None:
-        raise DeckError("este clasificador no da rasgos: no puede aprender la baraja")
-    return int(feats.shape[1])
 
 
 def learn(

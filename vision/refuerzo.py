@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -74,6 +75,14 @@ def examples(
             e, EXTRA_VIEWS, TEMPLATE_H, TEMPLATE_W, 3
         )
     return feats.astype(np.float32), small
+
+
+def feature_dim(reader: CardReader) -> int:
+    """The length of the classifier's features (a deck's examples)."""
+    _, feats = reader.classifier.run_network(np.zeros((1, CROP_H, CROP_W, 3), np.uint8))
+    if feats is None:
+        raise DeckError("este clasificador no da rasgos: no puede aprender la baraja")
+    return int(feats.shape[1])
 
 
 # A card whose box overlaps another's by more than this IoU is partly covered: its crop shows
@@ -195,12 +204,17 @@ def strengthen_file(
 ) -> RegisteredDeck:
     """Strengthen the deck registered in ``path`` with a confirmed photo read by the app (its
     cards' axis-aligned boxes, confirmed ids, corrections) and save it atomically; cards whose
-    box the detector no longer finds are left out. Returns the deck saved."""
-    deck = RegisteredDeck.load(path)
+    box the detector no longer finds are left out. With no file yet, the deck is learned from
+    this photo alone (:meth:`RegisteredDeck.learned`, as ``mus baraja aprender`` does). Returns
+    the deck saved."""
+    if Path(path).exists():
+        deck = RegisteredDeck.load(path)
+    else:
+        deck = RegisteredDeck.learned(classifier_hash(reader.folder), feature_dim(reader))
     obbs = boxes_for(reader, image, xyxy)
     found = np.asarray(~np.isnan(obbs).any(1), bool)
     ids = [c for c, f in zip(card_ids, found, strict=True) if f]
     fixed = [c for c, f in zip(corrected, found, strict=True) if f]
-    new = strengthen(deck, reader, image, obbs[found], ids, fixed)
+    new = strengthen(deck, reader, image, obbs[found], ids, fixed, whole_only=bool(deck.series))
     new.save(path)
     return new
