@@ -222,8 +222,8 @@ def partial_deck(generic: Floats, deck: Floats, known: Mask) -> Floats:
     probabilities. With all 40 known it is the deck's alone.
 
     >>> g = np.array([[0.5, 0.3, 0.2]]); d = np.array([[0.1, 0.8, 0.1]])
-    >>> partial_deck(g, d, np.array([True, True, False])).round(3).tolist()
-    [[0.089, 0.711, 0.2]]
+    >>> [round(float(v), 3) for v in partial_deck(g, d, np.array([True, True, False]))[0]]
+    [0.089, 0.711, 0.2]
     """
     out = np.array(generic, np.float32, copy=True)
     k = np.asarray(known, bool)
