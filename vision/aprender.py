@@ -121,7 +121,7 @@ def learn(
         deck = RegisteredDeck.learned(classifier_hash(reader.folder), feature_dim(reader), name)
     if not len(found.card_ids):
         return deck, found
-    # a deck with no registration photos has only the table's cards to learn from, fanned in
-    # the hands: the partly covered ones count too (against a registered deck they do not)
-    new = strengthen(deck, reader, image, found.obbs, found.card_ids, found.corrected, whole_only=bool(deck.series))
+    # only the cards seen whole: a partly covered card's crop carries pieces of its neighbours,
+    # and such examples made the reading worse here too (generated tables, docs/measurements.md)
+    new = strengthen(deck, reader, image, found.obbs, found.card_ids, found.corrected)
     return new, found

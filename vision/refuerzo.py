@@ -131,12 +131,11 @@ def strengthen(
     obbs: Floats,
     card_ids: Sequence[str],
     corrected: Sequence[bool],
-    whole_only: bool = True,
 ) -> RegisteredDeck:
     """``deck`` with the confirmed cards of one photo added (``obbs`` (N, 5) their boxes,
     ``card_ids`` their ids as the user confirmed them, ``corrected`` whether the user changed
-    the reader's id), bounded; only the cards seen whole (:func:`clear_view`) unless
-    ``whole_only`` is False. DeckError when the deck comes from another classifier."""
+    the reader's id), bounded; only the cards seen whole (:func:`clear_view`). DeckError when
+    the deck comes from another classifier."""
     if deck.model and deck.model != classifier_hash(reader.folder):
         raise DeckError("esta baraja se registró con otro clasificador: no se puede reforzar")
     obbs = np.asarray(obbs, np.float32).reshape(-1, 5)
@@ -144,7 +143,7 @@ def strengthen(
     fixed = np.asarray(corrected, bool)
     if not len(labels) == len(obbs) == len(fixed):
         raise DeckError("cajas, cartas y correcciones no casan")
-    whole = clear_view(obbs) if whole_only else np.ones(len(obbs), bool)
+    whole = clear_view(obbs)
     obbs, labels, fixed = obbs[whole], labels[whole], fixed[whole]
     if not len(labels):
         return deck
@@ -215,6 +214,6 @@ def strengthen_file(
     found = np.asarray(~np.isnan(obbs).any(1), bool)
     ids = [c for c, f in zip(card_ids, found, strict=True) if f]
     fixed = [c for c, f in zip(corrected, found, strict=True) if f]
-    new = strengthen(deck, reader, image, obbs[found], ids, fixed, whole_only=bool(deck.series))
+    new = strengthen(deck, reader, image, obbs[found], ids, fixed)
     new.save(path)
     return new
