@@ -21,7 +21,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "baraja": ("vision.cli_baraja", "registra tu propia baraja para leerla mejor"),
     "senas": ("gestures.cli", "reconoce señas en un vídeo, una cámara o imágenes"),
     "app": ("app.launcher", "abre la aplicación de mesa (Kivy)"),
-    "torneo": ("torneo.cli", "servidor del torneo: mesas, clasificación e informes de árbitro"),
+    "torneo": (
+        "torneo.cli",
+        "el torneo: su servidor («mus torneo servir»), cuentas de organizador, torneos desde un JSON y copias",
+    ),
     "servir": ("web.cli", "sirve la mesa a los teléfonos (partidas, lectura de cartas) y el torneo"),
 }
 # `mus torneo servir` is another name for `mus servir`: one server for the tables and the tournament

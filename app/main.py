@@ -54,13 +54,17 @@ class MusApp(App):
         self.almacen: Almacen | None = None
         self.entrada = None  # EntradaMano being entered
         self.resultado = None  # (ResultadoTanteo, avisos) preview
-        self.origen_mano = "manual"  # or "camara": stored with the hand
+        self.origen_mano = "manual"  # or "camara" (one photo), "asientos" (seat by seat): stored with the hand
         self._aviso_ev = None
 
     # -- i18n -----------------------------------------------------------------------------
     def t(self, texto: str, _lang: str | None = None) -> str:
         """Translate; kv passes app.lang so the text updates when the language changes."""
         return i18n.t(texto, self.lang)
+
+    def tn(self, uno: str, varios: str, n: int, _lang: str | None = None) -> str:
+        """The form of a text for the count n (gettext's ngettext), as t() in the app's language."""
+        return i18n.tn(uno, varios, n, self.lang)
 
     def on_lang(self, _app: object, lang: str) -> None:
         if self.ctl is not None:

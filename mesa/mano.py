@@ -225,8 +225,8 @@ def _motivo(lance: str, tiene: tuple[bool, bool], parejas: tuple[str, str]) -> t
         return (N_("Nadie tiene pares"),) if lance == "pares" else (N_("Nadie tiene juego"),)
     quien = parejas[0] if tiene[0] else parejas[1]
     if lance == "pares":
-        return N_("Solo {0} tiene pares"), quien
-    return N_("Solo {0} tiene juego"), quien
+        return N_("Solo {0} tienen pares"), quien  # a pareja: two players
+    return N_("Solo {0} tienen juego"), quien
 
 
 def validar_mano_texto(texto: str) -> str | None:

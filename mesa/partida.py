@@ -10,10 +10,10 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from mesa.i18n import N_, SOURCE, t
+from mesa.i18n import N_, SOURCE, t, tn
 from mesa.mano import EntradaMano
 from scoring.partida import Partida, amarracos
-from scoring.rules import perfil
+from scoring.rules import Reglas, perfil
 
 
 class AlmacenPartidas(Protocol):
@@ -279,3 +279,19 @@ def _ultimas(manos: list[dict], jugadores: list[str], idioma: str, n: int = 5) -
         )
         out.append(t(plantilla, idioma).format(n=m["n"], jugador=jugadores[m["registro"]["mano"]], a=pts[0], b=pts[1]))
     return out
+
+
+def resumen_reglas(reglas: Reglas, idioma: str = SOURCE) -> str:
+    """A profile in one line, each count with its word in the right number (ngettext), as the
+    phone's new-partida page and the tablet's list of profiles show it.
+
+    >>> resumen_reglas(perfil("general"))
+    '8 reyes · 40 tantos · 4 juegos · 1 vaca'
+    """
+    partes = (
+        tn("{n} rey", "{n} reyes", reglas.reyes, idioma).format(n=reglas.reyes),
+        tn("{n} tanto", "{n} tantos", reglas.tantos, idioma).format(n=reglas.tantos),
+        tn("{n} juego", "{n} juegos", reglas.juegos_por_vaca, idioma).format(n=reglas.juegos_por_vaca),
+        tn("{n} vaca", "{n} vacas", reglas.vacas_por_partida, idioma).format(n=reglas.vacas_por_partida),
+    )
+    return " · ".join(partes)

@@ -250,6 +250,9 @@ def test_reading_screen_corrects_a_card_and_fills_the_hand(app: Any) -> None:
     frames(2)
     doubtful = [chip for chip in cartas.chips if chip.dudosa]
     assert len(doubtful) == 1 and doubtful[0].carta == "2b"
+    # the count with its word in the right number, the card named as the phone pages name it
+    assert cartas.resumen == "16 cartas · 1 dudosa (naranja): tócala para corregirla"
+    assert doubtful[0].text == "2\n[size=15sp]bastos[/size]"
     tap(doubtful[0])
     tap(cartas.selector.chips["3c"])
     assert not any(chip.dudosa for chip in cartas.chips)

@@ -121,7 +121,7 @@ def test_lances_that_cannot_be_bet_are_skipped_once_cards_are_known() -> None:
     e.poner_cartas(SOLO_P1_PARES)
     estado = {row.lance: row for row in e.estado()}
     assert set(estado) == {"grande", "chica", "pares", "punto"}
-    assert not estado["pares"].apostable and estado["pares"].motivo == "Solo Bea y Dani tiene pares"
+    assert not estado["pares"].apostable and estado["pares"].motivo == "Solo Bea y Dani tienen pares"
     assert estado["punto"].apostable
     assert e.lances() == {}  # the pares bet was dropped
     with pytest.raises(EntradaError, match="no se apuesta"):

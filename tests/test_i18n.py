@@ -28,6 +28,11 @@ def app_msgids() -> list[str]:
     return extraer.msgids()
 
 
+@pytest.fixture(scope="module")
+def app_plurales() -> list[tuple[str, str]]:
+    return extraer.plurales()
+
+
 def placeholders(text: str) -> list[str]:
     """The format fields ({0}, {nombre}, {n:d}) and %-conversions (%s, %(n)d) of a text."""
     fields = [
@@ -38,8 +43,15 @@ def placeholders(text: str) -> list[str]:
     return sorted(fields + [m for m in _PERCENT.findall(text) if m != "%%"])
 
 
-def _entries(cat: object) -> dict[str, str]:
-    return {m.id: m.string for m in cat if m.id}  # type: ignore[attr-defined]
+def _entries(cat: object) -> dict[str | tuple[str, ...], str | tuple[str, ...]]:
+    # a text with a count: (singular, plural) -> one msgstr per plural form
+    return {
+        (tuple(m.id) if isinstance(m.id, (tuple, list)) else m.id): (
+            tuple(m.string) if isinstance(m.string, (tuple, list)) else m.string
+        )
+        for m in cat  # type: ignore[attr-defined]
+        if m.id
+    }
 
 
 # -- the extraction -----------------------------------------------------------------------------
@@ -69,6 +81,33 @@ def test_extraction_sees_every_form_of_call(tmp_path: Path) -> None:
     assert extraer.msgids([tmp_path]) == ["uno", "dos", "tres", "cuatro", "cinco", "seis"]
 
 
+def test_extraction_sees_the_two_forms_of_a_text_with_a_count(tmp_path: Path) -> None:
+    (tmp_path / "screen.py").write_text(
+        'a = tn("{n} vaca", "{n} vacas", k)\n'
+        "b = f\"{app.tn('{n} carta', '{n} cartas', len(x))}\"\n"
+        'C = Nn_("{n} mano", "{n} manos")\n'
+        "d = tn(C[0], C[1], 2)  # not literals: extracted where Nn_ marks them\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "x.kv").write_text("Label:\n    text: app.tn('una', 'varias', root.n, app.lang)\n", encoding="utf-8")
+    (tmp_path / "p.html").write_text("<p>{{ tn('1 piedra', \"{n} piedras\", n).format(n=n) }} {{ t('hola') }}</p>\n")
+    assert extraer.msgids([tmp_path]) == ["hola"]
+    assert sorted(extraer.plurales([tmp_path])) == [
+        ("1 piedra", "{n} piedras"),
+        ("una", "varias"),
+        ("{n} carta", "{n} cartas"),
+        ("{n} mano", "{n} manos"),
+        ("{n} vaca", "{n} vacas"),
+    ]
+
+
+def test_a_text_used_with_and_without_a_count_is_an_error(tmp_path: Path) -> None:
+    # gettext keeps one entry a msgid: "mano" (the seat) and tn("mano", "manos") cannot both be found
+    (tmp_path / "a.py").write_text('a = t("mano")\nb = tn("mano", "manos", k)\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"a\.py:2: 'mano'|a\.py:2: \('mano'"):
+        extraer.msgids([tmp_path])
+
+
 def test_kv_line_the_tool_cannot_read_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "x.kv").write_text("Label:\n    text: app.t('a' +\n        'b')\n", encoding="utf-8")
     with pytest.raises(SyntaxError, match=r"x\.kv:2"):
@@ -89,21 +128,36 @@ def test_catalogues_are_the_languages_offered() -> None:
 
 
 @pytest.mark.parametrize("idioma", LANGUAGES)
-def test_catalogue_translates_every_app_string(idioma: str, app_msgids: list[str]) -> None:
+def test_catalogue_translates_every_app_string(
+    idioma: str, app_msgids: list[str], app_plurales: list[tuple[str, str]]
+) -> None:
     cat = extraer.read(idioma)
     missing = [m for m in app_msgids if m not in cat or not cat[m].string or cat[m].fuzzy]
     assert not missing, f"{idioma}.po lacks {len(missing)}: {missing[:5]}; {RUN_TOOL}"
-    stale = sorted(set(_entries(cat)) - set(app_msgids))
+    stale = sorted(set(_entries(cat)) - set(app_msgids) - set(app_plurales), key=str)
     assert not stale, f"{idioma}.po has texts the app no longer uses: {stale[:5]}; {RUN_TOOL}"
 
 
 @pytest.mark.parametrize("idioma", LANGUAGES)
+def test_every_text_with_a_count_has_each_plural_form(idioma: str, app_plurales: list[tuple[str, str]]) -> None:
+    cat = extraer.read(idioma)
+    assert cat.plural_forms == "nplurals=2; plural=(n != 1);", cat.plural_forms
+    assert len(app_plurales) >= 8
+    for uno, varios in app_plurales:
+        m = cat[uno]
+        assert m is not None and m.id == (uno, varios), f"{idioma}.po lacks {uno!r}; {RUN_TOOL}"
+        assert len(m.string) == cat.num_plurals and all(m.string) and not m.fuzzy, (uno, m.string)
+
+
+@pytest.mark.parametrize("idioma", LANGUAGES)
 def test_placeholders_match_between_msgid_and_msgstr(idioma: str) -> None:
-    bad = [
-        (msgid, msgstr)
-        for msgid, msgstr in _entries(extraer.read(idioma)).items()
-        if msgstr and placeholders(msgid) != placeholders(msgstr)
-    ]
+    pares = []
+    for msgid, msgstr in _entries(extraer.read(idioma)).items():
+        if isinstance(msgid, tuple):  # each form says what the plural says (the count too)
+            pares += [(msgid[1], forma) for forma in msgstr]
+        else:
+            pares.append((msgid, msgstr))
+    bad = [(msgid, msgstr) for msgid, msgstr in pares if msgstr and placeholders(msgid) != placeholders(msgstr)]
     assert not bad, f"{idioma}.po: placeholders differ: {bad[:3]}"
 
 
@@ -136,6 +190,16 @@ def test_app_reads_the_mo_with_stdlib_gettext() -> None:
     assert i18n.N_("Grande") == "Grande"
 
 
+@pytest.mark.parametrize(
+    ("idioma", "uno", "dos"),
+    [("es", "1 piedra", "2 piedras"), ("en", "1 stone", "2 stones"), ("eu", "1 harri", "2 harri")],
+)
+def test_a_count_chooses_its_form_with_ngettext(idioma: str, uno: str, dos: str) -> None:
+    # the compiled .mo read by the standard library: its Plural-Forms picks the form
+    assert [i18n.tn("{n} piedra", "{n} piedras", n, idioma).format(n=n) for n in (1, 2)] == [uno, dos]
+    assert i18n.tn("{n} piedra", "{n} piedras", 0, idioma).format(n=0) == dos.replace("2", "0")
+
+
 # -- the tanteo's reasons (issue 50 §4) -------------------------------------------------------------
 
 
@@ -161,13 +225,16 @@ def test_basque_says_jokaldi_for_lance_tanto_for_tantos_and_harri_for_piedra() -
     # one Basque word for each thing (issue 50 §9): lances are "jokaldiak" (never "lanceak"),
     # tantos "tanto"/"tantoak", and "harri" only the piedra
     catalog = _entries(extraer.read("eu"))
-    for msgid, msgstr in catalog.items():
+    for clave, traduccion in catalog.items():
+        # a text with a count: its plural and every form of its translation
+        msgid = clave[1] if isinstance(clave, tuple) else clave
+        msgstr = " ".join(traduccion) if isinstance(traduccion, tuple) else traduccion
         words = set(re.findall(r"\w+", msgstr.lower()))
         assert not words & {"lance", "lanceak", "lancea"}, (msgid, msgstr)
         if re.search(r"\btantos?\b", msgid) and not re.search(r"\bpiedras?\b", msgid):
             assert not any(w.startswith("harri") for w in words), (msgid, msgstr)
     assert i18n.t("Siguiente: lances", "eu") == "Hurrengoa: jokaldiak"
-    assert i18n.t("piedras", "eu").startswith("harri")
+    assert i18n.tn("piedra", "piedras", 2, "eu").startswith("harri")  # the marcador's word
 
 
 @pytest.fixture

@@ -291,7 +291,7 @@ def test_preview_says_which_lances_are_bet_and_the_tanteo_with_reasons(client: T
     doc = client.post(f"/api/partidas/{clave}/previsualizar", json=body).json()
     filas = {x["fila"]: x for x in doc["lances"]}
     assert filas["juego"]["lance"] == "punto" and filas["juego"]["apostable"] is True
-    assert filas["pares"]["apostable"] is False and filas["pares"]["motivo"] == "Solo Ana y Carlos tiene pares"
+    assert filas["pares"]["apostable"] is False and filas["pares"]["motivo"] == "Solo Ana y Carlos tienen pares"
     tan = doc["tanteo"]
     assert tan["parejas"] == ["Ana y Carlos", "Bea y Dani"]
     assert [f["lance"] for f in tan["filas"]] == tan["resultado"]["lances_jugados"]

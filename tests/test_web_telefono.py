@@ -263,6 +263,11 @@ def test_a_whole_partida_on_two_phones(servidor: Servir, fotos_asiento: list[Pat
         lances.append({})
         assert [int(_texto(d, f"tantos-{k}")) for k in (0, 1)] == _tanteo_esperado(manos, lances)[-1]
         assert _texto(d, "numero_mano") == "4"
+        import httpx
+
+        # the export says how each hand was entered: a photo of the table, by touch, a photo a seat
+        csv = httpx.get(f"{enlace.replace('/p/', '/api/partidas/')}/exportar.csv", timeout=30).text
+        assert [fila.rsplit(",", 1)[1] for fila in csv.strip().splitlines()[1:]] == ["camara", "manual", "asientos"]
 
         # -- undo the last hand ---------------------------------------------------------------
         _tap(d, "deshacer")
@@ -273,8 +278,6 @@ def test_a_whole_partida_on_two_phones(servidor: Servir, fotos_asiento: list[Pat
         d.save_screenshot(str(shots / "telefono_deshecha.png"))
 
         # -- the export reads back as the hands played -----------------------------------------
-        import httpx
-
         exported = httpx.get(
             servidor.base + d.find_element(By.ID, "exportar_json").get_attribute("href").removeprefix(servidor.base)
         ).json()

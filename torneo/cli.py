@@ -1,7 +1,7 @@
 """`mus torneo`: the tournament server and its accounts.
 
     mus torneo servir ...   (another name for `mus servir`, web/cli.py: the one server)
-    mus torneo organizador USUARIO [--datos DIR | --url URL]   (asks for the password)
+    mus torneo organizador USUARIO [--datos DIR | --url URL]   (asks for the password twice)
     mus torneo crear FICHERO.json --organizador USUARIO [--datos DIR | --url URL]
     mus torneo copia DESTINO [--datos DIR]         (SQLite's online backup, the server may run)
     mus torneo restaurar ORIGEN [--datos DIR] [--forzar]
@@ -28,7 +28,14 @@ from torneo import formato as fm
 
 def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="accion", metavar="ACCION", required=True)
-    org = sub.add_parser("organizador", help="crea una cuenta de organizador")
+    # only listed here: app/cli.py runs `mus torneo servir ...` as `mus servir ...` (web/cli.py)
+    sub.add_parser(
+        "servir",
+        help="sirve el torneo y las mesas a los teléfonos (lo mismo que «mus servir»; "
+        "sus opciones: «mus torneo servir --help»)",
+        add_help=False,
+    )
+    org = sub.add_parser("organizador", help="crea una cuenta de organizador (pide la contraseña dos veces)")
     _base(org)
     org.add_argument("usuario")
     org.add_argument(
@@ -62,6 +69,9 @@ def url_de(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.accion == "servir":  # reached only when this module is run without app/cli.py
+        print("mus torneo: el servidor se arranca con «mus servir»", file=sys.stderr)
+        return 2
     try:
         if args.accion == "organizador":
             return _organizador(args)
@@ -84,8 +94,19 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
 
+def _pedir_clave() -> str | None:
+    """The password typed twice (nothing shows as it is typed): None when the two differ."""
+    clave = getpass.getpass("Contraseña: ")
+    if getpass.getpass("Repite la contraseña: ") != clave:
+        print("mus torneo: las dos contraseñas no coinciden; no se ha creado la cuenta", file=sys.stderr)
+        return None
+    return clave
+
+
 def _organizador(args: argparse.Namespace) -> int:
-    clave = os.environ.get(args.clave_entorno, "") if args.clave_entorno else getpass.getpass("Contraseña: ")
+    clave = os.environ.get(args.clave_entorno, "") if args.clave_entorno else _pedir_clave()
+    if clave is None:
+        return 2
     engine = db.motor(url_de(args))
     with sessionmaker(engine)() as s, s.begin():
         auth.crear_cuenta(s, args.usuario, clave, "organizador")

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import segno
 from fastapi import APIRouter, Depends, FastAPI, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy.orm import Session
 
@@ -261,6 +261,14 @@ async def qr(numero: int, request: Request, srv: Servidor, permiso: Miembro) -> 
     # the link of the phone's table page: a phone's camera opens it, the tablet reads the code in it
     segno.make(enlace_mesa(base_publica(request), codigo), error="m").save(buf, kind="png", scale=6, border=2)
     return Response(buf.getvalue(), media_type="image/png")
+
+
+ESTILOS = Path(__file__).parent / "static" / "torneo.css"  # the pages' look: the table's pages' (web/static/mesa.css)
+
+
+@router.get("/estilos/torneo.css", include_in_schema=False)
+def estilos() -> FileResponse:
+    return FileResponse(ESTILOS, media_type="text/css", headers={"Cache-Control": "public, max-age=3600"})
 
 
 def rutas_paginas(app: FastAPI, _srv: Any = None) -> None:

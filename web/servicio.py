@@ -530,7 +530,7 @@ def _confirmar(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[str
         raise _confirmada_por_otro(ctl, mano.n)
     _faltan(ctl, mano)
     try:
-        res, avisos = ctl.confirmar(_entrada(ctl, mano), mano.origen, id_mano=mano.id_mano)
+        res, avisos = ctl.confirmar(_entrada(ctl, mano), _origen(s, ctl.partida_id, mano.origen), id_mano=mano.id_mano)
     except ValueError as exc:  # scoring/'s errors (a partida, a hand record) are ValueErrors
         raise _de_reglas(exc) from None
     s.execute(delete(Borrador).where(Borrador.partida_id == ctl.partida_id))
@@ -541,6 +541,15 @@ def _confirmar(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[str
         "tanteo": _tanteo(ctl, res, avisos),
         "marcador": marcador(ctl),
     }
+
+
+def _origen(s: Session, partida_id: int | None, origen: str) -> str:
+    """How the hand was really entered: a draft read from photos seat by seat is "asientos" (the
+    export says so), even where a page sent "camara" for any reading."""
+    b = s.get(Borrador, partida_id) if partida_id is not None else None
+    if origen == "camara" and b is not None and any((b.datos or {}).get("fotos_asiento") or ()):
+        return "asientos"
+    return origen
 
 
 def _ya_guardada(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[str, Any] | None:

@@ -236,11 +236,11 @@ class CartasScreen(ConFotos, Screen):
         if self.foto is not None:
             self._mostrar(annotate(self.foto, lec))
         dudosas = int(lec.low_confidence.sum())
-        self.resumen = f"{len(lec)} {app.t('cartas')}"
-        if dudosas == 1:
-            self.resumen += f" · {app.t('1 dudosa (naranja): tócala para corregirla')}"
-        elif dudosas:
-            self.resumen += f" · {dudosas} {app.t('dudosas (naranja): tócalas para corregir')}"
+        self.resumen = app.tn("{n} carta", "{n} cartas", len(lec)).format(n=len(lec))
+        if dudosas:
+            self.resumen += " · " + app.tn(
+                "{n} dudosa (naranja): tócala para corregirla", "{n} dudosas (naranja): tócalas para corregir", dudosas
+            ).format(n=dudosas)
         self.estado = " · ".join(lec.warnings) or app.t("Toca una carta para corregirla")
         self.chips = [CartaChip(carta=c.card_id, dudosa=c.low_confidence) for c in lec]
         for i, chip in enumerate(self.chips):
@@ -355,7 +355,7 @@ class CartasScreen(ConFotos, Screen):
         if not leidas:
             return
         app.cartas_leidas = leidas
-        app.origen_mano = "camara"
+        app.origen_mano = "asientos" if self.sesion is not None else "camara"  # as the export says it
         app.foto_mano = self._bytes_de_fotos()  # its hash goes to a tournament with the hand
         # the cards as the player confirmed them teach the deck: the registered one, else the
         # one learned from the confirmed hands (vision.refuerzo, vision.aprender)

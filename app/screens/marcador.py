@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from mesa.i18n import t, tn
 from mesa.storage import StorageError
 
 
-def texto_piedras(t: Callable[[str], str], amarracos: int, piedras: int) -> str:
-    """'3 amarracos y 2 piedras' (translated word by word)."""
+def texto_piedras(idioma: str, amarracos: int, piedras: int) -> str:
+    """'3 amarracos y 1 piedra', each count with its word in the right number (ngettext)."""
     parts = []
     if amarracos:
-        parts.append(f"{amarracos} {t('amarraco') if amarracos == 1 else t('amarracos')}")
+        parts.append(tn("{n} amarraco", "{n} amarracos", amarracos, idioma).format(n=amarracos))
     if piedras or not parts:
-        parts.append(f"{piedras} {t('piedra') if piedras == 1 else t('piedras')}")
-    return f" {t('y')} ".join(parts)
+        parts.append(tn("{n} piedra", "{n} piedras", piedras, idioma).format(n=piedras))
+    return f" {t('y', idioma)} ".join(parts)
 
 
 class MarcadorScreen(Screen):
@@ -51,7 +50,7 @@ class MarcadorScreen(Screen):
             p = v.parejas[k]
             w.nombre, w.tantos, w.de = p.nombre, p.tantos, v.tantos_juego
             w.amarracos, w.piedras = p.amarracos, p.piedras
-            w.texto_piedras = texto_piedras(t, p.amarracos, p.piedras)
+            w.texto_piedras = texto_piedras(app.lang, p.amarracos, p.piedras)
             w.juegos, w.juegos_total = p.juegos, v.juegos_por_vaca
             w.vacas, w.vacas_total = p.vacas, v.vacas_por_partida
 

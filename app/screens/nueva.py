@@ -7,16 +7,15 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from app.screens.widgets import Opcion
+from mesa.i18n import SOURCE
+from mesa.partida import resumen_reglas
 from mesa.storage import StorageError
 from scoring.rules import PERFILES
 
 
-def describir(nombre: str) -> str:
+def describir(nombre: str, idioma: str = SOURCE) -> str:
     r = PERFILES[nombre]
-    return (
-        f"{r.reyes} reyes · {r.tantos} tantos · {r.juegos_por_vaca} juegos por vaca · "
-        f"{r.vacas_por_partida} vaca(s)\n{r.fuente}"
-    )
+    return f"{resumen_reglas(r, idioma)}\n{r.fuente}"
 
 
 class NuevaScreen(Screen):
@@ -35,11 +34,11 @@ class NuevaScreen(Screen):
             b = Opcion(text=name, group="perfil_nueva", state="down" if name == self.perfil else "normal")
             b.bind(on_release=lambda w, n=name: self.elegir_perfil(n))
             grid.add_widget(b)
-        self.descripcion = describir(self.perfil)
+        self.descripcion = describir(self.perfil, app.lang)
 
     def elegir_perfil(self, name: str) -> None:
         self.perfil = name
-        self.descripcion = describir(name)
+        self.descripcion = describir(name, App.get_running_app().lang)
         for b in self.ids.perfiles.children:
             b.state = "down" if b.text == name else "normal"
 

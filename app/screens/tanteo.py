@@ -68,7 +68,7 @@ class TanteoScreen(Screen):
             return
         app.entrada, app.resultado = None, None
         if app.sm.has_screen("torneo"):  # queued and sent in the background while joined
-            foto = getattr(app, "foto_mano", None) if origen == "camara" else None
+            foto = getattr(app, "foto_mano", None) if origen in ("camara", "asientos") else None
             app.sm.get_screen("torneo").tras_confirmar(res, foto)
         app.ir("marcador")
         if avisos:

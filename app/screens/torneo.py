@@ -114,9 +114,7 @@ class TorneoScreen(ConVistaPrevia, Screen):
             if not v.pendientes and v.rechazadas  # the refusal speaks
             else t("Todas las manos enviadas")
             if not v.pendientes
-            else t("1 mano sin enviar")
-            if v.pendientes == 1
-            else t("{n} manos sin enviar").format(n=v.pendientes)
+            else app.tn("{n} mano sin enviar", "{n} manos sin enviar", v.pendientes).format(n=v.pendientes)
         )
         self.rechazadas = "\n".join(texto_rechazada(t, r) for r in v.rechazadas)
         self.correcciones = "\n".join(texto_correccion(t, c) for c in v.correcciones[-3:])

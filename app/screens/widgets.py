@@ -16,7 +16,9 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.togglebutton import ToggleButton
 from kivy.uix.widget import Widget
 
-from scoring.cards import RANK_NAMES, RANKS, SUIT_NAMES, SUITS, Card
+from mesa import cartas
+from mesa.i18n import SOURCE
+from scoring.cards import RANKS, SUITS, Card
 
 SUIT_COLOURS = {
     "o": (0.72, 0.50, 0.00, 1),  # oros: gold
@@ -24,7 +26,6 @@ SUIT_COLOURS = {
     "e": (0.10, 0.25, 0.55, 1),  # espadas: blue
     "b": (0.18, 0.40, 0.12, 1),  # bastos: green
 }
-RANK_SHORT = {10: "S", 11: "C", 12: "R"}
 
 
 class Boton(Button):
@@ -37,10 +38,16 @@ class Opcion(ToggleButton):
     allow_no_selection = BooleanProperty(False)
 
 
-def card_label(card_id: str) -> str:
+def _idioma() -> str:
+    app = App.get_running_app()
+    return str(getattr(app, "lang", SOURCE) or SOURCE)
+
+
+def card_label(card_id: str, idioma: str | None = None) -> str:
+    """The chip's text: the short rank over the suit's name, as the phone pages name a card."""
+    idioma = idioma or _idioma()
     c = Card.parse(card_id)
-    rank = RANK_SHORT.get(c.rank, str(c.rank))
-    return f"{rank}\n[size=15sp]{SUIT_NAMES[c.suit]}[/size]"
+    return f"{cartas.corta(c, idioma)}\n[size=15sp]{cartas.nombre_palo(c.suit, idioma)}[/size]"
 
 
 class CartaChip(Button):
@@ -169,6 +176,5 @@ class SelectorCartas(ModalView):
             self.al_cerrar()
 
 
-def nombre_carta(card_id: str) -> str:
-    c = Card.parse(card_id)
-    return f"{RANK_NAMES[c.rank]} de {SUIT_NAMES[c.suit]}"
+def nombre_carta(card_id: str, idioma: str | None = None) -> str:
+    return cartas.nombre_carta(card_id, idioma or _idioma())

@@ -7,6 +7,12 @@ from the source and compiles them. The app itself needs nothing beyond the stand
 
     >>> t("Nueva mano", "en"), t("Nueva mano", "eu"), t("Nueva mano")
     ('New hand', 'Esku berria', 'Nueva mano')
+
+A text with a count has two forms, chosen by the count with gettext's ngettext (``tn``), so that
+no page says "1 vacas":
+
+    >>> tn("{n} vaca", "{n} vacas", 1).format(n=1), tn("{n} vaca", "{n} vacas", 3, "en").format(n=3)
+    ('1 vaca', '3 vacas')
 """
 
 from __future__ import annotations
@@ -47,5 +53,16 @@ def N_(texto: str) -> str:
     return texto
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a text with a count for extraction (as N_); choose its form later with tn()."""
+    return singular, plural
+
+
 def t(texto: str, idioma: str = SOURCE) -> str:
     return traductor(idioma).gettext(texto)
+
+
+def tn(singular: str, plural: str, n: int, idioma: str = SOURCE) -> str:
+    """The form of a text for the count ``n`` (gettext's ngettext: the language's plural rule in
+    its catalogue's Plural-Forms; Spanish, the source, takes the singular for 1 alone)."""
+    return traductor(idioma).ngettext(singular, plural, n)

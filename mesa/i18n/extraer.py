@@ -3,7 +3,10 @@ compile them to the .mo files the app reads.
 
 The strings are the literal first arguments of ``t(...)``, ``app.t(...)`` and ``N_(...)`` in
 the folders of :data:`ROOTS` (the tablet app's app/, the shared logic's mesa/ and the phone
-pages' web/: *.py, *.kv, and {{ t('...') }} in the pages' *.html). Babel keeps the catalogues:
+pages' web/: *.py, *.kv, and {{ t('...') }} in the pages' *.html), and the two literal forms,
+singular and plural, of a text with a count: ``tn(...)``, ``app.tn(...)``, ``Nn_(...)`` and
+{{ tn('...', '...', n) }} (gettext's ngettext; the .po gives one msgstr per plural form of the
+language, as its Plural-Forms header says). Babel keeps the catalogues:
 translations stay, a new msgid gets an empty msgstr (or a fuzzy guess from a similar old one,
 which the .mo leaves out until a translator confirms it), msgids the app no longer uses are
 dropped. Run after changing texts
@@ -34,22 +37,32 @@ from mesa.i18n import CARPETA, DOMAIN, IDIOMAS, SOURCE, mo_path, po_path
 REPO = CARPETA.parent.parent
 # every folder whose texts a player reads through these catalogues
 ROOTS: tuple[Path, ...] = (REPO / "app", REPO / "mesa", REPO / "web")
-KEYWORDS: Mapping[str, None] = {"t": None, "N_": None}  # None: the msgid is the first argument
-_Found = tuple[int, str, str, list[str]]  # Babel's (lineno, function, message, comments)
+# None: the msgid is the first argument; (1, 2): a singular and a plural (ngettext)
+KEYWORDS: Mapping[str, tuple[int, int] | None] = {"t": None, "N_": None, "tn": (1, 2), "Nn_": (1, 2)}
+PLURALES: frozenset[str] = frozenset(k for k, v in KEYWORDS.items() if v)
+_Msg = str | tuple[str, str]  # a text, or the singular and plural of a text with a count
+_Found = tuple[int, str, _Msg, list[str]]  # Babel's (lineno, function, message, comments)
+
+
+def _literal(node: ast.expr) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
 def _calls(tree: ast.AST, keywords: Collection[str], line: int = 1) -> list[_Found]:
     """Literal first arguments of calls named like a keyword. ast, unlike Babel's tokenizer
     before Python 3.12, sees the calls inside f-strings, where most of the app's texts are."""
-    found: list[tuple[int, int, str, str]] = []
+    found: list[tuple[int, int, str, _Msg]] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or not node.args:
             continue
         name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-        arg = node.args[0]
-        if isinstance(name, str) and name in keywords and isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-            found.append((node.lineno + line - 1, node.col_offset, name, arg.value))
-    return [(lineno, name, msg, []) for lineno, _col, name, msg in sorted(found)]
+        if not isinstance(name, str) or name not in keywords:
+            continue
+        forms = [_literal(a) for a in node.args[: 2 if name in PLURALES else 1]]
+        if all(forms) and len(forms) == (2 if name in PLURALES else 1):
+            msg: _Msg = (forms[0], forms[1]) if len(forms) == 2 else forms[0]  # type: ignore[assignment]  # all(): str
+            found.append((node.lineno + line - 1, node.col_offset, name, msg))
+    return [(lineno, name, msg, []) for lineno, _col, name, msg in sorted(found, key=lambda f: (f[0], f[1]))]
 
 
 def extract_py(
@@ -91,7 +104,9 @@ def extract_kv(
     return found
 
 
-_HTML_CALL = re.compile(r"""\bt\(\s*(?:'([^'\\]*)'|"([^"\\]*)")""")
+_QUOTED = r"""(?:'([^'\\]*)'|"([^"\\]*)")"""
+_HTML_CALL = re.compile(rf"\bt\(\s*{_QUOTED}")
+_HTML_PLURAL = re.compile(rf"\btn\(\s*{_QUOTED}\s*,\s*{_QUOTED}")
 
 
 def extract_html(
@@ -102,6 +117,9 @@ def extract_html(
     for lineno, raw in enumerate(fileobj.read().decode("utf-8").splitlines(), 1):
         for m in _HTML_CALL.finditer(raw):
             found.append((lineno, "t", m.group(1) if m.group(1) is not None else m.group(2), []))
+        for m in _HTML_PLURAL.finditer(raw):
+            one, many = (a if a is not None else b for a, b in (m.group(1, 2), m.group(3, 4)))
+            found.append((lineno, "tn", (one, many), []))
     return found
 
 
@@ -115,13 +133,23 @@ def template(roots: Collection[Path] = ROOTS) -> Catalog:
         if not root.is_dir():
             continue
         for filename, lineno, msgid, _comments, context in extract_from_dir(root, METHODS, keywords=KEYWORDS):  # type: ignore[arg-type]  # takes callables too
+            where = f"{root.name}/{filename}:{lineno}"
+            old = cat.get(msgid[0] if isinstance(msgid, tuple) else msgid, context=context)
+            if old is not None and isinstance(old.id, tuple) != isinstance(msgid, tuple):
+                # one msgid cannot be both: gettext would find only one of them
+                raise ValueError(f"{where}: {msgid!r} is used both with and without a count (tn): reword one")
             cat.add(msgid, None, [(f"{root.name}/{filename}", lineno)], context=context)
     return cat
 
 
 def msgids(roots: Collection[Path] = ROOTS) -> list[str]:
-    # a plural message's id would be a tuple: the app's texts are singular (see _calls)
+    """The texts without a count (a text with a count is in :func:`plurales`)."""
     return [m.id for m in template(roots) if isinstance(m.id, str) and m.id]
+
+
+def plurales(roots: Collection[Path] = ROOTS) -> list[tuple[str, str]]:
+    """The singular and plural of every text with a count (tn, Nn_)."""
+    return [(m.id[0], m.id[1]) for m in template(roots) if isinstance(m.id, tuple)]
 
 
 def read(idioma: str) -> Catalog:
@@ -157,7 +185,15 @@ def write(idioma: str, cat: Catalog) -> None:
 
 
 def untranslated(cat: Catalog) -> list[str]:
-    return [m.id for m in cat if isinstance(m.id, str) and m.id and (not m.string or m.fuzzy)]
+    """The msgids (a plural's singular) still without a translation, or with a form missing."""
+    out = []
+    for m in cat:
+        if not m.id:
+            continue
+        forms = m.string if isinstance(m.string, (tuple, list)) else (m.string,)
+        if m.fuzzy or not all(forms) or len(forms) < (cat.num_plurals if m.pluralizable else 1):
+            out.append(str(m.id[0] if isinstance(m.id, (tuple, list)) else m.id))
+    return out
 
 
 def main() -> None:

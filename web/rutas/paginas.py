@@ -20,11 +20,14 @@ import segno
 from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+from jinja2.runtime import Context
 from sqlalchemy.orm import Session
 
-from mesa.i18n import IDIOMAS, N_, t
+from mesa import cartas
+from mesa.i18n import IDIOMAS, N_, t, tn
 from mesa.mano import IMPORTES, IMPORTES_NO_QUIERO, LANCES
+from mesa.partida import resumen_reglas
 from scoring.cards import RANKS, SUITS
 from scoring.rules import PERFILES, perfil
 from scoring.tanteo import NOMBRES_LANCE
@@ -40,12 +43,33 @@ PLANTILLAS: Final = Environment(
     loader=FileSystemLoader(Path(__file__).resolve().parent.parent / "plantillas"),
     autoescape=select_autoescape(["html"]),
 )
+
+
+# A card's names in the page's language, one function for every page: {{ '11e'|carta }} gives
+# "caballo de espadas", |carta_corta "C" (a label beside its suit), |palo on a suit's letter
+# "espadas"; a page's script reads the same names from /cartas.js (window.musCartas), which
+# base.html loads.
+@pass_context
+def _filtro_carta(ctx: Context, carta: str) -> str:
+    return cartas.nombre_carta(carta, ctx["lang"])
+
+
+@pass_context
+def _filtro_corta(ctx: Context, carta: str) -> str:
+    return cartas.corta(carta, ctx["lang"])
+
+
+@pass_context
+def _filtro_palo(ctx: Context, palo: str) -> str:
+    return cartas.nombre_palo(palo, ctx["lang"])
+
+
+PLANTILLAS.filters.update(carta=_filtro_carta, carta_corta=_filtro_corta, palo=_filtro_palo)
 MAX_FORM: Final = 64 * 1024
 # the largest envite the number pad takes: more than any profile's tantos (10 to 100), so any bet
 # a table makes fits, and a slip of the thumb (a 4-digit number) does not
 MAX_ENVITE: Final = 100
 REFRESCO_S: Final = 4  # how often the marcador asks for news, so the other phones follow
-PALOS: Final = {"o": N_("Oros"), "c": N_("Copas"), "e": N_("Espadas"), "b": N_("Bastos")}
 _CLAVE: Final = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
 Idioma = Annotated[str, Depends(lang)]
 
@@ -55,6 +79,7 @@ def render(request: Request, nombre: str, estado: int = 200, **ctx: Any) -> HTML
     idioma = lang(request)
     html = PLANTILLAS.get_template(nombre).render(
         t=lambda texto: t(texto, idioma),
+        tn=lambda uno, varios, n: tn(uno, varios, n, idioma),
         lang=idioma,
         idiomas=IDIOMAS,
         ruta=request.url.path,
@@ -78,7 +103,9 @@ def enlace(request: Request, clave: str) -> str:
 
 
 def qr_svg(texto: str) -> str:
-    return str(segno.make(texto, error="m").svg_inline(scale=4, border=2))
+    """The code as inline SVG that scales to its box (a viewBox, no fixed size: with a fixed
+    148 px drawing in a wider box the code sat in the box's top-left corner), on white."""
+    return str(segno.make(texto, error="m").svg_inline(scale=4, border=2, omitsize=True, light="#fff"))
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -100,9 +127,7 @@ def _perfiles(idioma: str) -> list[dict[str, Any]]:
     out = []
     for nombre in PERFILES:
         r = perfil(nombre)
-        resumen = t("{reyes} reyes · {tantos} tantos · {juegos} juegos · {vacas} vacas", idioma).format(
-            reyes=r.reyes, tantos=r.tantos, juegos=r.juegos_por_vaca, vacas=r.vacas_por_partida
-        )
+        resumen = resumen_reglas(r, idioma)
         out.append({"nombre": nombre, "resumen": resumen, "juegos": r.juegos_por_vaca, "vacas": r.vacas_por_partida})
     return out
 
@@ -175,11 +200,21 @@ def parte(clave: str, request: Request, s: Sesion, idioma: Idioma) -> Any:
     return render(request, "_marcador.html", **_marcador_ctx(request, s, clave, idioma))
 
 
-def _baraja() -> list[dict[str, Any]]:
-    """The 40 cards by suit, each with its notation (data-carta) and what the button shows."""
-    figuras = {10: "S", 11: "C", 12: "R"}
+def _baraja(idioma: str) -> list[dict[str, Any]]:
+    """The 40 cards by suit, each with its notation (data-carta), what the button shows and the
+    card's name (mesa.cartas, as every page names a card)."""
     return [
-        {"palo": palo, "cartas": [{"id": f"{r}{palo}", "texto": figuras.get(r, str(r))} for r in RANKS]}
+        {
+            "palo": palo,
+            "cartas": [
+                {
+                    "id": f"{r}{palo}",
+                    "texto": cartas.corta(f"{r}{palo}", idioma),
+                    "nombre": cartas.nombre_carta(f"{r}{palo}", idioma),
+                }
+                for r in RANKS
+            ],
+        }
         for palo in SUITS
     ]
 
@@ -211,10 +246,10 @@ def mano(clave: str, request: Request, s: Sesion, idioma: Idioma) -> Any:
         "mano.html",
         m=m,
         clave=clave,
-        baraja=_baraja(),
+        baraja=_baraja(idioma),
         mus_corrido=config["mus_corrido"],
         torneo=servicio._partida(s, clave).torneo,  # a tournament table's hand: mano_torneo.html
-        palos={k: t(v, idioma) for k, v in PALOS.items()},
+        palos={k: cartas.nombre_palo(k, idioma).capitalize() for k in SUITS},
         config=config_json,
         lances=[(lance, t(NOMBRES_LANCE[lance], idioma)) for lance in LANCES],
         importes=IMPORTES,
@@ -245,6 +280,28 @@ _TEXTOS_JS: Final = (
     N_("Escribe un número de {bajo} a {alto}"),
     N_("Después del órdago querido no se juega"),
 )
+
+
+_CARTAS_JS: Final = """// A card's names in the page's language, the same on every page and in the tablet app
+// (mesa/cartas.py): musCartas.nombre("11e") "caballo de espadas", musCartas.corta("11e") "C"
+// (a label beside its suit), musCartas.palo("11e") "espadas"; an unknown notation comes back as is.
+window.musCartas = (function (tabla) {
+  "use strict";
+  function campo(k) { return function (carta) { return tabla[carta] ? tabla[carta][k] : (carta || ""); }; }
+  return {nombre: campo("nombre"), corta: campo("corta"), palo: campo("palo"), tabla: tabla};
+})(%s);
+"""
+
+
+@router.get("/cartas.js")
+def cartas_js(idioma: Idioma) -> Response:
+    """The card names of a language for the pages' scripts (base.html loads it with the page's
+    ?lang=, so each language is its own cached file)."""
+    return Response(
+        _CARTAS_JS % cartas.tabla_json(idioma),
+        media_type="text/javascript; charset=utf-8",
+        headers={"Cache-Control": "public, max-age=3600"},
+    )
 
 
 @router.get("/favicon.ico")

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, BackgroundTasks, Depends, Request
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
@@ -214,15 +214,18 @@ def otra(
     return {"clave": nueva, "url": f"/p/{nueva}"}
 
 
+def _descarga(clave: str, extension: str) -> dict[str, str]:
+    """A download's headers: the file's name, the same for the JSON and the CSV of a partida."""
+    return {"Content-Disposition": f'attachment; filename="partida-{clave[:8]}.{extension}"'}
+
+
 @router.get("/{clave}/exportar.json")
 def exportar_json(clave: str, s: Sesion) -> Any:
-    return servicio.exportar_json(s, clave)
+    return JSONResponse(servicio.exportar_json(s, clave), headers=_descarga(clave, "json"))
 
 
 @router.get("/{clave}/exportar.csv")
 def exportar_csv(clave: str, s: Sesion) -> Response:
     return Response(
-        servicio.exportar_csv(s, clave),
-        media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="partida-{clave[:8]}.csv"'},
+        servicio.exportar_csv(s, clave), media_type="text/csv; charset=utf-8", headers=_descarga(clave, "csv")
     )

@@ -353,9 +353,15 @@
     }, 150);
   }
 
+  // how the hand was entered, as the export says: photos seat by seat, one photo, or by hand
+  function origen() {
+    if ((estado.fotos_asiento || []).some(Boolean)) { return "asientos"; }
+    return estado.lectura ? "camara" : "manual";
+  }
+
   function confirmar() {
     var cuerpo = {id_mano: estado.id_mano, n: estado.n, cartas: estado.cartas, lances: estado.lances,
-                  mano: estado.mano, origen: estado.lectura ? "camara" : "manual"};
+                  mano: estado.mano, origen: origen()};
     var total = previa && previa.tanteo ? previa.tanteo.total : ["?", "?"];
     var linea = S.por_enviar.replace("{n}", String(estado.n)).replace("{a}", String(total[0]))
       .replace("{b}", String(total[1])) + " · " + S.sin_red_mano;
