@@ -103,6 +103,15 @@ def baraja_de(baraja: str, carpeta: str | Path) -> str | None:
     return str(defecto) if defecto.is_file() else None
 
 
+def baraja_para_aprender(baraja: str, carpeta: str | Path) -> str | None:
+    """The deck file the confirmed hands teach: the one read against (:func:`baraja_de`), else
+    the data folder's, learned from the hands when there is none yet (vision.aprender); None
+    when the player chose the general model in Ajustes."""
+    if baraja == SIN_BARAJA:
+        return None
+    return baraja or str(baraja_registrada(carpeta))
+
+
 PALOS_FOTOS: Final = ("oros", "copas", "espadas", "bastos")
 
 
@@ -335,7 +344,7 @@ def reforzar_baraja(lectura: CardDetections, foto: np.ndarray | None, baraja: st
     if not ENABLED:
         return 0
     try:
-        antes = _refuerzos(baraja)
+        antes = _refuerzos(baraja) if Path(baraja).exists() else 0
         nueva = strengthen_file(baraja, _lector_general(), foto, lectura.xyxy, lectura.ids, lectura.corrected.tolist())
     except (ValueError, OSError):  # DeckError is a ValueError: another classifier, bad file
         return 0

@@ -166,13 +166,16 @@ class Classifier:
             crops = np.concatenate([crops, crops[:, ::-1, ::-1]])
         logits, feats = self.run_network(crops)
         n = len(cards)
-        if self.deck is not None:
+        generic = softmax(logits)
+        generic = (generic[:n] + generic[n:]) / 2 if self.both_ways else generic
+        if self.deck is not None and self.deck.known.any():
             if feats is None:
                 raise ValueError("este clasificador no da rasgos: vuelve a exportarlo para usar una baraja registrada")
             probs = self.deck.probabilities(feats[:n], feats[n:] if self.both_ways else None, cards.small)
+            if self.deck.partial:
+                probs = partial_deck(generic, probs, self.deck.known)
         else:
-            probs = softmax(logits)
-            probs = (probs[:n] + probs[n:]) / 2 if self.both_ways else probs
+            probs = generic
         return CardProbabilities(
             probs, _read_marks(self.index_reader, corners_bgr, cards), _read_marks(self.pinta_reader, strips_bgr, cards)
         )
@@ -210,6 +213,24 @@ def combine_marks(
         return probs
     combined: Floats = out / np.maximum(out.sum(1, keepdims=True), 1e-12)
     return combined
+
+
+def partial_deck(generic: Floats, deck: Floats, known: Mask) -> Floats:
+    """The probabilities against a deck that knows only some cards (learned from a few
+    confirmed hands): the generic classifier says how likely the crop is one of the known
+    cards, the deck which of them; the other cards keep the generic classifier's
+    probabilities. With all 40 known it is the deck's alone.
+
+    >>> g = np.array([[0.5, 0.3, 0.2]]); d = np.array([[0.1, 0.8, 0.1]])
+    >>> [round(float(v), 3) for v in partial_deck(g, d, np.array([True, True, False]))[0]]
+    [0.089, 0.711, 0.2]
+    """
+    out = np.array(generic, np.float32, copy=True)
+    k = np.asarray(known, bool)
+    mass = generic[:, k].sum(1, keepdims=True)
+    among = deck[:, k] / np.maximum(deck[:, k].sum(1, keepdims=True), 1e-12)
+    out[:, k] = mass * among
+    return out
 
 
 def softmax(x: Floats) -> Floats:

@@ -13,6 +13,12 @@ complete.
 With ``--añadir`` the photos are added to the registration already in FILE (another set of the
 same deck, under another light or on another cloth): a card is then matched against all its
 photos, which reads better than any one set; up to four sets.
+
+``mus baraja aprender --baraja FILE FOTO REGISTRO.json`` learns the deck from a table photo and
+its confirmed hands (REGISTRO: a hand record whose ``manos`` are the photo's four hands, asiento
+0 at the bottom), with no suit photos: FILE is created when missing, else strengthened
+(:mod:`vision.aprender`). The cards it has seen are then read as against a registered deck, the
+others as the generic reader reads them.
 """
 
 from __future__ import annotations
@@ -22,8 +28,10 @@ import json
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
-from vision.images import ImageError
+from vision.aprender import learn
+from vision.images import ImageError, load_image
 from vision.reader import CardReader
 from vision.registered_deck import DeckError, RegisteredDeck, default_deck_path
 from vision.registration import register
@@ -54,6 +62,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="añade estas fotos a la baraja ya registrada en --salida (otra luz, otro tapete: se lee mejor)",
     )
     reg.add_argument("--json", action="store_true", help="salida en JSON")
+    apr = sub.add_parser(
+        "aprender",
+        help="aprende (o refuerza) tu baraja con una foto de la mesa y sus manos confirmadas, sin fotos por palo",
+    )
+    apr.add_argument("foto", metavar="FOTO", help="la foto de la mesa: las cuatro manos, el asiento 0 abajo")
+    apr.add_argument(
+        "registro", type=Path, metavar="REGISTRO.json", help="el registro de la mano: sus 'manos' son las de la foto"
+    )
+    apr.add_argument(
+        "--baraja",
+        type=Path,
+        metavar="FILE",
+        default=None,
+        help="la baraja (.npz) que crear o reforzar (por defecto, la de la carpeta de datos)",
+    )
+    apr.add_argument("--json", action="store_true", help="salida en JSON")
     ver = sub.add_parser("ver", help="describe una baraja registrada")
     ver.add_argument(
         "fichero",
@@ -91,9 +115,12 @@ def run(args: argparse.Namespace) -> int:
             print(
                 f"{args.fichero}: baraja '{info['nombre']}', {info['cartas']} cartas, "
                 f"{_series(info['series'])}, {info['recortes']} recortes, "
-                f"{info['plantillas'] or 'sin'} plantillas, clasificador {info['modelo']}"
+                f"{info['plantillas'] or 'sin'} plantillas, {info['refuerzos']} cartas de manos confirmadas, "
+                f"{info['conocidas']} de 40 cartas conocidas, clasificador {info['modelo']}"
             )
         return 0
+    if args.accion == "aprender":
+        return _aprender(args)
     args.salida = args.salida or default_deck_path()
     try:
         reader = CardReader()
@@ -124,6 +151,49 @@ def run(args: argparse.Namespace) -> int:
         for aviso in avisos:
             print(f"  aviso: {aviso}")
     return 0
+
+
+def _aprender(args: argparse.Namespace) -> int:
+    path = args.baraja or default_deck_path()
+    try:
+        registro = _registro(args.registro)
+        previa = RegisteredDeck.load(path) if path.exists() else None
+        reader = CardReader(deck=previa)
+        baraja, found = learn(previa, reader, load_image(args.foto), registro["manos"])
+        baraja.save(path)
+    except (DeckError, ImageError, FileNotFoundError) as exc:
+        return _fail(str(exc), args.json)
+    except OSError as exc:
+        return _fail(f"no se puede escribir {path}: {exc.strerror or exc}", args.json)
+    info = {
+        **baraja.describe(),
+        "fichero": str(path),
+        "aprendidas": len(found.card_ids),
+        "corregidas": sum(found.corrected),
+        "sin_casar": found.left_out,
+    }
+    if args.json:
+        print(json.dumps(info, ensure_ascii=False, indent=2))
+    else:
+        print(
+            f"baraja {'reforzada' if previa is not None else 'aprendida'} en {path}: "
+            f"{info['aprendidas']} cartas de la foto ({info['corregidas']} corregidas), "
+            f"{info['conocidas']} de 40 cartas conocidas"
+        )
+    return 0
+
+
+def _registro(path: Path) -> dict[str, Any]:
+    """The hand record of ``aprender``; DeckError (Spanish) when it is not one."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DeckError(f"{path}: no existe el registro de la mano") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DeckError(f"{path}: no es un registro de mano en JSON legible ({exc})") from None
+    if not isinstance(data, dict) or "manos" not in data:
+        raise DeckError(f"{path}: el registro no tiene 'manos' (las cuatro manos de la foto)")
+    return data
 
 
 def _previous(path: Path, reader: CardReader) -> RegisteredDeck | None:

@@ -30,10 +30,11 @@ from pathlib import Path
 import numpy as np
 
 from scoring.cards import CARD_IDS
-from vision.arrays import Floats, Image
+from vision.arrays import Floats, Image, Mask
 from vision.assemble import (
     BOX_EVIDENCE,
     PIP_PENALTY,
+    UNFAMILIAR_DECK,
     AssemblySettings,
     Table,
     assemble,
@@ -190,6 +191,25 @@ class CardReader:
             generic = self._generic.classify(cutouts)
         return card_evidence(scores, generic, self.settings.index_weight, self.settings.pinta_weight)
 
+    def _unknown_flags(self, table: Table, data: dict[str, Floats]) -> Mask:
+        """Against a deck learned from some cards only: the cards read as one it does not know
+        are flagged as the generic reader flags them, every one of them when they look like no
+        deck the classifier knows (:func:`vision.assemble.unfamiliar`, judged on those cards
+        alone); the whole table is never called unfamiliar for them."""
+        assert self.deck is not None
+        unknown = ~self.deck.known[table.labels]
+        out = np.zeros(len(table), bool)
+        if not unknown.any():
+            return out
+        generic_conf = table.parts.cards[np.arange(len(table)), table.labels][unknown]
+        if float(np.mean(generic_conf)) < UNFAMILIAR_DECK:
+            out[unknown] = True
+            return out
+        rule = flag_rule(self.folder, False, self.settings.low_confidence, False)
+        part = {k: v[unknown] for k, v in data.items()}
+        out[unknown] = rule.flagged(table.det_scores[unknown], table.cls_conf[unknown], part) | table.moved[unknown]
+        return out
+
     def _assembly_settings(self) -> AssemblySettings:
         s = self.settings
         return AssemblySettings(
@@ -210,6 +230,8 @@ class CardReader:
             if table.unfamiliar
             else self.flags.flagged(table.det_scores, table.cls_conf, data) | table.moved
         )
+        if self.deck is not None and self.deck.partial and len(table):
+            low = low | self._unknown_flags(table, data)
         dets = CardDetections(
             xyxy=obb_to_xyxy(table.boxes).astype(np.float32),
             obb=table.boxes,

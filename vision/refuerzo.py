@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -76,6 +77,14 @@ def examples(
     return feats.astype(np.float32), small
 
 
+def feature_dim(reader: CardReader) -> int:
+    """The length of the classifier's features (a deck's examples)."""
+    _, feats = reader.classifier.run_network(np.zeros((1, CROP_H, CROP_W, 3), np.uint8))
+    if feats is None:
+        raise DeckError("este clasificador no da rasgos: no puede aprender la baraja")
+    return int(feats.shape[1])
+
+
 # A card whose box overlaps another's by more than this IoU is partly covered: its crop shows
 # pieces of other cards, unlike the registration's, and is not added (see models/README.md).
 MAX_OVERLAP = 0.02
@@ -125,7 +134,8 @@ def strengthen(
 ) -> RegisteredDeck:
     """``deck`` with the confirmed cards of one photo added (``obbs`` (N, 5) their boxes,
     ``card_ids`` their ids as the user confirmed them, ``corrected`` whether the user changed
-    the reader's id), bounded. DeckError when the deck comes from another classifier."""
+    the reader's id), bounded; only the cards seen whole (:func:`clear_view`). DeckError when
+    the deck comes from another classifier."""
     if deck.model and deck.model != classifier_hash(reader.folder):
         raise DeckError("esta baraja se registró con otro clasificador: no se puede reforzar")
     obbs = np.asarray(obbs, np.float32).reshape(-1, 5)
@@ -193,8 +203,13 @@ def strengthen_file(
 ) -> RegisteredDeck:
     """Strengthen the deck registered in ``path`` with a confirmed photo read by the app (its
     cards' axis-aligned boxes, confirmed ids, corrections) and save it atomically; cards whose
-    box the detector no longer finds are left out. Returns the deck saved."""
-    deck = RegisteredDeck.load(path)
+    box the detector no longer finds are left out. With no file yet, the deck is learned from
+    this photo alone (:meth:`RegisteredDeck.learned`, as ``mus baraja aprender`` does). Returns
+    the deck saved."""
+    if Path(path).exists():
+        deck = RegisteredDeck.load(path)
+    else:
+        deck = RegisteredDeck.learned(classifier_hash(reader.folder), feature_dim(reader))
     obbs = boxes_for(reader, image, xyxy)
     found = np.asarray(~np.isnan(obbs).any(1), bool)
     ids = [c for c, f in zip(card_ids, found, strict=True) if f]

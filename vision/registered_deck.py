@@ -135,9 +135,12 @@ class RegisteredDeck:
 
     def __post_init__(self) -> None:
         f, y = self.features, self.labels
-        if f.ndim != 2 or y.shape != (len(f),) or not len(f):
+        if f.ndim != 2 or y.shape != (len(f),):
             raise DeckError("baraja registrada incoherente: rasgos y etiquetas no casan")
-        missing = sorted(set(range(DECK_SIZE)) - {int(v) for v in y})
+        # a deck learned from confirmed hands only (series 0) has no registration photos
+        if not 0 <= self.series <= MAX_SERIES or bool(len(f)) != bool(self.series):
+            raise DeckError(f"baraja registrada incoherente: {self.series} series de fotos")
+        missing = sorted(set(range(DECK_SIZE)) - {int(v) for v in y}) if self.series else []
         if missing:
             names = " ".join(CARD_IDS[i] for i in missing)
             raise DeckError(f"a la baraja registrada le faltan cartas: {names}")
@@ -145,12 +148,10 @@ class RegisteredDeck:
             raise DeckError("baraja registrada incoherente: plantillas sin etiquetas")
         if self.templates is not None and self.template_labels is not None:
             t, ty = self.templates, self.template_labels
-            if t.shape[1:] != (TEMPLATE_H, TEMPLATE_W, 3) or ty.shape != (len(t),) or not len(t):
+            if t.shape[1:] != (TEMPLATE_H, TEMPLATE_W, 3) or ty.shape != (len(t),) or bool(len(t)) != bool(self.series):
                 raise DeckError("baraja registrada incoherente: plantillas y etiquetas no casan")
-            if set(range(DECK_SIZE)) - {int(v) for v in ty}:
+            if self.series and set(range(DECK_SIZE)) - {int(v) for v in ty}:
                 raise DeckError("a las plantillas de la baraja registrada les faltan cartas")
-        if not 1 <= self.series <= MAX_SERIES:
-            raise DeckError(f"baraja registrada incoherente: {self.series} series de fotos")
         self._check_extra()
 
     def _check_extra(self) -> None:
@@ -174,6 +175,41 @@ class RegisteredDeck:
             t is not None and (t.shape[0] != e or t.shape[2:] != (TEMPLATE_H, TEMPLATE_W, 3))
         ):
             raise DeckError("baraja registrada incoherente: plantillas de refuerzo no casan")
+
+    @classmethod
+    def learned(cls, model: str, dim: int, name: str = "") -> RegisteredDeck:
+        """An empty deck to be learned from confirmed hands (:mod:`vision.aprender`), with no
+        registration photos (series 0): it knows no card until examples are added.
+
+        >>> d = RegisteredDeck.learned("m1", 8)
+        >>> (d.series, int(d.known.sum()), d.partial)
+        (0, 0, True)
+        """
+        return cls(
+            np.zeros((0, dim), np.float32),
+            np.zeros(0, np.int64),
+            name,
+            model,
+            TAU,
+            np.zeros((0, TEMPLATE_H, TEMPLATE_W, 3), np.uint8),
+            np.zeros(0, np.int64),
+            0,
+        )
+
+    @cached_property
+    def known(self) -> Mask:
+        """(40,): the cards with at least one example (registration photo or confirmed hand).
+        A registered deck knows all 40; a deck learned from some hands, only their cards."""
+        out = np.zeros(DECK_SIZE, bool)
+        out[self.labels] = True
+        if self.extra_labels is not None:
+            out[self.extra_labels] = True
+        return out
+
+    @property
+    def partial(self) -> bool:
+        """Whether some cards have no example: those are read by the generic classifier."""
+        return not bool(self.known.all())
 
     @property
     def extra_count(self) -> int:
@@ -380,4 +416,5 @@ class RegisteredDeck:
             "plantillas": 0 if self.templates is None else len(self.templates),
             "series": self.series,
             "refuerzos": self.extra_count,
+            "conocidas": int(self.known.sum()),
         }

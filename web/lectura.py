@@ -9,8 +9,10 @@ reduced by libjpeg (1/2 up to 50 MP), never whole, and the reading's boxes are s
 sent photo's pixels, where the page draws them; a bigger PNG, WebP or BMP, which cannot be
 reduced while decoded, is refused (:func:`decodificar_foto`).
 An iPhone's HEIC/HEIF (when the browser did not convert it) and anything unreadable get a clear
-message. The photo lives only in memory for the reading (web.rutas.leer parses the upload
-itself, no temporary file): nothing is written anywhere.
+message. The photo lives only in memory (web.rutas.leer parses the upload itself, no temporary
+file): nothing is written anywhere. The last table photo of a partida stays in memory until its
+next confirmed hand, which teaches the partida's deck from it in the background
+(:func:`aprender_tras_confirmar`), then it is dropped; a few partidas' photos at most.
 
 Readings run in a :class:`PoolLecturas`: a fixed number of threads and a bounded queue; when
 both are full a photo is refused at once with "busy, retry in a moment" instead of waiting, so
@@ -23,12 +25,15 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import os
 import threading
 import warnings
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import replace
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import numpy as np
@@ -431,3 +436,102 @@ def guardar_baraja(s: Session, clave: str, npz: bytes | None) -> None:
 
 def jugadores_de_partida(s: Session, clave: str) -> list[str]:
     return list(_partida(s, clave).jugadores)
+
+
+# -- the players' deck, learned from the hands they confirm ------------------------------------------
+
+# The last whole-table photo read for a partida is kept in memory (never written anywhere) until
+# that partida's next confirmed hand, then learned from in the background and dropped: at most
+# FOTOS_PARTIDAS partidas and FOTOS_BYTES bytes, the oldest dropped first.
+FOTOS_PARTIDAS: Final = 8
+FOTOS_BYTES: Final = 48 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class FotoMesa:
+    """A table photo's bytes and the seat at its bottom edge (the reading's ``abajo``)."""
+
+    datos: bytes
+    abajo: int
+
+
+class FotosParaAprender:
+    """The last table photo of each partida, bounded (see FOTOS_PARTIDAS), thread-safe."""
+
+    def __init__(self, partidas: int = FOTOS_PARTIDAS, max_bytes: int = FOTOS_BYTES) -> None:
+        self.partidas, self.max_bytes = partidas, max_bytes
+        self._fotos: OrderedDict[str, FotoMesa] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def guardar(self, clave: str, datos: bytes, abajo: int) -> None:
+        if len(datos) > self.max_bytes:
+            return
+        with self._lock:
+            self._fotos.pop(clave, None)
+            self._fotos[clave] = FotoMesa(datos, abajo)
+            while len(self._fotos) > self.partidas or sum(len(f.datos) for f in self._fotos.values()) > self.max_bytes:
+                self._fotos.popitem(last=False)
+
+    def sacar(self, clave: str) -> FotoMesa | None:
+        """The partida's photo, dropped from memory."""
+        with self._lock:
+            return self._fotos.pop(clave, None)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._fotos)
+
+
+FOTOS: Final = FotosParaAprender()
+# one thread learns, one hand after another (each rewrites the partida's deck): off the requests
+_APRENDER: Final = ThreadPoolExecutor(max_workers=1, thread_name_prefix="musmesa-aprender")
+log = logging.getLogger(__name__)
+
+
+def guardar_foto_mesa(clave: str | None, datos: bytes, lectura: dict[str, Any], abajo: int) -> None:
+    """After ``POST /api/leer``: keep the photo of partida ``clave`` when it read as a table in
+    four hands (the only photos a confirmed hand can teach the deck)."""
+    if clave and lectura.get("asientos"):
+        FOTOS.guardar(clave, datos, abajo)
+
+
+def aprender_tras_confirmar(
+    abrir: Callable[[], AbstractContextManager[Session]], clave: str, cartas: list[str | None], origen: str
+) -> Future[int] | None:
+    """After a hand of partida ``clave`` is confirmed: its table photo kept in memory (dropped
+    now, whatever happens) and the confirmed ``cartas`` (the four hands, the partida's seat
+    order) teach the partida's deck, in the background; None when there is nothing to learn
+    (no photo since the last hand, a hand typed in, a hand without all four hands)."""
+    foto = FOTOS.sacar(clave)
+    if foto is None or origen != "camara" or any(not c for c in cartas):
+        return None
+    return _APRENDER.submit(aprender_de_foto, abrir, clave, foto, [str(c) for c in cartas])
+
+
+def aprender_de_foto(
+    abrir: Callable[[], AbstractContextManager[Session]], clave: str, foto: FotoMesa, cartas: list[str]
+) -> int:
+    """Learn the partida's deck from one confirmed table photo (vision.aprender, the code of
+    ``mus baraja aprender``) and store it, unless the partida's deck changed meanwhile (a
+    registration from the suit photos wins). The cards learned; 0 when the photo does not
+    match the hand or anything fails: learning never fails the partida."""
+    try:
+        from vision.aprender import learn  # vision: loaded with the first photo
+        from vision.reader import CardReader
+        from vision.registered_deck import RegisteredDeck
+
+        with abrir() as s:
+            antes = baraja_de_partida(s, clave)
+        deck = RegisteredDeck.from_bytes(antes) if antes else None
+        img, _ = decodificar_foto(foto.datos)
+        nueva, hechas = learn(deck, CardReader(deck=deck), img, cartas, seats=lambda d: turn_seats(d, foto.abajo))
+        if not hechas.card_ids:
+            return 0
+        with abrir() as s:
+            if baraja_de_partida(s, clave) != antes:
+                return 0
+            guardar_baraja(s, clave, nueva.to_bytes())
+        return len(hechas.card_ids)
+    except Exception as exc:  # a photo of another hand, a foreign deck, a closed database
+        log.info("la baraja de la partida %s no aprendió de la mano: %s", clave, exc)
+        return 0

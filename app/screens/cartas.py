@@ -25,6 +25,7 @@ from mesa.i18n import N_
 from mesa.lectura import (
     LecturaError,
     baraja_de,
+    baraja_para_aprender,
     leer_foto,
     leer_mano,
     manos,
@@ -356,8 +357,9 @@ class CartasScreen(ConFotos, Screen):
         app.cartas_leidas = leidas
         app.origen_mano = "asientos" if self.sesion is not None else "camara"  # as the export says it
         app.foto_mano = self._bytes_de_fotos()  # its hash goes to a tournament with the hand
-        # the cards as the player confirmed them teach the registered deck (vision.refuerzo)
-        reforzar_en_segundo_plano(self._confirmadas(), baraja_de(app.baraja, app.carpeta))
+        # the cards as the player confirmed them teach the deck: the registered one, else the
+        # one learned from the confirmed hands (vision.refuerzo, vision.aprender)
+        reforzar_en_segundo_plano(self._confirmadas(), baraja_para_aprender(app.baraja, app.carpeta))
         self.lectura, self.foto = None, None
         if self.sesion is not None:  # the next hand starts with the first seat again
             self.sesion = AsientoPorAsiento(self._jugadores())

@@ -43,6 +43,7 @@ import numpy as np
 from scoring.cards import CARD_IDS
 from training.cards.dataset import scene_rng
 from training.cards.synth import HOLDOUT_BACKGROUNDS, render_scene
+from vision.aprender import learn
 from vision.classify import INDEX_WEIGHT, PINTA_WEIGHT
 from vision.detections import CardDetections
 from vision.flags import load as load_flag_model
@@ -501,6 +502,41 @@ def strengthen_from_generated_tables(
     }
 
 
+def learn_from_generated_tables(
+    reader: CardReader, deck: str, n: int, seed: int = 0, size: tuple[int, int] = (1280, 960)
+) -> tuple[CardReader, dict]:
+    """Learn the deck from ``n`` confirmed generated tables with no suit photos, as ``mus baraja
+    aprender`` and ``mus servir`` do with each confirmed hand (vision.aprender: the photo read
+    against the deck learned so far, its cards matched to the confirmed hands, corrections
+    included). Scenes 70,000 on of the eval split, away from the test tables. Returns a reader
+    of the learned deck and what went in."""
+    learned: RegisteredDeck | None = None
+    current = reader
+    added = corrected = refused = 0
+    for k in range(n):
+        scene = render_scene(
+            scene_rng(seed, "eval", 70_000 + k), decks=(deck,), backgrounds=HOLDOUT_BACKGROUNDS, size=size, kind="mesa"
+        )
+        pairs = list(zip(scene.card_ids, scene.seats, strict=True))
+        manos = [" ".join(c for c, s in pairs if s == seat) for seat in range(4)]
+        try:
+            learned, found = learn(learned, current, scene.image, manos)
+        except DeckError:  # a photo whose reading does not match its hands: nothing learned
+            refused += 1
+            continue
+        added += len(found.card_ids)
+        corrected += sum(found.corrected)
+        current = CardReader(reader.folder, reader.settings, deck=learned)
+    info = {
+        "mesas": n,
+        "cartas_aprendidas": added,
+        "cartas_corregidas": corrected,
+        "mesas_rechazadas": refused,
+        "cartas_conocidas": 0 if learned is None else int(learned.known.sum()),
+    }
+    return current, info
+
+
 def registration_photos(
     reader: CardReader, deck: str, n: int, seed: int = 0, size: tuple[int, int] = (1280, 960)
 ) -> dict:
@@ -657,6 +693,14 @@ def parser() -> argparse.ArgumentParser:
         "generated tables (vision.refuerzo; not the test tables) before reading",
     )
     p.add_argument(
+        "--aprender",
+        type=int,
+        default=0,
+        metavar="N",
+        help="without --registrar: learn the deck from N confirmed generated tables, no suit photos "
+        "(vision.aprender, mus baraja aprender; not the test tables) before reading",
+    )
+    p.add_argument(
         "--fotos-registro",
         type=int,
         default=0,
@@ -698,6 +742,8 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError
     except ValueError:
         p.error(f"--tamano debe ser ANCHOxALTO, p. ej. 1920x1440 (no {args.tamano!r})")
+    if args.aprender and args.registrar:
+        p.error("--aprender va sin --registrar")
     if args.refuerzo and not args.registrar:
         p.error("--refuerzo va con --registrar")
     if not 1 <= args.series <= MAX_SERIES:
@@ -727,6 +773,8 @@ def main(argv: list[str] | None = None) -> int:
         extra["dudosas_por"] = "modelo" if reader.flags.model is not None else "producto"
         if args.refuerzo:
             extra["refuerzo"] = strengthen_from_generated_tables(reader, args.baraja, args.refuerzo, args.semilla, size)
+    if args.aprender:
+        reader, extra["aprendida"] = learn_from_generated_tables(reader, args.baraja, args.aprender, args.semilla, size)
     if args.fotos_registro:
         extra["registro_por_foto"] = registration_photos(reader, args.baraja, args.fotos_registro, args.semilla)
     res = {

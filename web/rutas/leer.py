@@ -224,6 +224,7 @@ async def leer(request: Request, abrir: Sesiones, sitio: PlazaLectura) -> Any:
         out = await pool(request).ejecutar(lectura.leer, datos, nombre, deck, abajo, plaza=sitio)
     except lectura.Ocupado as exc:
         return ocupado(exc, request)
+    lectura.guardar_foto_mesa(textos.get("partida"), datos, out, abajo)  # to learn the deck once confirmed
     return JSONResponse(LecturaOut.model_validate(out).model_dump(exclude_unset=True), 422 if "error" in out else 200)
 
 

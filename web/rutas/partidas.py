@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from mesa.partida import VistaPareja
 from torneo.api import Estricto
-from web import mesa_torneo, servicio
+from web import lectura, mesa_torneo, servicio
 from web.dependencias import Sesion, cuerpo, lang, sesiones
 from web.servicio import ID_MANO, DatosBorrador, ManoNueva
 
@@ -186,6 +186,8 @@ def confirmar(
     tareas: BackgroundTasks,
 ) -> Any:
     hecha = servicio.confirmar_mano(abrir, clave, _mano(body), idioma)
+    if not hecha.get("repetida"):  # the deck learns from the hand's photo, in its own thread
+        lectura.aprender_tras_confirmar(abrir, clave, list(body.cartas), body.origen)
     # a tournament table's hand goes on to the tournament server once this is answered
     datos, remotos = mesa_torneo.datos_de(request.app.state.datos), mesa_torneo.remotos_de(request.app.state)
     tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, datos, clave, idioma, remotos)

@@ -1,0 +1,128 @@
+"""`mus servir` learns the partida's deck from each confirmed hand read from a photo
+(web.lectura.aprender_tras_confirmar, vision.aprender: the code of `mus baraja aprender`), in its
+own thread after the confirm is answered."""
+
+from __future__ import annotations
+
+import json
+import threading
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("python_multipart")
+cv2 = pytest.importorskip("cv2")
+
+from scoring.cards import CARD_IDS  # noqa: E402
+from web import lectura  # noqa: E402  (after the skips: the server's extras)
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+MANOS = json.loads((EXAMPLES / "mesa.json").read_text(encoding="utf-8"))["manos"]
+needs_models = pytest.mark.skipif(
+    not (ROOT / "models" / "carta_obb.onnx").is_file(), reason="the trained models are not in models/"
+)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Any:
+    from tests.cliente_web import ClienteWeb as TestClient
+    from web.app import crear_app
+
+    app = crear_app(f"sqlite:///{tmp_path / 'mus.db'}", tmp_path)
+    with TestClient(app) as c:
+        c.app_ = app
+        yield c
+
+
+def _partida(client: Any) -> str:
+    res = client.post("/api/partidas", json={"jugadores": ["Ana", "Bea", "Carlos", "Dani"]})
+    assert res.status_code in (200, 201), res.text
+    return str(res.json()["clave"])
+
+
+def _confirmar(client: Any, clave: str, origen: str = "camara") -> Any:
+    body = {"id_mano": "mano-1-foto", "n": 1, "cartas": MANOS, "lances": {"pares": {"quiero": 5}}, "origen": origen}
+    return client.post(f"/api/partidas/{clave}/manos", json=body)
+
+
+def _deck(client: Any, clave: str) -> Any:
+    from vision.registered_deck import RegisteredDeck
+
+    with client.app_.state.web_sesiones() as s:
+        data = lectura.baraja_de_partida(s, clave)
+    return None if data is None else RegisteredDeck.from_bytes(data)
+
+
+def test_the_kept_photos_are_bounded_and_dropped_when_taken() -> None:
+    fotos = lectura.FotosParaAprender(partidas=2, max_bytes=10)
+    fotos.guardar("a", b"1234", 0)
+    fotos.guardar("b", b"1234", 0)
+    fotos.guardar("c", b"1234", 0)  # three partidas: the oldest goes
+    assert len(fotos) == 2 and fotos.sacar("a") is None
+    fotos.guardar("d", b"123456", 1)  # over 10 bytes together: the oldest go
+    assert fotos.sacar("b") is None and fotos.sacar("d") == lectura.FotoMesa(b"123456", 1)
+    fotos.guardar("e", b"x" * 11, 0)  # one photo over the bound is never kept
+    assert fotos.sacar("e") is None and fotos.sacar("d") is None
+
+
+@needs_models
+def test_a_confirmed_photographed_hand_teaches_the_deck_without_delaying_the_confirm(
+    client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clave = _partida(client)
+    # the photo taken from seat 2 (turned half a turn): its bottom hand is the partida's seat 2
+    foto = cv2.imencode(".jpg", cv2.rotate(cv2.imread(str(EXAMPLES / "mesa.jpg")), cv2.ROTATE_180))[1].tobytes()
+    res = client.post(
+        "/api/leer", files={"foto": ("mesa.jpg", foto, "image/jpeg")}, data={"partida": clave, "abajo": "2"}
+    )
+    assert res.status_code == 200, res.text
+    assert _deck(client, clave) is None
+    # learning waits for a gate the test opens only once the confirm has been answered
+    gate, futures = threading.Event(), []
+    real_learn, real_after = lectura.aprender_de_foto, lectura.aprender_tras_confirmar
+
+    def gated(*args: Any) -> int:
+        assert gate.wait(120)
+        return real_learn(*args)
+
+    def spy(*args: Any) -> Future[int] | None:
+        fut = real_after(*args)
+        futures.append(fut)
+        return fut
+
+    monkeypatch.setattr(lectura, "aprender_de_foto", gated)
+    monkeypatch.setattr(lectura, "aprender_tras_confirmar", spy)
+    res = _confirmar(client, clave)
+    assert res.status_code == 201, res.text
+    assert futures and futures[0] is not None and not futures[0].done()  # answered before learning
+    assert _deck(client, clave) is None
+    gate.set()
+    assert futures[0].result(timeout=300) == 16
+    deck = _deck(client, clave)
+    assert deck is not None and deck.series == 0
+    assert {CARD_IDS[i] for i in np.flatnonzero(deck.known)} == {c for m in MANOS for c in m.split()}
+    assert len(lectura.FOTOS) == 0  # the photo is gone from memory
+    # the partida reads against what it learned: the same cards, no unfamiliar deck
+    again = client.post(
+        "/api/leer", files={"foto": ("mesa.jpg", foto, "image/jpeg")}, data={"partida": clave, "abajo": "2"}
+    ).json()
+    assert [sorted(h) for h in again["asientos"]] == [sorted(h.split()) for h in MANOS]
+    assert not again.get("baraja_desconocida")
+
+
+@needs_models
+def test_a_hand_typed_in_learns_nothing_and_drops_the_photo(client: Any) -> None:
+    clave = _partida(client)
+    res = client.post(
+        "/api/leer",
+        files={"foto": ("mesa.jpg", (EXAMPLES / "mesa.jpg").read_bytes(), "image/jpeg")},
+        data={"partida": clave},
+    )
+    assert res.status_code == 200
+    assert _confirmar(client, clave, origen="manual").status_code == 201
+    assert lectura.FOTOS.sacar(clave) is None and _deck(client, clave) is None
