@@ -549,6 +549,10 @@ def _ya_guardada(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[s
     if row is None:
         return None
     ctl = control(s, clave, idioma)
+    if not _misma_mano(row.registro, mano):
+        # the id_mano is the shared draft's: another phone confirmed this hand with other cards or
+        # lances first (this one was offline); told as a lost hand, never answered as its own
+        raise _confirmada_por_otro(ctl, row.n)
     # the stored record scored again: the same tanteo, shown as the first answer showed it
     return {
         "n": row.n,
@@ -557,6 +561,14 @@ def _ya_guardada(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[s
         "tanteo": _tanteo(ctl, tantear(row.registro), []),
         "marcador": marcador(ctl),
     }
+
+
+def _misma_mano(registro: dict[str, Any], mano: ManoNueva) -> bool:
+    """Whether a stored hand record is the hand a phone sends again (its answer lost)."""
+    guardadas = [sorted(h.split()) for h in registro.get("manos", [])]
+    enviadas = [sorted((c or "").split()) for c in mano.cartas]
+    misma_mano = mano.mano is None or mano.mano == registro.get("mano")
+    return guardadas == enviadas and registro.get("lances", {}) == mano.lances and misma_mano
 
 
 def _confirmada_por_otro(ctl: ControlPartida, n: int) -> WebError:
