@@ -268,6 +268,13 @@ def test_a_group_plays_a_partida_to_its_end_on_two_phones(servidor: Servir, tmp_
         for phone in (a, b):
             esperar(lambda phone=phone: _en_marcador(phone), 60, "the marcador")
             esperar(lambda phone=phone: _tantos(phone) == list(esperado.tantos), 30, "the tantos of hand 1")
+        # the QR code to share the partida is drawn in the middle of its box, not at its left
+        centros = b.execute_script(
+            "var c = document.querySelector('#qr svg path').getBoundingClientRect();"
+            " var q = document.getElementById('qr').getBoundingClientRect();"
+            " return [c.left + c.width / 2, q.left + q.width / 2, c.width];"
+        )
+        assert abs(centros[0] - centros[1]) < 3 and centros[2] > 150, centros
         _mirar(b, shots, "6_marcador_en")
 
         # == hand 2: Carlos's phone confirms offline and loses to the English phone's =============

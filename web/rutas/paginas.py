@@ -78,7 +78,9 @@ def enlace(request: Request, clave: str) -> str:
 
 
 def qr_svg(texto: str) -> str:
-    return str(segno.make(texto, error="m").svg_inline(scale=4, border=2))
+    return str(
+        segno.make(texto, error="m").svg_inline(scale=4, border=2, omitsize=True)
+    )  # a viewBox: it scales, centred
 
 
 @router.get("/", response_class=HTMLResponse)
