@@ -504,6 +504,14 @@ def test_the_same_draft_id_confirmed_with_other_lances_is_another_phones_hand(cl
     # the same hand again (an answer that was lost) is still the stored one
     again = confirmar(client, clave, 1, id_mano="borrador-1", lances={"grande": {"quiero": 3}})
     assert again.status_code in (200, 201) and again.json()["repetida"] is True
+    # read as the record was: a paso left out, the juego row of a hand without juego is punto
+    sin_juego = ["1o 2o 3o 4o", "1c 2c 3c 4c", "1e 2e 3e 4e", "1b 2b 3b 5b"]
+    for lances in ({"juego": {"quiero": 2}, "grande": "paso"}, {"punto": {"quiero": 2}}):
+        body = {"id_mano": "borrador-2", "n": 2, "cartas": sin_juego, "lances": lances}
+        assert client.post(f"/api/partidas/{clave}/manos", json=body).status_code == 201
+        repetida = client.post(f"/api/partidas/{clave}/manos", json=body)
+        assert repetida.status_code in (200, 201) and repetida.json()["repetida"] is True, repetida.text
+        assert client.post(f"/api/partidas/{clave}/deshacer", json={"n": 2}).status_code == 200
 
 
 def _a_la_vez_http(base_url: str, clave: str, datos: dict[str, Any], version: int) -> list[Any]:
