@@ -493,6 +493,27 @@ def test_a_hand_lost_to_another_phones_comes_back_with_the_stored_one(client: Te
     assert again.status_code == 201 and again.json()["repetida"] is False
 
 
+def test_the_same_draft_id_confirmed_with_other_lances_is_another_phones_hand(client: TestClient):
+    """Two phones on one hand share the draft's id_mano: the phone that confirmed offline, with
+    other lances, is told its hand lost (409 with the stored one), not answered as if stored."""
+    clave = nueva(client)
+    assert confirmar(client, clave, 1, id_mano="borrador-1", lances={"grande": {"quiero": 3}}).status_code == 201
+    perdida = confirmar(client, clave, 1, id_mano="borrador-1", lances={"grande": {"quiero": 2}})
+    assert perdida.status_code == 409 and perdida.json()["error"] == "esta mano ya la confirmó otro teléfono"
+    assert perdida.json()["guardada"]["lances"] == {"grande": {"quiero": 3}}
+    # the same hand again (an answer that was lost) is still the stored one
+    again = confirmar(client, clave, 1, id_mano="borrador-1", lances={"grande": {"quiero": 3}})
+    assert again.status_code in (200, 201) and again.json()["repetida"] is True
+    # read as the record was: a paso left out, the juego row of a hand without juego is punto
+    sin_juego = ["1o 2o 3o 4o", "1c 2c 3c 4c", "1e 2e 3e 4e", "1b 2b 3b 5b"]
+    for lances in ({"juego": {"quiero": 2}, "grande": "paso"}, {"punto": {"quiero": 2}}):
+        body = {"id_mano": "borrador-2", "n": 2, "cartas": sin_juego, "lances": lances}
+        assert client.post(f"/api/partidas/{clave}/manos", json=body).status_code == 201
+        repetida = client.post(f"/api/partidas/{clave}/manos", json=body)
+        assert repetida.status_code in (200, 201) and repetida.json()["repetida"] is True, repetida.text
+        assert client.post(f"/api/partidas/{clave}/deshacer", json={"n": 2}).status_code == 200
+
+
 def _a_la_vez_http(base_url: str, clave: str, datos: dict[str, Any], version: int) -> list[Any]:
     """15 phones PUT the draft at once from ``version``, each with its own lances."""
     import httpx

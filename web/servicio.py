@@ -15,7 +15,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Annotated, Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -558,6 +558,10 @@ def _ya_guardada(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[s
     if row is None:
         return None
     ctl = control(s, clave, idioma)
+    if not _misma_mano(ctl, row.registro, mano):
+        # the id_mano is the shared draft's: another phone confirmed this hand with other cards or
+        # lances first (this one was offline); told as a lost hand, never answered as its own
+        raise _confirmada_por_otro(ctl, row.n)
     # the stored record scored again: the same tanteo, shown as the first answer showed it
     return {
         "n": row.n,
@@ -566,6 +570,22 @@ def _ya_guardada(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[s
         "tanteo": _tanteo(ctl, tantear(row.registro), []),
         "marcador": marcador(ctl),
     }
+
+
+def _misma_mano(ctl: ControlPartida, registro: dict[str, Any], mano: ManoNueva) -> bool:
+    """Whether a stored hand record is the hand a phone sends again (its answer lost): the same
+    cards, and the same lances once read as the record was (paso left out, juego or punto as the
+    cards decide)."""
+    guardadas = [sorted(h.split()) for h in registro.get("manos", [])]
+    if guardadas != [sorted((c or "").split()) for c in mano.cartas]:
+        return False
+    if mano.mano is not None and mano.mano != registro.get("mano"):
+        return False
+    try:
+        leida = _entrada(ctl, replace(mano, mano=registro.get("mano")))
+    except WebError:
+        return False
+    return leida.lances() == registro.get("lances", {})
 
 
 def _confirmada_por_otro(ctl: ControlPartida, n: int) -> WebError:
