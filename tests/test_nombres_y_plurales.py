@@ -296,3 +296,10 @@ def test_the_marcadors_download_links_name_the_files_as_the_server(client: TestC
         assert enlace, ext
         cabecera = client.get(enlace.group(1)).headers["content-disposition"]
         assert cabecera == f'attachment; filename="{enlace.group(2)}"', ext
+
+
+def test_the_readings_correction_grid_names_cards_as_the_hand_grid(client: TestClient) -> None:
+    html = client.get(f"/p/{nueva(client)}/mano?lang=en").text
+    boton = re.search(r'<button[^>]*id="corregir-11e"[^>]*aria-label="([^"]*)"[^>]*>([^<]*)</button>', html)
+    assert boton and boton.groups() == ("knight of swords", "Kn")
+    assert re.findall(r'<h4 class="palo-corregir">([^<]*)</h4>', html) == ["Coins", "Cups", "Swords", "Clubs"]
