@@ -422,6 +422,7 @@
     for (var i = 0; i < 4; i++) {
       var lista = cartasDe(i);
       $("cartas-" + i).textContent = lista.length ? lista.map(nombreCarta).join(", ") : "—";
+      $("cartas-" + i).dataset.cartas = lista.join(" ");  // the notation, for scripts and checks
       var b = $("asiento-" + i);
       b.classList.toggle("elegido", estado.asiento === i);
       b.classList.toggle("completo", lista.length === 4);

@@ -248,8 +248,10 @@
   // a card's name as the player reads it (window.musCartas, /cartas.js: mesa/cartas.py's names in
   // the page's language), never its notation; a label over the photo: its short name and suit
   function nombreCarta(id) { return window.musCartas ? window.musCartas.nombre(id) : id; }
-  function rotuloCarta(id) {
-    return window.musCartas && window.musCartas.tabla[id] ? window.musCartas.corta(id) + " " + window.musCartas.palo(id) : id;
+  // (where it fits among the other labels, else its short name alone)
+  function rotuloCarta(id, corto) {
+    if (!window.musCartas || !window.musCartas.tabla[id]) { return id; }
+    return window.musCartas.corta(id) + (corto ? "" : " " + window.musCartas.palo(id));
   }
 
   function dibujar(lec, foto, tocable) {
@@ -272,8 +274,12 @@
         var x = c.caja[0], y = c.caja[1], w = c.caja[2] - c.caja[0], h = c.caja[3] - c.caja[1];
         var rect = document.createElementNS(SVG, "rect");
         [["x", x], ["y", y], ["width", w], ["height", h], ["stroke-width", grosor]].forEach(function (a) { rect.setAttribute(a[0], a[1]); });
-        var etiqueta = rotuloCarta(c.carta) + (c.dudosa ? "?" : "");
-        var sitio = rotulo(puestos, x, y, w, h, letra * (0.62 * etiqueta.length + 0.5), letra * 1.3, ancho, alto);
+        var etiqueta = rotuloCarta(c.carta, false) + (c.dudosa ? "?" : "");
+        var sitio = rotulo(puestos, x, y, w, h, letra * (0.62 * etiqueta.length + 0.5), letra * 1.3, ancho, alto, false);
+        if (!sitio) {
+          etiqueta = rotuloCarta(c.carta, true) + (c.dudosa ? "?" : "");
+          sitio = rotulo(puestos, x, y, w, h, letra * (0.62 * etiqueta.length + 0.5), letra * 1.3, ancho, alto, true);
+        }
         var fondo = document.createElementNS(SVG, "rect");
         [["x", sitio[0]], ["y", sitio[1]], ["width", sitio[2]], ["height", sitio[3]], ["rx", letra * 0.25]]
           .forEach(function (a) { fondo.setAttribute(a[0], a[1]); });
@@ -306,9 +312,10 @@
 
   var ROTULO_PX = 15;  // a label's letters on the screen, CSS px
 
-  function rotulo(puestos, x, y, w, h, lw, lh, ancho, alto) {
+  function rotulo(puestos, x, y, w, h, lw, lh, ancho, alto, siempre) {
     // the first place down the card's box (then below it, then above it) where the label
-    // overlaps no label already placed; the card's top left corner when there is none
+    // overlaps no label already placed; when there is none, null, or with ``siempre`` the
+    // card's top left corner
     function libre(r) {
       return puestos.every(function (p) {
         return r[0] >= p[0] + p[2] || p[0] >= r[0] + r[2] || r[1] >= p[1] + p[3] || p[1] >= r[1] + r[3];
@@ -323,6 +330,7 @@
       var r = [sitios[k][0], Math.max(0, Math.min(sitios[k][1], alto - lh)), lw, lh];
       if (libre(r)) { puestos.push(r); return r; }
     }
+    if (!siempre) { return null; }
     var r0 = [x0, Math.max(0, y), lw, lh];
     puestos.push(r0);
     return r0;
