@@ -21,8 +21,8 @@ only where it is installed).
     >>> try:
     ...     sesion.poner(foto(["1o", "2o", "3o"]))
     ... except AsientoError as exc:
-    ...     print(exc)
-    Ana (asiento 1): se ven 3 cartas (1o 2o 3o); una mano son 4. Repite la foto de este asiento.
+    ...     print(exc.aviso.texto("en"))
+    Ana (seat 1): 3 cards are seen (ace of coins, two of coins, three of coins); a hand is 4. ...
     >>> for ids in (["1o", "2o", "3o", "4o"], ["1c", "2c", "3c", "4c"], ["1e", "2e", "3e", "4e"],
     ...             ["1b", "2b", "3b", "4b"]):
     ...     sesion.poner(foto(ids))
@@ -37,7 +37,8 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
-from mesa.i18n import N_, SOURCE
+from mesa.cartas import Nombres
+from mesa.i18n import N_, SOURCE, Nn_
 from mesa.lectura import LecturaError
 from mesa.storage import Aviso
 
@@ -49,14 +50,25 @@ CARTAS_MANO: Final = 4
 
 PIDE_JUGADOR: Final = N_("Fotografía las cuatro cartas de {jugador} (asiento {n})")
 PIDE_ASIENTO: Final = N_("Fotografía las cuatro cartas del asiento {n}")
-NO_SON_CUATRO: Final = N_(
-    "{jugador} (asiento {n}): se ven {k} cartas{cuales}; una mano son 4. Repite la foto de este asiento."
+NO_SON_CUATRO: Final = Nn_(
+    "{jugador} (asiento {n}): se ve {k} carta{cuales}; una mano son 4. Repite la foto de este asiento.",
+    "{jugador} (asiento {n}): se ven {k} cartas{cuales}; una mano son 4. Repite la foto de este asiento.",
 )
 REPETIDA: Final = N_(
     "{jugador} (asiento {n}): la carta {carta} ya está en la mano de {otro} "
     "(asiento {m}). Repite la foto de este asiento o corrige la carta."
 )
 ASIENTO: Final = N_("Asiento")
+
+
+@dataclass(frozen=True)
+class Parentesis:
+    """A message's value worded in the player's language, between brackets after a space."""
+
+    dentro: Nombres
+
+    def texto(self, idioma: str = SOURCE) -> str:
+        return f" ({self.dentro.texto(idioma)})"
 
 
 class AsientoError(LecturaError):
@@ -127,15 +139,21 @@ class AsientoPorAsiento:
         ids = lectura.ids
         datos = {"jugador": self.nombre(seat), "n": seat + 1}
         if len(ids) != CARTAS_MANO:
-            cuales = f" ({' '.join(ids)})" if ids else ""
-            raise AsientoError(Aviso(NO_SON_CUATRO, datos={**datos, "k": len(ids), "cuales": cuales}))
+            cuales = Parentesis(Nombres(tuple(ids))) if ids else ""
+            singular, plural = NO_SON_CUATRO
+            raise AsientoError(
+                Aviso(singular, datos={**datos, "k": len(ids), "cuales": cuales}, plural=plural, cuenta=len(ids))
+            )
         for other, f in enumerate(self.fotos):
             if other == seat or f is None:
                 continue
             for carta in ids:
                 if carta in f.lectura.ids:
                     raise AsientoError(
-                        Aviso(REPETIDA, datos={**datos, "carta": carta, "otro": self.nombre(other), "m": other + 1})
+                        Aviso(
+                            REPETIDA,
+                            datos={**datos, "carta": Nombres((carta,)), "otro": self.nombre(other), "m": other + 1},
+                        )
                     )
 
     def lectura(self) -> CardDetections:

@@ -13,6 +13,7 @@ In Spanish a card's name is the rules engine's own (``scoring.cards.Card.name``)
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Final
 
 from mesa.i18n import N_, SOURCE, t
@@ -79,3 +80,21 @@ def tabla(idioma: str = SOURCE) -> dict[str, dict[str, str]]:
 def tabla_json(idioma: str = SOURCE) -> str:
     """:func:`tabla` as JSON that is safe inside a page's <script> element."""
     return json.dumps(tabla(idioma), ensure_ascii=False).replace("<", "\\u003c")
+
+
+@dataclass(frozen=True)
+class Nombres:
+    """Cards named in the language of the message they go into (a value of a mesa.storage.Aviso,
+    worded when the message is): one card's name, or several joined by commas.
+
+        >>> Nombres(("11e",)).texto("en"), str(Nombres(("1o", "12c")))
+        ('knight of swords', 'as de oros, rey de copas')
+    """
+
+    cartas: tuple[str, ...]
+
+    def texto(self, idioma: str = SOURCE) -> str:
+        return ", ".join(nombre_carta(c, idioma) for c in self.cartas)
+
+    def __str__(self) -> str:
+        return self.texto()

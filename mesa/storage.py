@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from common.files import PRIVATE_MODE, write_atomic
-from mesa.i18n import N_, SOURCE, t
+from mesa.i18n import N_, SOURCE, Nn_, t, tn
 
 # The one source of the data folder: `mus leer`/`mus mano` find the registered deck there too.
 from vision.registered_deck import DATA_ENV, DECK_FILE, default_data_dir
@@ -101,15 +101,39 @@ class StorageError(RuntimeError):
 
 @dataclass(frozen=True)
 class Aviso:
-    """A message for the player: a Spanish template, a reason (translated too) and values."""
+    """A message for the player: a Spanish template, a reason (translated too) and values.
+
+    A template with a count has its plural too (``plural``, chosen by ``cuenta`` through gettext's
+    ngettext). A value that is itself worded in the player's language (another Aviso, such as
+    a count of its own, or a card's name, mesa.cartas.Nombres) is anything with ``texto(idioma)``.
+
+        >>> Aviso("{n} mano", datos={"n": 1}, plural="{n} manos", cuenta=1).texto("en")
+        '1 hand'
+    """
 
     plantilla: str
     motivo: str = ""
     datos: dict[str, Any] = field(default_factory=dict)
+    plural: str = ""
+    cuenta: int = 1
 
     def texto(self, idioma: str = SOURCE) -> str:
         motivo = t(self.motivo, idioma) if self.motivo else ""  # gettext("") is the header
-        return t(self.plantilla, idioma).format(motivo=motivo, **self.datos)
+        plantilla = tn(self.plantilla, self.plural, self.cuenta, idioma) if self.plural else t(self.plantilla, idioma)
+        datos = {k: v.texto(idioma) if callable(getattr(v, "texto", None)) else v for k, v in self.datos.items()}
+        return plantilla.format(motivo=motivo, **datos)
+
+
+# a recovered file's message: its two counts are worded apart, each with its plural
+RECUPERADO: Final = N_(
+    "El fichero de datos estaba dañado. Se ha guardado aparte como {fichero} y se han recuperado {manos} de {partidas}."
+)
+RECUPERADO_COPIA: Final = N_(
+    "El fichero de datos estaba dañado. Se ha guardado aparte como {fichero} "
+    "y se han recuperado {manos} de {partidas} (también de la copia de seguridad)."
+)
+MANOS_N: Final = Nn_("{n} mano", "{n} manos")
+PARTIDAS_N: Final = Nn_("{n} partida", "{n} partidas")
 
 
 def baraja_registrada(carpeta: str | Path) -> Path:
@@ -289,19 +313,16 @@ def _rescatar(folder: Path) -> Aviso:
     finally:
         mem.close()
     manos = sum(1 for r in filas["manos"].values() if not r[6])  # r[6]: deshecha
-    plantilla = (
-        N_(
-            "El fichero de datos estaba dañado. Se ha guardado aparte como {fichero} "
-            "y se han recuperado {manos} manos de {partidas} partidas (también de la "
-            "copia de seguridad)."
-        )
-        if respaldo
-        else N_(
-            "El fichero de datos estaba dañado. Se ha guardado aparte como {fichero} "
-            "y se han recuperado {manos} manos de {partidas} partidas."
-        )
+    plantilla = RECUPERADO_COPIA if respaldo else RECUPERADO
+    n_partidas = len(filas["partidas"])
+    return Aviso(
+        plantilla,
+        datos={
+            "fichero": aparte.name,
+            "manos": Aviso(MANOS_N[0], datos={"n": manos}, plural=MANOS_N[1], cuenta=manos),
+            "partidas": Aviso(PARTIDAS_N[0], datos={"n": n_partidas}, plural=PARTIDAS_N[1], cuenta=n_partidas),
+        },
     )
-    return Aviso(plantilla, datos={"fichero": aparte.name, "manos": manos, "partidas": len(filas["partidas"])})
 
 
 def _en_memoria(path: Path) -> sqlite3.Connection:

@@ -81,7 +81,7 @@ def test_a_card_repeated_across_seats_names_both_players() -> None:
     ses.poner(foto(MANOS[1]))
     with pytest.raises(
         AsientoError,
-        match=r"Carlos \(asiento 3\): la carta 2c ya está en la "
+        match=r"Carlos \(asiento 3\): la carta dos de copas ya está en la "
         r"mano de Bea \(asiento 2\)",
     ):
         ses.poner(foto(["1e", "2c", "3e", "4e"]))

@@ -85,7 +85,7 @@ def test_damaged_data_page_is_recovered_and_set_aside(tmp_path: Path) -> None:
     assert len(aparte) == 1 and aparte[0].name in msg
     assert aparte[0].read_bytes() == original  # kept as it was, never deleted
     manos = s.manos(pid)
-    assert 0 < len(manos) < N_MANOS and f"{len(manos)} manos de 1 partidas" in msg
+    assert 0 < len(manos) < N_MANOS and f"{len(manos)} manos de 1 partida." in msg  # ngettext: one partida
     assert s.conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
     ctl = ControlPartida(s)  # the partida resumes with what was recovered, and goes on
     assert ctl.reanudar() and ctl.partida_id == pid

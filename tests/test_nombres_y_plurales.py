@@ -10,6 +10,7 @@ import re
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -184,3 +185,121 @@ def test_the_qr_code_scales_to_its_box() -> None:
     etiqueta = svg.split(">", 1)[0]
     # a viewBox and no fixed size: drawn 148 px wide in a 260 px box, the code sat in its corner
     assert re.search(r'viewBox="0 0 \d+ \d+"', etiqueta) and "width=" not in etiqueta
+
+
+# -- the messages and the reading name cards and count in the player's language --------------------
+
+NOTACION = re.compile(r"\b(?:1[0-2]|[1-7])[oceb]\b")  # "11e": the API's notation, never a player's text
+
+
+def _foto_asiento(ids: list[str]) -> Any:
+    pytest.importorskip("numpy")
+    from vision.detections import CardDetections
+
+    return CardDetections.from_json({"cartas": [{"carta": c, "confianza": 0.9, "caja": [0, 0, 1, 1]} for c in ids]})
+
+
+def test_a_seats_photo_of_one_card_says_one_card_by_its_name() -> None:
+    from mesa.asientos import AsientoError, AsientoPorAsiento
+
+    with pytest.raises(AsientoError) as e:
+        AsientoPorAsiento(JUGADORES).poner(_foto_asiento(["11e"]))
+    aviso = e.value.aviso
+    assert aviso.texto("es").startswith("Ana (asiento 1): se ve 1 carta (caballo de espadas); una mano son 4.")
+    assert aviso.texto("en").startswith("Ana (seat 1): 1 card is seen (knight of swords); a hand is 4.")
+    assert "zaldi (ezpatak)" in aviso.texto("eu")
+    with pytest.raises(AsientoError) as e:
+        AsientoPorAsiento(JUGADORES).poner(_foto_asiento(["11e", "1o", "12c"]))
+    assert "3 cards are seen (knight of swords, ace of coins, king of cups)" in e.value.aviso.texto("en")
+    assert all(not NOTACION.search(e.value.aviso.texto(i)) for i in ("es", "eu", "en"))
+
+
+def test_a_card_already_in_another_hand_is_named_in_the_players_language() -> None:
+    from mesa.asientos import AsientoError, AsientoPorAsiento
+
+    sesion = AsientoPorAsiento(JUGADORES)
+    sesion.poner(_foto_asiento(["11e", "1o", "12c", "7b"]))
+    with pytest.raises(AsientoError) as e:
+        sesion.poner(_foto_asiento(["11e", "2o", "3c", "4b"]))
+    aviso = e.value.aviso
+    assert "the card knight of swords is already in Ana's hand" in aviso.texto("en")
+    assert "la carta caballo de espadas ya está en la mano de Ana" in aviso.texto("es")
+    assert all(not NOTACION.search(aviso.texto(i)) for i in ("es", "eu", "en"))
+
+
+def test_the_phone_gets_a_seats_refusal_worded_in_its_language() -> None:
+    # web/lectura.py passed the Spanish template and its values to WebError: no plural, and the
+    # card as notation; the page's error is now the Aviso worded in the request's language
+    from mesa.asientos import AsientoError, AsientoPorAsiento
+    from web.lectura import ErrorAviso
+
+    with pytest.raises(AsientoError) as e:
+        AsientoPorAsiento(JUGADORES).poner(_foto_asiento(["12o"]))
+    err = ErrorAviso(e.value.aviso, 422, datos={"lectura": {}})
+    assert err.estado == 422 and err.datos == {"lectura": {}}
+    assert err.texto("en").startswith("Ana (seat 1): 1 card is seen (king of coins);")
+    assert str(err).startswith("Ana (asiento 1): se ve 1 carta (rey de oros);")
+
+
+def test_a_recovered_files_message_counts_hands_and_partidas_apart() -> None:
+    from mesa.storage import MANOS_N, PARTIDAS_N, RECUPERADO, Aviso
+
+    def aviso(manos: int, partidas: int) -> Aviso:
+        return Aviso(
+            RECUPERADO,
+            datos={
+                "fichero": "x.sqlite3",
+                "manos": Aviso(MANOS_N[0], datos={"n": manos}, plural=MANOS_N[1], cuenta=manos),
+                "partidas": Aviso(PARTIDAS_N[0], datos={"n": partidas}, plural=PARTIDAS_N[1], cuenta=partidas),
+            },
+        )
+
+    assert aviso(1, 1).texto().endswith("se han recuperado 1 mano de 1 partida.")
+    assert aviso(5, 1).texto("en").endswith("5 hands of 1 partida have been recovered.")
+    assert aviso(1, 2).texto("en").endswith("1 hand of 2 partidas have been recovered.")
+
+
+def _textos_foto(client: TestClient, idioma: str) -> dict[str, object]:
+    html = client.get(f"/p/{nueva(client)}/mano?lang={idioma}").text
+    bloque = re.search(r'<script type="application/json" id="foto_textos">(.*?)</script>', html, re.S)
+    assert bloque
+    return dict(json.loads(bloque.group(1)))
+
+
+def test_the_readings_counts_have_both_forms_from_the_catalogue(client: TestClient) -> None:
+    en = _textos_foto(client, "en")
+    assert en["cartas"] == ["{n} card", "{n} cards"]
+    assert [str(f).split(" (")[0] for f in en["dudosas"]] == ["{n} doubtful", "{n} doubtful"]  # type: ignore[attr-defined]
+    assert en["quedan"] == [
+        "{n} doubtful card left unchecked. Confirm the hand like this?",
+        "{n} doubtful cards left unchecked. Confirm the hand like this?",
+    ]
+    es = _textos_foto(client, "es")
+    assert [str(f).split(" (")[0] for f in es["dudosas"]] == ["{n} dudosa", "{n} dudosas"]  # type: ignore[attr-defined]
+    assert es["quedan"][0].startswith("Queda {n} carta dudosa")  # type: ignore[index]
+    js = (Path(__file__).resolve().parents[1] / "web" / "static" / "mano_foto.js").read_text(encoding="utf-8")
+    assert '" " + T.cartas' not in js and "T.queda " not in js  # "1 cartas" built by hand
+
+
+@pytest.mark.parametrize("script", ["mano_foto.js", "mano.js", "marcador.js"])
+def test_the_phone_scripts_name_cards_through_the_pages_table(script: str) -> None:
+    js = (Path(__file__).resolve().parents[1] / "web" / "static" / script).read_text(encoding="utf-8")
+    assert "window.musCartas.nombre(" in js
+    assert "function nombreCarta(id) { return id; }" not in js
+
+
+def test_the_marcadors_download_links_name_the_files_as_the_server(client: TestClient) -> None:
+    clave = nueva(client)
+    html = client.get(f"/p/{clave}").text
+    for ext in ("json", "csv"):
+        enlace = re.search(rf'<a id="exportar_{ext}" href="([^"]+)" download="([^"]+)"', html)
+        assert enlace, ext
+        cabecera = client.get(enlace.group(1)).headers["content-disposition"]
+        assert cabecera == f'attachment; filename="{enlace.group(2)}"', ext
+
+
+def test_the_readings_correction_grid_names_cards_as_the_hand_grid(client: TestClient) -> None:
+    html = client.get(f"/p/{nueva(client)}/mano?lang=en").text
+    boton = re.search(r'<button[^>]*id="corregir-11e"[^>]*aria-label="([^"]*)"[^>]*>([^<]*)</button>', html)
+    assert boton and boton.groups() == ("knight of swords", "Kn")
+    assert re.findall(r'<h4 class="palo-corregir">([^<]*)</h4>', html) == ["Coins", "Cups", "Swords", "Clubs"]

@@ -310,3 +310,53 @@ def test_a_one_hand_photo_of_the_table_goes_to_a_seat_and_a_refused_one_says_so(
         esperar(lambda: estados() == ["ahora", "hecha", "pendiente", "pendiente"], 120, "la foto de Bea sin la taza")
         assert not _visible(d, "foto_error")
         assert _cartas_asiento(d, 1) == sorted(["12o", "12c", "11e", "1b"])
+
+
+def test_the_reading_and_the_seat_hands_name_cards_in_english(servidor: Servir) -> None:
+    """Issue 50 point 9: the reading said "11e" and the hand page's seats "11e 12o ...": in
+    English at 390x844 every card the reading shows (its chips, the labels over the photo, the
+    one-tap alternative, the correction's title) and the four seat hands read as names."""
+    import re
+
+    from selenium.webdriver.common.by import By
+
+    from mesa import cartas
+
+    notacion = re.compile(r"\b(?:1[0-2]|[1-7])[oceb]\b")
+    tabla = cartas.tabla("en")
+    shots = capturas()
+    clave = _partida(servidor)
+    _lectura_con_dudosas(servidor, clave, [0])
+    manos = httpx.get(f"{servidor.base}/api/partidas/{clave}/borrador", timeout=30).json()["datos"]["cartas"]
+    with navegador(idioma="en-US,en") as d:
+        _abrir(d, servidor, clave)
+        assert d.execute_script("return window.innerWidth") == 390
+        esperar(lambda: len(d.find_elements(By.CSS_SELECTOR, "#leidas button[id^=leida-]")) == 16, 30, "las cartas")
+        for b in d.find_elements(By.CSS_SELECTOR, "#leidas button[id^=leida-]"):
+            assert b.text.replace("\n", " ") == tabla[b.get_attribute("data-carta")]["nombre"]
+        alt = d.find_element(By.ID, "alt-0")
+        assert tabla[alt.get_attribute("data-carta")]["nombre"] in alt.text
+        resumen = _texto(d, "lectura_resumen")
+        assert resumen.startswith("16 cards · 1 doubtful"), resumen
+        esperar(lambda: len(d.find_elements(By.CSS_SELECTOR, "#lectura_cajas text")) == 16, 30, "los rótulos")
+        rotulos = d.execute_script(
+            "return Array.from(document.querySelectorAll('#lectura_cajas g')).map(function (g) {"
+            " return [g.dataset.carta, g.querySelector('text').textContent]; });"
+        )
+        for carta, rotulo in rotulos:  # its short name and suit, or where that does not fit its short name
+            assert rotulo.rstrip("?") in (f"{tabla[carta]['corta']} {tabla[carta]['palo']}", tabla[carta]["corta"])
+        asientos = d.execute_script(
+            "return [0, 1, 2, 3].map(function (i) { return document.getElementById('cartas-' + i).textContent; });"
+        )
+        assert asientos == [", ".join(tabla[c]["nombre"] for c in m.split()) for m in manos]
+        textos = " ".join(asientos) + " " + _texto(d, "leidas") + " " + resumen
+        assert not notacion.search(textos), textos
+        assert sin_scroll_lateral(d) == 0
+        d.execute_script("document.getElementById('leidas').scrollIntoView()")
+        d.save_screenshot(str(shots / "nombres_en.png"))
+        _tap(d, "leida-1")
+        esperar(lambda: _visible(d, "corregir"), 10, "la corrección")
+        titulo = _texto(d, "corregir_titulo")
+        assert tabla[d.find_element(By.ID, "leida-1").get_attribute("data-carta")]["nombre"] in titulo, titulo
+        assert not notacion.search(titulo) and _texto(d, "corregir-11e") == "Kn"
+        d.save_screenshot(str(shots / "nombres_en_corregir.png"))

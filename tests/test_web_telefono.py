@@ -87,7 +87,10 @@ def _tap(d: Any, element_id: str) -> None:
 
 
 def _cartas_asiento(d: Any, seat: int) -> list[str]:
-    return sorted(_texto(d, f"cartas-{seat}").replace("—", "").split())
+    """A seat's cards on the hand page, in notation (the page shows their names)."""
+    from selenium.webdriver.common.by import By
+
+    return sorted((d.find_element(By.ID, f"cartas-{seat}").get_attribute("data-cartas") or "").split())
 
 
 def _tanteo_esperado(manos: list[list[str]], lances: dict[str, Any]) -> list[list[int]]:

@@ -43,6 +43,7 @@ from mesa.asientos import N_ASIENTOS, AsientoError, AsientoPorAsiento, FotoAsien
 from mesa.i18n import N_, SOURCE, t
 from mesa.lectura import PALOS_FOTOS, LecturaError, PaloError, mano_de, manos, registrar_baraja
 from mesa.lectura import comprobar_palo as comprobar_palo_app
+from mesa.storage import Aviso
 from scoring.cards import Card, NotationError
 from web.servicio import WebError, _partida
 
@@ -261,7 +262,7 @@ def leer_asiento(
     try:
         ses.poner(det, asiento=asiento)
     except AsientoError as exc:
-        raise WebError(exc.aviso.plantilla, 422, datos={"lectura": det.to_json(nombre)}, **exc.aviso.datos) from None
+        raise ErrorAviso(exc.aviso, 422, datos={"lectura": det.to_json(nombre)}) from None
     return {"lectura": det.to_json(nombre), **_seguir(ses)}
 
 
@@ -390,6 +391,18 @@ def _comprobar_palo(img: np.ndarray, palo: int) -> None:
         raise ErrorPalo(exc) from None
     except LecturaError as exc:  # its Spanish text, as the app shows it
         raise WebError(str(exc), 422) from None
+
+
+class ErrorAviso(WebError):
+    """A mesa Aviso (a seat's photo refused) for the page: worded in the player's language when
+    it is shown, its count's plural and the cards' names included."""
+
+    def __init__(self, aviso: Aviso, estado: int = 422, datos: dict[str, Any] | None = None) -> None:
+        super().__init__(aviso.texto(), estado, datos=datos)
+        self.aviso = aviso
+
+    def texto(self, idioma: str = SOURCE) -> str:
+        return self.aviso.texto(idioma)
 
 
 class ErrorPalo(WebError):

@@ -408,6 +408,9 @@
   }
 
   // -- drawing --------------------------------------------------------------------------------
+  // a card's name in the page's language (window.musCartas, /cartas.js), never its notation
+  function nombreCarta(id) { return window.musCartas ? window.musCartas.nombre(id) : id; }
+
   function pintar() {
     var secciones = ["cartas", "lances", "tanteo"];
     secciones.forEach(function (s) {
@@ -418,7 +421,8 @@
     var todas = usadas();
     for (var i = 0; i < 4; i++) {
       var lista = cartasDe(i);
-      $("cartas-" + i).textContent = lista.length ? lista.join(" ") : "—";
+      $("cartas-" + i).textContent = lista.length ? lista.map(nombreCarta).join(", ") : "—";
+      $("cartas-" + i).dataset.cartas = lista.join(" ");  // the notation, for scripts and checks
       var b = $("asiento-" + i);
       b.classList.toggle("elegido", estado.asiento === i);
       b.classList.toggle("completo", lista.length === 4);

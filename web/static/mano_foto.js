@@ -102,7 +102,7 @@
     for (var s = 0; s < 4; s++) {
       var li = $("asiento_foto-" + s);
       li.dataset.estado = s === t ? "ahora" : (l[s] ? "hecha" : "pendiente");
-      $("asiento_foto-" + s + "-cartas").textContent = l[s] ? l[s].cartas.map(function (c) { return nombreCarta(c.carta); }).join(" ") :
+      $("asiento_foto-" + s + "-cartas").textContent = l[s] ? l[s].cartas.map(function (c) { return nombreCarta(c.carta); }).join(", ") :
         (s === t ? T.ahora : T.pendiente);
       $("repetir-" + s).hidden = !l[s] || s === t;
     }
@@ -217,12 +217,12 @@
     $("de_quien").hidden = !(lec && vista.tocable && !lec.asientos && modo === "mesa" && ultima &&
       lec.cartas.length <= 6);
     if (!lec) { return; }
-    var resumen = lec.cartas.length + " " + T.cartas + " · ";
+    var resumen = cuantas(T.cartas, lec.cartas.length) + " · ";
     if (!vista.tocable) {
       resumen += T.no_usada;  // a seat's photo refused: its cards are shown greyed, to see why
       if (vista.quitable) { resumen += " · " + T.quitar; }
     } else {
-      resumen += dudosas === 1 ? T.dudosa : (dudosas ? T.dudosas.replace("{n}", String(dudosas)) : T.toca);
+      resumen += dudosas ? cuantas(T.dudosas, dudosas) : T.toca;
     }
     if (vista.tocable && !lec.asientos) { resumen += " · " + T.sin_asientos; }
     if (vista.tocable && lec === e.lectura && !vista.foto && modo === "mesa") { resumen += " · " + T.sin_foto; }
@@ -241,8 +241,18 @@
     });
   }
 
-  // a card's name as the player reads it: the one place the reading names cards
-  function nombreCarta(id) { return id; }
+  // a text with a count: the page gives its two forms (mano_foto.html's tn() for 1 and for 2; the
+  // plural rule of es, eu and en is n != 1), the count chooses one and fills in {n}
+  function cuantas(formas, n) { return formas[n === 1 ? 0 : 1].replace("{n}", String(n)); }
+
+  // a card's name as the player reads it (window.musCartas, /cartas.js: mesa/cartas.py's names in
+  // the page's language), never its notation; a label over the photo: its short name and suit
+  function nombreCarta(id) { return window.musCartas ? window.musCartas.nombre(id) : id; }
+  // (where it fits among the other labels, else its short name alone)
+  function rotuloCarta(id, corto) {
+    if (!window.musCartas || !window.musCartas.tabla[id]) { return id; }
+    return window.musCartas.corta(id) + (corto ? "" : " " + window.musCartas.palo(id));
+  }
 
   function dibujar(lec, foto, tocable) {
     var img = $("lectura_foto"), svg = $("lectura_cajas");
@@ -264,8 +274,12 @@
         var x = c.caja[0], y = c.caja[1], w = c.caja[2] - c.caja[0], h = c.caja[3] - c.caja[1];
         var rect = document.createElementNS(SVG, "rect");
         [["x", x], ["y", y], ["width", w], ["height", h], ["stroke-width", grosor]].forEach(function (a) { rect.setAttribute(a[0], a[1]); });
-        var etiqueta = nombreCarta(c.carta) + (c.dudosa ? "?" : "");
-        var sitio = rotulo(puestos, x, y, w, h, letra * (0.62 * etiqueta.length + 0.5), letra * 1.3, ancho, alto);
+        var etiqueta = rotuloCarta(c.carta, false) + (c.dudosa ? "?" : "");
+        var sitio = rotulo(puestos, x, y, w, h, letra * (0.62 * etiqueta.length + 0.5), letra * 1.3, ancho, alto, false);
+        if (!sitio) {
+          etiqueta = rotuloCarta(c.carta, true) + (c.dudosa ? "?" : "");
+          sitio = rotulo(puestos, x, y, w, h, letra * (0.62 * etiqueta.length + 0.5), letra * 1.3, ancho, alto, true);
+        }
         var fondo = document.createElementNS(SVG, "rect");
         [["x", sitio[0]], ["y", sitio[1]], ["width", sitio[2]], ["height", sitio[3]], ["rx", letra * 0.25]]
           .forEach(function (a) { fondo.setAttribute(a[0], a[1]); });
@@ -298,9 +312,10 @@
 
   var ROTULO_PX = 15;  // a label's letters on the screen, CSS px
 
-  function rotulo(puestos, x, y, w, h, lw, lh, ancho, alto) {
+  function rotulo(puestos, x, y, w, h, lw, lh, ancho, alto, siempre) {
     // the first place down the card's box (then below it, then above it) where the label
-    // overlaps no label already placed; the card's top left corner when there is none
+    // overlaps no label already placed; when there is none, null, or with ``siempre`` the
+    // card's top left corner
     function libre(r) {
       return puestos.every(function (p) {
         return r[0] >= p[0] + p[2] || p[0] >= r[0] + r[2] || r[1] >= p[1] + p[3] || p[1] >= r[1] + r[3];
@@ -315,6 +330,7 @@
       var r = [sitios[k][0], Math.max(0, Math.min(sitios[k][1], alto - lh)), lw, lh];
       if (libre(r)) { puestos.push(r); return r; }
     }
+    if (!siempre) { return null; }
     var r0 = [x0, Math.max(0, y), lw, lh];
     puestos.push(r0);
     return r0;
@@ -457,7 +473,7 @@
     if (!b || b.disabled || !n || avisado) { return; }
     ev.preventDefault();
     ev.stopPropagation();
-    $("recordar_texto").textContent = n === 1 ? T.queda : T.quedan.replace("{n}", String(n));
+    $("recordar_texto").textContent = cuantas(T.quedan, n);
     $("recordar_dudosas").hidden = false;
     $("confirmar_igual").focus();
   }

@@ -197,10 +197,17 @@
   });
 
   // -- a hand this phone confirmed that lost to another phone's --------------------------------
+  // a hand's cards ("11e 12o ...", the API's notation) by their names in the page's language
+  function nombres(mano) {
+    return mano.split(/\s+/).filter(Boolean).map(function (c) {
+      return window.musCartas ? window.musCartas.nombre(c) : c;
+    }).join(", ");
+  }
+
   function describir(mano) {
     // its four hands by player, what was bet, and its tantos
     var partes = [];
-    mano.cartas.forEach(function (c, i) { partes.push(T.jugadores[i] + ": " + (c || "—")); });
+    mano.cartas.forEach(function (c, i) { partes.push(T.jugadores[i] + ": " + (c ? nombres(c) : "—")); });
     var lances = Object.keys(mano.lances || {}).map(function (l) {
       var v = mano.lances[l], nombre = T.lances[l] || l;
       if (v.quiero !== undefined) { return nombre + ": " + T.envite.replace("{n}", v.quiero); }
