@@ -89,9 +89,10 @@ def _en_pagina(d: Any, oculta: bool = False) -> list[list[str]]:
     if not oculta:
         return [_cartas_asiento(d, s) for s in range(4)]
     textos = d.execute_script(
-        "return [0, 1, 2, 3].map(function (s) { return document.getElementById('cartas-' + s).textContent; })"
+        "return [0, 1, 2, 3].map(function (s) {"
+        " return document.getElementById('cartas-' + s).getAttribute('data-cartas') || ''; })"
     )
-    return [sorted(x.replace("—", "").split()) for x in textos]
+    return [sorted(x.split()) for x in textos]
 
 
 def _tantos(d: Any) -> list[int]:
