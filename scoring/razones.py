@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from scoring.cards import RANK_PLURALS
 from scoring.jugadas import Jugada, Pares
 
 IDIOMAS: Final = ("es", "eu", "en")
@@ -211,18 +212,7 @@ LANCE_MINUSCULA: Final[Mapping[str, Mapping[str, str]]] = {
 }
 # The ranks as a jugada names them (plural in Spanish and English; Basque uses the modifier).
 RANGOS: Final[Mapping[str, Mapping[int, str]]] = {
-    "es": {
-        1: "ases",
-        2: "doses",
-        3: "treses",
-        4: "cuatros",
-        5: "cincos",
-        6: "seises",
-        7: "sietes",
-        10: "sotas",
-        11: "caballos",
-        12: "reyes",
-    },
+    "es": RANK_PLURALS,
     "eu": {
         1: "bateko",
         2: "biko",
