@@ -95,6 +95,23 @@ def test_truncated_and_invalid_headers_are_unreadable_not_errors(sin_decodificar
     assert sin_decodificar == []
 
 
+def test_a_header_is_read_without_image_open_which_ultralytics_replaces(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ultralytics, once imported in a process (the training tests), replaces PIL.Image.open by
+    # one that tries to install a HEIF plugin for a file it cannot identify, and then fails
+    from PIL import Image
+
+    def reemplazada(*_a: object, **_k: object) -> None:
+        raise ModuleNotFoundError("No module named 'pi_heif'")
+
+    monkeypatch.setattr(Image, "open", reemplazada)
+    with pytest.raises(WebError) as exc:
+        lectura.comprobar_foto(b"%PDF-1.4 no es una foto" + b"\0" * 64)
+    assert exc.value.estado == 415
+    ok, data = cv2.imencode(".jpg", np.zeros((12, 20, 3), np.uint8))
+    assert ok
+    assert lectura.comprobar_cabecera(data.tobytes()) == (20, 12)
+
+
 def test_a_photo_at_the_limit_still_passes_its_header() -> None:
     ok, data = cv2.imencode(".png", np.zeros((10, 10, 3), np.uint8))
     assert ok

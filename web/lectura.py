@@ -27,6 +27,7 @@ import asyncio
 import io
 import logging
 import os
+import struct
 import threading
 import warnings
 from collections import OrderedDict
@@ -98,6 +99,22 @@ def comprobar_cabecera(data: bytes) -> tuple[int, int]:
     return ancho, alto
 
 
+def _abrir(data: bytes) -> Any:
+    """The photo opened by Pillow's own plugin for its format (header read, no pixel): what
+    ``Image.open(..., formats=FORMATOS)`` does, without going through ``Image.open``, which
+    ultralytics replaces in a process that imported it (tests, training) by one that tries to
+    install a HEIF plugin from the network for a file it cannot identify."""
+    from PIL import Image, UnidentifiedImageError
+
+    Image.init()
+    for formato in FORMATOS:
+        factory, accept = Image.OPEN[formato]
+        aceptado = accept(data[:16]) if accept is not None else True
+        if aceptado and not isinstance(aceptado, str):  # a str: the plugin's reason to refuse
+            return factory(io.BytesIO(data), "")
+    raise UnidentifiedImageError("no es JPEG, PNG, WebP ni BMP")
+
+
 def _cabecera(data: bytes) -> tuple[int, int, str]:
     """:func:`comprobar_cabecera`'s check, and the format Pillow read the header of."""
     from PIL import Image, UnidentifiedImageError  # the header only; loaded with the first photo
@@ -113,11 +130,11 @@ def _cabecera(data: bytes) -> tuple[int, int, str]:
         with warnings.catch_warnings():
             # Pillow's own alarm, above 89 MP: ours is lower, and said below
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data), formats=FORMATOS) as im:
+            with _abrir(data) as im:
                 (ancho, alto), formato = im.size, str(im.format)
     except Image.DecompressionBombError:  # over 179 MP: Pillow refuses to open it at all
         raise muchos from None
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError):
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, IndexError, TypeError, struct.error):
         raise WebError(FOTO_ILEGIBLE, 415) from None
     if ancho * alto > MAX_PIXELES:
         raise muchos
