@@ -4,6 +4,7 @@ own thread after the confirm is answered."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 from concurrent.futures import Future
@@ -126,3 +127,55 @@ def test_a_hand_typed_in_learns_nothing_and_drops_the_photo(client: Any) -> None
     assert res.status_code == 200
     assert _confirmar(client, clave, origen="manual").status_code == 201
     assert lectura.FOTOS.sacar(clave) is None and _deck(client, clave) is None
+
+
+def _learned_deck(cards: int) -> bytes:
+    """A deck learned from confirmed hands only (no suit photos): examples of ``cards`` cards."""
+    from vision.registered_deck import EXTRA_VIEWS, RegisteredDeck
+    from vision.templates import TEMPLATE_H, TEMPLATE_W
+
+    e, dim = cards + 3, 8  # some cards seen more than once
+    deck = RegisteredDeck.learned("m1", dim)
+    return dataclasses.replace(
+        deck,
+        extra_features=np.zeros((e, 2 * EXTRA_VIEWS, dim), np.float32),
+        extra_templates=np.zeros((e, EXTRA_VIEWS, TEMPLATE_H, TEMPLATE_W, 3), np.uint8),
+        extra_labels=np.array([i % cards for i in range(e)], np.int64),
+        extra_corrected=np.zeros(e, bool),
+    ).to_bytes()
+
+
+def test_a_learned_deck_is_told_apart_from_a_registered_one(client: Any) -> None:
+    from vision.registered_deck import RegisteredDeck
+
+    clave = _partida(client)
+    assert client.get(f"/api/partidas/{clave}/baraja").json() == {
+        "registrada": False,
+        "aprendida": False,
+        "conocidas": None,
+        "cartas": None,
+        "series": None,
+        "avisos": [],
+    }
+    with client.app_.state.web_sesiones.begin() as s:
+        lectura.guardar_baraja(s, clave, _learned_deck(13))
+    r = client.get(f"/api/partidas/{clave}/baraja").json()
+    assert r["registrada"] and r["aprendida"] and r["conocidas"] == 13
+    # the page says it is learned, not registered, and keeps the registration
+    for lang, texto in (
+        ("es", "Baraja aprendida de vuestras manos: conoce 13 de las 40 cartas."),
+        ("en", "Deck learned from your hands: it knows 13 of the 40 cards."),
+    ):
+        page = client.get(f"/p/{clave}/baraja?lang={lang}").text
+        assert texto in page
+        assert 'id="ya_registrada" hidden' in page and 'id="foto_label"' in page
+    page = client.get(f"/p/{clave}/baraja?lang=eu").text
+    assert "ikasitako baraja: 40 kartetatik 13 ezagutzen ditu" in page
+    # a deck registered from its photos knows all 40: registered, not learned
+    whole = RegisteredDeck(np.zeros((40, 8), np.float32), np.arange(40, dtype=np.int64), series=1)
+    with client.app_.state.web_sesiones.begin() as s:
+        lectura.guardar_baraja(s, clave, whole.to_bytes())
+    r = client.get(f"/api/partidas/{clave}/baraja").json()
+    assert r["registrada"] and not r["aprendida"] and r["conocidas"] is None
+    page = client.get(f"/p/{clave}/baraja").text
+    assert 'id="aprendida" hidden' in page and 'id="ya_registrada" hidden' not in page

@@ -479,6 +479,34 @@ def test_the_end_stays_visible_on_every_phone_and_another_partida_has_the_same_t
     assert sigue.status_code == 409 and sigue.json()["error"] == "la partida aún no ha terminado"
 
 
+def test_an_ended_partidas_last_hand_is_undone_only_until_another_partida_exists(client: TestClient):
+    clave = nueva(client, juegos=2, vacas=1, mano=1)
+    n = len(_hasta_el_final(client, clave))
+    # a mistaken final hand: undone while no next partida exists, and the partida goes on
+    assert 'id="deshacer_p" hidden' not in client.get(f"/p/{clave}").text
+    r = client.post(f"/api/partidas/{clave}/deshacer", json={"n": n})
+    assert r.status_code == 200 and not r.json()["terminada"] and r.json()["manos"] == n - 1
+    body = {"id_mano": "final-otra-vez", "n": n, "cartas": MANOS[0][0], "lances": {"grande": {"ordago": "quiero"}}}
+    r = client.post(f"/api/partidas/{clave}/manos", json=body)
+    assert r.status_code == 201 and r.json()["marcador"]["terminada"], r.text
+    otra = client.post(f"/api/partidas/{clave}/otra")
+    assert otra.status_code == 200
+    # once "otra partida" exists, the ended partida's undo is gone from the page and refused
+    assert 'id="deshacer_p" hidden' in client.get(f"/p/{clave}").text
+    assert 'data-siguiente="' + otra.json()["clave"] in client.get(f"/p/{clave}/parte").text
+    n = client.get(f"/api/partidas/{clave}").json()["manos"]
+    for lang, texto in (
+        ("es", "Esta partida terminó y ya se empezó otra: sus manos no se deshacen"),
+        ("en", "This partida has ended and another has started: its hands cannot be undone"),
+    ):
+        r = client.post(f"/api/partidas/{clave}/deshacer?lang={lang}", json={"n": n})
+        assert r.status_code == 409 and r.json()["error"] == texto
+    r = client.post(f"/api/partidas/{clave}/deshacer?lang=eu", json={"n": n})
+    assert r.status_code == 409 and r.json()["error"] and "deshacen" not in r.json()["error"]
+    m = client.get(f"/api/partidas/{clave}").json()
+    assert m["terminada"] and m["manos"] == n
+
+
 def test_a_hand_lost_to_another_phones_comes_back_with_the_stored_one(client: TestClient):
     clave = nueva(client)
     assert confirmar(client, clave, 1, id_mano="telefono-b-1", lances={"grande": {"quiero": 3}}).status_code == 201

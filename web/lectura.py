@@ -459,6 +459,15 @@ def baraja_de_partida(s: Session, clave: str) -> bytes | None:
     return _partida(s, clave).baraja
 
 
+def cartas_aprendidas(npz: bytes) -> int | None:
+    """How many of the 40 cards a partida's deck knows when it was learned from confirmed hands
+    only (no suit photos, series 0); None for a deck registered from its photos (it knows all)."""
+    from vision.registered_deck import RegisteredDeck  # vision: loaded only when a deck exists
+
+    deck = RegisteredDeck.from_bytes(npz)
+    return int(deck.known.sum()) if deck.series == 0 else None
+
+
 def guardar_baraja(s: Session, clave: str, npz: bytes | None) -> None:
     """Keep ``npz`` as partida ``clave``'s deck (None: read with the general model again)."""
     _partida(s, clave).baraja = npz

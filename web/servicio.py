@@ -616,6 +616,10 @@ def deshacer(s: Session, clave: str, n: int, idioma: str = SOURCE) -> dict[str, 
         )
     if ctl.guardadas == 0:
         raise WebError(N_("no hay ninguna mano que deshacer"), 409, {"marcador": marcador(ctl)})
+    if ctl.vista().terminada and _siguiente(ctl) is not None:  # the table already plays the next one
+        raise WebError(
+            N_("Esta partida terminó y ya se empezó otra: sus manos no se deshacen"), 409, {"marcador": marcador(ctl)}
+        )
     if n != ctl.guardadas or not ctl.deshacer():
         raise WebError(N_("la mano {n} ya no es la última: mira el marcador"), 409, {"marcador": marcador(ctl)}, n=n)
     return marcador(ctl)

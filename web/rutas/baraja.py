@@ -33,6 +33,9 @@ router = APIRouter(tags=["baraja"])
 
 PALO_DESCONOCIDO: Final = N_("palo desconocido: oros, copas, espadas o bastos")
 OCUPADO_REINTENTA: Final = N_("El lector está ocupado: se reintenta en un momento")
+APRENDIDA: Final = N_(
+    "Baraja aprendida de vuestras manos: conoce {n} de las 40 cartas. Registrar las cuatro fotos la deja perfecta."
+)
 
 
 class PaloOut(BaseModel):
@@ -41,7 +44,9 @@ class PaloOut(BaseModel):
 
 
 class BarajaOut(BaseModel):
-    registrada: bool
+    registrada: bool  # read with a deck of its own: registered from the photos or learned
+    aprendida: bool = False  # learned from confirmed hands only: the four photos make it whole
+    conocidas: int | None = None  # the cards of the 40 a learned deck knows
     cartas: int | None = None  # 40 once registered
     series: int | None = None  # sets of photos it holds
     avisos: list[str] = []  # the registration's warnings (small cards, a row like another suit)
@@ -71,7 +76,11 @@ async def comprobar(request: Request, sitio: PlazaLectura) -> Any:
 
 @router.get("/api/partidas/{clave}/baraja", response_model=BarajaOut)
 def ver(clave: str, s: Sesion) -> Any:
-    return BarajaOut(registrada=lectura.baraja_de_partida(s, clave) is not None)
+    npz = lectura.baraja_de_partida(s, clave)
+    if npz is None:
+        return BarajaOut(registrada=False)
+    conocidas = lectura.cartas_aprendidas(npz)
+    return BarajaOut(registrada=True, aprendida=conocidas is not None, conocidas=conocidas)
 
 
 @router.post("/api/partidas/{clave}/baraja", response_model=BarajaOut, dependencies=[Depends(limitar)])
@@ -109,7 +118,10 @@ def quitar(clave: str, s: Sesion) -> Any:
 @router.get("/p/{clave}/baraja", response_class=HTMLResponse)
 def pagina(clave: str, request: Request, s: Sesion) -> Any:
     idioma = lang(request)
-    registrada = lectura.baraja_de_partida(s, clave) is not None
+    npz = lectura.baraja_de_partida(s, clave)
+    conocidas = None if npz is None else lectura.cartas_aprendidas(npz)
+    registrada = npz is not None and conocidas is None  # a learned deck: the photos still help
+    aprendida = t(APRENDIDA, idioma).format(n=conocidas) if conocidas is not None else ""
     palos = [
         {"id": p, "nombre": t(n, idioma), "pide": t(PIDE_PALO, idioma).format(palo=t(n, idioma))}
         for p, n in zip(PALOS_FOTOS, NOMBRES_PALOS, strict=True)
@@ -121,6 +133,7 @@ def pagina(clave: str, request: Request, s: Sesion) -> Any:
         clave=clave,
         palos=palos,
         registrada=registrada,
+        aprendida=aprendida,
         textos=json.dumps(textos, ensure_ascii=False).replace("<", "\\u003c"),
     )
 

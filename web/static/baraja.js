@@ -82,6 +82,7 @@
       $("estado").scrollIntoView({block: "nearest"});
       decir("avisos", (r.doc.avisos || []).join(" · "));
       $("ya_registrada").hidden = false;
+      $("aprendida").hidden = true;
       raiz.dataset.registrada = "si";
     }).catch(function () { $("estado").textContent = ""; decir("error", T.sin_conexion); });
   }

@@ -129,7 +129,9 @@
 
   function ajustar() {
     var m = marcador();
-    document.getElementById("deshacer_p").hidden = manos() === 0;
+    // once "otra partida" exists the ended one is closed: its last hand is no longer undone
+    document.getElementById("deshacer_p").hidden = manos() === 0 || !!m.dataset.siguiente;
+    if (m.dataset.siguiente) { panel.hidden = true; aDeshacer = null; }
     document.getElementById("nueva_mano_p").hidden = m.dataset.terminada === "si";
   }
 
