@@ -196,8 +196,20 @@ def leer(data: bytes, nombre: str = "foto", baraja: bytes | None = None, abajo: 
     from vision.cli_leer import json_entry, read_image  # vision: loaded with the first photo
 
     img, factor = decodificar_foto(data)
-    reader = _lector(baraja)
-    return json_entry(nombre, lambda: en_la_foto(turn_seats(read_image(reader, img, nombre), abajo), factor))
+    return json_entry(
+        nombre, lambda: en_la_foto(turn_seats(_leida(baraja, lambda r: read_image(r, img, nombre)), abajo), factor)
+    )
+
+
+def _leida(baraja: bytes | None, leer_con: Callable[[Any], Any]) -> Any:
+    """The reading against a registered deck; against a deck only learned from confirmed hands
+    (no suit photos), the generic reading unless it finds the deck unfamiliar: on a deck the
+    generic reader knows, the learned one flagged more right cards (docs/measurements.md), and it
+    is meant for the decks the generic reader calls unfamiliar."""
+    if baraja is None or cartas_aprendidas(baraja) is None:
+        return leer_con(_lector(baraja))
+    generica = leer_con(_lector(None))
+    return leer_con(_lector(baraja)) if generica.unfamiliar else generica
 
 
 def _lector(baraja: bytes | None) -> Any:
@@ -266,9 +278,8 @@ def leer_asiento(
     ``mesa`` (the four hands' reading) and ``cartas``. WebError naming the player and the card
     otherwise; nothing changes then."""
     img, factor = decodificar_foto(data)
-    reader = _lector(baraja)
     try:
-        det = en_la_foto(mano_de(reader.read(img)), factor)
+        det = en_la_foto(mano_de(_leida(baraja, lambda r: r.read(img))), factor)
     except FileNotFoundError as exc:  # a model file missing: the page offers the grid
         raise WebError(str(exc), 500) from None
     if quitar:
