@@ -179,3 +179,21 @@ def test_a_learned_deck_is_told_apart_from_a_registered_one(client: Any) -> None
     assert r["registrada"] and not r["aprendida"] and r["conocidas"] is None
     page = client.get(f"/p/{clave}/baraja").text
     assert 'id="aprendida" hidden' in page and 'id="ya_registrada" hidden' not in page
+
+
+def test_a_learned_deck_reads_only_what_the_generic_reader_finds_unfamiliar(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the learned deck flagged more right cards than the generic reader on decks it knows
+    # (docs/measurements.md): a photo the generic reader reads as familiar keeps its reading
+    @dataclasses.dataclass(frozen=True)
+    class Leida:
+        por: str
+        unfamiliar: bool
+
+    monkeypatch.setattr(lectura, "_lector", lambda baraja: "aprendida" if baraja else "generica")
+    monkeypatch.setattr(lectura, "cartas_aprendidas", lambda baraja: None if baraja == b"registrada" else 13)
+    conocida = lectura._leida(b"aprendida", lambda r: Leida(r, False))
+    assert conocida.por == "generica"
+    rara = lectura._leida(b"aprendida", lambda r: Leida(r, r == "generica"))
+    assert rara.por == "aprendida"  # the generic reader called the deck unfamiliar
+    assert lectura._leida(b"registrada", lambda r: Leida(r, False)).por == "aprendida"  # the suit photos: always
+    assert lectura._leida(None, lambda r: Leida(r, True)).por == "generica"
