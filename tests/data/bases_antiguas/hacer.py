@@ -6,8 +6,8 @@ two migration chains became one (commit 44423cd: the tournament's chain at 0008 
   confirmed hands and a draft of the third;
 - ``torneo.*.sql``: what `mus torneo` left (the tournament's chain only): the same tournament.
 
-Run with that commit's code on the path, from its checkout (it imports web.migraciones, which
-no longer exists), on a machine with PostgreSQL:
+Run with that commit's code on the path (its ``torneo.db.motor`` and ``web.app``, which ran
+both chains), on a machine with PostgreSQL:
 
     PYTHONPATH=/path/to/checkout-at-44423cd python tests/data/bases_antiguas/hacer.py
 """
