@@ -41,6 +41,7 @@ from sqlalchemy.orm import sessionmaker
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from server.db import motor, url_por_defecto  # noqa: E402
 from torneo import auth, db, servicio  # noqa: E402
 from torneo import formato as fm  # noqa: E402
 from torneo.simulacion import MesaSimulada, PostgresMissing, free_port, postgres_temporal  # noqa: E402
@@ -64,7 +65,7 @@ def preparar(url: str, mesas: int, torneos: int = 1) -> list[TorneoCarga]:
     reparto = [mesas // torneos + (i < mesas % torneos) for i in range(torneos)]
     if reparto[0] > fm.MAX_MESAS:
         raise SystemExit(f"torneo_carga: como mucho {fm.MAX_MESAS} mesas por torneo: usa más --torneos")
-    engine = db.motor(url)
+    engine = motor(url)
     out = []
     with sessionmaker(engine)() as s, s.begin():
         org = auth.crear_cuenta(s, f"org{random.randrange(10**9)}", CLAVE, "organizador")
@@ -275,7 +276,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
 
 def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
     tmp = tempfile.mkdtemp(prefix="musmesa-carga-")
-    url = pg_url or db.url_por_defecto(tmp)
+    url = pg_url or url_por_defecto(tmp)
     torneos = preparar(url, args.mesas, args.torneos)
     port = free_port()
     srv = Servidor(["--url", url] if pg_url else ["--datos", tmp], port)
@@ -373,7 +374,7 @@ def comprobar(url: str, tid: int, base: str, tablas: dict[str, MesaSimulada], co
     """Every confirmed hand stored once, nothing else stored; standings = the tables' sums."""
     assert set(tablas) == set(codigos), "alguna mesa no terminó"
     assert all(not m.cola for m in tablas.values()), "quedaron manos sin enviar"
-    engine = db.motor(url)
+    engine = motor(url)
     with sessionmaker(engine)() as s:
         filas = list(s.execute(select(db.Mano.enfrentamiento_id, db.Mano.cliente_id).where(db.Mano.torneo_id == tid)))
         por_partida: dict[int, list[str]] = {}

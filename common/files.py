@@ -13,9 +13,11 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import sys
 from pathlib import Path
 from typing import Final
 
+DATA_ENV: Final = "MUSMESA_DATA"  # the data folder, overriding the platform's (tests, a second user, a server)
 PRIVATE_MODE: Final = 0o600  # a user's data (partidas, takes, backups): readable by its owner only
 SHARED_MODE: Final = 0o666  # anything else: what open() would give, less the umask
 
@@ -65,3 +67,20 @@ def _fsync_folder(folder: Path) -> None:
             os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def default_data_dir() -> Path:
+    """The one data folder of every front end (`mus servir`, `mus torneo`, the tablet, `mus
+    leer`): ``$MUSMESA_DATA``, else the platform's per-user data folder (``%APPDATA%/musmesa``,
+    ``~/Library/Application Support/musmesa``, ``$XDG_DATA_HOME/musmesa`` or
+    ``~/.local/share/musmesa``). Only the path: nothing is created."""
+    env = os.environ.get(DATA_ENV)
+    if env:
+        return Path(env).expanduser()
+    if sys.platform.startswith("win"):
+        base = Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming"))
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "musmesa"

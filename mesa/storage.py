@@ -31,15 +31,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from common.files import PRIVATE_MODE, write_atomic
+from common.files import PRIVATE_MODE, default_data_dir, write_atomic
 from mesa.i18n import N_, SOURCE, Nn_, t, tn
-
-# The one source of the data folder: `mus leer`/`mus mano` find the registered deck there too.
-from vision.registered_deck import DATA_ENV, DECK_FILE, default_data_dir
+from vision.registered_deck import DECK_FILE
 
 DB_NAME: Final = "musmesa.sqlite3"
 COPIA_NAME: Final = "musmesa.copia.sqlite3"  # the latest backup, beside the database
-ENV_VAR: Final = DATA_ENV
 COPIA_CADA_MANOS: Final = 5  # a backup every this many hands of a partida (and at its end)
 COPIA_MAX_EDAD_S: Final = 24 * 3600  # and one at start when the last is older than a day
 _TABLAS: Final = ("partidas", "manos", "correcciones", "arbitraje", "ajustes")

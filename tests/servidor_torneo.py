@@ -76,11 +76,12 @@ def torneo_en_marcha(
     the app to serve (the tournament server's when None)."""
     from sqlalchemy.orm import sessionmaker
 
-    from torneo import auth, db, servicio
+    from server.db import motor
+    from torneo import auth, servicio
     from torneo import formato as fm
 
     url = f"sqlite:///{carpeta / 'servidor.sqlite3'}"
-    engine = db.motor(url)
+    engine = motor(url)
     with sessionmaker(engine)() as s, s.begin():
         org = auth.crear_cuenta(s, "ana", "una-clave-larga", "organizador")
         parejas = [servicio.NuevaPareja(pareja.format(i=i), tuple(j.format(i=i) for j in jugadores)) for i in range(4)]

@@ -126,7 +126,8 @@ def test_the_photo_warnings_go_with_the_player() -> None:
 
 
 def test_the_registered_deck_defaults_to_the_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from mesa.storage import Almacen, default_data_dir
+    from common.files import default_data_dir
+    from mesa.storage import Almacen
     from vision.registered_deck import default_deck_path
 
     monkeypatch.setenv("MUSMESA_DATA", str(tmp_path))

@@ -61,9 +61,10 @@ def olvidar_tokens(server: Server) -> None:
     from sqlalchemy import delete
     from sqlalchemy.orm import sessionmaker
 
+    from server.db import motor
     from torneo import db
 
-    engine = db.motor(server.url)
+    engine = motor(server.url)
     with sessionmaker(engine)() as s, s.begin():
         s.execute(delete(db.TokenMesa))
     engine.dispose()

@@ -63,11 +63,12 @@ def display(tmp_path: Path) -> Iterator[str]:
 def servidor(tmp_path: Path) -> Iterator[tuple[Any, str]]:
     from sqlalchemy.orm import sessionmaker
 
+    from server.db import motor
     from tests.test_app_torneo import Server
-    from torneo import auth, db
+    from torneo import auth
 
     url = f"sqlite:///{tmp_path / 'servidor.sqlite3'}"
-    engine = db.motor(url)
+    engine = motor(url)
     with sessionmaker(engine)() as s, s.begin():  # what `mus torneo organizador ana` does
         auth.crear_cuenta(s, "ana", CLAVE, "organizador")
     engine.dispose()
@@ -150,9 +151,10 @@ def stored(url: str) -> dict[int, list[str]]:
     from sqlalchemy import select
     from sqlalchemy.orm import sessionmaker
 
+    from server.db import motor
     from torneo import db
 
-    engine = db.motor(url)
+    engine = motor(url)
     with sessionmaker(engine)() as s:
         rows = list(
             s.execute(

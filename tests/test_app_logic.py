@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 
 from app.camera import Fotogramas, FuenteError, Video, cargar_imagen
+from common.files import default_data_dir
 from mesa.arbitro import SesionArbitro, verificar
 from mesa.lectura import manos
 from mesa.mano import EntradaError, EntradaMano
 from mesa.partida import ControlPartida
 from mesa.senas import Entrenador
-from mesa.storage import Almacen, StorageError, abrir_o_memoria, default_data_dir
+from mesa.storage import Almacen, StorageError, abrir_o_memoria
 from scoring.outcomes import FinJuego, Terminacion
 from scoring.tanteo import tantear
 from vision.detections import CardDetections

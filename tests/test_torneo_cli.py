@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import sessionmaker
 
 from app.cli import main
+from server.db import motor, url_por_defecto
 from torneo import db
 
 CLAVE = "una-clave-bien-larga-1"
@@ -48,7 +49,7 @@ def tecleado(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 
 def _cuentas(datos: Path) -> list[str]:
-    engine = db.motor(db.url_por_defecto(str(datos)))
+    engine = motor(url_por_defecto(str(datos)))
     try:
         with sessionmaker(engine)() as s:
             return list(s.scalars(select(db.Cuenta.usuario)))

@@ -20,18 +20,21 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import MetaData, create_engine, inspect, text
 from sqlalchemy.engine import Engine
 
+import web.db  # noqa: F401 (the partida pages' tables join Base.metadata, compared below)
 from scoring.partida import Partida
+from server import migraciones
+from server.db import Base, motor
+from server.migraciones import EsquemaError
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
-from torneo import auth, migraciones
+from torneo import auth
 from torneo import formato as fm
 from torneo.api import Servidor
-from torneo.db import Base, EsquemaError, motor
 from torneo.servicio import ManoEnviada, jugadores_de
 
 CLAVE = "secreto-largo-1"
 MANOS = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
-ULTIMA = "0008"  # the newest revision: a database at any older one is upgraded to it
+ULTIMA = "0009"  # the newest revision: a database at any older one is upgraded to it
 
 # The SQLite schema exactly as the server made it before Alembic (create_all, esquema at 1),
 # dumped from sqlite_master: what revision 0001 must reproduce and stamp.
@@ -578,7 +581,7 @@ def test_migrations_run_from_the_package_without_alembic_ini(tmp_path: Path, mon
     from setuptools import find_packages
 
     repo = Path(__file__).resolve().parents[1]
-    assert "torneo.migraciones.versions" in find_packages(str(repo), include=["torneo*"])
+    assert "server.migraciones.versions" in find_packages(str(repo), include=["server*"])
     assert not list(migraciones.CARPETA.rglob("alembic.ini"))
     monkeypatch.chdir(tmp_path)  # nothing is read from the working folder
     monkeypatch.delenv("ALEMBIC_CONFIG", raising=False)

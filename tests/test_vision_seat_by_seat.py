@@ -132,7 +132,8 @@ def test_mano_refuses_photos_that_are_not_four_hands(hand_photos, as_json):
 
 
 def test_the_default_deck_is_in_the_data_folder(data_folder):
-    from vision.registered_deck import default_data_dir, default_deck_path
+    from common.files import default_data_dir
+    from vision.registered_deck import default_deck_path
 
     assert default_data_dir() == data_folder
     assert default_deck_path() == data_folder / "baraja.npz"

@@ -428,11 +428,12 @@ def servidor_unico(tmp_path: Path) -> Iterator[tuple[TestClient, list[str]]]:
     """`mus servir`'s app over a database holding a tournament (four parejas at two tables,
     round one started), in a TestClient: nothing listens anywhere, so a request it made to
     itself over HTTP could not be answered."""
-    from torneo import auth, db, servicio
+    from server.db import motor
+    from torneo import auth, servicio
     from torneo import formato as fm
 
     url = f"sqlite:///{tmp_path / 'servidor.sqlite3'}"
-    engine = db.motor(url)
+    engine = motor(url)
     with Session(engine) as s, s.begin():
         org = auth.crear_cuenta(s, "ana", "una-clave-larga", "organizador")
         parejas = [servicio.NuevaPareja(f"P{i}", (f"A{i}", f"B{i}")) for i in range(4)]
@@ -553,14 +554,15 @@ def test_a_phone_in_chromium_opens_the_tables_qr_link_and_plays_the_match(tmp_pa
     with the lance buttons, each reaching the tournament server once."""
     from selenium.webdriver.common.by import By
 
+    from server.db import motor, url_por_defecto
     from tests.navegador import Servir, capturas, navegador, sin_scroll_lateral
     from tests.test_web_telefono import _cargada, _confirmar, _lances_con_botones, _tap, esperar
-    from torneo import auth, db, servicio
+    from torneo import auth, servicio
     from torneo import formato as fm
 
     srv = Servir(tmp_path)
     srv.start()
-    engine = db.motor(db.url_por_defecto(tmp_path))  # the server's own database: the organiser's tournament
+    engine = motor(url_por_defecto(tmp_path))  # the server's own database: the organiser's tournament
     with Session(engine) as s, s.begin():
         org = auth.crear_cuenta(s, "ana", "una-clave-larga-y-rara-77", "organizador")
         parejas = [servicio.NuevaPareja(f"Pareja {i}", (f"Ana{i}", f"Luis{i}")) for i in range(4)]

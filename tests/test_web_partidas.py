@@ -23,10 +23,10 @@ from sqlalchemy import func, inspect, select
 from app.cli import main
 from mesa.i18n import t
 from scoring.partida import Partida
+from server import migraciones
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
-from torneo.migraciones import revision_de
-from web import migraciones, servicio
+from web import servicio
 from web.app import crear_app
 from web.db import Borrador, ManoPartida, PartidaWeb
 
@@ -385,14 +385,15 @@ def test_bad_hands_and_unknown_partidas_answer_clear_lines(client1: TestClient):
     )
 
 
-def test_the_tables_are_migrated_in_their_own_version_table(url: str):
+def test_the_tables_are_migrated_in_the_one_chain_and_version_table(url: str):
     a = crear_app(url)
     engine = a.state.servidor.engine
     try:
         tablas = set(inspect(engine).get_table_names())
-        assert {"partidas", "manos_partida", "borradores", "alembic_version_web", "alembic_version"} <= tablas
+        assert {"partidas", "manos_partida", "borradores", "alembic_version"} <= tablas
+        assert {t for t in tablas if t.startswith("alembic")} == {"alembic_version"}
         with engine.connect() as conn:
-            assert revision_de(conn, migraciones.TABLA_VERSION) == migraciones.ultima()
+            assert migraciones.revision_de(conn) == migraciones.ultima()
         migraciones.actualizar(engine)  # a second start finds it at head and changes nothing
     finally:
         engine.dispose()

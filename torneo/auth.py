@@ -31,7 +31,8 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 from starlette.requests import Request
 
-from torneo.db import Cuenta, Miembro, Sesion, Torneo, ahora
+from server.db import ahora
+from torneo.db import Cuenta, Miembro, Sesion, Torneo
 from torneo.servicio import ServicioError, fila, huella
 
 DURACION: Final = dt.timedelta(hours=12)  # a tournament day

@@ -19,9 +19,10 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.orm import sessionmaker
 
 from scoring.inputs import InputError, excerpt, read_json
+from server.db import motor, sesiones, url_por_defecto
+from server.migraciones import EsquemaError
 from torneo import auth, db, servicio
 from torneo import formato as fm
 
@@ -60,12 +61,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def _base(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--datos", help="carpeta del fichero SQLite (por defecto, la carpeta de datos del usuario)")
+    g.add_argument("--datos", help="carpeta del fichero SQLite (por defecto $MUSMESA_DATA o la del usuario)")
     g.add_argument("--url", help="URL de PostgreSQL, p. ej. postgresql://usuario:clave@host/base")
 
 
 def url_de(args: argparse.Namespace) -> str:
-    return args.url or db.url_por_defecto(args.datos)
+    return args.url or url_por_defecto(args.datos)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
                 else copias.restaurar(url_de(args), args.origen, args.forzar)
             )
         return _crear(args)
-    except (servicio.ServicioError, fm.FormatoError, InputError, db.EsquemaError, OSError) as exc:
+    except (servicio.ServicioError, fm.FormatoError, InputError, EsquemaError, OSError) as exc:
         print(f"mus torneo: {excerpt(str(exc), 280)}", file=sys.stderr)
         return 2
     except SQLAlchemyError as exc:
@@ -107,8 +108,7 @@ def _organizador(args: argparse.Namespace) -> int:
     clave = os.environ.get(args.clave_entorno, "") if args.clave_entorno else _pedir_clave()
     if clave is None:
         return 2
-    engine = db.motor(url_de(args))
-    with sessionmaker(engine)() as s, s.begin():
+    with sesiones(motor(url_de(args)))() as s, s.begin():
         auth.crear_cuenta(s, args.usuario, clave, "organizador")
     print(f"Organizador {args.usuario} creado.")
     return 0
@@ -127,8 +127,7 @@ def _crear(args: argparse.Namespace) -> int:
         body = TorneoIn.model_validate(data)
     except ValidationError as exc:
         raise error_de_validacion(exc) from None
-    engine = db.motor(url_de(args))
-    with sessionmaker(engine)() as s, s.begin():
+    with sesiones(motor(url_de(args)))() as s, s.begin():
         cuenta = s.scalar(
             select(db.Cuenta).where(db.Cuenta.usuario == args.organizador, db.Cuenta.rol == "organizador")
         )

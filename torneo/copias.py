@@ -10,12 +10,12 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from torneo import db
+from server.db import fichero_sqlite, motor
 from torneo.servicio import ServicioError
 
 
 def _fichero(url: str) -> Path:
-    fichero = db.fichero_sqlite(url)
+    fichero = fichero_sqlite(url)
     if fichero is None:
         raise ServicioError("con PostgreSQL, copia y restaura con pg_dump y pg_restore (docs/torneo.md)")
     return fichero
@@ -74,6 +74,6 @@ def restaurar(url: str, origen: str, forzar: bool) -> int:
             raise ServicioError("la base actual tiene {n} torneos: añade --forzar para sustituirla", n=hay)
     _copiar(src, destino)
     _clave(src, destino)
-    db.motor(f"sqlite:///{destino}").dispose()  # an older copy is migrated now, not at the next start
+    motor(f"sqlite:///{destino}").dispose()  # an older copy is migrated now, not at the next start
     print(f"Restaurada {src} en {destino}", file=sys.stdout)
     return 0

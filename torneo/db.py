@@ -1,9 +1,8 @@
 """The tournament's tables in SQLAlchemy 2: one schema for SQLite (a club's laptop) and
 PostgreSQL (a federation's server).
 
-These classes are the schema as the code reads it; the database gets it from the Alembic
-revisions in torneo/migraciones, which ``motor`` runs on every start (a newer database is
-refused with a clear line rather than half read).
+These classes are on the server's one ``Base`` (server.db); the database gets them from the one
+Alembic chain in server/migraciones, which ``server.db.motor`` runs on every start.
 Every row below a tournament carries ``torneo_id`` so that each query can be scoped to one
 tournament (no page or API may show another tournament's data).
 """
@@ -15,7 +14,7 @@ import os
 import secrets
 from itertools import chain
 from pathlib import Path
-from typing import Any, ClassVar, Final, Literal, get_args
+from typing import Any, Final, Literal, get_args
 
 from sqlalchemy import (
     JSON,
@@ -25,23 +24,14 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
-    create_engine,
     event,
     false,
     update,
 )
-from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from torneo.migraciones import EsquemaError, actualizar  # noqa: F401 (what callers of motor catch)
-
-
-def ahora() -> dt.datetime:
-    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
-
-
-class Base(DeclarativeBase):
-    type_annotation_map: ClassVar = {dict[str, Any]: JSON, list[Any]: JSON}
+from common.files import default_data_dir
+from server.db import Base, ahora, fichero_sqlite
 
 
 class Cuenta(Base):
@@ -296,52 +286,21 @@ def _versionar(s: Session, _contexto: Any) -> None:
         )
 
 
-def carpeta_por_defecto() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "musmesa"
-
-
-def url_por_defecto(datos: str | os.PathLike[str] | None = None) -> str:
-    """A SQLite file in ``datos`` (default: the user's data folder), created if missing; a new
-    folder is readable by its owner only."""
-    folder = Path(datos) if datos is not None else carpeta_por_defecto()
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    return f"sqlite:///{folder / 'torneo.sqlite3'}"
-
-
-def fichero_sqlite(url: str) -> Path | None:
-    """The file of a SQLite URL (None for PostgreSQL or an in-memory database)."""
-    if not url.startswith("sqlite"):
-        return None
-    ruta = url.split(":///", 1)[1] if ":///" in url else ""
-    return Path(ruta) if ruta and ruta != ":memory:" and not ruta.startswith("file:") else None
-
-
-def _solo_dueno(fichero: Path) -> None:
-    """The database and its -wal and -shm readable by the owner only: created so (SQLite gives
-    the -wal and -shm the database's mode), and narrowed if they exist."""
-    fichero.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.close(os.open(fichero, os.O_CREAT | os.O_RDWR, 0o600))
-    for f in (fichero, Path(f"{fichero}-wal"), Path(f"{fichero}-shm")):
-        if f.exists():
-            f.chmod(0o600)
-
-
 ENTORNO_CLAVE: Final = "MUSMESA_TORNEO_CLAVE"  # the server key, hex, where it cannot be a file
 
 
 def clave_servidor(url: str) -> bytes:
     """The key the tables' join codes are made from, kept outside the database: in
     ``$MUSMESA_TORNEO_CLAVE`` (hex), else in a file beside the SQLite database
-    (``torneo.sqlite3.clave``) or, for PostgreSQL, in the data folder ($MUSMESA_DATA, else the
-    user's: ``clave-torneo``); the file is made on first use, readable by its owner only."""
+    (``torneo.sqlite3.clave``) or, for PostgreSQL, in the data folder
+    (common.files.default_data_dir: ``clave-torneo``); the file is made on first use, readable
+    by its owner only."""
     if os.environ.get(ENTORNO_CLAVE):
         return bytes.fromhex(os.environ[ENTORNO_CLAVE])
     fichero = fichero_sqlite(url)
     if fichero is None and url.startswith("sqlite"):
         return _CLAVE_MEMORIA  # an in-memory database lives no longer than this process
-    datos = Path(os.environ.get("MUSMESA_DATA") or carpeta_por_defecto())
-    ruta = Path(f"{fichero}.clave") if fichero else datos / "clave-torneo"
+    ruta = Path(f"{fichero}.clave") if fichero else default_data_dir() / "clave-torneo"
     if not ruta.exists():
         ruta.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         try:
@@ -355,32 +314,3 @@ def clave_servidor(url: str) -> bytes:
 
 
 _CLAVE_MEMORIA: Final = secrets.token_bytes(32)
-
-
-def motor(url: str) -> Engine:
-    """An engine for ``url`` with the schema upgraded to the newest revision (EsquemaError for a
-    database of a newer server)."""
-    if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-    kwargs: dict[str, Any] = {}
-    if url.startswith("sqlite"):
-        # one file shared by uvicorn's thread pool; WAL lets readers go on while a hand is written
-        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-    else:
-        kwargs |= {"pool_size": 10, "max_overflow": 20, "pool_pre_ping": True}
-    fichero = fichero_sqlite(url)
-    if fichero is not None:
-        _solo_dueno(fichero)
-    engine = create_engine(url, **kwargs)
-    if url.startswith("sqlite"):
-        event.listen(engine, "connect", _sqlite_pragmas)
-    actualizar(engine)
-    return engine
-
-
-def _sqlite_pragmas(conn: Any, _record: Any) -> None:
-    cur = conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a committed hand survives a kill -9
-    cur.execute("PRAGMA foreign_keys=ON")
-    cur.close()

@@ -11,13 +11,13 @@ from typing import Any, TypeVar
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ValidationError
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 from starlette.requests import Request
 
 from scoring.inputs import InputError, parse_json
+from server.db import motor, sesiones
 from torneo import auth
 from torneo.cuerpo import leer_cuerpo
-from torneo.db import motor
 from torneo.modelos import LIMITE_CUERPO, error_de_validacion
 from torneo.servicio import ServicioError
 
@@ -49,7 +49,7 @@ class Estado:
         proxies: Collection[str] = (),
     ) -> None:
         self.engine: Engine = motor(url)
-        self.sesiones = sessionmaker(self.engine, expire_on_commit=False)
+        self.sesiones = sesiones(self.engine)
         # what no argument gives comes from the environment, so any front end that builds this
         # server (`mus torneo servir`, `mus servir`) takes the same settings
         self.proxies = frozenset(proxies) or frozenset(

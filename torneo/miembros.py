@@ -11,8 +11,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from server.db import ahora
 from torneo import auth, servicio
-from torneo.db import ROLES_MIEMBRO, CambioMiembro, Cuenta, Invitacion, Miembro, Torneo, ahora
+from torneo.db import ROLES_MIEMBRO, CambioMiembro, Cuenta, Invitacion, Miembro, Torneo
 from torneo.servicio import ServicioError
 
 

@@ -23,7 +23,7 @@ The registration is tied to the classifier it was made with (its hash is stored)
 another classifier are not comparable, and loading it with another one is an error.
 
 ``mus baraja registrar`` stores it in the user's data folder (:func:`default_deck_path`, the
-folder the app keeps its partidas in: :func:`default_data_dir`), where ``mus leer`` and ``mus
+folder the app keeps its partidas in: :func:`common.files.default_data_dir`), where ``mus leer`` and ``mus
 mano`` find it by default.
 """
 
@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import io
 import os
-import sys
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -40,7 +39,7 @@ from typing import Any, BinaryIO
 import numpy as np
 from numpy.typing import NDArray
 
-from common.files import write_atomic
+from common.files import default_data_dir, write_atomic
 from scoring.cards import CARD_IDS
 from vision.arrays import Floats, Image, Ints, Mask
 from vision.models import CLASSIFIER_FILE, file_hash
@@ -71,25 +70,7 @@ MAX_SERIES = 4
 # never outnumber one registration's (40 x 3 x 2 = 240 = 40 x VIEWS).
 MAX_EXTRA_PER_CARD = 3
 EXTRA_VIEWS = 2
-DATA_ENV = "MUSMESA_DATA"  # the data folder, overriding the platform's (tests, a second user)
 DECK_FILE = "baraja.npz"  # the registered deck in the data folder
-
-
-def default_data_dir() -> Path:
-    """The user's data folder: $MUSMESA_DATA, else the platform's per-user data folder
-    (``%APPDATA%/musmesa``, ``~/Library/Application Support/musmesa``,
-    ``$XDG_DATA_HOME/musmesa`` or ``~/.local/share/musmesa``). The one source of that path:
-    the app keeps its partidas there too."""
-    env = os.environ.get(DATA_ENV)
-    if env:
-        return Path(env).expanduser()
-    if sys.platform.startswith("win"):
-        base = Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming"))
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "musmesa"
 
 
 def default_deck_path() -> Path:

@@ -15,12 +15,10 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.orm import sessionmaker
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from mesa.i18n import N_
 from torneo.api import Servidor, error, error_de_validacion
-from web import migraciones
 from web.dependencias import texto_error
 from web.lectura import Ocupado
 from web.rutas import baraja, leer, mesa_torneo, paginas, partidas
@@ -30,12 +28,11 @@ ESTATICOS: Final = Path(__file__).resolve().parent / "static"
 
 
 def crear_app(url: str, datos: Path | None = None, limite_entradas: int = 20) -> FastAPI:
-    """The app over the database at ``url`` (migrated first); ``datos``: the data folder, when
+    """The app over the database at ``url`` (migrated first, by the tournament server's
+    ``server.db.motor``: one chain for every table); ``datos``: the data folder, when
     the database is a file in it; ``limite_entradas``: logins and join codes a minute per address."""
     app = Servidor(url, limite_entrar=limite_entradas).app
-    engine = app.state.servidor.engine
-    migraciones.actualizar(engine)
-    app.state.web_sesiones = sessionmaker(engine, expire_on_commit=False)
+    app.state.web_sesiones = app.state.servidor.sesiones
     app.state.datos = datos
     app.include_router(partidas.router)
     app.include_router(leer.router)  # W2: POST /api/leer

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any, Final
 from sqlalchemy.exc import SQLAlchemyError
 
 from scoring.inputs import excerpt
-from torneo import db
+from server.db import url_por_defecto
+from server.migraciones import EsquemaError
 from torneo.estado import ENTORNO_PETICIONES, ENTORNO_PROXY, ENTORNO_UNIONES
 
 if TYPE_CHECKING:  # the web stack is loaded only by the server itself (see crear)
@@ -38,7 +39,7 @@ ENV_REMOTOS: Final = "MUSMESA_SERVIR_TORNEOS_REMOTOS"  # the --torneo-remoto ser
 
 def configure(parser: argparse.ArgumentParser) -> None:
     g = parser.add_mutually_exclusive_group()
-    g.add_argument("--datos", help="carpeta del fichero SQLite (por defecto, la carpeta de datos del usuario)")
+    g.add_argument("--datos", help="carpeta del fichero SQLite (por defecto $MUSMESA_DATA o la del usuario)")
     g.add_argument("--url", help="URL de PostgreSQL, p. ej. postgresql://usuario:clave@host/base")
     parser.add_argument("--host", default="0.0.0.0", help="dirección en la que escucha (0.0.0.0: toda la red local)")
     parser.add_argument("--puerto", type=int, default=8000, help="puerto (8000)")
@@ -116,7 +117,7 @@ def direcciones(host: str, puerto: int) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     nombre = getattr(args, "como", "mus servir")  # `mus torneo servir` keeps its own name in messages
     try:
-        url = args.url or db.url_por_defecto(args.datos)
+        url = args.url or url_por_defecto(args.datos)
     except OSError as exc:
         print(f"{nombre}: no se puede usar la carpeta de datos {args.datos or ''}: {exc.strerror}", file=sys.stderr)
         return 2
@@ -146,9 +147,9 @@ def run(args: argparse.Namespace) -> int:
             os.environ[name] = str(value)
     try:
         app = crear(args.limite_entradas)  # migrates and checks the database before serving anything
-    except (db.EsquemaError, SQLAlchemyError, OSError) as exc:
+    except (EsquemaError, SQLAlchemyError, OSError) as exc:
         texto = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        prefijo = "" if isinstance(exc, db.EsquemaError) else "no se puede usar la base de datos: "
+        prefijo = "" if isinstance(exc, EsquemaError) else "no se puede usar la base de datos: "
         print(f"{nombre}: {prefijo}{excerpt(texto, 240)}", file=sys.stderr)
         return 2
     _anunciar(urls, args.host)

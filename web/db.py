@@ -1,27 +1,20 @@
-"""The phone pages' tables in SQLAlchemy 2, on a MetaData of their own beside the tournament's
-in the same database (SQLite in the data folder, or PostgreSQL).
+"""The phone pages' tables in SQLAlchemy 2, on the server's one ``Base`` (server.db) beside the
+tournament's, in the same database (SQLite in the data folder, or PostgreSQL).
 
-The database gets them from the Alembic revisions in web/migraciones (own version table
-``alembic_version_web``), run on every start. The stored hands are the source of truth: a
+The database gets them from the one Alembic chain in server/migraciones (revision 0009), run on
+every start. The stored hands are the source of truth: a
 partida is rebuilt by replaying them, so nothing that matters lives in a server process.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, ClassVar
+from typing import Any
 
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, LargeBinary, String, UniqueConstraint
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column
 
-from torneo.db import Base as BaseTorneo
-from torneo.db import ahora
-
-
-class Base(DeclarativeBase):
-    """Its own MetaData: the phone pages' tables migrate apart from the tournament's."""
-
-    type_annotation_map: ClassVar = BaseTorneo.type_annotation_map
+from server.db import Base, ahora
 
 
 class PartidaWeb(Base):

@@ -62,8 +62,9 @@ from mesa.torneo import (
 )
 from mesa.torneo_mesa import comprobar_partida, texto_correccion, texto_rechazada, validar_servidor
 from scoring.protocolo import SUFIJO_CORREGIDA, codigo_de, corregida, tanteo_del_servidor
+from server.db import url_por_defecto
 from torneo import servicio as torneo_servicio
-from torneo.db import Enfrentamiento, Mano, TokenMesa, Torneo, url_por_defecto
+from torneo.db import Enfrentamiento, Mano, TokenMesa, Torneo
 from web import servicio
 from web.db import ManoPartida, PartidaWeb
 from web.servicio import WebError

@@ -34,7 +34,7 @@ from scoring.cards import CARD_IDS, NotationError
 from scoring.partida import PartidaError
 from scoring.rules import PERFILES, PerfilError, datos_toml, perfil
 from scoring.tanteo import NOMBRES_LANCE, tantear
-from torneo.db import ahora
+from server.db import ahora
 from torneo.i18n import mensaje
 from web.db import Borrador, ManoPartida, PartidaWeb
 
