@@ -89,7 +89,7 @@ class Servidor:
         cmd = [
             sys.executable,
             "-m",
-            "app.cli",
+            "musmesa",
             "torneo",
             "servir",
             *self.args,

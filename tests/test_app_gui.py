@@ -440,7 +440,7 @@ def test_demo_writes_a_screenshot_of_every_screen(tmp_path: Path) -> None:
     caps = tmp_path / "capturas"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_HOME": str(tmp_path / "kivy")}
     done = subprocess.run(
-        [sys.executable, "-m", "app.cli", "app", "--demo", "--capturas", str(caps)],
+        [sys.executable, "-m", "musmesa", "app", "--demo", "--capturas", str(caps)],
         cwd=ROOT,
         env=env,
         capture_output=True,

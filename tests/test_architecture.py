@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-PACKAGES = ("common", "scoring", "vision", "gestures", "mesa", "app", "training", "torneo", "web")
-RUN_TIME = ("common", "scoring", "vision", "gestures", "mesa", "app", "torneo", "web")
+PACKAGES = ("common", "scoring", "vision", "gestures", "mesa", "app", "training", "torneo", "web", "musmesa")
+RUN_TIME = ("common", "scoring", "vision", "gestures", "mesa", "app", "torneo", "web", "musmesa")
 # what each package may import of the others (the rest of what it imports is not ours)
 ALLOWED = {
     "common": set(),  # the bottom layer (atomic writes): imports nothing of ours
@@ -29,6 +29,8 @@ ALLOWED = {
     "torneo": {"common", "scoring"},  # the server scores with the rules engine; the app never imports it
     # the one server (`mus servir`): the phone pages of a partida over the tournament server
     "web": {"common", "scoring", "vision", "mesa", "torneo"},
+    # the `mus` command line: every run-time package's command; nothing imports it
+    "musmesa": {"common", "scoring", "vision", "gestures", "mesa", "app", "torneo", "web"},
 }
 
 
@@ -121,6 +123,19 @@ def test_the_checks_see_the_whole_project():
         "training.cards.evaluate",
     } <= MODULES.keys()
     assert "vision.reader" in _graph()["vision.cli_leer"]
+
+
+def test_the_command_line_imports_each_command_where_the_checks_see_it():
+    """`mus` imports every subcommand's module with an import statement (lazily), never by a
+    name in a string, so this test and the type checker see what it runs."""
+    commands = {"scoring.cli", "scoring.arbitro_cli", "vision.cli_leer", "vision.cli_mano", "vision.cli_baraja"}
+    commands |= {"gestures.cli", "app.launcher", "torneo.cli", "web.cli"}
+    assert commands <= _graph()["musmesa.cli"]
+    assert "importlib" not in MODULES["musmesa.cli"].read_text(encoding="utf-8")
+
+
+def test_nothing_imports_the_command_line():
+    assert not [p for p, allowed in ALLOWED.items() if "musmesa" in allowed]
 
 
 def test_there_is_no_import_cycle_anywhere():

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from app.cli import main
+from musmesa.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 C = ["12o 12c 11o 11c", "7o 7c 7e 1o", "4o 4c 5o 6o", "10o 10c 6c 5c"]  # en paso: 5-4 (test_tanteo.py)
@@ -129,7 +129,7 @@ def test_deeply_nested_json_exit_2(capsys: pytest.CaptureFixture[str], write_jso
 
 def _mus() -> list[str]:
     script = Path(sys.executable).with_name("mus")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "app.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "musmesa"]
 
 
 def test_installed_mus_command(write_json: Callable[..., Path]) -> None:

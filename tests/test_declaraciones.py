@@ -374,7 +374,7 @@ def test_rotating_the_table_rotates_the_penalties(manos, pares, juego, mano, reg
 
 
 def test_mus_tanteo_shows_the_penalty_in_detalle(tmp_path, capsys) -> None:
-    from app.cli import main
+    from musmesa.cli import main
 
     record = {"reglas": SEG, "mano": 0, "manos": PARES, "declaraciones": {"pares": [False, True, False, False]}}
     path = tmp_path / "mano.json"

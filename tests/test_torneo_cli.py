@@ -12,7 +12,7 @@ pytest.importorskip("sqlalchemy")
 from sqlalchemy import select
 from sqlalchemy.orm import sessionmaker
 
-from app.cli import main
+from musmesa.cli import main
 from torneo import db
 
 CLAVE = "una-clave-bien-larga-1"
