@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from mesa.i18n import N_
-from scoring.cards import NotationError, check_distinct, parse_hand
+from scoring.cards import check_distinct, parse_hand
 from scoring.jugadas import cuarto_lance, evaluar, se_apuesta, tienen
 from scoring.rules import perfil
 
@@ -227,12 +227,3 @@ def _motivo(lance: str, tiene: tuple[bool, bool], parejas: tuple[str, str]) -> t
     if lance == "pares":
         return N_("Solo {0} tienen pares"), quien  # a pareja: two players
     return N_("Solo {0} tienen juego"), quien
-
-
-def validar_mano_texto(texto: str) -> str | None:
-    """None if the text is a valid hand, else the Spanish error message."""
-    try:
-        parse_hand(texto)
-    except NotationError as exc:
-        return str(exc)
-    return None

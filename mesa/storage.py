@@ -35,11 +35,10 @@ from common.files import PRIVATE_MODE, write_atomic
 from mesa.i18n import N_, SOURCE, Nn_, t, tn
 
 # The one source of the data folder: `mus leer`/`mus mano` find the registered deck there too.
-from vision.registered_deck import DATA_ENV, DECK_FILE, default_data_dir
+from vision.registered_deck import DECK_FILE, default_data_dir
 
 DB_NAME: Final = "musmesa.sqlite3"
 COPIA_NAME: Final = "musmesa.copia.sqlite3"  # the latest backup, beside the database
-ENV_VAR: Final = DATA_ENV
 COPIA_CADA_MANOS: Final = 5  # a backup every this many hands of a partida (and at its end)
 COPIA_MAX_EDAD_S: Final = 24 * 3600  # and one at start when the last is older than a day
 _TABLAS: Final = ("partidas", "manos", "correcciones", "arbitraje", "ajustes")
@@ -377,10 +376,6 @@ class Almacen:
         return store
 
     @property
-    def baraja_registrada(self) -> Path:
-        return baraja_registrada(self.carpeta)
-
-    @property
     def guarda(self) -> bool:
         """False while the data stay in memory (the folder cannot be written)."""
         return self.problema is None
@@ -472,12 +467,6 @@ class Almacen:
     def partidas(self) -> list[dict[str, Any]]:
         rows = self.conn.execute("SELECT * FROM partidas ORDER BY id DESC").fetchall()
         return [self._partida_dict(r) for r in rows]
-
-    def cerrar_partida(self, partida_id: int, ganador: int | None, terminada: bool) -> None:
-        with self._tx() as db:
-            db.execute("UPDATE partidas SET terminada=?, ganador=? WHERE id=?", (int(terminada), ganador, partida_id))
-        if terminada:
-            self.copiar()
 
     # -- manos ----------------------------------------------------------------------------
     def guardar_mano(
