@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 from app.camera import Fotogramas, FuenteError, Video, cargar_imagen
 from mesa.arbitro import SesionArbitro, verificar
 from mesa.lectura import manos
-from mesa.mano import EntradaError, EntradaMano
+from mesa.mano import EntradaError, EntradaMano, row_of
 from mesa.partida import ControlPartida
 from mesa.senas import Entrenador
 from mesa.storage import Almacen, StorageError, abrir_o_memoria, default_data_dir
@@ -128,6 +129,31 @@ def test_lances_that_cannot_be_bet_are_skipped_once_cards_are_known() -> None:
         e.envite("pares", 2)
     e.no_quiero("punto", gana=1)
     assert e.lances() == {"punto": {"no_quiero": 1, "gana": 1}}
+
+
+def test_punto_is_entered_in_juegos_row_and_the_rule_is_written_once() -> None:
+    """Punto is played in juego's place: the tablet's screen, the phone pages and the entry
+    share one row for both, and ask mesa.mano.row_of which it is rather than spell it again."""
+    assert [row_of(lance) for lance in ("grande", "chica", "pares", "juego", "punto")] == [
+        "grande",
+        "chica",
+        "pares",
+        "juego",
+        "juego",
+    ]
+    e = EntradaMano(mano=0)
+    e.poner_cartas(SOLO_P1_PARES)  # nobody has juego: the fourth row is punto
+    e.envite("juego", 3)  # tapped in the fourth row
+    assert e.resultado("punto") == {"quiero": 3} and e.lances() == {"punto": {"quiero": 3}}
+    spelled = re.compile(r"""["']juego["'] if [\w.]+ == ["']punto["']""")
+    repo = Path(__file__).resolve().parent.parent
+    again = [
+        str(path.relative_to(repo))
+        for package in ("mesa", "app", "web", "server")
+        for path in sorted((repo / package).rglob("*.py"))
+        if spelled.search(path.read_text(encoding="utf-8"))
+    ]
+    assert again == ["mesa/mano.py"]
 
 
 def test_entry_rejects_bad_cards_and_amounts() -> None:
