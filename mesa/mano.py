@@ -1,6 +1,6 @@
 """Entering one hand: the four hands (optional until the tanteo) and what happened per lance.
 
-The lance outcomes use the hand-record format of `mus tanteo` (issue 2, section 3)::
+The lance outcomes use the hand-record format of `mus tanteo` (docs/scoring.md)::
 
     >>> e = EntradaMano(mano=0, reglas="general")
     >>> e.poner_cartas(["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"])

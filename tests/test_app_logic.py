@@ -25,7 +25,7 @@ from vision.detections import CardDetections
 from vision.draw import annotate
 
 JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]
-# Issue 2's example hand: both parejas hold pares and juego, so every lance can be bet.
+# The hand-record example's hands: both parejas hold pares and juego, so every lance can be bet.
 MANOS = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
 # Only seat 1 (pareja 1) holds pares; nobody has juego (punto is played).
 SOLO_P1_PARES = ["1o 4c 5e 6b", "7o 7c 2e 4b", "1c 5c 6e 10b", "2o 4e 5b 6o"]
