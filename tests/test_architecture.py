@@ -138,6 +138,35 @@ def test_nothing_imports_the_command_line():
     assert not [p for p, allowed in ALLOWED.items() if "musmesa" in allowed]
 
 
+# web/db.py and torneo/db.py each declare their SQLAlchemy Base until the one in server/db.py
+# replaces both; empty this set then
+_TWO_BASES = {"Base"}
+
+
+def _class_definitions(modules: dict[str, Path]) -> dict[str, list[str]]:
+    """Each top-level class name and the modules defining it."""
+    defined: dict[str, list[str]] = {}
+    for m, path in modules.items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef):
+                defined.setdefault(node.name, []).append(m)
+    return defined
+
+
+def test_each_class_name_is_defined_once():
+    """One name, one class: a reader (and a search) never has to ask which `Estado` this is."""
+    twice = {name: ms for name, ms in _class_definitions(MODULES).items() if len(ms) > 1 and name not in _TWO_BASES}
+    assert not twice
+
+
+def test_the_class_name_check_finds_a_name_defined_twice(tmp_path):
+    (tmp_path / "a.py").write_text("class Estado:\n    pass\n", encoding="utf-8")
+    (tmp_path / "b.py").write_text("def f():\n    class Estado: ...\n\n\nclass Estado:\n    x = 1\n", encoding="utf-8")
+    (tmp_path / "c.py").write_text("class Otra:\n    pass\n", encoding="utf-8")
+    found = _class_definitions({p.stem: p for p in sorted(tmp_path.glob("*.py"))})
+    assert found == {"Estado": ["a", "b"], "Otra": ["c"]}
+
+
 def test_there_is_no_import_cycle_anywhere():
     assert _cycle(_graph()) is None, " -> ".join(_cycle(_graph()) or [])
 
