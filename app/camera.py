@@ -40,7 +40,7 @@ def cargar_imagen(path: str | Path) -> np.ndarray:
     return img
 
 
-class Fuente:
+class FuenteVideo:
     """A source of BGR frames with timestamps in seconds."""
 
     error: str = ""
@@ -52,7 +52,7 @@ class Fuente:
         """Release the device or file."""
 
 
-class Camara(Fuente):
+class Camara(FuenteVideo):
     """A webcam through cv2.VideoCapture."""
 
     def __init__(self, indice: int = 0, ancho: int = 640, alto: int = 480) -> None:
@@ -78,7 +78,7 @@ class Camara(Fuente):
         self.cap.release()
 
 
-class Video(Fuente):
+class Video(FuenteVideo):
     """A video file, frame by frame at its own timestamps."""
 
     def __init__(self, path: str | Path) -> None:
@@ -110,7 +110,7 @@ class Video(Fuente):
         self.cap.release()
 
 
-class Fotogramas(Fuente):
+class Fotogramas(FuenteVideo):
     """A list of BGR frames (or image files) shown ``intervalo`` seconds apart."""
 
     def __init__(self, frames: Sequence[np.ndarray | str | Path], intervalo: float = 0.1) -> None:
@@ -142,7 +142,7 @@ def a_textura(frame_bgr: np.ndarray, texture: Any = None) -> Any:
 
 
 class Preview:
-    """Polls a Fuente on the Kivy clock, shows frames in an Image, hands them to a consumer.
+    """Polls a FuenteVideo on the Kivy clock, shows frames in an Image, hands them to a consumer.
 
     ``procesar(t, frame) -> result`` is the heavy part (landmarks); with a live camera it runs
     in one worker thread, frames arriving while it is busy are only shown, so the preview
@@ -162,7 +162,7 @@ class Preview:
     ) -> None:
         self.widget, self.procesar, self.aplicar = image_widget, procesar, aplicar
         self.al_error, self.fps = al_error, fps
-        self.fuente: Fuente | None = None
+        self.fuente: FuenteVideo | None = None
         self.ultimo: np.ndarray | None = None
         self._ev = None
         self._tex = None
@@ -170,7 +170,7 @@ class Preview:
         self._ocupado = False
         self._sesion = 0  # results of a stopped source are dropped
 
-    def empezar(self, fuente: Fuente) -> None:
+    def empezar(self, fuente: FuenteVideo) -> None:
         from kivy.clock import Clock  # Kivy only when previewing (see a_textura)
 
         self.parar()

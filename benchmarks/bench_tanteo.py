@@ -1,4 +1,4 @@
-"""Full tanteos per second on random hand records, on one core (issue 2 §4: aim >= 50,000/s).
+"""Full tanteos per second on random hand records, on one core (the aim: >= 50,000/s).
 
 Each record is a random deal of 16 distinct cards, a random mano and scoreboard, a random profile
 and a random valid outcome for every lance that can be bet; one tanteo is the whole

@@ -90,7 +90,7 @@ class Servidor:
         cmd = [
             sys.executable,
             "-m",
-            "app.cli",
+            "musmesa",
             "torneo",
             "servir",
             *self.args,

@@ -52,7 +52,7 @@ class Servir:
         cmd = [
             sys.executable,
             "-m",
-            "app.cli",
+            "musmesa",
             "servir",
             "--datos",
             str(datos),

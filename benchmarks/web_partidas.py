@@ -144,7 +144,7 @@ def main() -> int:
     cmd = [
         sys.executable,
         "-m",
-        "app.cli",
+        "musmesa",
         "servir",
         "--host",
         "127.0.0.1",

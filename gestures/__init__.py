@@ -1,4 +1,4 @@
-"""Seña recognition from a webcam (issue 4), with MediaPipe Tasks.
+"""Seña recognition from a webcam, with MediaPipe Tasks.
 
 - :mod:`gestures.recognizer`: ``SenaRecognizer`` (frames in, ``FrameResult`` and events out).
 - :mod:`gestures.types`: gesture ids (``GESTOS``), ``Evento``, ``FrameResult``, sides.

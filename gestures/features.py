@@ -67,9 +67,6 @@ class FaceFrame:
     def __getitem__(self, idx: int | list[int]) -> np.ndarray:
         return self.pts[idx]
 
-    def to_image(self, q: np.ndarray) -> np.ndarray:
-        return self.origin + (q * self.unit) @ self.axes
-
 
 def _dist(f: FaceFrame, i: int, j: int) -> float:
     return float(np.linalg.norm(f[i] - f[j]))

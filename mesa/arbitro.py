@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.arbitro import Informe, comprobar_senas
+from scoring.arbitro import InformeSenas, comprobar_senas
 from scoring.registro import FORMATO, RegistroArbitro, verificar
 from scoring.senas import FASES
 
@@ -86,7 +86,7 @@ class SesionArbitro:
             datos["miniatura"], datos["huella"] = miniatura, huella
         self.log.anotar("sena", datos, t=evento.get("inicio"))
 
-    def comprobar(self, cartas: str) -> Informe:
+    def comprobar(self, cartas: str) -> InformeSenas:
         """Check the watched player's señas against their revealed cards; logged too."""
         informe = comprobar_senas(
             self.eventos, cartas, self.perfil, self.marcas or None, primera_mano=self.primera_mano

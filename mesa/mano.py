@@ -1,6 +1,6 @@
 """Entering one hand: the four hands (optional until the tanteo) and what happened per lance.
 
-The lance outcomes use the hand-record format of `mus tanteo` (issue 2, section 3)::
+The lance outcomes use the hand-record format of `mus tanteo` (docs/scoring.md)::
 
     >>> e = EntradaMano(mano=0, reglas="general")
     >>> e.poner_cartas(["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"])
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from mesa.i18n import N_
-from scoring.cards import NotationError, check_distinct, parse_hand
+from scoring.cards import check_distinct, parse_hand
 from scoring.jugadas import cuarto_lance, evaluar, se_apuesta, tienen
 from scoring.rules import perfil
 
@@ -30,6 +30,16 @@ ORDAGO: Final = {"ordago": "quiero"}
 DESPUES_DEL_ORDAGO: Final = N_("no se apuesta después de un órdago querido")
 
 Resultado = str | dict[str, Any]
+
+
+def row_of(lance: str) -> str:
+    """The lance row an outcome is entered in: punto is played in juego's place (the fourth
+    lance, when no one holds juego), so it shares juego's row; every other lance has its own.
+
+    >>> [row_of(lance) for lance in ("grande", "chica", "pares", "juego", "punto")]
+    ['grande', 'chica', 'pares', 'juego', 'juego']
+    """
+    return "juego" if lance == "punto" else lance
 
 
 class EntradaError(ValueError):
@@ -114,27 +124,23 @@ class EntradaMano:
         return rows
 
     def _check(self, lance: str) -> None:
-        if lance == "punto":
-            lance = "juego"
+        lance = row_of(lance)
         if lance not in LANCES:
             raise EntradaError(f"lance desconocido: {lance!r}")
         if any(self._res.get(antes) == ORDAGO for antes in LANCES[: LANCES.index(lance)]):
             raise EntradaError(DESPUES_DEL_ORDAGO)  # the hand ended there: scoring/ would refuse it
         for row in self.estado():
-            if (row.lance == lance or (lance == "juego" and row.lance == "punto")) and not row.apostable:
+            if row_of(row.lance) == lance and not row.apostable:
                 raise EntradaError(f"{row.lance}: no se apuesta ({row.motivo})")
 
-    def _key(self, lance: str) -> str:
-        return "juego" if lance == "punto" else lance
-
     def paso(self, lance: str) -> None:
-        self._res.pop(self._key(lance), None)
+        self._res.pop(row_of(lance), None)
 
     def envite(self, lance: str, tantos: int) -> None:
         self._check(lance)
         if not isinstance(tantos, int) or tantos < 2:
             raise EntradaError("un envite querido vale al menos 2 tantos")
-        self._res[self._key(lance)] = {"quiero": tantos}
+        self._res[row_of(lance)] = {"quiero": tantos}
 
     def no_quiero(self, lance: str, gana: int, tantos: int = 1) -> None:
         self._check(lance)
@@ -142,7 +148,7 @@ class EntradaMano:
             raise EntradaError("la pareja que gana es 0 o 1")
         if tantos < 1:
             raise EntradaError("un envite no querido vale al menos 1 tanto")
-        self._res[self._key(lance)] = {"no_quiero": tantos, "gana": gana}
+        self._res[row_of(lance)] = {"no_quiero": tantos, "gana": gana}
 
     def ordago(self, lance: str) -> None:
         """Órdago querido (a refused órdago is a no_quiero: use :meth:`no_quiero`); the lances
@@ -159,7 +165,7 @@ class EntradaMano:
         mesa.mano.EntradaError: no se apuesta después de un órdago querido
         """
         self._check(lance)
-        key = self._key(lance)
+        key = row_of(lance)
         for despues in LANCES[LANCES.index(key) + 1 :]:
             self._res.pop(despues, None)
         self._res[key] = dict(ORDAGO)
@@ -185,17 +191,17 @@ class EntradaMano:
                 raise EntradaError(f"lance {lance}: resultado inválido {valor!r}"[:200])
 
     def resultado(self, lance: str) -> Resultado:
-        return self._res.get(self._key(lance), "paso")
+        return self._res.get(row_of(lance), "paso")
 
     def _quitar_imposibles(self) -> None:
         """Once the cards are known, forget bets on lances that cannot be bet."""
         for row in self.estado():
             if not row.apostable:
-                self._res.pop(self._key(row.lance), None)
+                self._res.pop(row_of(row.lance), None)
 
     def lances(self) -> dict[str, Resultado]:
         """Non-paso outcomes, keyed as the cards decide (juego or punto)."""
-        names = {self._key(r.lance): r.lance for r in self.estado()}
+        names = {row_of(r.lance): r.lance for r in self.estado()}
         return {names[k]: v for k, v in self._res.items() if k in names}
 
     def registro(self, marcador: list[int] | tuple[int, int]) -> dict[str, Any]:
@@ -212,7 +218,7 @@ class EntradaMano:
 def _nada_tras_el_ordago(lances: Mapping[str, Any]) -> None:
     """An accepted órdago ends the hand: a bet in a later lance is refused, whatever the order
     of the keys it was sent in."""
-    jugados = [LANCES.index("juego" if k == "punto" else k) for k, v in lances.items() if k in (*LANCES, "punto")]
+    jugados = [LANCES.index(row_of(k)) for k, v in lances.items() if k in (*LANCES, "punto")]
     valores = [v for k, v in lances.items() if k in (*LANCES, "punto")]
     ordagos = [i for i, v in zip(jugados, valores, strict=True) if v == ORDAGO]
     if ordagos and any(i > min(ordagos) and v != "paso" for i, v in zip(jugados, valores, strict=True)):
@@ -227,12 +233,3 @@ def _motivo(lance: str, tiene: tuple[bool, bool], parejas: tuple[str, str]) -> t
     if lance == "pares":
         return N_("Solo {0} tienen pares"), quien  # a pareja: two players
     return N_("Solo {0} tienen juego"), quien
-
-
-def validar_mano_texto(texto: str) -> str | None:
-    """None if the text is a valid hand, else the Spanish error message."""
-    try:
-        parse_hand(texto)
-    except NotationError as exc:
-        return str(exc)
-    return None

@@ -374,10 +374,6 @@ class Almacen:
         return store
 
     @property
-    def baraja_registrada(self) -> Path:
-        return baraja_registrada(self.carpeta)
-
-    @property
     def guarda(self) -> bool:
         """False while the data stay in memory (the folder cannot be written)."""
         return self.problema is None
@@ -469,12 +465,6 @@ class Almacen:
     def partidas(self) -> list[dict[str, Any]]:
         rows = self.conn.execute("SELECT * FROM partidas ORDER BY id DESC").fetchall()
         return [self._partida_dict(r) for r in rows]
-
-    def cerrar_partida(self, partida_id: int, ganador: int | None, terminada: bool) -> None:
-        with self._tx() as db:
-            db.execute("UPDATE partidas SET terminada=?, ganador=? WHERE id=?", (int(terminada), ganador, partida_id))
-        if terminada:
-            self.copiar()
 
     # -- manos ----------------------------------------------------------------------------
     def guardar_mano(

@@ -130,11 +130,11 @@ class Grabado(NamedTuple):
 
     frames: list[tuple[float, bytes]]
     n_calib: int
-    recortada: bool  # the attempt went on past Grabacion.max_segundos
+    recortada: bool  # the attempt went on past GrabacionToma.max_segundos
 
 
 @dataclass
-class Grabacion:
+class GrabacionToma:
     """The frames of the current take, fed from the live loop (no Kivy here).
 
     ``fotograma`` takes every frame the recognizer processed: those of its calibration become

@@ -132,7 +132,7 @@ def http(base: str, idioma: str = SOURCE, timeout: float = TIMEOUT) -> Transport
 
 
 @dataclass(frozen=True)
-class Mesa:
+class MesaUnida:
     """The match this tablet plays: what the server said when it joined."""
 
     servidor: str
@@ -167,7 +167,7 @@ class Rechazada:
 
 
 @dataclass(frozen=True)
-class Correccion:
+class CorreccionServidor:
     """A hand the server scored differently: the table's tanteo, the server's, its answer."""
 
     numero: int
@@ -212,7 +212,7 @@ class ClienteTorneo:
 
     # --- joining --------------------------------------------------------------------------
 
-    def unirse(self, servidor: str, codigo: str) -> Mesa:
+    def unirse(self, servidor: str, codigo: str) -> MesaUnida:
         """Join the match now played at the table of ``codigo``. Joining the match the queue
         belongs to again keeps the queue (a new token; refused hands go back to be sent); the
         queue of another match must be empty first."""
@@ -222,7 +222,7 @@ class ClienteTorneo:
         status, doc = self._send(servidor)("POST", "/api/mesas/unirse", {"codigo": code}, None)
         if status != 200:
             raise self._refused(status, doc)
-        mesa = Mesa(servidor, doc["token"], doc["torneo"]["nombre"], dict(doc["partida"]))
+        mesa = MesaUnida(servidor, doc["token"], doc["torneo"]["nombre"], dict(doc["partida"]))
         misma = self.misma_partida(mesa)
         vieja = self.mesa()
         # the number of the first hand this tablet plays: its partida's hands map onto them
@@ -246,7 +246,7 @@ class ClienteTorneo:
             self._db.execute("COMMIT")
         return mesa
 
-    def misma_partida(self, nueva: Mesa) -> bool:
+    def misma_partida(self, nueva: MesaUnida) -> bool:
         """Whether ``nueva`` is the match this tablet has already joined (same server, same id)."""
         vieja = self.mesa()
         return (
@@ -256,9 +256,9 @@ class ClienteTorneo:
             and vieja.partida.get("id") == nueva.partida.get("id")
         )
 
-    def mesa(self) -> Mesa | None:
+    def mesa(self) -> MesaUnida | None:
         row = self._db.execute("SELECT servidor, token, torneo, partida FROM mesa").fetchone()
-        return None if row is None else Mesa(row[0], row[1], row[2], json.loads(row[3]))
+        return None if row is None else MesaUnida(row[0], row[1], row[2], json.loads(row[3]))
 
     def salir(self) -> None:
         """Leave the tournament (its unsent hands go with it: the caller asks first)."""
@@ -345,7 +345,7 @@ class ClienteTorneo:
             for n, why, code in rows
         ]
 
-    def correcciones(self) -> list[Correccion]:
+    def correcciones(self) -> list[CorreccionServidor]:
         """Hands the server stored with its own tanteo, in order."""
         rows = self._db.execute(
             "SELECT numero, cuerpo, tanteo_mesa, respuesta FROM cola WHERE"
@@ -362,7 +362,7 @@ class ClienteTorneo:
         rows = self._db.execute("SELECT numero, respuesta FROM cola WHERE estado = 'enviada' AND respuesta IS NOT NULL")
         return {n: json.loads(r) for n, r in rows}
 
-    def correcciones_nuevas(self) -> list[Correccion]:
+    def correcciones_nuevas(self) -> list[CorreccionServidor]:
         """The corrections not told to the player yet; from now on they count as told. Only
         those returned are marked: one the sender thread stores meanwhile is told next time."""
         new = [
@@ -436,6 +436,6 @@ class ClienteTorneo:
         return body
 
 
-def _correccion(numero: int, cuerpo: str, tanteo_mesa: str, respuesta: str | None) -> Correccion:
+def _correccion(numero: int, cuerpo: str, tanteo_mesa: str, respuesta: str | None) -> CorreccionServidor:
     mesa, servidor = json.loads(tanteo_mesa), json.loads(cuerpo)["tanteo"]
-    return Correccion(numero, (mesa[0], mesa[1]), (servidor[0], servidor[1]), json.loads(respuesta or "{}"))
+    return CorreccionServidor(numero, (mesa[0], mesa[1]), (servidor[0], servidor[1]), json.loads(respuesta or "{}"))

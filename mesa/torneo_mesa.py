@@ -21,8 +21,8 @@ from mesa.i18n import N_, SOURCE
 from mesa.partida import ControlPartida
 from mesa.torneo import (
     ClienteTorneo,
-    Correccion,
-    Mesa,
+    CorreccionServidor,
+    MesaUnida,
     Rechazada,
     SinRed,
     TorneoError,
@@ -72,7 +72,7 @@ class VistaTorneo:
     jugadores: list[str]  # by seat: abajo, derecha, arriba, izquierda
     pendientes: int
     rechazadas: list[Rechazada] = field(default_factory=list)
-    correcciones: list[Correccion] = field(default_factory=list)
+    correcciones: list[CorreccionServidor] = field(default_factory=list)
 
 
 class MesaTorneo:
@@ -97,7 +97,7 @@ class MesaTorneo:
     def close(self) -> None:
         self.cliente.close()
 
-    def mesa(self) -> Mesa | None:
+    def mesa(self) -> MesaUnida | None:
         return self.cliente.mesa()
 
     def vista(self) -> VistaTorneo | None:
@@ -115,7 +115,7 @@ class MesaTorneo:
         )
 
     # -- joining ---------------------------------------------------------------------------
-    def unirse_en_hilo(self, servidor: str, codigo: str, idioma: str = SOURCE) -> tuple[Mesa, bool]:
+    def unirse_en_hilo(self, servidor: str, codigo: str, idioma: str = SOURCE) -> tuple[MesaUnida, bool]:
         """Join with a client of the calling thread (the screen runs it off the Kivy thread);
         the match, and whether it is the one this tablet already played (its queue kept)."""
         cliente = ClienteTorneo(self.datos, self._transport, idioma)
@@ -126,7 +126,7 @@ class MesaTorneo:
         finally:
             cliente.close()
 
-    def empezar_partida(self, ctl: ControlPartida, mesa: Mesa, misma: bool = False) -> None:
+    def empezar_partida(self, ctl: ControlPartida, mesa: MesaUnida, misma: bool = False) -> None:
         """Start the app's partida with the match's players, rule profile and mano; when the
         tablet joined its own match again, go on with the partida it was playing."""
         if misma:  # the queue is this partida's: it stays whatever happens
@@ -233,7 +233,7 @@ def _marcador(par: tuple[int, int]) -> str:
     return f"{par[0]}-{par[1]}"
 
 
-def texto_correccion(t: Callable[[str], str], c: Correccion) -> str:
+def texto_correccion(t: Callable[[str], str], c: CorreccionServidor) -> str:
     return t("Mano {n} corregida por el servidor: de {mesa} a {servidor}").format(
         n=c.numero, mesa=_marcador(c.mesa), servidor=_marcador(c.servidor)
     )
@@ -275,7 +275,7 @@ def texto_rechazada(t: Callable[[str], str], r: Rechazada, telefono: bool = Fals
     return t("Mano {n} rechazada: {motivo}").format(n=r.numero, motivo=r.motivo) + "\n" + what
 
 
-def comprobar_partida(mesa: Mesa) -> None:
+def comprobar_partida(mesa: MesaUnida) -> None:
     """TorneoError unless the joined match can be started here: four players, and no hands
     on the server yet (a new partida would not follow the server's marcador)."""
     p = mesa.partida

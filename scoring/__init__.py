@@ -7,10 +7,10 @@
 """
 
 from scoring.cards import CARD_IDS, DECK, Card, Hand, NotationError, parse_hand
-from scoring.declaraciones import Correccion
+from scoring.declaraciones import CorreccionLance
 from scoring.errors import ScoringError
 from scoring.jugadas import LANCES, Jugada, Pares, evaluar, ganador, pares, speaking_order, tiene_juego, valor_juego
-from scoring.outcomes import PASO, Aviso, FinJuego, Lance, NoQuiero, Ordago, Paso, Quiero, Terminacion, TipoLance
+from scoring.outcomes import PASO, Cierre, FinJuego, Lance, NoQuiero, Ordago, Paso, Quiero, Terminacion, TipoLance
 from scoring.partida import Partida, PartidaError, amarracos
 from scoring.rules import PERFILES, PerfilError, Reglas, cargar_perfil, perfil
 from scoring.tanteo import Apunte, RegistroMano, RegistroManoError, ResultadoTanteo, parse_lance, tantear
@@ -22,9 +22,9 @@ __all__ = [
     "PASO",
     "PERFILES",
     "Apunte",
-    "Aviso",
     "Card",
-    "Correccion",
+    "Cierre",
+    "CorreccionLance",
     "FinJuego",
     "Hand",
     "Jugada",

@@ -18,7 +18,7 @@ The API in short (for the app's referee and trainer screens):
 - ``senas_permitidas(mano, perfil) -> SenasPermitidas``: ``.completas`` (what to signal),
   ``.permitidas``, ``.prohibidas`` (Juicio: sena, estado, razon, articulo, gravedad, fases),
   ``.libres``, ``.texto()``, ``.to_json()``.
-- ``comprobar_senas(eventos, cartas, perfil, fase, primera_mano=False) -> Informe``: iterate
+- ``comprobar_senas(eventos, cartas, perfil, fase, primera_mano=False) -> InformeSenas``: iterate
   it for the ``Hallazgo`` findings (tipo, articulo, razon, gravedad, eventos, inicio, sena);
   ``.vistas`` are the señas read from the events, ``.correcto``, ``.texto()``, ``.to_json()``.
 - ``fase`` is one phase name for every event, or the referee's taps as
@@ -425,7 +425,7 @@ class SenaVista:
 
 
 @dataclass(frozen=True, slots=True)
-class Informe:
+class InformeSenas:
     """The referee's verdict on one player's señas in one hand. Iterating yields the findings.
 
     >>> informe = comprobar_senas([], "4o 4c 6e 7b", "segovia")
@@ -491,7 +491,7 @@ def comprobar_senas(
     primera_mano: bool = False,
     conjunto: ConjuntoSenas | str | None = None,
     confianza_min: float = 0.0,
-) -> Informe:
+) -> InformeSenas:
     """Check one player's señas in a hand against the cards revealed at the end.
 
     eventos: gesture events as ``mus senas`` writes them (``gesto``, ``inicio``, ``fin``,
@@ -518,7 +518,7 @@ def comprobar_senas(
         elif vista.comprobable:
             hallazgos.extend(_veracidad(vista, permitidas))
     hallazgos.extend(_incompletas([v for v in vistas if v.comprobable and v.sena], permitidas, cs))
-    return Informe(permitidas, tuple(vistas), tuple(hallazgos), primera_mano)
+    return InformeSenas(permitidas, tuple(vistas), tuple(hallazgos), primera_mano)
 
 
 def _eventos(eventos: Sequence[Mapping[str, Any]], confianza_min: float) -> list[tuple[int, Mapping[str, Any]]]:

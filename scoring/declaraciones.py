@@ -17,7 +17,7 @@ The penalties come from the regulation of the profile's seña set (``ConjuntoSen
 - ``euskadi``: Euskadiko Kooperatiben arteko III. Mus Txapelketa, «Araudia» (the paragraphs on
   «Pareak bai / Jokoa bai»).
 
-Each penalty becomes a ``Correccion`` for the lance it changes, at most one per lance, which
+Each penalty becomes a ``CorreccionLance`` for the lance it changes, at most one per lance, which
 ``scoring.tanteo.tantear`` applies::
 
     >>> from scoring.rules import perfil
@@ -70,7 +70,7 @@ _LANCES_ENSENAR: Final = ("grande", "chica", "pares", "juego", "punto")
 
 
 @dataclass(frozen=True, slots=True)
-class Correccion:
+class CorreccionLance:
     """A change a penalty (a false declaration, a card shown too early) makes to one lance.
 
     ganador: pareja that wins the lance by the penalty (None: decided by the cards).
@@ -299,7 +299,7 @@ def correcciones(
     reglas: Reglas | str | Mapping[str, Any],
     mano: int,
     lances: Mapping[str, Any] | None = None,
-) -> list[Correccion]:
+) -> list[CorreccionLance]:
     """The corrections the declarations make to the tanteo: at most one per lance.
 
     ``lances`` is the record's ``lances`` (values as in the JSON, or scoring.outcomes.Lance);
@@ -315,7 +315,7 @@ def correcciones(
     return _fusionar(juez(fs, ctx) + _ordago_33(reglas, ctx))
 
 
-def _ordago_33(reglas: Reglas, ctx: _Contexto) -> list[Correccion]:
+def _ordago_33(reglas: Reglas, ctx: _Contexto) -> list[CorreccionLance]:
     """The 33 de postre: the profile's rule, penalty or a note that the bet stands.
 
     With the Reglamento the órdago does not stand and the other pareja takes «dos tantos más el
@@ -333,7 +333,7 @@ def _ordago_33(reglas: Reglas, ctx: _Contexto) -> list[Correccion]:
     if reglas.ordago_33_postre == "penalizado":
         otra = 1 - seat % 2
         return [
-            Correccion(
+            CorreccionLance(
                 "juego",
                 otra,
                 frozenset(),
@@ -344,7 +344,9 @@ def _ordago_33(reglas: Reglas, ctx: _Contexto) -> list[Correccion]:
                 al_momento=True,
             )
         ]
-    return [Correccion("juego", razon=f"{quien}: la apuesta vale ({reglas.fuente_de('ordago_33_postre').texto()})")]
+    return [
+        CorreccionLance("juego", razon=f"{quien}: la apuesta vale ({reglas.fuente_de('ordago_33_postre').texto()})")
+    ]
 
 
 @dataclass(frozen=True)
@@ -411,8 +413,8 @@ def _cuatro(jugada: Jugada, rango: int) -> bool:
     return jugada.rangos.count(rango) == 4
 
 
-def _segovia(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
-    out: list[Correccion] = []
+def _segovia(fs: Sequence[Falta], ctx: _Contexto) -> list[CorreccionLance]:
+    out: list[CorreccionLance] = []
     dichas = [f for f in fs if f.tipo != "ensenada"]
     pares = [f for f in dichas if f.lance == "pares"]
     for pareja in _parejas(pares, out, "pares", _ART_SEG_TODOS):
@@ -427,7 +429,7 @@ def _segovia(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
     return out
 
 
-def _parejas(fs: Sequence[Falta], out: list[Correccion], lance: str, articulo: str) -> list[int]:
+def _parejas(fs: Sequence[Falta], out: list[CorreccionLance], lance: str, articulo: str) -> list[int]:
     """Parejas to judge; when both erred in the same lance the penalties cancel and only
     the false jugadas are annulled (musmesa's reading: the texts only foresee one culprit)."""
     parejas = sorted({f.pareja for f in fs})
@@ -435,7 +437,7 @@ def _parejas(fs: Sequence[Falta], out: list[Correccion], lance: str, articulo: s
         return parejas
     seats = frozenset(f.asiento for f in fs if f.tipo == "oculta")
     out.append(
-        Correccion(
+        CorreccionLance(
             lance,
             None,
             seats,
@@ -449,14 +451,14 @@ def _parejas(fs: Sequence[Falta], out: list[Correccion], lance: str, articulo: s
     return []
 
 
-def _seg_pares(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correccion]:
+def _seg_pares(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[CorreccionLance]:
     otra = 1 - pareja
     ocultas = frozenset(f.asiento for f in fs if f.tipo == "oculta")
     liars = frozenset(f.asiento for f in fs if f.tipo == "falsa")
     if ocultas:
         if ctx.mano_con(pareja, lambda j: _cuatro(j, 12)):
             return [
-                Correccion(
+                CorreccionLance(
                     "pares",
                     None,
                     frozenset(),
@@ -467,7 +469,7 @@ def _seg_pares(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
                 )
             ]
         return [
-            Correccion(
+            CorreccionLance(
                 "pares",
                 otra,
                 ocultas | liars,
@@ -482,7 +484,7 @@ def _seg_pares(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
     accepted = ctx.aceptado("pares")
     if wins == pareja:  # voiding is a no-op en paso, so it does not depend on ``lances``
         return [
-            Correccion(
+            CorreccionLance(
                 "pares",
                 None,
                 liars,
@@ -494,7 +496,7 @@ def _seg_pares(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
             )
         ]
     return [
-        Correccion(
+        CorreccionLance(
             "pares",
             otra,
             liars,
@@ -508,14 +510,14 @@ def _seg_pares(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
     ]
 
 
-def _seg_pares_en_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correccion]:
+def _seg_pares_en_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[CorreccionLance]:
     """Título VIII art. 4: an error at pares also loses the juego (or punto)."""
     lance, otra = ctx.cuarto, 1 - pareja
     if ctx.mano_con(pareja, lambda j: _cuatro(j, 12)) and all(f.tipo == "oculta" for f in fs):
         return []
     if lance == "juego" and ctx.delante_con(pareja, 31):
         return [
-            Correccion(
+            CorreccionLance(
                 lance,
                 pareja,
                 frozenset(),
@@ -528,7 +530,7 @@ def _seg_pares_en_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> lis
     valid = ctx.ganador(lance) == otra
     void = ctx.aceptado(lance) and not valid
     return [
-        Correccion(
+        CorreccionLance(
             lance,
             otra,
             frozenset(),
@@ -544,7 +546,7 @@ def _seg_pares_en_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> lis
     ]
 
 
-def _seg_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correccion]:
+def _seg_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[CorreccionLance]:
     otra = 1 - pareja
     ocultas = frozenset(f.asiento for f in fs if f.tipo == "oculta")
     liars = frozenset(f.asiento for f in fs if f.tipo == "falsa")
@@ -553,7 +555,7 @@ def _seg_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
         if ctx.ganador("juego", ocultas) is None:
             return _todos_no_juego(ocultas)
         out.append(
-            Correccion(
+            CorreccionLance(
                 "juego",
                 None,
                 ocultas,
@@ -566,7 +568,7 @@ def _seg_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
     if liars:
         if ctx.delante_con(pareja, 31):
             out.append(
-                Correccion(
+                CorreccionLance(
                     "juego",
                     pareja,
                     liars,
@@ -581,7 +583,7 @@ def _seg_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
             accepted = ctx.aceptado("juego")
             valid = ctx.ganador("juego", liars) != pareja
             out.append(
-                Correccion(
+                CorreccionLance(
                     "juego",
                     otra,
                     liars,
@@ -598,17 +600,20 @@ def _seg_juego(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
     return out
 
 
-def _todos_no_juego(ocultas: frozenset[int]) -> list[Correccion]:
+def _todos_no_juego(ocultas: frozenset[int]) -> list[CorreccionLance]:
     """Título X art. 2: nobody (else) declared juego; the hidden juego does not count and the
     lance is played as punto, in which the hidden jugada does not count either."""
     razon = (
         f"{_quien(ocultas)} dijo «juego no» teniéndolo: su jugada no es válida y se "
         f"juega el punto ({_REGLAMENTO}, Título X, art. 2)"
     )
-    return [Correccion("juego", None, ocultas, 0, True, razon), Correccion("punto", None, ocultas, 0, True, razon)]
+    return [
+        CorreccionLance("juego", None, ocultas, 0, True, razon),
+        CorreccionLance("punto", None, ocultas, 0, True, razon),
+    ]
 
 
-def _seg_punto(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correccion]:
+def _seg_punto(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[CorreccionLance]:
     """Título X art. 1: juego declared, nobody holds juego, the punto is played."""
     liars = frozenset(f.asiento for f in fs if f.tipo == "falsa")
     if not liars:
@@ -616,7 +621,7 @@ def _seg_punto(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
     otra = 1 - pareja
     if ctx.delante_con(pareja, 30):
         return [
-            Correccion(
+            CorreccionLance(
                 "punto",
                 pareja,
                 frozenset(),
@@ -628,7 +633,7 @@ def _seg_punto(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
             )
         ]
     return [
-        Correccion(
+        CorreccionLance(
             "punto",
             otra,
             liars,
@@ -641,7 +646,7 @@ def _seg_punto(fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correcc
     ]
 
 
-def _ensenadas(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
+def _ensenadas(fs: Sequence[Falta], ctx: _Contexto) -> list[CorreccionLance]:
     """Cards shown during the lances, Segovia: with no accepted envite on that lance the other
     pareja wins it with a tanto de negada, unless the culprits are mano with four kings, four
     aces, 31 or 30 (then they win it in paso). Título V art. 11 and Título VI art. 9 agree on
@@ -654,7 +659,7 @@ def _ensenadas(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
         fuerte = ctx.mano_con(f.pareja, lambda j: _cuatro(j, 12) or _cuatro(j, 1) or j.valor in (30, 31))
         if fuerte:
             out.append(
-                Correccion(
+                CorreccionLance(
                     lance,
                     f.pareja,
                     frozenset(),
@@ -669,7 +674,7 @@ def _ensenadas(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
         if ctx.aceptado(lance):
             continue  # VI.9 only rules «si no hubiera envites queridos»: the cards decide
         out.append(
-            Correccion(
+            CorreccionLance(
                 lance,
                 1 - f.pareja,
                 frozenset(),
@@ -683,8 +688,8 @@ def _ensenadas(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
     return out
 
 
-def _euskadi(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
-    out: list[Correccion] = []
+def _euskadi(fs: Sequence[Falta], ctx: _Contexto) -> list[CorreccionLance]:
+    out: list[CorreccionLance] = []
     for lance in LANCES_DECLARADOS:
         mine = [f for f in fs if f.lance == lance and f.tipo != "ensenada"]
         judged = lance if lance == "pares" else ctx.cuarto
@@ -694,7 +699,7 @@ def _euskadi(fs: Sequence[Falta], ctx: _Contexto) -> list[Correccion]:
     return out
 
 
-def _eus(lance: str, judged: str, fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[Correccion]:
+def _eus(lance: str, judged: str, fs: Sequence[Falta], pareja: int, ctx: _Contexto) -> list[CorreccionLance]:
     otra = 1 - pareja
     ocultas = frozenset(f.asiento for f in fs if f.tipo == "oculta")
     liars = frozenset(f.asiento for f in fs if f.tipo == "falsa")
@@ -702,7 +707,7 @@ def _eus(lance: str, judged: str, fs: Sequence[Falta], pareja: int, ctx: _Contex
     if ocultas:
         denied_all = ctx.negaron(pareja, lance)
         out.append(
-            Correccion(
+            CorreccionLance(
                 judged,
                 otra if denied_all else None,
                 ocultas,
@@ -719,7 +724,7 @@ def _eus(lance: str, judged: str, fs: Sequence[Falta], pareja: int, ctx: _Contex
     return out
 
 
-def _eus_falsa(lance: str, judged: str, liars: frozenset[int], pareja: int, ctx: _Contexto) -> list[Correccion]:
+def _eus_falsa(lance: str, judged: str, liars: frozenset[int], pareja: int, ctx: _Contexto) -> list[CorreccionLance]:
     otra = 1 - pareja
     both = frozenset(s for s in range(4) if s % 2 == pareja)
     if lance == "pares" and not any(ctx.jugadas[s].pares for s in range(4) if s % 2 == otra):
@@ -728,10 +733,13 @@ def _eus_falsa(lance: str, judged: str, liars: frozenset[int], pareja: int, ctx:
             "pares: pares y el lance siguiente no valen para su pareja; los contrarios "
             f"cobran el juego o el punto ({_ART_EUS}; la «utzia» no se modela)"
         )
-        return [Correccion("pares", None, both, 0, True, razon), Correccion(ctx.cuarto, otra, both, 0, True, razon)]
+        return [
+            CorreccionLance("pares", None, both, 0, True, razon),
+            CorreccionLance(ctx.cuarto, otra, both, 0, True, razon),
+        ]
     if ctx.envidado(judged):
         return [
-            Correccion(
+            CorreccionLance(
                 judged,
                 otra,
                 liars,
@@ -743,7 +751,7 @@ def _eus_falsa(lance: str, judged: str, liars: frozenset[int], pareja: int, ctx:
             )
         ]
     return [
-        Correccion(
+        CorreccionLance(
             judged,
             None,
             liars,
@@ -759,10 +767,10 @@ def _quien(seats: Any) -> str:
     return ("asiento " if len(seats) == 1 else "asientos ") + " y ".join(map(str, seats))
 
 
-def _fusionar(cs: Sequence[Correccion]) -> list[Correccion]:
+def _fusionar(cs: Sequence[CorreccionLance]) -> list[CorreccionLance]:
     """One correction per lance: annulments add up, one negada at most, envites void if any
     penalty voids them; two penalties that give the lance to different parejas cancel out."""
-    out: dict[str, Correccion] = {}
+    out: dict[str, CorreccionLance] = {}
     for c in cs:
         prev = out.get(c.lance)
         if prev is None:

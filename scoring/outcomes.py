@@ -22,7 +22,7 @@ A juego ends when a pareja reaches the tantos, or at once with an accepted órda
 
 What a hand ended, the way the marcador announces it (a juego, a vaca, the partida)::
 
-    >>> Aviso.VACA == "vaca", Aviso("partida").termina_partida, bool(Aviso.NADA)
+    >>> Cierre.VACA == "vaca", Cierre("partida").termina_partida, bool(Cierre.NADA)
     (True, True, False)
 """
 
@@ -130,7 +130,7 @@ class FinJuego:
         return {"ganador": self.ganador, "por": self.por.value}
 
 
-class Aviso(StrEnum):
+class Cierre(StrEnum):
     """What the last hand of a partida ended, if anything: a juego, a vaca or the partida.
     Each one includes the ones before it (the juego that ends a vaca ends a juego too)."""
 
@@ -141,8 +141,8 @@ class Aviso(StrEnum):
 
     @property
     def termina_vaca(self) -> bool:
-        return self in (Aviso.VACA, Aviso.PARTIDA)
+        return self in (Cierre.VACA, Cierre.PARTIDA)
 
     @property
     def termina_partida(self) -> bool:
-        return self is Aviso.PARTIDA
+        return self is Cierre.PARTIDA

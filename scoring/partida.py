@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from scoring.errors import ScoringError
-from scoring.outcomes import Aviso
+from scoring.outcomes import Cierre
 from scoring.rules import PerfilError, Reglas, perfil
 from scoring.tanteo import RegistroMano, RegistroManoError, ResultadoTanteo, tantear
 
@@ -41,14 +41,14 @@ def amarracos(tantos: int) -> tuple[int, int]:
 
 
 @dataclass(frozen=True)
-class Estado:
+class EstadoPartida:
     """The scoreboard after some hands. ``aviso`` says what the last hand ended, as a value:
 
     >>> p = Partida("ludoteka-4", ["Ana", "Luis", "Eva", "Iker"])
     >>> manos = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
     >>> r = p.registrar(manos, {"grande": {"ordago": "quiero"}})
     >>> r.fin, p.estado.aviso, p.juegos
-    (FinJuego(ganador=0, por=<Terminacion.ORDAGO: 'ordago'>), <Aviso.JUEGO: 'juego'>, (1, 0))
+    (FinJuego(ganador=0, por=<Terminacion.ORDAGO: 'ordago'>), <Cierre.JUEGO: 'juego'>, (1, 0))
     """
 
     tantos: tuple[int, int] = (0, 0)
@@ -57,7 +57,7 @@ class Estado:
     mano: int = 0
     mus_corrido: bool = True
     ganador: int | None = None
-    aviso: Aviso = Aviso.NADA  # what the last hand ended
+    aviso: Cierre = Cierre.NADA  # what the last hand ended
 
 
 class Partida:
@@ -88,11 +88,11 @@ class Partida:
         self.jugadores: tuple[str, ...] = tuple(n.strip() for n in names)
         self.mano_inicial = mano
         self._manos: list[ResultadoTanteo] = []
-        self._estados: list[Estado] = [Estado(mano=mano, mus_corrido=self.reglas.mus_corrido != "no")]
+        self._estados: list[EstadoPartida] = [EstadoPartida(mano=mano, mus_corrido=self.reglas.mus_corrido != "no")]
 
     # -- state -------------------------------------------------------------------------------
     @property
-    def estado(self) -> Estado:
+    def estado(self) -> EstadoPartida:
         return self._estados[-1]
 
     @property
@@ -176,7 +176,7 @@ class Partida:
 
     def corregir(
         self, tantos: Sequence[int], juegos: Sequence[int], vacas: Sequence[int], ganador: int | None = None
-    ) -> Estado:
+    ) -> EstadoPartida:
         """Set the marcador after the last hand to what an authority counted (a tournament's
         server, a referee), keeping the mano; later hands count from it. The correction is
         not part of :meth:`to_dict` (a saved partida is its hands): whoever corrects keeps it.
@@ -219,19 +219,19 @@ class Partida:
             )
         return mano
 
-    def _siguiente(self, prev: Estado, result: ResultadoTanteo) -> Estado:
+    def _siguiente(self, prev: EstadoPartida, result: ResultadoTanteo) -> EstadoPartida:
         next_mano = (result.registro.mano + 1) % 4
         if not result.fin:
-            return Estado(result.marcador, prev.juegos, prev.vacas, next_mano, False, None, Aviso.NADA)
+            return EstadoPartida(result.marcador, prev.juegos, prev.vacas, next_mano, False, None, Cierre.NADA)
         p = result.fin.ganador
         juegos = _inc(prev.juegos, p)
-        vacas, aviso = prev.vacas, Aviso.JUEGO
+        vacas, aviso = prev.vacas, Cierre.JUEGO
         if juegos[p] >= self.reglas.juegos_por_vaca:
-            vacas, juegos, aviso = _inc(prev.vacas, p), (0, 0), Aviso.VACA
+            vacas, juegos, aviso = _inc(prev.vacas, p), (0, 0), Cierre.VACA
         ganador = p if vacas[p] >= self.reglas.vacas_por_partida else None
         corrido = self.reglas.mus_corrido == "juego"
-        aviso = Aviso.PARTIDA if ganador is not None else aviso
-        return Estado((0, 0), juegos, vacas, next_mano, corrido, ganador, aviso)
+        aviso = Cierre.PARTIDA if ganador is not None else aviso
+        return EstadoPartida((0, 0), juegos, vacas, next_mano, corrido, ganador, aviso)
 
     # -- persistence -------------------------------------------------------------------------
     def _reglas_json(self) -> Any:
@@ -282,7 +282,7 @@ class Partida:
 
 
 def _par(values: Sequence[int]) -> tuple[int, int]:
-    """A checked pair of counts as the two-item tuple an Estado holds."""
+    """A checked pair of counts as the two-item tuple an EstadoPartida holds."""
     return values[0], values[1]
 
 

@@ -68,7 +68,7 @@ def huella_archivo(path: str | Path) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Entrada:
+class EntradaRegistro:
     """One entry of the log. ``t``: seconds on the referee's clock (None if not timed)."""
 
     indice: int
@@ -111,7 +111,7 @@ class RegistroArbitro:
 
     def __init__(self, clave: bytes | None = None) -> None:
         self._clave = clave
-        self._entradas: list[Entrada] = []
+        self._entradas: list[EntradaRegistro] = []
 
     @classmethod
     def nuevo(cls, partida: Mapping[str, Any], clave: bytes | None = None) -> RegistroArbitro:
@@ -121,7 +121,7 @@ class RegistroArbitro:
         return log
 
     @property
-    def entradas(self) -> tuple[Entrada, ...]:
+    def entradas(self) -> tuple[EntradaRegistro, ...]:
         return tuple(self._entradas)
 
     @property
@@ -138,7 +138,7 @@ class RegistroArbitro:
     def cerrado(self) -> bool:
         return bool(self._entradas) and self._entradas[-1].tipo == "cierre"
 
-    def anotar(self, tipo: str, datos: Mapping[str, Any], t: float | None = None) -> Entrada:
+    def anotar(self, tipo: str, datos: Mapping[str, Any], t: float | None = None) -> EntradaRegistro:
         """Append an entry and return it."""
         if tipo not in TIPOS:
             raise RegistroArbitroError(f"tipo de entrada desconocido {tipo!r} ({', '.join(TIPOS)})")
@@ -151,7 +151,7 @@ class RegistroArbitro:
         datos = json.loads(_canonico(dict(datos)))  # a private JSON copy: later edits cannot leak in
         indice, segundos = len(self._entradas), None if t is None else float(t)
         contenido = {"indice": indice, "tipo": tipo, "datos": datos, "t": segundos, "anterior": self.sello}
-        entrada = Entrada(indice, tipo, datos, segundos, self.sello, calcular_hash(contenido, self._clave))
+        entrada = EntradaRegistro(indice, tipo, datos, segundos, self.sello, calcular_hash(contenido, self._clave))
         self._entradas.append(entrada)
         return entrada
 
@@ -179,7 +179,7 @@ class RegistroArbitro:
             raise RegistroArbitroError(f"registro alterado o dañado en la entrada {check.entrada}: {check.motivo}")
         log = cls(clave)
         for e in data["entradas"]:
-            log._entradas.append(Entrada(e["indice"], e["tipo"], e["datos"], e["t"], e["anterior"], e["hash"]))
+            log._entradas.append(EntradaRegistro(e["indice"], e["tipo"], e["datos"], e["t"], e["anterior"], e["hash"]))
         return log
 
     @classmethod

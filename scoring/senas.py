@@ -1,6 +1,6 @@
 """Seña sets: what each regulated gesture (and each sequence of gestures) means, as data.
 
-The gesture ids are a contract with gestures/ (issue 4). Which gesture means what is not code:
+The gesture ids are a contract with gestures/ (``gestures.types.GESTOS``). Which gesture means what is not code:
 each set lives in ``scoring/data/senas/<nombre>.toml`` with its source and article, and a rule
 profile names its set in ``Reglas.senas``::
 

@@ -23,7 +23,7 @@ from typing import Any, Final
 
 from scoring import declaraciones, razones
 from scoring.cards import Hand, NotationError, check_distinct, parse_hand
-from scoring.declaraciones import Correccion
+from scoring.declaraciones import CorreccionLance
 from scoring.errors import ScoringError
 from scoring.inputs import excerpt
 from scoring.jugadas import Jugada, cuarto_lance, evaluar, ganador_de, se_apuesta, speaking_order, tienen
@@ -379,10 +379,10 @@ class _Cuenta:
             self.fin = FinJuego(pareja, Terminacion.TANTOS)
 
 
-def tantear(record: Mapping[str, Any] | RegistroMano, correcciones: Sequence[Correccion] = ()) -> ResultadoTanteo:
+def tantear(record: Mapping[str, Any] | RegistroMano, correcciones: Sequence[CorreccionLance] = ()) -> ResultadoTanteo:
     """Score one hand. Raises RegistroManoError on a record that cannot be scored.
 
-    ``correcciones`` apply penalties from false declarations (scoring.declaraciones.Correccion);
+    ``correcciones`` apply penalties from false declarations (scoring.declaraciones.CorreccionLance);
     when the record carries ``declaraciones`` they are computed by scoring.declaraciones.
     """
     reg = record if isinstance(record, RegistroMano) else RegistroMano.from_dict(record)
@@ -414,7 +414,7 @@ def tantear(record: Mapping[str, Any] | RegistroMano, correcciones: Sequence[Cor
     )
 
 
-def _cuarto(jugadas: Sequence[Jugada], corr: Correccion | None) -> str:
+def _cuarto(jugadas: Sequence[Jugada], corr: CorreccionLance | None) -> str:
     """Juego or punto; a juego nobody may count (Reglamento Campeonatos
     de Mus (Segovia), Título X art. 2) leaves the punto."""
     cuarto = cuarto_lance(jugadas)
@@ -425,7 +425,7 @@ def _cuarto(jugadas: Sequence[Jugada], corr: Correccion | None) -> str:
     return cuarto
 
 
-def _correcciones_de(reg: RegistroMano) -> Sequence[Correccion]:
+def _correcciones_de(reg: RegistroMano) -> Sequence[CorreccionLance]:
     try:
         return declaraciones.correcciones(reg.declaraciones, reg.manos, reg.reglas, reg.mano, reg.lances)
     except (ValueError, KeyError, TypeError) as exc:
@@ -465,7 +465,7 @@ def _abierto_por_declaraciones(reg: RegistroMano, lance: str) -> bool:
     return all(held)
 
 
-def _ganador(lance: str, jugadas: Sequence[Jugada], mano: int, corr: Correccion | None) -> int | None:
+def _ganador(lance: str, jugadas: Sequence[Jugada], mano: int, corr: CorreccionLance | None) -> int | None:
     """Winning seat; with a correction that forces a pareja, the pareja's seat nearer the mano."""
     if corr and corr.ganador is not None:
         seats = [s for s in speaking_order(mano) if s % 2 == corr.ganador]
@@ -494,7 +494,7 @@ def _apuestas(
     lances: Mapping[str, Lance],
     ganadores: Mapping[str, int | None],
     orden: Sequence[str],
-    corrs: Mapping[str, Correccion] | None = None,
+    corrs: Mapping[str, CorreccionLance] | None = None,
 ) -> None:
     """Betting phase: refused envites score at once; an accepted órdago ends the juego."""
     for lance in orden:
@@ -526,7 +526,7 @@ def _apuestas(
             return
 
 
-def _valido(corrs: Mapping[str, Correccion] | None, lance: str) -> bool:
+def _valido(corrs: Mapping[str, CorreccionLance] | None, lance: str) -> bool:
     corr = (corrs or {}).get(lance)
     return corr is None or corr.envites_validos
 
@@ -545,7 +545,7 @@ def _deje_al_final(reg: RegistroMano, lance: str, outcome: Lance) -> bool:
     return reg.reglas.deje == "al_final" and _es_deje(reg, lance, outcome)
 
 
-def _correccion(corr: Correccion) -> Motivo:
+def _correccion(corr: CorreccionLance) -> Motivo:
     """A false declaration's penalty: its reason is the referee's (scoring.declaraciones)."""
     return Motivo(TipoApunte.CORRECCION, pareja=corr.ganador, envite=corr.negada, nota=corr.razon)
 
@@ -557,7 +557,7 @@ def _contar(
     lance: str,
     outcome: Lance,
     seat: int | None,
-    corr: Correccion | None,
+    corr: CorreccionLance | None,
 ) -> None:
     """The count of one lance at the end of the hand."""
     if corr and not corr.envites_validos and isinstance(outcome, Quiero | Ordago):
@@ -593,7 +593,7 @@ def _bonus(
     jugadas: Sequence[Jugada],
     lance: str,
     pareja: int,
-    corr: Correccion | None,
+    corr: CorreccionLance | None,
 ) -> None:
     """Pares and juego are worth their jugada to each player of the pareja who holds it."""
     if lance not in ("pares", "juego"):

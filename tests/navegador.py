@@ -95,7 +95,7 @@ class Servir:
         cmd = [
             sys.executable,
             "-m",
-            "app.cli",
+            "musmesa",
             "servir",
             "--host",
             "127.0.0.1",

@@ -127,12 +127,12 @@ def test_the_photo_warnings_go_with_the_player() -> None:
 
 def test_the_registered_deck_defaults_to_the_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from common.files import default_data_dir
-    from mesa.storage import Almacen
+    from mesa.storage import Almacen, baraja_registrada
     from vision.registered_deck import default_deck_path
 
     monkeypatch.setenv("MUSMESA_DATA", str(tmp_path))
     assert default_data_dir() == tmp_path
-    assert Almacen.abrir().baraja_registrada == default_deck_path()
+    assert baraja_registrada(Almacen.abrir().carpeta) == default_deck_path()
     assert baraja_de("", tmp_path) is None  # nothing registered: the generic reader
     default_deck_path().write_bytes(b"")
     assert baraja_de("", tmp_path) == str(default_deck_path())

@@ -140,7 +140,7 @@ def test_full_disk_keeps_the_hand_on_screen(app: Any) -> None:
 
 
 def test_bad_photo_and_camera_loss_show_messages(app: Any, tmp_path: Path) -> None:
-    from app.camera import Fuente
+    from app.camera import FuenteVideo
 
     start_partida(app)
     tap(app.sm.get_screen("marcador").ids.nueva_mano)
@@ -156,7 +156,7 @@ def test_bad_photo_and_camera_loss_show_messages(app: Any, tmp_path: Path) -> No
     tap(cartas.ids.camara)
     assert not cartas.en_vivo and "cámara 97" in app.aviso
 
-    class Desenchufada(Fuente):  # a camera that stops answering after two frames
+    class Desenchufada(FuenteVideo):  # a camera that stops answering after two frames
         def __init__(self) -> None:
             self.n, self.error = 0, ""
 
@@ -440,7 +440,7 @@ def test_demo_writes_a_screenshot_of_every_screen(tmp_path: Path) -> None:
     caps = tmp_path / "capturas"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_HOME": str(tmp_path / "kivy")}
     done = subprocess.run(
-        [sys.executable, "-m", "app.cli", "app", "--demo", "--capturas", str(caps)],
+        [sys.executable, "-m", "musmesa", "app", "--demo", "--capturas", str(caps)],
         cwd=ROOT,
         env=env,
         capture_output=True,

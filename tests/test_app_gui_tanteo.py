@@ -1,4 +1,4 @@
-"""The tablet's tanteo screen in the player's language (issue 50 §4): the reasons are written in
+"""The tablet's tanteo screen in the player's language: the reasons are written in
 the app's language from each apunte's motivo, never Spanish sentences with Basque names.
 
 Run headless with:

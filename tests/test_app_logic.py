@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from app.camera import Fotogramas, FuenteError, Video, cargar_imagen
 from common.files import default_data_dir
 from mesa.arbitro import SesionArbitro, verificar
 from mesa.lectura import manos
-from mesa.mano import EntradaError, EntradaMano
+from mesa.mano import EntradaError, EntradaMano, row_of
 from mesa.partida import ControlPartida
 from mesa.senas import Entrenador
 from mesa.storage import Almacen, StorageError, abrir_o_memoria
@@ -25,7 +26,7 @@ from vision.detections import CardDetections
 from vision.draw import annotate
 
 JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]
-# Issue 2's example hand: both parejas hold pares and juego, so every lance can be bet.
+# The hand-record example's hands: both parejas hold pares and juego, so every lance can be bet.
 MANOS = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
 # Only seat 1 (pareja 1) holds pares; nobody has juego (punto is played).
 SOLO_P1_PARES = ["1o 4c 5e 6b", "7o 7c 2e 4b", "1c 5c 6e 10b", "2o 4e 5b 6o"]
@@ -129,6 +130,31 @@ def test_lances_that_cannot_be_bet_are_skipped_once_cards_are_known() -> None:
         e.envite("pares", 2)
     e.no_quiero("punto", gana=1)
     assert e.lances() == {"punto": {"no_quiero": 1, "gana": 1}}
+
+
+def test_punto_is_entered_in_juegos_row_and_the_rule_is_written_once() -> None:
+    """Punto is played in juego's place: the tablet's screen, the phone pages and the entry
+    share one row for both, and ask mesa.mano.row_of which it is rather than spell it again."""
+    assert [row_of(lance) for lance in ("grande", "chica", "pares", "juego", "punto")] == [
+        "grande",
+        "chica",
+        "pares",
+        "juego",
+        "juego",
+    ]
+    e = EntradaMano(mano=0)
+    e.poner_cartas(SOLO_P1_PARES)  # nobody has juego: the fourth row is punto
+    e.envite("juego", 3)  # tapped in the fourth row
+    assert e.resultado("punto") == {"quiero": 3} and e.lances() == {"punto": {"quiero": 3}}
+    spelled = re.compile(r"""["']juego["'] if [\w.]+ == ["']punto["']""")
+    repo = Path(__file__).resolve().parent.parent
+    again = [
+        str(path.relative_to(repo))
+        for package in ("mesa", "app", "web", "server")
+        for path in sorted((repo / package).rglob("*.py"))
+        if spelled.search(path.read_text(encoding="utf-8"))
+    ]
+    assert again == ["mesa/mano.py"]
 
 
 def test_entry_rejects_bad_cards_and_amounts() -> None:

@@ -23,7 +23,7 @@ from mesa.senas import (  # noqa: E402
     texto_calibracion,
 )
 from mesa.storage import Almacen  # noqa: E402
-from mesa.tomas import AlmacenTomas, Grabacion, TomaError, etiquetas, nueva_toma  # noqa: E402
+from mesa.tomas import AlmacenTomas, GrabacionToma, TomaError, etiquetas, nueva_toma  # noqa: E402
 
 
 def cara(i: int) -> np.ndarray:
@@ -33,8 +33,8 @@ def cara(i: int) -> np.ndarray:
     return img
 
 
-def grabar(n_calib: int = 5, n_intento: int = 15, fps: float = 20.0) -> Grabacion:
-    g = Grabacion()
+def grabar(n_calib: int = 5, n_intento: int = 15, fps: float = 20.0) -> GrabacionToma:
+    g = GrabacionToma()
     t = 0.0
     for i in range(n_calib):
         g.fotograma(t, cara(i), calibrando=True)
@@ -53,7 +53,7 @@ def grabar(n_calib: int = 5, n_intento: int = 15, fps: float = 20.0) -> Grabacio
 GUINO = {"gesto": "guino", "lado": "derecho", "inicio": 3.55, "fin": 3.75, "confianza": 0.9, "sena": "treinta y una"}
 
 
-def toma(g: Grabacion, eventos: list[dict[str, Any]] | None = None) -> tuple[dict, list]:
+def toma(g: GrabacionToma, eventos: list[dict[str, Any]] | None = None) -> tuple[dict, list]:
     frames, n_calib, _ = g.terminar()
     doc = nueva_toma(
         frames,
@@ -79,7 +79,7 @@ def test_recording_keeps_the_calibration_as_lead_in_then_the_attempt() -> None:
     g.fotograma(9.0, cara(0), calibrando=True)  # a new calibration: the old lead-in goes
     assert len(g.calib) == 1 and g.intento == []
     assert g.terminar() is None  # no attempt frame: no take
-    g = Grabacion()
+    g = GrabacionToma()
     g.empezar()
     g.fotograma(0.0, cara(0), calibrando=False)
     assert g.terminar() is None  # no calibration seen: no lead-in to calibrate on again
@@ -95,7 +95,7 @@ def test_a_recalibration_mid_attempt_restarts_the_attempt_after_it() -> None:
 
 
 def test_a_long_attempt_keeps_its_start() -> None:
-    g = Grabacion(max_segundos=1.0)
+    g = GrabacionToma(max_segundos=1.0)
     g.fotograma(0.0, cara(0), calibrando=True)
     g.empezar()
     for i in range(40):

@@ -119,17 +119,17 @@ def test_a_refused_hand_is_shown_with_the_servers_reason(tmp_path: Path, torneo)
 
 
 def test_a_bye_or_bad_names_leave_nothing_half_joined(tmp_path: Path):
-    from mesa.torneo import Mesa
+    from mesa.torneo import MesaUnida
 
     almacen = Almacen.abrir(tmp_path)
     ctl = ControlPartida(almacen)
     mesa = MesaTorneo(tmp_path)
     with pytest.raises(TorneoError, match="descansa"):
-        mesa.empezar_partida(ctl, Mesa("http://x", "t", "Liga", {"descansa": True}))
+        mesa.empezar_partida(ctl, MesaUnida("http://x", "t", "Liga", {"descansa": True}))
     assert mesa.vista() is None and not ctl.activa
     with pytest.raises(ValueError):
         mesa.empezar_partida(
-            ctl, Mesa("http://x", "t", "Liga", {"reglas": "general", "jugadores": ["A", "A", "B", "C"]})
+            ctl, MesaUnida("http://x", "t", "Liga", {"reglas": "general", "jugadores": ["A", "A", "B", "C"]})
         )
     assert mesa.vista() is None and not ctl.activa
     mesa.close()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import main
+from musmesa.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "arbitro"
@@ -169,7 +169,7 @@ def test_subprocess_end_to_end() -> None:
         [
             sys.executable,
             "-m",
-            "app.cli",
+            "musmesa",
             "arbitro",
             "--senas",
             str(DATA / "segovia_faltas.json"),
@@ -188,7 +188,7 @@ def test_subprocess_end_to_end() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "FALSA (infraccion): dice treinta y una y la mano tiene 22 al punto" in proc.stdout
     proc = subprocess.run(
-        [sys.executable, "-m", "app.cli", "arbitro", "--cartas", "12o 12c 1e"],
+        [sys.executable, "-m", "musmesa", "arbitro", "--cartas", "12o 12c 1e"],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -232,7 +232,7 @@ def test_live_recognizer_into_the_referee(tmp_path) -> None:
         pytest.skip("no synthetic clip")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     senas = subprocess.run(
-        [sys.executable, "-m", "app.cli", "senas", "--json", "--perfil", "segovia", str(clip)],
+        [sys.executable, "-m", "musmesa", "senas", "--json", "--perfil", "segovia", str(clip)],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -247,7 +247,7 @@ def test_live_recognizer_into_the_referee(tmp_path) -> None:
         [
             sys.executable,
             "-m",
-            "app.cli",
+            "musmesa",
             "arbitro",
             "--senas",
             str(events),

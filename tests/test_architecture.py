@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-PACKAGES = ("common", "scoring", "vision", "gestures", "mesa", "app", "training", "torneo", "web", "server")
-RUN_TIME = ("common", "scoring", "vision", "gestures", "mesa", "app", "torneo", "web", "server")
+PACKAGES = ("common", "scoring", "vision", "gestures", "mesa", "app", "training", "torneo", "web", "server", "musmesa")
+RUN_TIME = ("common", "scoring", "vision", "gestures", "mesa", "app", "torneo", "web", "server", "musmesa")
 # what each package may import of the others (the rest of what it imports is not ours)
 ALLOWED = {
     "common": set(),  # the bottom layer (atomic writes): imports nothing of ours
@@ -33,6 +33,8 @@ ALLOWED = {
     # the one server (`mus servir`): one Base, one migration chain, under the tournament and
     # the phone pages while they move into it
     "server": {"common"},
+    # the `mus` command line: every run-time package's command; nothing imports it
+    "musmesa": {"common", "scoring", "vision", "gestures", "mesa", "app", "torneo", "web", "server"},
 }
 
 
@@ -125,6 +127,43 @@ def test_the_checks_see_the_whole_project():
         "training.cards.evaluate",
     } <= MODULES.keys()
     assert "vision.reader" in _graph()["vision.cli_leer"]
+
+
+def test_the_command_line_imports_each_command_where_the_checks_see_it():
+    """`mus` imports every subcommand's module with an import statement (lazily), never by a
+    name in a string, so this test and the type checker see what it runs."""
+    commands = {"scoring.cli", "scoring.arbitro_cli", "vision.cli_leer", "vision.cli_mano", "vision.cli_baraja"}
+    commands |= {"gestures.cli", "app.launcher", "torneo.cli", "web.cli"}
+    assert commands <= _graph()["musmesa.cli"]
+    assert "importlib" not in MODULES["musmesa.cli"].read_text(encoding="utf-8")
+
+
+def test_nothing_imports_the_command_line():
+    assert not [p for p, allowed in ALLOWED.items() if "musmesa" in allowed]
+
+
+def _class_definitions(modules: dict[str, Path]) -> dict[str, list[str]]:
+    """Each top-level class name and the modules defining it."""
+    defined: dict[str, list[str]] = {}
+    for m, path in modules.items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef):
+                defined.setdefault(node.name, []).append(m)
+    return defined
+
+
+def test_each_class_name_is_defined_once():
+    """One name, one class: a reader (and a search) never has to ask which `Estado` this is."""
+    twice = {name: ms for name, ms in _class_definitions(MODULES).items() if len(ms) > 1}
+    assert not twice
+
+
+def test_the_class_name_check_finds_a_name_defined_twice(tmp_path):
+    (tmp_path / "a.py").write_text("class Estado:\n    pass\n", encoding="utf-8")
+    (tmp_path / "b.py").write_text("def f():\n    class Estado: ...\n\n\nclass Estado:\n    x = 1\n", encoding="utf-8")
+    (tmp_path / "c.py").write_text("class Otra:\n    pass\n", encoding="utf-8")
+    found = _class_definitions({p.stem: p for p in sorted(tmp_path.glob("*.py"))})
+    assert found == {"Estado": ["a", "b"], "Otra": ["c"]}
 
 
 def test_there_is_no_import_cycle_anywhere():

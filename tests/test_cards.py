@@ -1,4 +1,4 @@
-"""Card notation (issue 2 §2 "Cards and notation"); the doctests run in tests/test_doctests.py."""
+"""Card notation; the doctests run in tests/test_doctests.py."""
 
 from __future__ import annotations
 

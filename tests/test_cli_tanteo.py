@@ -1,4 +1,4 @@
-"""`mus tanteo [--json] FILE` (issue 2 §3): the contract other tools rely on."""
+"""`mus tanteo [--json] FILE`: the contract other tools rely on."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from app.cli import main
+from musmesa.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 C = ["12o 12c 11o 11c", "7o 7c 7e 1o", "4o 4c 5o 6o", "10o 10c 6c 5c"]  # en paso: 5-4 (test_tanteo.py)
@@ -116,20 +116,20 @@ def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
 
 
 def test_float_mano_exit_2(capsys: pytest.CaptureFixture[str], write_json: Callable[..., Path]) -> None:
-    # bug B1, fixed: JSON 1.0 as the mano used to crash with a TypeError traceback.
+    # JSON 1.0 as the mano: one clear line and exit 2, never a TypeError traceback.
     status, out, err = run(capsys, "--json", str(write_json({**GOOD, "mano": 1.0})))
     assert status == 2 and "mano" in json.loads(out)["error"] and err.count("\n") == 1
 
 
 def test_deeply_nested_json_exit_2(capsys: pytest.CaptureFixture[str], write_json: Callable[..., Path]) -> None:
-    # bug B4, fixed: this escaped as a RecursionError traceback.
+    # deep nesting: one clear line and exit 2, never a RecursionError traceback.
     status, out, _ = run(capsys, "--json", str(write_json("[" * 100_000 + "]" * 100_000)))
     assert status == 2 and "error" in json.loads(out)
 
 
 def _mus() -> list[str]:
     script = Path(sys.executable).with_name("mus")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "app.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "musmesa"]
 
 
 def test_installed_mus_command(write_json: Callable[..., Path]) -> None:
@@ -298,7 +298,7 @@ def test_hand_record_format_written_back_is_the_pinned_one() -> None:
     )
 
 
-# -- `mus tanteo --idioma` (issue 50 §4) --------------------------------------------------------
+# -- `mus tanteo --idioma` --------------------------------------------------------------------
 
 NAMED = {**GOOD, "jugadores": ["Ana", "Iñaki", "Bea", "Josu"], "lances": {"chica": {"no_quiero": 2, "gana": 0}}}
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from scoring.cards import DECK
 from scoring.declaraciones import correcciones, faltas, leer_declaraciones, parejas_declaradas
-from scoring.tanteo import Correccion, tantear
+from scoring.tanteo import CorreccionLance, tantear
 
 SEG = {"base": "segovia", "reyes": 4}
 EUS = {"base": "euskadi", "reyes": 4}
@@ -30,12 +30,12 @@ PARES = ["12o 12c 5e 4b", "1o 1c 6e 7b", "4o 5c 6c 7e", "10o 11c 1e 6o"]
 PARES_MEDIAS = ["12o 12c 5e 4b", "1o 1c 1b 7b", "4o 5c 6c 7e", "10o 11c 1e 6o"]
 
 
-def por_lance(cs: list[Correccion]) -> dict[str, Correccion]:
+def por_lance(cs: list[CorreccionLance]) -> dict[str, CorreccionLance]:
     assert len({c.lance for c in cs}) == len(cs), "at most one correction per lance"
     return {c.lance: c for c in cs}
 
 
-def resumen(c: Correccion) -> tuple:
+def resumen(c: CorreccionLance) -> tuple:
     return c.ganador, c.anulados, c.negada, c.envites_validos
 
 
@@ -374,7 +374,7 @@ def test_rotating_the_table_rotates_the_penalties(manos, pares, juego, mano, reg
 
 
 def test_mus_tanteo_shows_the_penalty_in_detalle(tmp_path, capsys) -> None:
-    from app.cli import main
+    from musmesa.cli import main
 
     record = {"reglas": SEG, "mano": 0, "manos": PARES, "declaraciones": {"pares": [False, True, False, False]}}
     path = tmp_path / "mano.json"

@@ -20,11 +20,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.cli import main
 from gestures import cli as senas_cli
 from gestures.events import LIMITES, TIEMPOS, EventDetector
 from gestures.scorer import DEFAULT_NEUTRAL, Baseline, Scorer, Umbrales
 from gestures.types import GESTOS
+from musmesa.cli import main
 from vision import cli_mano
 
 REPO = Path(__file__).resolve().parent.parent

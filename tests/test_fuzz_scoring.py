@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.cli import main
+from musmesa.cli import main
 
 DATA = Path(__file__).resolve().parent / "data" / "arbitro"
 

@@ -16,10 +16,10 @@ from skimage import data
 
 pytest.importorskip("mediapipe")  # needs the gestures extra
 
-from app.cli import main
 from gestures import cli as senas_cli
 from gestures import sources
 from gestures.models import shared_landmarkers
+from musmesa.cli import main
 from training.senas import synthetic_faces as S
 
 DATA = Path(__file__).parent / "data" / "gestures"

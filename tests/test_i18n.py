@@ -200,7 +200,7 @@ def test_a_count_chooses_its_form_with_ngettext(idioma: str, uno: str, dos: str)
     assert i18n.tn("{n} piedra", "{n} piedras", 0, idioma).format(n=0) == dos.replace("2", "0")
 
 
-# -- the tanteo's reasons (issue 50 §4) -------------------------------------------------------------
+# -- the tanteo's reasons -------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("idioma", LANGUAGES)
@@ -222,7 +222,7 @@ def test_every_reason_template_is_in_every_language() -> None:
 
 
 def test_basque_says_jokaldi_for_lance_tanto_for_tantos_and_harri_for_piedra() -> None:
-    # one Basque word for each thing (issue 50 §9): lances are "jokaldiak" (never "lanceak"),
+    # one Basque word for each thing: lances are "jokaldiak" (never "lanceak"),
     # tantos "tanto"/"tantoak", and "harri" only the piedra
     catalog = _entries(extraer.read("eu"))
     for clave, traduccion in catalog.items():

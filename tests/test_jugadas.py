@@ -1,4 +1,4 @@
-"""Hand evaluation (issue 2 §2 "Hand evaluation"), examples worked by hand from the rules texts.
+"""Hand evaluation, examples worked by hand from the rules texts.
 
 Texts: Ludoteka, «Reglas del Mus»; Enciclopedia, artículo «Mus»; Normas generales de mus para la
 provincia de Segovia (with Cuéllar's especialidades).
@@ -100,7 +100,7 @@ def test_grande_and_chica_with_8_reyes() -> None:
         ("12o 12c 7o 4o", R8, "pareja", (12,), 1),
         ("7o 7c 7e 1o", R8, "medias", (7,), 2),
         ("12o 12c 11o 11c", R8, "duples", (12, 11), 3),
-        ("7o 7c 7e 7b", R8, "duples", (7, 7), 3),  # issue 2 / Ludoteka: four of a kind is duples
+        ("7o 7c 7e 7b", R8, "duples", (7, 7), 3),  # Ludoteka: four of a kind is duples
         ("3o 12c 3e 12b", R8, "duples", (12, 12), 3),  # 8 reyes: four kings
         ("3o 12c 3e 12b", R4, "duples", (12, 3), 3),
         ("3o 3c 12o 2o", R8, "medias", (12,), 2),  # 8 reyes: threes are kings

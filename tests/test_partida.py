@@ -1,4 +1,4 @@
-"""The match (issue 2 §2 "The match"): tantos, juegos, vacas, mano, mus corrido, undo, history."""
+"""The match: tantos, juegos, vacas, mano, mus corrido, undo, history."""
 
 from __future__ import annotations
 

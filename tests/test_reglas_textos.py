@@ -1,4 +1,4 @@
-"""The rules texts against the engine (issue 44).
+"""The rules texts against the engine.
 
 Every quote in scoring.textos is the exact text of the document it names; every value of every
 built-in profile names its source or says it is a choice; and worked cases, each beside the line

@@ -1,4 +1,4 @@
-"""Rule profiles (issue 2 §2 "Rule sets as data"): built-ins, overrides, TOML loading."""
+"""Rule profiles: built-ins, overrides, TOML loading."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from scoring.rules import PERFILES, PerfilError, Reglas, cargar_perfil, perfil
 
 # What each source says, read from the rules texts (not from the engine).
 EXPECTED = {
-    # encyclopedia §4.6: "cuatro juegos de cuarenta tantos"; issue 2: general is 8 reyes, 40 tantos.
+    # encyclopedia §4.6: "cuatro juegos de cuarenta tantos"; general is 8 reyes, 40 tantos.
     "general": {"reyes": 8, "tantos": 40},
     # Normas generales de Segovia: "Se juega a 4 juegos de 40 tantos siempre. Se juega sin deje.
     # No vale la real". Reglamento, Título V art. 7: "Queda expresamente prohibido querer un

@@ -1,4 +1,4 @@
-"""Property-based tests of the tanteo (issue 2 §4), with hypothesis.
+"""Property-based tests of the tanteo, with hypothesis.
 
 Records are drawn with 16 distinct cards and valid outcomes for the lances that can be bet. Which
 lances can be bet, and a small reference count used as an oracle, are written here again from the

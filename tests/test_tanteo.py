@@ -1,4 +1,4 @@
-"""The tanteo of one hand (issue 2 §2-3), with worked examples derived by hand from the rules texts.
+"""The tanteo of one hand, with worked examples derived by hand from the rules texts.
 
 Texts: Reglamento Campeonatos de Mus (Segovia), Título VI "Cómo tantearse"; Ludoteka, «Reglas del
 Mus» ("Puntuación"); Enciclopedia, artículo «Mus» (§4.6 envites, §4.7 "Tantos por cada jugada",
@@ -110,13 +110,13 @@ def test_accepted_envite(lances: dict, expected: dict) -> None:
 
 
 def test_accepted_envite_at_punto_adds_the_punto() -> None:
-    # encyclopedia §4.7 / issue 2: punto 1 on top of any envite: 4 + 1 for seat 3's 25.
+    # encyclopedia §4.7: punto 1 on top of any envite: 4 + 1 for seat 3's 25.
     r = tanteo(A, lances={"punto": {"quiero": 4}})
     assert r.por_lance["punto"] == [0, 5]
 
 
 def test_fourth_lance_may_be_written_juego_or_punto() -> None:
-    # issue 2 §3: "The fourth lance may be written juego or punto: the cards decide".
+    # the fourth lance may be written juego or punto: the cards decide (docs/scoring.md).
     as_juego = tanteo(A, lances={"juego": {"quiero": 4}})
     as_punto = tanteo(A, lances={"punto": {"quiero": 4}})
     assert totals(as_juego) == totals(as_punto)
@@ -247,8 +247,8 @@ def test_refused_bet_before_the_ordago_is_still_scored() -> None:
     assert r.por_lance["grande"] == [0, 1]
 
 
-def test_issue_example_record() -> None:
-    # issue 2 §3's example, general profile, worked by hand: chica refused (1 to pareja 1, at once);
+def test_the_hand_record_example_of_the_docs() -> None:
+    # the hand record of docs/scoring.md, general profile, worked by hand: chica refused (1 to pareja 1, at once);
     # juego: seat 0's 31 beats seat 1's 37 (three kings and a seven), órdago won by pareja 0.
     r = tantear(
         {
@@ -300,7 +300,7 @@ def test_only_one_pareja_with_juego_takes_its_bonus_without_betting() -> None:
 @pytest.mark.parametrize("outcome", [{"quiero": 2}, {"no_quiero": 1, "gana": 0}, {"ordago": "quiero"}])
 @pytest.mark.parametrize(
     ("manos", "lance"),
-    # E "punto": seat 0 holds juego, so the fourth lance written "punto" is juego (issue 2 §3).
+    # E "punto": seat 0 holds juego, so the fourth lance written "punto" is juego.
     [(D, "pares"), (E, "pares"), (E, "juego"), (A, "pares"), (E, "punto")],
 )
 def test_bet_on_a_lance_that_could_not_be_bet_is_an_error(manos: list[str], lance: str, outcome: dict) -> None:
@@ -408,7 +408,7 @@ def test_text_output_shows_the_breakdown() -> None:
 def test_registro_to_dict_keeps_a_custom_profile_named_like_a_builtin(tmp_path: Path) -> None:
     # A user's TOML profile named after their town: segovia.toml with 4 reyes (cargar_perfil names
     # the profile after the file). Written out and read back, the record must score the same.
-    # (bug B3, fixed: to_dict wrote only "segovia" and the record came back with 8 reyes.)
+    # to_dict must write the profile itself, not only "segovia" (read back, that has 8 reyes).
     path = tmp_path / "segovia.toml"
     path.write_text('base = "general"\nreyes = 4\n', encoding="utf-8")
     hands = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
@@ -553,7 +553,7 @@ def test_errors_quote_only_an_excerpt_of_the_record(change: dict[str, Any]) -> N
     assert len(str(info.value)) < 250
 
 
-# -- reasons in the player's language (issue 50 §4) -------------------------------------------------
+# -- reasons in the player's language -------------------------------------------------------------
 
 BASQUE_NAMES = ["Ana", "Iñaki", "Bea", "Josu"]
 # Words of Spanish sentences: none may be in a Basque or English reason. The game's words

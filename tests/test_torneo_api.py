@@ -337,7 +337,7 @@ def test_groups_then_knockout_to_a_champion(srv1: Servidor, client1: TestClient)
 def test_cli_creates_an_organiser_and_a_tournament(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ):
-    from app.cli import main
+    from musmesa.cli import main
 
     monkeypatch.setenv("MUS_TEST_CLAVE", CLAVE)
     datos = str(tmp_path / "datos")

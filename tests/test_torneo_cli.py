@@ -12,7 +12,7 @@ pytest.importorskip("sqlalchemy")
 from sqlalchemy import select
 from sqlalchemy.orm import sessionmaker
 
-from app.cli import main
+from musmesa.cli import main
 from server.db import motor, url_por_defecto
 from torneo import db
 

@@ -18,7 +18,7 @@ from torneo.simulacion import MesaSimulada
 
 
 def test_a_backup_taken_while_serving_restores_the_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    from app.cli import main
+    from musmesa.cli import main
 
     datos = tmp_path / "club"
     srv = Servidor(f"sqlite:///{datos / 'torneo.sqlite3'}")

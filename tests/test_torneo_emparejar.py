@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from torneo.emparejar import Ronda, buchholz, campeon_ceros, ronda_ceros, ronda_suiza
+from torneo.emparejar import Emparejamiento, buchholz, campeon_ceros, ronda_ceros, ronda_suiza
 
 
-def _valida(ronda: Ronda, esperadas: set[int]) -> None:
+def _valida(ronda: Emparejamiento, esperadas: set[int]) -> None:
     """Every pareja of the round exactly once, in a pair or resting."""
     vistas = [p for par in ronda.pares for p in par] + ([ronda.descansa] if ronda.descansa is not None else [])
     assert len(vistas) == len(set(vistas)), "a pareja twice in one round"
@@ -121,7 +121,7 @@ def test_ceros_hasta_el_campeon(n: int, limite: int, semilla: int) -> None:
 
 
 def test_ceros_sin_ronda_con_una_pareja() -> None:
-    assert ronda_ceros([1, 2], {1: 2, 2: 1}, 2, [], []) == Ronda(())
+    assert ronda_ceros([1, 2], {1: 2, 2: 1}, 2, [], []) == Emparejamiento(())
     assert campeon_ceros([1, 2], {1: 2, 2: 1}, 2) == 2
 
 

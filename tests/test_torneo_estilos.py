@@ -57,7 +57,7 @@ def servidor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Servir,
 
     datos = tmp_path_factory.mktemp("estilos")
     subprocess.run(
-        [sys.executable, "-m", "app.cli", "torneo", "organizador", "ana", "--clave-entorno", "C", "--datos", datos],
+        [sys.executable, "-m", "musmesa", "torneo", "organizador", "ana", "--clave-entorno", "C", "--datos", datos],
         cwd=REPO,
         env={**os.environ, "C": CLAVE},
         check=True,

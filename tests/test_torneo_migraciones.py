@@ -562,7 +562,7 @@ def test_an_old_esquema_of_another_version_and_unversioned_tables_are_refused(tm
 
 
 def test_mus_torneo_servir_refuses_a_newer_database_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    from app.cli import main
+    from musmesa.cli import main
 
     datos = tmp_path / "datos"
     datos.mkdir()

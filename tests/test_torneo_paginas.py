@@ -48,7 +48,7 @@ def servidor() -> Iterator[tuple[str, str]]:
     pytest.importorskip("uvicorn")
     datos = tempfile.mkdtemp(prefix="musmesa-paginas-")
     env = {**os.environ, "MUS_CLAVE": CLAVE}
-    cli = [sys.executable, "-m", "app.cli", "torneo"]
+    cli = [sys.executable, "-m", "musmesa", "torneo"]
     subprocess.run(
         [*cli, "organizador", "ana", "--datos", datos, "--clave-entorno", "MUS_CLAVE"],
         check=True,

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from app.cli import main
+from musmesa.cli import main
 from scoring.cards import CARD_IDS
 from vision.models import CLASSIFIER_FILE, DETECTOR_FILE, models_dir
 from vision.registered_deck import DeckError, RegisteredDeck

@@ -30,7 +30,7 @@ def _own_data_folder(tmp_path, monkeypatch):
 
 def mus(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, cwd=REPO, timeout=120
+        [sys.executable, "-m", "musmesa", *args], capture_output=True, text=True, cwd=REPO, timeout=120
     )
 
 
@@ -96,7 +96,7 @@ def test_mano_runs_the_main_job_on_the_example():
         "lances": json.loads(LANCES.read_text()),
     }
     expected = subprocess.run(
-        [sys.executable, "-m", "app.cli", "tanteo", "--json", "-"],
+        [sys.executable, "-m", "musmesa", "tanteo", "--json", "-"],
         input=json.dumps(record),
         capture_output=True,
         text=True,
@@ -126,7 +126,7 @@ def test_mano_bad_input(tmp_path):
 
 def run_main(capsys, *argv: str) -> tuple[int, str, str]:
     """`mus` in this process (so a test can patch it); an exception here is a traceback."""
-    from app.cli import main
+    from musmesa.cli import main
 
     status = main(list(argv))
     out, err = capsys.readouterr()

@@ -264,7 +264,7 @@ def test_a_registration_from_another_classifier_is_refused(tmp_path):
 
 def mus(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, cwd=REPO, timeout=180
+        [sys.executable, "-m", "musmesa", *args], capture_output=True, text=True, cwd=REPO, timeout=180
     )
 
 

@@ -36,7 +36,7 @@ def data_folder(tmp_path, monkeypatch) -> Path:
 
 def mus(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, cwd=REPO, timeout=180
+        [sys.executable, "-m", "musmesa", *args], capture_output=True, text=True, cwd=REPO, timeout=180
     )
 
 

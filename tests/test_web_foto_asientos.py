@@ -313,7 +313,7 @@ def test_a_one_hand_photo_of_the_table_goes_to_a_seat_and_a_refused_one_says_so(
 
 
 def test_the_reading_and_the_seat_hands_name_cards_in_english(servidor: Servir) -> None:
-    """Issue 50 point 9: the reading said "11e" and the hand page's seats "11e 12o ...": in
+    """The reading must not say "11e" nor the hand page's seats "11e 12o ...": in
     English at 390x844 every card the reading shows (its chips, the labels over the photo, the
     one-tap alternative, the correction's title) and the four seat hands read as names."""
     import re

@@ -1,4 +1,4 @@
-"""Photos bigger than 12 MP (issue 51): a JPEG is decoded reduced (vision.images.reduction) and
+"""Photos bigger than 12 MP: a JPEG is decoded reduced (vision.images.reduction) and
 reads the same cards as the photo at its own size, with its boxes (`caja`) in the sent photo's
 pixels, upright as its EXIF tag says: the page draws them over the photo it holds, at that
 photo's own size (web/static/mano_foto.js). The photos are examples/mesa.jpg made bigger."""

@@ -35,7 +35,7 @@ from web.servicio import WebError  # noqa: E402
 def _mus_leer_json(image: Path) -> dict[str, Any]:
     """`mus leer --json --sin-baraja` run as a person runs it, on ``image`` by its file name."""
     res = subprocess.run(
-        [sys.executable, "-m", "app.cli", "leer", "--json", "--sin-baraja", image.name],
+        [sys.executable, "-m", "musmesa", "leer", "--json", "--sin-baraja", image.name],
         cwd=image.parent,
         capture_output=True,
         text=True,
@@ -265,7 +265,7 @@ def test_registration_from_four_photos_then_reading_uses_it(client: Any, tmp_pat
     (tmp_path / "baraja.npz").write_bytes(npz)
     expected = json.loads(
         subprocess.run(
-            [sys.executable, "-m", "app.cli", "leer", "--json", "--baraja", str(tmp_path / "baraja.npz"), "mesa.jpg"],
+            [sys.executable, "-m", "musmesa", "leer", "--json", "--baraja", str(tmp_path / "baraja.npz"), "mesa.jpg"],
             cwd=EXAMPLES,
             capture_output=True,
             text=True,

@@ -20,8 +20,8 @@ import psycopg
 from fastapi import FastAPI
 from sqlalchemy import func, inspect, select
 
-from app.cli import main
 from mesa.i18n import t
+from musmesa.cli import main
 from scoring.partida import Partida
 from server import migraciones
 from tests.cliente_web import ClienteWeb as TestClient

@@ -1,4 +1,4 @@
-"""`mus servir` on the open internet (issue 51): photo bombs refused from their header, photos
+"""`mus servir` on the open internet: photo bombs refused from their header, photos
 read only when a reader has room, within time limits and never written to disk, slow headers cut
 off, and forms and cookie-authenticated changes from another site refused (torneo.seguridad)."""
 

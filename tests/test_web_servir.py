@@ -42,7 +42,7 @@ def servir(
         [
             sys.executable,
             "-m",
-            "app.cli",
+            "musmesa",
             "servir",
             *base_datos,
             "--host",
@@ -147,7 +147,7 @@ def test_a_folder_that_cannot_be_used_is_one_line_and_status_2(tmp_path: Path):
     fichero = tmp_path / "no-es-carpeta"
     fichero.write_text("x", encoding="utf-8")
     r = subprocess.run(
-        [sys.executable, "-m", "app.cli", "servir", "--datos", str(fichero / "datos"), "--puerto", "1"],
+        [sys.executable, "-m", "musmesa", "servir", "--datos", str(fichero / "datos"), "--puerto", "1"],
         cwd=REPO,
         capture_output=True,
         text=True,

@@ -89,7 +89,7 @@ def crear_cuenta(s: Session, usuario: str, clave: str, rol: str, torneo: Torneo 
 FALLOS_LIBRES: Final = 5  # wrong passwords an account takes before it must wait: typos
 RETRASO_MAXIMO: Final = 300.0  # seconds: one guess every 5 min, under 300 a day, for an account under attack
 OLVIDO: Final = 24 * 3600.0  # failures this old are forgotten
-HASHES_A_LA_VEZ: Final = 2  # password checks at once: 40 logins together took 925 MiB and 14 s (issue 51)
+HASHES_A_LA_VEZ: Final = 2  # password checks at once: 40 logins together took 925 MiB and 14 s
 REINTENTO_OCUPADO: Final = 1  # the Retry-After, in seconds, of a login refused while the checks are busy
 _HASHES = threading.BoundedSemaphore(HASHES_A_LA_VEZ)
 

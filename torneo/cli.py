@@ -29,7 +29,7 @@ from torneo import formato as fm
 
 def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="accion", metavar="ACCION", required=True)
-    # only listed here: app/cli.py runs `mus torneo servir ...` as `mus servir ...` (web/cli.py)
+    # only listed here: musmesa/cli.py runs `mus torneo servir ...` as `mus servir ...` (web/cli.py)
     sub.add_parser(
         "servir",
         help="sirve el torneo y las mesas a los teléfonos (lo mismo que «mus servir»; "
@@ -70,7 +70,7 @@ def url_de(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.accion == "servir":  # reached only when this module is run without app/cli.py
+    if args.accion == "servir":  # reached only when this module is run without musmesa/cli.py
         print("mus torneo: el servidor se arranca con «mus servir»", file=sys.stderr)
         return 2
     try:

@@ -13,7 +13,7 @@ chosen only where no pairing keeps it.
     >>> r.descansa, len(r.pares)
     (4, 2)
     >>> ronda_ceros([1, 2, 3], ceros={1: 0, 2: 1, 3: 2}, limite=2, jugados=[], descansaron=[])
-    Ronda(pares=((1, 2),), descansa=None)
+    Emparejamiento(pares=((1, 2),), descansa=None)
     >>> campeon_ceros([1, 2, 3], ceros={1: 2, 2: 1, 3: 2}, limite=2)
     2
 """
@@ -35,7 +35,7 @@ _DESCANSO: Final = -1  # the rest's node in the matching graph
 
 
 @dataclass(frozen=True)
-class Ronda:
+class Emparejamiento:
     """One round's pairs (each a tuple of two pareja ids) and the pareja that rests, if any."""
 
     pares: tuple[tuple[int, int], ...]
@@ -48,7 +48,7 @@ def ronda_suiza(
     jugados: Iterable[tuple[int, int]],
     descansaron: Collection[int],
     semilla: int | None = None,
-) -> Ronda:
+) -> Emparejamiento:
     """The next Swiss round: parejas with the same wins meet (one floats down where a group is
     odd), never a pair twice while a pairing without one exists; with an odd count the lowest
     pareja that has not rested yet rests (a rest counts as a win, given by the caller).
@@ -72,15 +72,15 @@ def ronda_ceros(
     jugados: Iterable[tuple[int, int]],
     descansaron: Collection[int],
     semilla: int | None = None,
-) -> Ronda:
+) -> Emparejamiento:
     """The next round of an elimination by ceros: every pareja with fewer than ``limite`` ceros
     plays, drawn among those with the same count of ceros where it can, avoiding a pair that has
     met while another pairing exists; with an odd count one rests (neither a win nor a cero),
-    drawn among those that have not rested yet. No round (``Ronda(())``) once one pareja is left.
+    drawn among those that have not rested yet. No round (``Emparejamiento(())``) once one pareja is left.
     """
     vivas = [p for p in parejas if ceros.get(p, 0) < limite]
     if len(vivas) < 2:
-        return Ronda(())
+        return Emparejamiento(())
     rng = random.Random(semilla)
     sorteo = {p: rng.randrange(_SORTEO) for p in vivas}
     return _emparejar(vivas, ceros, jugados, descansaron, rng.randrange(2**32), sorteo.__getitem__, mayor_primero=False)
@@ -109,11 +109,11 @@ def _emparejar(
     semilla: int | None,
     coste_descanso: Callable[[int], int],
     mayor_primero: bool,
-) -> Ronda:
+) -> Emparejamiento:
     if len(set(parejas)) != len(parejas):
         raise ValueError("una pareja aparece dos veces")
     if len(parejas) < 2:
-        return Ronda((), parejas[0] if parejas else None)
+        return Emparejamiento((), parejas[0] if parejas else None)
     vistos = {frozenset(par) for par in jugados}
     ronda = _por_grupos(parejas, puntos, vistos, descansaron, semilla, coste_descanso, mayor_primero)
     if ronda is None:
@@ -131,7 +131,7 @@ def _por_grupos(
     semilla: int | None,
     coste_descanso: Callable[[int], int],
     mayor_primero: bool,
-) -> Ronda | None:
+) -> Emparejamiento | None:
     """The usual case, quickly: the rest first, then each score group (the best first) paired
     within itself with the parejas floated down from the one above, its odd one floating on.
     None where that leaves someone unpaired."""
@@ -201,7 +201,11 @@ def _sorteo_rapido(
     return pares, sueltos
 
 
-def _ronda(parejas: Sequence[int], emparejados: Iterable[tuple[int, int]], descansa: int | None = None) -> Ronda:
+def _ronda(
+    parejas: Sequence[int], emparejados: Iterable[tuple[int, int]], descansa: int | None = None
+) -> Emparejamiento:
+    parejas: Sequence[int], emparejados: Iterable[tuple[int, int]], descansa: int | None = None
+) -> Emparejamiento:
     pares = []
     for a, b in emparejados:
         if _DESCANSO in (a, b):
@@ -209,7 +213,7 @@ def _ronda(parejas: Sequence[int], emparejados: Iterable[tuple[int, int]], desca
         else:
             pares.append((a, b) if _antes(parejas, a, b) else (b, a))
     pares.sort(key=lambda par: parejas.index(par[0]))
-    return Ronda(tuple(pares), descansa)
+    return Emparejamiento(tuple(pares), descansa)
 
 
 def _grafo(

@@ -219,13 +219,6 @@ def torneo_de(s: Session, torneo_id: int, cuenta: Cuenta) -> Torneo:
     return torneo
 
 
-def torneo_organizado(s: Session, torneo_id: int, cuenta: Cuenta) -> Torneo:
-    """The tournament if ``cuenta`` is one of its organisers (403 for a referee)."""
-    if rol_en(s, torneo_id, cuenta) != "organizador":
-        raise ServicioError("solo un organizador del torneo puede hacer esto", 403)
-    return torneo_de(s, torneo_id, cuenta)
-
-
 def parejas_de(s: Session, torneo: Torneo) -> list[Pareja]:
     return list(s.scalars(select(Pareja).where(Pareja.torneo_id == torneo.id).order_by(Pareja.semilla)))
 

@@ -2,7 +2,7 @@
 
 The main job. Reads the photo of the table at the end of a hand, gives the four hands to the
 seats (seat 0 is the group of cards nearest the camera, then counter-clockwise), builds the
-hand record of ``mus tanteo`` (issue 2, section 3) and prints the tanteo. ``--lances`` is a JSON file with the
+hand record of ``mus tanteo`` (docs/scoring.md) and prints the tanteo. ``--lances`` is a JSON file with the
 ``lances`` object (``{"grande": "paso", "pares": {"quiero": 5}}``), or a partial hand record
 whose ``lances``, ``marcador``, ``reglas`` and ``jugadores`` are used. Without it every lance was
 played en paso.

@@ -23,7 +23,7 @@ MAX_ASPECT: Final = 10  # long side / short side: a table photo is nowhere near 
 # Pixels a decoded photo may have: a usual phone photo, 12 MP (4032x3024 = 12.19 MP), decodes
 # whole; a bigger JPEG is decoded reduced (libjpeg scales while it decodes, :func:`reduction`), so
 # that a 48-50 MP photo (8160x6120 / 4 = 12.48 MP) or a small file claiming as much costs no more
-# memory than a 12 MP photo (issue 51). The cards of a table photo are read at a fraction of this.
+# memory than a 12 MP photo. The cards of a table photo are read at a fraction of this.
 MAX_DECODED_PIXELS: Final = 12_600_000
 # libjpeg's scales (1/2, 1/4, 1/8) as OpenCV's flags: the full-size image is never allocated
 _REDUCED: Final = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}

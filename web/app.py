@@ -35,9 +35,9 @@ def crear_app(url: str, datos: Path | None = None, limite_entradas: int = 20) ->
     app.state.web_sesiones = app.state.servidor.sesiones
     app.state.datos = datos
     app.include_router(partidas.router)
-    app.include_router(leer.router)  # W2: POST /api/leer
-    app.include_router(baraja.router)  # W2: the players' deck
-    app.include_router(mesa_torneo.router)  # W3: a tournament table from a phone
+    app.include_router(leer.router)  # POST /api/leer: the cards of a photo
+    app.include_router(baraja.router)  # the players' deck
+    app.include_router(mesa_torneo.router)  # a tournament table from a phone
     antes = len(app.router.routes)
     app.include_router(paginas.router)
     _primero(app, antes)  # the phone pages' home "/" before the tournament's redirect to /torneos

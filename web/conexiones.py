@@ -2,7 +2,7 @@
 
 uvicorn closes an idle kept-alive connection after ``timeout_keep_alive`` seconds, but any byte
 cancels that timer, and a new connection has none: a client sending its headers a byte at a
-time holds the connection for as long as it likes (40 s and more in issue 51's probe). Here a
+time holds the connection for as long as it likes (40 s and more in a probe). Here a
 request's line and headers must be complete within :data:`PLAZO_CABECERAS_S` of the connection's
 start or of the previous answer's end, or the connection is closed. The body's own time limit is
 torneo.cuerpo's, where a route reads it.

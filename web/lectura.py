@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 MAX_FOTO: Final = 16 * 1024 * 1024  # bytes: a phone's photo is a few MB
 # Pixels a photo may have, read from its header before it is decoded: the biggest phone cameras
 # take 48-50 MP (8000x6000 = 48 MP); a usual photo is 12 MP. A 631-byte JPEG claiming
-# 30000x30000 would otherwise take 12 s and 5 GB to decode (issue 51).
+# 30000x30000 would otherwise take 12 s and 5 GB to decode.
 MAX_PIXELES: Final = 50_000_000
 # the formats whose header is read (Pillow's names; JPEG's takes a phone's MPO too): phones send
 # JPEG, PNG or WebP

@@ -51,9 +51,9 @@ from sqlalchemy.orm import Session
 from mesa.i18n import N_, SOURCE, t
 from mesa.torneo import (
     ClienteTorneo,
-    Correccion,
+    CorreccionServidor,
     MensajeTorneo,
-    Mesa,
+    MesaUnida,
     Rechazada,
     SinRed,
     TorneoError,
@@ -248,7 +248,7 @@ def _codigo_o_error(codigo: str) -> str:
     return code
 
 
-def _partida_de_la_mesa(s: Session, mesa: Mesa, clave_match: str, idioma: str) -> PartidaWeb:
+def _partida_de_la_mesa(s: Session, mesa: MesaUnida, clave_match: str, idioma: str) -> PartidaWeb:
     """This server's partida that plays the match (made at the first join, found at the next)."""
     p = _de_match(s, clave_match)
     if p is not None:
@@ -263,7 +263,7 @@ def _partida_de_la_mesa(s: Session, mesa: Mesa, clave_match: str, idioma: str) -
     return p
 
 
-def _datos_mesa(mesa: Mesa, clave_match: str) -> dict[str, Any]:
+def _datos_mesa(mesa: MesaUnida, clave_match: str) -> dict[str, Any]:
     partida = mesa.partida
     return {
         "clave": clave_match,
@@ -287,7 +287,7 @@ def unirse_local(sesiones: Sesiones, codigo: str, idioma: str = SOURCE) -> str:
             doc = torneo_servicio.estado_partida(s, torneo, e)
         except torneo_servicio.ServicioError as exc:
             raise _de_servicio(exc) from None
-        mesa = Mesa(LOCAL, "", torneo.nombre, doc)
+        mesa = MesaUnida(LOCAL, "", torneo.nombre, doc)
         clave_match = _huella(LOCAL, doc.get("id"))
         try:
             p = _partida_de_la_mesa(s, mesa, clave_match, idioma)
@@ -609,7 +609,7 @@ def _leido_local(sesiones: Sesiones, info: dict[str, Any], manos: list[tuple[str
                 continue
             respuestas[str(primera + k)] = fila.respuesta
             if fila.discrepancia is not None and fila.cliente_id.endswith(SUFIJO_CORREGIDA):
-                c = Correccion(primera + k, _par(fila.discrepancia), _par(fila.marcador), dict(fila.respuesta))
+                c = CorreccionServidor(primera + k, _par(fila.discrepancia), _par(fila.marcador), dict(fila.respuesta))
                 correcciones.append(asdict(c))
         e = s.get(Enfrentamiento, eid)
         torneo = s.get(Torneo, e.torneo_id) if e is not None else None
@@ -642,7 +642,7 @@ def estado(sesiones: Sesiones, clave: str, idioma: str = SOURCE) -> dict[str, An
 
     rechazadas = [Rechazada(r["numero"], r["motivo"], r["estado"], r["detras"]) for r in info.get("rechazadas", [])]
     correcciones = [
-        Correccion(c["numero"], tuple(c["mesa"]), tuple(c["servidor"]), c.get("respuesta", {}))
+        CorreccionServidor(c["numero"], tuple(c["mesa"]), tuple(c["servidor"]), c.get("respuesta", {}))
         for c in info.get("correcciones", [])
     ]
     propia = info.get("servidor", LOCAL) == LOCAL  # no code kept: a new join mends a token no longer good

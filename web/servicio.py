@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from mesa.i18n import N_, SOURCE, t
-from mesa.mano import EntradaMano
+from mesa.mano import EntradaMano, row_of
 from mesa.partida import ControlPartida
 from mesa.storage import manos_csv
 from mesa.torneo_mesa import seguir_respuestas
@@ -433,16 +433,12 @@ def _entrada(ctl: ControlPartida, mano: ManoNueva, quitar_imposibles: bool = Fal
             e.poner_mano(asiento, texto if texto and len(texto.split()) == 4 else None)
         lances = mano.lances
         if quitar_imposibles:
-            jugados = {_clave_lance(r.lance) for r in e.estado() if r.apostable}
-            lances = {k: v for k, v in lances.items() if _clave_lance(k) in jugados}
+            jugados = {row_of(r.lance) for r in e.estado() if r.apostable}
+            lances = {k: v for k, v in lances.items() if row_of(k) in jugados}
         e.cargar_lances(lances)
     except (NotationError, ValueError) as exc:
         raise _de_reglas(exc) from None
     return e
-
-
-def _clave_lance(lance: str) -> str:
-    return "juego" if lance == "punto" else lance
 
 
 def estado_lances(ctl: ControlPartida, mano: ManoNueva) -> list[dict[str, Any]]:
@@ -451,7 +447,7 @@ def estado_lances(ctl: ControlPartida, mano: ManoNueva) -> list[dict[str, Any]]:
     return [
         {
             "lance": r.lance,
-            "fila": _clave_lance(r.lance),
+            "fila": row_of(r.lance),
             "nombre": t(NOMBRES_LANCE[r.lance], ctl.idioma),
             "apostable": r.apostable,
             "motivo": t(r.plantilla[0], ctl.idioma).format(*r.plantilla[1:]) if r.plantilla else "",

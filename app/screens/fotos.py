@@ -18,7 +18,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.filechooser import FileChooserListView
 from kivy.uix.modalview import ModalView
 
-from app.camera import Fuente, FuenteError, cargar_imagen
+from app.camera import FuenteError, FuenteVideo, cargar_imagen
 from app.screens.vivo import ConVistaPrevia
 from app.screens.widgets import Boton
 
@@ -56,7 +56,7 @@ def elegir_imagen(al_elegir: Callable[[str], object]) -> None:
 class ConFotos(ConVistaPrevia):
     """Mixin: the camera toggled on and off, a frame captured, or a file opened instead."""
 
-    def usar_fuente(self, fuente: Fuente) -> None:
+    def usar_fuente(self, fuente: FuenteVideo) -> None:
         if self.preview is None:  # the screen makes it when first entered
             fuente.cerrar()
             return

@@ -14,7 +14,7 @@ from kivy.uix.screenmanager import Screen
 
 from app.screens.widgets import CartaChip, Opcion, SelectorCartas
 from mesa.i18n import N_
-from mesa.mano import IMPORTES, EntradaError, EntradaMano
+from mesa.mano import IMPORTES, EntradaError, EntradaMano, row_of
 from mesa.storage import StorageError
 from scoring.cards import NotationError
 
@@ -216,7 +216,7 @@ class ManoScreen(Screen):
         self.filas = {}
         self.motivos = {}
         for estado in self.entrada.estado():
-            key = "juego" if estado.lance == "punto" else estado.lance
+            key = row_of(estado.lance)
             self.motivos[key] = app.t(estado.plantilla[0]).format(*estado.plantilla[1:]) if estado.plantilla else ""
             fila = FilaLance(self, lance=key, titulo=app.t(TITULOS[estado.lance]), apostable=estado.apostable)
             self._cargar(fila, estado.resultado)

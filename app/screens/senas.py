@@ -15,7 +15,7 @@ from app.camera import Preview
 from app.screens.vivo import ReconocimientoEnVivo
 from app.screens.widgets import CartaChip
 from mesa.senas import Entrenador, describir_evento
-from mesa.tomas import AJUSTE, AlmacenTomas, Grabacion, TomaError, nueva_toma
+from mesa.tomas import AJUSTE, AlmacenTomas, GrabacionToma, TomaError, nueva_toma
 
 
 def clave(ev: dict[str, Any]) -> tuple[str, float]:
@@ -60,7 +60,7 @@ class SenasScreen(ReconocimientoEnVivo, Screen):
         self.entrenador: Entrenador | None = None
         self.eventos: list[dict[str, Any]] = []
         self.desde = 0  # index of the first event of the current attempt
-        self.grabacion: Grabacion | None = None  # only while takes are kept (Ajustes)
+        self.grabacion: GrabacionToma | None = None  # only while takes are kept (Ajustes)
         self.activos: list[dict[str, Any]] = []  # gestures held at the last frame
 
     def on_pre_enter(self, *_: object) -> None:
@@ -76,7 +76,7 @@ class SenasScreen(ReconocimientoEnVivo, Screen):
             self.estado = app.t("Mira a la cámara con la cara neutra para calibrar")
         guardar = app.almacen is not None and app.almacen.ajuste(AJUSTE, "0") == "1"
         if guardar and self.grabacion is None:
-            self.grabacion = Grabacion()
+            self.grabacion = GrabacionToma()
         elif not guardar:
             self.grabacion = None
         self._marcador()

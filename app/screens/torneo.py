@@ -15,9 +15,9 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from app.camera import Fuente, Preview
+from app.camera import FuenteVideo, Preview
 from app.screens.vivo import ConVistaPrevia
-from mesa.torneo import DB_FILE, MensajeTorneo, Mesa, texto_qr
+from mesa.torneo import DB_FILE, MensajeTorneo, MesaUnida, texto_qr
 from mesa.torneo_mesa import MesaTorneo, texto_correccion, texto_rechazada, validar_servidor
 from scoring.protocolo import codigo_de, servidor_de
 
@@ -141,12 +141,12 @@ class TorneoScreen(ConVistaPrevia, Screen):
 
     def _unirse_en_hilo(self, m: MesaTorneo, servidor: str, codigo: str, idioma: str) -> None:
         try:
-            got: tuple[Mesa, bool, str] | Exception = (*m.unirse_en_hilo(servidor, codigo, idioma), codigo)
+            got: tuple[MesaUnida, bool, str] | Exception = (*m.unirse_en_hilo(servidor, codigo, idioma), codigo)
         except (MensajeTorneo, sqlite3.Error, KeyError, TypeError, ValueError) as exc:
             got = exc  # an odd answer too: the screen must not stay "joining"
         Clock.schedule_once(lambda dt: self._unida(got))
 
-    def _unida(self, got: tuple[Mesa, bool, str] | Exception) -> None:
+    def _unida(self, got: tuple[MesaUnida, bool, str] | Exception) -> None:
         app = App.get_running_app()
         self.uniendo, self.estado = False, ""
         m = self.mesa_torneo()
@@ -172,7 +172,7 @@ class TorneoScreen(ConVistaPrevia, Screen):
         self.enviar()  # joined again: what waited goes now
 
     # -- the QR code -----------------------------------------------------------------------
-    def usar_fuente(self, fuente: Fuente) -> None:
+    def usar_fuente(self, fuente: FuenteVideo) -> None:
         """Look for the table's QR code in a camera (or, in tests and the demo, images)."""
         if self.preview is None:
             self.preview = Preview(self.ids.vista, procesar=self._leer, aplicar=self._leido, al_error=self._fallo)

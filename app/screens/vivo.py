@@ -11,7 +11,7 @@ from typing import Any
 
 from kivy.app import App
 
-from app.camera import Camara, Fuente, FuenteError, Preview
+from app.camera import Camara, FuenteError, FuenteVideo, Preview
 from mesa.senas import texto_calibracion
 
 
@@ -36,7 +36,7 @@ class ConVistaPrevia:
     estado: str
     en_vivo: bool
 
-    def usar_fuente(self, fuente: Fuente) -> object:
+    def usar_fuente(self, fuente: FuenteVideo) -> object:
         """Start showing ``fuente`` (each screen says what it does with the frames)."""
         raise NotImplementedError
 
@@ -80,7 +80,7 @@ class ReconocimientoEnVivo(ConVistaPrevia):
         """Take the recognizer's new events."""
         raise NotImplementedError
 
-    def usar_fuente(self, fuente: Fuente) -> bool:
+    def usar_fuente(self, fuente: FuenteVideo) -> bool:
         """Start recognising from a camera, a video or frames (the demo feeds images)."""
         app = App.get_running_app()
         if self.preview is None:  # the screen makes it when first entered

@@ -174,7 +174,3 @@ class SelectorCartas(ModalView):
         self.dismiss()
         if self.al_cerrar:
             self.al_cerrar()
-
-
-def nombre_carta(card_id: str, idioma: str | None = None) -> str:
-    return cartas.nombre_carta(card_id, idioma or _idioma())

@@ -67,7 +67,7 @@ class MarcadorServidorOut(BaseModel):
     ganador: int | None = None
 
 
-class MesaOut(BaseModel):
+class MesaTorneoOut(BaseModel):
     clave: str
     torneo: str
     mesa: int | None
@@ -205,13 +205,13 @@ async def unirse_api(
     return {"clave": clave, "url": f"/mesa/{clave}"}
 
 
-@router.get("/api/partidas/{clave}/torneo", response_model=MesaOut)
+@router.get("/api/partidas/{clave}/torneo", response_model=MesaTorneoOut)
 def estado_api(clave: str, request: Request, idioma: Idioma, abrir: Sesiones, tareas: BackgroundTasks) -> Any:
     e = mesa_torneo.estado(abrir, clave, idioma)
     _enviar_luego(tareas, request, abrir, clave, idioma)
     return e
 
 
-@router.post("/api/partidas/{clave}/torneo/enviar", response_model=MesaOut)
+@router.post("/api/partidas/{clave}/torneo/enviar", response_model=MesaTorneoOut)
 async def enviar_api(clave: str, request: Request, idioma: Idioma, abrir: Sesiones, reintentar: bool = False) -> Any:
     return await _enviar(request, abrir, clave, idioma, reintentar)

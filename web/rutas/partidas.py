@@ -87,7 +87,7 @@ class PreviaIn(Estricto):
     mano: Asiento | None = None
 
 
-class ManoIn(PreviaIn):
+class ConfirmarManoIn(PreviaIn):
     id_mano: Annotated[str, Field(pattern=ID_MANO)]
     n: Annotated[int, Field(ge=1, le=100_000)]
     origen: Annotated[str, Field(max_length=16)] = "manual"
@@ -102,7 +102,7 @@ class LanceOut(BaseModel):
     resultado: Any
 
 
-class FilaOut(BaseModel):
+class FilaTanteoOut(BaseModel):
     lance: str
     nombre: str
     tantos: list[int]
@@ -118,7 +118,7 @@ class RazonOut(BaseModel):
 class TanteoOut(BaseModel):
     resultado: dict[str, Any]  # `mus tanteo --json` of the hand
     parejas: list[str]
-    filas: list[FilaOut]
+    filas: list[FilaTanteoOut]
     total: list[int]
     razones: list[RazonOut]
     avisos: list[str]  # end of a juego, vaca or partida
@@ -143,7 +143,7 @@ class DeshacerIn(Estricto):
 
 def _mano(body: PreviaIn) -> ManoNueva:
     mano = ManoNueva(cartas=list(body.cartas), lances=dict(body.lances), mano=body.mano)
-    if isinstance(body, ManoIn):  # a hand to confirm, not only to preview
+    if isinstance(body, ConfirmarManoIn):  # a hand to confirm, not only to preview
         mano = replace(mano, id_mano=body.id_mano, n=body.n, origen=body.origen)
     return mano
 
@@ -181,7 +181,7 @@ def confirmar(
     clave: str,
     idioma: Idioma,
     abrir: Annotated[Callable[[], AbstractContextManager[Session]], Depends(sesiones)],
-    body: Annotated[ManoIn, Depends(cuerpo(ManoIn))],
+    body: Annotated[ConfirmarManoIn, Depends(cuerpo(ConfirmarManoIn))],
     request: Request,
     tareas: BackgroundTasks,
 ) -> Any:

@@ -6,7 +6,7 @@
 // connection is back, and a 409 (another phone moved the hand on) shows theirs and says so.
 // A confirmation that finds no connection waits in this phone's outbox (window.musSalida,
 // web/static/marcador.js) and is sent again, with the same id_mano, until the server stores it.
-// W2's photo block and W3's tournament block use window.musMano (estado, guardar, pintar) to
+// The photo block (web/static/mano_foto.js) uses window.musMano (estado, guardar, pintar) to
 // read and change the same draft.
 (function () {
   "use strict";

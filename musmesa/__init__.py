@@ -1,0 +1,1 @@
+"""musmesa, the distribution's own package: the `mus` command line over every other package."""
