@@ -204,8 +204,6 @@ def _sorteo_rapido(
 def _ronda(
     parejas: Sequence[int], emparejados: Iterable[tuple[int, int]], descansa: int | None = None
 ) -> Emparejamiento:
-    parejas: Sequence[int], emparejados: Iterable[tuple[int, int]], descansa: int | None = None
-) -> Emparejamiento:
     pares = []
     for a, b in emparejados:
         if _DESCANSO in (a, b):
