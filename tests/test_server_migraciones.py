@@ -222,8 +222,8 @@ def test_mus_torneo_mus_servir_and_the_tablet_share_the_data_folder(
 ):
     """With no --datos, `mus torneo` writes where `$MUSMESA_DATA` says (it used to ignore it),
     the same file `mus servir` opens, beside the tablet's partidas."""
-    from app.cli import main
     from mesa.storage import Almacen
+    from musmesa.cli import main
 
     datos = tmp_path / "compartida"
     monkeypatch.setenv("MUSMESA_DATA", str(datos))
