@@ -1,5 +1,5 @@
 """What the server keeps while it runs: the database, the rate limits and the trusted proxies.
-The routes reach it through torneo.dependencias (``request.app.state.servidor``)."""
+The routes reach it through server.deps (``request.app.state.servidor``)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,1 @@
+"""The one server (`mus servir`): the partida pages, the tournament and the reading API."""
