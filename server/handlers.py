@@ -21,6 +21,7 @@ from mesa.i18n import N_
 from server.deps import lang
 from server.errores import ServidorError
 from torneo.modelos import error_de_validacion
+from torneo.seguridad import token_csrf
 
 # an error's page: (request, its line in the request's language, HTTP status) -> the page
 PaginaError = Callable[[Request, str, int], Response]
@@ -40,6 +41,7 @@ def responder(exc: ServidorError, request: Request) -> Response:
         return JSONResponse({"error": exc.linea(idioma), **exc.datos}, exc.estado, headers=cabeceras)
     if exc.estado == 401 and request.url.path.startswith(PAGINAS_CON_LOGIN):
         return RedirectResponse(f"/entrar?lang={idioma}", status_code=303)
+    token_csrf(request)  # a refused form's page gives the browser a form token for its next try
     pagina: PaginaError = request.app.state.pagina_error
     resp = pagina(request, exc.linea(idioma), exc.estado)
     if cabeceras:
