@@ -13,11 +13,8 @@ answered, in the request's language:
 
 from __future__ import annotations
 
-import re
-import string
 from collections.abc import Mapping
-from functools import cache
-from typing import Any, Final
+from typing import Any, Final, Self
 
 from mesa.i18n import N_, SOURCE, t
 from scoring.inputs import excerpt
@@ -35,6 +32,15 @@ class ServidorError(ValueError):
         super().__init__(rellenar(msgid, params))
         self.msgid, self.estado, self.params, self.datos = msgid, estado, params, dict(datos or {})
 
+    @classmethod
+    def de(cls, exc: Exception, estado: int = 422) -> Self:
+        """Another package's error (scoring/'s, mesa/'s) as a refusal: its msgid and fields when
+        it has them (scoring.errors.ScoringError), else its Spanish line."""
+        msgid, params = getattr(exc, "msgid", None), getattr(exc, "params", None)
+        if isinstance(msgid, str) and msgid and isinstance(params, Mapping):
+            return cls(msgid, estado, **params)
+        return cls(str(exc), estado)
+
     def texto(self, idioma: str = SOURCE) -> str:
         """The message in ``idioma`` (Spanish, the source, by default)."""
         return traducir(self.msgid, self.params, idioma)
@@ -49,21 +55,22 @@ def rellenar(msgid: str, params: Mapping[str, Any]) -> str:
 
 
 def traducir(msgid: str, params: Mapping[str, Any], idioma: str) -> str:
-    """A msgid in ``idioma``, filled; a ``motivo`` parameter (another module's sentence) is
-    translated the same way. Text that is no msgid (scoring/'s finished sentences) is read back
-    into its msgid and parameters first (:func:`de_fuera`)."""
-    if not params and msgid not in _FUERA_IDS:
-        hallado = de_fuera(msgid)
-        if hallado is not None:
-            msgid, params = hallado
-    campos = {k: traducir(str(v), {}, idioma) if k == "motivo" else v for k, v in params.items()}
+    """A msgid in ``idioma``, filled; a field that is itself an error with a msgid (the reason
+    inside another reason) is said in ``idioma`` too."""
+    campos = {k: _en(v, idioma) for k, v in params.items()}
     return rellenar(t(msgid, idioma), campos)
 
 
-# -- what another package says in finished Spanish ----------------------------------------------
-# scoring/ (the rules engine, the body's JSON limits) and torneo.formato raise ValueErrors whose
-# text is a finished Spanish sentence: these are their msgids, so the answer can name the same
-# thing in the reader's language (the fields are read back from the text).
+def _en(valor: Any, idioma: str) -> Any:
+    msgid, params = getattr(valor, "msgid", None), getattr(valor, "params", None)
+    if isinstance(msgid, str) and msgid and isinstance(params, Mapping):
+        return traducir(msgid, params, idioma)
+    return valor
+
+
+# -- what the rules engine says -----------------------------------------------------------------
+# scoring/ stands alone (no catalogue): the messages of its errors (scoring.errors.ScoringError's
+# msgid and params) that reach a player through the server are marked here for the catalogues.
 FUERA: Final = (
     # scoring.inputs (the body's JSON)
     N_("{donde}: JSON anidado demasiado profundo (más de {n} niveles)"),
@@ -85,29 +92,3 @@ FUERA: Final = (
     N_("declaraciones debe ser un objeto"),
     N_("declaraciones: {motivo}"),
 )
-_FUERA_IDS: Final = frozenset(m for m in FUERA if not re.search(r"\{\w+\}", m))
-
-
-def _patron(msgid: str) -> re.Pattern[str]:
-    partes = re.split(r"\{(\w+)\}", msgid)
-    cuerpo = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(partes))
-    return re.compile(f"^{cuerpo}$", re.DOTALL)
-
-
-@cache
-def _patrones() -> tuple[tuple[re.Pattern[str], str], ...]:
-    return tuple((_patron(m), m) for m in FUERA if re.search(r"\{\w+\}", m))
-
-
-def de_fuera(texto: str) -> tuple[str, dict[str, str]] | None:
-    """The msgid and fields of another package's finished sentence, or None (a msgid itself)."""
-    for patron, msgid in _patrones():
-        m = patron.match(texto)
-        if m:
-            return msgid, m.groupdict()
-    return None
-
-
-def campos(texto: str) -> set[str]:
-    """The ``{fields}`` of a msgid (the translation must have the same)."""
-    return {name for _lit, name, _spec, _conv in string.Formatter().parse(texto) if name}

@@ -16,6 +16,8 @@ from argon2 import PasswordHasher
 
 pytest.importorskip("babel")
 from mesa.i18n import extraer, t
+from scoring.cards import NotationError, check_distinct, parse_hand
+from scoring.inputs import parse_json
 from server.errores import FUERA, ServidorError
 from tests.cliente_web import ClienteWeb as TestClient
 from torneo import auth
@@ -78,9 +80,23 @@ def test_every_message_the_server_raises_is_in_the_catalogue_with_the_same_field
         ("un texto que nadie escribió", "un texto que nadie escribió", "un texto que nadie escribió"),
     ],
 )
-def test_finished_text_from_scoring_is_read_back_into_its_msgid(texto: str, eu: str, en: str):
-    exc = ServidorError(texto)
+def test_scoring_errors_carry_their_msgid_and_fields_to_the_player(texto: str, eu: str, en: str):
+    cuerpo = "[" * 100 + "]" * 100
+    origen = {
+        "cuerpo": lambda: parse_json(cuerpo, "cuerpo"),
+        "la": lambda: check_distinct([parse_hand("1o 2o 3o 4o"), parse_hand("1o 5o 6o 7o")]),
+        "un texto": lambda: (_ for _ in ()).throw(ValueError("un texto que nadie escribió")),
+    }[texto.split(" ")[0].rstrip(":") if not texto.startswith("un texto") else "un texto"]
+    with pytest.raises(ValueError) as info:
+        origen()
+    exc = ServidorError.de(info.value)
+    assert str(info.value) == texto
     assert (exc.texto("es"), exc.texto("eu"), exc.texto("en")) == (texto, eu, en)
+
+
+def test_every_scoring_msgid_marked_for_the_catalogues_is_raised_by_scoring():
+    fuente = "".join(p.read_text("utf-8") for p in (REPO / "scoring").glob("*.py"))
+    assert [m for m in FUERA if f'"{m}"' not in fuente] == []
 
 
 def test_a_format_error_carries_its_msgid_and_fields():
@@ -93,8 +109,9 @@ def test_a_format_error_carries_its_msgid_and_fields():
 
 
 def test_a_motivo_inside_a_message_is_translated_too():
-    motivo = "la carta 1o aparece en la mano 0 y en la mano 1"
+    motivo = NotationError("la carta {carta} aparece en la mano {a} y en la mano {b}", carta="1o", a=0, b=1)
     exc = ServidorError("registro del árbitro ALTERADO en la entrada {entrada}: {motivo}", entrada=3, motivo=motivo)
+    assert str(exc) == "registro del árbitro ALTERADO en la entrada 3: la carta 1o aparece en la mano 0 y en la mano 1"
     assert exc.texto("en") == "referee's log ALTERED at entry 3: the card 1o appears in hand 0 and in hand 1"
 
 

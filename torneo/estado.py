@@ -99,6 +99,6 @@ class Estado:
         except UnicodeDecodeError:
             raise ServicioError("el cuerpo no es texto UTF-8") from None
         except InputError as exc:
-            raise ServicioError(str(exc)) from None
+            raise ServicioError.de(exc) from None
         except ValidationError as exc:
             raise error_de_validacion(exc) from None

@@ -98,7 +98,7 @@ def reglas_de_partida(spec: Any, formato: Formato) -> Any:
     try:
         base = perfil(spec)
     except PerfilError as exc:
-        raise FormatoError(str(exc)) from None
+        raise FormatoError.de(exc) from None
     if formato.juegos is None and formato.vacas is None:
         return spec if isinstance(spec, str) else {**spec}
     overrides: dict[str, Any] = dict(spec) if isinstance(spec, Mapping) else {"base": base.nombre}
@@ -111,7 +111,7 @@ def reglas_de_partida(spec: Any, formato: Formato) -> Any:
     try:
         perfil(overrides)
     except PerfilError as exc:
-        raise FormatoError(str(exc)) from None
+        raise FormatoError.de(exc) from None
     return overrides
 
 

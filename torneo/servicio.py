@@ -632,7 +632,7 @@ def _tantear(partida: Partida, registro: Mapping[str, Any], tanteo: tuple[int, i
             if _sin_fuente(perfil(registro["reglas"])) != _sin_fuente(partida.reglas):
                 raise ServicioError("el registro trae otras reglas que las del torneo")
         except PerfilError as exc:
-            raise ServicioError(str(exc)) from None
+            raise ServicioError.de(exc) from None
     if "marcador" in registro and list(registro["marcador"]) != list(partida.tantos):
         raise ServicioError(
             "el marcador antes de la mano no coincide: el servidor lleva {marcador}", 409, marcador=list(partida.tantos)
@@ -643,7 +643,7 @@ def _tantear(partida: Partida, registro: Mapping[str, Any], tanteo: tuple[int, i
         manos: Any = registro.get("manos")  # the table's JSON: registrar checks its shape
         result = partida.registrar(manos, registro.get("lances"), registro.get("mano"), registro.get("declaraciones"))
     except (RegistroManoError, PartidaError, TypeError) as exc:
-        raise ServicioError(str(exc)) from None
+        raise ServicioError.de(exc) from None
     if tuple(result.marcador) != tuple(tanteo):
         partida.deshacer()
         # the rules' tanteo goes with the refusal: the table may resend the hand with it (discrepancia)

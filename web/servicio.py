@@ -49,8 +49,8 @@ class WebError(ServidorError):
 
 
 def _de_reglas(exc: Exception) -> WebError:
-    """scoring/'s and mesa/'s own errors (Spanish, finished) as a WebError."""
-    return WebError(str(exc))
+    """scoring/'s and mesa/'s own errors as a WebError (their msgid and fields, when they have them)."""
+    return WebError.de(exc)
 
 
 # -- the draft ----------------------------------------------------------------------------------
