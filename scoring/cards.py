@@ -140,10 +140,10 @@ class Hand:
 
     def __post_init__(self) -> None:
         if len(self.cards) != HAND_SIZE:
-            raise NotationError(f"una mano tiene {HAND_SIZE} cartas, no {len(self.cards)}")
+            raise NotationError("una mano tiene {n} cartas, no {m}", n=HAND_SIZE, m=len(self.cards))
         if len(set(self.cards)) != HAND_SIZE:
             dupes = {str(c) for c in self.cards if self.cards.count(c) > 1}
-            raise NotationError(f"carta repetida en la mano: {', '.join(sorted(dupes))}")
+            raise NotationError("carta repetida en la mano: {cartas}", cartas=", ".join(sorted(dupes)))
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self.cards)
@@ -174,11 +174,11 @@ def parse_hand(text: str) -> Hand:
     try:
         cards = tuple(Card.parse(t) for t in tokens)
     except NotationError as exc:
-        raise NotationError(f"mano {_cita(text.strip())}: {exc}") from None
+        raise NotationError("mano {mano}: {motivo}", mano=_cita(text.strip()), motivo=exc) from None
     try:
         return Hand(cards)  # type: ignore[arg-type]
     except NotationError as exc:
-        raise NotationError(f"mano {_cita(text.strip())}: {exc}") from None
+        raise NotationError("mano {mano}: {motivo}", mano=_cita(text.strip()), motivo=exc) from None
 
 
 def check_distinct(hands: Iterable[Hand]) -> None:
@@ -190,5 +190,7 @@ def check_distinct(hands: Iterable[Hand]) -> None:
     for seat, hand in enumerate(hands):
         for card in hand:
             if card in seen:
-                raise NotationError(f"la carta {card} aparece en la mano {seen[card]} y en la mano {seat}")
+                raise NotationError(
+                    "la carta {carta} aparece en la mano {a} y en la mano {b}", carta=card, a=seen[card], b=seat
+                )
             seen[card] = seat

@@ -17,6 +17,21 @@ catch one meaning or all of them at once::
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class ScoringError(ValueError):
-    """Input the rules engine refuses; the message says why in one line, in Spanish."""
+    """Input the rules engine refuses; the message says why in one line, in Spanish.
+
+    A message a server shows a player is raised as its template and fields (``msgid``,
+    ``params``), so the server can say it in the player's language (the catalogues live outside
+    the rules engine); ``str()`` is the Spanish line either way::
+
+        >>> e = ScoringError("una mano tiene {n} cartas, no {m}", n=4, m=3)
+        >>> str(e), e.msgid, e.params
+        ('una mano tiene 4 cartas, no 3', 'una mano tiene {n} cartas, no {m}', {'n': 4, 'm': 3})
+    """
+
+    def __init__(self, msgid: str = "", /, **params: Any) -> None:
+        super().__init__(msgid.format(**params) if params else msgid)
+        self.msgid, self.params = msgid, params

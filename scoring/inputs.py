@@ -70,7 +70,7 @@ def _depth(text: str) -> int:
 
 def _int(token: str) -> int:
     if len(token.lstrip("-")) > MAX_INT_DIGITS:
-        raise InputError(f"número demasiado largo ({len(token)} cifras)")
+        raise InputError("número demasiado largo ({n} cifras)", n=len(token))
     return int(token)
 
 
@@ -96,7 +96,9 @@ def check_text(value: Any, where: str) -> None:
             try:
                 v.encode("utf-8")
             except UnicodeEncodeError:
-                raise InputError(f"{where}: texto con caracteres no válidos: {excerpt(v, 20)}") from None
+                raise InputError(
+                    "{donde}: texto con caracteres no válidos: {texto}", donde=where, texto=excerpt(v, 20)
+                ) from None
         elif isinstance(v, dict):
             stack.extend(v.keys())
             stack.extend(v.values())
@@ -108,16 +110,21 @@ def parse_json(text: str, where: str) -> Any:
     """JSON from ``text`` within the limits above; InputError naming ``where`` otherwise."""
     if len(text) > MAX_INPUT_BYTES:
         raise InputError(
-            f"{where}: demasiado grande ({len(text):,} caracteres; como mucho {MAX_INPUT_BYTES:,})".replace(",", ".")
+            "{donde}: demasiado grande ({n} caracteres; como mucho {maximo})",
+            donde=where,
+            n=f"{len(text):,}".replace(",", "."),
+            maximo=f"{MAX_INPUT_BYTES:,}".replace(",", "."),
         )
     if _depth(text) > MAX_DEPTH:
-        raise InputError(f"{where}: JSON anidado demasiado profundo (más de {MAX_DEPTH} niveles)")
+        raise InputError("{donde}: JSON anidado demasiado profundo (más de {n} niveles)", donde=where, n=MAX_DEPTH)
     try:
         data = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_no_constant)
     except InputError as exc:
         raise InputError(f"{where}: {exc}") from None
     except json.JSONDecodeError as exc:
-        raise InputError(f"JSON inválido en {where}: {exc.msg} (línea {exc.lineno})") from None
+        raise InputError(
+            "JSON inválido en {donde}: {motivo} (línea {linea})", donde=where, motivo=exc.msg, linea=exc.lineno
+        ) from None
     except (ValueError, RecursionError) as exc:
         raise InputError(f"JSON inválido en {where}: {excerpt(str(exc))}") from None
     check_text(data, where)

@@ -84,7 +84,7 @@ class Partida:
         if len({n.strip() for n in names}) != 4:
             raise PartidaError("los cuatro jugadores deben tener nombres distintos")
         if type(mano) is not int or mano not in (0, 1, 2, 3):
-            raise PartidaError(f"mano debe ser un asiento de 0 a 3, no {mano!r}")
+            raise PartidaError("mano debe ser un asiento de 0 a 3, no {valor}", valor=repr(mano))
         self.jugadores: tuple[str, ...] = tuple(n.strip() for n in names)
         self.mano_inicial = mano
         self._manos: list[ResultadoTanteo] = []
@@ -137,7 +137,7 @@ class Partida:
     ) -> dict[str, Any]:
         """The hand record (``mus tanteo`` format) for the next hand, without scoring it."""
         if self.ganador is not None:
-            raise PartidaError(f"la partida ya terminó: ganó {self.nombre_pareja(self.ganador)}")
+            raise PartidaError("la partida ya terminó: ganó {pareja}", pareja=self.nombre_pareja(self.ganador))
         for name, value in (("lances", lances), ("declaraciones", declaraciones)):
             if value is not None and not isinstance(value, Mapping):
                 raise PartidaError(f"{name} debe ser un objeto, no {value!r}")
@@ -211,7 +211,7 @@ class Partida:
         if mano is None or mano == self.mano:
             return self.mano
         if type(mano) is not int or mano not in (0, 1, 2, 3):
-            raise PartidaError(f"mano debe ser un asiento de 0 a 3, no {mano!r}")
+            raise PartidaError("mano debe ser un asiento de 0 a 3, no {valor}", valor=repr(mano))
         if not self.estado.mus_corrido:
             raise PartidaError(
                 f"le toca ser mano al asiento {self.mano} ({self.jugadores[self.mano]}); "

@@ -64,7 +64,7 @@ def parse_lance(lance: str, value: Any) -> Lance:
     if value == "paso" or value is None:
         return PASO
     if not isinstance(value, Mapping):
-        raise RegistroManoError(f"lance {lance}: resultado inválido {excerpt(value)}")
+        raise RegistroManoError("lance {cual}: resultado inválido {valor}", cual=lance, valor=excerpt(value))
     keys = set(value)
     if keys == {"quiero"}:
         return Quiero(_int_at_least(lance, "quiero", value["quiero"], 2))
@@ -77,7 +77,7 @@ def parse_lance(lance: str, value: Any) -> Lance:
         if value["ordago"] != "quiero":
             raise RegistroManoError(f'lance {lance}: un órdago no querido se escribe {{"no_quiero": N, "gana": P}}')
         return Ordago()
-    raise RegistroManoError(f"lance {lance}: resultado inválido {excerpt(dict(value))}")
+    raise RegistroManoError("lance {cual}: resultado inválido {valor}", cual=lance, valor=excerpt(dict(value)))
 
 
 def _int_at_least(lance: str, key: str, value: Any, low: int) -> int:
@@ -195,7 +195,7 @@ def _parse_lances(value: Any) -> dict[str, Lance]:
         raise RegistroManoError("lances debe ser un objeto {lance: resultado}")
     unknown = sorted(map(str, set(value) - set(APUESTA_LANCES)))
     if unknown:
-        raise RegistroManoError(f"lance desconocido: {excerpt(', '.join(unknown))}")
+        raise RegistroManoError("lance desconocido: {lances}", lances=excerpt(", ".join(unknown)))
     if "juego" in value and "punto" in value:
         raise RegistroManoError("el cuarto lance es juego o punto, no los dos")
     return {k: parse_lance(k, v) for k, v in value.items()}
@@ -232,7 +232,7 @@ def _parse_declaraciones(value: Any) -> Mapping[str, Any] | None:
     try:  # checked here, with the record, so a bad value never reaches the count
         declaraciones.leer_declaraciones(value)
     except ValueError as exc:
-        raise RegistroManoError(f"declaraciones: {exc}") from None
+        raise RegistroManoError("declaraciones: {motivo}", motivo=exc) from None
     return dict(value)
 
 
@@ -429,7 +429,7 @@ def _correcciones_de(reg: RegistroMano) -> Sequence[CorreccionLance]:
     try:
         return declaraciones.correcciones(reg.declaraciones, reg.manos, reg.reglas, reg.mano, reg.lances)
     except (ValueError, KeyError, TypeError) as exc:
-        raise RegistroManoError(f"declaraciones: {exc}") from None
+        raise RegistroManoError("declaraciones: {motivo}", motivo=exc) from None
 
 
 def _lances_en_orden(reg: RegistroMano, jugadas: Sequence[Jugada], orden: Sequence[str]) -> dict[str, Lance]:
@@ -461,7 +461,7 @@ def _abierto_por_declaraciones(reg: RegistroMano, lance: str) -> bool:
     try:
         held = declaraciones.parejas_declaradas(reg.declaraciones, reg.manos, reg.reglas, lance)
     except ValueError as exc:
-        raise RegistroManoError(f"declaraciones: {exc}") from None
+        raise RegistroManoError("declaraciones: {motivo}", motivo=exc) from None
     return all(held)
 
 

@@ -26,13 +26,12 @@ ALLOWED = {
     "mesa": {"common", "scoring", "vision"},
     "app": {"common", "scoring", "vision", "gestures", "mesa"},
     "training": {"common", "scoring", "vision", "gestures"},
-    # the tournament server scores with the rules engine; the app never imports it
-    "torneo": {"common", "scoring", "server"},
-    # the phone pages of a partida over the tournament server
+    # the tournament server: it scores with the rules engine; the app never imports it
+    "torneo": {"common", "scoring", "mesa", "server"},
+    # the one server (`mus servir`): the phone pages of a partida over the tournament server
     "web": {"common", "scoring", "vision", "mesa", "torneo", "server"},
-    # the one server (`mus servir`): one Base, one migration chain, under the tournament and
-    # the phone pages while they move into it
-    "server": {"common"},
+    # the server's one of each (Base, migrations, errors, deps, handlers), while web/ and torneo/ move into it
+    "server": {"common", "scoring", "mesa", "torneo"},
     # the `mus` command line: every run-time package's command; nothing imports it
     "musmesa": {"common", "scoring", "vision", "gestures", "mesa", "app", "torneo", "web", "server"},
 }

@@ -101,6 +101,28 @@ def test_extraction_sees_the_two_forms_of_a_text_with_a_count(tmp_path: Path) ->
     ]
 
 
+def test_extraction_sees_the_server_errors_and_the_tournament_pages(tmp_path: Path) -> None:
+    # a server error's first argument is its msgid; the tournament's pages call the translation _
+    (tmp_path / "servicio.py").write_text(
+        'raise ServicioError("no existe ese torneo", 404)\n'
+        'raise servicio.ServicioError("falta {x}", x=1)\n'
+        'raise ServidorError(N_("método no admitido"), 405)\n'
+        "raise WebError(FOTO, 413)  # a constant: extracted where N_ marks it\n"
+        'raise ValueError("no")\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "p.html").write_text('<a>{{ _("Volver") }}</a> {{ mesa_("no") }}\n', encoding="utf-8")
+    assert extraer.msgids([tmp_path]) == ["Volver", "no existe ese torneo", "falta {x}", "método no admitido"]
+
+
+def test_the_server_strings_are_in_the_catalogues(app_msgids: list[str]) -> None:
+    # the tournament's pages, its API's errors and the server's handlers (tests/test_torneo_i18n_api.py
+    # and tests/test_torneo_paginas.py check every one; this, that the extraction reaches them)
+    assert {"Clasificación", "no existe ese torneo", "hay que iniciar sesión", "no existe esa página"} <= set(
+        app_msgids
+    )
+
+
 def test_a_text_used_with_and_without_a_count_is_an_error(tmp_path: Path) -> None:
     # gettext keeps one entry a msgid: "mano" (the seat) and tn("mano", "manos") cannot both be found
     (tmp_path / "a.py").write_text('a = t("mano")\nb = tn("mano", "manos", k)\n', encoding="utf-8")

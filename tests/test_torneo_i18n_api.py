@@ -1,6 +1,6 @@
 """The API's error messages in Spanish, Basque and English by Accept-Language (Spanish by
-default), in the JSON shape the clients read; and a catalogue that covers every message the
-server's code raises."""
+default), in the JSON shape the clients read; and the gettext catalogues (mesa/i18n) cover every
+message the server's code raises."""
 
 from __future__ import annotations
 
@@ -14,10 +14,14 @@ import pytest
 pytest.importorskip("fastapi")
 from argon2 import PasswordHasher
 
+pytest.importorskip("babel")
+from mesa.i18n import extraer, t
+from scoring.cards import NotationError, check_distinct, parse_hand
+from scoring.inputs import parse_json
+from server.errores import FUERA, ServidorError
 from tests.cliente_web import ClienteWeb as TestClient
 from torneo import auth
 from torneo.api import _VALIDACION, Servidor
-from torneo.i18n import MENSAJES, mensaje
 from torneo.simulacion import MesaSimulada
 
 REPO = Path(__file__).resolve().parents[1]
@@ -25,33 +29,39 @@ CLAVE = "secreto-largo-1"
 CAMPOS = re.compile(r"\{(\w+)\}")
 
 
+ERRORES = ("ServidorError", "ServicioError", "FormatoError", "Espera")
+
+
 def _msgids() -> list[tuple[str, str]]:
-    """(file, first argument) of every ServicioError(...) in torneo/: a constant, never an f-string.
-    The others are str(exc) (finished text from elsewhere, matched against the templates) and
-    api.error_de_validacion's ``plantilla`` (one of _VALIDACION's)."""
+    """(file, first argument) of every ServicioError(...) (and the other errors of the hierarchy)
+    in torneo/ and server/: a constant, never an f-string. The others are str(exc) (finished text
+    from scoring/, read back into one of server.errores.FUERA's msgids), a name given its
+    constant by N_ (api.error_de_validacion's ``plantilla``, one of _VALIDACION's)."""
     found = []
-    for path in sorted((REPO / "torneo").glob("*.py")):
+    for path in sorted([*(REPO / "torneo").rglob("*.py"), *(REPO / "server").rglob("*.py")]):
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             name = getattr(node, "func", None)
-            if not (isinstance(node, ast.Call) and getattr(name, "attr", getattr(name, "id", "")) == "ServicioError"):
+            if not (isinstance(node, ast.Call) and getattr(name, "attr", getattr(name, "id", "")) in ERRORES):
                 continue
             arg = node.args[0]
+            if isinstance(arg, ast.Call) and getattr(arg.func, "id", "") == "N_":
+                arg = arg.args[0]
             if isinstance(arg, ast.Constant):
                 found.append((path.name, arg.value))
-            elif not (isinstance(arg, ast.Name) and arg.id == "plantilla"):
+            elif not (isinstance(arg, ast.Name) and arg.id in ("plantilla", "msgid")):
                 assert isinstance(arg, ast.Call) and getattr(arg.func, "id", "") == "str", (path.name, node.lineno)
     return found
 
 
-def test_every_message_the_server_raises_is_in_the_catalogue_with_the_same_fields():
+@pytest.mark.parametrize("idioma", ["eu", "en"])
+def test_every_message_the_server_raises_is_in_the_catalogue_with_the_same_fields(idioma: str):
     raised = _msgids()
     assert len(raised) > 40, "the pattern no longer finds the server's errors"
-    ids = {m for _, m in raised} | {t for t, _ in _VALIDACION.values()}
-    assert sorted(ids - MENSAJES.keys()) == []
-    for es, traducciones in MENSAJES.items():
-        assert all(t.strip() for t in traducciones), es
-        for t in traducciones:
-            assert set(CAMPOS.findall(t)) == set(CAMPOS.findall(es)), (es, t)
+    ids = {m for _, m in raised} | {m for m, _ in _VALIDACION.values()} | set(FUERA)
+    traducidos = {m.id: m.string for m in extraer.read(idioma) if m.id and m.string and not m.fuzzy}
+    assert sorted(ids - traducidos.keys()) == [], "run `python -m mesa.i18n.extraer` and translate them"
+    for es in ids:
+        assert set(CAMPOS.findall(t(es, idioma))) == set(CAMPOS.findall(es)), (es, idioma)
 
 
 @pytest.mark.parametrize(
@@ -67,24 +77,42 @@ def test_every_message_the_server_raises_is_in_the_catalogue_with_the_same_field
             "1o karta 0. eskuan eta 1. eskuan agertzen da",
             "the card 1o appears in hand 0 and in hand 1",
         ),
-        (
-            "formato desconocido 'copa' (liga, grupos)",
-            "formatu ezezaguna 'copa' (liga, grupos)",
-            "unknown format 'copa' (liga, grupos)",
-        ),
         ("un texto que nadie escribió", "un texto que nadie escribió", "un texto que nadie escribió"),
     ],
 )
-def test_finished_text_from_scoring_and_formato_is_translated_by_its_template(texto: str, eu: str, en: str):
-    assert (mensaje(texto, {}, "es"), mensaje(texto, {}, "eu"), mensaje(texto, {}, "en")) == (texto, eu, en)
+def test_scoring_errors_carry_their_msgid_and_fields_to_the_player(texto: str, eu: str, en: str):
+    cuerpo = "[" * 100 + "]" * 100
+    origen = {
+        "cuerpo": lambda: parse_json(cuerpo, "cuerpo"),
+        "la": lambda: check_distinct([parse_hand("1o 2o 3o 4o"), parse_hand("1o 5o 6o 7o")]),
+        "un texto": lambda: (_ for _ in ()).throw(ValueError("un texto que nadie escribió")),
+    }[texto.split(" ")[0].rstrip(":") if not texto.startswith("un texto") else "un texto"]
+    with pytest.raises(ValueError) as info:
+        origen()
+    exc = ServidorError.de(info.value)
+    assert str(info.value) == texto
+    assert (exc.texto("es"), exc.texto("eu"), exc.texto("en")) == (texto, eu, en)
+
+
+def test_every_scoring_msgid_marked_for_the_catalogues_is_raised_by_scoring():
+    fuente = "".join(p.read_text("utf-8") for p in (REPO / "scoring").glob("*.py"))
+    assert [m for m in FUERA if f'"{m}"' not in fuente] == []
+
+
+def test_a_format_error_carries_its_msgid_and_fields():
+    from torneo.formato import Formato, FormatoError
+
+    with pytest.raises(FormatoError) as info:
+        Formato.from_dict({"tipo": "copa"})
+    assert info.value.msgid == "formato desconocido {tipo} (liga, grupos)"
+    assert info.value.texto("en") == "unknown format 'copa' (liga, grupos)"
 
 
 def test_a_motivo_inside_a_message_is_translated_too():
-    motivo = "la carta 1o aparece en la mano 0 y en la mano 1"
-    got = mensaje(
-        "registro del árbitro ALTERADO en la entrada {entrada}: {motivo}", {"entrada": 3, "motivo": motivo}, "en"
-    )
-    assert got == "referee's log ALTERED at entry 3: the card 1o appears in hand 0 and in hand 1"
+    motivo = NotationError("la carta {carta} aparece en la mano {a} y en la mano {b}", carta="1o", a=0, b=1)
+    exc = ServidorError("registro del árbitro ALTERADO en la entrada {entrada}: {motivo}", entrada=3, motivo=motivo)
+    assert str(exc) == "registro del árbitro ALTERADO en la entrada 3: la carta 1o aparece en la mano 0 y en la mano 1"
+    assert exc.texto("en") == "referee's log ALTERED at entry 3: the card 1o appears in hand 0 and in hand 1"
 
 
 @pytest.fixture

@@ -15,41 +15,20 @@ from collections.abc import Collection
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import JSONResponse, RedirectResponse, Response
-from starlette.exceptions import HTTPException as StarletteHTTPException
+from fastapi.responses import Response
 
-from scoring.inputs import excerpt
-from torneo import formato as fm
-from torneo import servicio, vistas
-from torneo.dependencias import CUERPOS
+from mesa.i18n import N_
+from server.deps import CUERPOS
+from server.errores import ServidorError
+from server.handlers import instalar, responder
+from torneo import vistas
 from torneo.estado import Estado
-from torneo.i18n import idioma_de, mensaje
 from torneo.modelos import _VALIDACION, Estricto, TorneoIn, error_de_validacion  # noqa: F401 (callers import these here)
 from torneo.paginas import pagina_error, rutas_paginas
 from torneo.resumen import a_csv, celda  # noqa: F401 (the same)
 from torneo.rutas import informes, mesa, sesion, torneos
 from torneo.seguridad import Seguridad
-
-
-def texto_error(exc: servicio.ServicioError, lang: str) -> str:
-    return excerpt(" ".join(mensaje(exc.mensaje, exc.params, lang).split()), 280)
-
-
-def error(exc: servicio.ServicioError, request: Request) -> JSONResponse:
-    """The JSON the clients read: ``error`` (one line in the request's language) and any data."""
-    return JSONResponse({"error": texto_error(exc, idioma_de(request)), **exc.datos}, status_code=exc.estado)
-
-
-def responder_error(exc: servicio.ServicioError, request: Request) -> Response:
-    """JSON under /api/, a page in the reader's language everywhere else (a page that needs a
-    login sends a browser without one to the login page)."""
-    if request.url.path.startswith("/api/"):
-        return error(exc, request)
-    if exc.estado == 401:
-        return RedirectResponse(f"/entrar?lang={idioma_de(request)}", status_code=303)
-    return pagina_error(request, texto_error(exc, idioma_de(request)), exc.estado)
 
 
 class Servidor(Estado):
@@ -72,49 +51,23 @@ class Servidor(Estado):
         app.state.servidor = self
         for router in (sesion.router, torneos.router, torneos.perfiles, informes.router, mesa.router, vistas.router):
             app.include_router(router)
-        _errores(app)
+        instalar(app, pagina_error)  # server.handlers: the one place errors become HTTP
 
         @app.middleware("http")
         async def _limite(request: Request, call_next: Any) -> Response:
             # per client address only: a fresh token on each request escapes nothing
             if not self.limite_general.permitir(self.direccion(request)):
-                return responder_error(servicio.ServicioError("demasiadas peticiones: espera un momento", 429), request)
+                return responder(ServidorError(N_("demasiadas peticiones: espera un momento"), 429), request)
             return await call_next(request)
 
         rutas_paginas(app, self)
-        app.add_middleware(Seguridad, responder=responder_error)  # forms and origins (torneo.seguridad)
+        app.add_middleware(Seguridad, responder=responder)  # forms and origins (torneo.seguridad)
         app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
         return app
 
 
-def _errores(app: FastAPI) -> None:
-    @app.exception_handler(servicio.ServicioError)
-    async def _servicio(request: Request, exc: servicio.ServicioError) -> Response:
-        return responder_error(exc, request)
-
-    @app.exception_handler(fm.FormatoError)
-    async def _formato(request: Request, exc: fm.FormatoError) -> Response:
-        return responder_error(servicio.ServicioError(str(exc)), request)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
-        if exc.status_code == 405:
-            return responder_error(servicio.ServicioError("método no admitido", 405), request)
-        return responder_error(servicio.ServicioError("no existe esa página", exc.status_code), request)
-
-    @app.exception_handler(RequestValidationError)
-    async def _validacion(request: Request, exc: RequestValidationError) -> Response:
-        # a path that is not a number (/torneos/abc) is a page that does not exist
-        if any(e.get("loc", ("",))[0] == "path" for e in exc.errors()):
-            return responder_error(servicio.ServicioError("no existe esa página", 404), request)
-        return responder_error(
-            servicio.ServicioError("campo {campo}: valor no válido", campo=".".join(map(str, exc.errors()[0]["loc"]))),
-            request,
-        )
-
-
 def _openapi(app: FastAPI) -> dict[str, Any]:
-    """FastAPI's schema, with the body models the routes read themselves (torneo.dependencias.cuerpo)."""
+    """FastAPI's schema, with the body models the routes read themselves (server.deps.cuerpo)."""
     if app.openapi_schema is None:
         schema = get_openapi(title=app.title, version="1", routes=app.routes)
         componentes = schema.setdefault("components", {}).setdefault("schemas", {})

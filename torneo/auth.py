@@ -97,9 +97,9 @@ _HASHES = threading.BoundedSemaphore(HASHES_A_LA_VEZ)
 class Espera(ServicioError):
     """A refusal that says how many seconds to wait before trying again (``Retry-After``)."""
 
-    def __init__(self, mensaje: str, estado: int, reintento: int, **params: Any) -> None:
-        super().__init__(mensaje, estado, **params)
-        self.segundos = reintento
+    def __init__(self, msgid: str, estado: int, reintento: int, **params: Any) -> None:
+        super().__init__(msgid, estado, **params)
+        self.reintento = reintento
 
 
 @contextmanager

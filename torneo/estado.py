@@ -1,5 +1,5 @@
 """What the server keeps while it runs: the database, the rate limits and the trusted proxies.
-The routes reach it through torneo.dependencias (``request.app.state.servidor``)."""
+The routes reach it through server.deps (``request.app.state.servidor``)."""
 
 from __future__ import annotations
 
@@ -99,6 +99,6 @@ class Estado:
         except UnicodeDecodeError:
             raise ServicioError("el cuerpo no es texto UTF-8") from None
         except InputError as exc:
-            raise ServicioError(str(exc)) from None
+            raise ServicioError.de(exc) from None
         except ValidationError as exc:
             raise error_de_validacion(exc) from None

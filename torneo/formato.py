@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from scoring.rules import PerfilError, perfil
+from server.errores import ServidorError
 
 TIPOS: Final = ("liga", "grupos")
 # the rule profiles the organiser picks from (pages and API): scoring.rules' named profiles
@@ -27,8 +28,8 @@ MAX_PAREJAS: Final = 256
 MAX_MESAS: Final = 128
 
 
-class FormatoError(ValueError):
-    """A tournament shape that cannot be played; one Spanish line."""
+class FormatoError(ServidorError):
+    """A tournament shape that cannot be played (server.errores: a msgid and its fields)."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ class Formato:
 
     def comprobar(self) -> None:
         if self.tipo not in TIPOS:
-            raise FormatoError(f"formato desconocido {self.tipo!r} (liga, grupos)")
+            raise FormatoError("formato desconocido {tipo} (liga, grupos)", tipo=repr(self.tipo)[:40])
         if self.juegos is not None and self.vacas is not None:
             raise FormatoError("una partida se juega a juegos o a vacas, no a las dos")
         for name, value, high in (
@@ -74,10 +75,10 @@ class Formato:
             ("vacas", self.vacas, 9),
         ):
             if value is not None and (type(value) is not int or not 1 <= value <= high):
-                raise FormatoError(f"{name} debe ser un entero de 1 a {high}")
+                raise FormatoError("{campo} debe ser un entero de 1 a {maximo}", campo=name, maximo=high)
         unknown = [d for d in self.desempates if d not in DESEMPATES]
         if unknown or len(set(self.desempates)) != len(self.desempates):
-            raise FormatoError(f"desempate desconocido o repetido ({', '.join(DESEMPATES)})")
+            raise FormatoError("desempate desconocido o repetido ({lista})", lista=", ".join(DESEMPATES))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -97,7 +98,7 @@ def reglas_de_partida(spec: Any, formato: Formato) -> Any:
     try:
         base = perfil(spec)
     except PerfilError as exc:
-        raise FormatoError(str(exc)) from None
+        raise FormatoError.de(exc) from None
     if formato.juegos is None and formato.vacas is None:
         return spec if isinstance(spec, str) else {**spec}
     overrides: dict[str, Any] = dict(spec) if isinstance(spec, Mapping) else {"base": base.nombre}
@@ -110,7 +111,7 @@ def reglas_de_partida(spec: Any, formato: Formato) -> Any:
     try:
         perfil(overrides)
     except PerfilError as exc:
-        raise FormatoError(str(exc)) from None
+        raise FormatoError.de(exc) from None
     return overrides
 
 

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from mesa.i18n import N_
 from torneo import formato as fm
 from torneo.db import RolMiembro
 from torneo.servicio import ServicioError
@@ -325,24 +326,24 @@ class ExportOut(TorneoOut):
 
 # pydantic's error type -> (msgid, the ctx key that fills {n})
 _VALIDACION: Final[dict[str, tuple[str, str | None]]] = {
-    "missing": ("campo {campo}: falta", None),
-    "extra_forbidden": ("campo {campo}: no se admite", None),
-    "string_too_short": ("campo {campo}: debe tener al menos {n} caracteres", "min_length"),
-    "string_too_long": ("campo {campo}: debe tener como mucho {n} caracteres", "max_length"),
-    "too_short": ("campo {campo}: debe tener al menos {n} elementos", "min_length"),
-    "too_long": ("campo {campo}: debe tener como mucho {n} elementos", "max_length"),
-    "string_pattern_mismatch": ("campo {campo}: formato no válido", None),
-    "greater_than_equal": ("campo {campo}: debe ser {n} o más", "ge"),
-    "less_than_equal": ("campo {campo}: debe ser {n} o menos", "le"),
-    "int_type": ("campo {campo}: debe ser un número entero", None),
-    "int_parsing": ("campo {campo}: debe ser un número entero", None),
-    "int_from_float": ("campo {campo}: debe ser un número entero", None),
-    "string_type": ("campo {campo}: debe ser un texto", None),
-    "bool_type": ("campo {campo}: debe ser verdadero o falso", None),
-    "list_type": ("campo {campo}: debe ser una lista", None),
-    "dict_type": ("campo {campo}: debe ser un objeto", None),
-    "model_type": ("campo {campo}: debe ser un objeto", None),
-    "model_attributes_type": ("campo {campo}: debe ser un objeto", None),
+    "missing": (N_("campo {campo}: falta"), None),
+    "extra_forbidden": (N_("campo {campo}: no se admite"), None),
+    "string_too_short": (N_("campo {campo}: debe tener al menos {n} caracteres"), "min_length"),
+    "string_too_long": (N_("campo {campo}: debe tener como mucho {n} caracteres"), "max_length"),
+    "too_short": (N_("campo {campo}: debe tener al menos {n} elementos"), "min_length"),
+    "too_long": (N_("campo {campo}: debe tener como mucho {n} elementos"), "max_length"),
+    "string_pattern_mismatch": (N_("campo {campo}: formato no válido"), None),
+    "greater_than_equal": (N_("campo {campo}: debe ser {n} o más"), "ge"),
+    "less_than_equal": (N_("campo {campo}: debe ser {n} o menos"), "le"),
+    "int_type": (N_("campo {campo}: debe ser un número entero"), None),
+    "int_parsing": (N_("campo {campo}: debe ser un número entero"), None),
+    "int_from_float": (N_("campo {campo}: debe ser un número entero"), None),
+    "string_type": (N_("campo {campo}: debe ser un texto"), None),
+    "bool_type": (N_("campo {campo}: debe ser verdadero o falso"), None),
+    "list_type": (N_("campo {campo}: debe ser una lista"), None),
+    "dict_type": (N_("campo {campo}: debe ser un objeto"), None),
+    "model_type": (N_("campo {campo}: debe ser un objeto"), None),
+    "model_attributes_type": (N_("campo {campo}: debe ser un objeto"), None),
 }
 
 
@@ -350,6 +351,6 @@ def error_de_validacion(exc: ValidationError) -> ServicioError:
     """The first problem pydantic found, as one translatable line naming the field."""
     e = exc.errors()[0]
     campo = ".".join(str(p) for p in e["loc"]) or "cuerpo"
-    plantilla, clave = _VALIDACION.get(e["type"], ("campo {campo}: valor no válido", None))
+    plantilla, clave = _VALIDACION.get(e["type"], (N_("campo {campo}: valor no válido"), None))
     extra = {"n": (e.get("ctx") or {}).get(clave, "?")} if clave else {}
     return ServicioError(plantilla, campo=campo, **extra)

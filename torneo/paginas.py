@@ -4,7 +4,7 @@ The login sets an HttpOnly, SameSite=Strict cookie holding the login token; ever
 its page's token (``{{ csrf() }}``) and every change made with the cookie must come from this
 server's own pages (torneo.seguridad), so a form on another site cannot post with it. Each page
 reads only a tournament the account is a member of (its organisers and referees:
-torneo.db.Miembro), checked by the API's dependencies (torneo.dependencias); a page's form is
+torneo.db.Miembro), checked by the API's dependencies (server.deps); a page's form is
 read as a pydantic model (torneo.formularios). A page asked without a valid login sends the
 browser to the login page.
 """
@@ -24,22 +24,23 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy.orm import Session
 
-from scoring.inputs import excerpt
+from mesa.i18n import t
 from scoring.protocolo import enlace_mesa
-from torneo import auth, correcciones, miembros, resumen, servicio
-from torneo import formato as fm
-from torneo.db import Ronda, Torneo
-from torneo.dependencias import (
+from server.deps import (
     CuentaActual,
     Miembro,
     Organizador,
     OrganizadorTorneo,
     Permiso,
     Servidor,
+    lang,
     limite_entrar,
 )
+from server.errores import ServidorError
+from torneo import auth, correcciones, miembros, resumen, servicio
+from torneo import formato as fm
+from torneo.db import Ronda, Torneo
 from torneo.formularios import CorreccionForm, EntrarForm, TorneoForm, formulario
-from torneo.i18n import idioma_de, mensaje, traducir
 from torneo.seguridad import campo_csrf
 
 PLANTILLAS = Environment(
@@ -59,25 +60,20 @@ def base_publica(request: Request) -> str:
     return base
 
 
-def _lang(request: Request) -> str:
-    return idioma_de(request)
+def texto(exc: ServidorError, request: Request) -> str:
+    """An error's line in the page's language."""
+    return exc.linea(lang(request))
 
 
-def texto(exc: Exception, request: Request) -> str:
-    """An error's line in the page's language (a FormatoError is matched as finished text)."""
-    if not isinstance(exc, servicio.ServicioError):
-        exc = servicio.ServicioError(str(exc))
-    return excerpt(mensaje(exc.mensaje, exc.params, _lang(request)), 280)
-
-
-def renderizar(nombre: str, lang: str, csrf: Callable[[], Any] = lambda: "", **ctx: Any) -> str:
-    """The template ``nombre`` in ``lang`` (what depends on the request is in ``ctx``; a page
-    rendered once for everyone, as the public one, has no form and so no ``csrf`` field)."""
-    return PLANTILLAS.get_template(nombre).render(_=lambda t: traducir(t, lang), lang=lang, csrf=csrf, **ctx)
+def renderizar(nombre: str, idioma: str, csrf: Callable[[], Any] = lambda: "", **ctx: Any) -> str:
+    """The template ``nombre`` in ``idioma`` (what depends on the request is in ``ctx``; a page
+    rendered once for everyone, as the public one, has no form and so no ``csrf`` field). Its
+    words are msgids of mesa.i18n's catalogues: ``{{ _("...") }}``."""
+    return PLANTILLAS.get_template(nombre).render(_=lambda texto: t(texto, idioma), lang=idioma, csrf=csrf, **ctx)
 
 
 def pagina(request: Request, nombre: str, estado: int = 200, **ctx: Any) -> HTMLResponse:
-    return HTMLResponse(renderizar(nombre, _lang(request), csrf=lambda: campo_csrf(request), **ctx), status_code=estado)
+    return HTMLResponse(renderizar(nombre, lang(request), csrf=lambda: campo_csrf(request), **ctx), status_code=estado)
 
 
 def pagina_error(request: Request, texto: str, estado: int) -> HTMLResponse:
@@ -110,7 +106,7 @@ router = APIRouter(include_in_schema=False)  # the organiser's pages
 
 def a_pagina(request: Request, ruta: str) -> RedirectResponse:
     """After a form: back to ``ruta`` in the reader's language (303: the browser GETs it)."""
-    return RedirectResponse(f"{ruta}?lang={_lang(request)}", status_code=303)
+    return RedirectResponse(f"{ruta}?lang={lang(request)}", status_code=303)
 
 
 @router.get("/entrar", response_class=HTMLResponse)
@@ -127,8 +123,8 @@ async def entrar_post(
         token, _caduca = await srv.en_hilo(lambda s: auth.entrar(s, form.usuario, form.clave, srv.intentos, direccion))
     except servicio.ServicioError as exc:
         rechazo = pagina(request, "entrar.html", exc.estado, error=texto(exc, request))
-        if isinstance(exc, auth.Espera):
-            rechazo.headers["Retry-After"] = str(exc.segundos)
+        if exc.reintento is not None:
+            rechazo.headers["Retry-After"] = str(exc.reintento)
         return rechazo
     resp = a_pagina(request, "/torneos")
     # Secure when the browser came over HTTPS (directly or through the trusted proxy)

@@ -2,8 +2,8 @@
 (recomputed with scoring/ and stored once), take a referee's report, add up the standings.
 
 Every function takes a SQLAlchemy session and the tournament it acts on, so nothing reads
-outside that tournament. Errors are ``ServicioError``: a Spanish line (a msgid of
-torneo.i18n.MENSAJES and its parameters, translated when answered) and an HTTP status.
+outside that tournament. Errors are ``ServicioError`` (server.errores): a msgid of mesa.i18n's
+catalogues and its parameters, translated when answered, and an HTTP status.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from scoring.protocolo import ALFABETO_CODIGO, LARGO_CODIGO, TANTEO_SERVIDOR
 from scoring.registro import verificar
 from scoring.rules import PerfilError, perfil
 from scoring.tanteo import CLAVES_REGISTRO, RegistroManoError
+from server.errores import ServidorError
 from torneo import formato as fm
 from torneo.db import (
     Base,
@@ -47,13 +48,8 @@ from torneo.db import (
 )
 
 
-class ServicioError(ValueError):
-    """``mensaje`` is a Spanish msgid with ``{name}`` fields filled from ``params``; ``datos``
-    are extra keys of the JSON answer (the client reads them beside ``error``)."""
-
-    def __init__(self, mensaje: str, estado: int = 422, datos: Mapping[str, Any] | None = None, **params: Any) -> None:
-        super().__init__(mensaje.format(**params) if params else mensaje)
-        self.mensaje, self.params, self.estado, self.datos = mensaje, params, estado, dict(datos or {})
+class ServicioError(ServidorError):
+    """A refusal of the tournament's services (server.errores: a msgid, its status, its data)."""
 
 
 R = TypeVar("R", bound=Base)
@@ -629,7 +625,7 @@ def _tantear(partida: Partida, registro: Mapping[str, Any], tanteo: tuple[int, i
             if _sin_fuente(perfil(registro["reglas"])) != _sin_fuente(partida.reglas):
                 raise ServicioError("el registro trae otras reglas que las del torneo")
         except PerfilError as exc:
-            raise ServicioError(str(exc)) from None
+            raise ServicioError.de(exc) from None
     if "marcador" in registro and list(registro["marcador"]) != list(partida.tantos):
         raise ServicioError(
             "el marcador antes de la mano no coincide: el servidor lleva {marcador}", 409, marcador=list(partida.tantos)
@@ -640,7 +636,7 @@ def _tantear(partida: Partida, registro: Mapping[str, Any], tanteo: tuple[int, i
         manos: Any = registro.get("manos")  # the table's JSON: registrar checks its shape
         result = partida.registrar(manos, registro.get("lances"), registro.get("mano"), registro.get("declaraciones"))
     except (RegistroManoError, PartidaError, TypeError) as exc:
-        raise ServicioError(str(exc)) from None
+        raise ServicioError.de(exc) from None
     if tuple(result.marcador) != tuple(tanteo):
         partida.deshacer()
         # the rules' tanteo goes with the refusal: the table may resend the hand with it (discrepancia)

@@ -27,12 +27,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from server.deps import CuentaActual, Miembro, OrganizadorTorneo, Permiso, Servidor, lang, limite_entrar
 from torneo import auth, inscripcion, miembros, resumen, servicio
 from torneo.db import Torneo
-from torneo.dependencias import CuentaActual, Miembro, OrganizadorTorneo, Permiso, Servidor, limite_entrar
 from torneo.estado import Estado
 from torneo.formularios import ArbitroForm, ClaveForm, MiembroForm, ParejaForm, formulario
-from torneo.i18n import idioma_de
 from torneo.paginas import a_pagina, base_publica, pagina, parse_parejas, renderizar
 from torneo.paginas import texto as texto_de
 
@@ -214,17 +213,17 @@ def _renderizar_publica(
             return hecha.paginas[claves[0]] if claves else None  # rendered while this one waited
         if hecha is None or hecha.version != version:
             hecha = Publica(version, ahora, _vista(s, servicio.fila(s, Torneo, torneo_id)))
-    for vista, lang in claves:
+    for vista, idioma in claves:
         html = renderizar(
             "publico.html",
-            lang,
+            idioma,
             t=hecha.datos,
             vista=vista,
             refresco=REFRESCO,
             rotacion=ROTACION,
             filas=FILAS if vista == "proyector" else FILAS_SIN_LIMITE,
         ).encode()
-        hecha.paginas[(vista, lang)] = ('"' + hashlib.sha256(html).hexdigest()[:32] + '"', html)
+        hecha.paginas[(vista, idioma)] = ('"' + hashlib.sha256(html).hexdigest()[:32] + '"', html)
     cache.guardar(torneo_id, hecha)
     return hecha.paginas[claves[0]] if claves else None
 
@@ -239,7 +238,7 @@ def coincide(if_none_match: str, etag: str) -> bool:
 async def publico(torneo_id: int, firma: str, request: Request, srv: Servidor) -> Any:
     """The public page: rendered once per change of the tournament and kept; a browser that has
     it (If-None-Match with its ETag) gets 304 with no body."""
-    clave = ("proyector" if request.query_params.get("vista") == "proyector" else "movil", idioma_de(request))
+    clave = ("proyector" if request.query_params.get("vista") == "proyector" else "movil", lang(request))
     cache = publicas(srv)
     pagina = _en_memoria(cache, torneo_id, firma, clave)
     if pagina is None:

@@ -7,24 +7,29 @@ uvicorn workers (or servers behind a proxy) answer alike.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Final
 
 from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from mesa.i18n import N_
-from torneo.api import Servidor, error, error_de_validacion
-from web.dependencias import texto_error
-from web.lectura import Ocupado
+from server.handlers import instalar
+from torneo import paginas as paginas_torneo
+from torneo.api import Servidor
 from web.rutas import baraja, leer, mesa_torneo, paginas, partidas
-from web.servicio import WebError
 
 ESTATICOS: Final = Path(__file__).resolve().parent / "static"
+# the tournament's pages (the organiser's, the public one): their errors are the tournament's
+# page; every other page's, the phone pages' one
+PAGINAS_TORNEO: Final = ("/torneos", "/entrar", "/salir", "/cuenta", "/invitaciones", "/publico", "/estilos")
+
+
+def pagina_error(request: Request, texto: str, estado: int) -> Response:
+    """An error's page in the reader's language (server.handlers answers every error)."""
+    if request.url.path.startswith(PAGINAS_TORNEO):
+        return paginas_torneo.pagina_error(request, texto, estado)
+    return paginas.render(request, "error.html", estado, error=texto)
 
 
 def crear_app(url: str, datos: Path | None = None, limite_entradas: int = 20) -> FastAPI:
@@ -42,44 +47,7 @@ def crear_app(url: str, datos: Path | None = None, limite_entradas: int = 20) ->
     app.include_router(paginas.router)
     _primero(app, antes)  # the phone pages' home "/" before the tournament's redirect to /torneos
     app.mount("/static", StaticFiles(directory=ESTATICOS), name="static")
-
-    @app.middleware("http")
-    async def _paginas_sin_json(request: Request, call_next: Any) -> Response:
-        # a refusal made before the pages' own handlers (the tournament server's rate limit, a
-        # body over its limit) is JSON; on a page it becomes a page in the player's language
-        resp = await call_next(request)
-        if (
-            request.url.path.startswith("/api/")
-            or resp.status_code < 400
-            or not resp.headers.get("content-type", "").startswith("application/json")
-        ):
-            return resp
-        cuerpo = b"".join([parte async for parte in resp.body_iterator])
-        try:
-            texto = str(json.loads(cuerpo)["error"])
-        except (ValueError, KeyError, TypeError):
-            texto = N_("Algo ha fallado")
-        return paginas.render(request, "error.html", resp.status_code, error=texto)
-
-    @app.exception_handler(WebError)
-    async def _web(request: Request, exc: WebError) -> Response:
-        if request.url.path.startswith("/api/"):
-            # the readers busy before a photo was read: the page retries after Retry-After
-            espera = {"Retry-After": str(leer.REINTENTO_S)} if isinstance(exc, Ocupado) else None
-            return JSONResponse({"error": texto_error(exc, request), **exc.datos}, exc.estado, headers=espera)
-        return paginas.pagina_error(request, exc)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
-        # an unknown address or method: a page (or a JSON line) in the player's language, never raw JSON
-        texto = N_("esta página no existe") if exc.status_code == 404 else N_("esta petición no se admite")
-        return await _web(request, WebError(texto, exc.status_code))
-
-    @app.exception_handler(RequestValidationError)
-    async def _validacion(request: Request, exc: RequestValidationError) -> Response:
-        # a path or query value of the wrong type: one line naming it, as for a body
-        return error(error_de_validacion(exc), request)  # type: ignore[arg-type]  # same errors()
-
+    instalar(app, pagina_error)
     return app
 
 

@@ -328,6 +328,7 @@ class Ocupado(WebError):
 
     def __init__(self) -> None:
         super().__init__(OCUPADO, 503)
+        self.reintento = 2  # seconds: the page retries by itself
 
 
 class Plaza:
@@ -442,7 +443,7 @@ class ErrorPalo(WebError):
 
     def texto(self, idioma: str = SOURCE) -> str:
         datos = {k: t(v, idioma) if k in ("palo", "visto") else v for k, v in self.params.items()}
-        return t(self.plantilla, idioma).format(**datos)
+        return t(self.msgid, idioma).format(**datos)
 
 
 def registrar(fotos: list[bytes]) -> tuple[bytes, dict[str, Any], list[str]]:

@@ -235,7 +235,7 @@ def _error(exc: MensajeTorneo, idioma: str, estado: int = 409) -> WebError:
 def _de_servicio(exc: torneo_servicio.ServicioError) -> WebError:
     """The tournament service's refusal, said in the player's language (web.servicio.WebError
     falls back on the tournament's own catalogue)."""
-    return WebError(exc.mensaje, exc.estado, **exc.params)
+    return WebError(exc.msgid, exc.estado, **exc.params)
 
 
 # -- joining ------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ sent again answers what was stored (UNIQUE(partida_id, id_mano)).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field, replace
 from typing import Annotated, Any, Final
@@ -35,7 +35,7 @@ from scoring.partida import PartidaError
 from scoring.rules import PERFILES, PerfilError, datos_toml, perfil
 from scoring.tanteo import NOMBRES_LANCE, tantear
 from server.db import ahora
-from torneo.i18n import mensaje
+from server.errores import ServidorError
 from web.db import Borrador, ManoPartida, PartidaWeb
 
 ID_MANO: Final = r"^[A-Za-z0-9_.:-]{8,64}$"  # the tournament server's own rule for a hand's id
@@ -44,26 +44,13 @@ ORIGENES: Final = ("manual", "camara", "asientos")
 PERFIL_PROPIO: Final = "propio"  # the rule-profile choice of a custom TOML
 
 
-class WebError(ValueError):
-    """A message for the player: a Spanish msgid of mesa.i18n (or finished Spanish text from
-    scoring/, translated by the tournament's templates), its HTTP status and extra answer keys."""
-
-    def __init__(
-        self, plantilla: str, estado: int = 422, datos: Mapping[str, Any] | None = None, **params: Any
-    ) -> None:
-        super().__init__(plantilla.format(**params) if params else plantilla)
-        self.plantilla, self.estado, self.params, self.datos = plantilla, estado, params, dict(datos or {})
-
-    def texto(self, idioma: str = SOURCE) -> str:
-        traducida = t(self.plantilla, idioma)
-        if traducida == self.plantilla and idioma != SOURCE:  # not ours: scoring/'s, maybe known there
-            return mensaje(self.plantilla, self.params, idioma)
-        return traducida.format(**self.params) if self.params else traducida
+class WebError(ServidorError):
+    """A refusal of the partida's services (server.errores: a msgid, its status, its data)."""
 
 
 def _de_reglas(exc: Exception) -> WebError:
-    """scoring/'s and mesa/'s own errors (Spanish, finished) as a WebError."""
-    return WebError(str(exc))
+    """scoring/'s and mesa/'s own errors as a WebError (their msgid and fields, when they have them)."""
+    return WebError.de(exc)
 
 
 # -- the draft ----------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """Developer tool: extract the strings the app translates, refresh the .po catalogues and
 compile them to the .mo files the app reads.
 
-The strings are the literal first arguments of ``t(...)``, ``app.t(...)`` and ``N_(...)`` in
-the folders of :data:`ROOTS` (the tablet app's app/, the shared logic's mesa/ and the phone
-pages' web/: *.py, *.kv, and {{ t('...') }} in the pages' *.html), and the two literal forms,
+The strings are the literal first arguments of ``t(...)``, ``app.t(...)``, ``N_(...)`` and of
+the server's errors (:data:`ERRORES`) in the folders of :data:`ROOTS` (the tablet app's app/,
+the shared logic's mesa/, the server's web/, torneo/ and server/: *.py, *.kv, and
+{{ t('...') }} or {{ _('...') }} in the pages' *.html), and the two literal forms,
 singular and plural, of a text with a count: ``tn(...)``, ``app.tn(...)``, ``Nn_(...)`` and
 {{ tn('...', '...', n) }} (gettext's ngettext; the .po gives one msgstr per plural form of the
 language, as its Plural-Forms header says). Babel keeps the catalogues:
@@ -36,9 +37,18 @@ from mesa.i18n import CARPETA, DOMAIN, IDIOMAS, SOURCE, mo_path, po_path
 
 REPO = CARPETA.parent.parent
 # every folder whose texts a player reads through these catalogues
-ROOTS: tuple[Path, ...] = (REPO / "app", REPO / "mesa", REPO / "web")
+ROOTS: tuple[Path, ...] = (REPO / "app", REPO / "mesa", REPO / "web", REPO / "torneo", REPO / "server")
+# the server's errors (server.errores.ServidorError and its subclasses): their first argument is
+# a msgid, as if marked with N_
+ERRORES: tuple[str, ...] = ("ServidorError", "ServicioError", "WebError", "FormatoError", "Espera")
 # None: the msgid is the first argument; (1, 2): a singular and a plural (ngettext)
-KEYWORDS: Mapping[str, tuple[int, int] | None] = {"t": None, "N_": None, "tn": (1, 2), "Nn_": (1, 2)}
+KEYWORDS: Mapping[str, tuple[int, int] | None] = {
+    "t": None,
+    "N_": None,
+    "tn": (1, 2),
+    "Nn_": (1, 2),
+    **dict.fromkeys(ERRORES),
+}
 PLURALES: frozenset[str] = frozenset(k for k, v in KEYWORDS.items() if v)
 _Msg = str | tuple[str, str]  # a text, or the singular and plural of a text with a count
 _Found = tuple[int, str, _Msg, list[str]]  # Babel's (lineno, function, message, comments)
@@ -105,7 +115,7 @@ def extract_kv(
 
 
 _QUOTED = r"""(?:'([^'\\]*)'|"([^"\\]*)")"""
-_HTML_CALL = re.compile(rf"\bt\(\s*{_QUOTED}")
+_HTML_CALL = re.compile(rf"\b(?:t|_)\(\s*{_QUOTED}")  # the tournament's pages call it _
 _HTML_PLURAL = re.compile(rf"\btn\(\s*{_QUOTED}\s*,\s*{_QUOTED}")
 
 

@@ -8,8 +8,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 from sqlalchemy.orm import Session
 
+from server.deps import Miembro, Servidor, cuerpo, documentar
 from torneo import servicio
-from torneo.dependencias import Miembro, Servidor, cuerpo, documentar
 from torneo.modelos import LIMITE_INFORME, InformeIn, InformeOut
 from torneo.rutas import ERRORES
 

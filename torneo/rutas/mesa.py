@@ -8,9 +8,9 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
+from server.deps import Servidor, TokenMesa, cuerpo, documentar, limite_unirse
 from torneo import servicio
 from torneo.db import Enfrentamiento
-from torneo.dependencias import Servidor, TokenMesa, cuerpo, documentar, limite_unirse
 from torneo.modelos import ManoIn, ManoOut, PartidaOut, Unirse, UnirseOut
 from torneo.rutas import ERRORES
 

@@ -8,10 +8,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 
+from server.deps import CuentaActual, Servidor, cuerpo, documentar, limite_entrar
 from torneo import auth, miembros
-from torneo.dependencias import CuentaActual, Servidor, cuerpo, documentar, limite_entrar
 from torneo.modelos import ClaveIn, Entrada, ErrorOut, MiInvitacionOut, SesionOut, TorneoCorto
-from torneo.rutas import ERRORES, con_espera
+from torneo.rutas import ERRORES
 
 router = APIRouter(prefix="/api/sesion", tags=["sesion"], responses=ERRORES)
 
@@ -29,10 +29,7 @@ async def entrar(
     """A login token for a right password. Limited per address and per account: after repeated
     wrong passwords for one account, 429 with ``Retry-After`` until its wait is over."""
     direccion = srv.direccion(request)
-    try:
-        token, caduca = await srv.en_hilo(lambda s: auth.entrar(s, body.usuario, body.clave, srv.intentos, direccion))
-    except auth.Espera as exc:
-        return con_espera(exc, request)
+    token, caduca = await srv.en_hilo(lambda s: auth.entrar(s, body.usuario, body.clave, srv.intentos, direccion))
     return SesionOut(token=token, caduca=caduca.isoformat() + "Z")
 
 
@@ -42,10 +39,7 @@ async def cambiar_clave(
 ) -> Response:
     """A new password, given the current one; every other login of the account ends."""
     token = auth.token_de(request) or ""
-    try:
-        await srv.en_hilo(lambda s: auth.cambiar_clave(s, cuenta.id, body.actual, body.nueva, token))
-    except auth.Espera as exc:
-        return con_espera(exc, request)
+    await srv.en_hilo(lambda s: auth.cambiar_clave(s, cuenta.id, body.actual, body.nueva, token))
     return Response(status_code=204)
 
 

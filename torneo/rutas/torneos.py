@@ -11,10 +11,10 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy.orm import Session
 
+from server.deps import Miembro, Organizador, OrganizadorTorneo, Permiso, Servidor, cuerpo, documentar
 from torneo import auth, correcciones, inscripcion, miembros, resumen, servicio
 from torneo import formato as fm
 from torneo.db import Invitacion, Pareja, Torneo
-from torneo.dependencias import Miembro, Organizador, OrganizadorTorneo, Permiso, Servidor, cuerpo, documentar
 from torneo.modelos import (
     ArbitroIn,
     ClasificacionOut,

@@ -23,8 +23,8 @@ from starlette.concurrency import run_in_threadpool
 
 from mesa.i18n import N_, t
 from mesa.lectura import NOMBRES_PALOS, PALOS_FOTOS, PIDE_PALO, REGISTRADA
+from server.deps import Sesion, lang
 from web import lectura
-from web.dependencias import Sesion, lang
 from web.rutas.leer import PlazaLectura, Sesiones, formulario, limitar, ocupado, pool
 from web.rutas.paginas import render
 from web.servicio import WebError

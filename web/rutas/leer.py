@@ -21,18 +21,19 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from python_multipart.multipart import MultipartParseError, MultipartParser, parse_options_header
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from mesa.i18n import N_
+from server.deps import cuerpo, sesiones
+from server.handlers import responder
 from torneo.api import Estricto
 from torneo.auth import Limite
 from torneo.cuerpo import CuerpoGrande, CuerpoLento, declarado_excede, leer_trozos
 from web import lectura
-from web.dependencias import cuerpo, sesiones, texto_error
 from web.servicio import WebError
 
 router = APIRouter(prefix="/api", tags=["lectura"])
@@ -41,7 +42,6 @@ router = APIRouter(prefix="/api", tags=["lectura"])
 # bar's phones share one address behind its router.
 LIMITE_LEER: Final = 120
 MARGEN_FORMULARIO: Final = 64 * 1024  # the multipart body beyond the photo: headers, the clave
-REINTENTO_S: Final = 2  # Retry-After of a busy answer
 DEMASIADAS: Final = N_("demasiadas fotos seguidas: espera un momento")
 
 
@@ -190,9 +190,9 @@ def partes_multipart(cuerpo: bytes, tipo: str, max_partes: int) -> list[Parte]:
     return partes
 
 
-def ocupado(exc: lectura.Ocupado, request: Request) -> JSONResponse:
+def ocupado(exc: lectura.Ocupado, request: Request) -> Response:
     """The readers are busy: retry after a moment (the page does it by itself)."""
-    return JSONResponse({"error": texto_error(exc, request)}, 503, headers={"Retry-After": str(REINTENTO_S)})
+    return responder(exc, request)
 
 
 def baraja(abrir: Callable[[], AbstractContextManager[Session]], clave: str | None) -> bytes | None:

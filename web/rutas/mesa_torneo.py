@@ -31,18 +31,17 @@ from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, Field
 
 from scoring.protocolo import PARAMETRO_CODIGO, codigo_de, servidor_de
+from server.deps import Idioma, cuerpo, lang, sesiones
 from torneo.cuerpo import leer_formulario
 from torneo.modelos import Estricto
 from torneo.servicio import ServicioError
 from web import mesa_torneo
-from web.dependencias import cuerpo, lang, sesiones
 from web.rutas.paginas import REFRESCO_S, render
 from web.rutas.partidas import MarcadorOut
 from web.servicio import WebError
 
 router = APIRouter(tags=["mesa_torneo"])
 MAX_FORM: Final = 4 * 1024
-Idioma = Annotated[str, Depends(lang)]
 Sesiones = Annotated[mesa_torneo.Sesiones, Depends(sesiones)]
 R = TypeVar("R")
 
@@ -106,7 +105,7 @@ def _limitar(request: Request) -> None:
     try:
         srv.limitar(srv.limite_unirse, request)
     except ServicioError as exc:
-        raise WebError(exc.mensaje, exc.estado) from None
+        raise WebError(exc.msgid, exc.estado) from None
 
 
 async def _en_hilo(remoto: bool, fn: Callable[..., R], *args: Any) -> R:

@@ -14,10 +14,10 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Annotated, Any, Final
+from typing import Any, Final
 
 import segno
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
@@ -31,11 +31,11 @@ from mesa.partida import resumen_reglas
 from scoring.cards import RANKS, SUITS
 from scoring.rules import PERFILES, perfil
 from scoring.tanteo import NOMBRES_LANCE
+from server.deps import COOKIE_IDIOMA, Idioma, Sesion, lang
 from torneo.cuerpo import leer_formulario
 from torneo.paginas import base_publica
 from torneo.seguridad import campo_csrf
 from web import servicio
-from web.dependencias import COOKIE_IDIOMA, Sesion, lang
 from web.servicio import WebError
 
 router = APIRouter(tags=["paginas"])
@@ -71,7 +71,6 @@ MAX_FORM: Final = 64 * 1024
 MAX_ENVITE: Final = 100
 REFRESCO_S: Final = 4  # how often the marcador asks for news, so the other phones follow
 _CLAVE: Final = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
-Idioma = Annotated[str, Depends(lang)]
 
 
 def render(request: Request, nombre: str, estado: int = 200, **ctx: Any) -> HTMLResponse:
@@ -90,10 +89,6 @@ def render(request: Request, nombre: str, estado: int = 200, **ctx: Any) -> HTML
     if request.query_params.get("lang") in IDIOMAS:
         resp.set_cookie(COOKIE_IDIOMA, idioma, max_age=365 * 24 * 3600, samesite="lax")
     return resp
-
-
-def pagina_error(request: Request, exc: WebError) -> HTMLResponse:
-    return render(request, "error.html", exc.estado, error=exc.texto(lang(request)))
 
 
 def enlace(request: Request, clave: str) -> str:

@@ -18,9 +18,9 @@ from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
 from mesa.partida import VistaPareja
+from server.deps import Idioma, Sesion, cuerpo, sesiones
 from torneo.api import Estricto
 from web import lectura, mesa_torneo, servicio
-from web.dependencias import Sesion, cuerpo, lang, sesiones
 from web.servicio import ID_MANO, DatosBorrador, ManoNueva
 
 router = APIRouter(prefix="/api/partidas", tags=["partidas"])
@@ -28,7 +28,6 @@ router = APIRouter(prefix="/api/partidas", tags=["partidas"])
 Nombre = Annotated[str, Field(min_length=1, max_length=40)]
 Asiento = Annotated[int, Field(ge=0, le=3)]
 Cartas = Annotated[list[Annotated[str, Field(max_length=64)] | None], Field(min_length=4, max_length=4)]
-Idioma = Annotated[str, Depends(lang)]
 
 
 class PartidaIn(Estricto):
