@@ -499,38 +499,48 @@ def test_this_servers_own_tournament_is_written_in_process_scored_and_stored_onc
         assert codes[0] not in json.dumps(info)
 
 
-def test_in_process_a_tanteo_that_differs_is_corrected_once_and_a_new_code_needs_a_new_join(
-    servidor_unico, sin_red, monkeypatch: pytest.MonkeyPatch
+@pytest.fixture
+def tanteadas(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
+    """The claimed tanteos the tournament's service scores again to compare (the real check, watched)."""
+    from torneo import servicio
+
+    vistas: list[list[int]] = []
+    tantear = servicio._tantear
+
+    def vigilada(partida: Any, registro: Any, tanteo: Any) -> Any:
+        vistas.append(list(tanteo))
+        return tantear(partida, registro, tanteo)
+
+    monkeypatch.setattr(servicio, "_tantear", vigilada)
+    return vistas
+
+
+def test_in_process_a_hand_is_stored_as_its_partida_scored_it_and_a_new_code_needs_a_new_join(
+    servidor_unico, sin_red, tanteadas
 ):
+    """A hand of this server's own tournament is scored once, by its partida, and handed to the
+    tournament's service in the confirm's transaction: the tournament holds it as soon as the
+    confirm answers, scores nothing again and records no discrepancy; the table's page reads
+    the match from the tournament's tables (nothing of it copied into the partida)."""
     from torneo import servicio
 
     client, codes = servidor_unico
     clave = unirse(client, codes[1])
-    monkeypatch.setattr(mesa_torneo, "enviar_si_torneo", lambda *args: None)  # sent below, all at once
-    first = jugar(client, clave, 0)
-    second = jugar(client, clave, 1)
-    rules = second["tanteo"]["resultado"]["marcador"]
-    counted = [rules[0] + 1, rules[1]]  # the table counted one tanto more than the rules give
-    with Session(client.app.state.servidor.engine) as s, s.begin():
-        row = s.scalar(select(ManoPartida).where(ManoPartida.id_mano == second["id_mano"]))
-        row.tanteo = row.tanteo | {"marcador": counted}
-    third = jugar(client, clave, 2)
-    state = enviar(client, clave)
-    assert state["pendientes"] == 0 and not state["rechazadas"]
-    assert state["correcciones"] == [
-        f"Mano 2 corregida por el servidor: de {counted[0]}-{counted[1]} a {rules[0]}-{rules[1]}"
-    ]
-    enviar(client, clave)
-    corrected = second["id_mano"] + ":s"
-    # the differing hand scored twice (refused, then stored with the server's tanteo), every other once
-    assert sin_red == [first["id_mano"], second["id_mano"], corrected, third["id_mano"]]
+    hands = [jugar(client, clave, k) for k in range(3)]
+    ids = [h["id_mano"] for h in hands]
     stored = en_la_base(client)
-    assert [m.cliente_id for m in stored] == [first["id_mano"], corrected, third["id_mano"]]
-    assert stored[1].discrepancia == counted and stored[1].marcador == rules
+    assert [m.cliente_id for m in stored] == ids and sin_red == ids  # in the confirm, once each
+    assert tanteadas == []  # taken as scored: not scored again to be compared
+    assert [m.marcador for m in stored] == [h["tanteo"]["resultado"]["marcador"] for h in hands]
     with Session(client.app.state.servidor.engine) as s:
-        assert len(list(s.scalars(select(Incidencia).where(Incidencia.tipo == "discrepancia_tanteo")))) == 1
+        assert list(s.scalars(select(Incidencia))) == []
+        info = s.scalar(select(PartidaWeb.torneo))
+    assert set(info) == {"clave", "servidor", "torneo", "partida", "mesa", "parejas", "token", "primera"}
+    state = enviar(client, clave)
+    assert state["pendientes"] == 0 and not state["rechazadas"] and not state["correcciones"]
+    assert sin_red == ids  # nothing left to send
     mine = [p["tantos"] for p in client.get(f"/api/partidas/{clave}").json()["parejas"]]
-    assert mine == state["marcador_servidor"]["tantos"] == stored[2].marcador  # the partida follows the server
+    assert mine == state["marcador_servidor"]["tantos"] == stored[2].marcador
 
     # the organiser gives the table a new code: the old token writes no more, the players join again
     with Session(client.app.state.servidor.engine) as s, s.begin():
@@ -545,6 +555,7 @@ def test_in_process_a_tanteo_that_differs_is_corrected_once_and_a_new_code_needs
     state = enviar(client, clave)
     assert state["pendientes"] == 0 and not state["rechazadas"]
     assert [m.cliente_id for m in en_la_base(client)][-1] == fourth["id_mano"]
+    assert sin_red == [*ids, fourth["id_mano"]]  # not taken at its confirm (the token), written once joined
 
 
 def test_a_phone_in_chromium_opens_the_tables_qr_link_and_plays_the_match(tmp_path: Path):

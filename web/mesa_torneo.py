@@ -61,7 +61,8 @@ from mesa.torneo import (
     http,
 )
 from mesa.torneo_mesa import comprobar_partida, texto_correccion, texto_rechazada, validar_servidor
-from scoring.protocolo import SUFIJO_CORREGIDA, codigo_de, corregida, tanteo_del_servidor
+from scoring.protocolo import SUFIJO_CORREGIDA, codigo_de
+from scoring.tanteo import ResultadoTanteo
 from torneo import servicio as torneo_servicio
 from torneo.db import Enfrentamiento, Mano, TokenMesa, Torneo, url_por_defecto
 from web import servicio
@@ -271,8 +272,6 @@ def _datos_mesa(mesa: Mesa, clave_match: str) -> dict[str, Any]:
         "partida": partida.get("id"),
         "mesa": partida.get("mesa"),
         "parejas": mesa.parejas,
-        "estado": _estado_servidor(partida),
-        "vistas": None,  # joined again: the next request sends (a refused hand back in the queue)
     }
 
 
@@ -292,16 +291,11 @@ def unirse_local(sesiones: Sesiones, codigo: str, idioma: str = SOURCE) -> str:
             p = _partida_de_la_mesa(s, mesa, clave_match, idioma)
         except TorneoError as exc:  # the transaction rolls back: not even the token stays
             raise _error(exc, idioma) from None
-        antes = dict(p.torneo or {})
-        p.torneo = (
-            antes
-            | _datos_mesa(mesa, clave_match)
-            | {
-                "token": torneo_servicio.huella(token),  # the hash only, as the tournament keeps it
-                "primera": int(antes.get("primera", mesa.primera)),
-                "rechazadas": [],  # joined again: they are sent again
-            }
-        )
+        # what the table's pages need to find the match (never a result: read from the tournament)
+        p.torneo = _datos_mesa(mesa, clave_match) | {
+            "token": torneo_servicio.huella(token),  # the hash only, as the tournament keeps it
+            "primera": int((p.torneo or {}).get("primera", mesa.primera)),
+        }
         return p.clave
 
 
@@ -336,7 +330,14 @@ def _unirse_remoto(sesiones: Sesiones, folder: Path, servidor: str, code: str, i
                 cliente.salir()  # nothing half-joined stays behind
                 raise _error(exc, idioma) from None
             p.torneo = (
-                (p.torneo or {}) | _datos_mesa(mesa, clave_match) | {"cola": folder.name, "primera": mesa.primera}
+                (p.torneo or {})
+                | _datos_mesa(mesa, clave_match)
+                | {
+                    "cola": folder.name,
+                    "primera": mesa.primera,
+                    "estado": _estado_servidor(mesa.partida),
+                    "vistas": None,  # joined again: the next request sends (a refused hand back in the queue)
+                }
             )
             return p.clave
 
@@ -400,11 +401,13 @@ def enviar(
             (m.id_mano, m.registro, m.tanteo["marcador"])
             for m in s.scalars(select(ManoPartida).where(ManoPartida.partida_id == p.id).order_by(ManoPartida.n))
         ]
+    if info.get("servidor", LOCAL) == LOCAL:
+        with contextlib.suppress(SQLAlchemyError):  # the database busy or lost: the next send writes them
+            _enviar_local(sesiones, info, manos)
+        return estado(sesiones, clave, idioma)
     if not reintentar and _al_dia(info, len(manos)):
         return estado(sesiones, clave, idioma)
-    if info.get("servidor", LOCAL) == LOCAL:
-        cambios = _enviar_local(sesiones, info, manos, reintentar, idioma)
-    elif not _configurado(str(info.get("servidor")), remotos):
+    if not _configurado(str(info.get("servidor")), remotos):
         cambios = {"conexion": False, "aviso": NO_CONFIGURADO}
     else:
         folder = Path(datos) / CARPETA / info["cola"]
@@ -504,89 +507,81 @@ def _enviar(
 # -- this server's own tournament, in-process ---------------------------------------------------
 
 
+def al_confirmar(
+    s: Session, partida_id: int, n: int, id_mano: str, registro: dict[str, Any], res: ResultadoTanteo
+) -> None:
+    """A phone's hand ``n`` of a table of this server's own tournament, just confirmed in the
+    session ``s`` (web.servicio.confirmar_mano calls this in its transaction): written to the
+    tournament as its partida scored it (``puntuada``: not scored again, nothing to compare), in
+    the same transaction, so a confirmed hand is the tournament's as soon as the phone hears of it.
+    A hand the tournament does not take now (a token no longer good, a match closed) stays the
+    partida's, waiting: its page says why (:func:`estado`), a later send writes it."""
+    p = s.get(PartidaWeb, partida_id)
+    info = p.torneo if p is not None else None
+    if not info or info.get("servidor", LOCAL) != LOCAL:
+        return
+    eid = int(info["partida"])
+    mano = torneo_servicio.ManoEnviada(
+        id_mano, int(info["primera"]) + n - 1, registro, (res.marcador[0], res.marcador[1]), puntuada=res
+    )
+    with contextlib.suppress(torneo_servicio.ServicioError), torneo_servicio.cerrojo(eid), s.begin_nested():
+        _registrar(s, str(info.get("token", "")), eid, mano)
+
+
 def _guardada(s: Session, eid: int, id_mano: str) -> Mano | None:
-    """The tournament's row of a hand of the match, stored under its id or corrected."""
+    """The tournament's row of a hand of the match, stored under its id (or, by a server of
+    before, corrected)."""
     return s.scalar(
         select(Mano).where(Mano.enfrentamiento_id == eid, Mano.cliente_id.in_([id_mano, id_mano + SUFIJO_CORREGIDA]))
     )
 
 
-def _registrar(sesiones: Sesiones, token: str, eid: int, cuerpo: dict[str, Any]) -> dict[str, Any]:
+def _token_de(s: Session, token: str, eid: int) -> TokenMesa:
+    fila = s.scalar(select(TokenMesa).where(TokenMesa.huella == token))
+    if fila is None or fila.enfrentamiento_id != eid:
+        raise torneo_servicio.ServicioError("token de mesa no válido", 401)
+    return fila
+
+
+def _registrar(s: Session, token: str, eid: int, mano: torneo_servicio.ManoEnviada) -> None:
     """Store one hand of the table's match through the tournament's service, as its
-    ``POST /api/mesa/manos`` does (one writer per match: the process's lock and the row's),
-    unless it is stored already (looked up under the same locks: two phones, two workers, a
-    send after a crash store it once). Its answer, or the service's ServicioError."""
-    with torneo_servicio.cerrojo(eid), sesiones() as s:
-        fila = s.scalar(select(TokenMesa).where(TokenMesa.huella == token))
-        if fila is None or fila.enfrentamiento_id != eid:
-            raise torneo_servicio.ServicioError("token de mesa no válido", 401)
-        bloqueada = s.get(Enfrentamiento, eid, with_for_update=True)
-        previa = _guardada(s, eid, str(cuerpo["id"]).removesuffix(SUFIJO_CORREGIDA))
-        if previa is not None:
-            return dict(previa.respuesta)
-        torneo = s.get(Torneo, fila.torneo_id)
-        if bloqueada is None or torneo is None:  # the token names them (foreign keys): kept for the types
-            raise torneo_servicio.ServicioError("no existe esa partida", 404)
-        discrepancia = cuerpo.get("discrepancia")
-        mano = torneo_servicio.ManoEnviada(
-            cuerpo["id"],
-            cuerpo["numero"],
-            cuerpo["registro"],
-            (cuerpo["tanteo"][0], cuerpo["tanteo"][1]),
-            discrepancia=(discrepancia[0], discrepancia[1]) if discrepancia else None,
-        )
-        _estado, respuesta = torneo_servicio.registrar_mano(s, torneo, bloqueada, mano)
-    if isinstance(respuesta, torneo_servicio.ServicioError):  # refused, its incident committed
+    ``POST /api/mesa/manos`` does (one writer per match: the caller holds the process's lock,
+    this the row's), unless it is stored already (looked up under the same locks: two phones, two
+    workers, a send after a crash store it once); the service's ServicioError when refused."""
+    fila = _token_de(s, token, eid)
+    bloqueada = s.get(Enfrentamiento, eid, with_for_update=True)
+    if _guardada(s, eid, mano.id) is not None:
+        return
+    torneo = s.get(Torneo, fila.torneo_id)
+    if bloqueada is None or torneo is None:  # the token names them (foreign keys): kept for the types
+        raise torneo_servicio.ServicioError("no existe esa partida", 404)
+    _estado, respuesta = torneo_servicio.registrar_mano(s, torneo, bloqueada, mano)
+    if isinstance(respuesta, torneo_servicio.ServicioError):
         raise respuesta
-    return respuesta
 
 
-def _enviar_local(
-    sesiones: Sesiones, info: dict[str, Any], manos: list[tuple[str, dict, list[int]]], reintentar: bool, idioma: str
-) -> dict[str, Any]:
-    """A table of this server's tournament: each hand the tournament lacks is written, in
-    order, through its service; a tanteo that differs is written again at once with the
-    server's (the hands after it without their marcador, as mesa.torneo does); any other
-    refusal stops the sending until Reintentar or a new join. The state is then read back
-    from the stored hands."""
+def _enviar_local(sesiones: Sesiones, info: dict[str, Any], manos: list[tuple[str, dict, list[int]]]) -> None:
+    """The hands of a table of this server's tournament that the tournament did not take at
+    their confirm, written in order through its service once it takes them (a new join, the
+    referee reopening the match), each in its own transaction; the first refused stops it
+    (the page says why, read when shown). Nothing is kept of it: what the pages show is read
+    from the tournament's tables."""
     eid, primera, token = int(info["partida"]), int(info["primera"]), str(info.get("token", ""))
-    rechazadas: list[dict[str, Any]] = [] if reintentar else list(info.get("rechazadas", []))
-    try:
-        with sesiones() as s:
-            guardadas = {
-                m.cliente_id for m in s.scalars(select(Mano).where(Mano.enfrentamiento_id == eid)) if m.cliente_id
-            }
-        corregida_antes = False
-        for k, (id_mano, registro, marcador) in enumerate(manos):
-            if id_mano + SUFIJO_CORREGIDA in guardadas:
-                corregida_antes = True
-            if rechazadas or id_mano in guardadas or id_mano + SUFIJO_CORREGIDA in guardadas:
-                continue
-            cuerpo: dict[str, Any] = {
-                "id": id_mano,
-                "numero": primera + k,
-                "registro": dict(registro),
-                "tanteo": marcador,
-            }
-            if corregida_antes:  # the table's marcador before it may be its own count, not the server's
-                cuerpo["registro"].pop("marcador", None)
-            try:
-                respuesta = _registrar(sesiones, token, eid, cuerpo)
-            except torneo_servicio.ServicioError as exc:
-                servidor = tanteo_del_servidor(exc.estado, exc.datos)
-                if servidor is None:
-                    rechazadas = [_rechazada(primera + k, exc, len(manos) - k - 1, idioma)]
-                    continue
-                try:
-                    respuesta = _registrar(sesiones, token, eid, corregida(cuerpo, servidor))
-                except torneo_servicio.ServicioError as otra:
-                    rechazadas = [_rechazada(primera + k, otra, len(manos) - k - 1, idioma)]
-                    continue
-            if str(respuesta.get("id", "")).endswith(SUFIJO_CORREGIDA):
-                corregida_antes = True
-        return _leido_local(sesiones, info, manos) | {"rechazadas": rechazadas, "conexion": True, "aviso": ""}
-    except SQLAlchemyError:  # the database busy or lost: the hands wait, the next send writes them
-        return {"conexion": False, "aviso": N_("la base de datos no responde: las manos esperan guardadas")}
+    with sesiones() as s:
+        guardadas = {m.removesuffix(SUFIJO_CORREGIDA) for m in _ids_guardados(s, eid)}
+    for k, (id_mano, registro, marcador) in enumerate(manos):
+        if id_mano in guardadas:
+            continue
+        mano = torneo_servicio.ManoEnviada(id_mano, primera + k, dict(registro), (marcador[0], marcador[1]))
+        try:
+            with torneo_servicio.cerrojo(eid), sesiones() as s:
+                _registrar(s, token, eid, mano)
+        except torneo_servicio.ServicioError:
+            return
+
+
+def _ids_guardados(s: Session, eid: int) -> list[str]:
+    return [c for c in s.scalars(select(Mano.cliente_id).where(Mano.enfrentamiento_id == eid)) if c]
 
 
 def _rechazada(numero: int, exc: torneo_servicio.ServicioError, detras: int, idioma: str) -> dict[str, Any]:
@@ -594,32 +589,56 @@ def _rechazada(numero: int, exc: torneo_servicio.ServicioError, detras: int, idi
     return asdict(r) | {"unirse_otra_vez": r.unirse_otra_vez}
 
 
-def _leido_local(sesiones: Sesiones, info: dict[str, Any], manos: list[tuple[str, dict, list[int]]]) -> dict[str, Any]:
-    """The tournament's answers, corrections and count of the match, read from its stored
-    hands (what the remote queue keeps for a remote table)."""
+def _leido_local(s: Session, p: PartidaWeb, info: dict[str, Any], idioma: str) -> dict[str, Any]:
+    """What the table's page shows, read from the tournament's tables now: its answer to each
+    hand stored, the match as it counts it, and why the first hand waiting is not taken (the
+    token, the match closed, the order: the service's own checks)."""
     eid, primera = int(info["partida"]), int(info["primera"])
-    with sesiones() as s:
-        filas = {m.cliente_id: m for m in s.scalars(select(Mano).where(Mano.enfrentamiento_id == eid))}
-        respuestas: dict[str, Any] = {}
-        correcciones: list[dict[str, Any]] = []
-        for k, (id_mano, _registro, _marcador) in enumerate(manos):
-            fila = filas.get(id_mano) or filas.get(id_mano + SUFIJO_CORREGIDA)
-            if fila is None:
-                continue
+    manos = list(
+        s.execute(
+            select(ManoPartida.id_mano, ManoPartida.registro)
+            .where(ManoPartida.partida_id == p.id)
+            .order_by(ManoPartida.n)
+        )
+    )
+    filas = {m.cliente_id: m for m in s.scalars(select(Mano).where(Mano.enfrentamiento_id == eid))}
+    respuestas: dict[str, Any] = {}
+    correcciones: list[dict[str, Any]] = []
+    rechazadas: list[dict[str, Any]] = []
+    e = s.get(Enfrentamiento, eid)
+    torneo = s.get(Torneo, e.torneo_id) if e is not None else None
+    for k, (id_mano, registro) in enumerate(manos):
+        fila = filas.get(id_mano) or filas.get(id_mano + SUFIJO_CORREGIDA)
+        if fila is not None:
             respuestas[str(primera + k)] = fila.respuesta
-            if fila.discrepancia is not None and fila.cliente_id.endswith(SUFIJO_CORREGIDA):
+            if fila.discrepancia is not None and fila.cliente_id.endswith(SUFIJO_CORREGIDA):  # by a server of before
                 c = Correccion(primera + k, _par(fila.discrepancia), _par(fila.marcador), dict(fila.respuesta))
                 correcciones.append(asdict(c))
-        e = s.get(Enfrentamiento, eid)
-        torneo = s.get(Torneo, e.torneo_id) if e is not None else None
-        cuenta = torneo_servicio.estado_partida(s, torneo, e) if e is not None and torneo is not None else {}
+        elif not rechazadas and e is not None and torneo is not None:
+            motivo = _motivo(s, str(info.get("token", "")), torneo, e, primera + k, registro)
+            if motivo is not None:
+                rechazadas = [_rechazada(primera + k, motivo, len(manos) - k - 1, idioma)]
+    cuenta = torneo_servicio.estado_partida(s, torneo, e) if e is not None and torneo is not None else {}
     return {
         "estado": _estado_servidor(cuenta),
-        "pendientes": len(manos) - len(respuestas),
-        "correcciones": correcciones,
         "respuestas": respuestas,
+        "correcciones": correcciones,
+        "rechazadas": rechazadas,
+        "conexion": True,
+        "aviso": "",
         "actualizado": _ahora(),
     }
+
+
+def _motivo(
+    s: Session, token: str, torneo: Torneo, e: Enfrentamiento, numero: int, registro: dict[str, Any]
+) -> torneo_servicio.ServicioError | None:
+    """Why the tournament does not take the table's hand ``numero`` now, or None (it will at the next send)."""
+    try:
+        _token_de(s, token, e.id)
+    except torneo_servicio.ServicioError as exc:
+        return exc
+    return torneo_servicio.por_que_no(s, torneo, e, numero, registro)
 
 
 def _par(v: Any) -> tuple[int, int]:
@@ -631,36 +650,38 @@ def _par(v: Any) -> tuple[int, int]:
 
 def estado(sesiones: Sesiones, clave: str, idioma: str = SOURCE) -> dict[str, Any]:
     """The table's match as the pages show it: the tournament, the parejas, the server's
-    marcador, this partida's marcador, the hands waiting, refused (with what to do) or corrected."""
+    marcador, this partida's marcador, the hands waiting, refused (with what to do) or corrected
+    (a table of this server's tournament: read from the tournament's tables now)."""
     with sesiones() as s:
-        _, info = _torneo(s, clave)
+        p, info = _torneo(s, clave)
         local = servicio.ver(s, clave, idioma)
+        propia = info.get("servidor", LOCAL) == LOCAL  # no code kept: a new join mends a token no longer good
+        leido = _leido_local(s, p, info, idioma) if propia else info
 
     def tr(texto: str) -> str:
         return t(texto, idioma)
 
-    rechazadas = [Rechazada(r["numero"], r["motivo"], r["estado"], r["detras"]) for r in info.get("rechazadas", [])]
+    rechazadas = [Rechazada(r["numero"], r["motivo"], r["estado"], r["detras"]) for r in leido.get("rechazadas", [])]
     correcciones = [
         Correccion(c["numero"], tuple(c["mesa"]), tuple(c["servidor"]), c.get("respuesta", {}))
-        for c in info.get("correcciones", [])
+        for c in leido.get("correcciones", [])
     ]
-    propia = info.get("servidor", LOCAL) == LOCAL  # no code kept: a new join mends a token no longer good
     # confirmed here and not stored by the server yet: waiting, held or refused
-    pendientes = max(0, local["manos"] - len(info.get("respuestas", {})))
+    pendientes = max(0, local["manos"] - len(leido.get("respuestas", {})))
     return {
         "clave": clave,
         "torneo": info.get("torneo", ""),
         "mesa": info.get("mesa"),
         "parejas": [p or "—" for p in info.get("parejas", [])],
         "servidor": info.get("servidor", ""),
-        "marcador_servidor": info.get("estado", {}),
+        "marcador_servidor": leido.get("estado", {}),
         "marcador": local,
         "pendientes": pendientes,
-        "conexion": bool(info.get("conexion", True)),
-        "aviso": tr(info["aviso"]) if info.get("aviso") else "",
+        "conexion": bool(leido.get("conexion", True)),
+        "aviso": tr(leido["aviso"]) if leido.get("aviso") else "",
         "rechazadas": [texto_rechazada(tr, r, telefono=True, con_codigo=not propia) for r in rechazadas],
         "correcciones": [texto_correccion(tr, c) for c in correcciones],
-        "actualizado": info.get("actualizado"),
+        "actualizado": leido.get("actualizado"),
     }
 
 
