@@ -81,6 +81,7 @@ LOCAL: Final = ""  # the ``servidor`` of a table of this server's own tournament
 # a remote server's request: a hand that waits is sent at the next try, a phone must not wait
 # long for its page (the tablet's own client allows 5 s: mesa.torneo.TIMEOUT)
 TIMEOUT_REMOTO: Final = 3.0
+ESPERA_CERROJO_S: Final = 2.0  # a confirm waits this long for the match's writer (milliseconds each)
 HILOS_REMOTOS: Final = 4  # threads for the remote servers' requests, apart from those answering the phones
 NO_CONFIGURADO: Final = N_(
     "este servidor solo envía las manos a los servidores de torneo que tiene configurados: "
@@ -397,13 +398,9 @@ def enviar(
     (a table joined before the operator left it out) is not connected to."""
     with sesiones() as s:
         p, info = _torneo(s, clave)
-        manos = [
-            (m.id_mano, m.registro, m.tanteo["marcador"])
-            for m in s.scalars(select(ManoPartida).where(ManoPartida.partida_id == p.id).order_by(ManoPartida.n))
-        ]
+        manos = _manos(s, p)
     if info.get("servidor", LOCAL) == LOCAL:
-        with contextlib.suppress(SQLAlchemyError):  # the database busy or lost: the next send writes them
-            _enviar_local(sesiones, info, manos)
+        _enviar_local(sesiones, info, manos)
         return estado(sesiones, clave, idioma)
     if not reintentar and _al_dia(info, len(manos)):
         return estado(sesiones, clave, idioma)
@@ -430,7 +427,7 @@ def enviar_si_torneo(
     most one not started yet per table), and what goes wrong is said by the table's page."""
     with contextlib.suppress(WebError):
         if es_local(sesiones, clave):
-            enviar(sesiones, datos, clave, idioma, esperar=False)
+            enviar_local(sesiones, clave)
             return
         remotos = tuple(remotos)
         with _esperando_lock:
@@ -524,8 +521,16 @@ def al_confirmar(
     mano = torneo_servicio.ManoEnviada(
         id_mano, int(info["primera"]) + n - 1, registro, (res.marcador[0], res.marcador[1]), puntuada=res
     )
-    with contextlib.suppress(torneo_servicio.ServicioError), torneo_servicio.cerrojo(eid), s.begin_nested():
-        _registrar(s, str(info.get("token", "")), eid, mano)
+    cerrojo = torneo_servicio.cerrojo(eid)
+    # a sender holding the lock may be waiting for this transaction's write (SQLite): the hand
+    # then waits for the send that follows the confirm, instead of both waiting on each other
+    if not cerrojo.acquire(timeout=ESPERA_CERROJO_S):
+        return
+    try:
+        with contextlib.suppress(torneo_servicio.ServicioError), s.begin_nested():
+            _registrar(s, str(info.get("token", "")), eid, mano)
+    finally:
+        cerrojo.release()
 
 
 def _guardada(s: Session, eid: int, id_mano: str) -> Mano | None:
@@ -560,6 +565,20 @@ def _registrar(s: Session, token: str, eid: int, mano: torneo_servicio.ManoEnvia
         raise respuesta
 
 
+def enviar_local(sesiones: Sesiones, clave: str) -> None:
+    """:func:`_enviar_local` for the partida ``clave`` (a table of this server's tournament)."""
+    with sesiones() as s:
+        p, info = _torneo(s, clave)
+        manos = _manos(s, p)
+    _enviar_local(sesiones, info, manos)
+
+
+def _manos(s: Session, p: PartidaWeb) -> list[tuple[str, dict, list[int]]]:
+    """The partida's stored hands: id, record, the tanteo it was confirmed with."""
+    filas = s.scalars(select(ManoPartida).where(ManoPartida.partida_id == p.id).order_by(ManoPartida.n))
+    return [(m.id_mano, m.registro, m.tanteo["marcador"]) for m in filas]
+
+
 def _enviar_local(sesiones: Sesiones, info: dict[str, Any], manos: list[tuple[str, dict, list[int]]]) -> None:
     """The hands of a table of this server's tournament that the tournament did not take at
     their confirm, written in order through its service once it takes them (a new join, the
@@ -567,17 +586,19 @@ def _enviar_local(sesiones: Sesiones, info: dict[str, Any], manos: list[tuple[st
     (the page says why, read when shown). Nothing is kept of it: what the pages show is read
     from the tournament's tables."""
     eid, primera, token = int(info["partida"]), int(info["primera"]), str(info.get("token", ""))
-    with sesiones() as s:
-        guardadas = {m.removesuffix(SUFIJO_CORREGIDA) for m in _ids_guardados(s, eid)}
-    for k, (id_mano, registro, marcador) in enumerate(manos):
-        if id_mano in guardadas:
-            continue
-        mano = torneo_servicio.ManoEnviada(id_mano, primera + k, dict(registro), (marcador[0], marcador[1]))
-        try:
+    try:
+        with sesiones() as s:
+            guardadas = {m.removesuffix(SUFIJO_CORREGIDA) for m in _ids_guardados(s, eid)}
+        for k, (id_mano, registro, marcador) in enumerate(manos):
+            if id_mano in guardadas:
+                continue
+            mano = torneo_servicio.ManoEnviada(id_mano, primera + k, dict(registro), (marcador[0], marcador[1]))
             with torneo_servicio.cerrojo(eid), sesiones() as s:
                 _registrar(s, token, eid, mano)
-        except torneo_servicio.ServicioError:
-            return
+    except torneo_servicio.ServicioError:
+        return  # the first refused stops it: the page says why
+    except SQLAlchemyError:
+        return  # the database busy or lost: the next send writes them
 
 
 def _ids_guardados(s: Session, eid: int) -> list[str]:
