@@ -10,7 +10,7 @@ once), and a table's own server for the phones beside a tournament server elsewh
 operator configured (`--torneo-remoto`; the phone pages in a TestClient, the tournament server in
 uvicorn); and a phone in Chromium (390x844, touch) against `mus servir` started as a person
 starts it, opening the link in the table's QR code. A server no one configured is never connected
-to (a loopback listener sees no connection) and leaves no folder. Screenshots go to
+to (a loopback listener sees no connection) and leaves no queue. Screenshots go to
 $MUSMESA_CAPTURAS or a temp folder."""
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ import contextlib
 import json
 import re
 import socket
-import sqlite3
 import time
 import urllib.request
 import uuid
@@ -39,11 +38,11 @@ import psycopg
 from sqlalchemy import create_engine, delete, select, update
 from sqlalchemy.orm import Session
 
-from mesa.torneo import DB_FILE, http, texto_qr_cualquiera
+from mesa.torneo import http, texto_qr_cualquiera
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import Server, hash_barato, postgres, torneo_en_marcha  # noqa: F401 (fixtures by name)
 from tests.test_app_torneo_mesa import MANOS
-from torneo.db import Enfrentamiento, Incidencia, Mano, TokenMesa, Torneo
+from torneo.db import Enfrentamiento, Incidencia, Mano, ManoRemota, MesaRemota, TokenMesa, Torneo
 from web import mesa_torneo
 from web.app import crear_app
 from web.db import ManoPartida, PartidaWeb
@@ -152,9 +151,7 @@ def tres_manos_una_vez(server: Server, codes: list[str], telefono: TestClient) -
     clave = unirse(telefono, typed, server.base)
     page = telefono.get(f"/mesa/{clave}")
     assert page.status_code == 200 and "Open" in page.text and 'id="nueva_mano"' in page.text
-    folder = mesa_torneo.carpeta(telefono.app.state.datos, server.base, codes[0])
-    with sqlite3.connect(folder / DB_FILE) as db:
-        token = db.execute("SELECT token FROM mesa").fetchone()[0]
+    token = cola(telefono)[0].token  # the table's queue: in the phones' server's database
     match = http(server.base)("GET", "/api/mesa/partida", None, token)[1]
     m = telefono.get(f"/api/partidas/{clave}").json()
     assert m["jugadores"] == match["jugadores"] and m["mano"] == match["mano"]  # the partida is the match
@@ -177,13 +174,13 @@ def tres_manos_una_vez(server: Server, codes: list[str], telefono: TestClient) -
     # sent again: the same hand confirmed twice, the queue's answers lost, another phone joining
     again = telefono.post(f"/api/partidas/{clave}/manos", json=hands[2]["cuerpo"])
     assert again.status_code == 201 and again.json()["repetida"]
-    with sqlite3.connect(folder / DB_FILE) as db:
-        db.execute("UPDATE cola SET estado = 'pendiente', respuesta = NULL")
+    with Session(telefono.app.state.servidor.engine) as s, s.begin():
+        s.execute(update(ManoRemota).values(estado="pendiente", respuesta=None))
     assert unirse(telefono, codes[0], server.base) == clave  # the same partida, its queue kept
     state = enviar(telefono, clave)
     assert state["pendientes"] == 0 and not state["rechazadas"]
-    with sqlite3.connect(folder / DB_FILE) as db:  # sent again, and answered as the first time
-        assert db.execute("SELECT estado, respuesta IS NOT NULL FROM cola").fetchall() == [("enviada", 1)] * 3
+    # sent again, and answered as the first time
+    assert [(m.estado, m.respuesta is not None) for m in cola(telefono)[1]] == [("enviada", True)] * 3
     assert [row.cliente_id for row in en_el_servidor(server)] == [h["id_mano"] for h in hands]
     # a hand is not undone in a tournament: the server holds it
     undo = telefono.post(f"/api/partidas/{clave}/deshacer", json={"n": 3})
@@ -338,9 +335,17 @@ def conectado(sock: socket.socket) -> bool:
 
 
 def colas(client: TestClient) -> list[str]:
-    """The remote tables' queue folders in the phones' server's data folder."""
-    folder = Path(client.app.state.datos) / mesa_torneo.CARPETA
-    return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+    """The remote tables' queues in the phones' server's database (and nothing in its data folder)."""
+    assert not (Path(client.app.state.datos) / "mesas-torneo").exists()
+    with Session(client.app.state.servidor.engine) as s:
+        return sorted(s.scalars(select(MesaRemota.clave)))
+
+
+def cola(client: TestClient) -> tuple[MesaRemota, list[ManoRemota]]:
+    """The one remote table's row and its queue, in order."""
+    with Session(client.app.state.servidor.engine) as s:
+        mesa = s.scalars(select(MesaRemota)).one()
+        return mesa, list(s.scalars(select(ManoRemota).order_by(ManoRemota.numero)))
 
 
 NO_CONFIGURADO = {
@@ -354,7 +359,7 @@ def test_a_server_no_one_configured_is_never_connected_to(torneo, telefono: Test
     """The SSRF probe: a join naming any server but this one and the configured one (an address
     and port of the request's choosing, in the JSON, the form or the QR code's link) is refused
     in the player's language before anything is opened: no connection reaches the listener, no
-    folder is made, and the answer says nothing of the network."""
+    queue is made, and the answer says nothing of the network."""
     server, codes = torneo
     with escucha() as (sock, otro):
         port = otro.rsplit(":", 1)[1]
@@ -374,7 +379,7 @@ def test_a_server_no_one_configured_is_never_connected_to(torneo, telefono: Test
         assert page.status_code == 422 and NO_CONFIGURADO["en"] in page.text and 'id="error"' in page.text
         assert not conectado(sock)
     assert colas(telefono) == []
-    # a configured server that refuses the code: said, and no folder left for the attempt
+    # a configured server that refuses the code: said, and no queue left for the attempt
     page = telefono.post("/mesa?lang=es", data={"codigo": "AB2C3D4E5F", "servidor": server.base})
     assert page.status_code == 409 and "código de mesa desconocido" in page.text
     assert colas(telefono) == []
@@ -393,7 +398,7 @@ def test_a_configured_server_that_never_answers_is_said_without_network_details(
     telefono: TestClient, monkeypatch: pytest.MonkeyPatch
 ):
     """A configured server that takes the connection and never answers: the join gives up after
-    the short timeout with a line that names no address, and leaves no folder."""
+    the short timeout with a line that names no address, and leaves no queue."""
     monkeypatch.setattr(mesa_torneo, "TIMEOUT_REMOTO", 0.2)
     with escucha() as (sock, otro):
         telefono.app.state.torneos_remotos = (otro,)
@@ -492,7 +497,7 @@ def test_this_servers_own_tournament_is_written_in_process_scored_and_stored_onc
     assert state["pendientes"] == 0 and state["conexion"] and not state["rechazadas"] and state["servidor"] == ""
     assert state["marcador_servidor"]["manos"] == 3
     assert state["marcador_servidor"]["tantos"] == [p["tantos"] for p in hands[-1]["marcador"]["parejas"]]
-    assert colas(client) == []  # no queue folder, no queue file
+    assert colas(client) == []  # no remote queue, no queue folder
     with Session(client.app.state.servidor.engine) as s:  # the table's token as the tournament keeps it: a hash
         info = s.scalar(select(PartidaWeb.torneo))
         assert s.scalar(select(TokenMesa).where(TokenMesa.huella == info["token"])) is not None

@@ -7,26 +7,28 @@ Two kinds of table, and no third:
 - **This server's own tournament** (the usual case: `mus servir` is the tournament server). The
   join and every hand go in-process through the tournament's service (torneo.servicio: the
   table's code, a table token kept only as its hash, ``registrar_mano`` under the match's lock),
-  in this server's database: no HTTP to itself, no queue file. A hand is stored once under its
-  partida id (looked up before it is written, under the match's lock), scored once by the
-  tournament (a tanteo that differs is written again as ``<id>:s`` with the server's tanteo and
-  the table's as ``discrepancia``, an incident for the referee), and what the pages show (the
-  server's answers, corrections, refusals) is derived from the stored hands.
+  in this server's database: no HTTP to itself, no queue. A hand is scored once, by its
+  partida, and handed to the tournament as scored (``ManoEnviada.puntuada``) in the confirm's
+  own transaction (:func:`al_confirmar`); one the tournament does not take then (a token no
+  longer good, a match closed) waits and is written by a later send. Nothing of the match is
+  copied into the partida: what the pages show (the match as the tournament counts it, its
+  answer to each hand, why a hand waits) is read from the tournament's tables when asked.
 - **A remote tournament server the operator configured** (``mus servir --torneo-remoto URL``,
   repeatable; a laptop at the table serving the phones). Only such a server is ever connected
   to, never an address from a request: a request naming any other server is refused before
   anything is opened or created. The protocol (an idempotent id per hand, the server scoring it
-  again, a tanteo that differs sent again as ``<id>:s``, any other refusal set aside with what
-  to do, the hands behind it held) is mesa.torneo's ClienteTorneo, the tablet's own client, with
-  its queue file per table in the data folder (``mesas-torneo/<key>/``, made only once a join
-  succeeded). Its requests run in a small pool of threads of their own with a short timeout,
-  never in the event loop nor in the threads that answer the other requests, and their errors
-  say nothing of the network (no address, port or system message).
+  again, a tanteo that differs sent again as ``<id>:s`` and recorded there as a discrepancy, any
+  other refusal set aside with what to do, the hands behind it held) is the tablet's
+  (mesa.torneo.ClienteTorneo), with the table's queue in this server's database
+  (web.cola_remota: written only once a join succeeded, sent by one host at a time, any of
+  them). Its requests run in a small pool of threads of their own with a short timeout, never
+  in the event loop nor in the threads that answer the other requests, and their errors say
+  nothing of the network (no address, port or system message). What the remote server
+  answered is kept in the partida's ``torneo`` field, for every host to show.
 
 A confirmed hand is stored here at once (web.servicio, under the id the hand page gave it), and
 what goes to the tournament is made from the stored hands, so a reload, a locked phone or a lost
-network loses nothing. What the pages show is copied into the partida's ``torneo`` field after
-each send, so every server worker shows the same.
+network loses nothing.
 """
 
 from __future__ import annotations
@@ -34,48 +36,29 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import hashlib
-import shutil
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from dataclasses import asdict
-from pathlib import Path
 from typing import Any, Final, TypeVar
 from urllib.parse import urlsplit
 
 from sqlalchemy import select
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from mesa.i18n import N_, SOURCE, t
-from mesa.torneo import (
-    ClienteTorneo,
-    Correccion,
-    MensajeTorneo,
-    Mesa,
-    Rechazada,
-    SinRed,
-    TorneoError,
-    Transport,
-    http,
-)
+from mesa.torneo import Correccion, MensajeTorneo, Mesa, Rechazada, SinRed, TorneoError, Transport, http
 from mesa.torneo_mesa import comprobar_partida, texto_correccion, texto_rechazada, validar_servidor
 from scoring.protocolo import SUFIJO_CORREGIDA, codigo_de
 from scoring.tanteo import ResultadoTanteo
 from torneo import servicio as torneo_servicio
-from torneo.db import Enfrentamiento, Mano, TokenMesa, Torneo, url_por_defecto
-from web import servicio
+from torneo.db import Enfrentamiento, Mano, TokenMesa, Torneo
+from web import cola_remota, servicio
 from web.db import ManoPartida, PartidaWeb
 from web.servicio import WebError
 
-try:
-    import fcntl  # one sender per table across server workers (POSIX)
-except ImportError:  # pragma: no cover - Windows: the queue's own transactions still keep it whole
-    fcntl = None  # type: ignore[assignment]
-
-CARPETA: Final = "mesas-torneo"
-FICHERO_CODIGO: Final = "codigo"
 RESPIRO_S: Final = 20  # how often a table with nothing new asks the server for its count of the match
 LOCAL: Final = ""  # the ``servidor`` of a table of this server's own tournament (in-process)
 # a remote server's request: a hand that waits is sent at the next try, a phone must not wait
@@ -97,11 +80,6 @@ _esperando_lock = threading.Lock()
 
 def _huella(*partes: object) -> str:
     return hashlib.sha256("|".join(map(str, partes)).encode()).hexdigest()[:24]
-
-
-def carpeta(datos: Path, servidor: str, codigo: str) -> Path:
-    """The queue folder of one table of one remote tournament server."""
-    return Path(datos) / CARPETA / _huella(servidor, codigo)
 
 
 # -- which server -------------------------------------------------------------------------------
@@ -173,53 +151,7 @@ def _transporte(base: str, idioma: str) -> Transport:
     return http(base, idioma, timeout=TIMEOUT_REMOTO)
 
 
-# -- a remote server's queue --------------------------------------------------------------------
-
-
-def _guardar_codigo(folder: Path, codigo: str) -> None:
-    """The table's code beside its queue, as the tablet keeps it in its settings, for joining
-    again when the token is no longer good; never in the database (the tournament server
-    keeps only a hash of it, so a copy of the database lets nobody join)."""
-    path = folder / FICHERO_CODIGO
-    path.touch(mode=0o600, exist_ok=True)
-    path.write_text(codigo, encoding="ascii")
-
-
-def _codigo(folder: Path) -> str | None:
-    try:
-        return codigo_de((folder / FICHERO_CODIGO).read_text(encoding="ascii"))
-    except (OSError, UnicodeDecodeError):
-        return None
-
-
-@contextlib.contextmanager
-def _cliente(folder: Path, idioma: str) -> Iterator[ClienteTorneo]:
-    folder.mkdir(parents=True, exist_ok=True)
-    cliente = ClienteTorneo(folder, _transporte, idioma=idioma)
-    try:
-        yield cliente
-    finally:
-        cliente.close()
-
-
-@contextlib.contextmanager
-def _turno(folder: Path, esperar: bool) -> Iterator[bool]:
-    """Whether this caller is the table's one sender now (a file lock; ``esperar``: wait for a
-    sender at work to finish, else leave the sending to it)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / "envio.lock", "a+b") as f:
-        if fcntl is None:
-            yield True
-            return
-        try:
-            fcntl.flock(f.fileno(), fcntl.LOCK_EX | (0 if esperar else fcntl.LOCK_NB))
-        except OSError:
-            yield False
-            return
-        try:
-            yield True
-        finally:
-            fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+# -- errors ---------------------------------------------------------------------------------------
 
 
 def _error(exc: MensajeTorneo, idioma: str, estado: int = 409) -> WebError:
@@ -300,55 +232,50 @@ def unirse_local(sesiones: Sesiones, codigo: str, idioma: str = SOURCE) -> str:
         return p.clave
 
 
-def unirse_remoto(sesiones: Sesiones, datos: Path, servidor: str, codigo: str, idioma: str = SOURCE) -> str:
+def unirse_remoto(sesiones: Sesiones, servidor: str, codigo: str, idioma: str = SOURCE) -> str:
     """Join the match now played at the table of ``codigo`` on the configured tournament
     server at ``servidor``; the clave of this server's partida that plays it (made at the
     first join, found again at the next: another phone, a lost page, a token that expired).
-    The table's queue folder stays only once a join succeeded."""
+    The table's queue (web.cola_remota, in the database) is written only once a join succeeded."""
     code = _codigo_o_error(codigo)
-    folder = carpeta(datos, servidor, code)
-    nueva = not folder.exists()
     try:
-        return _unirse_remoto(sesiones, folder, servidor, code, idioma)
-    except BaseException:
-        if nueva:  # a refused join leaves nothing behind
-            shutil.rmtree(folder, ignore_errors=True)
-        raise
+        mesa = cola_remota.unirse(_transporte(servidor, idioma), servidor, code)
+    except MensajeTorneo as exc:
+        raise _error(exc, idioma) from None
+    clave_mesa = _huella(servidor, code)
+    try:
+        return _guardar_union(sesiones, clave_mesa, code, mesa, idioma)
+    except IntegrityError:  # two phones joining a new table at once: the second finds the first's
+        return _guardar_union(sesiones, clave_mesa, code, mesa, idioma)
 
 
-def _unirse_remoto(sesiones: Sesiones, folder: Path, servidor: str, code: str, idioma: str) -> str:
-    with _turno(folder, esperar=True), _cliente(folder, idioma) as cliente:  # two phones joining: one partida
+def _guardar_union(sesiones: Sesiones, clave_mesa: str, code: str, mesa: Mesa, idioma: str) -> str:
+    with sesiones() as s:
         try:
-            mesa = cliente.unirse(servidor, code)
-        except MensajeTorneo as exc:
+            mesa = cola_remota.guardar_union(s, clave_mesa, code, mesa)
+            clave_match = _huella(mesa.servidor, mesa.partida.get("id"))
+            p = _partida_de_la_mesa(s, mesa, clave_match, idioma)
+        except TorneoError as exc:  # the transaction rolls back: nothing half-joined stays behind
             raise _error(exc, idioma) from None
-        _guardar_codigo(folder, code)
-        clave_match = _huella(servidor, mesa.partida.get("id"))
-        with sesiones() as s:
-            try:
-                p = _partida_de_la_mesa(s, mesa, clave_match, idioma)
-            except TorneoError as exc:
-                cliente.salir()  # nothing half-joined stays behind
-                raise _error(exc, idioma) from None
-            p.torneo = (
-                (p.torneo or {})
-                | _datos_mesa(mesa, clave_match)
-                | {
-                    "cola": folder.name,
-                    "primera": mesa.primera,
-                    "estado": _estado_servidor(mesa.partida),
-                    "vistas": None,  # joined again: the next request sends (a refused hand back in the queue)
-                }
-            )
-            return p.clave
+        p.torneo = (
+            (p.torneo or {})
+            | _datos_mesa(mesa, clave_match)
+            | {
+                "cola": clave_mesa,
+                "primera": mesa.primera,
+                "estado": _estado_servidor(mesa.partida),
+                "vistas": None,  # joined again: the next request sends (a refused hand back in the queue)
+            }
+        )
+        return p.clave
 
 
-def unirse(sesiones: Sesiones, datos: Path, servidor: str, codigo: str, idioma: str = SOURCE) -> str:
+def unirse(sesiones: Sesiones, servidor: str, codigo: str, idioma: str = SOURCE) -> str:
     """:func:`unirse_local` for :data:`LOCAL`, else :func:`unirse_remoto` (``servidor`` must
     come from :func:`destino`: this function connects to it)."""
     if servidor == LOCAL:
         return unirse_local(sesiones, codigo, idioma)
-    return unirse_remoto(sesiones, datos, servidor, codigo, idioma)
+    return unirse_remoto(sesiones, servidor, codigo, idioma)
 
 
 def _de_match(s: Session, clave_match: str) -> PartidaWeb | None:
@@ -381,7 +308,6 @@ def es_local(sesiones: Sesiones, clave: str) -> bool:
 
 def enviar(
     sesiones: Sesiones,
-    datos: Path,
     clave: str,
     idioma: str = SOURCE,
     reintentar: bool = False,
@@ -407,21 +333,17 @@ def enviar(
     if not _configurado(str(info.get("servidor")), remotos):
         cambios = {"conexion": False, "aviso": NO_CONFIGURADO}
     else:
-        folder = Path(datos) / CARPETA / info["cola"]
-        with _turno(folder, esperar) as mio:
+        with cola_remota.turno(sesiones, str(info["cola"]), esperar) as mio:
             if not mio:
                 return estado(sesiones, clave, idioma)
-            with _cliente(folder, idioma) as cliente:
-                cambios = _enviar(cliente, info, manos, reintentar, _codigo(folder))
+            cambios = _enviar(sesiones, info, manos, reintentar, idioma)
     with sesiones() as s:
         p, info = _torneo(s, clave)
         p.torneo = info | cambios | {"vistas": len(manos)}
     return estado(sesiones, clave, idioma)
 
 
-def enviar_si_torneo(
-    sesiones: Sesiones, datos: Path, clave: str, idioma: str = SOURCE, remotos: Iterable[str] = ()
-) -> None:
+def enviar_si_torneo(sesiones: Sesiones, clave: str, idioma: str = SOURCE, remotos: Iterable[str] = ()) -> None:
     """:func:`enviar` for any partida (run after a page or a confirm has answered): a partida
     that plays no match sends nothing, a remote table's send goes to the remote threads (at
     most one not started yet per table), and what goes wrong is said by the table's page."""
@@ -434,16 +356,16 @@ def enviar_si_torneo(
             if clave in _esperando:
                 return
             _esperando.add(clave)
-        en_hilo_remoto(_enviar_remoto_luego, sesiones, datos, clave, idioma, remotos)
+        en_hilo_remoto(_enviar_remoto_luego, sesiones, clave, idioma, remotos)
 
 
-def _enviar_remoto_luego(sesiones: Sesiones, datos: Path, clave: str, idioma: str, remotos: tuple[str, ...]) -> None:
+def _enviar_remoto_luego(sesiones: Sesiones, clave: str, idioma: str, remotos: tuple[str, ...]) -> None:
     with _esperando_lock:
         _esperando.discard(clave)
     with contextlib.suppress(WebError):
         # after the send at work, if any: the hands confirmed meanwhile go too (one such
         # waiting send per table at most, see enviar_si_torneo)
-        enviar(sesiones, datos, clave, idioma, esperar=True, remotos=remotos)
+        enviar(sesiones, clave, idioma, esperar=True, remotos=remotos)
 
 
 def _al_dia(info: dict[str, Any], manos: int) -> bool:
@@ -464,41 +386,43 @@ def _ahora() -> str:
 
 
 def _enviar(
-    cliente: ClienteTorneo,
-    info: dict[str, Any],
-    manos: list[tuple[str, dict, list[int]]],
-    reintentar: bool,
-    codigo: str | None,
+    sesiones: Sesiones, info: dict[str, Any], manos: list[tuple[str, dict, list[int]]], reintentar: bool, idioma: str
 ) -> dict[str, Any]:
-    """A remote table's send, through its queue."""
-    mesa = cliente.mesa()
-    if mesa is None or mesa.servidor != info["servidor"] or mesa.partida.get("id") != info["partida"]:
-        # the table's queue went with another match (joined from another page): this one's hands wait
-        return {"conexion": False, "aviso": N_("esta mesa se unió a otra partida: únete otra vez con el código")}
-    if reintentar:
-        rechazadas = cliente.rechazadas()
-        if rechazadas and rechazadas[0].unirse_otra_vez and codigo:
-            with contextlib.suppress(MensajeTorneo):
-                cliente.unirse(info["servidor"], codigo)  # a new token, the queue kept
-        cliente.reintentar()
-    for id_mano, registro, marcador in manos:
-        cliente.encolar(registro, (marcador[0], marcador[1]), id_mano=id_mano)
-    out: dict[str, Any] = {"conexion": True, "aviso": ""}
-    try:
-        cliente.enviar()
-        out["estado"] = _estado_servidor(cliente.partida_servidor())
-    except SinRed:
-        out["conexion"] = False
-    except TorneoError:
-        pass  # the match as the server counts it is told at the next send
-    out |= {
-        "pendientes": cliente.pendientes(),
-        "rechazadas": [asdict(r) | {"unirse_otra_vez": r.unirse_otra_vez} for r in cliente.rechazadas()],
-        "correcciones": [asdict(c) for c in cliente.correcciones()],
-        "respuestas": {str(n): r for n, r in cliente.respuestas().items()},
+    """A remote table's send, through its queue in the database (the caller holds its turn)."""
+    clave_mesa, servidor = str(info["cola"]), str(info["servidor"])
+    send = _transporte(servidor, idioma)
+    with sesiones() as s:
+        mesa = cola_remota.mesa_de(s, clave_mesa)
+        if mesa is None or mesa.servidor != servidor or mesa.partida.get("id") != info["partida"]:
+            # the table's queue went with another match (joined from another page): this one's hands wait
+            return {"conexion": False, "aviso": N_("esta mesa se unió a otra partida: únete otra vez con el código")}
+        codigo, rechazadas = mesa.codigo, cola_remota.leido(s, mesa)["rechazadas"]
+    if reintentar and rechazadas and rechazadas[0].unirse_otra_vez:
+        with contextlib.suppress(MensajeTorneo):
+            nueva = cola_remota.unirse(send, servidor, codigo)  # a new token, the queue kept
+            with sesiones() as s:
+                cola_remota.guardar_union(s, clave_mesa, codigo, nueva)
+    with sesiones() as s:
+        mesa = cola_remota.mesa_de(s, clave_mesa)
+        assert mesa is not None  # a table's row is never deleted
+        if reintentar:
+            cola_remota.reintentar(s, mesa)
+        cola_remota.encolar(s, mesa, manos)
+    envio = cola_remota.enviar(sesiones, clave_mesa, send, idioma)
+    out: dict[str, Any] = {"conexion": envio.conexion, "aviso": ""}
+    if envio.estado is not None:
+        out["estado"] = _estado_servidor(envio.estado)
+    with sesiones() as s:
+        mesa = cola_remota.mesa_de(s, clave_mesa)
+        assert mesa is not None
+        cola = cola_remota.leido(s, mesa)
+    return out | {
+        "pendientes": cola["pendientes"],
+        "rechazadas": [asdict(r) | {"unirse_otra_vez": r.unirse_otra_vez} for r in cola["rechazadas"]],
+        "correcciones": [asdict(c) for c in cola["correcciones"]],
+        "respuestas": cola["respuestas"],
         "actualizado": _ahora(),
     }
-    return out
 
 
 # -- this server's own tournament, in-process ---------------------------------------------------
@@ -704,12 +628,3 @@ def estado(sesiones: Sesiones, clave: str, idioma: str = SOURCE) -> dict[str, An
         "correcciones": [texto_correccion(tr, c) for c in correcciones],
         "actualizado": leido.get("actualizado"),
     }
-
-
-def datos_de(datos: Path | None) -> Path:
-    """The folder of the remote tables' queues: the server's data folder, else (a PostgreSQL
-    server started without one) the user's data folder. The workers of one machine share it:
-    the phones of one table are served from one machine."""
-    if datos is not None:
-        return Path(datos)
-    return Path(url_por_defecto(None).removeprefix("sqlite:///")).parent

@@ -190,8 +190,7 @@ def confirmar(
     if not hecha.get("repetida"):  # the deck learns from the hand's photo, in its own thread
         lectura.aprender_tras_confirmar(abrir, clave, list(body.cartas), body.origen)
     # a remote tournament table's hand goes on to its server once this is answered
-    datos, remotos = mesa_torneo.datos_de(request.app.state.datos), mesa_torneo.remotos_de(request.app.state)
-    tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, datos, clave, idioma, remotos)
+    tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, clave, idioma, mesa_torneo.remotos_de(request.app.state))
     return hecha
 
 
