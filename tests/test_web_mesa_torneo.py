@@ -225,6 +225,52 @@ def test_a_tanteo_that_differs_is_taken_with_the_servers_and_becomes_an_incident
     assert mine == state["marcador_servidor"]["tantos"] == stored[2].marcador
 
 
+def test_a_remote_tables_queue_is_shared_by_two_hosts_over_one_database(torneo, tmp_path: Path):
+    """Two hosts of the phones' server (two apps, each with its own data folder) over one
+    database: the table joined through one is sent by the other, which finds the queue, the
+    token and the code in the database; one sender at a time whichever host asks."""
+    from web import cola_remota
+
+    server, codes = torneo
+    url = f"sqlite:///{tmp_path / 'compartida.sqlite3'}"
+    hosts = []
+    for nombre in ("a", "b"):
+        (tmp_path / nombre).mkdir()
+        app = app_web(url, tmp_path / nombre)
+        app.state.torneos_remotos = (server.base,)
+        hosts.append(TestClient(app, follow_redirects=False))
+    a, b = hosts
+    with a, b:
+        clave = unirse(a, codes[0], server.base)
+        hands = [jugar(b, clave, k) for k in range(2)]  # the phones now served by the other host
+        state = enviar(b, clave)
+        assert state["conexion"] and state["pendientes"] == 0 and not state["rechazadas"]
+        assert [row.cliente_id for row in en_el_servidor(server)] == [h["id_mano"] for h in hands]
+        assert enviar(a, clave)["pendientes"] == 0  # and the first host sees it sent
+        mesa, filas = cola(a)
+        assert [f.id_mano for f in filas] == [h["id_mano"] for h in hands] and mesa.envio_hasta is None
+
+        with (
+            cola_remota.turno(_sesiones(a), mesa.clave, esperar=False) as mio,
+            cola_remota.turno(_sesiones(b), mesa.clave, esperar=False) as otro,
+        ):
+            assert mio and not otro  # one sender: the second host leaves it to the first
+        with cola_remota.turno(_sesiones(b), mesa.clave, esperar=False) as otro:
+            assert otro  # given back when the send ends
+
+
+def _sesiones(client: TestClient) -> Any:
+    """The app's transaction factory, as the routes get it (web.dependencias.sesiones)."""
+    engine = client.app.state.servidor.engine
+
+    @contextlib.contextmanager
+    def abrir() -> Iterator[Session]:
+        with Session(engine) as s, s.begin():
+            yield s
+
+    return abrir
+
+
 def test_the_network_lost_mid_match_then_back_sends_the_queue(torneo, telefono: TestClient):
     server, codes = torneo
     clave = unirse(telefono, codes[0], server.base)
