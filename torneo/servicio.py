@@ -1,5 +1,6 @@
 """What the server does, without HTTP: create a tournament, start rounds, take a table's hands
-(recomputed with scoring/ and stored once), take a referee's report, add up the standings.
+(recomputed with scoring/, or taken as this process scored them, and stored once), take a
+referee's report, add up the standings.
 
 Every function takes a SQLAlchemy session and the tournament it acts on, so nothing reads
 outside that tournament. Errors are ``ServicioError``: a Spanish line (a msgid of
@@ -494,7 +495,9 @@ def registrar_mano(
     """Store one hand of the table's match once; (HTTP status, answer). A resend of the same
     body gets the first answer; another body under the same id is refused. A hand sent with
     ``discrepancia`` (the table's count, its ``tanteo`` being the server's) is stored with the
-    server's tanteo and recorded as an incident of its table and parejas.
+    server's tanteo and recorded as an incident of its table and parejas. A hand sent
+    ``puntuada`` (scored in this process by a partida at the same point of the match: a phone's
+    hand of this server's own tournament) is stored as it was scored, not scored again.
 
     A match with a winner, or of a round that is over, is closed to its table: the post is
     refused, and one that voids a hand (``anula``) is recorded as an incident. That refusal is
