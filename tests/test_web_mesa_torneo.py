@@ -474,15 +474,22 @@ def test_mus_servir_takes_the_remote_tournament_servers_from_its_options(
     app.state.servidor.engine.dispose()
 
 
-@pytest.fixture
-def servidor_unico(tmp_path: Path) -> Iterator[tuple[TestClient, list[str]]]:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def servidor_unico(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[TestClient, list[str]]]:
     """`mus servir`'s app over a database holding a tournament (four parejas at two tables,
     round one started), in a TestClient: nothing listens anywhere, so a request it made to
-    itself over HTTP could not be answered."""
+    itself over HTTP could not be answered. Over SQLite, and over PostgreSQL (a new database in
+    the module's throwaway cluster)."""
     from torneo import auth, db, servicio
     from torneo import formato as fm
 
     url = f"sqlite:///{tmp_path / 'servidor.sqlite3'}"
+    if request.param == "postgresql":
+        base = request.getfixturevalue("postgres")
+        name = f"u_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        url = base.rsplit("/", 1)[0] + f"/{name}"
     engine = db.motor(url)
     with Session(engine) as s, s.begin():
         org = auth.crear_cuenta(s, "ana", "una-clave-larga", "organizador")
@@ -491,8 +498,10 @@ def servidor_unico(tmp_path: Path) -> Iterator[tuple[TestClient, list[str]]]:
         servicio.iniciar_ronda(s, t)
         codes = [servicio.codigo_mesa(s, m) for m in servicio.mesas_de(s, t)]
     engine.dispose()
-    with TestClient(app_web(url, tmp_path), follow_redirects=False) as client:
+    app = app_web(url, tmp_path)
+    with TestClient(app, follow_redirects=False) as client:
         yield client, codes
+    app.state.servidor.engine.dispose()
 
 
 def en_la_base(client: TestClient) -> list[Mano]:
