@@ -200,7 +200,8 @@ def enviar(sesiones: Sesiones, clave: str, send: Transport, idioma: str = SOURCE
             return out  # the server is busy or restarting: later
         with sesiones() as s:
             row = s.scalar(select(ManoRemota).where(ManoRemota.mesa_id == mesa_id, ManoRemota.numero == numero))
-            assert row is not None  # the lease's holder alone changes the queue
+            if row is None:  # the queue went with another match meanwhile (a join): nothing more to send
+                return out
             if status in (200, 201):
                 row.estado, row.respuesta = ENVIADA, doc
             elif (servidor := tanteo_del_servidor(status, doc)) and "discrepancia" not in cuerpo:

@@ -70,6 +70,7 @@ NO_CONFIGURADO: Final = N_(
     "este servidor solo envía las manos a los servidores de torneo que tiene configurados: "
     "abre la mesa en el servidor del torneo"
 )
+OTRA_PARTIDA: Final = N_("esta mesa se unió a otra partida: únete otra vez con el código")
 Sesiones = Callable[[], AbstractContextManager[Session]]
 T = TypeVar("T")
 
@@ -330,8 +331,12 @@ def enviar(
         return estado(sesiones, clave, idioma)
     if not reintentar and _al_dia(info, len(manos)):
         return estado(sesiones, clave, idioma)
+    with sesiones() as s:
+        sin_cola = cola_remota.mesa_de(s, str(info.get("cola"))) is None  # joined by a server of before
     if not _configurado(str(info.get("servidor")), remotos):
         cambios = {"conexion": False, "aviso": NO_CONFIGURADO}
+    elif sin_cola:
+        cambios = {"conexion": False, "aviso": OTRA_PARTIDA}
     else:
         with cola_remota.turno(sesiones, str(info["cola"]), esperar) as mio:
             if not mio:
@@ -395,7 +400,7 @@ def _enviar(
         mesa = cola_remota.mesa_de(s, clave_mesa)
         if mesa is None or mesa.servidor != servidor or mesa.partida.get("id") != info["partida"]:
             # the table's queue went with another match (joined from another page): this one's hands wait
-            return {"conexion": False, "aviso": N_("esta mesa se unió a otra partida: únete otra vez con el código")}
+            return {"conexion": False, "aviso": OTRA_PARTIDA}
         codigo, rechazadas = mesa.codigo, cola_remota.leido(s, mesa)["rechazadas"]
     if reintentar and rechazadas and rechazadas[0].unirse_otra_vez:
         with contextlib.suppress(MensajeTorneo):
