@@ -618,6 +618,31 @@ def test_in_process_a_hand_is_stored_as_its_partida_scored_it_and_a_new_code_nee
     assert sin_red == [*ids, fourth["id_mano"]]  # not taken at its confirm (the token), written once joined
 
 
+def test_in_process_a_hand_the_closed_match_refuses_waits_and_its_page_says_why(servidor_unico, sin_red, tanteadas):
+    """The referee closes the match: a hand confirmed then stays the partida's, and the table's
+    page says why, read from the tournament's tables (nothing of it kept in the partida); once the
+    match is open again, the next send writes it."""
+    client, codes = servidor_unico
+    clave = unirse(client, codes[0])
+    with Session(client.app.state.servidor.engine) as s, s.begin():
+        s.execute(update(Enfrentamiento).values(ganador=0))
+    first = jugar(client, clave, 0)
+    state = enviar(client, clave)
+    assert state["pendientes"] == 1 and len(state["rechazadas"]) == 1 and en_la_base(client) == []
+    assert state["rechazadas"][0].startswith("Mano 1 rechazada: ") and "Llamad al árbitro" in state["rechazadas"][0]
+    assert 'id="reintentar"' in client.get(f"/mesa/{clave}").text
+    with Session(client.app.state.servidor.engine) as s, s.begin():
+        assert "rechazadas" not in s.scalar(select(PartidaWeb.torneo))
+        s.execute(update(Enfrentamiento).values(ganador=None))
+    assert client.post(f"/mesa/{clave}/reintentar").status_code == 303
+    state = client.get(f"/api/partidas/{clave}/torneo").json()
+    assert state["pendientes"] == 0 and not state["rechazadas"]
+    assert [m.cliente_id for m in en_la_base(client)] == [first["id_mano"]]
+    # refused at its confirm (before any scoring), not asked again while the match was closed,
+    # then written once
+    assert sin_red == [first["id_mano"]] * 2 and len(tanteadas) == 1
+
+
 def test_a_phone_in_chromium_opens_the_tables_qr_link_and_plays_the_match(tmp_path: Path):
     """As a player does it: `mus servir` started as a person starts it, the organiser's QR code of
     a table opened by a phone (Chromium at 390x844, touch), two hands entered on the 40-card grid

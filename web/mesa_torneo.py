@@ -523,6 +523,10 @@ def _enviar_local(sesiones: Sesiones, info: dict[str, Any], manos: list[tuple[st
                 continue
             mano = torneo_servicio.ManoEnviada(id_mano, primera + k, dict(registro), (marcador[0], marcador[1]))
             with torneo_servicio.cerrojo(eid), sesiones() as s:
+                e = s.get(Enfrentamiento, eid)
+                torneo = s.get(Torneo, e.torneo_id) if e is not None else None
+                if e is None or torneo is None or _motivo(s, token, torneo, e, mano.numero, mano.registro):
+                    return  # refused still (each refresh of the page would ask again): it waits
                 _registrar(s, token, eid, mano)
     except torneo_servicio.ServicioError:
         return  # the first refused stops it: the page says why
