@@ -37,7 +37,7 @@ import contextlib
 import datetime as dt
 import hashlib
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from dataclasses import asdict
@@ -585,7 +585,7 @@ def _leido_local(s: Session, p: PartidaWeb, info: dict[str, Any], idioma: str) -
 
 
 def _motivo(
-    s: Session, token: str, torneo: Torneo, e: Enfrentamiento, numero: int, registro: dict[str, Any]
+    s: Session, token: str, torneo: Torneo, e: Enfrentamiento, numero: int, registro: Mapping[str, Any]
 ) -> torneo_servicio.ServicioError | None:
     """Why the tournament does not take the table's hand ``numero`` now, or None (it will at the next send)."""
     try:
