@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime as dt
 import json
 import re
 import socket
@@ -42,7 +43,7 @@ from mesa.torneo import http, texto_qr_cualquiera
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import Server, hash_barato, postgres, torneo_en_marcha  # noqa: F401 (fixtures by name)
 from tests.test_app_torneo_mesa import MANOS
-from torneo.db import Enfrentamiento, Incidencia, Mano, ManoRemota, MesaRemota, TokenMesa, Torneo
+from torneo.db import Enfrentamiento, Incidencia, Mano, ManoRemota, MesaRemota, TokenMesa, Torneo, ahora
 from web import mesa_torneo
 from web.app import crear_app
 from web.db import ManoPartida, PartidaWeb
@@ -257,6 +258,12 @@ def test_a_remote_tables_queue_is_shared_by_two_hosts_over_one_database(torneo, 
             assert mio and not otro  # one sender: the second host leaves it to the first
         with cola_remota.turno(_sesiones(b), mesa.clave, esperar=False) as otro:
             assert otro  # given back when the send ends
+        with cola_remota.turno(_sesiones(a), mesa.clave, esperar=False) as mio:
+            # the first host killed while it sends: its lease runs out, and another host sends
+            with Session(a.app.state.servidor.engine) as s, s.begin():
+                s.execute(update(MesaRemota).values(envio_hasta=ahora() - dt.timedelta(seconds=1)))
+            with cola_remota.turno(_sesiones(b), mesa.clave, esperar=False) as otro:
+                assert mio and otro
 
 
 def _sesiones(client: TestClient) -> Any:
