@@ -174,6 +174,31 @@ class Partida:
         self._estados.append(self._siguiente(self.estado, result))
         return result
 
+    def anotar(self, result: ResultadoTanteo) -> None:
+        """Add a hand already scored by :meth:`registrar` of a partida at this same point (the
+        same players, the marcador before it, its mano), without scoring it again; PartidaError
+        when the hand was scored for another point of the match.
+
+        >>> a, b = Partida(), Partida()
+        >>> b.anotar(a.registrar(["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]))
+        >>> b.tantos == a.tantos, b.mano
+        (True, 1)
+        >>> b.anotar(a.historial[0])
+        Traceback (most recent call last):
+        ...
+        scoring.partida.PartidaError: la mano se tanteó con otro marcador: (0, 0), no ...
+        """
+        if self.ganador is not None:
+            raise PartidaError(f"la partida ya terminó: ganó {self.nombre_pareja(self.ganador)}")
+        reg = result.registro
+        if tuple(reg.marcador) != self.tantos:
+            raise PartidaError(f"la mano se tanteó con otro marcador: {tuple(reg.marcador)}, no {self.tantos}")
+        if reg.jugadores is not None and tuple(reg.jugadores) != self.jugadores:
+            raise PartidaError("la mano se tanteó con otros jugadores")
+        self._mano_para(reg.mano)
+        self._manos.append(result)
+        self._estados.append(self._siguiente(self.estado, result))
+
     def corregir(
         self, tantos: Sequence[int], juegos: Sequence[int], vacas: Sequence[int], ganador: int | None = None
     ) -> EstadoPartida:

@@ -10,17 +10,17 @@ once), and a table's own server for the phones beside a tournament server elsewh
 operator configured (`--torneo-remoto`; the phone pages in a TestClient, the tournament server in
 uvicorn); and a phone in Chromium (390x844, touch) against `mus servir` started as a person
 starts it, opening the link in the table's QR code. A server no one configured is never connected
-to (a loopback listener sees no connection) and leaves no folder. Screenshots go to
+to (a loopback listener sees no connection) and leaves no queue. Screenshots go to
 $MUSMESA_CAPTURAS or a temp folder."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime as dt
 import json
 import re
 import socket
-import sqlite3
 import time
 import urllib.request
 import uuid
@@ -39,11 +39,11 @@ import psycopg
 from sqlalchemy import create_engine, delete, select, update
 from sqlalchemy.orm import Session
 
-from mesa.torneo import DB_FILE, http, texto_qr_cualquiera
+from mesa.torneo import http, texto_qr_cualquiera
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import Server, hash_barato, postgres, torneo_en_marcha  # noqa: F401 (fixtures by name)
 from tests.test_app_torneo_mesa import MANOS
-from torneo.db import Enfrentamiento, Incidencia, Mano, TokenMesa, Torneo
+from torneo.db import Enfrentamiento, Incidencia, Mano, ManoRemota, MesaRemota, TokenMesa, Torneo, ahora
 from web import mesa_torneo
 from web.app import crear_app
 from web.db import ManoPartida, PartidaWeb
@@ -152,9 +152,7 @@ def tres_manos_una_vez(server: Server, codes: list[str], telefono: TestClient) -
     clave = unirse(telefono, typed, server.base)
     page = telefono.get(f"/mesa/{clave}")
     assert page.status_code == 200 and "Open" in page.text and 'id="nueva_mano"' in page.text
-    folder = mesa_torneo.carpeta(telefono.app.state.datos, server.base, codes[0])
-    with sqlite3.connect(folder / DB_FILE) as db:
-        token = db.execute("SELECT token FROM mesa").fetchone()[0]
+    token = cola(telefono)[0].token  # the table's queue: in the phones' server's database
     match = http(server.base)("GET", "/api/mesa/partida", None, token)[1]
     m = telefono.get(f"/api/partidas/{clave}").json()
     assert m["jugadores"] == match["jugadores"] and m["mano"] == match["mano"]  # the partida is the match
@@ -177,13 +175,13 @@ def tres_manos_una_vez(server: Server, codes: list[str], telefono: TestClient) -
     # sent again: the same hand confirmed twice, the queue's answers lost, another phone joining
     again = telefono.post(f"/api/partidas/{clave}/manos", json=hands[2]["cuerpo"])
     assert again.status_code == 201 and again.json()["repetida"]
-    with sqlite3.connect(folder / DB_FILE) as db:
-        db.execute("UPDATE cola SET estado = 'pendiente', respuesta = NULL")
+    with Session(telefono.app.state.servidor.engine) as s, s.begin():
+        s.execute(update(ManoRemota).values(estado="pendiente", respuesta=None))
     assert unirse(telefono, codes[0], server.base) == clave  # the same partida, its queue kept
     state = enviar(telefono, clave)
     assert state["pendientes"] == 0 and not state["rechazadas"]
-    with sqlite3.connect(folder / DB_FILE) as db:  # sent again, and answered as the first time
-        assert db.execute("SELECT estado, respuesta IS NOT NULL FROM cola").fetchall() == [("enviada", 1)] * 3
+    # sent again, and answered as the first time
+    assert [(m.estado, m.respuesta is not None) for m in cola(telefono)[1]] == [("enviada", True)] * 3
     assert [row.cliente_id for row in en_el_servidor(server)] == [h["id_mano"] for h in hands]
     # a hand is not undone in a tournament: the server holds it
     undo = telefono.post(f"/api/partidas/{clave}/deshacer", json={"n": 3})
@@ -226,6 +224,58 @@ def test_a_tanteo_that_differs_is_taken_with_the_servers_and_becomes_an_incident
     # this partida's marcador counts as the server's
     mine = [p["tantos"] for p in telefono.get(f"/api/partidas/{clave}").json()["parejas"]]
     assert mine == state["marcador_servidor"]["tantos"] == stored[2].marcador
+
+
+def test_a_remote_tables_queue_is_shared_by_two_hosts_over_one_database(torneo, tmp_path: Path):
+    """Two hosts of the phones' server (two apps, each with its own data folder) over one
+    database: the table joined through one is sent by the other, which finds the queue, the
+    token and the code in the database; one sender at a time whichever host asks."""
+    from web import cola_remota
+
+    server, codes = torneo
+    url = f"sqlite:///{tmp_path / 'compartida.sqlite3'}"
+    hosts = []
+    for nombre in ("a", "b"):
+        (tmp_path / nombre).mkdir()
+        app = app_web(url, tmp_path / nombre)
+        app.state.torneos_remotos = (server.base,)
+        hosts.append(TestClient(app, follow_redirects=False))
+    a, b = hosts
+    with a, b:
+        clave = unirse(a, codes[0], server.base)
+        hands = [jugar(b, clave, k) for k in range(2)]  # the phones now served by the other host
+        state = enviar(b, clave)
+        assert state["conexion"] and state["pendientes"] == 0 and not state["rechazadas"]
+        assert [row.cliente_id for row in en_el_servidor(server)] == [h["id_mano"] for h in hands]
+        assert enviar(a, clave)["pendientes"] == 0  # and the first host sees it sent
+        mesa, filas = cola(a)
+        assert [f.id_mano for f in filas] == [h["id_mano"] for h in hands] and mesa.envio_hasta is None
+
+        with (
+            cola_remota.turno(_sesiones(a), mesa.clave, esperar=False) as mio,
+            cola_remota.turno(_sesiones(b), mesa.clave, esperar=False) as otro,
+        ):
+            assert mio and not otro  # one sender: the second host leaves it to the first
+        with cola_remota.turno(_sesiones(b), mesa.clave, esperar=False) as otro:
+            assert otro  # given back when the send ends
+        with cola_remota.turno(_sesiones(a), mesa.clave, esperar=False) as mio:
+            # the first host killed while it sends: its lease runs out, and another host sends
+            with Session(a.app.state.servidor.engine) as s, s.begin():
+                s.execute(update(MesaRemota).values(envio_hasta=ahora() - dt.timedelta(seconds=1)))
+            with cola_remota.turno(_sesiones(b), mesa.clave, esperar=False) as otro:
+                assert mio and otro
+
+
+def _sesiones(client: TestClient) -> Any:
+    """The app's transaction factory, as the routes get it (web.dependencias.sesiones)."""
+    engine = client.app.state.servidor.engine
+
+    @contextlib.contextmanager
+    def abrir() -> Iterator[Session]:
+        with Session(engine) as s, s.begin():
+            yield s
+
+    return abrir
 
 
 def test_the_network_lost_mid_match_then_back_sends_the_queue(torneo, telefono: TestClient):
@@ -338,9 +388,17 @@ def conectado(sock: socket.socket) -> bool:
 
 
 def colas(client: TestClient) -> list[str]:
-    """The remote tables' queue folders in the phones' server's data folder."""
-    folder = Path(client.app.state.datos) / mesa_torneo.CARPETA
-    return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+    """The remote tables' queues in the phones' server's database (and nothing in its data folder)."""
+    assert not (Path(client.app.state.datos) / "mesas-torneo").exists()
+    with Session(client.app.state.servidor.engine) as s:
+        return sorted(s.scalars(select(MesaRemota.clave)))
+
+
+def cola(client: TestClient) -> tuple[MesaRemota, list[ManoRemota]]:
+    """The one remote table's row and its queue, in order."""
+    with Session(client.app.state.servidor.engine) as s:
+        mesa = s.scalars(select(MesaRemota)).one()
+        return mesa, list(s.scalars(select(ManoRemota).order_by(ManoRemota.numero)))
 
 
 NO_CONFIGURADO = {
@@ -354,7 +412,7 @@ def test_a_server_no_one_configured_is_never_connected_to(torneo, telefono: Test
     """The SSRF probe: a join naming any server but this one and the configured one (an address
     and port of the request's choosing, in the JSON, the form or the QR code's link) is refused
     in the player's language before anything is opened: no connection reaches the listener, no
-    folder is made, and the answer says nothing of the network."""
+    queue is made, and the answer says nothing of the network."""
     server, codes = torneo
     with escucha() as (sock, otro):
         port = otro.rsplit(":", 1)[1]
@@ -374,7 +432,7 @@ def test_a_server_no_one_configured_is_never_connected_to(torneo, telefono: Test
         assert page.status_code == 422 and NO_CONFIGURADO["en"] in page.text and 'id="error"' in page.text
         assert not conectado(sock)
     assert colas(telefono) == []
-    # a configured server that refuses the code: said, and no folder left for the attempt
+    # a configured server that refuses the code: said, and no queue left for the attempt
     page = telefono.post("/mesa?lang=es", data={"codigo": "AB2C3D4E5F", "servidor": server.base})
     assert page.status_code == 409 and "código de mesa desconocido" in page.text
     assert colas(telefono) == []
@@ -393,7 +451,7 @@ def test_a_configured_server_that_never_answers_is_said_without_network_details(
     telefono: TestClient, monkeypatch: pytest.MonkeyPatch
 ):
     """A configured server that takes the connection and never answers: the join gives up after
-    the short timeout with a line that names no address, and leaves no folder."""
+    the short timeout with a line that names no address, and leaves no queue."""
     monkeypatch.setattr(mesa_torneo, "TIMEOUT_REMOTO", 0.2)
     with escucha() as (sock, otro):
         telefono.app.state.torneos_remotos = (otro,)
@@ -423,16 +481,23 @@ def test_mus_servir_takes_the_remote_tournament_servers_from_its_options(
     app.state.servidor.engine.dispose()
 
 
-@pytest.fixture
-def servidor_unico(tmp_path: Path) -> Iterator[tuple[TestClient, list[str]]]:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def servidor_unico(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[TestClient, list[str]]]:
     """`mus servir`'s app over a database holding a tournament (four parejas at two tables,
     round one started), in a TestClient: nothing listens anywhere, so a request it made to
-    itself over HTTP could not be answered."""
+    itself over HTTP could not be answered. Over SQLite, and over PostgreSQL (a new database in
+    the module's throwaway cluster)."""
     from server.db import motor
     from torneo import auth, servicio
     from torneo import formato as fm
 
     url = f"sqlite:///{tmp_path / 'servidor.sqlite3'}"
+    if request.param == "postgresql":
+        base = request.getfixturevalue("postgres")
+        name = f"u_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        url = base.rsplit("/", 1)[0] + f"/{name}"
     engine = motor(url)
     with Session(engine) as s, s.begin():
         org = auth.crear_cuenta(s, "ana", "una-clave-larga", "organizador")
@@ -441,8 +506,10 @@ def servidor_unico(tmp_path: Path) -> Iterator[tuple[TestClient, list[str]]]:
         servicio.iniciar_ronda(s, t)
         codes = [servicio.codigo_mesa(s, m) for m in servicio.mesas_de(s, t)]
     engine.dispose()
-    with TestClient(app_web(url, tmp_path), follow_redirects=False) as client:
+    app = app_web(url, tmp_path)
+    with TestClient(app, follow_redirects=False) as client:
         yield client, codes
+    app.state.servidor.engine.dispose()
 
 
 def en_la_base(client: TestClient) -> list[Mano]:
@@ -493,45 +560,55 @@ def test_this_servers_own_tournament_is_written_in_process_scored_and_stored_onc
     assert state["pendientes"] == 0 and state["conexion"] and not state["rechazadas"] and state["servidor"] == ""
     assert state["marcador_servidor"]["manos"] == 3
     assert state["marcador_servidor"]["tantos"] == [p["tantos"] for p in hands[-1]["marcador"]["parejas"]]
-    assert colas(client) == []  # no queue folder, no queue file
+    assert colas(client) == []  # no remote queue, no queue folder
     with Session(client.app.state.servidor.engine) as s:  # the table's token as the tournament keeps it: a hash
         info = s.scalar(select(PartidaWeb.torneo))
         assert s.scalar(select(TokenMesa).where(TokenMesa.huella == info["token"])) is not None
         assert codes[0] not in json.dumps(info)
 
 
-def test_in_process_a_tanteo_that_differs_is_corrected_once_and_a_new_code_needs_a_new_join(
-    servidor_unico, sin_red, monkeypatch: pytest.MonkeyPatch
+@pytest.fixture
+def tanteadas(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
+    """The claimed tanteos the tournament's service scores again to compare (the real check, watched)."""
+    from torneo import servicio
+
+    vistas: list[list[int]] = []
+    tantear = servicio._tantear
+
+    def vigilada(partida: Any, registro: Any, tanteo: Any) -> Any:
+        vistas.append(list(tanteo))
+        return tantear(partida, registro, tanteo)
+
+    monkeypatch.setattr(servicio, "_tantear", vigilada)
+    return vistas
+
+
+def test_in_process_a_hand_is_stored_as_its_partida_scored_it_and_a_new_code_needs_a_new_join(
+    servidor_unico, sin_red, tanteadas
 ):
+    """A hand of this server's own tournament is scored once, by its partida, and handed to the
+    tournament's service in the confirm's transaction: the tournament holds it as soon as the
+    confirm answers, scores nothing again and records no discrepancy; the table's page reads
+    the match from the tournament's tables (nothing of it copied into the partida)."""
     from torneo import servicio
 
     client, codes = servidor_unico
     clave = unirse(client, codes[1])
-    monkeypatch.setattr(mesa_torneo, "enviar_si_torneo", lambda *args: None)  # sent below, all at once
-    first = jugar(client, clave, 0)
-    second = jugar(client, clave, 1)
-    rules = second["tanteo"]["resultado"]["marcador"]
-    counted = [rules[0] + 1, rules[1]]  # the table counted one tanto more than the rules give
-    with Session(client.app.state.servidor.engine) as s, s.begin():
-        row = s.scalar(select(ManoPartida).where(ManoPartida.id_mano == second["id_mano"]))
-        row.tanteo = row.tanteo | {"marcador": counted}
-    third = jugar(client, clave, 2)
-    state = enviar(client, clave)
-    assert state["pendientes"] == 0 and not state["rechazadas"]
-    assert state["correcciones"] == [
-        f"Mano 2 corregida por el servidor: de {counted[0]}-{counted[1]} a {rules[0]}-{rules[1]}"
-    ]
-    enviar(client, clave)
-    corrected = second["id_mano"] + ":s"
-    # the differing hand scored twice (refused, then stored with the server's tanteo), every other once
-    assert sin_red == [first["id_mano"], second["id_mano"], corrected, third["id_mano"]]
+    hands = [jugar(client, clave, k) for k in range(3)]
+    ids = [h["id_mano"] for h in hands]
     stored = en_la_base(client)
-    assert [m.cliente_id for m in stored] == [first["id_mano"], corrected, third["id_mano"]]
-    assert stored[1].discrepancia == counted and stored[1].marcador == rules
+    assert [m.cliente_id for m in stored] == ids and sin_red == ids  # in the confirm, once each
+    assert tanteadas == []  # taken as scored: not scored again to be compared
+    assert [m.marcador for m in stored] == [h["tanteo"]["resultado"]["marcador"] for h in hands]
     with Session(client.app.state.servidor.engine) as s:
-        assert len(list(s.scalars(select(Incidencia).where(Incidencia.tipo == "discrepancia_tanteo")))) == 1
+        assert list(s.scalars(select(Incidencia))) == []
+        info = s.scalar(select(PartidaWeb.torneo))
+    assert set(info) == {"clave", "servidor", "torneo", "partida", "mesa", "parejas", "token", "primera"}
+    state = enviar(client, clave)
+    assert state["pendientes"] == 0 and not state["rechazadas"] and not state["correcciones"]
+    assert sin_red == ids  # nothing left to send
     mine = [p["tantos"] for p in client.get(f"/api/partidas/{clave}").json()["parejas"]]
-    assert mine == state["marcador_servidor"]["tantos"] == stored[2].marcador  # the partida follows the server
+    assert mine == state["marcador_servidor"]["tantos"] == stored[2].marcador
 
     # the organiser gives the table a new code: the old token writes no more, the players join again
     with Session(client.app.state.servidor.engine) as s, s.begin():
@@ -546,6 +623,32 @@ def test_in_process_a_tanteo_that_differs_is_corrected_once_and_a_new_code_needs
     state = enviar(client, clave)
     assert state["pendientes"] == 0 and not state["rechazadas"]
     assert [m.cliente_id for m in en_la_base(client)][-1] == fourth["id_mano"]
+    assert sin_red == [*ids, fourth["id_mano"]]  # not taken at its confirm (the token), written once joined
+
+
+def test_in_process_a_hand_the_closed_match_refuses_waits_and_its_page_says_why(servidor_unico, sin_red, tanteadas):
+    """The referee closes the match: a hand confirmed then stays the partida's, and the table's
+    page says why, read from the tournament's tables (nothing of it kept in the partida); once the
+    match is open again, the next send writes it."""
+    client, codes = servidor_unico
+    clave = unirse(client, codes[0])
+    with Session(client.app.state.servidor.engine) as s, s.begin():
+        s.execute(update(Enfrentamiento).values(ganador=0))
+    first = jugar(client, clave, 0)
+    state = enviar(client, clave)
+    assert state["pendientes"] == 1 and len(state["rechazadas"]) == 1 and en_la_base(client) == []
+    assert state["rechazadas"][0].startswith("Mano 1 rechazada: ") and "Llamad al árbitro" in state["rechazadas"][0]
+    assert 'id="reintentar"' in client.get(f"/mesa/{clave}").text
+    with Session(client.app.state.servidor.engine) as s, s.begin():
+        assert "rechazadas" not in s.scalar(select(PartidaWeb.torneo))
+        s.execute(update(Enfrentamiento).values(ganador=None))
+    assert client.post(f"/mesa/{clave}/reintentar").status_code == 303
+    state = client.get(f"/api/partidas/{clave}/torneo").json()
+    assert state["pendientes"] == 0 and not state["rechazadas"]
+    assert [m.cliente_id for m in en_la_base(client)] == [first["id_mano"]]
+    # refused at its confirm (before any scoring), not asked again while the match was closed,
+    # then written once
+    assert sin_red == [first["id_mano"]] * 2 and len(tanteadas) == 1
 
 
 def test_a_phone_in_chromium_opens_the_tables_qr_link_and_plays_the_match(tmp_path: Path):

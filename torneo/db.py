@@ -266,6 +266,42 @@ class Incidencia(Base):
     razon: Mapped[str] = mapped_column(Text)
 
 
+class MesaRemota(Base):
+    """A table of a remote tournament server played from this server's phone pages (`mus servir
+    --torneo-remoto URL`): what its join gave, and which sender holds its queue now. In the
+    database, not in one host's folder, so every host behind one proxy sends it."""
+
+    __tablename__ = "mesa_remota"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    clave: Mapped[str] = mapped_column(String(64), unique=True)  # a hash of the server and the code
+    servidor: Mapped[str] = mapped_column(String(200))
+    # the table's code, to join again when the token is no longer good (as the tablet keeps it)
+    codigo: Mapped[str] = mapped_column(String(16))
+    token: Mapped[str] = mapped_column(String(128))
+    torneo: Mapped[str] = mapped_column(Text)  # the tournament's name
+    partida: Mapped[dict[str, Any]] = mapped_column(JSON)  # the match as the join gave it, with "primera"
+    envio_hasta: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)  # the sender's lease
+
+
+class ManoRemota(Base):
+    """One hand of a remote table's queue, written before it is sent (mesa.torneo's protocol):
+    ``id_mano`` is its id on the server (a corrected hand's ``<id>:s``), ``estado`` pendiente,
+    enviada or rechazada."""
+
+    __tablename__ = "mano_remota"
+    __table_args__ = (UniqueConstraint("mesa_id", "numero"), UniqueConstraint("mesa_id", "id_mano"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    mesa_id: Mapped[int] = mapped_column(ForeignKey("mesa_remota.id"), index=True)
+    numero: Mapped[int] = mapped_column(Integer)
+    id_mano: Mapped[str] = mapped_column(String(80))
+    cuerpo: Mapped[dict[str, Any]] = mapped_column(JSON)  # what is sent, the same at every resend
+    estado: Mapped[str] = mapped_column(String(16), default="pendiente")
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)  # the server's words for a refusal
+    estado_http: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    respuesta: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    tanteo_mesa: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)  # the table's, when corrected
+
+
 # what the public page shows: a row of these added, changed or deleted bumps its tournament's version
 _VERSIONADAS: Final = (Pareja, Ronda, Enfrentamiento, Mano, Correccion)
 

@@ -1,5 +1,6 @@
 """What the server does, without HTTP: create a tournament, start rounds, take a table's hands
-(recomputed with scoring/ and stored once), take a referee's report, add up the standings.
+(recomputed with scoring/, or taken as this process scored them, and stored once), take a
+referee's report, add up the standings.
 
 Every function takes a SQLAlchemy session and the tournament it acts on, so nothing reads
 outside that tournament. Errors are ``ServicioError`` (server.errores): a msgid of mesa.i18n's
@@ -15,7 +16,7 @@ import secrets
 import threading
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
 from sqlalchemy import delete, func, select
@@ -27,7 +28,7 @@ from scoring.partida import Partida, PartidaError
 from scoring.protocolo import ALFABETO_CODIGO, LARGO_CODIGO, TANTEO_SERVIDOR
 from scoring.registro import verificar
 from scoring.rules import PerfilError, perfil
-from scoring.tanteo import CLAVES_REGISTRO, RegistroManoError
+from scoring.tanteo import CLAVES_REGISTRO, RegistroManoError, ResultadoTanteo
 from server.errores import ServidorError
 from torneo import formato as fm
 from torneo.db import (
@@ -457,6 +458,9 @@ class ManoEnviada:
     foto: str | None = None
     anula: str | None = None
     discrepancia: tuple[int, int] | None = None  # the table's own tanteo, when it took the server's
+    # the hand as this process already scored it (a phone's hand of this server's own tournament,
+    # scored by its partida at the same point of the match): stored as it is, not scored again
+    puntuada: ResultadoTanteo | None = field(default=None, compare=False)
 
     def huella(self) -> str:
         """SHA-256 of the canonical body (``discrepancia`` only when sent, so hands stored
@@ -480,7 +484,9 @@ def registrar_mano(
     """Store one hand of the table's match once; (HTTP status, answer). A resend of the same
     body gets the first answer; another body under the same id is refused. A hand sent with
     ``discrepancia`` (the table's count, its ``tanteo`` being the server's) is stored with the
-    server's tanteo and recorded as an incident of its table and parejas.
+    server's tanteo and recorded as an incident of its table and parejas. A hand sent
+    ``puntuada`` (scored in this process by a partida at the same point of the match: a phone's
+    hand of this server's own tournament) is stored as it was scored, not scored again.
 
     A match with a winner, or of a round that is over, is closed to its table: the post is
     refused, and one that voids a hand (``anula``) is recorded as an incident. That refusal is
@@ -507,7 +513,7 @@ def registrar_mano(
     if mano.anula is not None:
         partida, n = _anular(s, torneo, e, mano.anula)
     _PARTIDAS.pop(_clave_cache(s, e), None)  # registrar changes the Partida: it is cached again only once stored
-    result = _tantear(partida, mano.registro, mano.tanteo)
+    result = _tantear(partida, mano.registro, mano.tanteo) if mano.puntuada is None else _anotar(partida, mano.puntuada)
     antes = result.registro.marcador
     ganados = [result.marcador[0] - antes[0], result.marcador[1] - antes[1]]
     respuesta = {
@@ -545,6 +551,27 @@ def registrar_mano(
         _anotar_discrepancia(s, e, row, mano.discrepancia)
     _PARTIDAS[_clave_cache(s, e)] = ((n + 1, row.id), partida)
     return 201, respuesta
+
+
+def por_que_no(
+    s: Session, torneo: Torneo, e: Enfrentamiento, numero: int, registro: Mapping[str, Any]
+) -> ServicioError | None:
+    """Why the table's hand ``numero`` (its record ``registro``) cannot be stored now, as
+    :func:`registrar_mano` would refuse it before scoring it (a closed match, a hand out of
+    order, a marcador before it that is not the match's), or None: what a table's page says of
+    a hand waiting, read when it is shown."""
+    cerrada = partida_cerrada(s, e)
+    if cerrada is not None:
+        return cerrada
+    ultimo = s.scalar(select(func.max(Mano.numero)).where(Mano.enfrentamiento_id == e.id)) or 0
+    if numero != ultimo + 1:
+        return ServicioError("se esperaba la mano {esperada}, no la {numero}", 409, esperada=ultimo + 1, numero=numero)
+    tantos = list(partida_de(s, torneo, e)[0].tantos)
+    if "marcador" in registro and list(registro["marcador"]) != tantos:
+        return ServicioError(
+            "el marcador antes de la mano no coincide: el servidor lleva {marcador}", 409, marcador=tantos
+        )
+    return None
 
 
 def partida_cerrada(s: Session, e: Enfrentamiento) -> ServicioError | None:
@@ -613,6 +640,22 @@ def _anular(s: Session, torneo: Torneo, e: Enfrentamiento, cliente_id: str) -> t
 def _sin_fuente(reglas: Any) -> dict[str, Any]:
     """The rules as they score: the profile's title (fuente) is not a rule."""
     return {k: v for k, v in reglas.to_dict().items() if k not in ("fuente", "nombre")}
+
+
+def _anotar(partida: Partida, result: ResultadoTanteo) -> ResultadoTanteo:
+    """A hand scored in this process for the match's point (ManoEnviada.puntuada) added as
+    it is: its rules must be the tournament's and its marcador before it the match's."""
+    if _sin_fuente(result.registro.reglas) != _sin_fuente(partida.reglas):
+        raise ServicioError("el registro trae otras reglas que las del torneo")
+    if tuple(result.registro.marcador) != tuple(partida.tantos):
+        raise ServicioError(
+            "el marcador antes de la mano no coincide: el servidor lleva {marcador}", 409, marcador=list(partida.tantos)
+        )
+    try:
+        partida.anotar(result)
+    except PartidaError as exc:
+        raise ServicioError(str(exc)) from None
+    return result
 
 
 def _tantear(partida: Partida, registro: Mapping[str, Any], tanteo: tuple[int, int]) -> Any:

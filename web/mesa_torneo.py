@@ -7,26 +7,28 @@ Two kinds of table, and no third:
 - **This server's own tournament** (the usual case: `mus servir` is the tournament server). The
   join and every hand go in-process through the tournament's service (torneo.servicio: the
   table's code, a table token kept only as its hash, ``registrar_mano`` under the match's lock),
-  in this server's database: no HTTP to itself, no queue file. A hand is stored once under its
-  partida id (looked up before it is written, under the match's lock), scored once by the
-  tournament (a tanteo that differs is written again as ``<id>:s`` with the server's tanteo and
-  the table's as ``discrepancia``, an incident for the referee), and what the pages show (the
-  server's answers, corrections, refusals) is derived from the stored hands.
+  in this server's database: no HTTP to itself, no queue. A hand is scored once, by its
+  partida, and handed to the tournament as scored (``ManoEnviada.puntuada``) in the confirm's
+  own transaction (:func:`al_confirmar`); one the tournament does not take then (a token no
+  longer good, a match closed) waits and is written by a later send. Nothing of the match is
+  copied into the partida: what the pages show (the match as the tournament counts it, its
+  answer to each hand, why a hand waits) is read from the tournament's tables when asked.
 - **A remote tournament server the operator configured** (``mus servir --torneo-remoto URL``,
   repeatable; a laptop at the table serving the phones). Only such a server is ever connected
   to, never an address from a request: a request naming any other server is refused before
   anything is opened or created. The protocol (an idempotent id per hand, the server scoring it
-  again, a tanteo that differs sent again as ``<id>:s``, any other refusal set aside with what
-  to do, the hands behind it held) is mesa.torneo's ClienteTorneo, the tablet's own client, with
-  its queue file per table in the data folder (``mesas-torneo/<key>/``, made only once a join
-  succeeded). Its requests run in a small pool of threads of their own with a short timeout,
-  never in the event loop nor in the threads that answer the other requests, and their errors
-  say nothing of the network (no address, port or system message).
+  again, a tanteo that differs sent again as ``<id>:s`` and recorded there as a discrepancy, any
+  other refusal set aside with what to do, the hands behind it held) is the tablet's
+  (mesa.torneo.ClienteTorneo), with the table's queue in this server's database
+  (web.cola_remota: written only once a join succeeded, sent by one host at a time, any of
+  them). Its requests run in a small pool of threads of their own with a short timeout, never
+  in the event loop nor in the threads that answer the other requests, and their errors say
+  nothing of the network (no address, port or system message). What the remote server
+  answered is kept in the partida's ``torneo`` field, for every host to show.
 
 A confirmed hand is stored here at once (web.servicio, under the id the hand page gave it), and
 what goes to the tournament is made from the stored hands, so a reload, a locked phone or a lost
-network loses nothing. What the pages show is copied into the partida's ``torneo`` field after
-each send, so every server worker shows the same.
+network loses nothing.
 """
 
 from __future__ import annotations
@@ -34,58 +36,41 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import hashlib
-import shutil
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from dataclasses import asdict
-from pathlib import Path
 from typing import Any, Final, TypeVar
 from urllib.parse import urlsplit
 
 from sqlalchemy import select
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from mesa.i18n import N_, SOURCE, t
-from mesa.torneo import (
-    ClienteTorneo,
-    CorreccionServidor,
-    MensajeTorneo,
-    MesaUnida,
-    Rechazada,
-    SinRed,
-    TorneoError,
-    Transport,
-    http,
-)
+from mesa.torneo import CorreccionServidor, MensajeTorneo, MesaUnida, Rechazada, SinRed, TorneoError, Transport, http
 from mesa.torneo_mesa import comprobar_partida, texto_correccion, texto_rechazada, validar_servidor
-from scoring.protocolo import SUFIJO_CORREGIDA, codigo_de, corregida, tanteo_del_servidor
-from server.db import url_por_defecto
+from scoring.protocolo import SUFIJO_CORREGIDA, codigo_de
+from scoring.tanteo import ResultadoTanteo
 from torneo import servicio as torneo_servicio
 from torneo.db import Enfrentamiento, Mano, TokenMesa, Torneo
-from web import servicio
+from web import cola_remota, servicio
 from web.db import ManoPartida, PartidaWeb
 from web.servicio import WebError
 
-try:
-    import fcntl  # one sender per table across server workers (POSIX)
-except ImportError:  # pragma: no cover - Windows: the queue's own transactions still keep it whole
-    fcntl = None  # type: ignore[assignment]
-
-CARPETA: Final = "mesas-torneo"
-FICHERO_CODIGO: Final = "codigo"
 RESPIRO_S: Final = 20  # how often a table with nothing new asks the server for its count of the match
 LOCAL: Final = ""  # the ``servidor`` of a table of this server's own tournament (in-process)
 # a remote server's request: a hand that waits is sent at the next try, a phone must not wait
 # long for its page (the tablet's own client allows 5 s: mesa.torneo.TIMEOUT)
 TIMEOUT_REMOTO: Final = 3.0
+ESPERA_CERROJO_S: Final = 2.0  # a confirm waits this long for the match's writer (milliseconds each)
 HILOS_REMOTOS: Final = 4  # threads for the remote servers' requests, apart from those answering the phones
 NO_CONFIGURADO: Final = N_(
     "este servidor solo envía las manos a los servidores de torneo que tiene configurados: "
     "abre la mesa en el servidor del torneo"
 )
+OTRA_PARTIDA: Final = N_("esta mesa se unió a otra partida: únete otra vez con el código")
 Sesiones = Callable[[], AbstractContextManager[Session]]
 T = TypeVar("T")
 
@@ -96,11 +81,6 @@ _esperando_lock = threading.Lock()
 
 def _huella(*partes: object) -> str:
     return hashlib.sha256("|".join(map(str, partes)).encode()).hexdigest()[:24]
-
-
-def carpeta(datos: Path, servidor: str, codigo: str) -> Path:
-    """The queue folder of one table of one remote tournament server."""
-    return Path(datos) / CARPETA / _huella(servidor, codigo)
 
 
 # -- which server -------------------------------------------------------------------------------
@@ -172,53 +152,7 @@ def _transporte(base: str, idioma: str) -> Transport:
     return http(base, idioma, timeout=TIMEOUT_REMOTO)
 
 
-# -- a remote server's queue --------------------------------------------------------------------
-
-
-def _guardar_codigo(folder: Path, codigo: str) -> None:
-    """The table's code beside its queue, as the tablet keeps it in its settings, for joining
-    again when the token is no longer good; never in the database (the tournament server
-    keeps only a hash of it, so a copy of the database lets nobody join)."""
-    path = folder / FICHERO_CODIGO
-    path.touch(mode=0o600, exist_ok=True)
-    path.write_text(codigo, encoding="ascii")
-
-
-def _codigo(folder: Path) -> str | None:
-    try:
-        return codigo_de((folder / FICHERO_CODIGO).read_text(encoding="ascii"))
-    except (OSError, UnicodeDecodeError):
-        return None
-
-
-@contextlib.contextmanager
-def _cliente(folder: Path, idioma: str) -> Iterator[ClienteTorneo]:
-    folder.mkdir(parents=True, exist_ok=True)
-    cliente = ClienteTorneo(folder, _transporte, idioma=idioma)
-    try:
-        yield cliente
-    finally:
-        cliente.close()
-
-
-@contextlib.contextmanager
-def _turno(folder: Path, esperar: bool) -> Iterator[bool]:
-    """Whether this caller is the table's one sender now (a file lock; ``esperar``: wait for a
-    sender at work to finish, else leave the sending to it)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / "envio.lock", "a+b") as f:
-        if fcntl is None:
-            yield True
-            return
-        try:
-            fcntl.flock(f.fileno(), fcntl.LOCK_EX | (0 if esperar else fcntl.LOCK_NB))
-        except OSError:
-            yield False
-            return
-        try:
-            yield True
-        finally:
-            fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+# -- errors ---------------------------------------------------------------------------------------
 
 
 def _error(exc: MensajeTorneo, idioma: str, estado: int = 409) -> WebError:
@@ -272,8 +206,6 @@ def _datos_mesa(mesa: MesaUnida, clave_match: str) -> dict[str, Any]:
         "partida": partida.get("id"),
         "mesa": partida.get("mesa"),
         "parejas": mesa.parejas,
-        "estado": _estado_servidor(partida),
-        "vistas": None,  # joined again: the next request sends (a refused hand back in the queue)
     }
 
 
@@ -293,61 +225,58 @@ def unirse_local(sesiones: Sesiones, codigo: str, idioma: str = SOURCE) -> str:
             p = _partida_de_la_mesa(s, mesa, clave_match, idioma)
         except TorneoError as exc:  # the transaction rolls back: not even the token stays
             raise _error(exc, idioma) from None
-        antes = dict(p.torneo or {})
+        # what the table's pages need to find the match (never a result: read from the tournament)
+        p.torneo = _datos_mesa(mesa, clave_match) | {
+            "token": torneo_servicio.huella(token),  # the hash only, as the tournament keeps it
+            "primera": int((p.torneo or {}).get("primera", mesa.primera)),
+        }
+        return p.clave
+
+
+def unirse_remoto(sesiones: Sesiones, servidor: str, codigo: str, idioma: str = SOURCE) -> str:
+    """Join the match now played at the table of ``codigo`` on the configured tournament
+    server at ``servidor``; the clave of this server's partida that plays it (made at the
+    first join, found again at the next: another phone, a lost page, a token that expired).
+    The table's queue (web.cola_remota, in the database) is written only once a join succeeded."""
+    code = _codigo_o_error(codigo)
+    try:
+        mesa = cola_remota.unirse(_transporte(servidor, idioma), servidor, code)
+    except MensajeTorneo as exc:
+        raise _error(exc, idioma) from None
+    clave_mesa = _huella(servidor, code)
+    try:
+        return _guardar_union(sesiones, clave_mesa, code, mesa, idioma)
+    except IntegrityError:  # two phones joining a new table at once: the second finds the first's
+        return _guardar_union(sesiones, clave_mesa, code, mesa, idioma)
+
+
+def _guardar_union(sesiones: Sesiones, clave_mesa: str, code: str, mesa: MesaUnida, idioma: str) -> str:
+    with sesiones() as s:
+        try:
+            mesa = cola_remota.guardar_union(s, clave_mesa, code, mesa)
+            clave_match = _huella(mesa.servidor, mesa.partida.get("id"))
+            p = _partida_de_la_mesa(s, mesa, clave_match, idioma)
+        except TorneoError as exc:  # the transaction rolls back: nothing half-joined stays behind
+            raise _error(exc, idioma) from None
         p.torneo = (
-            antes
+            (p.torneo or {})
             | _datos_mesa(mesa, clave_match)
             | {
-                "token": torneo_servicio.huella(token),  # the hash only, as the tournament keeps it
-                "primera": int(antes.get("primera", mesa.primera)),
-                "rechazadas": [],  # joined again: they are sent again
+                "cola": clave_mesa,
+                "primera": mesa.primera,
+                "estado": _estado_servidor(mesa.partida),
+                "vistas": None,  # joined again: the next request sends (a refused hand back in the queue)
             }
         )
         return p.clave
 
 
-def unirse_remoto(sesiones: Sesiones, datos: Path, servidor: str, codigo: str, idioma: str = SOURCE) -> str:
-    """Join the match now played at the table of ``codigo`` on the configured tournament
-    server at ``servidor``; the clave of this server's partida that plays it (made at the
-    first join, found again at the next: another phone, a lost page, a token that expired).
-    The table's queue folder stays only once a join succeeded."""
-    code = _codigo_o_error(codigo)
-    folder = carpeta(datos, servidor, code)
-    nueva = not folder.exists()
-    try:
-        return _unirse_remoto(sesiones, folder, servidor, code, idioma)
-    except BaseException:
-        if nueva:  # a refused join leaves nothing behind
-            shutil.rmtree(folder, ignore_errors=True)
-        raise
-
-
-def _unirse_remoto(sesiones: Sesiones, folder: Path, servidor: str, code: str, idioma: str) -> str:
-    with _turno(folder, esperar=True), _cliente(folder, idioma) as cliente:  # two phones joining: one partida
-        try:
-            mesa = cliente.unirse(servidor, code)
-        except MensajeTorneo as exc:
-            raise _error(exc, idioma) from None
-        _guardar_codigo(folder, code)
-        clave_match = _huella(servidor, mesa.partida.get("id"))
-        with sesiones() as s:
-            try:
-                p = _partida_de_la_mesa(s, mesa, clave_match, idioma)
-            except TorneoError as exc:
-                cliente.salir()  # nothing half-joined stays behind
-                raise _error(exc, idioma) from None
-            p.torneo = (
-                (p.torneo or {}) | _datos_mesa(mesa, clave_match) | {"cola": folder.name, "primera": mesa.primera}
-            )
-            return p.clave
-
-
-def unirse(sesiones: Sesiones, datos: Path, servidor: str, codigo: str, idioma: str = SOURCE) -> str:
+def unirse(sesiones: Sesiones, servidor: str, codigo: str, idioma: str = SOURCE) -> str:
     """:func:`unirse_local` for :data:`LOCAL`, else :func:`unirse_remoto` (``servidor`` must
     come from :func:`destino`: this function connects to it)."""
     if servidor == LOCAL:
         return unirse_local(sesiones, codigo, idioma)
-    return unirse_remoto(sesiones, datos, servidor, codigo, idioma)
+    return unirse_remoto(sesiones, servidor, codigo, idioma)
 
 
 def _de_match(s: Session, clave_match: str) -> PartidaWeb | None:
@@ -380,7 +309,6 @@ def es_local(sesiones: Sesiones, clave: str) -> bool:
 
 def enviar(
     sesiones: Sesiones,
-    datos: Path,
     clave: str,
     idioma: str = SOURCE,
     reintentar: bool = False,
@@ -397,54 +325,52 @@ def enviar(
     (a table joined before the operator left it out) is not connected to."""
     with sesiones() as s:
         p, info = _torneo(s, clave)
-        manos = [
-            (m.id_mano, m.registro, m.tanteo["marcador"])
-            for m in s.scalars(select(ManoPartida).where(ManoPartida.partida_id == p.id).order_by(ManoPartida.n))
-        ]
+        manos = _manos(s, p)
+    if info.get("servidor", LOCAL) == LOCAL:
+        _enviar_local(sesiones, info, manos)
+        return estado(sesiones, clave, idioma)
     if not reintentar and _al_dia(info, len(manos)):
         return estado(sesiones, clave, idioma)
-    if info.get("servidor", LOCAL) == LOCAL:
-        cambios = _enviar_local(sesiones, info, manos, reintentar, idioma)
-    elif not _configurado(str(info.get("servidor")), remotos):
+    with sesiones() as s:
+        sin_cola = cola_remota.mesa_de(s, str(info.get("cola"))) is None  # joined by a server of before
+    if not _configurado(str(info.get("servidor")), remotos):
         cambios = {"conexion": False, "aviso": NO_CONFIGURADO}
+    elif sin_cola:
+        cambios = {"conexion": False, "aviso": OTRA_PARTIDA}
     else:
-        folder = Path(datos) / CARPETA / info["cola"]
-        with _turno(folder, esperar) as mio:
+        with cola_remota.turno(sesiones, str(info["cola"]), esperar) as mio:
             if not mio:
                 return estado(sesiones, clave, idioma)
-            with _cliente(folder, idioma) as cliente:
-                cambios = _enviar(cliente, info, manos, reintentar, _codigo(folder))
+            cambios = _enviar(sesiones, info, manos, reintentar, idioma)
     with sesiones() as s:
         p, info = _torneo(s, clave)
         p.torneo = info | cambios | {"vistas": len(manos)}
     return estado(sesiones, clave, idioma)
 
 
-def enviar_si_torneo(
-    sesiones: Sesiones, datos: Path, clave: str, idioma: str = SOURCE, remotos: Iterable[str] = ()
-) -> None:
+def enviar_si_torneo(sesiones: Sesiones, clave: str, idioma: str = SOURCE, remotos: Iterable[str] = ()) -> None:
     """:func:`enviar` for any partida (run after a page or a confirm has answered): a partida
     that plays no match sends nothing, a remote table's send goes to the remote threads (at
     most one not started yet per table), and what goes wrong is said by the table's page."""
     with contextlib.suppress(WebError):
         if es_local(sesiones, clave):
-            enviar(sesiones, datos, clave, idioma, esperar=False)
+            enviar_local(sesiones, clave)
             return
         remotos = tuple(remotos)
         with _esperando_lock:
             if clave in _esperando:
                 return
             _esperando.add(clave)
-        en_hilo_remoto(_enviar_remoto_luego, sesiones, datos, clave, idioma, remotos)
+        en_hilo_remoto(_enviar_remoto_luego, sesiones, clave, idioma, remotos)
 
 
-def _enviar_remoto_luego(sesiones: Sesiones, datos: Path, clave: str, idioma: str, remotos: tuple[str, ...]) -> None:
+def _enviar_remoto_luego(sesiones: Sesiones, clave: str, idioma: str, remotos: tuple[str, ...]) -> None:
     with _esperando_lock:
         _esperando.discard(clave)
     with contextlib.suppress(WebError):
         # after the send at work, if any: the hands confirmed meanwhile go too (one such
         # waiting send per table at most, see enviar_si_torneo)
-        enviar(sesiones, datos, clave, idioma, esperar=True, remotos=remotos)
+        enviar(sesiones, clave, idioma, esperar=True, remotos=remotos)
 
 
 def _al_dia(info: dict[str, Any], manos: int) -> bool:
@@ -465,129 +391,151 @@ def _ahora() -> str:
 
 
 def _enviar(
-    cliente: ClienteTorneo,
-    info: dict[str, Any],
-    manos: list[tuple[str, dict, list[int]]],
-    reintentar: bool,
-    codigo: str | None,
+    sesiones: Sesiones, info: dict[str, Any], manos: list[tuple[str, dict, list[int]]], reintentar: bool, idioma: str
 ) -> dict[str, Any]:
-    """A remote table's send, through its queue."""
-    mesa = cliente.mesa()
-    if mesa is None or mesa.servidor != info["servidor"] or mesa.partida.get("id") != info["partida"]:
-        # the table's queue went with another match (joined from another page): this one's hands wait
-        return {"conexion": False, "aviso": N_("esta mesa se unió a otra partida: únete otra vez con el código")}
-    if reintentar:
-        rechazadas = cliente.rechazadas()
-        if rechazadas and rechazadas[0].unirse_otra_vez and codigo:
-            with contextlib.suppress(MensajeTorneo):
-                cliente.unirse(info["servidor"], codigo)  # a new token, the queue kept
-        cliente.reintentar()
-    for id_mano, registro, marcador in manos:
-        cliente.encolar(registro, (marcador[0], marcador[1]), id_mano=id_mano)
-    out: dict[str, Any] = {"conexion": True, "aviso": ""}
-    try:
-        cliente.enviar()
-        out["estado"] = _estado_servidor(cliente.partida_servidor())
-    except SinRed:
-        out["conexion"] = False
-    except TorneoError:
-        pass  # the match as the server counts it is told at the next send
-    out |= {
-        "pendientes": cliente.pendientes(),
-        "rechazadas": [asdict(r) | {"unirse_otra_vez": r.unirse_otra_vez} for r in cliente.rechazadas()],
-        "correcciones": [asdict(c) for c in cliente.correcciones()],
-        "respuestas": {str(n): r for n, r in cliente.respuestas().items()},
+    """A remote table's send, through its queue in the database (the caller holds its turn)."""
+    clave_mesa, servidor = str(info["cola"]), str(info["servidor"])
+    send = _transporte(servidor, idioma)
+    with sesiones() as s:
+        mesa = cola_remota.mesa_de(s, clave_mesa)
+        if mesa is None or mesa.servidor != servidor or mesa.partida.get("id") != info["partida"]:
+            # the table's queue went with another match (joined from another page): this one's hands wait
+            return {"conexion": False, "aviso": OTRA_PARTIDA}
+        codigo, rechazadas = mesa.codigo, cola_remota.leido(s, mesa)["rechazadas"]
+    if reintentar and rechazadas and rechazadas[0].unirse_otra_vez:
+        with contextlib.suppress(MensajeTorneo):
+            nueva = cola_remota.unirse(send, servidor, codigo)  # a new token, the queue kept
+            with sesiones() as s:
+                cola_remota.guardar_union(s, clave_mesa, codigo, nueva)
+    with sesiones() as s:
+        mesa = cola_remota.mesa_de(s, clave_mesa)
+        assert mesa is not None  # a table's row is never deleted
+        if reintentar:
+            cola_remota.reintentar(s, mesa)
+        cola_remota.encolar(s, mesa, manos)
+    envio = cola_remota.enviar(sesiones, clave_mesa, send, idioma)
+    out: dict[str, Any] = {"conexion": envio.conexion, "aviso": ""}
+    if envio.estado is not None:
+        out["estado"] = _estado_servidor(envio.estado)
+    with sesiones() as s:
+        mesa = cola_remota.mesa_de(s, clave_mesa)
+        assert mesa is not None
+        cola = cola_remota.leido(s, mesa)
+    return out | {
+        "pendientes": cola["pendientes"],
+        "rechazadas": [asdict(r) | {"unirse_otra_vez": r.unirse_otra_vez} for r in cola["rechazadas"]],
+        "correcciones": [asdict(c) for c in cola["correcciones"]],
+        "respuestas": cola["respuestas"],
         "actualizado": _ahora(),
     }
-    return out
 
 
 # -- this server's own tournament, in-process ---------------------------------------------------
 
 
+def al_confirmar(
+    s: Session, partida_id: int, n: int, id_mano: str, registro: dict[str, Any], res: ResultadoTanteo
+) -> None:
+    """A phone's hand ``n`` of a table of this server's own tournament, just confirmed in the
+    session ``s`` (web.servicio.confirmar_mano calls this in its transaction): written to the
+    tournament as its partida scored it (``puntuada``: not scored again, nothing to compare), in
+    the same transaction, so a confirmed hand is the tournament's as soon as the phone hears of it.
+    A hand the tournament does not take now (a token no longer good, a match closed) stays the
+    partida's, waiting: its page says why (:func:`estado`), a later send writes it."""
+    p = s.get(PartidaWeb, partida_id)
+    info = p.torneo if p is not None else None
+    if not info or info.get("servidor", LOCAL) != LOCAL:
+        return
+    eid = int(info["partida"])
+    mano = torneo_servicio.ManoEnviada(
+        id_mano, int(info["primera"]) + n - 1, registro, (res.marcador[0], res.marcador[1]), puntuada=res
+    )
+    cerrojo = torneo_servicio.cerrojo(eid)
+    # a sender holding the lock may be waiting for this transaction's write (SQLite): the hand
+    # then waits for the send that follows the confirm, instead of both waiting on each other
+    if not cerrojo.acquire(timeout=ESPERA_CERROJO_S):
+        return
+    try:
+        with contextlib.suppress(torneo_servicio.ServicioError), s.begin_nested():
+            _registrar(s, str(info.get("token", "")), eid, mano)
+    finally:
+        cerrojo.release()
+
+
 def _guardada(s: Session, eid: int, id_mano: str) -> Mano | None:
-    """The tournament's row of a hand of the match, stored under its id or corrected."""
+    """The tournament's row of a hand of the match, stored under its id (or, by a server of
+    before, corrected)."""
     return s.scalar(
         select(Mano).where(Mano.enfrentamiento_id == eid, Mano.cliente_id.in_([id_mano, id_mano + SUFIJO_CORREGIDA]))
     )
 
 
-def _registrar(sesiones: Sesiones, token: str, eid: int, cuerpo: dict[str, Any]) -> dict[str, Any]:
+def _token_de(s: Session, token: str, eid: int) -> TokenMesa:
+    fila = s.scalar(select(TokenMesa).where(TokenMesa.huella == token))
+    if fila is None or fila.enfrentamiento_id != eid:
+        raise torneo_servicio.ServicioError("token de mesa no válido", 401)
+    return fila
+
+
+def _registrar(s: Session, token: str, eid: int, mano: torneo_servicio.ManoEnviada) -> None:
     """Store one hand of the table's match through the tournament's service, as its
-    ``POST /api/mesa/manos`` does (one writer per match: the process's lock and the row's),
-    unless it is stored already (looked up under the same locks: two phones, two workers, a
-    send after a crash store it once). Its answer, or the service's ServicioError."""
-    with torneo_servicio.cerrojo(eid), sesiones() as s:
-        fila = s.scalar(select(TokenMesa).where(TokenMesa.huella == token))
-        if fila is None or fila.enfrentamiento_id != eid:
-            raise torneo_servicio.ServicioError("token de mesa no válido", 401)
-        bloqueada = s.get(Enfrentamiento, eid, with_for_update=True)
-        previa = _guardada(s, eid, str(cuerpo["id"]).removesuffix(SUFIJO_CORREGIDA))
-        if previa is not None:
-            return dict(previa.respuesta)
-        torneo = s.get(Torneo, fila.torneo_id)
-        if bloqueada is None or torneo is None:  # the token names them (foreign keys): kept for the types
-            raise torneo_servicio.ServicioError("no existe esa partida", 404)
-        discrepancia = cuerpo.get("discrepancia")
-        mano = torneo_servicio.ManoEnviada(
-            cuerpo["id"],
-            cuerpo["numero"],
-            cuerpo["registro"],
-            (cuerpo["tanteo"][0], cuerpo["tanteo"][1]),
-            discrepancia=(discrepancia[0], discrepancia[1]) if discrepancia else None,
-        )
-        _estado, respuesta = torneo_servicio.registrar_mano(s, torneo, bloqueada, mano)
-    if isinstance(respuesta, torneo_servicio.ServicioError):  # refused, its incident committed
+    ``POST /api/mesa/manos`` does (one writer per match: the caller holds the process's lock,
+    this the row's), unless it is stored already (looked up under the same locks: two phones, two
+    workers, a send after a crash store it once); the service's ServicioError when refused."""
+    fila = _token_de(s, token, eid)
+    bloqueada = s.get(Enfrentamiento, eid, with_for_update=True)
+    if _guardada(s, eid, mano.id) is not None:
+        return
+    torneo = s.get(Torneo, fila.torneo_id)
+    if bloqueada is None or torneo is None:  # the token names them (foreign keys): kept for the types
+        raise torneo_servicio.ServicioError("no existe esa partida", 404)
+    _estado, respuesta = torneo_servicio.registrar_mano(s, torneo, bloqueada, mano)
+    if isinstance(respuesta, torneo_servicio.ServicioError):
         raise respuesta
-    return respuesta
 
 
-def _enviar_local(
-    sesiones: Sesiones, info: dict[str, Any], manos: list[tuple[str, dict, list[int]]], reintentar: bool, idioma: str
-) -> dict[str, Any]:
-    """A table of this server's tournament: each hand the tournament lacks is written, in
-    order, through its service; a tanteo that differs is written again at once with the
-    server's (the hands after it without their marcador, as mesa.torneo does); any other
-    refusal stops the sending until Reintentar or a new join. The state is then read back
-    from the stored hands."""
+def enviar_local(sesiones: Sesiones, clave: str) -> None:
+    """:func:`_enviar_local` for the partida ``clave`` (a table of this server's tournament)."""
+    with sesiones() as s:
+        p, info = _torneo(s, clave)
+        manos = _manos(s, p)
+    _enviar_local(sesiones, info, manos)
+
+
+def _manos(s: Session, p: PartidaWeb) -> list[tuple[str, dict, list[int]]]:
+    """The partida's stored hands: id, record, the tanteo it was confirmed with."""
+    filas = s.scalars(select(ManoPartida).where(ManoPartida.partida_id == p.id).order_by(ManoPartida.n))
+    return [(m.id_mano, m.registro, m.tanteo["marcador"]) for m in filas]
+
+
+def _enviar_local(sesiones: Sesiones, info: dict[str, Any], manos: list[tuple[str, dict, list[int]]]) -> None:
+    """The hands of a table of this server's tournament that the tournament did not take at
+    their confirm, written in order through its service once it takes them (a new join, the
+    referee reopening the match), each in its own transaction; the first refused stops it
+    (the page says why, read when shown). Nothing is kept of it: what the pages show is read
+    from the tournament's tables."""
     eid, primera, token = int(info["partida"]), int(info["primera"]), str(info.get("token", ""))
-    rechazadas: list[dict[str, Any]] = [] if reintentar else list(info.get("rechazadas", []))
     try:
         with sesiones() as s:
-            guardadas = {
-                m.cliente_id for m in s.scalars(select(Mano).where(Mano.enfrentamiento_id == eid)) if m.cliente_id
-            }
-        corregida_antes = False
+            guardadas = {m.removesuffix(SUFIJO_CORREGIDA) for m in _ids_guardados(s, eid)}
         for k, (id_mano, registro, marcador) in enumerate(manos):
-            if id_mano + SUFIJO_CORREGIDA in guardadas:
-                corregida_antes = True
-            if rechazadas or id_mano in guardadas or id_mano + SUFIJO_CORREGIDA in guardadas:
+            if id_mano in guardadas:
                 continue
-            cuerpo: dict[str, Any] = {
-                "id": id_mano,
-                "numero": primera + k,
-                "registro": dict(registro),
-                "tanteo": marcador,
-            }
-            if corregida_antes:  # the table's marcador before it may be its own count, not the server's
-                cuerpo["registro"].pop("marcador", None)
-            try:
-                respuesta = _registrar(sesiones, token, eid, cuerpo)
-            except torneo_servicio.ServicioError as exc:
-                servidor = tanteo_del_servidor(exc.estado, exc.datos)
-                if servidor is None:
-                    rechazadas = [_rechazada(primera + k, exc, len(manos) - k - 1, idioma)]
-                    continue
-                try:
-                    respuesta = _registrar(sesiones, token, eid, corregida(cuerpo, servidor))
-                except torneo_servicio.ServicioError as otra:
-                    rechazadas = [_rechazada(primera + k, otra, len(manos) - k - 1, idioma)]
-                    continue
-            if str(respuesta.get("id", "")).endswith(SUFIJO_CORREGIDA):
-                corregida_antes = True
-        return _leido_local(sesiones, info, manos) | {"rechazadas": rechazadas, "conexion": True, "aviso": ""}
-    except SQLAlchemyError:  # the database busy or lost: the hands wait, the next send writes them
-        return {"conexion": False, "aviso": N_("la base de datos no responde: las manos esperan guardadas")}
+            mano = torneo_servicio.ManoEnviada(id_mano, primera + k, dict(registro), (marcador[0], marcador[1]))
+            with torneo_servicio.cerrojo(eid), sesiones() as s:
+                e = s.get(Enfrentamiento, eid)
+                torneo = s.get(Torneo, e.torneo_id) if e is not None else None
+                if e is None or torneo is None or _motivo(s, token, torneo, e, mano.numero, mano.registro):
+                    return  # refused still (each refresh of the page would ask again): it waits
+                _registrar(s, token, eid, mano)
+    except torneo_servicio.ServicioError:
+        return  # the first refused stops it: the page says why
+    except SQLAlchemyError:
+        return  # the database busy or lost: the next send writes them
+
+
+def _ids_guardados(s: Session, eid: int) -> list[str]:
+    return [c for c in s.scalars(select(Mano.cliente_id).where(Mano.enfrentamiento_id == eid)) if c]
 
 
 def _rechazada(numero: int, exc: torneo_servicio.ServicioError, detras: int, idioma: str) -> dict[str, Any]:
@@ -595,32 +543,56 @@ def _rechazada(numero: int, exc: torneo_servicio.ServicioError, detras: int, idi
     return asdict(r) | {"unirse_otra_vez": r.unirse_otra_vez}
 
 
-def _leido_local(sesiones: Sesiones, info: dict[str, Any], manos: list[tuple[str, dict, list[int]]]) -> dict[str, Any]:
-    """The tournament's answers, corrections and count of the match, read from its stored
-    hands (what the remote queue keeps for a remote table)."""
+def _leido_local(s: Session, p: PartidaWeb, info: dict[str, Any], idioma: str) -> dict[str, Any]:
+    """What the table's page shows, read from the tournament's tables now: its answer to each
+    hand stored, the match as it counts it, and why the first hand waiting is not taken (the
+    token, the match closed, the order: the service's own checks)."""
     eid, primera = int(info["partida"]), int(info["primera"])
-    with sesiones() as s:
-        filas = {m.cliente_id: m for m in s.scalars(select(Mano).where(Mano.enfrentamiento_id == eid))}
-        respuestas: dict[str, Any] = {}
-        correcciones: list[dict[str, Any]] = []
-        for k, (id_mano, _registro, _marcador) in enumerate(manos):
-            fila = filas.get(id_mano) or filas.get(id_mano + SUFIJO_CORREGIDA)
-            if fila is None:
-                continue
+    manos = list(
+        s.execute(
+            select(ManoPartida.id_mano, ManoPartida.registro)
+            .where(ManoPartida.partida_id == p.id)
+            .order_by(ManoPartida.n)
+        )
+    )
+    filas = {m.cliente_id: m for m in s.scalars(select(Mano).where(Mano.enfrentamiento_id == eid))}
+    respuestas: dict[str, Any] = {}
+    correcciones: list[dict[str, Any]] = []
+    rechazadas: list[dict[str, Any]] = []
+    e = s.get(Enfrentamiento, eid)
+    torneo = s.get(Torneo, e.torneo_id) if e is not None else None
+    for k, (id_mano, registro) in enumerate(manos):
+        fila = filas.get(id_mano) or filas.get(id_mano + SUFIJO_CORREGIDA)
+        if fila is not None:
             respuestas[str(primera + k)] = fila.respuesta
-            if fila.discrepancia is not None and fila.cliente_id.endswith(SUFIJO_CORREGIDA):
+            if fila.discrepancia is not None and fila.cliente_id.endswith(SUFIJO_CORREGIDA):  # by a server of before
                 c = CorreccionServidor(primera + k, _par(fila.discrepancia), _par(fila.marcador), dict(fila.respuesta))
                 correcciones.append(asdict(c))
-        e = s.get(Enfrentamiento, eid)
-        torneo = s.get(Torneo, e.torneo_id) if e is not None else None
-        cuenta = torneo_servicio.estado_partida(s, torneo, e) if e is not None and torneo is not None else {}
+        elif not rechazadas and e is not None and torneo is not None:
+            motivo = _motivo(s, str(info.get("token", "")), torneo, e, primera + k, registro)
+            if motivo is not None:
+                rechazadas = [_rechazada(primera + k, motivo, len(manos) - k - 1, idioma)]
+    cuenta = torneo_servicio.estado_partida(s, torneo, e) if e is not None and torneo is not None else {}
     return {
         "estado": _estado_servidor(cuenta),
-        "pendientes": len(manos) - len(respuestas),
-        "correcciones": correcciones,
         "respuestas": respuestas,
+        "correcciones": correcciones,
+        "rechazadas": rechazadas,
+        "conexion": True,
+        "aviso": "",
         "actualizado": _ahora(),
     }
+
+
+def _motivo(
+    s: Session, token: str, torneo: Torneo, e: Enfrentamiento, numero: int, registro: Mapping[str, Any]
+) -> torneo_servicio.ServicioError | None:
+    """Why the tournament does not take the table's hand ``numero`` now, or None (it will at the next send)."""
+    try:
+        _token_de(s, token, e.id)
+    except torneo_servicio.ServicioError as exc:
+        return exc
+    return torneo_servicio.por_que_no(s, torneo, e, numero, registro)
 
 
 def _par(v: Any) -> tuple[int, int]:
@@ -632,43 +604,36 @@ def _par(v: Any) -> tuple[int, int]:
 
 def estado(sesiones: Sesiones, clave: str, idioma: str = SOURCE) -> dict[str, Any]:
     """The table's match as the pages show it: the tournament, the parejas, the server's
-    marcador, this partida's marcador, the hands waiting, refused (with what to do) or corrected."""
+    marcador, this partida's marcador, the hands waiting, refused (with what to do) or corrected
+    (a table of this server's tournament: read from the tournament's tables now)."""
     with sesiones() as s:
-        _, info = _torneo(s, clave)
+        p, info = _torneo(s, clave)
         local = servicio.ver(s, clave, idioma)
+        propia = info.get("servidor", LOCAL) == LOCAL  # no code kept: a new join mends a token no longer good
+        leido = _leido_local(s, p, info, idioma) if propia else info
 
     def tr(texto: str) -> str:
         return t(texto, idioma)
 
-    rechazadas = [Rechazada(r["numero"], r["motivo"], r["estado"], r["detras"]) for r in info.get("rechazadas", [])]
+    rechazadas = [Rechazada(r["numero"], r["motivo"], r["estado"], r["detras"]) for r in leido.get("rechazadas", [])]
     correcciones = [
         CorreccionServidor(c["numero"], tuple(c["mesa"]), tuple(c["servidor"]), c.get("respuesta", {}))
-        for c in info.get("correcciones", [])
+        for c in leido.get("correcciones", [])
     ]
-    propia = info.get("servidor", LOCAL) == LOCAL  # no code kept: a new join mends a token no longer good
     # confirmed here and not stored by the server yet: waiting, held or refused
-    pendientes = max(0, local["manos"] - len(info.get("respuestas", {})))
+    pendientes = max(0, local["manos"] - len(leido.get("respuestas", {})))
     return {
         "clave": clave,
         "torneo": info.get("torneo", ""),
         "mesa": info.get("mesa"),
         "parejas": [p or "—" for p in info.get("parejas", [])],
         "servidor": info.get("servidor", ""),
-        "marcador_servidor": info.get("estado", {}),
+        "marcador_servidor": leido.get("estado", {}),
         "marcador": local,
         "pendientes": pendientes,
-        "conexion": bool(info.get("conexion", True)),
-        "aviso": tr(info["aviso"]) if info.get("aviso") else "",
+        "conexion": bool(leido.get("conexion", True)),
+        "aviso": tr(leido["aviso"]) if leido.get("aviso") else "",
         "rechazadas": [texto_rechazada(tr, r, telefono=True, con_codigo=not propia) for r in rechazadas],
         "correcciones": [texto_correccion(tr, c) for c in correcciones],
-        "actualizado": info.get("actualizado"),
+        "actualizado": leido.get("actualizado"),
     }
-
-
-def datos_de(datos: Path | None) -> Path:
-    """The folder of the remote tables' queues: the server's data folder, else (a PostgreSQL
-    server started without one) the user's data folder. The workers of one machine share it:
-    the phones of one table are served from one machine."""
-    if datos is not None:
-        return Path(datos)
-    return Path(url_por_defecto(None).removeprefix("sqlite:///")).parent

@@ -33,7 +33,7 @@ from mesa.torneo_mesa import seguir_respuestas
 from scoring.cards import CARD_IDS, NotationError
 from scoring.partida import PartidaError
 from scoring.rules import PERFILES, PerfilError, datos_toml, perfil
-from scoring.tanteo import NOMBRES_LANCE, tantear
+from scoring.tanteo import NOMBRES_LANCE, ResultadoTanteo, tantear
 from server.db import ahora
 from server.errores import ServidorError
 from web.db import Borrador, ManoPartida, PartidaWeb
@@ -483,16 +483,22 @@ def previsualizar(s: Session, clave: str, mano: ManoNueva, idioma: str = SOURCE)
 
 
 Sesiones = Callable[[], AbstractContextManager[Session]]
+# what else a confirmed hand is written to, in the confirm's transaction: (session, partida id,
+# hand number, id_mano, hand record, the tanteo as scored here) (web.mesa_torneo.al_confirmar)
+AlConfirmar = Callable[[Session, int, int, str, dict[str, Any], ResultadoTanteo], None]
 
 
-def confirmar_mano(sesion: Sesiones, clave: str, mano: ManoNueva, idioma: str = SOURCE) -> dict[str, Any]:
+def confirmar_mano(
+    sesion: Sesiones, clave: str, mano: ManoNueva, idioma: str = SOURCE, al_confirmar: AlConfirmar | None = None
+) -> dict[str, Any]:
     """Score and store the hand once: the same ``id_mano`` again answers the stored result
-    (``repetida``); another phone's hand ``n`` stored first answers WebError 409 with the marcador."""
+    (``repetida``); another phone's hand ``n`` stored first answers WebError 409 with the marcador.
+    ``al_confirmar``: called with the hand as scored, in the same transaction."""
     if mano.origen not in ORIGENES:
         raise WebError(N_("origen desconocido: {origen}"), origen=mano.origen[:16])
     try:
         with sesion() as s:
-            return _confirmar(s, clave, mano, idioma)
+            return _confirmar(s, clave, mano, idioma, al_confirmar)
     except IntegrityError:
         pass  # rolled back: another phone's transaction stored hand n (or this id_mano) first
     with sesion() as s:
@@ -502,7 +508,9 @@ def confirmar_mano(sesion: Sesiones, clave: str, mano: ManoNueva, idioma: str = 
         raise _confirmada_por_otro(control(s, clave, idioma), mano.n)
 
 
-def _confirmar(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[str, Any]:
+def _confirmar(
+    s: Session, clave: str, mano: ManoNueva, idioma: str, al_confirmar: AlConfirmar | None = None
+) -> dict[str, Any]:
     ya = _ya_guardada(s, clave, mano, idioma)
     if ya is not None:
         return ya
@@ -517,6 +525,8 @@ def _confirmar(s: Session, clave: str, mano: ManoNueva, idioma: str) -> dict[str
     except ValueError as exc:  # scoring/'s errors (a partida, a hand record) are ValueErrors
         raise _de_reglas(exc) from None
     s.execute(delete(Borrador).where(Borrador.partida_id == ctl.partida_id))
+    if al_confirmar is not None and ctl.partida_id is not None and ctl.ultimo_registro is not None:
+        al_confirmar(s, ctl.partida_id, mano.n, mano.id_mano, ctl.ultimo_registro, res)
     return {
         "n": mano.n,
         "id_mano": mano.id_mano,

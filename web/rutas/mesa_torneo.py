@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from pathlib import Path
 from typing import Annotated, Any, Final, TypeVar
 
 from fastapi import APIRouter, BackgroundTasks, Depends, Request
@@ -82,10 +81,6 @@ class MesaTorneoOut(BaseModel):
     actualizado: str | None
 
 
-def _datos(request: Request) -> Path:
-    return mesa_torneo.datos_de(getattr(request.app.state, "datos", None))
-
-
 def _este_servidor(request: Request) -> str:
     """This server's address as the phone reached it: the tournament server when the phone
     opened the table's QR code."""
@@ -118,17 +113,13 @@ async def _en_hilo(remoto: bool, fn: Callable[..., R], *args: Any) -> R:
 async def _unirse(request: Request, abrir: mesa_torneo.Sesiones, pedido: str | None, codigo: str, idioma: str) -> str:
     _limitar(request)
     servidor = _destino(request, pedido)
-    return await _en_hilo(
-        servidor != mesa_torneo.LOCAL, mesa_torneo.unirse, abrir, _datos(request), servidor, codigo, idioma
-    )
+    return await _en_hilo(servidor != mesa_torneo.LOCAL, mesa_torneo.unirse, abrir, servidor, codigo, idioma)
 
 
 async def _enviar(request: Request, abrir: mesa_torneo.Sesiones, clave: str, idioma: str, reintentar: bool) -> Any:
     local = await run_in_threadpool(mesa_torneo.es_local, abrir, clave)
     remotos = mesa_torneo.remotos_de(request.app.state)
-    return await _en_hilo(
-        not local, mesa_torneo.enviar, abrir, _datos(request), clave, idioma, reintentar, True, remotos
-    )
+    return await _en_hilo(not local, mesa_torneo.enviar, abrir, clave, idioma, reintentar, True, remotos)
 
 
 # -- pages --------------------------------------------------------------------------------------
@@ -170,7 +161,7 @@ def _enviar_luego(
     tareas: BackgroundTasks, request: Request, abrir: mesa_torneo.Sesiones, clave: str, idioma: str
 ) -> None:
     remotos = mesa_torneo.remotos_de(request.app.state)
-    tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, _datos(request), clave, idioma, remotos)
+    tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, clave, idioma, remotos)
 
 
 @router.get("/mesa/{clave}")

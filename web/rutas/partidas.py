@@ -184,12 +184,12 @@ def confirmar(
     request: Request,
     tareas: BackgroundTasks,
 ) -> Any:
-    hecha = servicio.confirmar_mano(abrir, clave, _mano(body), idioma)
+    # a hand of this server's own tournament is written to it in the same transaction
+    hecha = servicio.confirmar_mano(abrir, clave, _mano(body), idioma, mesa_torneo.al_confirmar)
     if not hecha.get("repetida"):  # the deck learns from the hand's photo, in its own thread
         lectura.aprender_tras_confirmar(abrir, clave, list(body.cartas), body.origen)
-    # a tournament table's hand goes on to the tournament server once this is answered
-    datos, remotos = mesa_torneo.datos_de(request.app.state.datos), mesa_torneo.remotos_de(request.app.state)
-    tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, datos, clave, idioma, remotos)
+    # a remote tournament table's hand goes on to its server once this is answered
+    tareas.add_task(mesa_torneo.enviar_si_torneo, abrir, clave, idioma, mesa_torneo.remotos_de(request.app.state))
     return hecha
 
 
