@@ -101,6 +101,10 @@ def _tiempo(gesto: str, name: object, value: object) -> float | int | bool:
     return kind(value)
 
 
+# What a blink (``sin_inicio``) cuts short when it comes in the middle: every face seña. The
+# shoulders are not the face: a shrug goes on through a blink, it only cannot start on one.
+CORTA_PARPADEO: frozenset[str] = frozenset(GESTOS) - {"hombro_arriba", "hombros_arriba"}
+
 # When both members of a pair are confirmed together, the first one wins: a shrug of both
 # shoulders often starts with one; closing both eyes often starts with one.
 PREFERIDO = {"hombro_arriba": "hombros_arriba", "guino": "ojos_cerrados", "lengua_fuera": "lengua_lado"}
@@ -138,14 +142,20 @@ class EventDetector:
         claros: Collection[str] = (),
     ) -> list[Evento]:
         """Advance to time ``t``; return the events that ended at this frame. The gestures in
-        ``sin_inicio`` may go on but not start at this frame (a blink never starts a seña);
-        those in ``claros`` are clearly shown at this frame (what a gesture whose ``claro`` is
-        set needs once before it is confirmed)."""
+        ``sin_inicio`` do not start at this frame, and those of :data:`CORTA_PARPADEO` in
+        progress end at their last frame before (a blink never starts, confirms or carries a
+        face seña; what was confirmed before it is an event that stops short of it); those in
+        ``claros`` are clearly shown at this frame (what a gesture whose ``claro`` is set needs
+        once before it is confirmed)."""
         lados = lados or {}
         ended: list[Evento] = []
         for g in GESTOS:
             tr = self._tracks.setdefault(g, _Track())
-            if g in sin_inicio and tr.inicio is None:
+            if g in sin_inicio and (tr.inicio is None or g in CORTA_PARPADEO):
+                if tr.inicio is not None:
+                    cut = self._cut(g, tr)
+                    if cut is not None:
+                        ended.append(cut)
                 continue
             ev = self._step(g, tr, t, float(scores.get(g, 0.0)), lados.get(g), g in claros)
             if ev is not None:
@@ -192,6 +202,15 @@ class EventDetector:
             tr.libre_desde = ev.fin + cfg.enfriar
         elif s >= cfg.entrar and lado != tr.lado:
             tr.inicio, tr.ultimo, tr.lado, tr.suma, tr.n, tr.bajos, tr.claro = t, t, lado, s, 1, 0, claro  # new side
+        return ev
+
+    def _cut(self, g: str, tr: _Track) -> Evento | None:
+        """End a gesture in progress now, at its last frame so far: an event if it was
+        confirmed (then the cooldown), nothing otherwise."""
+        ev = self._close(g, tr, tr.ultimo) if tr.confirmado else None
+        tr.inicio, tr.confirmado = None, False
+        if ev is not None:
+            tr.libre_desde = ev.fin + self.tiempos.get(g, Tiempos()).enfriar
         return ev
 
     def _release(self, ended: list[Evento], t: float) -> list[Evento]:

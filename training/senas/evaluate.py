@@ -645,6 +645,14 @@ def _summaries(
             detail[clip.nombre]["calibracion"] = None if tr.calidad is None else tr.calidad.to_dict()
         summary = summarize([r.clip for r in recorridos], eventos, puntuaciones)
         summary["clips"] = detail
+        folders = dict.fromkeys(r.clip.carpeta for r in recorridos)
+        if len(folders) > 1:  # each folder alone: senas-lp is the one no hand rule was set on
+            summary["por_carpeta"] = {
+                str(f.name if f else ""): summarize(
+                    [r.clip for r in recorridos if r.clip.carpeta == f], eventos, puntuaciones
+                )["gestos"]["total"]
+                for f in folders
+            }
         summary["parpadeos"] = blinks_seen(recorridos, cal)
         out[cal] = summary
     return out
@@ -738,6 +746,12 @@ def format_report(report: Mapping[str, Any]) -> str:
                     f"{t['falsos']:>4} falsos ({t['falsos_por_minuto']:.2f}/min, "
                     f"{t['en_parpadeo']} en parpadeo)"
                 )
+                for folder, t in summaries[cal].get("por_carpeta", {}).items():
+                    lines.append(
+                        f"  {'':<9}{folder:<15}{t['encontradas']:>3} de {t['etiquetadas']:<3}"
+                        f"{t['falsos']:>4} falsos ({t['falsos_por_minuto']:.2f}/min, "
+                        f"{t['en_parpadeo']} en parpadeo)"
+                    )
         lines += ["", *format_failures(report["fuera_de_muestra"])]
         lines += ["", *format_decision(report).splitlines()]
         changed = report.get("ajuste_con_todos") or {}
