@@ -204,7 +204,8 @@ def test_a_blink_cuts_a_held_face_sena_short(gesto):
     shares a frame with one); what follows the blink is a new event that starts after it."""
     det = run_with_blink(pulse(gesto, 1.0, 2.4), 3.0, (1.6, 1.8))
     evs = [(e.inicio, e.fin) for e in det.eventos]
-    assert evs[0] == pytest.approx((1.0, 1.6 - 1 / FPS))
+    # the lids' closing frames (CIERRE, 0.07 s: one frame at 25 fps) are left out too
+    assert evs[0] == pytest.approx((1.0, 1.6 - 2 / FPS))
     assert all(fin < 1.6 or inicio >= 1.8 for inicio, fin in evs), evs
     # before: the event went on through the blink
     old = run(pulse(gesto, 1.0, 2.4), 3.0)
@@ -218,6 +219,10 @@ def test_a_blink_never_confirms_a_sena(gesto):
     frames are the blink's never starts."""
     short = run_with_blink(pulse(gesto, 1.0, 1.4), 3.0, (1.12, 1.5))
     assert short.eventos == []
+    # held its minimum only on the lids' closing frame before the blink was seen
+    minimum = TIEMPOS[gesto].minimo
+    closing = run_with_blink(pulse(gesto, 1.0, 2.0), 3.0, (1.0 + minimum + 1 / FPS, 1.9))
+    assert closing.eventos == []
     inside = run_with_blink(pulse(gesto, 1.0, 1.6), 3.0, (0.9, 1.7))
     assert inside.eventos == []
 
