@@ -413,6 +413,21 @@ def test_fit_moves_a_threshold_only_when_several_people_say_so() -> None:
     assert {g: t for g, t in several.items() if g != "morro"} == {g: t for g, t in TIEMPOS.items() if g != "morro"}
 
 
+def test_closed_eyes_are_never_fitted_down_to_a_blink() -> None:
+    """Four people each close their eyes for 0.6 s (labelled): a 0.47 s minimum would find them
+    all, but it is under the longest closure the blink watch calls a blink, so the fit never
+    tries it (0.7 s stands: closed eyes always outlast a blink)."""
+    from gestures.context import BlinkSettings
+
+    people = []
+    for i in range(4):
+        clip = Clip(f"eyes{i}.mp4", 25.0, 40, [Etiqueta("ojos_cerrados", 10, 24)])
+        people.append((clip, _trace([0.0] * 10 + [0.9] * 15 + [0.0] * 15, "ojos_cerrados")))
+    fitted = fit(people, loss, lambda m: m[0].nombre)
+    assert fitted["ojos_cerrados"].minimo > BlinkSettings().longest
+    assert fitted["ojos_cerrados"].minimo >= TIEMPOS["ojos_cerrados"].minimo
+
+
 def test_a_recording_keeps_what_the_landmarkers_saw(tmp_path: Path) -> None:
     """Saved and read back, a recording gives the measurements of the observations it holds
     (a face with shoulders, a frame without a face)."""
