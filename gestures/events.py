@@ -107,6 +107,11 @@ CORTA_PARPADEO: frozenset[str] = frozenset(GESTOS) - {"hombro_arriba", "hombros_
 # The lids begin to close a frame or two before a blink is seen (both eyes past half shut): a
 # seña cut by a blink ends before these seconds, and one confirmed only in them is none.
 CIERRE = 0.07
+# ...but a wink's own frames are those of one eye closing: when the other eye narrows with it
+# the blink watch may take the two for a blink (a real wink here did); a wink held its
+# minimum before that keeps all its frames (a blink's own lopsided start never gets there:
+# the wink is held at 0 from the blink's first frame and its cue needs the other eye open)
+SIN_CIERRE: frozenset[str] = frozenset({"guino"})
 
 # When both members of a pair are confirmed together, the first one wins: a shrug of both
 # shoulders often starts with one; closing both eyes often starts with one.
@@ -216,7 +221,7 @@ class EventDetector:
         """End a gesture in progress at ``t``, the first frame of a blink: at its last frame
         before the lids began to close (:data:`CIERRE` before), an event if it was confirmed
         by then (then the cooldown), nothing otherwise."""
-        before = [v for v in tr.vistos if v <= t - CIERRE]
+        before = [v for v in tr.vistos if v <= t - (0.0 if g in SIN_CIERRE else CIERRE)]
         fin = before[-1] if before else None
         keep = tr.confirmado and fin is not None and tr.confirmado_en <= fin and tr.inicio is not None
         ev = self._close(g, tr, fin) if keep and fin is not None else None
