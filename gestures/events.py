@@ -101,6 +101,18 @@ def _tiempo(gesto: str, name: object, value: object) -> float | int | bool:
     return kind(value)
 
 
+# What a blink (``sin_inicio``) cuts short when it comes in the middle: every face seña. The
+# shoulders are not the face: a shrug goes on through a blink, it only cannot start on one.
+CORTA_PARPADEO: frozenset[str] = frozenset(GESTOS) - {"hombro_arriba", "hombros_arriba"}
+# The lids begin to close a frame or two before a blink is seen (both eyes past half shut): a
+# seña cut by a blink ends before these seconds, and one confirmed only in them is none.
+CIERRE = 0.07
+# ...but a wink's own frames are those of one eye closing: when the other eye narrows with it
+# the blink watch may take the two for a blink (a real wink here did); a wink held its
+# minimum before that keeps all its frames (a blink's own lopsided start never gets there:
+# the wink is held at 0 from the blink's first frame and its cue needs the other eye open)
+SIN_CIERRE: frozenset[str] = frozenset({"guino"})
+
 # When both members of a pair are confirmed together, the first one wins: a shrug of both
 # shoulders often starts with one; closing both eyes often starts with one.
 PREFERIDO = {"hombro_arriba": "hombros_arriba", "guino": "ojos_cerrados", "lengua_fuera": "lengua_lado"}
@@ -117,6 +129,8 @@ class _Track:
     bajos: int = 0  # consecutive frames below salir
     claro: bool = False  # one of its frames was clearly shown
     confirmado: bool = False
+    confirmado_en: float = 0.0  # when it was confirmed
+    vistos: list[float] = field(default_factory=list)  # its last few frames above salir
     libre_desde: float = float("-inf")  # end of cooldown
 
 
@@ -138,14 +152,20 @@ class EventDetector:
         claros: Collection[str] = (),
     ) -> list[Evento]:
         """Advance to time ``t``; return the events that ended at this frame. The gestures in
-        ``sin_inicio`` may go on but not start at this frame (a blink never starts a seña);
-        those in ``claros`` are clearly shown at this frame (what a gesture whose ``claro`` is
-        set needs once before it is confirmed)."""
+        ``sin_inicio`` do not start at this frame, and those of :data:`CORTA_PARPADEO` in
+        progress end at their last frame before (a blink never starts, confirms or carries a
+        face seña; what was confirmed before it is an event that stops short of it); those in
+        ``claros`` are clearly shown at this frame (what a gesture whose ``claro`` is set needs
+        once before it is confirmed)."""
         lados = lados or {}
         ended: list[Evento] = []
         for g in GESTOS:
             tr = self._tracks.setdefault(g, _Track())
-            if g in sin_inicio and tr.inicio is None:
+            if g in sin_inicio and (tr.inicio is None or g in CORTA_PARPADEO):
+                if tr.inicio is not None:
+                    cut = self._cut(g, tr, t)
+                    if cut is not None:
+                        ended.append(cut)
                 continue
             ev = self._step(g, tr, t, float(scores.get(g, 0.0)), lados.get(g), g in claros)
             if ev is not None:
@@ -176,12 +196,14 @@ class EventDetector:
         if tr.inicio is None:
             if s >= cfg.entrar and t >= tr.libre_desde:
                 tr.inicio, tr.ultimo, tr.lado, tr.suma, tr.n, tr.bajos, tr.claro = t, t, lado, s, 1, 0, claro
+                tr.vistos = [t]
             return None
         if s >= cfg.salir and (lado == tr.lado or lado is None or tr.lado is None):
             tr.ultimo, tr.suma, tr.n, tr.bajos = t, tr.suma + s, tr.n + 1, 0
+            tr.vistos = [*tr.vistos[-3:], t]
             tr.claro = tr.claro or claro
             if not tr.confirmado and t - tr.inicio >= cfg.minimo and (tr.claro or not cfg.claro):
-                tr.confirmado = True
+                tr.confirmado, tr.confirmado_en = True, t
             return None
         tr.bajos += 1
         if t - tr.ultimo <= cfg.hueco and tr.bajos <= cfg.hueco_frames and lado in (None, tr.lado):
@@ -192,6 +214,20 @@ class EventDetector:
             tr.libre_desde = ev.fin + cfg.enfriar
         elif s >= cfg.entrar and lado != tr.lado:
             tr.inicio, tr.ultimo, tr.lado, tr.suma, tr.n, tr.bajos, tr.claro = t, t, lado, s, 1, 0, claro  # new side
+            tr.vistos = [t]
+        return ev
+
+    def _cut(self, g: str, tr: _Track, t: float) -> Evento | None:
+        """End a gesture in progress at ``t``, the first frame of a blink: at its last frame
+        before the lids began to close (:data:`CIERRE` before), an event if it was confirmed
+        by then (then the cooldown), nothing otherwise."""
+        before = [v for v in tr.vistos if v <= t - (0.0 if g in SIN_CIERRE else CIERRE)]
+        fin = before[-1] if before else None
+        keep = tr.confirmado and fin is not None and tr.confirmado_en <= fin and tr.inicio is not None
+        ev = self._close(g, tr, fin) if keep and fin is not None else None
+        tr.inicio, tr.confirmado = None, False
+        if ev is not None:
+            tr.libre_desde = ev.fin + self.tiempos.get(g, Tiempos()).enfriar
         return ev
 
     def _release(self, ended: list[Evento], t: float) -> list[Evento]:

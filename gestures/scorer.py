@@ -93,6 +93,9 @@ class Umbrales:
     # 0.058 and 0.42 at most; the real señas 0.12 and 0.83)
     lips_side_clear: tuple[float, float] = (0.08, 0.45)
     head_turn: tuple[float, float] = (25.0, 15.0)  # yaw/pitch change, degrees: gate
+    # closed eyes with the head tilted up or down, degrees: a player looking down at the cards
+    # lowers both lids (real closed eyes on the shared clips: within 6.5 degrees of neutral)
+    eyes_pitch: tuple[float, float] = (14.0, 8.0)
     min_face_px: float = 30.0  # below this IOD the tongue colour test is not trusted
     noise_k: float = 4.0  # a cue starts no lower than this many calibration std devs
 
@@ -234,6 +237,7 @@ class Scorer:
         # a laugh squeezes both eyes shut: no closed-eyes seña behind a broad grin (a wink
         # may come with one: a real one here did, with a grimace)
         vals["ojos_cerrados"] *= ramp(smile, *self.u.laugh_eyes)
+        vals["ojos_cerrados"] *= ramp(abs(f["pitch"] - base.get("pitch")), *self.u.eyes_pitch)
         calm = (
             ramp(smile, *self.u.grin)
             * ramp(grimace, *self.u.grimace)

@@ -157,18 +157,19 @@ def test_events_last_at_least_their_minimum_and_never_overlap(levels):
     assert all(a.fin < b.inicio for a, b in itertools.pairwise(evs))
 
 
-def test_a_gesture_barred_from_starting_goes_on_once_started():
+def test_a_barred_face_sena_is_cut_and_a_barred_shrug_goes_on_once_started():
     det = EventDetector()
     for i in range(20):
         t = i / 10
         barred = {"morro"} if 0.5 <= t < 0.8 else set()
         det.update(t, {"morro": 0.9 if 0.5 <= t < 1.5 else 0.0}, {}, barred)
     assert [(e.gesto, e.inicio) for e in det.eventos] == [("morro", 0.8)]
-    det = EventDetector()
-    for i in range(20):
-        t = i / 10
-        det.update(t, {"morro": 0.9 if 0.5 <= t < 1.5 else 0.0}, {}, {"morro"} if t >= 0.6 else ())
-    assert [(e.gesto, e.inicio, e.fin) for e in det.eventos] == [("morro", 0.5, 1.4)]
+    for gesto, expected in (("hombros_arriba", [("hombros_arriba", 0.5, 1.4)]), ("morro", [])):
+        det = EventDetector()
+        for i in range(20):
+            t = i / 10
+            det.update(t, {gesto: 0.9 if 0.5 <= t < 1.5 else 0.0}, {}, {gesto} if t >= 0.6 else ())
+        assert [(e.gesto, e.inicio, e.fin) for e in det.eventos] == expected
 
 
 def test_the_clear_frame_rule_can_be_switched_off():
@@ -183,3 +184,52 @@ def test_the_clear_frame_rule_can_be_switched_off():
         det.update(t, {"labios_lado": 0.9 if 1.0 <= t < 1.6 else 0.0}, {"labios_lado": "a"})
     det.finish(3.0)
     assert [e.gesto for e in det.eventos] == ["labios_lado"]
+
+
+def run_with_blink(score: Callable[[float], dict[str, float]], seconds: float, blink: tuple[float, float]):
+    """As :func:`run`, with every gesture but closed eyes barred (``sin_inicio``) over
+    ``blink``, as the recognizer bars them over a blink and the tenths of a second after."""
+    barred = frozenset(GESTOS) - {"ojos_cerrados"}
+    det = EventDetector()
+    for i in range(int(seconds * FPS)):
+        t = i / FPS
+        det.update(t, score(t), {}, barred if blink[0] <= t < blink[1] else (), ())
+    det.finish(seconds)
+    return det
+
+
+@pytest.mark.parametrize("gesto", ["morro", "cejas_arriba", "labio_mordido", "guino", "lengua_fuera"])
+def test_a_blink_cuts_a_held_face_sena_short(gesto):
+    """A seña confirmed before a blink ends at its last frame before the blink (it never
+    shares a frame with one); what follows the blink is a new event that starts after it."""
+    det = run_with_blink(pulse(gesto, 1.0, 2.4), 3.0, (1.6, 1.8))
+    evs = [(e.inicio, e.fin) for e in det.eventos]
+    # the lids' closing frames (CIERRE, 0.07 s: one frame at 25 fps) are left out too, but
+    # for a wink's (its own eye closing)
+    assert evs[0] == pytest.approx((1.0, 1.6 - (1 if gesto == "guino" else 2) / FPS))
+    assert all(fin < 1.6 or inicio >= 1.8 for inicio, fin in evs), evs
+    # before: the event went on through the blink
+    old = run(pulse(gesto, 1.0, 2.4), 3.0)
+    assert len(old.eventos) == 1
+    assert (old.eventos[0].inicio, old.eventos[0].fin) == pytest.approx((1.0, 2.4 - 1 / FPS))
+
+
+@pytest.mark.parametrize("gesto", ["morro", "cejas_arriba", "guino"])
+def test_a_blink_never_confirms_a_sena(gesto):
+    """A seña not yet held its minimum when the blink comes is dropped, and one whose only
+    frames are the blink's never starts."""
+    short = run_with_blink(pulse(gesto, 1.0, 1.4), 3.0, (1.12, 1.5))
+    assert short.eventos == []
+    # held its minimum only on the lids' closing frame before the blink was seen
+    minimum = TIEMPOS[gesto].minimo
+    closing = run_with_blink(pulse(gesto, 1.0, 2.0), 3.0, (1.0 + minimum + 1 / FPS, 1.9))
+    assert [e.gesto for e in closing.eventos] == (["guino"] if gesto == "guino" else [])
+    inside = run_with_blink(pulse(gesto, 1.0, 1.6), 3.0, (0.9, 1.7))
+    assert inside.eventos == []
+
+
+def test_a_shrug_goes_on_through_a_blink_and_closed_eyes_start_on_one():
+    det = run_with_blink(pulse("hombros_arriba", 1.0, 2.0), 3.0, (1.4, 1.6))
+    assert [(e.gesto, e.inicio) for e in det.eventos] == [("hombros_arriba", 1.0)]
+    eyes = run_with_blink(pulse("ojos_cerrados", 1.0, 2.0), 3.0, (1.0, 1.3))
+    assert [e.gesto for e in eyes.eventos] == ["ojos_cerrados"]

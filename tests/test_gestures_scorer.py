@@ -163,6 +163,16 @@ def test_tongue_is_ignored_on_a_tiny_face():
     assert "lengua_fuera" not in fired(tongue_area=0.08, scale_px=12.0)
 
 
+def test_closed_eyes_need_the_head_level_as_at_the_neutral_face():
+    """Looking down at the cards lowers both lids: with the head pitched 14 degrees from
+    neutral no closed eyes; up to 8 degrees, as real closed eyes were, they stand."""
+    shut = {"ear_a": 0.08, "ear_b": 0.08}
+    assert fired(**shut, pitch=6.0) == {"ojos_cerrados"}
+    assert fired(**shut, pitch=-6.0) == {"ojos_cerrados"}
+    assert score(**shut, pitch=14.0)["ojos_cerrados"] == 0.0
+    assert score(**shut, pitch=-14.0)["ojos_cerrados"] == 0.0
+
+
 def test_a_turned_head_silences_face_gestures():
     assert fired(ear_a=0.08, yaw=30.0) == set()
     assert fired(ear_a=0.08, yaw=10.0) == {"guino"}

@@ -1,6 +1,6 @@
 """The señas evaluation on real labelled clips: scoring rules on hand-made events and labels,
-the threshold fit on hand-made scores, and the report on ../shared/realdata/senas and
-senas-mas, in sample and with each person held out (run once; the first run reads every clip
+the threshold fit on hand-made scores, and the report on ../shared/realdata/senas, senas-mas
+and senas-lp, in sample and with each person held out (run once; the first run reads every clip
 through the landmarkers, a minute or two, and keeps the recordings in the cache)."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from training.senas.evaluate import (
 )
 
 FOLDERS = default_folders()
-HAVE_CLIPS = len(FOLDERS) == len(CARPETAS)  # both shared folders: skip only without the data
+HAVE_CLIPS = len(FOLDERS) == len(CARPETAS)  # every shared folder: skip only without the data
 
 
 # --- scoring logic ------------------------------------------------------------------------------
@@ -268,20 +268,21 @@ def test_command_fails_in_one_line_without_clips(tmp_path: Path, capsys: pytest.
     assert main([str(tmp_path / "nada")]) == 2
 
 
-# What the recognizer gives on both shared folders (13 people, 122 s), measured with
-# `python -m training.senas.evaluate --fuera-de-muestra`: (found at least, of labelled,
+# What the recognizer gives on the three shared folders (16 people, 18 clips, 143 s), measured
+# with `python -m training.senas.evaluate --fuera-de-muestra`: (found at least, of labelled,
 # false events at most, of them on a blink at most). Held out: each person scored with what was
-# fitted on the twelve others (the event thresholds, the learned decision, which gestures it
-# decides). Issue 43's targets (90 % found, at most one false event a minute, none on a blink)
-# are not all met yet (a worried face's inner brows and a 0.2 s tongue are missed): these guard
-# what is reached, no false event at all.
-MEDIDO = {"auto": (5, 7, 0, 0), "neutra": (10, 12, 0, 0)}
+# fitted on the others (the event thresholds, the learned decision, which gestures it decides).
+# Issue 52's targets (90 % found per kind, at most one false event a minute, none on a blink)
+# are not all met: senas-lp's bitten lip, its lips aside, three winks that come out of both eyes
+# narrowing and a 0.5 s closure are missed, and a flared "O" showing clenched teeth fires a
+# tongue out. These guard what is reached.
+MEDIDO = {"auto": (7, 12, 1, 0), "neutra": (13, 21, 1, 0)}
 # Held out, each way of deciding alone: the hand rules, and the learned decision for every
-# gesture with labelled señas (as the rules with the automatic calibration, but a pout missed
-# and a worried face's brows fired with one neutral frame; the mix that ships keeps the rules).
+# gesture with labelled señas (it misses the pouts and lips aside with the automatic
+# calibration and two señas with one neutral frame; the mix that ships keeps the rules).
 MEDIDO_POR_DECISION = {
-    "reglas_fuera_de_muestra": {"auto": (5, 7, 0, 0), "neutra": (10, 12, 0, 0)},
-    "aprendida_fuera_de_muestra": {"auto": (5, 7, 0, 0), "neutra": (9, 12, 1, 0)},
+    "reglas_fuera_de_muestra": {"auto": (7, 12, 1, 0), "neutra": (13, 21, 1, 0)},
+    "aprendida_fuera_de_muestra": {"auto": (3, 12, 1, 0), "neutra": (11, 21, 1, 0)},
 }
 
 
@@ -333,9 +334,9 @@ def test_shipped_decision_is_the_fit_on_every_clip(report: dict[str, Any]) -> No
 
 @pytest.mark.skipif(not HAVE_CLIPS, reason="no real clips")
 def test_the_blink_watch_sees_the_labelled_blinks(report: dict[str, Any]) -> None:
-    """32 of the 33 labelled blinks (one partial blink is not), barring few frames elsewhere."""
+    """37 of the 38 labelled blinks (one partial blink is not), barring few frames elsewhere."""
     b = report["calibraciones"]["neutra"]["parpadeos"]
-    assert b["etiquetados"] == 33 and b["vistos"] >= 32, b
+    assert b["etiquetados"] == 38 and b["vistos"] >= 37, b
     assert b["fotogramas_vetados_lejos"] <= 0.02 * b["fotogramas_lejos"], b
 
 
@@ -411,6 +412,46 @@ def test_fit_moves_a_threshold_only_when_several_people_say_so() -> None:
     # changes nothing here, stays
     assert several["morro"].minimo == pytest.approx(0.399) and several["morro"].entrar == 0.6
     assert {g: t for g, t in several.items() if g != "morro"} == {g: t for g, t in TIEMPOS.items() if g != "morro"}
+
+
+def test_two_clips_of_one_person_are_held_out_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    """senas-lp's d5 may show senas' d18: fitting without that person leaves both clips out,
+    and the fit counts them as one person."""
+    import training.senas.evaluate as ev
+    from training.senas.etiquetas import persona
+
+    assert persona("d5.mp4") == persona("d18.mp4") and persona("d3.mp4") == "d3.mp4"
+    seen: list[tuple[list[str], set[str]]] = []
+
+    def spy(muestras: Any, perdida: Any, quien: Any) -> dict[str, Any]:
+        seen.append(([m[0].nombre for m in muestras], {quien(m) for m in muestras}))
+        return dict(TIEMPOS)
+
+    monkeypatch.setattr(ev, "fit", spy)
+    tr = _trace([0.0] * 5)
+    runs = [
+        ev.Recorrido(Clip(n, 25.0, 5, [Etiqueta("neutro", 0, 4)]), {"neutra": tr})
+        for n in ("d18.mp4", "d5.mp4", "d3.mp4")
+    ]
+    ev.fit_without(runs, persona("d5.mp4"))
+    ev.fit_without(runs, None)
+    assert seen[0] == (["d3.mp4"], {"d3.mp4"})
+    assert seen[1][1] == {"d18.mp4", "d3.mp4"}  # two people, three clips
+
+
+def test_closed_eyes_are_never_fitted_down_to_a_blink() -> None:
+    """Four people each close their eyes for 0.6 s (labelled): a 0.47 s minimum would find them
+    all, but it is under the longest closure the blink watch calls a blink, so the fit never
+    tries it (0.7 s stands: closed eyes always outlast a blink)."""
+    from gestures.context import BlinkSettings
+
+    people = []
+    for i in range(4):
+        clip = Clip(f"eyes{i}.mp4", 25.0, 40, [Etiqueta("ojos_cerrados", 10, 24)])
+        people.append((clip, _trace([0.0] * 10 + [0.9] * 15 + [0.0] * 15, "ojos_cerrados")))
+    fitted = fit(people, loss, lambda m: m[0].nombre)
+    assert fitted["ojos_cerrados"].minimo > BlinkSettings().longest
+    assert fitted["ojos_cerrados"].minimo >= TIEMPOS["ojos_cerrados"].minimo
 
 
 def test_a_recording_keeps_what_the_landmarkers_saw(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from gestures.context import BlinkSettings
 from gestures.decision import Decision
 from gestures.events import TIEMPOS, EventDetector, Tiempos
 from gestures.features import Features
@@ -207,8 +208,8 @@ def _best(
     for entrar in ENTRAR:
         for factor in MINIMO_FACTOR:
             cand = replace(now, entrar=entrar, minimo=round(TIEMPOS[g].minimo * factor, 3))
-            if cand == now:
-                continue
+            if cand == now or (g == "ojos_cerrados" and cand.minimo <= BlinkSettings().longest):
+                continue  # closed eyes always outlast the longest closure the blink watch calls a blink
             losses = per_person(cand)
             gain = sum(base.values()) - sum(losses.values())
             better = sum(losses[k] < base[k] for k in base) - sum(losses[k] > base[k] for k in base)

@@ -29,7 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     folders = args.carpetas or default_folders()
     if not folders:
-        print("decision: no hay clips etiquetados (ni ../shared/realdata/senas ni senas-mas)", file=sys.stderr)
+        print("decision: no hay clips etiquetados (ni senas, senas-mas ni senas-lp)", file=sys.stderr)
         return 2
     try:
         # in sample the rules alone: the file being replaced may be for other inputs

@@ -53,7 +53,7 @@ from gestures.events import TIEMPOS, Tiempos
 from gestures.types import GESTOS, Evento
 from scoring.inputs import InputError, excerpt, read_json
 from training.senas.ajuste import PERSONAS_MINIMAS, PESO_PARPADEO, Traza, decidida, diferencias, events, fit, trace
-from training.senas.etiquetas import AMBIGUAS, GUINO_ETIQUETA, GUINO_LADO, MORRO_ABIERTO_DE, PARPADEO
+from training.senas.etiquetas import AMBIGUAS, GUINO_ETIQUETA, GUINO_LADO, MORRO_ABIERTO_DE, PARPADEO, persona
 from training.senas.grabacion import measurements, record
 from training.senas.modelo import (
     ENTRAR_PROBADOS,
@@ -81,6 +81,7 @@ class Etiqueta:
     nombre: str
     inicio: int
     fin: int
+    nota: str = ""  # what the labeller saw (labels.json's fourth item)
 
     @property
     def gesto(self) -> str | None:
@@ -200,11 +201,22 @@ def score_clip(etiquetas: Sequence[Etiqueta], eventos: Sequence[EventoClip], cal
 
 def _fell_on(etiquetas: Sequence[Etiqueta], ev: EventoClip) -> str:
     """The label a false event shares most frames with (gesture labels win ties)."""
-    best, best_key = SIN_ETIQUETA, (0, 0)
+    lab = _fell_on_label(etiquetas, ev)
+    return SIN_ETIQUETA if lab is None else lab.nombre
+
+
+def _fell_on_label(etiquetas: Sequence[Etiqueta], ev: EventoClip, nombre: str | None = None) -> Etiqueta | None:
+    """The label (named ``nombre``, if given) a false event shares most frames with, or is
+    nearest to within ``TOLERANCIA`` frames; gesture labels win ties. None if none."""
+    best, best_key = None, (-TOLERANCIA - 1, 0)
     for lab in etiquetas:
-        key = (_shared(ev.inicio, ev.fin, lab.inicio, lab.fin), lab.gesto is not None)
-        if key[0] > 0 and key > best_key:
-            best, best_key = lab.nombre, key
+        if nombre is not None and lab.nombre != nombre:
+            continue
+        shared = _shared(ev.inicio, ev.fin, lab.inicio, lab.fin)
+        gap = 0 if shared else -min(abs(ev.inicio - lab.fin), abs(lab.inicio - ev.fin))
+        key = (shared if shared else gap, lab.gesto is not None)
+        if (shared > 0 or nombre is not None) and key > best_key:
+            best, best_key = lab, key
     return best
 
 
@@ -305,7 +317,7 @@ def negatives(clips: Sequence[Clip], confusion: Mapping[str, int]) -> dict[str, 
 
 # --- labels -------------------------------------------------------------------------------------
 
-CARPETAS: Final = ("senas", "senas-mas")  # the shared folders of labelled clips
+CARPETAS: Final = ("senas", "senas-mas", "senas-lp")  # the shared folders of labelled clips
 
 
 def default_folder(name: str = "senas") -> Path:
@@ -359,7 +371,7 @@ def _label(where: str, e: object, frames: int) -> Etiqueta:
     assert isinstance(e, list)
     if not 0 <= e[1] <= e[2] < frames:
         raise EvaluationError(f"{where}: evento {excerpt(e)}: fotogramas fuera del clip")
-    return Etiqueta(e[0], e[1], e[2])
+    return Etiqueta(e[0], e[1], e[2], e[3] if len(e) > 3 and isinstance(e[3], str) else "")
 
 
 def neutral_frame(clip: Clip) -> int:
@@ -426,10 +438,10 @@ def loss(muestra: tuple[Clip, Traza], grupo: Sequence[str], tiempos: Mapping[str
 
 
 def fit_without(recorridos: Sequence[Recorrido], fuera: str | None) -> dict[str, Tiempos]:
-    """The event thresholds fitted on every clip but ``fuera`` (None: on all), both
-    calibrations together."""
-    muestras = [(r.clip, tr) for r in recorridos if r.clip.nombre != fuera for tr in r.trazas.values()]
-    return fit(muestras, loss, lambda m: m[0].nombre)
+    """The event thresholds fitted on every person but ``fuera`` (None: on all; a person is
+    :func:`training.senas.etiquetas.persona` of a clip), both calibrations together."""
+    muestras = [(r.clip, tr) for r in recorridos if persona(r.clip.nombre) != fuera for tr in r.trazas.values()]
+    return fit(muestras, loss, lambda m: persona(m[0].nombre))
 
 
 def _index(times: Sequence[float], t: float) -> int:
@@ -489,7 +501,7 @@ def evaluate(
     }
     report["segundos"] = round(time.monotonic() - start, 1)
     if fuera_de_muestra:
-        fits = {c.nombre: fit_without(recorridos, c.nombre) for c in clips}
+        fits = {p: fit_without(recorridos, p) for p in dict.fromkeys(persona(c.nombre) for c in clips)}
         report.update(held_out(recorridos, calibraciones, fits))
         report["ajustes_fuera_de_muestra"] = {k: diferencias(v) for k, v in fits.items()}
         report["ajuste_con_todos"] = diferencias(fit_without(recorridos, None))
@@ -505,7 +517,7 @@ def held_out(
     whether it replaces the rules are chosen on the other people, each scored with a model
     fitted without both (:func:`choose`). ``fuera_de_muestra`` is the mix."""
     learnable = aprendibles(recorridos)
-    people = [r.clip.nombre for r in recorridos]
+    people = list(dict.fromkeys(persona(r.clip.nombre) for r in recorridos))
     modelos = modelos_sin(recorridos)
     eleccion = {p: choose(recorridos, fits, modelos, learnable, p) for p in [*people, None]}
 
@@ -564,14 +576,14 @@ def choose(
     rules: dict[str, dict[str, float]] = {}  # person -> gesture -> loss
     tried: dict[float, dict[str, dict[str, float]]] = {e: {} for e in ENTRAR_PROBADOS}
     for r in recorridos:
-        q = r.clip.nombre
+        q = persona(r.clip.nombre)
         m = None if q == fuera else sin(modelos, fuera, q)
         if m is None:
             continue
-        rules[q] = _losses(r, fits[q], Decision.ninguna())
+        _add(rules.setdefault(q, {}), _losses(r, fits[q], Decision.ninguna()))
         for e, per_person in tried.items():
             decide = con_gestos(m, learnable, dict.fromkeys(learnable, e))
-            per_person[q] = _losses(r, decide.tiempos(fits[q]), decide)
+            _add(per_person.setdefault(q, {}), _losses(r, decide.tiempos(fits[q]), decide))
 
     def total(losses: Mapping[str, Mapping[str, float]], g: str) -> float:
         return sum(person.get(g, 0.0) for person in losses.values())
@@ -586,6 +598,11 @@ def choose(
         if total(learned, g) < total(rules, g) and better - worse >= PERSONAS_MINIMAS:
             chosen.append(g)
     return chosen, entrar
+
+
+def _add(into: dict[str, float], more: Mapping[str, float]) -> None:
+    for k, v in more.items():
+        into[k] = into.get(k, 0.0) + v
 
 
 def _losses(r: Recorrido, tiempos: Mapping[str, Tiempos], decision: Decision) -> defaultdict[str, float]:
@@ -619,14 +636,23 @@ def _summaries(
         eventos, puntuaciones, detail = {}, {}, {}
         for r in recorridos:
             clip = r.clip
-            tr = r.trazas[cal] if decision_de is None else decidida(r.trazas[cal], decision_de(clip.nombre))
-            evs = clip_events(tr, tiempos_de(clip.nombre))
+            who = persona(clip.nombre)
+            tr = r.trazas[cal] if decision_de is None else decidida(r.trazas[cal], decision_de(who))
+            evs = clip_events(tr, tiempos_de(who))
             p = score_clip(clip.etiquetas, evs, tr.calibrando_hasta)
             eventos[clip.nombre], puntuaciones[clip.nombre] = evs, p
             detail[clip.nombre] = _clip_detail(clip, evs, p, tr.calibrando_hasta, cal)
             detail[clip.nombre]["calibracion"] = None if tr.calidad is None else tr.calidad.to_dict()
         summary = summarize([r.clip for r in recorridos], eventos, puntuaciones)
         summary["clips"] = detail
+        folders = dict.fromkeys(r.clip.carpeta for r in recorridos)
+        if len(folders) > 1:  # each folder alone: senas-lp is the one no hand rule was set on
+            summary["por_carpeta"] = {
+                str(f.name if f else ""): summarize(
+                    [r.clip for r in recorridos if r.clip.carpeta == f], eventos, puntuaciones
+                )["gestos"]["total"]
+                for f in folders
+            }
         summary["parpadeos"] = blinks_seen(recorridos, cal)
         out[cal] = summary
     return out
@@ -654,13 +680,28 @@ def blinks_seen(recorridos: Sequence[Recorrido], cal: str) -> dict[str, int]:
     return {"etiquetados": labelled, "vistos": seen, "fotogramas_vetados_lejos": barred, "fotogramas_lejos": frames}
 
 
+def _what_face_did(clip: Clip, ev: EventoClip, sobre: str) -> str:
+    """The note of the label a false event fell on (the blink's, on a blink): what the face
+    was doing."""
+    lab = _fell_on_label(clip.etiquetas, ev, sobre if sobre != SIN_ETIQUETA else None)
+    return "" if lab is None else f"{lab.nombre} {lab.inicio}-{lab.fin}: {lab.nota}".strip()
+
+
 def _clip_detail(clip: Clip, evs: Sequence[EventoClip], p: Puntuacion, calibrando: int, cal: str) -> dict[str, Any]:
     out: dict[str, Any] = {
         "fps": clip.fps,
         "fotogramas": clip.frames,
         "calibrando_hasta": calibrando,
         "eventos": [
-            {"gesto": e.clave, "inicio": e.inicio, "fin": e.fin, "falso": j in p.falsos, "sobre": p.falsos.get(j)}
+            {
+                "gesto": e.clave,
+                "inicio": e.inicio,
+                "fin": e.fin,
+                "segundo": round(e.inicio / clip.fps, 2),
+                "falso": j in p.falsos,
+                "sobre": p.falsos.get(j),
+                **({"cara": _what_face_did(clip, e, p.falsos[j])} if j in p.falsos else {}),
+            }
             for j, e in enumerate(evs)
         ],
         "no_encontradas": [
@@ -705,6 +746,13 @@ def format_report(report: Mapping[str, Any]) -> str:
                     f"{t['falsos']:>4} falsos ({t['falsos_por_minuto']:.2f}/min, "
                     f"{t['en_parpadeo']} en parpadeo)"
                 )
+                for folder, t in summaries[cal].get("por_carpeta", {}).items():
+                    lines.append(
+                        f"  {'':<9}{folder:<15}{t['encontradas']:>3} de {t['etiquetadas']:<3}"
+                        f"{t['falsos']:>4} falsos ({t['falsos_por_minuto']:.2f}/min, "
+                        f"{t['en_parpadeo']} en parpadeo)"
+                    )
+        lines += ["", *format_failures(report["fuera_de_muestra"])]
         lines += ["", *format_decision(report).splitlines()]
         changed = report.get("ajuste_con_todos") or {}
         lines.append(
@@ -720,6 +768,20 @@ def format_report(report: Mapping[str, Any]) -> str:
         "(hablar, sin gesto), otro (risa, mueca, sorpresa...), parpadeo",
     ]
     return "\n".join(lines)
+
+
+def format_failures(summaries: Mapping[str, Any]) -> list[str]:
+    """Every false event (clip, second, gesture, what the face was doing) and every missed
+    seña, per calibration."""
+    lines = ["fallos fuera de muestra: falsos (clip, segundo, gesto, sobre qué) y señas no encontradas"]
+    for cal, s in summaries.items():
+        for name, c in s["clips"].items():
+            for e in c["eventos"]:
+                if e["falso"]:
+                    lines.append(f"  {cal:<7}falso    {name} {e['segundo']:.2f} s {e['gesto']}: {e.get('cara', '')}")
+            for lab, first, _last in c["no_encontradas"]:
+                lines.append(f"  {cal:<7}perdida  {name} {first / c['fps']:.2f} s {lab}")
+    return lines
 
 
 DECISIONES: Final = (
@@ -816,8 +878,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         nargs="*",
         type=Path,
         metavar="CARPETA",
-        help="carpetas con labels.json y los clips (por defecto senas y "
-        "senas-mas de $MUSMESA_REALDATA o ../shared/realdata)",
+        help="carpetas con labels.json y los clips (por defecto senas, "
+        "senas-mas y senas-lp de $MUSMESA_REALDATA o ../shared/realdata)",
     )
     parser.add_argument("--calibracion", choices=("auto", "neutra", "ambas"), default="ambas")
     parser.add_argument(
@@ -836,7 +898,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     folders = args.carpetas or default_folders()
     if not folders:
-        print("evaluate: no hay clips etiquetados (ni ../shared/realdata/senas ni senas-mas)", file=sys.stderr)
+        print("evaluate: no hay clips etiquetados (ni senas, senas-mas ni senas-lp)", file=sys.stderr)
         return 2
     cals = CALIBRACIONES if args.calibracion == "ambas" else (args.calibracion,)
     try:

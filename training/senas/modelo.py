@@ -43,7 +43,7 @@ from common.files import write_atomic
 from gestures.decision import ENTRADAS, RUTA, Decision
 from gestures.types import GESTOS
 from training.senas.ajuste import Traza
-from training.senas.etiquetas import AMBIGUAS, GUINO_LADO, PARPADEO
+from training.senas.etiquetas import AMBIGUAS, GUINO_LADO, PARPADEO, persona
 
 C: Final = 0.1  # L2 regularisation of the logistic regression (set beforehand)
 BORDE: Final = 3  # frames around a labelled seña left out of the fit
@@ -207,7 +207,9 @@ def modelos_sin(recorridos: Sequence[Any]) -> Modelos:
     (``(p, q)`` and ``(q, p)`` alike; ``(p, None)``: without ``p``; ``(None, None)``: with
     everyone). The pairs choose, for each person held out, the gestures the decision takes
     over, on the other people held out in turn."""
-    bloques = {r.clip.nombre: [filas(r.clip, tr) for tr in r.trazas.values()] for r in recorridos}
+    bloques: dict[str, list[Filas]] = {}
+    for r in recorridos:  # one fold per person (two clips may show the same one)
+        bloques.setdefault(persona(r.clip.nombre), []).extend(filas(r.clip, tr) for tr in r.trazas.values())
     names = list(bloques)
 
     def without(*fuera: str) -> Decision | None:
@@ -245,7 +247,7 @@ def informe_archivo(
         "ajuste": {
             "comando": "python -m training.senas.decision",
             "C": C,
-            "personas": len(recorridos),
+            "personas": len({persona(r.clip.nombre) for r in recorridos}),
             "clips": sorted(r.clip.nombre for r in recorridos),
             "elegidos": list(elegidos),
         },
