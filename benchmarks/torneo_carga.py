@@ -4,7 +4,11 @@ lost, or the answer lost after the server stored the hand) retried from each tab
 and a `kill -9` of the server midway followed by a restart. The tables may be spread over
 several tournaments (``--torneos``; at most 128 tables each), and spectators may poll the
 tournaments' public pages every 5 s as a browser does, sending back the ETag they got
-(``--espectadores``).
+(``--espectadores``). With ``--hosts 2`` (or more) the servers run side by side over one
+database behind Debian's nginx (torneo.simulacion.nginx_temporal), as several hosts behind a
+proxy: the `kill -9` takes one host down for good and the tables and the spectators (the
+phones following the tournament) carry on through the others; before the load, logins through
+the proxy check that the hosts share one rate limit (torneo.limites).
 
 Afterwards it checks that every hand is stored exactly once (the same ids as the tables
 confirmed, no more, no fewer) and that the standings equal the sum of the tables' own
@@ -15,11 +19,13 @@ the hands' and the spectators' apart.
     .venv/bin/python benchmarks/torneo_carga.py --mesas 1000 --torneos 8 --intervalo 60 --espectadores 200
     .venv/bin/python benchmarks/torneo_carga.py --postgres   # a throwaway PostgreSQL on the loopback
     .venv/bin/python benchmarks/torneo_carga.py --url postgresql://...
+    .venv/bin/python benchmarks/torneo_carga.py --hosts 2 --postgres --espectadores 64
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -43,9 +49,17 @@ sys.path.insert(0, str(REPO))
 
 from torneo import auth, db, servicio  # noqa: E402
 from torneo import formato as fm  # noqa: E402
-from torneo.simulacion import MesaSimulada, PostgresMissing, free_port, postgres_temporal  # noqa: E402
+from torneo.simulacion import (  # noqa: E402
+    MesaSimulada,
+    NginxMissing,
+    PostgresMissing,
+    free_port,
+    nginx_temporal,
+    postgres_temporal,
+)
 
 CLAVE = "carga-secreta-1"
+ENTRADAS_VARIOS = 6  # the login limit of the hosts behind the proxy: the check of a shared limit
 
 
 class TorneoCarga(NamedTuple):
@@ -81,8 +95,8 @@ def preparar(url: str, mesas: int, torneos: int = 1) -> list[TorneoCarga]:
 class Servidor:
     """`mus torneo servir` as a child process, to be killed with SIGKILL."""
 
-    def __init__(self, args: list[str], port: int) -> None:
-        self.args, self.port = args, port
+    def __init__(self, args: list[str], port: int, entradas: int = 100000) -> None:
+        self.args, self.port, self.entradas = args, port, entradas
         self.proc: subprocess.Popen[bytes] | None = None
 
     def arrancar(self) -> None:
@@ -98,7 +112,7 @@ class Servidor:
             "--puerto",
             str(self.port),
             "--limite-entradas",
-            "100000",
+            str(self.entradas),
         ]
         # 64 tables from one address send more than the per-address request limit allows a client,
         # and a round's start joins more tables at once than one address may
@@ -259,28 +273,76 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     p.add_argument("--intervalo", type=float, default=3.0, help="segundos entre manos de una mesa (3)")
     p.add_argument("--caidas", type=float, default=0.1, help="probabilidad de caída de red por envío (0.1)")
     p.add_argument("--matar", type=int, default=1, help="veces que se mata el servidor con kill -9 (1)")
+    p.add_argument(
+        "--hosts",
+        type=int,
+        default=1,
+        help="servidores sobre la misma base detrás de un nginx (1: uno, sin proxy); "
+        "con varios, el kill -9 deja caído uno de ellos",
+    )
     g = p.add_mutually_exclusive_group()
     g.add_argument("--url", help="PostgreSQL; por defecto SQLite en una carpeta temporal")
     g.add_argument("--postgres", action="store_true", help="arranca un PostgreSQL temporal en el loopback")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    if args.hosts > 1 and args.matar >= args.hosts:
+        raise SystemExit("torneo_carga: con varios --hosts, --matar debe ser menor que --hosts")
     if args.postgres:
         try:
             with postgres_temporal() as url:
                 return _carga(args, url)
-        except PostgresMissing as exc:
+        except (PostgresMissing, NginxMissing) as exc:
             raise SystemExit(f"torneo_carga: {exc}") from None
-    return _carga(args, args.url)
+    try:
+        return _carga(args, args.url)
+    except NginxMissing as exc:
+        raise SystemExit(f"torneo_carga: {exc}") from None
 
 
 def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
     tmp = tempfile.mkdtemp(prefix="musmesa-carga-")
     url = pg_url or db.url_por_defecto(tmp)
     torneos = preparar(url, args.mesas, args.torneos)
-    port = free_port()
-    srv = Servidor(["--url", url] if pg_url else ["--datos", tmp], port)
-    srv.arrancar()
-    base = f"http://127.0.0.1:{port}"
+    base_datos = ["--url", url] if pg_url else ["--datos", tmp]
+    if args.hosts == 1:
+        srvs = [Servidor(base_datos, free_port())]
+    else:  # behind the proxy: the client's address from its X-Forwarded-For, and a small login limit
+        srvs = [
+            Servidor([*base_datos, "--proxy", "127.0.0.1"], free_port(), ENTRADAS_VARIOS) for _ in range(args.hosts)
+        ]
+    with contextlib.ExitStack() as pila:
+        for srv in srvs:
+            srv.arrancar()
+            pila.callback(srv.parar)
+        if args.hosts == 1:
+            base = f"http://127.0.0.1:{srvs[0].port}"
+            compartido = None
+        else:
+            base = pila.enter_context(nginx_temporal([srv.port for srv in srvs]))
+            compartido = limite_compartido(base)
+        return _cargar(args, url, pg_url, torneos, srvs, base, compartido)
+
+
+def limite_compartido(base: str) -> bool:
+    """Whether the hosts behind the proxy give one client one login limit (``ENTRADAS_VARIOS``
+    tries, then 429), not one each: the proxy sends the tries to the hosts in turn."""
+    with httpx.Client(base_url=base, timeout=30) as client:
+        estados = [
+            client.post("/api/sesion", json={"usuario": f"nadie{i}", "clave": "adivinando"}).status_code
+            for i in range(ENTRADAS_VARIOS + 2)
+        ]
+    return estados == [401] * ENTRADAS_VARIOS + [429] * 2
+
+
+def _cargar(
+    args: argparse.Namespace,
+    url: str,
+    pg_url: str | None,
+    torneos: list[TorneoCarga],
+    srvs: list[Servidor],
+    base: str,
+    compartido: bool | None,
+) -> dict[str, Any]:
     duracion = args.minutos * 60
     inicio = time.monotonic()
     fin = inicio + duracion
@@ -302,20 +364,18 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
     threading.Thread(target=_avisar, args=(unida, len(codigos), unidas), daemon=True).start()
     for k in range(args.matar):
         time.sleep(max(0.0, inicio + duracion * (k + 1) / (args.matar + 1) - time.monotonic()))
-        srv.matar()
-        time.sleep(1.0)
-        srv.arrancar()
+        srvs[k % len(srvs)].matar()
+        if len(srvs) == 1:  # one server: it comes back; several: the killed host stays down
+            time.sleep(1.0)
+            srvs[0].arrancar()
     for h in hilos:
         h.join()
     enviado = time.monotonic() - inicio
-    try:
-        resultado: dict[str, Any] = {"manos": 0, "confirmadas": 0, "guardadas": 0}
-        for t in torneos:
-            parte = comprobar(url, t.tid, base, {c: tablas[c] for c in t.codigos if c in tablas}, t.codigos)
-            resultado = {k: resultado[k] + parte[k] for k in resultado}
-        resultado["cpu_servidor_s"] = srv.cpu()  # since its last start
-    finally:
-        srv.parar()
+    resultado: dict[str, Any] = {"manos": 0, "confirmadas": 0, "guardadas": 0}
+    for t in torneos:
+        parte = comprobar(url, t.tid, base, {c: tablas[c] for c in t.codigos if c in tablas}, t.codigos)
+        resultado = {k: resultado[k] + parte[k] for k in resultado}
+    resultado["cpu_servidor_s"] = srvs[-1].cpu()  # since its last start (the last host: never killed)
     latencias.sort()
     vistos.latencias.sort()
     vistos.primeras.sort()
@@ -331,12 +391,14 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
         "latencia_p95_ms": _percentil(latencias, 0.95),
         "latencia_p99_ms": _percentil(latencias, 0.99),
         "muertes": args.matar,
+        "hosts": args.hosts,
+        "limite_compartido": compartido,
         "espectadores": args.espectadores,
         "espectadores_paginas": vistos.paginas,
         "espectadores_304": vistos.sin_cambios,
         "espectadores_fallos": vistos.fallos,
         "espectadores_fallos_tipos": vistos.tipos,
-        "log_servidor": srv.log.name,
+        "log_servidor": srvs[-1].log.name,
         "espectadores_p50_ms": _percentil(vistos.latencias, 0.50),
         "espectadores_p99_ms": _percentil(vistos.latencias, 0.99),
         "espectadores_primera_p50_ms": _percentil(vistos.primeras, 0.50),
@@ -347,7 +409,8 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
     else:
         print(
             f"{resultado['manos']} manos de {args.mesas} mesas en {args.torneos} torneos en {enviado:.0f} s "
-            f"({resultado['base']}, {args.matar} kill -9): {resultado['confirmadas']} confirmadas, "
+            f"({resultado['base']}, {args.hosts} servidor(es), {args.matar} kill -9): "
+            f"{resultado['confirmadas']} confirmadas, "
             f"{resultado['guardadas']} guardadas; {resultado['manos_por_segundo']} manos/s, "
             f"latencia p50 {resultado['latencia_p50_ms']} ms, p95 {resultado['latencia_p95_ms']} ms, "
             f"p99 {resultado['latencia_p99_ms']} ms; todas guardadas una vez, clasificación = suma de los marcadores"
