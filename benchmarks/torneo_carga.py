@@ -59,7 +59,7 @@ from torneo.simulacion import (  # noqa: E402
 )
 
 CLAVE = "carga-secreta-1"
-ENTRADAS_VARIOS = 6  # the login limit of the hosts behind the proxy: the check of a shared limit
+ENTRADAS_VARIOS = 4  # the login limit of the hosts behind the proxy: the check of a shared limit
 
 
 class TorneoCarga(NamedTuple):
@@ -100,6 +100,11 @@ class Servidor:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def arrancar(self) -> None:
+        self.lanzar()
+        self.esperar()
+
+    def lanzar(self) -> None:
+        """Start the process (``esperar`` waits until it listens)."""
         cmd = [
             sys.executable,
             "-m",
@@ -124,6 +129,9 @@ class Servidor:
         # its log to a file: a pipe nobody reads fills up and stops the server
         self.log = tempfile.NamedTemporaryFile(prefix="musmesa-carga-log-", suffix=".txt", delete=False)  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=self.log, env=env)
+
+    def esperar(self) -> None:
+        assert self.proc is not None
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -195,7 +203,9 @@ def mesa(
         if unida is not None:
             unida.release()
         red = Red(client, rng, caidas)
-        while time.monotonic() < fin:
+        jugadas = 0
+        while jugadas == 0 or time.monotonic() < fin:  # one hand at least, however late it joined
+            jugadas += 1
             time.sleep(intervalo * rng.uniform(0.5, 1.5))
             m.jugar()
             m.enviar(red, latencias)  # type: ignore[arg-type]
@@ -311,9 +321,11 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
             Servidor([*base_datos, "--proxy", "127.0.0.1"], free_port(), ENTRADAS_VARIOS) for _ in range(args.hosts)
         ]
     with contextlib.ExitStack() as pila:
+        pila.callback(parar, srvs)
+        for srv in srvs:  # the hosts start together
+            srv.lanzar()
         for srv in srvs:
-            srv.arrancar()
-            pila.callback(srv.parar)
+            srv.esperar()
         if args.hosts == 1:
             base = f"http://127.0.0.1:{srvs[0].port}"
             compartido = None
@@ -321,6 +333,15 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
             base = pila.enter_context(nginx_temporal([srv.port for srv in srvs]))
             compartido = limite_compartido(base)
         return _cargar(args, url, pg_url, torneos, srvs, base, compartido)
+
+
+def parar(srvs: list[Servidor]) -> None:
+    """Stop the servers together (each may take a few seconds to close its connections)."""
+    for srv in srvs:
+        if srv.proc and srv.proc.poll() is None:
+            srv.proc.terminate()
+    for srv in srvs:
+        srv.parar()
 
 
 def limite_compartido(base: str) -> bool:
@@ -362,9 +383,15 @@ def _cargar(
     for h in hilos:
         h.start()
     threading.Thread(target=_avisar, args=(unida, len(codigos), unidas), daemon=True).start()
+    antes = (0, 0)  # hands answered and spectators' views before the first kill
+    # the kills spread over the play, once every table has joined (the tables join at the start)
+    unidas.wait(timeout=max(0.0, fin - time.monotonic()))
+    desde = time.monotonic()
     for k in range(args.matar):
-        time.sleep(max(0.0, inicio + duracion * (k + 1) / (args.matar + 1) - time.monotonic()))
+        time.sleep(max(0.0, desde + (fin - desde) * (k + 1) / (args.matar + 1) - time.monotonic()))
         srvs[k % len(srvs)].matar()
+        if k == 0:
+            antes = (len(latencias), vistos.paginas + vistos.sin_cambios)
         if len(srvs) == 1:  # one server: it comes back; several: the killed host stays down
             time.sleep(1.0)
             srvs[0].arrancar()
@@ -391,6 +418,8 @@ def _cargar(
         "latencia_p95_ms": _percentil(latencias, 0.95),
         "latencia_p99_ms": _percentil(latencias, 0.99),
         "muertes": args.matar,
+        "respondidas_tras_matar": n - antes[0] if args.matar else None,
+        "espectadores_tras_matar": vistos.paginas + vistos.sin_cambios - antes[1] if args.matar else None,
         "hosts": args.hosts,
         "limite_compartido": compartido,
         "espectadores": args.espectadores,

@@ -177,21 +177,20 @@ http {{
     scgi_temp_path {tmp}/scgi;
     upstream musmesa {{
 {servidores}
-        keepalive 64;
     }}
     server {{
         listen 127.0.0.1:{puerto};
         client_max_body_size 40m;
         location / {{
+            # a connection per request: no kept-alive connection that uvicorn closes (after 5 s
+            # idle) just as nginx sends on it, which with the other host down would be a 502
             proxy_pass http://musmesa;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
             proxy_set_header Host $host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_set_header X-Forwarded-Proto $scheme;
             # a host that is down or dies mid-request: the request goes to the next one. A hand is
             # safe to send twice (the server stores it once, by its id), so POSTs go on too
-            proxy_next_upstream error timeout http_502 non_idempotent;
+            proxy_next_upstream error timeout non_idempotent;
             proxy_connect_timeout 2s;
         }}
     }}
