@@ -180,7 +180,7 @@ http {{
     }}
     server {{
         listen 127.0.0.1:{puerto};
-        client_max_body_size 40m;
+        client_max_body_size 70m;
         location / {{
             # a connection per request: no kept-alive connection that uvicorn closes (after 5 s
             # idle) just as nginx sends on it, which with the other host down would be a 502
