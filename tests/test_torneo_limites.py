@@ -129,3 +129,18 @@ def test_the_limit_refills_one_request_at_a_time_and_old_rows_are_pruned(tmp_pat
     with engine.connect() as conn:
         assert conn.scalar(select(func.count()).select_from(Contador)) == 1
     engine.dispose()
+
+
+def test_two_phone_servers_share_the_photo_limit(tmp_path: Path):
+    """`mus servir`'s photo limit (web.rutas.leer) is counted with the others: two apps over one
+    database refuse the third photo of a limit of two, whichever answers it."""
+    from web.app import crear_app
+
+    url = f"sqlite:///{tmp_path / 'mus.db'}"
+    a, b = TestClient(crear_app(url, tmp_path)), TestClient(crear_app(url, tmp_path))
+    for c in (a, b):
+        c.app.state.limite_leer = Limite("leer", 2, 60.0)
+    foto = {"foto": ("mesa.jpg", b"not a photo", "image/jpeg")}
+    assert [c.post("/api/leer", files=foto).status_code for c in (a, b, a, b)] == [415, 415, 429, 429]
+    for c in (a, b):
+        c.app.state.servidor.engine.dispose()
