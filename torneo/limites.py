@@ -81,10 +81,10 @@ class Contadores:
         desde = case((c.marca > _num(ahora), c.marca), else_=_num(ahora))  # an old row starts afresh
         cabe = desde + _num(paso) - _num(ahora) <= _num(limite.ventana + _HOLGURA)
         with self.engine.begin() as conn:
+            nueva = {"clase": limite.clase, "clave": _clave(clave), "detalle": "", "cuenta": 1}
             cuenta, marca = _insertar(
                 conn,
-                {"clase": limite.clase, "clave": _clave(clave), "detalle": "", "marca": ahora + paso, "cuenta": 1}
-                | {"caduca": ahora + paso},
+                nueva | {"marca": ahora + paso, "caduca": ahora + paso},
                 {
                     "marca": case((cabe, desde + _num(paso)), else_=c.marca),
                     "caduca": case((cabe, desde + _num(paso)), else_=c.marca),
@@ -94,7 +94,7 @@ class Contadores:
             if ahora - self._podada > PODA:
                 self._podada = ahora
                 conn.execute(delete(Contador).where(Contador.clase.startswith("limite:"), Contador.caduca < ahora))
-        return 0.0 if cuenta else max(0.0, marca + paso - ahora - limite.ventana)
+        return 0.0 if cuenta else max(_HOLGURA, marca + paso - ahora - limite.ventana)
 
     def permitir(self, limite: Limite, clave: str) -> bool:
         return self.espera(limite, clave) == 0.0
