@@ -144,3 +144,19 @@ def test_two_phone_servers_share_the_photo_limit(tmp_path: Path):
     assert [c.post("/api/leer", files=foto).status_code for c in (a, b, a, b)] == [415, 415, 429, 429]
     for c in (a, b):
         c.app.state.servidor.engine.dispose()
+
+
+def test_a_big_limit_is_taken_in_lots_and_still_holds_across_processes(tmp_path: Path):
+    """The general limit (thousands a minute) is taken from the database 1/100 at a time and
+    spent in the process: two processes together still get at most ``n``, at most a lot short."""
+    engine = motor(f"sqlite:///{tmp_path / 'l.sqlite3'}")
+    reloj = [1000.0]
+    a, b = Contadores(engine, reloj=lambda: reloj[0]), Contadores(engine, reloj=lambda: reloj[0])
+    limite = Limite("general", 1000, 60.0)  # lots of 10
+    permitidas = [(a if i % 2 else b).permitir(limite, "10.0.0.1") for i in range(1100)]
+    assert 1000 - 2 * 9 <= sum(permitidas) <= 1000 and not any(permitidas[1020:])
+    with engine.connect() as conn:
+        assert conn.scalar(select(Contador.marca)) == pytest.approx(1060.0)  # 100 lots of 10 counted
+    reloj[0] += 0.6  # ten requests' worth of time: one lot again, and what a process held has lapsed
+    assert a.permitir(limite, "10.0.0.1") and b.permitir(limite, "10.0.0.1") is False
+    engine.dispose()
