@@ -403,6 +403,9 @@ def _cargar(
         parte = comprobar(url, t.tid, base, {c: tablas[c] for c in t.codigos if c in tablas}, t.codigos)
         resultado = {k: resultado[k] + parte[k] for k in resultado}
     resultado["cpu_servidor_s"] = srvs[-1].cpu()  # since its last start (the last host: never killed)
+    if len(srvs) > 1 and args.matar:  # a phone opening the page now, with a host still down
+        with httpx.Client(base_url=base, timeout=30) as client:
+            resultado["publica_tras_matar"] = [client.get(torneos[0].publica).status_code for _ in range(2 * len(srvs))]
     latencias.sort()
     vistos.latencias.sort()
     vistos.primeras.sort()

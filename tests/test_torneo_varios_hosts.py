@@ -47,5 +47,7 @@ def test_two_hosts_behind_nginx_lose_no_hand_share_the_limits_and_survive_a_kill
     assert r["limite_compartido"] is True  # 4 logins allowed through the proxy in all, not 4 per host
     assert r["manos"] == r["confirmadas"] == r["guardadas"] >= 64
     assert r["respondidas_tras_matar"] > 0  # the tables went on through the host left
-    assert r["espectadores_tras_matar"] > 0  # so did the phones, and none got an error from the dead host:
-    assert set(r["espectadores_fallos_tipos"]) <= {"ReadTimeout"}  # at most a slow page on a crowded machine
+    assert r["publica_tras_matar"] == [200] * 4  # so do the phones, whichever host the proxy tries first
+    # and the phones that followed the play got no error from the dead host (a 502, a broken
+    # connection), at most a page slow to come on a crowded machine
+    assert set(r["espectadores_fallos_tipos"]) <= {"ReadTimeout"}
