@@ -17,7 +17,7 @@ fi
 # servers (the several-hosts test), and the organiser's pages in headless Chromium driven
 # through Debian's chromedriver (nothing downloaded at run time)
 if [ "$EXTRAS" = "all" ] || [ "$EXTRAS" = "test" ]; then
-  for pkg in postgresql nginx-light chromium chromium-driver poppler-utils; do
+  for pkg in postgresql nginx chromium chromium-driver poppler-utils; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
   done
 fi

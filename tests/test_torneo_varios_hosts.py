@@ -30,9 +30,7 @@ def _carga() -> ModuleType:
     return module
 
 
-@pytest.mark.skipif(
-    not NGINX, reason="nginx no está instalado (apt-get install nginx-light; scripts/setup.sh lo instala)"
-)
+@pytest.mark.skipif(not NGINX, reason="nginx no está instalado (apt-get install nginx; scripts/setup.sh lo instala)")
 @pytest.mark.skipif(not glob.glob("/usr/lib/postgresql/*/bin/initdb"), reason="PostgreSQL no está instalado")
 def test_two_hosts_behind_nginx_lose_no_hand_share_the_limits_and_survive_a_kill_9():
     # comprobar() inside asserts: stored ids == acknowledged ids per table, none twice, and the

@@ -159,7 +159,7 @@ def postgres_temporal(fsync: bool = True) -> Iterator[str]:
 
 
 class NginxMissing(RuntimeError):
-    """No nginx here (apt-get install nginx-light), or, as root, no runuser to drop to nobody."""
+    """No nginx here (apt-get install nginx), or, as root, no runuser to drop to nobody."""
 
 
 NGINX_CONF = """# the proxy in front of several `mus servir` (torneo.simulacion.nginx_temporal; docs/torneo.md)
@@ -205,7 +205,7 @@ def nginx_temporal(puertos: list[int]) -> Iterator[str]:
     configuration, run as ``nobody`` when we are root; its base URL."""
     binario = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
     if binario is None:
-        raise NginxMissing("nginx no está instalado (apt-get install nginx-light)")
+        raise NginxMissing("nginx no está instalado (apt-get install nginx)")
     as_user: list[str] = []
     tmp = tempfile.mkdtemp(prefix="musmesa-nginx-")
     if os.geteuid() == 0:
