@@ -4,7 +4,11 @@ lost, or the answer lost after the server stored the hand) retried from each tab
 and a `kill -9` of the server midway followed by a restart. The tables may be spread over
 several tournaments (``--torneos``; at most 128 tables each), and spectators may poll the
 tournaments' public pages every 5 s as a browser does, sending back the ETag they got
-(``--espectadores``).
+(``--espectadores``). With ``--hosts 2`` (or more) the servers run side by side over one
+database behind Debian's nginx (torneo.simulacion.nginx_temporal), as several hosts behind a
+proxy: the `kill -9` takes one host down for good and the tables and the spectators (the
+phones following the tournament) carry on through the others; before the load, logins through
+the proxy check that the hosts share one rate limit (torneo.limites).
 
 Afterwards it checks that every hand is stored exactly once (the same ids as the tables
 confirmed, no more, no fewer) and that the standings equal the sum of the tables' own
@@ -15,11 +19,13 @@ the hands' and the spectators' apart.
     .venv/bin/python benchmarks/torneo_carga.py --mesas 1000 --torneos 8 --intervalo 60 --espectadores 200
     .venv/bin/python benchmarks/torneo_carga.py --postgres   # a throwaway PostgreSQL on the loopback
     .venv/bin/python benchmarks/torneo_carga.py --url postgresql://...
+    .venv/bin/python benchmarks/torneo_carga.py --hosts 2 --postgres --espectadores 64
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -44,9 +50,17 @@ sys.path.insert(0, str(REPO))
 from server.db import motor, url_por_defecto  # noqa: E402
 from torneo import auth, db, servicio  # noqa: E402
 from torneo import formato as fm  # noqa: E402
-from torneo.simulacion import MesaSimulada, PostgresMissing, free_port, postgres_temporal  # noqa: E402
+from torneo.simulacion import (  # noqa: E402
+    MesaSimulada,
+    NginxMissing,
+    PostgresMissing,
+    free_port,
+    nginx_temporal,
+    postgres_temporal,
+)
 
 CLAVE = "carga-secreta-1"
+ENTRADAS_VARIOS = 4  # the login limit of the hosts behind the proxy: the check of a shared limit
 
 
 class TorneoCarga(NamedTuple):
@@ -82,11 +96,16 @@ def preparar(url: str, mesas: int, torneos: int = 1) -> list[TorneoCarga]:
 class Servidor:
     """`mus torneo servir` as a child process, to be killed with SIGKILL."""
 
-    def __init__(self, args: list[str], port: int) -> None:
-        self.args, self.port = args, port
+    def __init__(self, args: list[str], port: int, entradas: int = 100000) -> None:
+        self.args, self.port, self.entradas = args, port, entradas
         self.proc: subprocess.Popen[bytes] | None = None
 
     def arrancar(self) -> None:
+        self.lanzar()
+        self.esperar()
+
+    def lanzar(self) -> None:
+        """Start the process (``esperar`` waits until it listens)."""
         cmd = [
             sys.executable,
             "-m",
@@ -99,7 +118,7 @@ class Servidor:
             "--puerto",
             str(self.port),
             "--limite-entradas",
-            "100000",
+            str(self.entradas),
         ]
         # 64 tables from one address send more than the per-address request limit allows a client,
         # and a round's start joins more tables at once than one address may
@@ -111,6 +130,9 @@ class Servidor:
         # its log to a file: a pipe nobody reads fills up and stops the server
         self.log = tempfile.NamedTemporaryFile(prefix="musmesa-carga-log-", suffix=".txt", delete=False)  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=self.log, env=env)
+
+    def esperar(self) -> None:
+        assert self.proc is not None
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -182,7 +204,9 @@ def mesa(
         if unida is not None:
             unida.release()
         red = Red(client, rng, caidas)
-        while time.monotonic() < fin:
+        jugadas = 0
+        while jugadas == 0 or time.monotonic() < fin:  # one hand at least, however late it joined
+            jugadas += 1
             time.sleep(intervalo * rng.uniform(0.5, 1.5))
             m.jugar()
             m.enviar(red, latencias)  # type: ignore[arg-type]
@@ -260,28 +284,87 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     p.add_argument("--intervalo", type=float, default=3.0, help="segundos entre manos de una mesa (3)")
     p.add_argument("--caidas", type=float, default=0.1, help="probabilidad de caída de red por envío (0.1)")
     p.add_argument("--matar", type=int, default=1, help="veces que se mata el servidor con kill -9 (1)")
+    p.add_argument(
+        "--hosts",
+        type=int,
+        default=1,
+        help="servidores sobre la misma base detrás de un nginx (1: uno, sin proxy); "
+        "con varios, el kill -9 deja caído uno de ellos",
+    )
     g = p.add_mutually_exclusive_group()
     g.add_argument("--url", help="PostgreSQL; por defecto SQLite en una carpeta temporal")
     g.add_argument("--postgres", action="store_true", help="arranca un PostgreSQL temporal en el loopback")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    if args.hosts > 1 and args.matar >= args.hosts:
+        raise SystemExit("torneo_carga: con varios --hosts, --matar debe ser menor que --hosts")
     if args.postgres:
         try:
             with postgres_temporal() as url:
                 return _carga(args, url)
-        except PostgresMissing as exc:
+        except (PostgresMissing, NginxMissing) as exc:
             raise SystemExit(f"torneo_carga: {exc}") from None
-    return _carga(args, args.url)
+    try:
+        return _carga(args, args.url)
+    except NginxMissing as exc:
+        raise SystemExit(f"torneo_carga: {exc}") from None
 
 
 def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
     tmp = tempfile.mkdtemp(prefix="musmesa-carga-")
     url = pg_url or url_por_defecto(tmp)
     torneos = preparar(url, args.mesas, args.torneos)
-    port = free_port()
-    srv = Servidor(["--url", url] if pg_url else ["--datos", tmp], port)
-    srv.arrancar()
-    base = f"http://127.0.0.1:{port}"
+    base_datos = ["--url", url] if pg_url else ["--datos", tmp]
+    if args.hosts == 1:
+        srvs = [Servidor(base_datos, free_port())]
+    else:  # behind the proxy: the client's address from its X-Forwarded-For, and a small login limit
+        srvs = [
+            Servidor([*base_datos, "--proxy", "127.0.0.1"], free_port(), ENTRADAS_VARIOS) for _ in range(args.hosts)
+        ]
+    with contextlib.ExitStack() as pila:
+        pila.callback(parar, srvs)
+        for srv in srvs:  # the hosts start together
+            srv.lanzar()
+        for srv in srvs:
+            srv.esperar()
+        if args.hosts == 1:
+            base = f"http://127.0.0.1:{srvs[0].port}"
+            compartido = None
+        else:
+            base = pila.enter_context(nginx_temporal([srv.port for srv in srvs]))
+            compartido = limite_compartido(base)
+        return _cargar(args, url, pg_url, torneos, srvs, base, compartido)
+
+
+def parar(srvs: list[Servidor]) -> None:
+    """Stop the servers together (each may take a few seconds to close its connections)."""
+    for srv in srvs:
+        if srv.proc and srv.proc.poll() is None:
+            srv.proc.terminate()
+    for srv in srvs:
+        srv.parar()
+
+
+def limite_compartido(base: str) -> bool:
+    """Whether the hosts behind the proxy give one client one login limit (``ENTRADAS_VARIOS``
+    tries, then 429), not one each: the proxy sends the tries to the hosts in turn."""
+    with httpx.Client(base_url=base, timeout=30) as client:
+        estados = [
+            client.post("/api/sesion", json={"usuario": f"nadie{i}", "clave": "adivinando"}).status_code
+            for i in range(ENTRADAS_VARIOS + 2)
+        ]
+    return estados == [401] * ENTRADAS_VARIOS + [429] * 2
+
+
+def _cargar(
+    args: argparse.Namespace,
+    url: str,
+    pg_url: str | None,
+    torneos: list[TorneoCarga],
+    srvs: list[Servidor],
+    base: str,
+    compartido: bool | None,
+) -> dict[str, Any]:
     duracion = args.minutos * 60
     inicio = time.monotonic()
     fin = inicio + duracion
@@ -301,22 +384,29 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
     for h in hilos:
         h.start()
     threading.Thread(target=_avisar, args=(unida, len(codigos), unidas), daemon=True).start()
+    antes = (0, 0)  # hands answered and spectators' views before the first kill
+    # the kills spread over the play, once every table has joined (the tables join at the start)
+    unidas.wait(timeout=max(0.0, fin - time.monotonic()))
+    desde = time.monotonic()
     for k in range(args.matar):
-        time.sleep(max(0.0, inicio + duracion * (k + 1) / (args.matar + 1) - time.monotonic()))
-        srv.matar()
-        time.sleep(1.0)
-        srv.arrancar()
+        time.sleep(max(0.0, desde + (fin - desde) * (k + 1) / (args.matar + 1) - time.monotonic()))
+        srvs[k % len(srvs)].matar()
+        if k == 0:
+            antes = (len(latencias), vistos.paginas + vistos.sin_cambios)
+        if len(srvs) == 1:  # one server: it comes back; several: the killed host stays down
+            time.sleep(1.0)
+            srvs[0].arrancar()
     for h in hilos:
         h.join()
     enviado = time.monotonic() - inicio
-    try:
-        resultado: dict[str, Any] = {"manos": 0, "confirmadas": 0, "guardadas": 0}
-        for t in torneos:
-            parte = comprobar(url, t.tid, base, {c: tablas[c] for c in t.codigos if c in tablas}, t.codigos)
-            resultado = {k: resultado[k] + parte[k] for k in resultado}
-        resultado["cpu_servidor_s"] = srv.cpu()  # since its last start
-    finally:
-        srv.parar()
+    resultado: dict[str, Any] = {"manos": 0, "confirmadas": 0, "guardadas": 0}
+    for t in torneos:
+        parte = comprobar(url, t.tid, base, {c: tablas[c] for c in t.codigos if c in tablas}, t.codigos)
+        resultado = {k: resultado[k] + parte[k] for k in resultado}
+    resultado["cpu_servidor_s"] = srvs[-1].cpu()  # since its last start (the last host: never killed)
+    if len(srvs) > 1 and args.matar:  # a phone opening the page now, with a host still down
+        with httpx.Client(base_url=base, timeout=30) as client:
+            resultado["publica_tras_matar"] = [client.get(torneos[0].publica).status_code for _ in range(2 * len(srvs))]
     latencias.sort()
     vistos.latencias.sort()
     vistos.primeras.sort()
@@ -332,12 +422,16 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
         "latencia_p95_ms": _percentil(latencias, 0.95),
         "latencia_p99_ms": _percentil(latencias, 0.99),
         "muertes": args.matar,
+        "respondidas_tras_matar": n - antes[0] if args.matar else None,
+        "espectadores_tras_matar": vistos.paginas + vistos.sin_cambios - antes[1] if args.matar else None,
+        "hosts": args.hosts,
+        "limite_compartido": compartido,
         "espectadores": args.espectadores,
         "espectadores_paginas": vistos.paginas,
         "espectadores_304": vistos.sin_cambios,
         "espectadores_fallos": vistos.fallos,
         "espectadores_fallos_tipos": vistos.tipos,
-        "log_servidor": srv.log.name,
+        "log_servidor": srvs[-1].log.name,
         "espectadores_p50_ms": _percentil(vistos.latencias, 0.50),
         "espectadores_p99_ms": _percentil(vistos.latencias, 0.99),
         "espectadores_primera_p50_ms": _percentil(vistos.primeras, 0.50),
@@ -348,7 +442,8 @@ def _carga(args: argparse.Namespace, pg_url: str | None) -> dict[str, Any]:
     else:
         print(
             f"{resultado['manos']} manos de {args.mesas} mesas en {args.torneos} torneos en {enviado:.0f} s "
-            f"({resultado['base']}, {args.matar} kill -9): {resultado['confirmadas']} confirmadas, "
+            f"({resultado['base']}, {args.hosts} servidor(es), {args.matar} kill -9): "
+            f"{resultado['confirmadas']} confirmadas, "
             f"{resultado['guardadas']} guardadas; {resultado['manos_por_segundo']} manos/s, "
             f"latencia p50 {resultado['latencia_p50_ms']} ms, p95 {resultado['latencia_p95_ms']} ms, "
             f"p99 {resultado['latencia_p99_ms']} ms; todas guardadas una vez, clasificación = suma de los marcadores"

@@ -13,10 +13,11 @@ if [ "$EXTRAS" = "all" ] || [ "$EXTRAS" = "app" ]; then
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
   done
 fi
-# the tournament server's tests: a PostgreSQL started on the loopback, and the organiser's
-# pages in headless Chromium driven through Debian's chromedriver (nothing downloaded at run time)
+# the tournament server's tests: a PostgreSQL started on the loopback, nginx in front of two
+# servers (the several-hosts test), and the organiser's pages in headless Chromium driven
+# through Debian's chromedriver (nothing downloaded at run time)
 if [ "$EXTRAS" = "all" ] || [ "$EXTRAS" = "test" ]; then
-  for pkg in postgresql chromium chromium-driver poppler-utils; do
+  for pkg in postgresql nginx chromium chromium-driver poppler-utils; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
   done
 fi

@@ -23,6 +23,7 @@ from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures 
 from torneo import auth
 from torneo.api import Servidor
 from torneo.db import Mano, Sesion
+from torneo.limites import Limite
 from torneo.simulacion import MesaSimulada
 
 CLAVE = "secreto-largo-1"
@@ -303,7 +304,7 @@ def test_passwords_and_tokens_are_stored_hashed_and_expire(srv1: Servidor, clien
 
 
 def test_join_codes_are_rate_limited(srv1: Servidor, client1: TestClient):
-    srv1.limite_unirse = auth.Limite(5, 60.0)
+    srv1.limite_unirse = Limite("unirse", 5, 60.0)
     answers = [client1.post("/api/mesas/unirse", json={"codigo": f"NOPE{i:04d}"}).status_code for i in range(7)]
     assert answers == [404] * 5 + [429] * 2
 

@@ -22,6 +22,7 @@ from server.errores import FUERA, ServidorError
 from tests.cliente_web import ClienteWeb as TestClient
 from torneo import auth
 from torneo.api import _VALIDACION, Servidor
+from torneo.limites import Limite
 from torneo.simulacion import MesaSimulada
 
 REPO = Path(__file__).resolve().parents[1]
@@ -230,7 +231,7 @@ def test_errors_are_answered_in_the_requests_language(srv: Servidor, accept: str
 
 def test_the_rate_limit_and_the_query_language_and_the_pages(srv: Servidor):
     client = TestClient(srv.app)
-    srv.limite_unirse = auth.Limite(1, 60.0)
+    srv.limite_unirse = Limite("unirse", 1, 60.0)
     client.post("/api/mesas/unirse", json={"codigo": "NOPE1234"})
     r = client.post("/api/mesas/unirse?lang=eu", json={"codigo": "NOPE1234"}, headers={"Accept-Language": "en"})
     assert (r.status_code, r.json()) == (429, {"error": "eskaera gehiegi: itxaron pixka bat"})

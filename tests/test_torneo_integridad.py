@@ -18,8 +18,8 @@ from tests import test_torneo_api as base
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
 from tests.test_torneo_api import CLAVE, codigos, organizador, torneo
-from torneo import auth
 from torneo.api import Servidor
+from torneo.limites import Limite
 from torneo.simulacion import MesaSimulada
 
 # the API tests' servers: SQLite and PostgreSQL (srv, client), SQLite only (srv1, client1)
@@ -205,7 +205,7 @@ def test_a_referee_corrects_when_the_organiser_allows_it(srv1: Servidor, client1
 def test_finished_matches_show_their_result_the_champion_and_no_next_round(srv1: Servidor, client1: TestClient):
     h = organizador(srv1, client1)
     tid = torneo(client1, h, parejas=8, mesas=4, tipo="grupos", grupos=2, clasifican=2, juegos=2)
-    srv1.limite_unirse = auth.Limite(1000, 60.0)  # the tables join 22 times within the minute
+    srv1.limite_unirse = Limite("unirse", 1000, 60.0)  # the tables join 22 times within the minute
     rng = random.Random(5)
     while client1.post(f"/api/torneos/{tid}/rondas", headers=h).status_code == 201:
         jugar_ronda(client1, h, tid, rng)

@@ -21,6 +21,7 @@ from tests.servidor_torneo import hash_barato  # noqa: F401 (fixture used by nam
 from tests.test_torneo_api import CLAVE, codigos, organizador, torneo
 from torneo import auth
 from torneo.api import Servidor
+from torneo.limites import Limite
 from torneo.servicio import ServicioError
 from torneo.simulacion import MesaSimulada
 
@@ -28,7 +29,7 @@ srv1, client1 = base.srv1, base.client1
 
 
 def test_the_general_limit_counts_the_address_not_the_token(srv1: Servidor, client1: TestClient):
-    srv1.limite_general = auth.Limite(5, 60.0)
+    srv1.limite_general = Limite("general", 5, 60.0)
     answers = [
         client1.get("/api/mesa/partida", headers={"Authorization": f"Bearer {secrets.token_urlsafe(32)}"}).status_code
         for _ in range(7)
@@ -122,7 +123,7 @@ def test_logins_beyond_the_password_checks_running_are_refused_at_once(srv1: Ser
 
 
 def test_logins_and_table_joins_are_limited_apart(srv1: Servidor, client1: TestClient):
-    srv1.limite_entrar = auth.Limite(3, 60.0)
+    srv1.limite_entrar = Limite("entrar", 3, 60.0)
     for _ in range(3):
         client1.post("/api/sesion", json={"usuario": "nadie", "clave": "adivinando"})
     assert client1.post("/api/sesion", json={"usuario": "nadie", "clave": "x"}).status_code == 429

@@ -181,9 +181,9 @@ def test_bad_photos_get_one_line_in_the_players_language(client: Any) -> None:
 
 
 def test_photos_are_limited_per_address(client: Any) -> None:
-    from torneo.auth import Limite
+    from torneo.limites import Limite
 
-    client.app.state.limite_leer = Limite(2, 60.0)
+    client.app.state.limite_leer = Limite("leer", 2, 60.0)
     codes = [_post(client, b"not a photo").status_code for _ in range(3)]
     assert codes == [415, 415, 429]
     assert client.get("/").status_code == 200  # the pages are not limited by the photos

@@ -267,7 +267,7 @@ def test_a_remote_tables_queue_is_shared_by_two_hosts_over_one_database(torneo, 
 
 
 def _sesiones(client: TestClient) -> Any:
-    """The app's transaction factory, as the routes get it (web.dependencias.sesiones)."""
+    """The app's transaction factory, as the routes get it (server.deps.sesiones)."""
     engine = client.app.state.servidor.engine
 
     @contextlib.contextmanager

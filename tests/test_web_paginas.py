@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("fastapi")
 from scoring.cards import CARD_IDS
 from tests.cliente_web import ClienteWeb as TestClient
-from torneo.auth import Limite
+from torneo.limites import Limite
 from web.app import crear_app
 
 JUGADORES = {"jugador0": "Ana", "jugador1": "Bea", "jugador2": "Carlos", "jugador3": "Dani"}
@@ -131,7 +131,7 @@ def test_the_language_switch_is_kept_in_a_cookie(client: TestClient):
 
 def test_a_refusal_before_the_pages_is_a_page_too(client: TestClient):
     """The tournament server's rate limit answers JSON; on a page the player sees a page."""
-    client.app.state.servidor.limite_general = Limite(1, 60.0)
+    client.app.state.servidor.limite_general = Limite("general", 1, 60.0)
     assert client.get("/?lang=en").status_code == 200
     r = client.get("/nueva?lang=en")
     assert r.status_code == 429 and "text/html" in r.headers["content-type"]

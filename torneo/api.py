@@ -15,6 +15,7 @@ from collections.abc import Collection
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import Response
 
@@ -56,7 +57,8 @@ class Servidor(Estado):
         @app.middleware("http")
         async def _limite(request: Request, call_next: Any) -> Response:
             # per client address only: a fresh token on each request escapes nothing
-            if not self.limite_general.permitir(self.direccion(request)):
+            permitida = await run_in_threadpool(self.contadores.permitir, self.limite_general, self.direccion(request))
+            if not permitida:
                 return responder(ServidorError(N_("demasiadas peticiones: espera un momento"), 429), request)
             return await call_next(request)
 

@@ -5,7 +5,8 @@ A login token is 32 random bytes shown once; the database keeps only its SHA-256
 expires, so a copy of the database opens no session.
 
 Logins are limited per client address (``Limite``, in torneo.estado) and per account
-(``Intentos``: a growing wait after repeated wrong passwords, never a lock), and at most
+(``Intentos``: a growing wait after repeated wrong passwords, never a lock), both kept in the
+database by torneo.limites so that every host counts together, and at most
 ``HASHES_A_LA_VEZ`` password checks run at once in a process (argon2id takes 64 MiB each).
 """
 
@@ -18,9 +19,7 @@ import itertools
 import math
 import secrets
 import threading
-import time
-from collections import deque
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
@@ -33,6 +32,7 @@ from starlette.requests import Request
 
 from server.db import ahora
 from torneo.db import Cuenta, Miembro, Sesion, Torneo
+from torneo.limites import Intentos
 from torneo.servicio import ServicioError, fila, huella
 
 DURACION: Final = dt.timedelta(hours=12)  # a tournament day
@@ -86,9 +86,6 @@ def crear_cuenta(s: Session, usuario: str, clave: str, rol: str, torneo: Torneo 
     return cuenta
 
 
-FALLOS_LIBRES: Final = 5  # wrong passwords an account takes before it must wait: typos
-RETRASO_MAXIMO: Final = 300.0  # seconds: one guess every 5 min, under 300 a day, for an account under attack
-OLVIDO: Final = 24 * 3600.0  # failures this old are forgotten
 HASHES_A_LA_VEZ: Final = 2  # password checks at once: 40 logins together took 925 MiB and 14 s
 REINTENTO_OCUPADO: Final = 1  # the Retry-After, in seconds, of a login refused while the checks are busy
 _HASHES = threading.BoundedSemaphore(HASHES_A_LA_VEZ)
@@ -116,59 +113,6 @@ def hash_libre() -> Iterator[None]:
         yield
     finally:
         _HASHES.release()
-
-
-class Intentos:
-    """Wrong passwords per account name, in this process's memory. The name is counted as typed
-    (casefolded), whether an account has it or not, so the answers tell no names apart.
-
-    After ``FALLOS_LIBRES`` failures each further one makes the name wait 2, 4, 8 ... seconds
-    (at most ``RETRASO_MAXIMO``) before its next try is checked; tries during the wait are
-    answered 429 without checking. A right password after the wait works and clears the count:
-    a wait, never a lock. An address the account logged in from before does not wait, so an
-    attacker elsewhere cannot keep the organiser out of her own laptop (the per-address limit
-    still counts there)."""
-
-    MAX_NOMBRES: Final = 100_000  # a flood of names cannot grow this without end
-    MAX_DIRECCIONES: Final = 16  # addresses remembered per account
-
-    def __init__(self, reloj: Callable[[], float] = time.monotonic) -> None:
-        self.reloj = reloj
-        self._fallos: dict[str, tuple[int, float]] = {}  # name -> (failures, time of the last)
-        self._conocidas: dict[str, deque[str]] = {}  # name -> addresses it logged in from
-        self._lock = threading.Lock()
-
-    def espera(self, usuario: str, direccion: str) -> float:
-        """Seconds ``usuario`` must still wait before a try from ``direccion`` is checked (0: none)."""
-        clave = usuario.strip().casefold()
-        with self._lock:
-            if direccion in self._conocidas.get(clave, ()):
-                return 0.0
-            n, ultimo = self._fallos.get(clave, (0, 0.0))
-            if n < FALLOS_LIBRES or self.reloj() - ultimo > OLVIDO:
-                return 0.0
-            return max(0.0, ultimo + min(2.0 ** (n - FALLOS_LIBRES + 1), RETRASO_MAXIMO) - self.reloj())
-
-    def fallo(self, usuario: str) -> None:
-        clave, t = usuario.strip().casefold(), self.reloj()
-        with self._lock:
-            n, ultimo = self._fallos.pop(clave, (0, t))
-            if t - ultimo > OLVIDO:
-                n = 0
-            if len(self._fallos) >= self.MAX_NOMBRES:
-                self._fallos.pop(next(iter(self._fallos)))  # the longest untouched first
-            self._fallos[clave] = (n + 1, t)
-
-    def acierto(self, usuario: str, direccion: str) -> None:
-        clave = usuario.strip().casefold()
-        with self._lock:
-            self._fallos.pop(clave, None)
-            conocidas = self._conocidas.pop(clave, deque(maxlen=self.MAX_DIRECCIONES))
-            if direccion not in conocidas:
-                conocidas.append(direccion)
-            if len(self._conocidas) >= self.MAX_NOMBRES:
-                self._conocidas.pop(next(iter(self._conocidas)))
-            self._conocidas[clave] = conocidas
 
 
 def entrar(
@@ -230,29 +174,6 @@ def cuenta_del_token(s: Session, token: str | None) -> Cuenta:
 
 def salir(s: Session, token: str) -> None:
     s.execute(delete(Sesion).where(Sesion.huella == huella(token)))
-
-
-class Limite:
-    """At most ``n`` requests per ``ventana`` seconds for each key (a token or an address),
-    in this process's memory: a sliding window of request times."""
-
-    def __init__(self, n: int, ventana: float) -> None:
-        self.n, self.ventana = n, ventana
-        self._vistas: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def permitir(self, clave: str) -> bool:
-        t = time.monotonic()
-        with self._lock:
-            q = self._vistas.setdefault(clave, deque())
-            while q and q[0] <= t - self.ventana:
-                q.popleft()
-            if len(q) >= self.n:
-                return False
-            q.append(t)
-            if len(self._vistas) > 100_000:  # a flood of addresses cannot grow this without end
-                self._vistas = {k: v for k, v in self._vistas.items() if v and v[-1] > t - self.ventana}
-            return True
 
 
 COOKIE: Final = "musmesa_sesion"

@@ -19,6 +19,7 @@ from typing import Any, Final, Literal, get_args
 from sqlalchemy import (
     JSON,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -300,6 +301,22 @@ class ManoRemota(Base):
     estado_http: Mapped[int | None] = mapped_column(Integer, nullable=True)
     respuesta: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     tanteo_mesa: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)  # the table's, when corrected
+
+
+class Contador(Base):
+    """A rate limit's or a login wait's state, shared by every process over the database
+    (torneo.limites): ``clase`` the limit (its name, size and window), ``clave`` what it counts
+    (an address, a table, an account name), ``detalle`` a second part of the key (an account's
+    known address). ``marca`` and ``caduca`` are times in seconds since the epoch; a row past
+    ``caduca`` means nothing and is pruned."""
+
+    __tablename__ = "contador"
+    clase: Mapped[str] = mapped_column(String(64), primary_key=True)
+    clave: Mapped[str] = mapped_column(String(128), primary_key=True)
+    detalle: Mapped[str] = mapped_column(String(64), primary_key=True, default="")
+    marca: Mapped[float] = mapped_column(Float)
+    cuenta: Mapped[int] = mapped_column(Integer, default=0)
+    caduca: Mapped[float] = mapped_column(Float, index=True)
 
 
 # what the public page shows: a row of these added, changed or deleted bumps its tournament's version

@@ -1,4 +1,5 @@
-"""What the server keeps while it runs: the database, the rate limits and the trusted proxies.
+"""What the server keeps while it runs: the database, the rate limits (counted in the database,
+torneo.limites, so that every host over it shares them) and the trusted proxies.
 The routes reach it through server.deps (``request.app.state.servidor``)."""
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from scoring.inputs import InputError, parse_json
 from server.db import motor, sesiones
 from torneo import auth
 from torneo.cuerpo import leer_cuerpo
+from torneo.limites import Contadores, Intentos, Limite
 from torneo.modelos import LIMITE_CUERPO, error_de_validacion
 from torneo.servicio import ServicioError
 
@@ -55,11 +57,12 @@ class Estado:
         self.proxies = frozenset(proxies) or frozenset(
             p.strip() for p in os.environ.get(ENTORNO_PROXY, "").split(",") if p.strip()
         )
-        self.limite_mesa = auth.Limite(limite_mesa, 60.0)  # a table sends a hand every ~30 s
-        self.limite_entrar = auth.Limite(limite_entrar, 60.0)  # logins, per address
-        self.intentos = auth.Intentos()  # logins, per account: a growing wait after wrong passwords
-        self.limite_unirse = auth.Limite(limite_unirse or _entero(ENTORNO_UNIONES, LIMITE_UNIONES), 60.0)
-        self.limite_general = auth.Limite(limite_general or _entero(ENTORNO_PETICIONES, LIMITE_GENERAL), 60.0)
+        self.contadores = Contadores(self.engine)
+        self.limite_mesa = Limite("mesa", limite_mesa, 60.0)  # a table sends a hand every ~30 s
+        self.limite_entrar = Limite("entrar", limite_entrar, 60.0)  # logins, per address
+        self.intentos = Intentos(self.engine)  # logins, per account: a growing wait after wrong passwords
+        self.limite_unirse = Limite("unirse", limite_unirse or _entero(ENTORNO_UNIONES, LIMITE_UNIONES), 60.0)
+        self.limite_general = Limite("general", limite_general or _entero(ENTORNO_PETICIONES, LIMITE_GENERAL), 60.0)
 
     @contextmanager
     def sesion(self) -> Iterator[Session]:
@@ -81,8 +84,10 @@ class Estado:
     def por_https(self, request: Request) -> bool:
         return auth.por_https(request, self.proxies)
 
-    def limitar(self, limite: auth.Limite, request: Request, clave: str | None = None) -> None:
-        if not limite.permitir(clave or self.direccion(request)):
+    def limitar(self, limite: Limite, request: Request, clave: str | None = None) -> None:
+        """Count the request against ``limite`` (per client address, or per ``clave``); 429 over it.
+        A query to the database: called off the event loop."""
+        if not self.contadores.permitir(limite, clave or self.direccion(request)):
             raise ServicioError("demasiadas peticiones: espera un momento", 429)
 
     async def leer(self, request: Request, model: type[M], limite: int = LIMITE_CUERPO) -> M:

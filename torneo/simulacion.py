@@ -3,7 +3,8 @@
 A simulated table plays random hands with its own scoring.partida.Partida (as the tablet does),
 queues each confirmed hand and sends the queue in order, resending after a network error.
 Nothing is dropped from the queue until the server has answered it. ``postgres_temporal``
-starts a throwaway PostgreSQL on the loopback from Debian's binaries.
+starts a throwaway PostgreSQL on the loopback from Debian's binaries; ``nginx_temporal`` puts
+Debian's nginx in front of several servers, as a proxy in front of several hosts.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 import uuid
 from collections import deque
 from collections.abc import Iterator
@@ -153,4 +155,94 @@ def postgres_temporal(fsync: bool = True) -> Iterator[str]:
         subprocess.run(
             [*as_user, str(bindir / "pg_ctl"), "-D", data, "-m", "immediate", "-W", "stop"], capture_output=True
         )
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+class NginxMissing(RuntimeError):
+    """No nginx here (apt-get install nginx), or, as root, no runuser to drop to nobody."""
+
+
+NGINX_CONF = """# the proxy in front of several `mus servir` (torneo.simulacion.nginx_temporal; docs/torneo.md)
+worker_processes 1;
+daemon off;
+pid {tmp}/nginx.pid;
+error_log {tmp}/error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+    upstream musmesa {{
+{servidores}
+    }}
+    server {{
+        listen 127.0.0.1:{puerto};
+        client_max_body_size 70m;
+        location / {{
+            # a connection per request: no kept-alive connection that uvicorn closes (after 5 s
+            # idle) just as nginx sends on it, which with the other host down would be a 502
+            proxy_pass http://musmesa;
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            # a host that is down or dies mid-request: the request goes to the next one. A hand is
+            # safe to send twice (the server stores it once, by its id), so POSTs go on too
+            proxy_next_upstream error timeout non_idempotent;
+            proxy_connect_timeout 2s;
+        }}
+    }}
+}}
+"""
+
+
+@contextlib.contextmanager
+def nginx_temporal(puertos: list[int]) -> Iterator[str]:
+    """Debian's nginx on a free port of 127.0.0.1, in front of the servers on ``puertos`` (round
+    robin; a server down or dying is skipped), from a throwaway folder with its own
+    configuration, run as ``nobody`` when we are root; its base URL."""
+    binario = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+    if binario is None:
+        raise NginxMissing("nginx no está instalado (apt-get install nginx)")
+    as_user: list[str] = []
+    tmp = tempfile.mkdtemp(prefix="musmesa-nginx-")
+    if os.geteuid() == 0:
+        if shutil.which("runuser") is None:
+            raise NginxMissing("como root hace falta runuser para arrancar nginx como nobody")
+        as_user = ["runuser", "-u", "nobody", "--"]
+        shutil.chown(tmp, "nobody")
+    port = free_port()
+    servidores = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=30s;" for p in puertos)
+    conf = Path(tmp) / "nginx.conf"
+    conf.write_text(NGINX_CONF.format(tmp=tmp, servidores=servidores, puerto=port))
+    proc = subprocess.Popen(
+        [*as_user, binario, "-p", tmp, "-e", f"{tmp}/error.log", "-c", str(conf)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            if proc.poll() is not None:
+                log = Path(tmp, "error.log")
+                raise RuntimeError(f"nginx no arrancó: {log.read_text()[-500:] if log.exists() else ''}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("nginx no arrancó en 20 s") from None
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        with contextlib.suppress(OSError, ValueError):  # nginx itself (under runuser when root)
+            os.kill(int(Path(tmp, "nginx.pid").read_text()), 15)
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
         shutil.rmtree(tmp, ignore_errors=True)

@@ -31,8 +31,8 @@ from mesa.i18n import N_
 from server.deps import cuerpo, sesiones
 from server.handlers import responder
 from torneo.api import Estricto
-from torneo.auth import Limite
 from torneo.cuerpo import CuerpoGrande, CuerpoLento, declarado_excede, leer_trozos
+from torneo.limites import Limite
 from web import lectura
 from web.servicio import WebError
 
@@ -89,20 +89,19 @@ def pool(request: Request) -> lectura.PoolLecturas:
 
 
 def limite(request: Request) -> Limite:
-    state = request.app.state
-    with _CREAR:
-        if getattr(state, "limite_leer", None) is None:
-            state.limite_leer = Limite(LIMITE_LEER, 60.0)
-        return state.limite_leer
+    """The photos' limit: ``LIMITE_LEER`` a minute, unless the app's state names another."""
+    return getattr(request.app.state, "limite_leer", None) or Limite("leer", LIMITE_LEER, 60.0)
 
 
 _CREAR = threading.Lock()
 
 
 def limitar(request: Request) -> None:
-    """Photos per client address (a dependency of every route that reads a photo)."""
-    ip = request.client.host if request.client else "?"
-    if not limite(request).permitir(ip):
+    """Photos per client address, counted in the database with the server's other limits
+    (torneo.limites: every host behind a proxy counts together); a dependency of every route
+    that reads a photo."""
+    srv = request.app.state.servidor
+    if not srv.contadores.permitir(limite(request), srv.direccion(request)):
         raise WebError(DEMASIADAS, 429)
 
 
