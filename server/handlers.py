@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from mesa.i18n import N_
 from server.deps import lang
 from server.errores import ServidorError
+from torneo.formato import FormatoError
 from torneo.modelos import error_de_validacion
 from torneo.seguridad import token_csrf
 
@@ -57,6 +58,10 @@ def instalar(app: FastAPI, pagina_error: PaginaError) -> None:
     @app.exception_handler(ServidorError)
     async def _servidor(request: Request, exc: ServidorError) -> Response:
         return responder(exc, request)
+
+    @app.exception_handler(FormatoError)
+    async def _formato(request: Request, exc: FormatoError) -> Response:
+        return responder(ServidorError.de(exc), request)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:

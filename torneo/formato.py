@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from scoring.rules import PerfilError, perfil
-from server.errores import ServidorError
 
 TIPOS: Final = ("liga", "grupos")
 # the rule profiles the organiser picks from (pages and API): scoring.rules' named profiles
@@ -28,8 +27,21 @@ MAX_PAREJAS: Final = 256
 MAX_MESAS: Final = 128
 
 
-class FormatoError(ServidorError):
-    """A tournament shape that cannot be played (server.errores: a msgid and its fields)."""
+class FormatoError(ValueError):
+    """A tournament shape that cannot be played: its message as a gettext msgid (Spanish) and
+    the fields that fill it, said in the reader's language by the server (server.handlers)."""
+
+    def __init__(self, msgid: str, /, **params: Any) -> None:
+        super().__init__(msgid.format(**params) if params else msgid)
+        self.msgid, self.params = msgid, params
+
+    @classmethod
+    def de(cls, exc: Exception) -> FormatoError:
+        """Another error (a rule profile's) as a format error, its msgid and fields kept."""
+        msgid, params = getattr(exc, "msgid", None), getattr(exc, "params", None)
+        if isinstance(msgid, str) and msgid and isinstance(params, Mapping):
+            return cls(msgid, **params)
+        return cls(str(exc))
 
 
 @dataclass(frozen=True)
