@@ -99,7 +99,7 @@ def measure(deck: str, learn_n: int, tables: int, closeups: int, seed: int = 0) 
         for name, reader in readers.items():
             for k, v in photo_counts(reader, scene).items():
                 sums[name][kind][k] = sums[name][kind].get(k, 0) + v
-    out: dict = {"baraja": deck, "aprendida": info}
+    out: dict = {"baraja": deck, "aprendizaje": info}
     for name, by_kind in sums.items():
         out[name] = {kind: summary(s) for kind, s in by_kind.items() if s}
     out["carga_media_cpu"] = round(os.getloadavg()[0], 2)
