@@ -128,3 +128,52 @@ def test_the_tablet_learns_a_deck_from_a_confirmed_reading_when_none_is_register
     assert path is not None and reforzar_baraja(lec, cv2.imread(str(MESA)), path) == len(lec)
     deck = RegisteredDeck.load(path)
     assert deck.series == 0 and int(deck.known.sum()) == len(lec)
+
+
+def _half_learned_deck() -> RegisteredDeck:
+    """A deck learned from confirmed hands that knows the first 20 cards only."""
+    from dataclasses import replace
+
+    from vision.registered_deck import EXTRA_VIEWS
+    from vision.templates import TEMPLATE_H, TEMPLATE_W
+
+    deck = RegisteredDeck.learned("", 8)
+    e = 20
+    return replace(
+        deck,
+        extra_features=np.ones((e, 2 * EXTRA_VIEWS, 8), np.float32),
+        extra_templates=np.zeros((e, EXTRA_VIEWS, TEMPLATE_H, TEMPLATE_W, 3), np.uint8),
+        extra_labels=np.arange(e),
+        extra_corrected=np.zeros(e, bool),
+    )
+
+
+def test_a_half_learned_deck_flags_each_card_as_the_reader_of_its_kind_would():
+    """A card the deck knows is judged on the deck's own probability among the cards it knows,
+    and on the generic classifier's belief that it is one of those at all; a card it does not
+    know, as the generic reader judges it. (Before, every card was also judged as a registered
+    deck judges its sharp probabilities, and right cards were flagged twice as often.)"""
+    from vision.assemble import Table
+    from vision.classify import CardProbabilities
+    from vision.reader import CardReader, ReaderSettings
+
+    deck = _half_learned_deck()
+    assert deck.partial and deck.known[:20].all() and not deck.known[20:].any()
+    reader = CardReader(settings=ReaderSettings(flag_model=False), deck=deck)
+    cards = np.zeros((3, 40), np.float32)
+    cards[0, 3], cards[0, 25] = 0.85, 0.15  # known, sure among the known ones, 0.85 of it known
+    cards[1, 4], cards[1, 30] = 0.8, 0.2  # known, but the generic reader thinks it may be card 30
+    cards[2, 31], cards[2, 2] = 0.9, 0.1  # a card it does not know, as sure as the generic rule wants
+    parts = CardProbabilities(cards, None, None)
+    labels = np.array([3, 4, 31])
+    table = Table(
+        np.zeros((3, 5), np.float32),
+        np.full(3, 0.95, np.float32),
+        parts,
+        labels,
+        cards[np.arange(3), labels],
+        np.array([25, 30, 2]),
+        np.zeros(3, bool),
+        False,
+    )
+    assert reader._partial_flags(table, {}).tolist() == [False, True, False]

@@ -83,3 +83,12 @@ def test_the_half_hidden_set_is_joined_once_and_rejoined_when_a_part_changes(tmp
     os.utime(train, ns=(stamp + 10**9, stamp + 10**9))
     assert np.load(with_hidden(train, 5, write))["y"].tolist() == [7, 3]
     assert with_hidden(train, 0, write) == train
+
+
+def test_the_cards_of_a_photo_cut_at_once_as_one_by_one():
+    rng = np.random.default_rng(0)
+    w, h = INDEX_CROP
+    cards = rng.integers(0, 256, (5, h, w, 3), np.uint8)
+    together = corners_bgr(cards)
+    assert together.shape == (5, 2, PATCH_H, PATCH_W, 3)
+    assert all(np.array_equal(together[k], corners_bgr(cards[k])) for k in range(5))

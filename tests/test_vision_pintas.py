@@ -72,3 +72,11 @@ def test_combine_marks_weighs_each_reader_and_leaves_probabilities_alone_without
     assert np.allclose(
         only[:, oros] / only[:, oros].sum(1, keepdims=True), probs[:, oros] / probs[:, oros].sum(1, keepdims=True)
     )
+
+
+def test_the_strips_of_a_photo_cut_at_once_as_one_by_one():
+    rng = np.random.default_rng(0)
+    cards = rng.integers(0, 256, (5, 192, STRIP_W, 3), np.uint8)
+    together = strips_bgr(cards)
+    assert together.shape == (5, 2, STRIP_H, STRIP_W, 3)
+    assert all(np.array_equal(together[k], strips_bgr(cards[k])) for k in range(5))

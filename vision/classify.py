@@ -188,11 +188,11 @@ class Classifier:
 
 
 def _read_marks(sess: OnnxSession | None, cut: Callable[[Image], Image], cards: Cutouts) -> Floats | None:
-    """Probabilities from a mark reader (None without one): ``cut`` takes its two views from
-    each card rectified at INDEX_CROP."""
+    """Probabilities from a mark reader (None without one): ``cut`` takes the two views of
+    every card rectified at INDEX_CROP, all at once."""
     if sess is None or cards.rectified is None:
         return None
-    views = standardise(np.stack([cut(c) for c in cards.rectified]))
+    views = standardise(cut(cards.rectified))
     return softmax(sess.run(None, {sess.get_inputs()[0].name: views})[0])
 
 

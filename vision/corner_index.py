@@ -28,11 +28,11 @@ RANK_OF = np.array([RANKS.index(int(c[:-1])) for c in CARD_IDS])  # card class -
 
 
 def corners_bgr(card: Image) -> Image:
-    """The two index corners (2, PATCH_H, PATCH_W, 3) of one card rectified at INDEX_CROP."""
-    h, w = card.shape[:2]
-    top_left = card[:PATCH_H, :PATCH_W]
-    bottom_right = card[h - PATCH_H :, w - PATCH_W :][::-1, ::-1]
-    return np.stack([top_left, bottom_right])
+    """The two index corners (2, PATCH_H, PATCH_W, 3) of one card rectified at INDEX_CROP, or
+    (N, 2, PATCH_H, PATCH_W, 3) of N cards (N, ..., 3) at once."""
+    top_left = card[..., :PATCH_H, :PATCH_W, :]
+    bottom_right = card[..., -PATCH_H:, -PATCH_W:, :][..., ::-1, ::-1, :]
+    return np.stack([top_left, bottom_right], axis=-4)
 
 
 def standardise(patches: Image) -> Floats:
@@ -54,4 +54,4 @@ def corner_patches(image: Image, obbs: Floats) -> Floats:
     """The rank reader's input (N, 2, PATCH_H, PATCH_W) for the cards under oriented boxes."""
     if len(obbs) == 0:
         return np.zeros((0, 2, PATCH_H, PATCH_W), np.float32)
-    return standardise(np.stack([corners_bgr(c) for c in crop_cards(image, obbs, INDEX_CROP)]))
+    return standardise(corners_bgr(crop_cards(image, obbs, INDEX_CROP)))

@@ -30,12 +30,13 @@ SUIT_OF = np.array([SUITS.index(c[-1]) for c in CARD_IDS])  # card class -> suit
 
 
 def strips_bgr(card: Image) -> Image:
-    """The two frame strips (2, STRIP_H, STRIP_W, 3) of one card rectified at INDEX_CROP."""
-    return np.stack([card[:STRIP_H], card[-STRIP_H:][::-1, ::-1]])
+    """The two frame strips (2, STRIP_H, STRIP_W, 3) of one card rectified at INDEX_CROP, or
+    (N, 2, STRIP_H, STRIP_W, 3) of N cards (N, ..., 3) at once."""
+    return np.stack([card[..., :STRIP_H, :, :], card[..., -STRIP_H:, :, :][..., ::-1, ::-1, :]], axis=-4)
 
 
 def pinta_strips(image: Image, obbs: Floats) -> Floats:
     """The suit reader's input (N, 2, STRIP_H, STRIP_W) for the cards under oriented boxes."""
     if len(obbs) == 0:
         return np.zeros((0, 2, STRIP_H, STRIP_W), np.float32)
-    return standardise(np.stack([strips_bgr(c) for c in crop_cards(image, obbs, INDEX_CROP)]))
+    return standardise(strips_bgr(crop_cards(image, obbs, INDEX_CROP)))

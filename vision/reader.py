@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -42,11 +42,11 @@ from vision.assemble import (
     shows_a_table,
     shows_cards,
 )
-from vision.classify import BOTH_WAYS, INDEX_WEIGHT, PINTA_WEIGHT, CardProbabilities, Classifier
+from vision.classify import BOTH_WAYS, INDEX_WEIGHT, PINTA_WEIGHT, CardProbabilities, Classifier, combine_marks
 from vision.cutout import Cutouts
 from vision.detect import DET_THRESHOLD, TABLE_CARDS, DetectedBoxes, Detector
 from vision.detections import CardDetections
-from vision.flags import FlagModel, FlagRule, flag_rule
+from vision.flags import LOW_CONFIDENCE, FlagModel, FlagRule, flag_rule
 from vision.geometry import obb_to_xyxy
 from vision.images import ImageError, as_bgr, load_image
 from vision.models import DEFAULT_THREADS, DETECTOR_FILE, models_dir
@@ -65,6 +65,12 @@ __all__ = [
     "reader_for_deck",
     "reader_for_deck_bytes",
 ]
+
+# The flag model's threshold against a deck learned from confirmed hands, as a share of the one
+# fitted on registered decks: at the full threshold a half-hidden 7 de oros read as the 6 passed
+# unflagged (flag probability 0.035 against 0.0377) on one of 30 generated Naipes Libres tables
+# of a partida (training.cards.partida); a learned deck holds fewer examples of each card.
+LEARNED_MARGIN = 0.75
 
 NO_CARDS = "no se ve ninguna carta en la foto"
 MORE_THAN_A_TABLE = "se ven {n} cartas, más de las 16 de una mesa: ¿hay cartas de otra mano en la foto?"
@@ -191,24 +197,48 @@ class CardReader:
             generic = self._generic.classify(cutouts)
         return card_evidence(scores, generic, self.settings.index_weight, self.settings.pinta_weight)
 
-    def _unknown_flags(self, table: Table, data: dict[str, Floats]) -> Mask:
-        """Against a deck learned from some cards only: the cards read as one it does not know
-        are flagged as the generic reader flags them, every one of them when they look like no
-        deck the classifier knows (:func:`vision.assemble.unfamiliar`, judged on those cards
-        alone); the whole table is never called unfamiliar for them."""
+    def _partial_flags(self, table: Table, data: dict[str, Floats]) -> Mask:
+        """Against a deck learned from some cards only, each card flagged as the reader of its
+        kind flags it (:func:`vision.classify.partial_deck` split back into its two sources):
+
+        - a card the deck knows, as a registered deck does, on the deck's own probability among
+          the cards it knows (the flag model at LEARNED_MARGIN of its threshold, or its product
+          rule, weighing the detector's score as they do), and on the generic classifier's
+          belief that the card is one of those it knows at all (that share under
+          LOW_CONFIDENCE): a card the deck never saw taken for one it knows stays flagged;
+        - a card it does not know, as the generic reader does (the product rule), every one of
+          them when they look like no deck the classifier knows (:func:`vision.assemble.unfamiliar`,
+          judged on those cards alone); the whole table is never called unfamiliar for them.
+
+        (Judging the generic reader's softer probabilities with the flag model fitted on
+        registered decks flagged twice the right cards the generic reader does: docs/experiments.md.)"""
         assert self.deck is not None
-        unknown = ~self.deck.known[table.labels]
-        out = np.zeros(len(table), bool)
-        if not unknown.any():
-            return out
-        generic_conf = table.parts.cards[np.arange(len(table)), table.labels][unknown]
-        if float(np.mean(generic_conf)) < UNFAMILIAR_DECK:
-            out[unknown] = True
-            return out
-        rule = flag_rule(self.folder, False, self.settings.low_confidence, False)
-        part = {k: v[unknown] for k, v in data.items()}
-        out[unknown] = rule.flagged(table.det_scores[unknown], table.cls_conf[unknown], part) | table.moved[unknown]
-        return out
+        known = self.deck.known
+        n = len(table)
+        rows = np.arange(n)
+        mine = known[table.labels]
+        out = np.zeros(n, bool)
+        if mine.any():
+            mass = table.parts.cards[:, known].sum(1)  # the generic share of the cards it knows
+            own = np.where(known[None, :], table.parts.cards / np.maximum(mass, 1e-12)[:, None], 0.0)
+            s = self.settings
+            own = combine_marks(own, table.parts.ranks, table.parts.suits, s.index_weight, s.pinta_weight)
+            conf = own[rows, table.labels]
+            part = {k: v[mine] for k, v in data.items()}
+            rule = self.flags
+            if rule.model is not None:  # fitted on registered decks: a margin for a deck of few examples
+                rule = FlagRule(rule.threshold, replace(rule.model, threshold=rule.model.threshold * LEARNED_MARGIN))
+            out[mine] = rule.flagged(table.det_scores[mine], conf[mine], part) | (mass[mine] < LOW_CONFIDENCE)
+        unknown = ~mine
+        if unknown.any():
+            generic_conf = table.parts.cards[rows, table.labels][unknown]
+            if float(np.mean(generic_conf)) < UNFAMILIAR_DECK:
+                out[unknown] = True
+            else:
+                rule = flag_rule(self.folder, False, self.settings.low_confidence, False)
+                part = {k: v[unknown] for k, v in data.items()}
+                out[unknown] = rule.flagged(table.det_scores[unknown], table.cls_conf[unknown], part)
+        return out | table.moved
 
     def _assembly_settings(self) -> AssemblySettings:
         s = self.settings
@@ -225,13 +255,12 @@ class CardReader:
     def _detections(self, table: Table, image_size: tuple[int, int]) -> CardDetections:
         """Stage 5 and the result: the flags, the seats and the warnings."""
         data = table.parts.mark_data(table.labels)
-        low = (
-            np.ones(len(table), bool)
-            if table.unfamiliar
-            else self.flags.flagged(table.det_scores, table.cls_conf, data) | table.moved
-        )
-        if self.deck is not None and self.deck.partial and len(table):
-            low = low | self._unknown_flags(table, data)
+        if table.unfamiliar:
+            low = np.ones(len(table), bool)
+        elif self.deck is not None and self.deck.partial and len(table):
+            low = self._partial_flags(table, data)
+        else:
+            low = self.flags.flagged(table.det_scores, table.cls_conf, data) | table.moved
         dets = CardDetections(
             xyxy=obb_to_xyxy(table.boxes).astype(np.float32),
             obb=table.boxes,
