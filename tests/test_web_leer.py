@@ -244,7 +244,9 @@ def test_each_suit_photo_is_checked_as_the_app_checks_it(client: Any) -> None:
 
 
 @needs_models
-def test_registration_from_four_photos_then_reading_uses_it(client: Any, tmp_path: Path) -> None:
+def test_registration_from_four_photos_then_reading_uses_it(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     clave = _partida(client)
     assert client.get(f"/api/partidas/{clave}/baraja").json()["registrada"] is False
     refused = client.post(f"/api/partidas/{clave}/baraja", files=_fotos_baraja(espadas="copas"))
@@ -274,8 +276,20 @@ def test_registration_from_four_photos_then_reading_uses_it(client: Any, tmp_pat
         ).stdout
     )
     general = _mus_leer_json(EXAMPLES / "mesa.jpg")
+    from vision.registered_deck import RegisteredDeck
+
+    cargas: list[bytes] = []
+    desde_bytes = RegisteredDeck.from_bytes.__func__  # type: ignore[attr-defined]
+
+    def contada(cls: type, d: bytes, *a: Any) -> Any:
+        cargas.append(d)
+        return desde_bytes(cls, d, *a)
+
+    monkeypatch.setattr(RegisteredDeck, "from_bytes", classmethod(contada))
     got = _post(client, (EXAMPLES / "mesa.jpg").read_bytes(), partida=clave).json()
     assert got == expected
+    assert _post(client, (EXAMPLES / "mesa.jpg").read_bytes(), partida=clave).json() == expected
+    assert len(cargas) <= 1  # the deck loaded once (kept by its hash), not with every photo
     assert got != general  # against the deck the reader reads (and flags) otherwise
     assert client.delete(f"/api/partidas/{clave}/baraja").json()["registrada"] is False
     assert _post(client, (EXAMPLES / "mesa.jpg").read_bytes(), partida=clave).json() == general
