@@ -497,3 +497,56 @@ def test_seat_by_seat_what_is_no_card_is_taken_out(client: Any) -> None:
     assert sorted(c["carta"] for c in res.json()["fotos_asiento"][1]["cartas"]) == sorted(["12o", "12c", "11e", "1b"])
     for mal in ("[9]", "[-1]", '["0"]', "{}", "x"):
         assert seat(quitar=mal).status_code == 422, mal
+
+
+@needs_models
+def test_one_reading_groups_the_seats_once(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Per request, the cards are put in seats by their places once (vision.seats; a table's
+    reading asked for them at each step, and twice against a learned deck) and the four hands
+    are made once (CardDetections.hands: the answer's ``asientos`` and ``cartas`` come from it)."""
+    import vision.seats
+    from mesa.asientos import fotos_por_asiento
+    from mesa.lectura import leer_foto
+    from vision.detections import CardDetections
+
+    mesa = cv2.imread(str(EXAMPLES / "mesa.jpg"))
+    fotos = [cv2.imencode(".jpg", f)[1].tobytes() for f in fotos_por_asiento(mesa, leer_foto(mesa))]
+    cuentas = {"sitios": 0, "manos": 0}
+    por_orientacion = vision.seats._groups_by_orientation
+    manos = CardDetections.hands.fget  # type: ignore[attr-defined]
+
+    def sitios(*a: Any) -> Any:
+        cuentas["sitios"] += 1
+        return por_orientacion(*a)
+
+    def hands(self: CardDetections) -> Any:
+        if len(self) and (self.seat >= 0).all():  # a reading with seats: grouped into hands
+            cuentas["manos"] += 1
+        return manos(self)
+
+    monkeypatch.setattr(vision.seats, "_groups_by_orientation", sitios)
+    monkeypatch.setattr(CardDetections, "hands", property(hands))
+
+    def contadas(respuesta: Any) -> dict[str, int]:
+        assert respuesta.status_code == 200, respuesta.text
+        hechas = dict(cuentas)
+        cuentas.update(sitios=0, manos=0)
+        return hechas
+
+    clave = _partida(client)
+    mesa_jpg = cv2.imencode(".jpg", cv2.resize(mesa, None, fx=0.9, fy=0.9))[1].tobytes()  # boxes never seen
+    leida = contadas(_post(client, mesa_jpg, partida=clave))
+    assert leida == {"sitios": 1, "manos": 1}
+    previas: list = [None] * 4
+    for s in range(4):
+        r = client.post(
+            "/api/leer/asiento",
+            files={"foto": (f"{s}.jpg", fotos[s])},
+            data={"partida": clave, "asiento": str(s), "fotos_asiento": json.dumps(previas)},
+        )
+        previas = r.json()["fotos_asiento"]
+        assert contadas(r) == {"sitios": 0, "manos": 1 if s == 3 else 0}
+    lec = r.json()["mesa"]
+    otra = next(c["carta"] for c in lec["cartas"] if c["asiento"] == 1)
+    r = client.post("/api/leer/corregir", json={"lectura": lec, "indice": 0, "carta": otra, "fotos_asiento": previas})
+    assert contadas(r) == {"sitios": 0, "manos": 1}

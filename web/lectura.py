@@ -43,7 +43,7 @@ from sqlalchemy.orm import Session
 
 from mesa.asientos import N_ASIENTOS, AsientoError, AsientoPorAsiento, FotoAsiento, turn_seats
 from mesa.i18n import N_, SOURCE, t
-from mesa.lectura import PALOS_FOTOS, LecturaError, PaloError, mano_de, manos, registrar_baraja
+from mesa.lectura import PALOS_FOTOS, LecturaError, PaloError, mano_de, registrar_baraja
 from mesa.lectura import comprobar_palo as comprobar_palo_app
 from mesa.storage import Aviso
 from scoring.cards import Card, NotationError
@@ -327,14 +327,24 @@ LECTURA_ROTA: Final = N_("la lectura enviada no se entiende: vuelve a hacer la f
 
 def _seguir(ses: AsientoPorAsiento) -> dict[str, Any]:
     """The seats' readings, and the four hands' reading once all four are there."""
-    fotos = [None if f is None else f.lectura.to_json() for f in ses.fotos]
+    fotos = _fotos(ses)
     if not ses.completas:
         return {"fotos_asiento": fotos, "mesa": None, "cartas": None}
     try:
-        mesa = ses.lectura()
+        mesa = ses.lectura().to_json()  # the four hands grouped once, here
     except LecturaError as exc:  # corrections made two seats hold one card
         raise WebError(str(exc), 422) from None
-    return {"fotos_asiento": fotos, "mesa": mesa.to_json(), "cartas": manos(mesa)}
+    return {"fotos_asiento": fotos, "mesa": mesa, "cartas": _manos_json(mesa)}
+
+
+def _fotos(ses: AsientoPorAsiento) -> list[dict[str, Any] | None]:
+    return [None if f is None else f.lectura.to_json() for f in ses.fotos]
+
+
+def _manos_json(lectura: dict[str, Any]) -> list[str] | None:
+    """mesa.lectura.manos of a reading from its JSON's hands (``asientos``): not grouped again."""
+    asientos = lectura.get("asientos")
+    return [" ".join(h) for h in asientos] if asientos else None
 
 
 def leer_asiento(
@@ -389,11 +399,12 @@ def corregir(
     except NotationError:
         raise WebError(CARTA_DESCONOCIDA, 422, carta=carta[:8]) from None
     cambios = det.correct(indice, nueva)
-    out: dict[str, Any] = {"lectura": det.to_json(lectura.get("imagen")), "cambios": cambios, "cartas": manos(det)}
+    leida = det.to_json(lectura.get("imagen"))
+    out: dict[str, Any] = {"lectura": leida, "cambios": cambios, "cartas": _manos_json(leida)}
     if fotos_asiento and all(fotos_asiento):
         ses = _sesion(fotos_asiento, None)
         ses.tomar(det)
-        out["fotos_asiento"] = _seguir(ses)["fotos_asiento"]
+        out["fotos_asiento"] = _fotos(ses)
     return out
 
 
