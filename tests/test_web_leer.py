@@ -550,3 +550,53 @@ def test_one_reading_groups_the_seats_once(client: Any, monkeypatch: pytest.Monk
     otra = next(c["carta"] for c in lec["cartas"] if c["asiento"] == 1)
     r = client.post("/api/leer/corregir", json={"lectura": lec, "indice": 0, "carta": otra, "fotos_asiento": previas})
     assert contadas(r) == {"sitios": 0, "manos": 1}
+
+
+@needs_models
+def test_seat_photos_and_corrections_read_the_rest_from_the_stored_draft(client: Any) -> None:
+    """The phone sends a seat's photo and its seat, a correction only its card, with the draft
+    version it holds: the server reads the seats so far and the reading from the stored draft,
+    and answers what sending them back answers; a version that is not the stored one gets 409
+    with the stored draft (the phone then sends its own)."""
+    from mesa.asientos import fotos_por_asiento
+    from mesa.lectura import leer_foto
+
+    clave = _partida(client)
+    mesa = cv2.imread(str(EXAMPLES / "mesa.jpg"))
+    fotos = [cv2.imencode(".jpg", f)[1].tobytes() for f in fotos_por_asiento(mesa, leer_foto(mesa))]
+    borrador = f"/api/partidas/{clave}/borrador"
+    datos, version = client.get(borrador).json()["datos"], 0
+
+    def seat(s: int, **campos: str) -> Any:
+        return client.post(
+            "/api/leer/asiento",
+            files={"foto": (f"{s}.jpg", fotos[s])},
+            data={"partida": clave, "asiento": str(s), **campos},
+        )
+
+    for s in range(4):
+        r = seat(s, version=str(version))
+        assert r.status_code == 200, r.text
+        if s == 3:  # what sending the seats back answers
+            assert r.json() == seat(s, fotos_asiento=json.dumps(datos["fotos_asiento"])).json()
+        datos |= {"fotos_asiento": r.json()["fotos_asiento"], "lectura": r.json()["mesa"]}
+        guardado = client.put(borrador, json={"datos": datos, "version": version})
+        assert guardado.status_code == 200, guardado.text
+        version = guardado.json()["version"]
+    assert [len(h.split()) for h in r.json()["cartas"]] == [4, 4, 4, 4]
+
+    viejo = seat(0, version=str(version - 1))  # another phone's step came in between
+    assert viejo.status_code == 409 and viejo.json()["version"] == version
+    assert viejo.json()["borrador"]["fotos_asiento"] == datos["fotos_asiento"]
+
+    lec = datos["lectura"]
+    otra = next(c["carta"] for c in lec["cartas"] if c["asiento"] == 1)
+    solo = client.post("/api/leer/corregir", json={"partida": clave, "version": version, "indice": 0, "carta": otra})
+    assert solo.status_code == 200, solo.text
+    entera = {"lectura": lec, "fotos_asiento": datos["fotos_asiento"], "indice": 0, "carta": otra}
+    assert solo.json() == client.post("/api/leer/corregir", json=entera).json()
+    tarde = client.post(
+        "/api/leer/corregir", json={"partida": clave, "version": version + 1, "indice": 0, "carta": otra}
+    )
+    assert tarde.status_code == 409 and tarde.json()["borrador"]["lectura"] == lec
+    assert client.post("/api/leer/corregir", json={"indice": 0, "carta": otra}).status_code == 422

@@ -47,7 +47,7 @@ from mesa.lectura import PALOS_FOTOS, LecturaError, PaloError, mano_de, registra
 from mesa.lectura import comprobar_palo as comprobar_palo_app
 from mesa.storage import Aviso
 from scoring.cards import Card, NotationError
-from web.servicio import WebError, _partida
+from web.servicio import DatosBorrador, WebError, _partida, leer_borrador
 
 if TYPE_CHECKING:
     from vision.detections import CardDetections
@@ -409,6 +409,20 @@ def corregir(
 
 
 CARTA_DESCONOCIDA: Final = N_("carta desconocida: {carta}")
+
+
+def del_borrador(s: Session, clave: str, version: int) -> DatosBorrador:
+    """The hand's draft as stored, when it is still at ``version`` (the one the phone's hand
+    extends): a seat's photo and a correction read the reading and the seats read so far from
+    it, so that the phone does not send them back. WebError 409 with the stored draft otherwise
+    (another phone's step, or this phone's not stored yet: the phone then sends its own)."""
+    datos, actual = leer_borrador(s, clave)
+    if actual != version:
+        raise WebError(OTRO_BORRADOR, 409, {"borrador": datos.model_dump(), "version": actual})
+    return datos
+
+
+OTRO_BORRADOR: Final = N_("otro teléfono ha cambiado esta mano: se muestra lo suyo")
 
 
 class Ocupado(WebError):
