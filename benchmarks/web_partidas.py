@@ -172,7 +172,7 @@ def main() -> int:
                 break
             except httpx.HTTPError:
                 time.sleep(0.1)
-        tiempos, fallos = Tiempos(), []
+        tiempos, fallos = Tiempos(), list[str]()
         t0 = time.perf_counter()
         hilos = [
             threading.Thread(target=mesa, args=(base, k, args.manos, tiempos, fallos, threading.Event()))
