@@ -120,9 +120,17 @@ def jugar(
 
 
 def seguir(base: str, k: int, clave: str, tiempos: Tiempos, parar: threading.Event) -> None:
+    """A phone on the marcador: its refreshing part every 4 s, with the ETag it last drew in
+    If-None-Match as the page sends it (kept apart: "marcador 304" while nothing changed)."""
+    version = ""
     with cliente(base, k) as c:
         while not parar.wait(4.0):
-            tiempos.pedir(c, "marcador parte", "GET", f"/p/{clave}/parte")
+            t0 = time.perf_counter()
+            r = c.get(f"/p/{clave}/parte", headers={"If-None-Match": version} if version else {})
+            tipo = "marcador 304" if r.status_code == 304 else "marcador parte"
+            with tiempos.lock:
+                tiempos.por_tipo[tipo].append(time.perf_counter() - t0)
+            version = r.headers.get("etag", version)
 
 
 def percentil(xs: list[float], p: float) -> float:
@@ -164,7 +172,7 @@ def main() -> int:
                 break
             except httpx.HTTPError:
                 time.sleep(0.1)
-        tiempos, fallos = Tiempos(), []
+        tiempos, fallos = Tiempos(), list[str]()
         t0 = time.perf_counter()
         hilos = [
             threading.Thread(target=mesa, args=(base, k, args.manos, tiempos, fallos, threading.Event()))

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from mesa.i18n import N_, SOURCE, t, tn
 from mesa.mano import EntradaMano
-from scoring.partida import Partida, amarracos
+from scoring.outcomes import Cierre, FinJuego
+from scoring.partida import EstadoPartida, Partida, amarracos, estados_de_tanteos, fin_de_tanteo
 from scoring.rules import Reglas, perfil
 
 
@@ -157,8 +158,7 @@ class ControlPartida:
 
     def nombre_pareja(self, pareja: int) -> str:
         """'Ana y Carlos': the players in seats ``pareja`` and ``pareja + 2``."""
-        jug = self.info["jugadores"]
-        return t("{0} y {1}", self.idioma).format(jug[pareja], jug[pareja + 2])
+        return nombre_pareja(self.info["jugadores"], pareja, self.idioma)
 
     def registro(self, entrada: EntradaMano) -> dict[str, Any]:
         """The hand record in `mus tanteo` format (what is stored and exported)."""
@@ -216,42 +216,90 @@ class ControlPartida:
     # -- view -----------------------------------------------------------------------------
     def vista(self) -> VistaMarcador:
         p = self._p()
-        jug = self.info["jugadores"]
-        reglas = perfil(self.info["reglas"])
-        parejas = []
-        juegos = _juegos_al_final(p)
-        for k in (0, 1):
-            am, pi = amarracos(p.tantos[k])
-            parejas.append(VistaPareja(self.nombre_pareja(k), p.tantos[k], am, pi, juegos[k], p.vacas[k]))
-        manos = self.almacen.manos(self.partida_id or 0)
-        return VistaMarcador(
-            parejas=(parejas[0], parejas[1]),
-            jugadores=list(jug),
-            mano=p.mano,
-            reglas=reglas.nombre,
-            tantos_juego=reglas.tantos,
-            juegos_por_vaca=reglas.juegos_por_vaca,
-            vacas_por_partida=reglas.vacas_por_partida,
-            numero_mano=len(manos) + 1,
-            ultimas=_ultimas(manos, jug, self.idioma),
-            terminada=bool(p.terminada),
-            ganador=p.ganador,
-            avisos=[t(plantilla, self.idioma).format(nombre) for plantilla, nombre in self.avisos_ultima],
+        return _vista(
+            self.info,
+            p.estado,
+            _juegos_al_final(p),
+            self.almacen.manos(self.partida_id or 0),
+            self.avisos_ultima,
+            self.idioma,
         )
 
     def _avisos(self, p: Partida, res: Any) -> list[tuple[str, str]]:
         """The end of a juego, vaca or partida: (Spanish template, pareja name) for the
         screen to translate and format."""
-        if not res.fin:
-            return []
-        name = self.nombre_pareja(res.fin.ganador)
-        aviso = p.estado.aviso
-        out = [(N_("¡Órdago! Juego para {0}") if res.fin.por == "ordago" else N_("¡Juego para {0}!"), name)]
-        if aviso in ("vaca", "partida") and p.reglas.vacas_por_partida > 1:
-            out.append((N_("¡Vaca para {0}!"), name))
-        if aviso == "partida":
-            out.append((N_("¡Partida para {0}!"), name))
-        return out
+        return _avisos_fin(p.reglas, res.fin, p.estado.aviso, self.info["jugadores"], self.idioma)
+
+
+def nombre_pareja(jugadores: list[str], pareja: int, idioma: str = SOURCE) -> str:
+    """'Ana y Carlos': the players in seats ``pareja`` and ``pareja + 2``."""
+    return t("{0} y {1}", idioma).format(jugadores[pareja], jugadores[pareja + 2])
+
+
+def _avisos_fin(
+    reglas: Reglas, fin: FinJuego | None, aviso: Cierre, jugadores: list[str], idioma: str
+) -> list[tuple[str, str]]:
+    if not fin:
+        return []
+    name = nombre_pareja(jugadores, fin.ganador, idioma)
+    out = [(N_("¡Órdago! Juego para {0}") if fin.por == "ordago" else N_("¡Juego para {0}!"), name)]
+    if aviso in ("vaca", "partida") and reglas.vacas_por_partida > 1:
+        out.append((N_("¡Vaca para {0}!"), name))
+    if aviso == "partida":
+        out.append((N_("¡Partida para {0}!"), name))
+    return out
+
+
+def _vista(
+    info: dict[str, Any],
+    estado: EstadoPartida,
+    juegos: tuple[int, int],
+    manos: list[dict[str, Any]],
+    avisos: list[tuple[str, str]],
+    idioma: str,
+) -> VistaMarcador:
+    jug = info["jugadores"]
+    reglas = perfil(info["reglas"])
+    parejas = []
+    for k in (0, 1):
+        am, pi = amarracos(estado.tantos[k])
+        parejas.append(VistaPareja(nombre_pareja(jug, k, idioma), estado.tantos[k], am, pi, juegos[k], estado.vacas[k]))
+    return VistaMarcador(
+        parejas=(parejas[0], parejas[1]),
+        jugadores=list(jug),
+        mano=estado.mano,
+        reglas=reglas.nombre,
+        tantos_juego=reglas.tantos,
+        juegos_por_vaca=reglas.juegos_por_vaca,
+        vacas_por_partida=reglas.vacas_por_partida,
+        numero_mano=len(manos) + 1,
+        ultimas=_ultimas(manos, jug, idioma),
+        terminada=estado.ganador is not None,
+        ganador=estado.ganador,
+        avisos=[t(plantilla, idioma).format(nombre) for plantilla, nombre in avisos],
+    )
+
+
+def vista_guardada(info: dict[str, Any], manos: list[dict[str, Any]], idioma: str = SOURCE) -> VistaMarcador:
+    """The marcador of the partida ``info`` (as AlmacenPartidas.partida gives it) from its stored
+    hands' tanteos, no hand scored again: what :meth:`ControlPartida.vista` shows after
+    :meth:`ControlPartida.reanudar` replays them (tests/test_web_partidas.py compares the two
+    over a whole partida). KeyError, TypeError or ValueError when a stored tanteo is not one:
+    the replay then says which hand (:attr:`ControlPartida.problema`)."""
+    reglas = perfil(info["reglas"])
+    estados = estados_de_tanteos(reglas, info["mano_inicial"], [m["tanteo"] for m in manos])
+    estado, juegos = estados[-1], estados[-1].juegos
+    avisos: list[tuple[str, str]] = []
+    if manos:
+        avisos = _avisos_fin(reglas, fin_de_tanteo(manos[-1]["tanteo"]), estado.aviso, info["jugadores"], idioma)
+        if estado.ganador is not None:  # as _juegos_al_final: the last vaca with its winning juego
+            antes = list(estados[-2].juegos)
+            antes[estado.ganador] += 1
+            juegos = (antes[0], antes[1])
+    return _vista(info, estado, juegos, manos, avisos, idioma)
+
+
+ULTIMAS: Final = 5  # the hands the marcador lists, newest first
 
 
 def _juegos_al_final(p: Partida) -> tuple[int, int]:
@@ -266,7 +314,7 @@ def _juegos_al_final(p: Partida) -> tuple[int, int]:
     return juegos[0], juegos[1]
 
 
-def _ultimas(manos: list[dict], jugadores: list[str], idioma: str, n: int = 5) -> list[str]:
+def _ultimas(manos: list[dict], jugadores: list[str], idioma: str, n: int = ULTIMAS) -> list[str]:
     """The last ``n`` hands, newest first: number, who was mano, tantos each pareja won."""
     out = []
     for m in manos[-n:][::-1]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from scoring.errors import ScoringError
-from scoring.outcomes import Cierre
+from scoring.outcomes import Cierre, FinJuego, Terminacion
 from scoring.rules import PerfilError, Reglas, perfil
 from scoring.tanteo import RegistroMano, RegistroManoError, ResultadoTanteo, tantear
 
@@ -245,18 +245,7 @@ class Partida:
         return mano
 
     def _siguiente(self, prev: EstadoPartida, result: ResultadoTanteo) -> EstadoPartida:
-        next_mano = (result.registro.mano + 1) % 4
-        if not result.fin:
-            return EstadoPartida(result.marcador, prev.juegos, prev.vacas, next_mano, False, None, Cierre.NADA)
-        p = result.fin.ganador
-        juegos = _inc(prev.juegos, p)
-        vacas, aviso = prev.vacas, Cierre.JUEGO
-        if juegos[p] >= self.reglas.juegos_por_vaca:
-            vacas, juegos, aviso = _inc(prev.vacas, p), (0, 0), Cierre.VACA
-        ganador = p if vacas[p] >= self.reglas.vacas_por_partida else None
-        corrido = self.reglas.mus_corrido == "juego"
-        aviso = Cierre.PARTIDA if ganador is not None else aviso
-        return EstadoPartida((0, 0), juegos, vacas, next_mano, corrido, ganador, aviso)
+        return estado_siguiente(self.reglas, prev, result.registro.mano, result.marcador, result.fin)
 
     # -- persistence -------------------------------------------------------------------------
     def _reglas_json(self) -> Any:
@@ -304,6 +293,49 @@ class Partida:
         except json.JSONDecodeError as exc:
             raise PartidaError(f"JSON inválido: {exc}") from None
         return cls.from_dict(data)
+
+
+def estado_siguiente(
+    reglas: Reglas, prev: EstadoPartida, mano: int, marcador: tuple[int, int], fin: FinJuego | None
+) -> EstadoPartida:
+    """The marcador after a hand whose mano was ``mano``, that left ``marcador`` and ended a
+    juego as ``fin`` says (None: it did not), from ``prev``, the one before it."""
+    next_mano = (mano + 1) % 4
+    if not fin:
+        return EstadoPartida(marcador, prev.juegos, prev.vacas, next_mano, False, None, Cierre.NADA)
+    p = fin.ganador
+    juegos = _inc(prev.juegos, p)
+    vacas, aviso = prev.vacas, Cierre.JUEGO
+    if juegos[p] >= reglas.juegos_por_vaca:
+        vacas, juegos, aviso = _inc(prev.vacas, p), (0, 0), Cierre.VACA
+    ganador = p if vacas[p] >= reglas.vacas_por_partida else None
+    corrido = reglas.mus_corrido == "juego"
+    aviso = Cierre.PARTIDA if ganador is not None else aviso
+    return EstadoPartida((0, 0), juegos, vacas, next_mano, corrido, ganador, aviso)
+
+
+def fin_de_tanteo(tanteo: Mapping[str, Any]) -> FinJuego | None:
+    """The end of a juego a stored tanteo (ResultadoTanteo.to_json()) says, or None."""
+    fin = tanteo["fin"]
+    return FinJuego(int(fin["ganador"]), Terminacion(fin["por"])) if fin else None
+
+
+def estados_de_tanteos(reglas: Reglas, mano: int, tanteos: Sequence[Mapping[str, Any]]) -> list[EstadoPartida]:
+    """The marcador before any hand and after each one, from each hand's stored tanteo
+    (ResultadoTanteo.to_json()), no hand scored again: what :meth:`Partida.registrar` leaves
+    after each. KeyError, TypeError or ValueError for a tanteo that is not one.
+
+    >>> p = Partida("ludoteka-4", ["Ana", "Luis", "Eva", "Iker"])
+    >>> r = p.registrar(["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"],
+    ...                 {"grande": {"ordago": "quiero"}})
+    >>> estados_de_tanteos(p.reglas, 0, [r.to_json()])[-1] == p.estado
+    True
+    """
+    estados = [EstadoPartida(mano=mano, mus_corrido=reglas.mus_corrido != "no")]
+    for tan in tanteos:
+        a, b = tan["marcador"]
+        estados.append(estado_siguiente(reglas, estados[-1], int(tan["mano"]), (int(a), int(b)), fin_de_tanteo(tan)))
+    return estados
 
 
 def _par(values: Sequence[int]) -> tuple[int, int]:

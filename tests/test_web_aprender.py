@@ -7,8 +7,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import threading
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -107,7 +108,7 @@ def test_a_confirmed_photographed_hand_teaches_the_deck_without_delaying_the_con
     deck = _deck(client, clave)
     assert deck is not None and deck.series == 0
     assert {CARD_IDS[i] for i in np.flatnonzero(deck.known)} == {c for m in MANOS for c in m.split()}
-    assert len(lectura.FOTOS) == 0  # the photo is gone from memory
+    assert lectura.FOTOS.sacar(clave) is None  # the photo is gone from memory (other tests' may stay)
     # the partida reads against what it learned: the same cards, no unfamiliar deck
     again = client.post(
         "/api/leer", files={"foto": ("mesa.jpg", foto, "image/jpeg")}, data={"partida": clave, "abajo": "2"}
@@ -189,11 +190,39 @@ def test_a_learned_deck_reads_only_what_the_generic_reader_finds_unfamiliar(monk
         por: str
         unfamiliar: bool
 
-    monkeypatch.setattr(lectura, "_lector", lambda baraja: "aprendida" if baraja else "generica")
-    monkeypatch.setattr(lectura, "cartas_aprendidas", lambda baraja: None if baraja == b"registrada" else 13)
-    conocida = lectura._leida(b"aprendida", lambda r: Leida(r, False))
+    monkeypatch.setattr(lectura, "_lector_general", lambda: "generica")
+    aprendida = SimpleNamespace(lector="aprendida", aprendidas=13)
+    registrada = SimpleNamespace(lector="aprendida", aprendidas=None)
+    conocida = lectura._leida(aprendida, lambda r: Leida(r, False))  # type: ignore[arg-type]
     assert conocida.por == "generica"
-    rara = lectura._leida(b"aprendida", lambda r: Leida(r, r == "generica"))
+    rara = lectura._leida(aprendida, lambda r: Leida(r, r == "generica"))  # type: ignore[arg-type]
     assert rara.por == "aprendida"  # the generic reader called the deck unfamiliar
-    assert lectura._leida(b"registrada", lambda r: Leida(r, False)).por == "aprendida"  # the suit photos: always
+    assert lectura._leida(registrada, lambda r: Leida(r, False)).por == "aprendida"  # type: ignore[arg-type]
     assert lectura._leida(None, lambda r: Leida(r, True)).por == "generica"
+
+
+def test_a_deck_is_loaded_once_per_change_kept_by_its_hash_bounded_and_shared_by_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cargas: list[bytes] = []
+
+    def cargar(npz: bytes) -> Any:
+        cargas.append(npz)
+        return SimpleNamespace(lector=npz, aprendidas=None)
+
+    monkeypatch.setattr(lectura, "_cargar", cargar)
+    barajas = lectura.BarajasCargadas(tope=2)
+    assert [barajas.cargar(b"uno").lector for _ in range(3)] == [b"uno"] * 3
+    assert cargas == [b"uno"]  # the same bytes again (another photo, another request): not loaded again
+    barajas.cargar(b"dos")  # a new registration: other bytes, loaded once
+    barajas.cargar(b"dos")
+    assert cargas == [b"uno", b"dos"] and len(barajas) == 2
+    barajas.cargar(b"uno")  # used last: "dos" goes first when a third comes
+    barajas.cargar(b"tres")
+    assert len(barajas) == 2 and cargas == [b"uno", b"dos", b"tres"]
+    barajas.cargar(b"uno")
+    barajas.cargar(b"dos")
+    assert cargas[-1] == b"dos" and cargas.count(b"uno") == 1
+    with ThreadPoolExecutor(8) as pool:
+        leidas = list(pool.map(lambda i: barajas.cargar(b"cuatro"), range(64)))
+    assert {x.lector for x in leidas} == {b"cuatro"} and cargas.count(b"cuatro") <= 8

@@ -244,7 +244,9 @@ def test_each_suit_photo_is_checked_as_the_app_checks_it(client: Any) -> None:
 
 
 @needs_models
-def test_registration_from_four_photos_then_reading_uses_it(client: Any, tmp_path: Path) -> None:
+def test_registration_from_four_photos_then_reading_uses_it(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     clave = _partida(client)
     assert client.get(f"/api/partidas/{clave}/baraja").json()["registrada"] is False
     refused = client.post(f"/api/partidas/{clave}/baraja", files=_fotos_baraja(espadas="copas"))
@@ -274,8 +276,20 @@ def test_registration_from_four_photos_then_reading_uses_it(client: Any, tmp_pat
         ).stdout
     )
     general = _mus_leer_json(EXAMPLES / "mesa.jpg")
+    from vision.registered_deck import RegisteredDeck
+
+    cargas: list[bytes] = []
+    desde_bytes = RegisteredDeck.from_bytes.__func__  # type: ignore[attr-defined]
+
+    def contada(cls: type, d: bytes, *a: Any) -> Any:
+        cargas.append(d)
+        return desde_bytes(cls, d, *a)
+
+    monkeypatch.setattr(RegisteredDeck, "from_bytes", classmethod(contada))
     got = _post(client, (EXAMPLES / "mesa.jpg").read_bytes(), partida=clave).json()
     assert got == expected
+    assert _post(client, (EXAMPLES / "mesa.jpg").read_bytes(), partida=clave).json() == expected
+    assert len(cargas) <= 1  # the deck loaded once (kept by its hash), not with every photo
     assert got != general  # against the deck the reader reads (and flags) otherwise
     assert client.delete(f"/api/partidas/{clave}/baraja").json()["registrada"] is False
     assert _post(client, (EXAMPLES / "mesa.jpg").read_bytes(), partida=clave).json() == general
@@ -483,3 +497,106 @@ def test_seat_by_seat_what_is_no_card_is_taken_out(client: Any) -> None:
     assert sorted(c["carta"] for c in res.json()["fotos_asiento"][1]["cartas"]) == sorted(["12o", "12c", "11e", "1b"])
     for mal in ("[9]", "[-1]", '["0"]', "{}", "x"):
         assert seat(quitar=mal).status_code == 422, mal
+
+
+@needs_models
+def test_one_reading_groups_the_seats_once(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Per request, the cards are put in seats by their places once (vision.seats; a table's
+    reading asked for them at each step, and twice against a learned deck) and the four hands
+    are made once (CardDetections.hands: the answer's ``asientos`` and ``cartas`` come from it)."""
+    import vision.seats
+    from mesa.asientos import fotos_por_asiento
+    from mesa.lectura import leer_foto
+    from vision.detections import CardDetections
+
+    mesa = cv2.imread(str(EXAMPLES / "mesa.jpg"))
+    fotos = [cv2.imencode(".jpg", f)[1].tobytes() for f in fotos_por_asiento(mesa, leer_foto(mesa))]
+    cuentas = {"sitios": 0, "manos": 0}
+    por_orientacion = vision.seats._groups_by_orientation
+    manos = CardDetections.hands.fget  # type: ignore[attr-defined]
+
+    def sitios(*a: Any) -> Any:
+        cuentas["sitios"] += 1
+        return por_orientacion(*a)
+
+    def hands(self: CardDetections) -> Any:
+        if len(self) and (self.seat >= 0).all():  # a reading with seats: grouped into hands
+            cuentas["manos"] += 1
+        return manos(self)
+
+    monkeypatch.setattr(vision.seats, "_groups_by_orientation", sitios)
+    monkeypatch.setattr(CardDetections, "hands", property(hands))
+
+    def contadas(respuesta: Any) -> dict[str, int]:
+        assert respuesta.status_code == 200, respuesta.text
+        hechas = dict(cuentas)
+        cuentas.update(sitios=0, manos=0)
+        return hechas
+
+    clave = _partida(client)
+    mesa_jpg = cv2.imencode(".jpg", cv2.resize(mesa, None, fx=0.9, fy=0.9))[1].tobytes()  # boxes never seen
+    leida = contadas(_post(client, mesa_jpg, partida=clave))
+    assert leida == {"sitios": 1, "manos": 1}
+    previas: list = [None] * 4
+    for s in range(4):
+        r = client.post(
+            "/api/leer/asiento",
+            files={"foto": (f"{s}.jpg", fotos[s])},
+            data={"partida": clave, "asiento": str(s), "fotos_asiento": json.dumps(previas)},
+        )
+        previas = r.json()["fotos_asiento"]
+        assert contadas(r) == {"sitios": 0, "manos": 1 if s == 3 else 0}
+    lec = r.json()["mesa"]
+    otra = next(c["carta"] for c in lec["cartas"] if c["asiento"] == 1)
+    r = client.post("/api/leer/corregir", json={"lectura": lec, "indice": 0, "carta": otra, "fotos_asiento": previas})
+    assert contadas(r) == {"sitios": 0, "manos": 1}
+
+
+@needs_models
+def test_seat_photos_and_corrections_read_the_rest_from_the_stored_draft(client: Any) -> None:
+    """The phone sends a seat's photo and its seat, a correction only its card, with the draft
+    version it holds: the server reads the seats so far and the reading from the stored draft,
+    and answers what sending them back answers; a version that is not the stored one gets 409
+    with the stored draft (the phone then sends its own)."""
+    from mesa.asientos import fotos_por_asiento
+    from mesa.lectura import leer_foto
+
+    clave = _partida(client)
+    mesa = cv2.imread(str(EXAMPLES / "mesa.jpg"))
+    fotos = [cv2.imencode(".jpg", f)[1].tobytes() for f in fotos_por_asiento(mesa, leer_foto(mesa))]
+    borrador = f"/api/partidas/{clave}/borrador"
+    datos, version = client.get(borrador).json()["datos"], 0
+
+    def seat(s: int, **campos: str) -> Any:
+        return client.post(
+            "/api/leer/asiento",
+            files={"foto": (f"{s}.jpg", fotos[s])},
+            data={"partida": clave, "asiento": str(s), **campos},
+        )
+
+    for s in range(4):
+        r = seat(s, version=str(version))
+        assert r.status_code == 200, r.text
+        if s == 3:  # what sending the seats back answers
+            assert r.json() == seat(s, fotos_asiento=json.dumps(datos["fotos_asiento"])).json()
+        datos |= {"fotos_asiento": r.json()["fotos_asiento"], "lectura": r.json()["mesa"]}
+        guardado = client.put(borrador, json={"datos": datos, "version": version})
+        assert guardado.status_code == 200, guardado.text
+        version = guardado.json()["version"]
+    assert [len(h.split()) for h in r.json()["cartas"]] == [4, 4, 4, 4]
+
+    viejo = seat(0, version=str(version - 1))  # another phone's step came in between
+    assert viejo.status_code == 409 and viejo.json()["version"] == version
+    assert viejo.json()["borrador"]["fotos_asiento"] == datos["fotos_asiento"]
+
+    lec = datos["lectura"]
+    otra = next(c["carta"] for c in lec["cartas"] if c["asiento"] == 1)
+    solo = client.post("/api/leer/corregir", json={"partida": clave, "version": version, "indice": 0, "carta": otra})
+    assert solo.status_code == 200, solo.text
+    entera = {"lectura": lec, "fotos_asiento": datos["fotos_asiento"], "indice": 0, "carta": otra}
+    assert solo.json() == client.post("/api/leer/corregir", json=entera).json()
+    tarde = client.post(
+        "/api/leer/corregir", json={"partida": clave, "version": version + 1, "indice": 0, "carta": otra}
+    )
+    assert tarde.status_code == 409 and tarde.json()["borrador"]["lectura"] == lec
+    assert client.post("/api/leer/corregir", json={"indice": 0, "carta": otra}).status_code == 422

@@ -7,6 +7,7 @@ input answered with one clear line in the player's language."""
 from __future__ import annotations
 
 import json
+import random
 import threading
 import uuid
 from collections.abc import Iterator
@@ -592,3 +593,106 @@ def test_fifteen_saves_at_once_through_mus_servir_with_two_workers(
             assert all(r.json()["borrador"] == guardado["datos"] for r in salida if r.status_code == 409)
     finally:
         servidor.stop()
+
+
+def _mano_al_azar(rng: random.Random, n: int) -> dict[str, Any]:
+    from scoring.cards import CARD_IDS
+
+    c = rng.sample(CARD_IDS, 16)
+    lances = {"grande": {"ordago": "quiero"}} if n % 7 == 0 else {"grande": {"quiero": rng.choice([2, 5, 10])}}
+    return {
+        "id_mano": f"azar-{n}-{rng.randrange(10**8):08d}",
+        "n": n,
+        "cartas": [" ".join(c[i : i + 4]) for i in range(0, 16, 4)],
+        "lances": lances,
+    }
+
+
+def test_the_marcador_from_the_stored_tanteos_is_the_replayed_one_over_a_whole_partida(
+    client: TestClient, app: FastAPI, monkeypatch: pytest.MonkeyPatch
+):
+    """Every step of a long partida (undos, the end of juegos and vacas, the partida's end,
+    another partida started) in two languages: the marcador answered from the stored tanteos
+    is exactly the one the replay of every hand gives, and no hand is scored for it."""
+    clave = nueva(client, juegos=2, vacas=2, mano=2)
+    rng = random.Random(54)
+    abrir = app.state.web_sesiones.begin
+    registrar = Partida.registrar
+    pasos = 0
+
+    def comparar() -> None:
+        with abrir() as s:
+            for idioma in ("es", "eu"):
+                replay = servicio.marcador(servicio.control(s, clave, idioma))
+                with monkeypatch.context() as m:  # the marcador scores no hand
+                    m.setattr(Partida, "registrar", lambda *a, **k: pytest.fail("a hand scored again"))
+                    assert servicio.ver(s, clave, idioma) == replay
+                assert Partida.registrar is registrar
+
+    n, deshechas = 1, set()
+    while True:
+        r = client.post(f"/api/partidas/{clave}/manos", json=_mano_al_azar(rng, n))
+        assert r.status_code == 201, r.text
+        comparar()
+        pasos += 1
+        if r.json()["marcador"]["terminada"]:
+            break
+        if n % 5 == 0 and n not in deshechas:  # undone, and another hand entered in its place
+            assert client.post(f"/api/partidas/{clave}/deshacer", json={"n": n}).status_code == 200
+            deshechas.add(n)
+            comparar()
+            continue
+        n += 1
+    assert n > 10 and pasos > n
+    fin = client.get(f"/api/partidas/{clave}").json()
+    assert fin["terminada"] and fin["avisos"][-1].startswith("¡Partida para")
+    assert client.post(f"/api/partidas/{clave}/otra").status_code == 200
+    comparar()
+
+
+def test_an_unchanged_marcador_answers_304_and_every_change_gives_a_new_etag(client: TestClient):
+    clave = nueva(client, juegos=2, vacas=1)
+    vistas: list[str] = []
+
+    def etag(ruta: str = f"/api/partidas/{clave}", **cabeceras: str) -> str:
+        r = client.get(ruta, headers=cabeceras)
+        assert r.status_code == 200 and r.headers["cache-control"] == "no-cache"
+        assert client.get(ruta, headers={"If-None-Match": r.headers["etag"], **cabeceras}).status_code == 304
+        return str(r.headers["etag"])
+
+    def nueva_version() -> str:
+        e = etag()
+        assert e not in vistas
+        vistas.append(e)
+        r = client.get(f"/api/partidas/{clave}", headers={"If-None-Match": e})
+        assert r.status_code == 304 and r.content == b"" and r.headers["etag"] == e
+        return e
+
+    nueva_version()
+    assert etag(f"/p/{clave}/parte") == vistas[0]  # the page's poll shares it
+    assert etag(**{"Accept-Language": "eu"}) not in vistas  # another language, another answer
+    assert confirmar(client, clave, 1).status_code == 201
+    nueva_version()
+    assert client.get(f"/api/partidas/{clave}", headers={"If-None-Match": vistas[0]}).status_code == 200
+    assert client.post(f"/api/partidas/{clave}/deshacer", json={"n": 1}).status_code == 200
+    assert etag() == vistas[0]  # back to the marcador before hand 1, which it is again
+    assert client.get(f"/api/partidas/{clave}", headers={"If-None-Match": vistas[1]}).status_code == 200
+    assert confirmar(client, clave, 1).status_code == 201  # the same n again: a new hand
+    nueva_version()
+    guardar = client.put(f"/api/partidas/{clave}/borrador", json={"datos": {"id_mano": "borrador-1", "n": 2}})
+    assert guardar.status_code == 200  # a draft step changes no marcador
+    assert client.get(f"/api/partidas/{clave}", headers={"If-None-Match": vistas[-1]}).status_code == 304
+    for n in range(2, 6):
+        body = {
+            "id_mano": f"final-{n}-abcdef",
+            "n": n,
+            "cartas": MANOS[0][0],
+            "lances": {"grande": {"ordago": "quiero"}},
+        }
+        hecha = client.post(f"/api/partidas/{clave}/manos", json=body)
+        assert hecha.status_code == 201
+        nueva_version()
+        if hecha.json()["marcador"]["terminada"]:
+            break
+    assert client.post(f"/api/partidas/{clave}/otra").status_code == 200
+    assert nueva_version() and client.get(f"/api/partidas/{clave}").json()["siguiente"]

@@ -22,6 +22,7 @@ to any other), or no seats are given.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -134,10 +135,24 @@ NOT_SEPARATE = (
 
 def seat_labels(obb: Floats) -> Ints | None:
     """The seat of each of 16 oriented boxes (0 bottom, 1 right, 2 top, 3 left), or None when
-    they are not 16 or do not lie in four separate groups of four."""
+    they are not 16 or do not lie in four separate groups of four. The same boxes are grouped
+    once: one reading asks for them at each step (the table check, the assembly, the seats) and
+    a reading against a learned deck reads the same boxes twice; the last few groupings are
+    kept by the boxes' bytes (a new array each time)."""
     if len(obb) != N_SEATS * HAND:
         return None
-    obb = np.asarray(obb, np.float64)
+    obb = np.ascontiguousarray(obb, np.float64)
+    labels = _grouped(obb.tobytes())
+    return None if labels is None else labels.copy()
+
+
+@lru_cache(maxsize=16)  # thread-safe; the key is the 16 boxes' float64 bytes (1 KiB)
+def _grouped(key: bytes) -> Ints | None:
+    return group_seats(np.frombuffer(key, np.float64).reshape(N_SEATS * HAND, -1))
+
+
+def group_seats(obb: Floats) -> Ints | None:
+    """:func:`seat_labels`'s grouping itself, done every time it is called."""
     centres = obb[:, :2]
     card_size = float(np.median(np.maximum(obb[:, 2], obb[:, 3])))
     labels = _groups_by_orientation(centres, obb)

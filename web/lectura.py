@@ -24,6 +24,7 @@ the body is refused unread.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import logging
 import os
@@ -42,11 +43,11 @@ from sqlalchemy.orm import Session
 
 from mesa.asientos import N_ASIENTOS, AsientoError, AsientoPorAsiento, FotoAsiento, turn_seats
 from mesa.i18n import N_, SOURCE, t
-from mesa.lectura import PALOS_FOTOS, LecturaError, PaloError, mano_de, manos, registrar_baraja
+from mesa.lectura import PALOS_FOTOS, LecturaError, PaloError, mano_de, registrar_baraja
 from mesa.lectura import comprobar_palo as comprobar_palo_app
 from mesa.storage import Aviso
 from scoring.cards import Card, NotationError
-from web.servicio import WebError, _partida
+from web.servicio import DatosBorrador, WebError, _partida, leer_borrador
 
 if TYPE_CHECKING:
     from vision.detections import CardDetections
@@ -196,33 +197,108 @@ def leer(data: bytes, nombre: str = "foto", baraja: bytes | None = None, abajo: 
     from vision.cli_leer import json_entry, read_image  # vision: loaded with the first photo
 
     img, factor = decodificar_foto(data)
+    deck = cargar_baraja(baraja)
     return json_entry(
-        nombre, lambda: en_la_foto(turn_seats(_leida(baraja, lambda r: read_image(r, img, nombre)), abajo), factor)
+        nombre, lambda: en_la_foto(turn_seats(_leida(deck, lambda r: read_image(r, img, nombre)), abajo), factor)
     )
 
 
-def _leida(baraja: bytes | None, leer_con: Callable[[Any], Any]) -> Any:
+def _leida(baraja: BarajaCargada | None, leer_con: Callable[[Any], Any]) -> Any:
     """The reading against a registered deck; against a deck only learned from confirmed hands
     (no suit photos), the generic reading unless it finds the deck unfamiliar: on a deck the
     generic reader knows, the learned one flagged more right cards (docs/measurements.md), and it
     is meant for the decks the generic reader calls unfamiliar."""
-    if baraja is None or cartas_aprendidas(baraja) is None:
-        return leer_con(_lector(baraja))
-    generica = leer_con(_lector(None))
-    return leer_con(_lector(baraja)) if generica.unfamiliar else generica
+    if baraja is None:
+        return leer_con(_lector_general())
+    if baraja.aprendidas is None:
+        return leer_con(baraja.lector)
+    generica = leer_con(_lector_general())
+    return leer_con(baraja.lector) if generica.unfamiliar else generica
 
 
-def _lector(baraja: bytes | None) -> Any:
-    from vision.reader import reader_for_deck_bytes  # vision: loaded with the first photo
-    from vision.registered_deck import DeckError
+def _lector_general() -> Any:
+    from vision.reader import default_reader  # vision: loaded with the first photo
+
+    return default_reader()
+
+
+BARAJA_INSERVIBLE: Final = N_("la baraja registrada de la partida no se puede usar: {motivo}")
+
+
+class BarajaCargada:
+    """A partida's registered deck as loaded once: the deck (vision.registered_deck's), how many
+    cards it knows when it was learned from confirmed hands only (:func:`cartas_aprendidas`), and
+    the reader against it, made with the first photo read with it."""
+
+    def __init__(self, deck: Any) -> None:
+        self.deck = deck
+        self.aprendidas: int | None = int(deck.known.sum()) if deck.series == 0 else None
+        self._lector: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def lector(self) -> Any:
+        """The vision.reader.CardReader against the deck (WebError 422 when it cannot be used)."""
+        from vision.reader import CardReader  # vision: loaded with the first photo
+        from vision.registered_deck import DeckError
+
+        with self._lock:
+            if self._lector is None:
+                try:
+                    self._lector = CardReader(deck=self.deck)
+                except DeckError as exc:
+                    raise WebError(BARAJA_INSERVIBLE, 422, motivo=str(exc)) from None
+            return self._lector
+
+
+class BarajasCargadas:
+    """The decks loaded from their .npz bytes, each once, kept by the bytes' SHA-256 (a new
+    registration or a deck learned from a hand is other bytes, so another entry): at most
+    ``tope``, the least recently used dropped first; thread-safe (the reader threads share it).
+    Two threads that load the same new deck at once both load it, and one is kept."""
+
+    def __init__(self, tope: int = 8) -> None:
+        self.tope = tope
+        self._barajas: OrderedDict[str, BarajaCargada] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def cargar(self, npz: bytes) -> BarajaCargada:
+        """The deck of ``npz``, loaded now only when these bytes were not (WebError 422 for a
+        deck that cannot be used)."""
+        huella = hashlib.sha256(npz).hexdigest()
+        with self._lock:
+            hecha = self._barajas.get(huella)
+            if hecha is not None:
+                self._barajas.move_to_end(huella)
+                return hecha
+        nueva = _cargar(npz)  # outside the lock: other decks' photos go on
+        with self._lock:
+            hecha = self._barajas.setdefault(huella, nueva)
+            self._barajas.move_to_end(huella)
+            while len(self._barajas) > self.tope:
+                self._barajas.popitem(last=False)
+            return hecha
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._barajas)
+
+
+def _cargar(npz: bytes) -> BarajaCargada:
+    from vision.registered_deck import DeckError, RegisteredDeck  # vision: loaded with the first deck
 
     try:
-        return reader_for_deck_bytes(baraja)
+        return BarajaCargada(RegisteredDeck.from_bytes(npz))
     except DeckError as exc:
         raise WebError(BARAJA_INSERVIBLE, 422, motivo=str(exc)) from None
 
 
-BARAJA_INSERVIBLE: Final = N_("la baraja registrada de la partida no se puede usar: {motivo}")
+BARAJAS: Final = BarajasCargadas()
+
+
+def cargar_baraja(npz: bytes | None) -> BarajaCargada | None:
+    """A partida's deck (its .npz bytes) as loaded once (:data:`BARAJAS`); None for none."""
+    return BARAJAS.cargar(npz) if npz else None
 
 
 # -- seat by seat, and corrections: mesa/'s rules on the reading the page holds ----------------------
@@ -251,14 +327,24 @@ LECTURA_ROTA: Final = N_("la lectura enviada no se entiende: vuelve a hacer la f
 
 def _seguir(ses: AsientoPorAsiento) -> dict[str, Any]:
     """The seats' readings, and the four hands' reading once all four are there."""
-    fotos = [None if f is None else f.lectura.to_json() for f in ses.fotos]
+    fotos = _fotos(ses)
     if not ses.completas:
         return {"fotos_asiento": fotos, "mesa": None, "cartas": None}
     try:
-        mesa = ses.lectura()
+        mesa = ses.lectura().to_json()  # the four hands grouped once, here
     except LecturaError as exc:  # corrections made two seats hold one card
         raise WebError(str(exc), 422) from None
-    return {"fotos_asiento": fotos, "mesa": mesa.to_json(), "cartas": manos(mesa)}
+    return {"fotos_asiento": fotos, "mesa": mesa, "cartas": _manos_json(mesa)}
+
+
+def _fotos(ses: AsientoPorAsiento) -> list[dict[str, Any] | None]:
+    return [None if f is None else f.lectura.to_json() for f in ses.fotos]
+
+
+def _manos_json(lectura: dict[str, Any]) -> list[str] | None:
+    """mesa.lectura.manos of a reading from its JSON's hands (``asientos``): not grouped again."""
+    asientos = lectura.get("asientos")
+    return [" ".join(h) for h in asientos] if asientos else None
 
 
 def leer_asiento(
@@ -278,8 +364,9 @@ def leer_asiento(
     ``mesa`` (the four hands' reading) and ``cartas``. WebError naming the player and the card
     otherwise; nothing changes then."""
     img, factor = decodificar_foto(data)
+    deck = cargar_baraja(baraja)
     try:
-        det = en_la_foto(mano_de(_leida(baraja, lambda r: r.read(img))), factor)
+        det = en_la_foto(mano_de(_leida(deck, lambda r: r.read(img))), factor)
     except FileNotFoundError as exc:  # a model file missing: the page offers the grid
         raise WebError(str(exc), 500) from None
     if quitar:
@@ -312,15 +399,30 @@ def corregir(
     except NotationError:
         raise WebError(CARTA_DESCONOCIDA, 422, carta=carta[:8]) from None
     cambios = det.correct(indice, nueva)
-    out: dict[str, Any] = {"lectura": det.to_json(lectura.get("imagen")), "cambios": cambios, "cartas": manos(det)}
+    leida = det.to_json(lectura.get("imagen"))
+    out: dict[str, Any] = {"lectura": leida, "cambios": cambios, "cartas": _manos_json(leida)}
     if fotos_asiento and all(fotos_asiento):
         ses = _sesion(fotos_asiento, None)
         ses.tomar(det)
-        out["fotos_asiento"] = _seguir(ses)["fotos_asiento"]
+        out["fotos_asiento"] = _fotos(ses)
     return out
 
 
 CARTA_DESCONOCIDA: Final = N_("carta desconocida: {carta}")
+
+
+def del_borrador(s: Session, clave: str, version: int) -> DatosBorrador:
+    """The hand's draft as stored, when it is still at ``version`` (the one the phone's hand
+    extends): a seat's photo and a correction read the reading and the seats read so far from
+    it, so that the phone does not send them back. WebError 409 with the stored draft otherwise
+    (another phone's step, or this phone's not stored yet: the phone then sends its own)."""
+    datos, actual = leer_borrador(s, clave)
+    if actual != version:
+        raise WebError(OTRO_BORRADOR, 409, {"borrador": datos.model_dump(), "version": actual})
+    return datos
+
+
+OTRO_BORRADOR: Final = N_("otro teléfono ha cambiado esta mano: se muestra lo suyo")
 
 
 class Ocupado(WebError):
@@ -474,10 +576,7 @@ def baraja_de_partida(s: Session, clave: str) -> bytes | None:
 def cartas_aprendidas(npz: bytes) -> int | None:
     """How many of the 40 cards a partida's deck knows when it was learned from confirmed hands
     only (no suit photos, series 0); None for a deck registered from its photos (it knows all)."""
-    from vision.registered_deck import RegisteredDeck  # vision: loaded only when a deck exists
-
-    deck = RegisteredDeck.from_bytes(npz)
-    return int(deck.known.sum()) if deck.series == 0 else None
+    return BARAJAS.cargar(npz).aprendidas
 
 
 def guardar_baraja(s: Session, clave: str, npz: bytes | None) -> None:

@@ -12,6 +12,8 @@ sent again answers what was stored (UNIQUE(partida_id, id_mano)).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -27,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from mesa.i18n import N_, SOURCE, t
 from mesa.mano import EntradaMano, row_of
-from mesa.partida import ControlPartida
+from mesa.partida import ULTIMAS, ControlPartida, VistaMarcador, nombre_pareja, vista_guardada
 from mesa.storage import manos_csv
 from mesa.torneo_mesa import seguir_respuestas
 from scoring.cards import CARD_IDS, NotationError
@@ -272,8 +274,19 @@ def control(s: Session, clave: str, idioma: str = SOURCE) -> ControlPartida:
 def marcador(ctl: ControlPartida) -> dict[str, Any]:
     """Everything the marcador page shows, as plain JSON."""
     v = ctl.vista()
+    return _marcador(v, ctl.info, ctl.guardadas, ctl.problema, lambda: _siguiente(ctl), ctl.idioma)
+
+
+def _marcador(
+    v: VistaMarcador,
+    info: dict[str, Any],
+    guardadas: int,
+    problema: str,
+    siguiente: Callable[[], str | None],
+    idioma: str,
+) -> dict[str, Any]:
     return {
-        "clave": ctl.info["clave"],
+        "clave": info["clave"],
         "parejas": [asdict(p) for p in v.parejas],
         "jugadores": v.jugadores,
         "mano": v.mano,
@@ -283,19 +296,88 @@ def marcador(ctl: ControlPartida) -> dict[str, Any]:
         "juegos_por_vaca": v.juegos_por_vaca,
         "vacas_por_partida": v.vacas_por_partida,
         "numero_mano": v.numero_mano,
-        "manos": ctl.guardadas,
+        "manos": guardadas,
         "ultimas": v.ultimas,
         "terminada": v.terminada,
         "ganador": v.ganador,
-        "ganador_nombre": ctl.nombre_pareja(v.ganador) if v.ganador is not None else None,
-        "problema": ctl.problema,
+        "ganador_nombre": nombre_pareja(v.jugadores, v.ganador, idioma) if v.ganador is not None else None,
+        "problema": problema,
         "avisos": v.avisos,
-        "siguiente": _siguiente(ctl) if v.terminada else None,
+        "siguiente": siguiente() if v.terminada else None,
     }
 
 
 def ver(s: Session, clave: str, idioma: str = SOURCE) -> dict[str, Any]:
-    return marcador(control(s, clave, idioma))
+    """The marcador (:func:`marcador`) from the stored hands' tanteos, no hand scored again
+    (mesa.partida.vista_guardada); replayed only for a tournament table's partida that follows
+    the tournament server's corrections, or when a stored tanteo cannot be read (the replay
+    says which hand)."""
+    p = _partida(s, clave)
+    if p.torneo and p.torneo.get("correcciones"):
+        return marcador(control(s, clave, idioma))
+    almacen = AlmacenWeb(s, idioma)
+    info = almacen.partida(p.id)
+    assert info is not None
+    manos = _manos_marcador(s, p.id)
+    try:
+        v = vista_guardada(info, manos, idioma)
+    except (KeyError, TypeError, ValueError):
+        return marcador(control(s, clave, idioma))
+    return _marcador(v, info, len(manos), "", lambda: _siguiente_de(s, p.id), idioma)
+
+
+def _manos_marcador(s: Session, partida_id: int) -> list[dict[str, Any]]:
+    """The partida's hands as mesa.partida.vista_guardada reads them: of each, only what moves
+    the marcador (its mano, the tantos it left, the end of a juego), read from its tanteo's
+    JSON by the database; the last ULTIMAS whole, for the list of the last hands."""
+    tan = ManoPartida.tanteo
+    filas = s.execute(
+        select(ManoPartida.n, tan["mano"], tan["marcador"], tan["fin"])
+        .where(ManoPartida.partida_id == partida_id)
+        .order_by(ManoPartida.n)
+    ).all()
+    enteras = {
+        m.n: m
+        for m in s.scalars(
+            select(ManoPartida)
+            .where(ManoPartida.partida_id == partida_id)
+            .order_by(ManoPartida.n.desc())
+            .limit(ULTIMAS)
+        )
+    }
+    manos: list[dict[str, Any]] = []
+    for n, mano, tantos, fin in filas:
+        entera = enteras.get(n)
+        if entera is not None:
+            manos.append({"n": n, "registro": entera.registro, "tanteo": entera.tanteo})
+        else:
+            manos.append({"n": n, "registro": {"mano": mano}, "tanteo": {"mano": mano, "marcador": tantos, "fin": fin}})
+    return manos
+
+
+def version_marcador(s: Session, clave: str, idioma: str = SOURCE) -> str:
+    """The marcador's version, its ETag: it changes whenever what :func:`ver` answers changes
+    (a hand confirmed or undone, the next partida started, a tournament's answer, the
+    language), read in one query without loading any hand. The last hand's row id, its
+    ``id_mano`` and its time tell an undone-and-entered-again hand from the one before (SQLite
+    may give the new row the deleted one's id)."""
+    p = _partida(s, clave)
+    ultima = s.execute(
+        select(ManoPartida.id, ManoPartida.id_mano, ManoPartida.creada)
+        .where(ManoPartida.partida_id == p.id)
+        .order_by(ManoPartida.n.desc())
+        .limit(1)
+    ).first()
+    cuantas = s.scalar(select(func.count()).where(ManoPartida.partida_id == p.id)) or 0
+    partes = [str(cuantas), idioma, "t" if p.terminada else "-"]
+    if ultima is not None:
+        partes += [str(ultima.id), ultima.id_mano, ultima.creada.isoformat() if ultima.creada else ""]
+    if p.terminada:  # the draft row of an ended partida holds the next one's clave
+        guardado = _borrador_guardado(s, p.id)
+        partes.append(str(guardado.version) if guardado is not None else "0")
+    if p.torneo:
+        partes.append(json.dumps(p.torneo, sort_keys=True, default=str))
+    return '"' + hashlib.sha256("|".join(partes).encode()).hexdigest()[:32] + '"'
 
 
 # -- the draft ----------------------------------------------------------------------------------
@@ -304,9 +386,9 @@ def ver(s: Session, clave: str, idioma: str = SOURCE) -> dict[str, Any]:
 def leer_borrador(s: Session, clave: str, idioma: str = SOURCE) -> tuple[DatosBorrador, int]:
     """The hand being entered and its version; a fresh one (version 0) when there is none or
     the stored one is for a hand already confirmed."""
-    ctl = control(s, clave, idioma)
-    b = s.get(Borrador, ctl.partida_id)
-    n = ctl.guardadas + 1
+    p = _partida(s, clave)  # the hands counted, not replayed
+    b = s.get(Borrador, p.id)
+    n = (s.scalar(select(func.count()).where(ManoPartida.partida_id == p.id)) or 0) + 1
     if b is not None:
         try:
             datos = DatosBorrador.model_validate(b.datos)
@@ -625,7 +707,11 @@ def _siguiente(ctl: ControlPartida) -> str | None:
     """The clave of the partida a phone started after this one ended (kept in this partida's
     draft row, which an ended partida does not use), or None."""
     assert isinstance(ctl.almacen, AlmacenWeb)
-    guardado = _borrador_guardado(ctl.almacen.s, ctl.partida_id or 0)
+    return _siguiente_de(ctl.almacen.s, ctl.partida_id or 0)
+
+
+def _siguiente_de(s: Session, partida_id: int) -> str | None:
+    guardado = _borrador_guardado(s, partida_id)
     siguiente = guardado.datos.get("siguiente") if guardado is not None else None
     return siguiente if isinstance(siguiente, str) else None
 

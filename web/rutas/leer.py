@@ -34,7 +34,7 @@ from torneo.api import Estricto
 from torneo.cuerpo import CuerpoGrande, CuerpoLento, declarado_excede, leer_trozos
 from torneo.limites import Limite
 from web import lectura
-from web.servicio import WebError
+from web.servicio import DatosBorrador, WebError
 
 router = APIRouter(prefix="/api", tags=["lectura"])
 
@@ -250,6 +250,7 @@ async def leer_asiento(request: Request, abrir: Sesiones, sitio: PlazaLectura) -
     asiento = textos.get("asiento", str(abajo))
     if asiento not in ("0", "1", "2", "3"):
         raise WebError(ASIENTO_MAL, 422)
+    version = _version(textos.get("version")) if "fotos_asiento" not in textos else None
     try:
         previas = json.loads(textos.get("fotos_asiento") or "[]")
     except ValueError:
@@ -257,7 +258,9 @@ async def leer_asiento(request: Request, abrir: Sesiones, sitio: PlazaLectura) -
     if not isinstance(previas, list):
         raise WebError(lectura.LECTURA_ROTA, 422)
     quitar = _quitar(textos.get("quitar") or "[]")
-    deck, jugadores = await run_in_threadpool(_partida_de, abrir, textos.get("partida", ""))
+    deck, jugadores, borrador = await run_in_threadpool(_partida_de, abrir, textos.get("partida", ""), version)
+    if borrador is not None:  # the other seats' readings as the stored draft holds them
+        previas = list(borrador.fotos_asiento)
     nombre, datos = fotos["foto"]
     try:
         out = await pool(request).ejecutar(
@@ -292,16 +295,36 @@ def _abajo(textos: dict[str, str]) -> int:
     return int(abajo)
 
 
-def _partida_de(abrir: Callable[[], AbstractContextManager[Session]], clave: str) -> tuple[bytes | None, list[str]]:
+def _version(texto: str | None) -> int | None:
+    """The form's ``version``: the draft version the phone's hand extends (None: not sent)."""
+    if texto is None:
+        return None
+    if not texto.strip().isdigit():
+        raise WebError(lectura.LECTURA_ROTA, 422)
+    return int(texto)
+
+
+def _partida_de(
+    abrir: Callable[[], AbstractContextManager[Session]], clave: str, version: int | None = None
+) -> tuple[bytes | None, list[str], DatosBorrador | None]:
+    """The partida's deck and players, and with ``version`` its stored draft at that version."""
     with abrir() as s:
-        return lectura.baraja_de_partida(s, clave), lectura.jugadores_de_partida(s, clave)
+        borrador = lectura.del_borrador(s, clave, version) if version is not None else None
+        return lectura.baraja_de_partida(s, clave), lectura.jugadores_de_partida(s, clave), borrador
 
 
 class CorregirIn(Estricto):
-    lectura: dict[str, Any]  # the reading as /api/leer (or /api/leer/asiento) gave it
+    """A correction: the card (``indice``, ``carta``) and either the reading it is in (``lectura``,
+    and seat by seat ``fotos_asiento``) or, instead of sending them back, the partida and the
+    draft version the phone holds (``partida``, ``version``): the server reads them from the
+    stored draft."""
+
+    lectura: dict[str, Any] | None = None  # the reading as /api/leer (or /api/leer/asiento) gave it
     indice: Annotated[int, Field(ge=0, le=39)]  # the card in lectura.cartas
     carta: Annotated[str, Field(max_length=8)]  # the right card, "12o"
     fotos_asiento: Annotated[list[dict[str, Any] | None], Field(max_length=4)] | None = None
+    partida: Annotated[str, Field(max_length=64)] | None = None
+    version: Annotated[int, Field(ge=0)] | None = None
 
 
 class CorregirOut(BaseModel):
@@ -312,6 +335,17 @@ class CorregirOut(BaseModel):
 
 
 @router.post("/leer/corregir", response_model=CorregirOut, response_model_exclude_unset=True)
-def corregir(body: Annotated[CorregirIn, Depends(cuerpo(CorregirIn))]) -> Any:
-    """A card of a reading corrected by the player (no photo: the rules of mesa/ and vision/)."""
-    return lectura.corregir(body.lectura, body.indice, body.carta, body.fotos_asiento)
+def corregir(body: Annotated[CorregirIn, Depends(cuerpo(CorregirIn))], abrir: Sesiones) -> Any:
+    """A card of a reading corrected by the player (no photo: the rules of mesa/ and vision/); the
+    reading from the stored draft when the phone sends its version instead (409 with the stored
+    draft when that is not the version it holds)."""
+    leida, fotos = body.lectura, body.fotos_asiento
+    if leida is None:
+        if body.partida is None or body.version is None:
+            raise WebError(lectura.LECTURA_ROTA, 422)
+        with abrir() as s:
+            borrador = lectura.del_borrador(s, body.partida, body.version)
+        if borrador.lectura is None:
+            raise WebError(lectura.LECTURA_ROTA, 422)
+        leida, fotos = borrador.lectura, list(borrador.fotos_asiento)
+    return lectura.corregir(leida, body.indice, body.carta, fotos)

@@ -36,6 +36,7 @@ from torneo.cuerpo import leer_formulario
 from torneo.paginas import base_publica
 from torneo.seguridad import campo_csrf
 from web import servicio
+from web.rutas.partidas import sin_cambios
 from web.servicio import WebError
 
 router = APIRouter(tags=["paginas"])
@@ -191,8 +192,14 @@ def marcador(clave: str, request: Request, s: Sesion, idioma: Idioma) -> Any:
 
 @router.get("/p/{clave}/parte", response_class=HTMLResponse)
 def parte(clave: str, request: Request, s: Sesion, idioma: Idioma) -> Any:
-    """The marcador's changing part alone, for the page to refresh itself."""
-    return render(request, "_marcador.html", **_marcador_ctx(request, s, clave, idioma))
+    """The marcador's changing part alone, for the page to refresh itself; 304 with no body
+    when the page's ``If-None-Match`` holds the marcador's version (nothing changed)."""
+    cabeceras, igual = sin_cambios(request, s, clave, idioma)
+    if igual is not None:
+        return igual
+    respuesta = render(request, "_marcador.html", **_marcador_ctx(request, s, clave, idioma))
+    respuesta.headers.update(cabeceras)
+    return respuesta
 
 
 def _baraja(idioma: str) -> list[dict[str, Any]]:

@@ -154,8 +154,23 @@ def crear(s: Sesion, idioma: Idioma, body: Annotated[PartidaIn, Depends(cuerpo(P
     return {"clave": clave, "url": f"/p/{clave}", "marcador": servicio.ver(s, clave, idioma)}
 
 
-@router.get("/{clave}", response_model=MarcadorOut)
-def ver(clave: str, s: Sesion, idioma: Idioma) -> Any:
+def sin_cambios(request: Request, s: Session, clave: str, idioma: str) -> tuple[dict[str, str], Response | None]:
+    """The marcador's ETag headers (web.servicio.version_marcador), and the answer 304 Not
+    Modified when the phone's ``If-None-Match`` holds that version: nothing else is read. A
+    phone polls every few seconds; only a change costs reading the hands."""
+    etag = servicio.version_marcador(s, clave, idioma)
+    cabeceras = {"ETag": etag, "Cache-Control": "no-cache", "Vary": "Accept-Language, Cookie"}
+    vistas = {v.strip().removeprefix("W/") for v in request.headers.get("if-none-match", "").split(",")}
+    return cabeceras, (Response(status_code=304, headers=cabeceras) if etag in vistas else None)
+
+
+@router.get("/{clave}", response_model=MarcadorOut, responses={304: {}})
+def ver(clave: str, s: Sesion, idioma: Idioma, request: Request, response: Response) -> Any:
+    """The marcador; 304 with no body when ``If-None-Match`` holds its ETag."""
+    cabeceras, igual = sin_cambios(request, s, clave, idioma)
+    if igual is not None:
+        return igual
+    response.headers.update(cabeceras)
     return servicio.ver(s, clave, idioma)
 
 

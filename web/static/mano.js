@@ -641,6 +641,9 @@
 
   window.musMano = {
     estado: function () { return estado; },
+    // the draft version the server holds this phone's hand at, when all of it is stored there
+    // (null while a step is not): a seat's photo and a correction then send only what changed
+    versionGuardada: function () { return estado && !sucio ? version : null; },
     guardar: guardar,
     cambiar: cambiar,
     pintar: pintar,

@@ -7,8 +7,12 @@
 // abajo, that player's seat, so the answer's seats are the partida's wherever the photo was
 // taken from; "girar asientos" turns a reading taken from another seat. Confirming the hand
 // with doubtful cards left asks once. Everything read goes into the hand's draft through
-// window.musMano (web/static/mano.js): lectura, cartas, correcciones, fotos_asiento. A photo or
-// a correction that finds no connection is kept in memory and sent again when the connection is back.
+// window.musMano (web/static/mano.js): lectura, cartas, correcciones, fotos_asiento. A seat's
+// photo sends only its seat and photo, a correction only its card, with the draft version the
+// server holds this phone's hand at: the server reads the seats so far and the reading from its
+// stored draft; while a step is not stored yet, or another phone's came in between (409), the
+// phone sends its own. A photo or a correction that finds no connection is kept in memory and
+// sent again when the connection is back.
 (function () {
   "use strict";
   var raiz = document.getElementById("foto");
@@ -112,8 +116,9 @@
   }
 
   // -- the photo and its cards -----------------------------------------------------------------
-  function tomar(file, quitar) {
-    // quitar (seat by seat): indices in this photo's reading of what the player said is no card
+  function tomar(file, quitar, conLecturas) {
+    // quitar (seat by seat): indices in this photo's reading of what the player said is no card;
+    // conLecturas: send the seats read so far (the server's draft is not this phone's)
     var e = estado();
     if (!e) { return; }
     var form = new FormData();
@@ -125,7 +130,12 @@
       asiento = turno();
       if (asiento === null) { return; }
       form.append("asiento", String(asiento));
-      form.append("fotos_asiento", JSON.stringify(leidos()));
+      var v = window.musMano.versionGuardada();
+      if (v === null || conLecturas) {
+        form.append("fotos_asiento", JSON.stringify(leidos()));
+      } else {  // the server reads the other seats from the draft it holds at that version
+        form.append("version", String(v));
+      }
       if (quitar && quitar.length) { form.append("quitar", JSON.stringify(quitar)); }
       ruta = "/api/leer/asiento";
     }
@@ -136,11 +146,15 @@
     $("foto_estado").textContent = T.leyendo;
     enviar(ruta, form).then(function (r) {
       $("foto_estado").textContent = "";
+      if (r.estado === 409 && modo === "asientos" && !conLecturas) {  // its draft moved on: send ours
+        URL.revokeObjectURL(url);
+        return tomar(file, quitar, true);
+      }
       if (modo === "asientos") { return asientoLeido(r, asiento, url, file, quitar || []); }
       return mesaLeida(r, url);
     }, function () {
       URL.revokeObjectURL(url);
-      sinRed(function () { tomar(file, quitar); });
+      sinRed(function () { tomar(file, quitar, conLecturas); });
     });
   }
 
@@ -495,15 +509,23 @@
     $("corregir").scrollIntoView({block: "nearest"});
   }
 
-  function corregir(carta, cual) {
+  function corregir(carta, cual, conLectura) {
+    // conLectura: send the reading (the server's draft is not this phone's)
     var e = estado(), i = cual === undefined ? indice : cual;
     $("corregir").hidden = true;
     if (i === null || !carta) { return; }
     var antes = e.lectura.cartas.map(function (c) { return c; });
-    var cuerpo = {lectura: e.lectura, indice: i, carta: carta};
-    if (modo === "asientos" && leidos().every(Boolean)) { cuerpo.fotos_asiento = leidos(); }
+    var cuerpo = {indice: i, carta: carta}, v = window.musMano.versionGuardada();
+    if (v === null || conLectura) {
+      cuerpo.lectura = e.lectura;
+      if (modo === "asientos" && leidos().every(Boolean)) { cuerpo.fotos_asiento = leidos(); }
+    } else {  // only the card: the server reads the rest from the draft it holds at that version
+      cuerpo.partida = clave;
+      cuerpo.version = v;
+    }
     pendiente = null;
     enviar("/api/leer/corregir", cuerpo).then(function (r) {
+      if (r.estado === 409 && !conLectura) { return corregir(carta, i, true); }  // its draft moved on
       if (!r.ok) { decir("foto_error", r.doc.error); return; }
       e.lectura = r.doc.lectura;
       if (r.doc.cartas) { e.cartas = r.doc.cartas; }
@@ -517,7 +539,7 @@
       vista = {lectura: e.lectura, foto: vista && vista.tocable ? vista.foto : null, tocable: true};
       window.musMano.cambiar();
       pintar();
-    }, function () { sinRed(function () { corregir(carta, i); }); });
+    }, function () { sinRed(function () { corregir(carta, i, conLectura); }); });
   }
 
   // -- wiring ------------------------------------------------------------------------------------

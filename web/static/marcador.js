@@ -135,10 +135,17 @@
     document.getElementById("nueva_mano_p").hidden = m.dataset.terminada === "si";
   }
 
+  // the marcador's version (its ETag): the server answers 304, with nothing to read or draw,
+  // while no hand changed it
+  var version = null;
+
   function refrescar() {
-    return fetch("/p/" + clave + "/parte?lang=" + lang, {cache: "no-store"}).then(function (r) {
-      if (!r.ok) { return; }
+    var cabeceras = version ? {"If-None-Match": version} : {};
+    return fetch("/p/" + clave + "/parte?lang=" + lang, {cache: "no-store", headers: cabeceras}).then(function (r) {
+      if (r.status === 304 || !r.ok) { return; }
+      var etag = r.headers.get("ETag");
       return r.text().then(function (html) {
+        version = etag;
         var viejo = marcador();
         if (viejo.outerHTML !== html.trim()) {
           viejo.outerHTML = html;
