@@ -5,10 +5,10 @@ and a `kill -9` of the server midway followed by a restart. The tables may be sp
 several tournaments (``--torneos``; at most 128 tables each), and spectators may poll the
 tournaments' public pages every 5 s as a browser does, sending back the ETag they got
 (``--espectadores``). With ``--hosts 2`` (or more) the servers run side by side over one
-database behind Debian's nginx (torneo.simulacion.nginx_temporal), as several hosts behind a
+database behind Debian's nginx (server.simulacion.nginx_temporal), as several hosts behind a
 proxy: the `kill -9` takes one host down for good and the tables and the spectators (the
 phones following the tournament) carry on through the others; before the load, logins through
-the proxy check that the hosts share one rate limit (torneo.limites).
+the proxy check that the hosts share one rate limit (server.limites).
 
 Afterwards it checks that every hand is stored exactly once (the same ids as the tables
 confirmed, no more, no fewer) and that the standings equal the sum of the tables' own
@@ -48,9 +48,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from server.db import motor, url_por_defecto  # noqa: E402
-from torneo import auth, db, servicio  # noqa: E402
-from torneo import formato as fm  # noqa: E402
-from torneo.simulacion import (  # noqa: E402
+from server.modelos import torneo as db  # noqa: E402
+from server.servicios import auth  # noqa: E402
+from server.servicios import torneos as servicio  # noqa: E402
+from server.simulacion import (  # noqa: E402
     MesaSimulada,
     NginxMissing,
     PostgresMissing,
@@ -58,6 +59,7 @@ from torneo.simulacion import (  # noqa: E402
     nginx_temporal,
     postgres_temporal,
 )
+from torneo import formato as fm  # noqa: E402
 
 CLAVE = "carga-secreta-1"
 ENTRADAS_VARIOS = 4  # the login limit of the hosts behind the proxy: the check of a shared limit

@@ -19,7 +19,7 @@ from scoring.rules import Reglas, perfil
 
 class AlmacenPartidas(Protocol):
     """What ControlPartida needs of a store: the tablet's SQLite file (mesa.storage.Almacen)
-    and the phone pages' database (web.servicio.AlmacenWeb) both serve it.
+    and the phone pages' database (server.servicios.partidas.AlmacenWeb) both serve it.
 
     A hand is ``{"n", "registro", "tanteo", "origen"}``; ``n`` counts from 1 with no gaps.
     ``guardar_mano`` gets the ``n`` the caller replayed up to, and the entering device's

@@ -66,13 +66,13 @@ def _app() -> Subcommand:
 
 
 def _torneo() -> Subcommand:
-    from torneo import cli  # lazy: FastAPI, SQLAlchemy
+    from server import cli_torneo as cli  # lazy: FastAPI, SQLAlchemy
 
     return cli
 
 
 def _servir() -> Subcommand:
-    from web import cli  # lazy: FastAPI, SQLAlchemy, the card reader
+    from server import cli  # lazy: FastAPI, SQLAlchemy, the card reader
 
     return cli
 

@@ -19,10 +19,11 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from mesa.i18n import IDIOMAS, N_, SOURCE
 from server.errores import ServidorError
-from torneo import auth, servicio
-from torneo.db import Cuenta
-from torneo.estado import Estado
-from torneo.modelos import LIMITE_CUERPO
+from server.esquemas import LIMITE_CUERPO
+from server.estado import Estado
+from server.modelos.torneo import Cuenta
+from server.servicios import auth
+from server.servicios import torneos as servicio
 
 M = TypeVar("M", bound=BaseModel)
 COOKIE_IDIOMA: Final = "lang"  # the language switch of the phone pages, remembered by the browser
@@ -90,7 +91,7 @@ Sesiones = Annotated[Callable[[], AbstractContextManager[Session]], Depends(sesi
 
 
 def estado(request: Request) -> Estado:
-    """The server's state (torneo.estado.Estado): its engine, limits and body reader."""
+    """The server's state (server.estado.Estado): its engine, limits and body reader."""
     srv: Estado = request.app.state.servidor
     return srv
 
@@ -120,7 +121,7 @@ Organizador = Annotated[Cuenta, Depends(organizador)]
 
 @dataclass(frozen=True)
 class Permiso:
-    """A logged-in account and its role in the route's tournament (torneo.db.Miembro)."""
+    """A logged-in account and its role in the route's tournament (server.modelos.torneo.Miembro)."""
 
     cuenta: Cuenta
     torneo_id: int

@@ -20,9 +20,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from mesa.i18n import N_
 from server.deps import lang
 from server.errores import ServidorError
+from server.esquemas import error_de_validacion
+from server.seguridad import token_csrf
 from torneo.formato import FormatoError
-from torneo.modelos import error_de_validacion
-from torneo.seguridad import token_csrf
 
 # an error's page: (request, its line in the request's language, HTTP status) -> the page
 PaginaError = Callable[[Request, str, int], Response]

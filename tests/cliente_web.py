@@ -1,4 +1,4 @@
-"""A TestClient that posts as a browser on this server's own pages does (torneo.seguridad): its
+"""A TestClient that posts as a browser on this server's own pages does (server.seguridad): its
 requests that change something say they come from this server (``Origin``), and a form carries
 the token the page's hidden field holds (the browser's ``musmesa_csrf`` cookie). A test that
 needs a request from another site writes its own ``Origin`` or form."""
@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from torneo.seguridad import CAMPO, COOKIE_CSRF, SEGUROS
+from server.seguridad import CAMPO, COOKIE_CSRF, SEGUROS
 
 
 class ClienteWeb(TestClient):

@@ -33,7 +33,7 @@ class Server:
     ``fabrica``: another app over the same database (`mus servir`'s, the one server)."""
 
     def __init__(self, url: str, fabrica: Callable[[str], Any] | None = None) -> None:
-        from torneo.simulacion import free_port
+        from server.simulacion import free_port
 
         self.url, self.port, self.fabrica = url, free_port(), fabrica
         self.base = f"http://127.0.0.1:{self.port}"
@@ -42,7 +42,7 @@ class Server:
     def start(self) -> None:
         import uvicorn
 
-        from torneo.api import Servidor
+        from server.servidor import Servidor
 
         app = self.fabrica(self.url) if self.fabrica else Servidor(self.url).app
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
@@ -77,7 +77,8 @@ def torneo_en_marcha(
     from sqlalchemy.orm import sessionmaker
 
     from server.db import motor
-    from torneo import auth, servicio
+    from server.servicios import auth
+    from server.servicios import torneos as servicio
     from torneo import formato as fm
 
     url = f"sqlite:///{carpeta / 'servidor.sqlite3'}"
@@ -99,8 +100,8 @@ def torneo_en_marcha(
 
 @pytest.fixture(scope="module")
 def postgres() -> Iterator[str]:
-    """A throwaway PostgreSQL cluster on 127.0.0.1 (torneo.simulacion.postgres_temporal)."""
-    from torneo.simulacion import PostgresMissing, postgres_temporal
+    """A throwaway PostgreSQL cluster on 127.0.0.1 (server.simulacion.postgres_temporal)."""
+    from server.simulacion import PostgresMissing, postgres_temporal
 
     try:
         with postgres_temporal(fsync=False) as url:
@@ -114,6 +115,6 @@ def hash_barato(monkeypatch: pytest.MonkeyPatch) -> None:
     """argon2 at its cheapest in tests: the slow default would make each login ~0.2 s here."""
     from argon2 import PasswordHasher
 
-    from torneo import auth
+    from server.servicios import auth
 
     monkeypatch.setattr(auth, "_HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))

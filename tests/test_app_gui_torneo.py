@@ -62,7 +62,7 @@ def olvidar_tokens(server: Server) -> None:
     from sqlalchemy.orm import sessionmaker
 
     from server.db import motor
-    from torneo import db
+    from server.modelos import torneo as db
 
     engine = motor(server.url)
     with sessionmaker(engine)() as s, s.begin():

@@ -64,8 +64,8 @@ def servidor(tmp_path: Path) -> Iterator[tuple[Any, str]]:
     from sqlalchemy.orm import sessionmaker
 
     from server.db import motor
+    from server.servicios import auth
     from tests.test_app_torneo import Server
-    from torneo import auth
 
     url = f"sqlite:///{tmp_path / 'servidor.sqlite3'}"
     engine = motor(url)
@@ -152,7 +152,7 @@ def stored(url: str) -> dict[int, list[str]]:
     from sqlalchemy.orm import sessionmaker
 
     from server.db import motor
-    from torneo import db
+    from server.modelos import torneo as db
 
     engine = motor(url)
     with sessionmaker(engine)() as s:

@@ -30,8 +30,8 @@ from mesa.torneo import (  # noqa: E402
 )
 from scoring.partida import Partida  # noqa: E402
 from scoring.protocolo import enlace_mesa  # noqa: E402
+from server.simulacion import free_port, mano_aleatoria  # noqa: E402
 from tests.servidor_torneo import Server, torneo_en_marcha  # noqa: E402
-from torneo.simulacion import free_port, mano_aleatoria  # noqa: E402
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-PACKAGES = ("common", "scoring", "vision", "gestures", "mesa", "app", "training", "torneo", "web", "server", "musmesa")
-RUN_TIME = ("common", "scoring", "vision", "gestures", "mesa", "app", "torneo", "web", "server", "musmesa")
+PACKAGES = ("common", "scoring", "vision", "gestures", "mesa", "app", "training", "torneo", "server", "musmesa")
+RUN_TIME = ("common", "scoring", "vision", "gestures", "mesa", "app", "torneo", "server", "musmesa")
 # what each package may import of the others (the rest of what it imports is not ours)
 ALLOWED = {
     "common": set(),  # the bottom layer (atomic writes): imports nothing of ours
@@ -26,14 +26,12 @@ ALLOWED = {
     "mesa": {"common", "scoring", "vision"},
     "app": {"common", "scoring", "vision", "gestures", "mesa"},
     "training": {"common", "scoring", "vision", "gestures"},
-    # the tournament server: it scores with the rules engine; the app never imports it
-    "torneo": {"common", "scoring", "mesa", "server"},
-    # the one server (`mus servir`): the phone pages of a partida over the tournament server
-    "web": {"common", "scoring", "vision", "mesa", "torneo", "server"},
-    # the server's one of each (Base, migrations, errors, deps, handlers), while web/ and torneo/ move into it
-    "server": {"common", "scoring", "mesa", "torneo"},
+    # a tournament's shape: formats, pairings, standings; pure, no database
+    "torneo": {"common", "scoring"},
+    # the one server (`mus servir`): the partida on the phones, the reading API and the tournament
+    "server": {"common", "scoring", "vision", "mesa", "torneo"},
     # the `mus` command line: every run-time package's command; nothing imports it
-    "musmesa": {"common", "scoring", "vision", "gestures", "mesa", "app", "torneo", "web", "server"},
+    "musmesa": {"common", "scoring", "vision", "gestures", "mesa", "app", "torneo", "server"},
 }
 
 
@@ -132,7 +130,7 @@ def test_the_command_line_imports_each_command_where_the_checks_see_it():
     """`mus` imports every subcommand's module with an import statement (lazily), never by a
     name in a string, so this test and the type checker see what it runs."""
     commands = {"scoring.cli", "scoring.arbitro_cli", "vision.cli_leer", "vision.cli_mano", "vision.cli_baraja"}
-    commands |= {"gestures.cli", "app.launcher", "torneo.cli", "web.cli"}
+    commands |= {"gestures.cli", "app.launcher", "server.cli_torneo", "server.cli"}
     assert commands <= _graph()["musmesa.cli"]
     assert "importlib" not in MODULES["musmesa.cli"].read_text(encoding="utf-8")
 

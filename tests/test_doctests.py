@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 # the installed packages (pyproject.toml's [tool.setuptools] packages)
-PACKAGES = ("common", "scoring", "vision", "gestures", "mesa", "app", "training", "torneo", "web", "server", "musmesa")
+PACKAGES = ("common", "scoring", "vision", "gestures", "mesa", "app", "training", "torneo", "server", "musmesa")
 FLAGS = doctest.ELLIPSIS
 
 

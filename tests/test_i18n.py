@@ -264,7 +264,7 @@ def cliente(tmp_path: Path) -> Iterator[Any]:
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
 
-    from web.app import crear_app
+    from server.main import crear_app
 
     a = crear_app(f"sqlite:///{tmp_path / 'razones.sqlite3'}")
     yield TestClient(a)

@@ -22,8 +22,8 @@ from scoring.rules import perfil
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
-from web.app import crear_app
-from web.rutas.paginas import qr_svg
+from server.main import crear_app
+from server.rutas.paginas import qr_svg
 
 JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]
 CARTAS = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
@@ -87,7 +87,7 @@ def test_the_hand_pages_grid_names_cards_as_the_other_screens(client: TestClient
 
 
 def test_the_pages_filters_name_a_card() -> None:
-    from web.rutas.paginas import PLANTILLAS
+    from server.rutas.paginas import PLANTILLAS
 
     plantilla = PLANTILLAS.from_string("{{ '11e'|carta }} · {{ '12o'|carta_corta }} · {{ 'b'|palo }}")
     assert plantilla.render(lang="eu") == "zaldi (ezpatak) · E · bastoak"
@@ -132,7 +132,7 @@ def test_the_marcador_says_1_piedra_and_1_amarraco(client: TestClient) -> None:
 
 def test_a_tournament_tables_page_counts_one_hand_as_one() -> None:
     from mesa.i18n import t, tn
-    from web.rutas.paginas import PLANTILLAS
+    from server.rutas.paginas import PLANTILLAS
 
     pareja = {"nombre": "Ana y Carlos", "tantos": 6, "amarracos": 1, "piedras": 1, "juegos": 0, "vacas": 0}
     m = {"manos": 1, "terminada": False, "parejas": [pareja, pareja], "juegos_por_vaca": 3, "vacas_por_partida": 1}
@@ -228,10 +228,10 @@ def test_a_card_already_in_another_hand_is_named_in_the_players_language() -> No
 
 
 def test_the_phone_gets_a_seats_refusal_worded_in_its_language() -> None:
-    # web/lectura.py passed the Spanish template and its values to WebError: no plural, and the
+    # server/servicios/lectura.py passed the Spanish template and its values to WebError: no plural, and the
     # card as notation; the page's error is now the Aviso worded in the request's language
     from mesa.asientos import AsientoError, AsientoPorAsiento
-    from web.lectura import ErrorAviso
+    from server.servicios.lectura import ErrorAviso
 
     with pytest.raises(AsientoError) as e:
         AsientoPorAsiento(JUGADORES).poner(_foto_asiento(["12o"]))
@@ -277,13 +277,13 @@ def test_the_readings_counts_have_both_forms_from_the_catalogue(client: TestClie
     es = _textos_foto(client, "es")
     assert [str(f).split(" (")[0] for f in es["dudosas"]] == ["{n} dudosa", "{n} dudosas"]  # type: ignore[attr-defined]
     assert es["quedan"][0].startswith("Queda {n} carta dudosa")  # type: ignore[index]
-    js = (Path(__file__).resolve().parents[1] / "web" / "static" / "mano_foto.js").read_text(encoding="utf-8")
+    js = (Path(__file__).resolve().parents[1] / "server" / "static" / "mano_foto.js").read_text(encoding="utf-8")
     assert '" " + T.cartas' not in js and "T.queda " not in js  # "1 cartas" built by hand
 
 
 @pytest.mark.parametrize("script", ["mano_foto.js", "mano.js", "marcador.js"])
 def test_the_phone_scripts_name_cards_through_the_pages_table(script: str) -> None:
-    js = (Path(__file__).resolve().parents[1] / "web" / "static" / script).read_text(encoding="utf-8")
+    js = (Path(__file__).resolve().parents[1] / "server" / "static" / script).read_text(encoding="utf-8")
     assert "window.musCartas.nombre(" in js
     assert "function nombreCarta(id) { return id; }" not in js
 

@@ -16,11 +16,11 @@ from scoring.protocolo import CODIGO, codigo_de, enlace_mesa, servidor_de
 from scoring.tanteo import CLAVES_REGISTRO, RegistroMano
 
 pytest.importorskip("fastapi")
+from server.esquemas import ErrorOut, ManoIn
+from server.servicios import auth
+from server.servidor import Servidor
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato  # noqa: F401 (fixture used by name)
-from torneo import auth
-from torneo.api import Servidor
-from torneo.modelos import ErrorOut, ManoIn
 
 
 @pytest.mark.parametrize(

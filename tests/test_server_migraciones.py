@@ -23,22 +23,26 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import Engine
 
-import torneo.db
-import web.db
+import server.modelos.partidas
+import server.modelos.torneo
 from common.files import default_data_dir
 from server import migraciones
 from server.db import Base, motor, url_por_defecto
+from server.main import crear_app
 from server.migraciones import EsquemaError
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
-from web.app import crear_app
 
 ANTIGUAS = Path(__file__).resolve().parent / "data" / "bases_antiguas"
 ULTIMA = "0011"
-PARTIDA = {"partidas", "manos_partida", "borradores"}  # the partida pages' tables (web.db)
+PARTIDA = {"partidas", "manos_partida", "borradores"}  # the partida pages' tables (server.modelos.partidas)
 JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]
 TERCERA = (["10c 10e 11o 11b", "2o 3b 4c 5e", "6b 7b 1e 12b", "3o 4b 5c 6c"], {})  # after the dump's two
-assert {web.db.PartidaWeb.__tablename__, web.db.ManoPartida.__tablename__, web.db.Borrador.__tablename__} == PARTIDA
+assert {
+    server.modelos.partidas.PartidaWeb.__tablename__,
+    server.modelos.partidas.ManoPartida.__tablename__,
+    server.modelos.partidas.Borrador.__tablename__,
+} == PARTIDA
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -194,8 +198,10 @@ def test_a_newer_partidas_chain_is_refused_with_a_clear_line(tmp_path: Path, req
 
 
 def test_the_tables_of_both_halves_are_on_one_metadata():
-    assert {torneo.db.Torneo.__table__, web.db.PartidaWeb.__table__} <= set(Base.metadata.tables.values())
-    assert torneo.db.Mano.metadata is web.db.ManoPartida.metadata is Base.metadata
+    assert {server.modelos.torneo.Torneo.__table__, server.modelos.partidas.PartidaWeb.__table__} <= set(
+        Base.metadata.tables.values()
+    )
+    assert server.modelos.torneo.Mano.metadata is server.modelos.partidas.ManoPartida.metadata is Base.metadata
 
 
 # -- the data folder -------------------------------------------------------------------------

@@ -18,13 +18,13 @@ from sqlalchemy import select, text
 from scoring.arbitro import comprobar_senas
 from scoring.registro import RegistroArbitro
 from scoring.tanteo import tantear
+from server.limites import Limite
+from server.modelos.torneo import Mano, Sesion
+from server.servicios import auth
+from server.servidor import Servidor
+from server.simulacion import MesaSimulada
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
-from torneo import auth
-from torneo.api import Servidor
-from torneo.db import Mano, Sesion
-from torneo.limites import Limite
-from torneo.simulacion import MesaSimulada
 
 CLAVE = "secreto-largo-1"
 

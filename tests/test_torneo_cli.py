@@ -14,7 +14,7 @@ from sqlalchemy.orm import sessionmaker
 
 from musmesa.cli import main
 from server.db import motor, url_por_defecto
-from torneo import db
+from server.modelos import torneo as db
 
 CLAVE = "una-clave-bien-larga-1"
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("fastapi")
+from server.servidor import Servidor
+from server.simulacion import MesaSimulada
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato  # noqa: F401 (fixture used by name)
 from tests.test_torneo_api import CLAVE, codigos, organizador, torneo
-from torneo.api import Servidor
-from torneo.simulacion import MesaSimulada
 
 
 def test_a_backup_taken_while_serving_restores_the_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[str]):

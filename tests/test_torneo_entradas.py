@@ -12,12 +12,12 @@ import pytest
 
 pytest.importorskip("fastapi")
 from scoring.partida import Partida
+from server.servicios import auth
+from server.servidor import Servidor, a_csv, celda
 from tests import test_torneo_api as base
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato  # noqa: F401 (fixture used by name)
 from tests.test_torneo_api import CLAVE, codigos, organizador
-from torneo import auth
-from torneo.api import Servidor, a_csv, celda
 
 srv1, client1 = base.srv1, base.client1
 

@@ -1,4 +1,4 @@
-"""The organiser's pages look like the table's pages (torneo/static/torneo.css, linked by every
+"""The organiser's pages look like the table's pages (server/static/torneo/torneo.css, linked by every
 page): in headless Chromium at 390x844 and at 1280x800 every button, field and link of the bar
 and the sections is at least 44 px tall and wide (a checkbox's whole row is its target), and
 nothing scrolls sideways. Screenshots go to $MUSMESA_CAPTURAS (or a temp folder)."""
@@ -18,8 +18,8 @@ pytest.importorskip("fastapi")
 pytest.importorskip("selenium")
 from fastapi.testclient import TestClient
 
+from server.servidor import Servidor
 from tests.navegador import REPO, Servir, capturas, navegador, reemplazada, sin_scroll_lateral
-from torneo.api import Servidor
 
 CLAVE = "una-clave-bien-larga-1"
 # every control that is too small for a finger, as "tag#id WxH" (a hidden one is no control; a

@@ -19,11 +19,11 @@ from mesa.i18n import extraer, t
 from scoring.cards import NotationError, check_distinct, parse_hand
 from scoring.inputs import parse_json
 from server.errores import FUERA, ServidorError
+from server.limites import Limite
+from server.servicios import auth
+from server.servidor import _VALIDACION, Servidor
+from server.simulacion import MesaSimulada
 from tests.cliente_web import ClienteWeb as TestClient
-from torneo import auth
-from torneo.api import _VALIDACION, Servidor
-from torneo.limites import Limite
-from torneo.simulacion import MesaSimulada
 
 REPO = Path(__file__).resolve().parents[1]
 CLAVE = "secreto-largo-1"

@@ -14,13 +14,13 @@ import pytest
 
 pytest.importorskip("fastapi")
 from scoring.partida import Partida
+from server.limites import Limite
+from server.servidor import Servidor
+from server.simulacion import MesaSimulada
 from tests import test_torneo_api as base
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
 from tests.test_torneo_api import CLAVE, codigos, organizador, torneo
-from torneo.api import Servidor
-from torneo.limites import Limite
-from torneo.simulacion import MesaSimulada
 
 # the API tests' servers: SQLite and PostgreSQL (srv, client), SQLite only (srv1, client1)
 srv, client, srv1, client1 = base.srv, base.client, base.srv1, base.client1

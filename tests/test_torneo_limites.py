@@ -1,5 +1,5 @@
 """The rate limits and the logins' per-account waits are counted in the database
-(torneo.limites): two servers over one database (two hosts behind a proxy, or two workers)
+(server.limites): two servers over one database (two hosts behind a proxy, or two workers)
 give a client one limit, not one each; on SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from server.db import motor
+from server.limites import Contadores, Limite
+from server.modelos.torneo import Contador
+from server.servicios import auth
+from server.servidor import Servidor
 from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
-from torneo import auth
-from torneo.api import Servidor
-from torneo.db import Contador
-from torneo.limites import Contadores, Limite
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -133,9 +133,9 @@ def test_the_limit_refills_one_request_at_a_time_and_old_rows_are_pruned(tmp_pat
 
 
 def test_two_phone_servers_share_the_photo_limit(tmp_path: Path):
-    """`mus servir`'s photo limit (web.rutas.leer) is counted with the others: two apps over one
+    """`mus servir`'s photo limit (server.rutas.leer) is counted with the others: two apps over one
     database refuse the third photo of a limit of two, whichever answers it."""
-    from web.app import crear_app
+    from server.main import crear_app
 
     url = f"sqlite:///{tmp_path / 'mus.db'}"
     a, b = TestClient(crear_app(url, tmp_path)), TestClient(crear_app(url, tmp_path))

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 pytest.importorskip("fastapi")
+from server.servidor import Servidor
 from tests import test_torneo_api as base
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
 from tests.test_torneo_api import CLAVE, organizador, torneo
-from torneo.api import Servidor
 
 srv, client, srv1, client1 = base.srv, base.client, base.srv1, base.client1
 
@@ -289,8 +289,8 @@ def test_the_json_export_holds_the_members_and_their_log_as_the_page_left_them_a
     with srv1.sesion() as s:
         from sqlalchemy import select
 
-        from torneo import servicio
-        from torneo.db import Cuenta, Mesa
+        from server.modelos.torneo import Cuenta, Mesa
+        from server.servicios import torneos as servicio
 
         secretos = [c.clave_hash for c in s.scalars(select(Cuenta))]
         secretos += [m.huella for m in s.scalars(select(Mesa).where(Mesa.torneo_id == tid))]

@@ -20,17 +20,17 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import MetaData, create_engine, inspect, text
 from sqlalchemy.engine import Engine
 
-import web.db  # noqa: F401 (the partida pages' tables join Base.metadata, compared below)
+import server.modelos.partidas  # noqa: F401 (the partida pages' tables join Base.metadata, compared below)
 from scoring.partida import Partida
 from server import migraciones
 from server.db import Base, motor
 from server.migraciones import EsquemaError
+from server.servicios import auth
+from server.servicios.torneos import ManoEnviada, jugadores_de
+from server.servidor import Servidor
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
-from torneo import auth
 from torneo import formato as fm
-from torneo.api import Servidor
-from torneo.servicio import ManoEnviada, jugadores_de
 
 CLAVE = "secreto-largo-1"
 MANOS = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]

@@ -9,12 +9,12 @@ import random
 import pytest
 
 pytest.importorskip("fastapi")
+from server.servidor import Servidor
 from tests import test_torneo_api as base
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato  # noqa: F401 (fixture used by name)
 from tests.test_torneo_api import CLAVE, organizador, torneo
 from tests.test_torneo_integridad import jugar_ronda
-from torneo.api import Servidor
 
 srv1, client1 = base.srv1, base.client1
 

@@ -19,12 +19,12 @@ import pytest
 
 from mesa.i18n import IDIOMAS, t
 from server.deps import elegir_idioma as idioma
+from server.simulacion import free_port
 from tests.navegador import navegador as abrir_navegador
 from tests.navegador import reemplazada
-from torneo.simulacion import free_port
 
 REPO = Path(__file__).resolve().parents[1]
-PLANTILLAS = REPO / "torneo" / "plantillas"
+PLANTILLAS = REPO / "server" / "plantillas" / "torneo"
 CLAVE = "organiza-bien-1"
 
 
@@ -102,7 +102,7 @@ def test_organiser_logs_in_creates_a_tournament_starts_a_round_and_sees_standing
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from torneo.simulacion import MesaSimulada
+    from server.simulacion import MesaSimulada
 
     base, _datos = servidor
     d = navegador
@@ -161,9 +161,9 @@ def test_pages_without_a_browser_refuse_bad_forms_and_show_incidents(tmp_path: P
     pytest.importorskip("fastapi")
     from scoring.arbitro import comprobar_senas
     from scoring.registro import RegistroArbitro
+    from server.servicios import auth
+    from server.servidor import Servidor
     from tests.cliente_web import ClienteWeb as TestClient
-    from torneo import auth
-    from torneo.api import Servidor
 
     srv = Servidor(f"sqlite:///{tmp_path / 't.sqlite3'}")
     with srv.sesion() as s:

@@ -20,6 +20,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 pytest.importorskip("selenium")
+from server.servicios import auth
+from server.servidor import Servidor
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.navegador import capturas, navegador, reemplazada
 from tests.servidor_torneo import (
@@ -28,8 +30,6 @@ from tests.servidor_torneo import (
     hash_barato,  # noqa: F401 (fixture used by name)
 )
 from tests.test_torneo_integridad import jugar_ronda
-from torneo import auth
-from torneo.api import Servidor
 
 CLAVE = "secreto-largo-1"
 NOMBRES = [PAREJAS_DE_CLUB[0] + " de Abajo", *PAREJAS_DE_CLUB[1:]]  # one longer still
@@ -297,7 +297,7 @@ def _visibles(d: Any, selector: str) -> list[str]:
 def test_the_projector_fits_16_and_32_parejas_a_screenful_at_a_time_and_shows_them_all(grandes: tuple[Any, ...]):
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from torneo.vistas import ROTACION
+    from server.rutas.vistas import ROTACION
 
     base, datos = grandes
     fotos = capturas()

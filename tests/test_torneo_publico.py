@@ -13,15 +13,15 @@ import pytest
 
 pytest.importorskip("fastapi")
 from scoring.partida import Partida
+from server.rutas.vistas import FRESCURA, publicas
+from server.servidor import Servidor
+from server.simulacion import MesaSimulada
 from tests import test_torneo_api as base
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.navegador import reemplazada
 from tests.servidor_torneo import PAREJAS_DE_CLUB, hash_barato, postgres, torneo_en_marcha  # noqa: F401 (fixtures used by name)
 from tests.test_torneo_api import organizador, torneo
 from tests.test_torneo_integridad import jugar_ronda
-from torneo.api import Servidor
-from torneo.simulacion import MesaSimulada
-from torneo.vistas import FRESCURA, publicas
 
 srv, client, srv1, client1 = base.srv, base.client, base.srv1, base.client1
 
@@ -196,9 +196,9 @@ def test_public_page_and_organiser_pages_in_chromium_at_phone_and_projector_size
 
 def test_a_finished_groups_tournament_fits_the_projector_with_its_bracket_and_champion(tmp_path: Path):
     pytest.importorskip("selenium")
+    from server.servicios import auth
     from tests.navegador import capturas, navegador
     from tests.servidor_torneo import Server
-    from torneo import auth
 
     url = f"sqlite:///{tmp_path / 't.sqlite3'}"
     srv = Servidor(url, limite_unirse=1000)

@@ -15,15 +15,15 @@ import pytest
 pytest.importorskip("fastapi")
 from sqlalchemy import inspect
 
+from server.limites import Limite
+from server.servicios import auth
+from server.servicios.torneos import ServicioError
+from server.servidor import Servidor
+from server.simulacion import MesaSimulada
 from tests import test_torneo_api as base
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato  # noqa: F401 (fixture used by name)
 from tests.test_torneo_api import CLAVE, codigos, organizador, torneo
-from torneo import auth
-from torneo.api import Servidor
-from torneo.limites import Limite
-from torneo.servicio import ServicioError
-from torneo.simulacion import MesaSimulada
 
 srv1, client1 = base.srv1, base.client1
 

@@ -1,5 +1,5 @@
 """Several hosts, one service: two `mus servir` on two ports over one throwaway PostgreSQL,
-behind Debian's nginx (torneo.simulacion.nginx_temporal), 64 simulated tables posting hands
+behind Debian's nginx (server.simulacion.nginx_temporal), 64 simulated tables posting hands
 and phones following the tournament's public page, and a `kill -9` of one host midway that
 leaves it down. Every hand a table got an answer for is stored once, the hosts share one login
 limit, and the tables and the phones carry on through the other host. Short here (~18 s of

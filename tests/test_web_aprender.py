@@ -1,5 +1,5 @@
 """`mus servir` learns the partida's deck from each confirmed hand read from a photo
-(web.lectura.aprender_tras_confirmar, vision.aprender: the code of `mus baraja aprender`), in its
+(server.servicios.lectura.aprender_tras_confirmar, vision.aprender: the code of `mus baraja aprender`), in its
 own thread after the confirm is answered."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ pytest.importorskip("python_multipart")
 cv2 = pytest.importorskip("cv2")
 
 from scoring.cards import CARD_IDS  # noqa: E402
-from web import lectura  # noqa: E402  (after the skips: the server's extras)
+from server.servicios import lectura  # noqa: E402  (after the skips: the server's extras)
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -32,8 +32,8 @@ needs_models = pytest.mark.skipif(
 
 @pytest.fixture
 def client(tmp_path: Path) -> Any:
+    from server.main import crear_app
     from tests.cliente_web import ClienteWeb as TestClient
-    from web.app import crear_app
 
     app = crear_app(f"sqlite:///{tmp_path / 'mus.db'}", tmp_path)
     with TestClient(app) as c:

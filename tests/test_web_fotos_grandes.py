@@ -1,7 +1,7 @@
 """Photos bigger than 12 MP: a JPEG is decoded reduced (vision.images.reduction) and
 reads the same cards as the photo at its own size, with its boxes (`caja`) in the sent photo's
 pixels, upright as its EXIF tag says: the page draws them over the photo it holds, at that
-photo's own size (web/static/mano_foto.js). The photos are examples/mesa.jpg made bigger."""
+photo's own size (server/static/mano_foto.js). The photos are examples/mesa.jpg made bigger."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ pytestmark = pytest.mark.skipif(
 )
 
 from mesa.asientos import fotos_por_asiento  # noqa: E402
+from server.servicios import lectura  # noqa: E402  (after the skips: the server's extras)
 from vision.images import MAX_DECODED_PIXELS  # noqa: E402
-from web import lectura  # noqa: E402  (after the skips: the server's extras)
 
 
 def _jpeg(img: np.ndarray, orientation: int = 1) -> bytes:
@@ -95,8 +95,8 @@ def test_a_45_mp_photo_taken_sideways_has_its_boxes_in_the_upright_photo(
 
 
 def test_the_api_answers_boxes_in_the_sent_photos_pixels(original: dict[str, Any], tmp_path: Path) -> None:
+    from server.main import crear_app
     from tests.cliente_web import ClienteWeb
-    from web.app import crear_app
 
     data = _jpeg(_bigger(cv2.imread(str(MESA)), 4672, 3504))
     with ClienteWeb(crear_app(f"sqlite:///{tmp_path / 'mus.db'}", tmp_path)) as c:

@@ -1,4 +1,4 @@
-"""Photos from the phones: web/lectura.py (checks, EXIF, the bounded pool) and POST /api/leer
+"""Photos from the phones: server/servicios/lectura.py (checks, EXIF, the bounded pool) and POST /api/leer
 against the real models in models/, the answer compared with `mus leer --json` itself."""
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ pytest.importorskip("fastapi")
 pytest.importorskip("python_multipart")
 cv2 = pytest.importorskip("cv2")
 
+from server.servicios import lectura  # noqa: E402  (after the skips: the server's extras)
+from server.servicios.partidas import WebError  # noqa: E402
 from tests.servidor_torneo import postgres  # noqa: E402, F401 (the PostgreSQL fixture, used by name)
-from web import lectura  # noqa: E402  (after the skips: the server's extras)
-from web.servicio import WebError  # noqa: E402
 
 
 def _mus_leer_json(image: Path) -> dict[str, Any]:
@@ -59,7 +59,7 @@ def _jpeg_with_orientation(img: np.ndarray, orientation: int) -> bytes:
     return buf.getvalue()
 
 
-# -- web/lectura.py, no HTTP ------------------------------------------------------------------
+# -- server/servicios/lectura.py, no HTTP ------------------------------------------------------------------
 
 
 def test_a_photo_over_16_mib_is_refused_with_one_message() -> None:
@@ -125,8 +125,8 @@ def test_the_pool_refuses_when_full_instead_of_waiting() -> None:
 
 @pytest.fixture
 def client(tmp_path: Path) -> Any:
+    from server.main import crear_app
     from tests.cliente_web import ClienteWeb as TestClient
-    from web.app import crear_app
 
     app = crear_app(f"sqlite:///{tmp_path / 'mus.db'}", tmp_path)
     with TestClient(app) as c:
@@ -139,8 +139,8 @@ def _post(client: Any, data: bytes, name: str = "mesa.jpg", **fields: str) -> An
 
 @needs_models
 def test_the_api_answers_what_mus_leer_json_answers() -> None:
+    from server.main import crear_app
     from tests.cliente_web import ClienteWeb as TestClient
-    from web.app import crear_app
 
     expected = _mus_leer_json(EXAMPLES / "mesa.jpg")
     assert "error" not in expected and expected["asientos"]
@@ -181,7 +181,7 @@ def test_bad_photos_get_one_line_in_the_players_language(client: Any) -> None:
 
 
 def test_photos_are_limited_per_address(client: Any) -> None:
-    from torneo.limites import Limite
+    from server.limites import Limite
 
     client.app.state.limite_leer = Limite("leer", 2, 60.0)
     codes = [_post(client, b"not a photo").status_code for _ in range(3)]
@@ -260,7 +260,7 @@ def test_registration_from_four_photos_then_reading_uses_it(
     assert client.get(f"/p/{clave}/baraja").status_code == 200
 
     # the reading of that partida is `mus leer --json --baraja` with the deck kept in the database
-    from web.db import PartidaWeb
+    from server.modelos.partidas import PartidaWeb
 
     with client.app.state.web_sesiones() as s:
         npz = s.query(PartidaWeb).filter_by(clave=clave).one().baraja
@@ -382,9 +382,9 @@ def test_the_hand_page_has_the_photo_part(client: Any) -> None:
 def test_the_deck_kept_on_postgresql_reads_as_on_sqlite(request: pytest.FixtureRequest, tmp_path: Path) -> None:
     """The .npz bytes go through PostgreSQL's bytea unchanged: a reading of the partida there is
     the reading with the same deck on SQLite."""
+    from server.main import crear_app
     from tests.cliente_web import ClienteWeb as TestClient
     from tests.test_web_partidas import _url
-    from web.app import crear_app
 
     npz, info, _ = lectura.registrar(
         [(EXAMPLES / "baraja" / f"{p}.jpg").read_bytes() for p in ("oros", "copas", "espadas", "bastos")]

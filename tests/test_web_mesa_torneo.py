@@ -1,4 +1,4 @@
-"""A tournament table from a phone (web/mesa_torneo.py, web/rutas/mesa_torneo.py) against a real
+"""A tournament table from a phone (server/servicios/mesa_torneo.py, server/rutas/mesa_torneo.py) against a real
 tournament server on the loopback: joined by the table's code or by the link in its QR code, three
 hands played through the partida's API the hand pages use, each stored on the tournament server
 once even when sent again, a tanteo that differs sent again with the server's and recorded as an
@@ -40,13 +40,13 @@ from sqlalchemy import create_engine, delete, select, update
 from sqlalchemy.orm import Session
 
 from mesa.torneo import http, texto_qr_cualquiera
+from server.main import crear_app
+from server.modelos.partidas import ManoPartida, PartidaWeb
+from server.modelos.torneo import Enfrentamiento, Incidencia, Mano, ManoRemota, MesaRemota, TokenMesa, Torneo, ahora
+from server.servicios import mesa_torneo
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import Server, hash_barato, postgres, torneo_en_marcha  # noqa: F401 (fixtures by name)
 from tests.test_app_torneo_mesa import MANOS
-from torneo.db import Enfrentamiento, Incidencia, Mano, ManoRemota, MesaRemota, TokenMesa, Torneo, ahora
-from web import mesa_torneo
-from web.app import crear_app
-from web.db import ManoPartida, PartidaWeb
 
 LANCES = [{}, {"grande": {"no_quiero": 2, "gana": 0}}, {"chica": {"quiero": 2}}]
 
@@ -230,7 +230,7 @@ def test_a_remote_tables_queue_is_shared_by_two_hosts_over_one_database(torneo, 
     """Two hosts of the phones' server (two apps, each with its own data folder) over one
     database: the table joined through one is sent by the other, which finds the queue, the
     token and the code in the database; one sender at a time whichever host asks."""
-    from web import cola_remota
+    from server.servicios import cola_remota
 
     server, codes = torneo
     url = f"sqlite:///{tmp_path / 'compartida.sqlite3'}"
@@ -465,7 +465,7 @@ def test_a_configured_server_that_never_answers_is_said_without_network_details(
 def test_mus_servir_takes_the_remote_tournament_servers_from_its_options(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ):
-    from web import cli
+    from server import cli
 
     for name in (cli.ENV_URL, cli.ENV_DATOS, cli.ENV_LAN, cli.ENV_LIMITE, cli.ENV_REMOTOS):
         monkeypatch.setenv(name, "")  # run() writes them for its workers: put back after the test
@@ -488,7 +488,8 @@ def servidor_unico(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[t
     itself over HTTP could not be answered. Over SQLite, and over PostgreSQL (a new database in
     the module's throwaway cluster)."""
     from server.db import motor
-    from torneo import auth, servicio
+    from server.servicios import auth
+    from server.servicios import torneos as servicio
     from torneo import formato as fm
 
     url = f"sqlite:///{tmp_path / 'servidor.sqlite3'}"
@@ -521,7 +522,7 @@ def en_la_base(client: TestClient) -> list[Mano]:
 def sin_red(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Any HTTP request this process makes fails the test; the hands the tournament's service
     scores, by id, in order (the real service, watched)."""
-    from torneo import servicio
+    from server.servicios import torneos as servicio
 
     def ninguna(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a request over the network")
@@ -570,7 +571,7 @@ def test_this_servers_own_tournament_is_written_in_process_scored_and_stored_onc
 @pytest.fixture
 def tanteadas(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
     """The claimed tanteos the tournament's service scores again to compare (the real check, watched)."""
-    from torneo import servicio
+    from server.servicios import torneos as servicio
 
     vistas: list[list[int]] = []
     tantear = servicio._tantear
@@ -590,7 +591,7 @@ def test_in_process_a_hand_is_stored_as_its_partida_scored_it_and_a_new_code_nee
     tournament's service in the confirm's transaction: the tournament holds it as soon as the
     confirm answers, scores nothing again and records no discrepancy; the table's page reads
     the match from the tournament's tables (nothing of it copied into the partida)."""
-    from torneo import servicio
+    from server.servicios import torneos as servicio
 
     client, codes = servidor_unico
     clave = unirse(client, codes[1])
@@ -658,9 +659,10 @@ def test_a_phone_in_chromium_opens_the_tables_qr_link_and_plays_the_match(tmp_pa
     from selenium.webdriver.common.by import By
 
     from server.db import motor, url_por_defecto
+    from server.servicios import auth
+    from server.servicios import torneos as servicio
     from tests.navegador import Servir, capturas, navegador, sin_scroll_lateral
     from tests.test_web_telefono import _cargada, _confirmar, _lances_con_botones, _tap, esperar
-    from torneo import auth, servicio
     from torneo import formato as fm
 
     srv = Servir(tmp_path)

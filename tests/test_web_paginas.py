@@ -12,9 +12,9 @@ import pytest
 
 pytest.importorskip("fastapi")
 from scoring.cards import CARD_IDS
+from server.limites import Limite
+from server.main import crear_app
 from tests.cliente_web import ClienteWeb as TestClient
-from torneo.limites import Limite
-from web.app import crear_app
 
 JUGADORES = {"jugador0": "Ana", "jugador1": "Bea", "jugador2": "Carlos", "jugador3": "Dani"}
 

@@ -25,11 +25,11 @@ from mesa.i18n import t
 from musmesa.cli import main
 from scoring.partida import Partida
 from server import migraciones
+from server.main import crear_app
+from server.modelos.partidas import Borrador, ManoPartida, PartidaWeb
+from server.servicios import partidas as servicio
 from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
-from web import servicio
-from web.app import crear_app
-from web.db import Borrador, ManoPartida, PartidaWeb
 
 JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]
 # three hands that do not end a juego under segovia (40 tantos), with bets in two of them

@@ -1,6 +1,6 @@
 """`mus servir` on the open internet: photo bombs refused from their header, photos
 read only when a reader has room, within time limits and never written to disk, slow headers cut
-off, and forms and cookie-authenticated changes from another site refused (torneo.seguridad)."""
+off, and forms and cookie-authenticated changes from another site refused (server.seguridad)."""
 
 from __future__ import annotations
 
@@ -23,12 +23,11 @@ cv2 = pytest.importorskip("cv2")
 import httpx  # noqa: E402
 import numpy as np  # noqa: E402
 
+from server.seguridad import COOKIE_CSRF  # noqa: E402
+from server.servicios import auth, lectura  # noqa: E402
+from server.servicios.partidas import WebError  # noqa: E402
+from server.servidor import Servidor  # noqa: E402
 from tests.cliente_web import ClienteWeb  # noqa: E402
-from torneo import auth  # noqa: E402
-from torneo.api import Servidor  # noqa: E402
-from torneo.seguridad import COOKIE_CSRF  # noqa: E402
-from web import lectura  # noqa: E402
-from web.servicio import WebError  # noqa: E402
 
 CLAVE = "organiza-bien-1"
 
@@ -120,7 +119,7 @@ def test_a_photo_at_the_limit_still_passes_its_header() -> None:
 
 
 def _pico_al_decodificar(data: bytes) -> tuple[tuple[int, ...], int]:
-    """The shape of the image web.lectura decodes from ``data`` and the most memory Python
+    """The shape of the image server.servicios.lectura decodes from ``data`` and the most memory Python
     held meanwhile (tracemalloc sees numpy's buffers, where OpenCV decodes into)."""
     tracemalloc.start()
     try:
@@ -158,7 +157,7 @@ def test_a_png_over_12_mp_is_refused_not_decoded_whole(sin_decodificar: list[int
 
 @pytest.fixture
 def web(tmp_path: Path) -> Iterator[Any]:
-    from web.app import crear_app
+    from server.main import crear_app
 
     with ClienteWeb(crear_app(f"sqlite:///{tmp_path / 'mus.db'}", tmp_path)) as c:
         yield c
@@ -205,7 +204,7 @@ def _multipart(foto: bytes, frontera: str = "xYzZy") -> tuple[bytes, dict[str, s
 
 
 def _app(tmp_path: Path) -> Any:
-    from web.app import crear_app
+    from server.main import crear_app
 
     return crear_app(f"sqlite:///{tmp_path / 'mus.db'}", tmp_path)
 
@@ -243,9 +242,9 @@ def test_a_photo_is_not_read_while_no_reader_has_room(tmp_path: Path) -> None:
 
 
 def test_a_slow_photo_is_given_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import torneo.cuerpo
+    import server.cuerpo
 
-    monkeypatch.setattr(torneo.cuerpo, "PAUSA_CUERPO_S", 0.3)
+    monkeypatch.setattr(server.cuerpo, "PAUSA_CUERPO_S", 0.3)
     app = _app(tmp_path)
     cuerpo, cabeceras = _multipart(jpeg_bomba())
 
@@ -297,7 +296,7 @@ def test_a_form_that_is_not_multipart_or_has_too_many_parts_is_one_line(web: Any
 def test_slow_headers_are_cut_off() -> None:
     import uvicorn
 
-    from web.conexiones import ProtocoloH11
+    from server.conexiones import ProtocoloH11
 
     class Rapido(ProtocoloH11):
         plazo_cabeceras = 0.5
@@ -328,7 +327,7 @@ def test_slow_headers_are_cut_off() -> None:
         hilo.join(10)
 
 
-# -- forms and origins (torneo.seguridad) -------------------------------------------------------------
+# -- forms and origins (server.seguridad) -------------------------------------------------------------
 
 
 @pytest.fixture
@@ -351,7 +350,7 @@ def _navegador(srv: Servidor) -> tuple[Any, int, str]:
 
 
 def _rondas(srv: Servidor, tid: int) -> int:
-    from torneo.db import Ronda
+    from server.modelos.torneo import Ronda
 
     with srv.sesion() as db:
         return db.query(Ronda).filter_by(torneo_id=tid).count()
@@ -407,7 +406,7 @@ def test_the_json_api_takes_only_json_and_the_cookie_only_from_this_site(srv: Se
     assert r.status_code == 415 and r.json() == {"error": "the body must be JSON (Content-Type: application/json)"}
     r = c.post("/api/torneos", content=cuerpo, headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert r.status_code == 403  # a form without the token
-    from torneo.db import Torneo
+    from server.modelos.torneo import Torneo
 
     with srv.sesion() as db:
         assert [t.nombre for t in db.query(Torneo)] == ["Club"]

@@ -22,9 +22,9 @@ pytest.importorskip("uvicorn")
 
 import psycopg  # noqa: E402 (after the skips)
 
+from server.cli import direcciones, direcciones_lan  # noqa: E402
+from server.simulacion import free_port  # noqa: E402
 from tests.servidor_torneo import postgres  # noqa: E402, F401 (a fixture used by name)
-from torneo.simulacion import free_port  # noqa: E402
-from web.cli import direcciones, direcciones_lan  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 MANO = {"cartas": ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"], "lances": {"pares": {"quiero": 5}}}

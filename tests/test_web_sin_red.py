@@ -359,8 +359,8 @@ def test_the_offline_texts_come_in_the_players_language(idioma: str, esperado: s
     import re
 
     pytest.importorskip("fastapi")
+    from server.main import crear_app
     from tests.cliente_web import ClienteWeb as TestClient
-    from web.app import crear_app
 
     app = crear_app(f"sqlite:///{tmp_path / 'sin_red.sqlite3'}")
     try:

@@ -26,9 +26,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
+from server.simulacion import mano_aleatoria
 from tests import ventana_kivy  # sets Kivy's home before Kivy loads
 from tests.ventana_kivy import esperar, frames, jugar_mano, tap
-from torneo.simulacion import mano_aleatoria
 
 ANCHO, ALTO = 1280, 800
 

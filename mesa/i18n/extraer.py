@@ -3,7 +3,7 @@ compile them to the .mo files the app reads.
 
 The strings are the literal first arguments of ``t(...)``, ``app.t(...)``, ``N_(...)`` and of
 the server's errors (:data:`ERRORES`) in the folders of :data:`ROOTS` (the tablet app's app/,
-the shared logic's mesa/, the server's web/, torneo/ and server/: *.py, *.kv, and
+the shared logic's mesa/, the tournament's shape torneo/ and the server's server/: *.py, *.kv, and
 {{ t('...') }} or {{ _('...') }} in the pages' *.html), and the two literal forms,
 singular and plural, of a text with a count: ``tn(...)``, ``app.tn(...)``, ``Nn_(...)`` and
 {{ tn('...', '...', n) }} (gettext's ngettext; the .po gives one msgstr per plural form of the
@@ -37,7 +37,7 @@ from mesa.i18n import CARPETA, DOMAIN, IDIOMAS, SOURCE, mo_path, po_path
 
 REPO = CARPETA.parent.parent
 # every folder whose texts a player reads through these catalogues
-ROOTS: tuple[Path, ...] = (REPO / "app", REPO / "mesa", REPO / "web", REPO / "torneo", REPO / "server")
+ROOTS: tuple[Path, ...] = (REPO / "app", REPO / "mesa", REPO / "torneo", REPO / "server")
 # the server's errors (server.errores.ServidorError and its subclasses): their first argument is
 # a msgid, as if marked with N_
 ERRORES: tuple[str, ...] = ("ServidorError", "ServicioError", "WebError", "FormatoError", "Espera")

@@ -6,7 +6,7 @@ two migration chains became one (commit 44423cd: the tournament's chain at 0008 
   confirmed hands and a draft of the third;
 - ``torneo.*.sql``: what `mus torneo` left (the tournament's chain only): the same tournament.
 
-Run with that commit's code on the path (its ``torneo.db.motor`` and ``web.app``, which ran
+Run with that commit's code on the path (its ``server.modelos.torneo.motor`` and ``server.main``, which ran
 both chains), on a machine with PostgreSQL:
 
     PYTHONPATH=/path/to/checkout-at-44423cd python tests/data/bases_antiguas/hacer.py
@@ -23,12 +23,13 @@ from pathlib import Path
 import psycopg
 from sqlalchemy.orm import Session
 
+from server.main import crear_app
+from server.modelos.torneo import motor
+from server.servicios import auth
+from server.servicios import torneos as servicio
+from server.simulacion import postgres_temporal
 from tests.cliente_web import ClienteWeb
-from torneo import auth, servicio
 from torneo import formato as fm
-from torneo.db import motor
-from torneo.simulacion import postgres_temporal
-from web.app import crear_app
 
 AQUI = Path(__file__).resolve().parent
 JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]

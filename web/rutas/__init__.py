@@ -1,1 +1,0 @@
-"""One APIRouter per resource of the phone pages."""
