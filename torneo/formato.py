@@ -19,10 +19,12 @@ from typing import Any, Final
 
 from scoring.rules import PerfilError, perfil
 
-TIPOS: Final = ("liga", "grupos")
+TIPOS: Final = ("liga", "grupos", "suizo", "ceros")
 # the rule profiles the organiser picks from (pages and API): scoring.rules' named profiles
 PERFILES: Final = ("segovia", "euskadi", "cuellar", "general", "ludoteka-4", "ludoteka-8")
 DESEMPATES: Final = ("diferencia_juegos", "juegos_favor", "diferencia_tantos", "tantos_favor")
+# a Swiss phase's standings also know the Buchholz (the sum of the opponents' wins)
+DESEMPATES_SUIZO: Final = ("buchholz", *DESEMPATES)
 MAX_PAREJAS: Final = 256
 MAX_MESAS: Final = 128
 
@@ -33,10 +35,19 @@ class FormatoError(ValueError):
 
 @dataclass(frozen=True)
 class Formato:
-    """tipo: ``liga`` (everyone meets everyone) or ``grupos`` (a round robin in each of
-    ``grupos`` groups, then a knockout of the first ``clasifican`` of each). A match is won at
+    """tipo: ``liga`` (everyone meets everyone), ``grupos`` (a round robin in each of
+    ``grupos`` groups, then a knockout of the first ``clasifican`` of each), ``suizo`` (``rondas``
+    Swiss rounds, then a knockout of the first ``clasifican`` when given) or ``ceros``
+    (elimination: a pareja is out at its ``ceros``-th lost match, 1 to 3). A match is won at
     ``juegos`` juegos, or at ``vacas`` vacas of the profile's juegos. ``sorteo``: draw the
-    order (with ``semilla``) instead of following the seeding."""
+    order (with ``semilla``) instead of following the seeding; the Swiss and ceros draws among
+    equals follow ``semilla`` too.
+
+    >>> Formato.from_dict({"tipo": "ceros", "ceros": 2, "juegos": 3}).ceros
+    2
+    >>> Formato.from_dict({"tipo": "suizo", "rondas": 4}).clasifican  # no knockout after it
+    0
+    """
 
     tipo: str = "liga"
     grupos: int = 1
@@ -46,38 +57,51 @@ class Formato:
     desempates: tuple[str, ...] = DESEMPATES
     sorteo: bool = False
     semilla: int | None = None
+    rondas: int | None = None
+    ceros: int = 2
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Formato:
+        tipo = data.get("tipo", "liga")
         f = cls(
-            tipo=data.get("tipo", "liga"),
+            tipo=tipo,
             grupos=data.get("grupos", 1),
-            clasifican=data.get("clasifican", 2),
+            # a Swiss phase is followed by a knockout only when asked for
+            clasifican=data.get("clasifican", 0 if tipo == "suizo" else 2),
             juegos=data.get("juegos"),
             vacas=data.get("vacas"),
             desempates=tuple(data.get("desempates", DESEMPATES)),
             sorteo=bool(data.get("sorteo", False)),
             semilla=data.get("semilla"),
+            rondas=data.get("rondas"),
+            ceros=data.get("ceros", 2),
         )
         f.comprobar()
         return f
 
     def comprobar(self) -> None:
         if self.tipo not in TIPOS:
-            raise FormatoError(f"formato desconocido {self.tipo!r} (liga, grupos)")
+            raise FormatoError(f"formato desconocido {self.tipo!r} ({', '.join(TIPOS)})")
+        if self.tipo == "suizo" and self.rondas is None:
+            raise FormatoError("un torneo suizo necesita su número de rondas")
         if self.juegos is not None and self.vacas is not None:
             raise FormatoError("una partida se juega a juegos o a vacas, no a las dos")
-        for name, value, high in (
-            ("grupos", self.grupos, 32),
-            ("clasifican", self.clasifican, 16),
-            ("juegos", self.juegos, 20),
-            ("vacas", self.vacas, 9),
+        # clasifican 0: a Swiss tournament with no knockout after it
+        sin_cuadro = 0 if self.tipo == "suizo" else 1
+        for name, value, low, high in (
+            ("grupos", self.grupos, 1, 32),
+            ("clasifican", self.clasifican, sin_cuadro, 16),
+            ("juegos", self.juegos, 1, 20),
+            ("vacas", self.vacas, 1, 9),
+            ("rondas", self.rondas, 1, 20),
+            ("ceros", self.ceros, 1, 3),
         ):
-            if value is not None and (type(value) is not int or not 1 <= value <= high):
-                raise FormatoError(f"{name} debe ser un entero de 1 a {high}")
-        unknown = [d for d in self.desempates if d not in DESEMPATES]
+            if value is not None and (type(value) is not int or not low <= value <= high):
+                raise FormatoError(f"{name} debe ser un entero de {low} a {high}")
+        validos = DESEMPATES_SUIZO if self.tipo == "suizo" else DESEMPATES
+        unknown = [d for d in self.desempates if d not in validos]
         if unknown or len(set(self.desempates)) != len(self.desempates):
-            raise FormatoError(f"desempate desconocido o repetido ({', '.join(DESEMPATES)})")
+            raise FormatoError(f"desempate desconocido o repetido ({', '.join(validos)})")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -89,6 +113,8 @@ class Formato:
             "desempates": list(self.desempates),
             "sorteo": self.sorteo,
             "semilla": self.semilla,
+            "rondas": self.rondas,
+            "ceros": self.ceros,
         }
 
 
@@ -271,6 +297,7 @@ class Fila:
     tantos_favor: int = 0
     tantos_contra: int = 0
     descansos: int = 0
+    buchholz: int = 0  # the sum of the opponents' wins (a Swiss tie-break)
     semilla: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -293,6 +320,8 @@ class Fila:
             "tantos_favor": self.tantos_favor,
             "tantos_contra": self.tantos_contra,
             "descansos": self.descansos,
+            "buchholz": self.buchholz,
+            "ceros": self.perdidas,
         }
 
 
@@ -302,9 +331,17 @@ def clasificacion(
     """Rows sorted by matches won, then the tie-breaks in order, then the seeding.
 
     ``parejas``: pareja id -> seed. A bye counts as a match won with no juegos. A match still
-    being played counts its juegos and tantos but no win yet.
+    being played counts its juegos and tantos but no win yet. The ``buchholz`` tie-break sums
+    the wins of the opponents met in finished matches (a bye adds nothing).
+
+    >>> filas = clasificacion({1: 1, 2: 2, 3: 3}, [Resultado(1, 2, (2, 0), (80, 40), 0),
+    ...     Resultado(3, None, (0, 0), (0, 0), None), Resultado(1, 3, (1, 2), (60, 70), 1)],
+    ...     ("buchholz", "diferencia_juegos"))
+    >>> [(f.pareja, f.ganadas, f.buchholz) for f in filas]
+    [(3, 2, 1), (1, 1, 2), (2, 0, 1)]
     """
     filas = {pid: Fila(pid, semilla=seed) for pid, seed in parejas.items()}
+    rivales: dict[int, list[int]] = {}
     for r in resultados:
         if r.pareja1 is None:
             if r.pareja0 in filas:
@@ -320,7 +357,11 @@ def clasificacion(
             f.tantos_favor += r.tantos[lado]
             f.tantos_contra += r.tantos[otro]
             if r.ganador is not None:
+                rivales.setdefault(pid, []).append(r.pareja1 if lado == 0 else r.pareja0)
                 f.jugadas += 1
                 f.ganadas += r.ganador == lado
                 f.perdidas += r.ganador != lado
+    if "buchholz" in desempates:
+        for f in filas.values():
+            f.buchholz = sum(filas[r].ganadas for r in rivales.get(f.pareja, ()) if r in filas)
     return sorted(filas.values(), key=lambda f: (-f.ganadas, *(-getattr(f, d) for d in desempates), f.semilla))
