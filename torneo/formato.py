@@ -67,10 +67,14 @@ class Formato:
             tipo=tipo,
             grupos=data.get("grupos", 1),
             # a Swiss phase is followed by a knockout only when asked for
-            clasifican=data.get("clasifican", 0 if tipo == "suizo" else 2),
+            clasifican=(0 if tipo == "suizo" else 2) if data.get("clasifican") is None else data["clasifican"],
             juegos=data.get("juegos"),
             vacas=data.get("vacas"),
-            desempates=tuple(data.get("desempates", DESEMPATES)),
+            desempates=tuple(
+                (DESEMPATES_SUIZO if tipo == "suizo" else DESEMPATES)
+                if data.get("desempates") is None
+                else data["desempates"]
+            ),
             sorteo=bool(data.get("sorteo", False)),
             semilla=data.get("semilla"),
             rondas=data.get("rondas"),
@@ -326,13 +330,17 @@ class Fila:
 
 
 def clasificacion(
-    parejas: Mapping[int, int], resultados: Iterable[Resultado], desempates: Sequence[str] = DESEMPATES
+    parejas: Mapping[int, int],
+    resultados: Iterable[Resultado],
+    desempates: Sequence[str] = DESEMPATES,
+    por_ceros: bool = False,
 ) -> list[Fila]:
     """Rows sorted by matches won, then the tie-breaks in order, then the seeding.
 
     ``parejas``: pareja id -> seed. A bye counts as a match won with no juegos. A match still
     being played counts its juegos and tantos but no win yet. The ``buchholz`` tie-break sums
-    the wins of the opponents met in finished matches (a bye adds nothing).
+    the wins of the opponents met in finished matches (a bye adds nothing). ``por_ceros``: an
+    elimination by ceros, where a rest is no win and the fewest ceros (matches lost) come first.
 
     >>> filas = clasificacion({1: 1, 2: 2, 3: 3}, [Resultado(1, 2, (2, 0), (80, 40), 0),
     ...     Resultado(3, None, (0, 0), (0, 0), None), Resultado(1, 3, (1, 2), (60, 70), 1)],
@@ -346,7 +354,7 @@ def clasificacion(
         if r.pareja1 is None:
             if r.pareja0 in filas:
                 filas[r.pareja0].descansos += 1
-                filas[r.pareja0].ganadas += 1
+                filas[r.pareja0].ganadas += not por_ceros
             continue
         for lado, pid in ((0, r.pareja0), (1, r.pareja1)):
             if pid not in filas:
@@ -364,4 +372,8 @@ def clasificacion(
     if "buchholz" in desempates:
         for f in filas.values():
             f.buchholz = sum(filas[r].ganadas for r in rivales.get(f.pareja, ()) if r in filas)
-    return sorted(filas.values(), key=lambda f: (-f.ganadas, *(-getattr(f, d) for d in desempates), f.semilla))
+
+    def orden(f: Fila) -> tuple[int, ...]:
+        return (f.perdidas if por_ceros else 0, -f.ganadas, *(-getattr(f, d) for d in desempates), f.semilla)
+
+    return sorted(filas.values(), key=orden)

@@ -32,14 +32,19 @@ class ParejaIn(Estricto):
 
 
 class FormatoIn(Estricto):
+    """torneo.formato.Formato: the absent values take its defaults (a Swiss tournament's
+    knockout and tie-breaks differ from the others')."""
+
     tipo: str = "liga"
     grupos: int = 1
-    clasifican: int = 2
+    clasifican: int | None = None
     juegos: int | None = None
     vacas: int | None = None
-    desempates: list[str] = Field(default_factory=lambda: list(fm.DESEMPATES), max_length=8)
+    desempates: list[str] | None = Field(default=None, max_length=8)
     sorteo: bool = False
     semilla: int | None = None
+    rondas: int | None = None
+    ceros: int = 2
 
 
 class TorneoIn(Estricto):
@@ -281,6 +286,8 @@ class FilaOut(Respuesta):
     tantos_favor: int
     tantos_contra: int
     descansos: int
+    buchholz: int  # the sum of the opponents' wins (a Swiss tournament's first tie-break)
+    ceros: int  # matches lost (an elimination by ceros puts a pareja out at its limit)
     retirada: bool
 
 
