@@ -29,7 +29,7 @@ from torneo.i18n import idioma_de, mensaje
 from torneo.modelos import _VALIDACION, Estricto, TorneoIn, error_de_validacion  # noqa: F401 (callers import these here)
 from torneo.paginas import pagina_error, rutas_paginas
 from torneo.resumen import a_csv, celda  # noqa: F401 (the same)
-from torneo.rutas import informes, mesa, sesion, torneos
+from torneo.rutas import dia, informes, mesa, sesion, torneos
 from torneo.seguridad import Seguridad
 
 
@@ -71,6 +71,8 @@ class Servidor(Estado):
         app = FastAPI(title="musmesa torneo", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
         app.state.servidor = self
         for router in (sesion.router, torneos.router, torneos.perfiles, informes.router, mesa.router, vistas.router):
+            app.include_router(router)
+        for router in (dia.router, dia.paginas):  # the day's running (issue 55)
             app.include_router(router)
         _errores(app)
 

@@ -314,3 +314,7 @@ def clave_servidor(url: str) -> bytes:
 
 
 _CLAVE_MEMORIA: Final = secrets.token_bytes(32)
+
+
+# the day's running (issue 55): calls to the referee and the round clock, in a module of their own
+from torneo.db_dia import CambioReloj, Llamada, RelojRonda  # noqa: E402,F401

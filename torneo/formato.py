@@ -59,6 +59,8 @@ class Formato:
     semilla: int | None = None
     rondas: int | None = None
     ceros: int = 2
+    # the round clock (torneo.reloj): {"minutos": 50, "al_acabar": "juegos_tantos"}; None: none
+    tiempo: Mapping[str, Any] | None = None
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Formato:
@@ -79,6 +81,7 @@ class Formato:
             semilla=data.get("semilla"),
             rondas=data.get("rondas"),
             ceros=data.get("ceros", 2),
+            tiempo=dict(data["tiempo"]) if data.get("tiempo") is not None else None,
         )
         f.comprobar()
         return f
@@ -102,6 +105,12 @@ class Formato:
         ):
             if value is not None and (type(value) is not int or not low <= value <= high):
                 raise FormatoError(f"{name} debe ser un entero de {low} a {high}")
+        if self.tiempo is not None:
+            minutos, regla = self.tiempo.get("minutos"), self.tiempo.get("al_acabar", "juegos_tantos")
+            if type(minutos) is not int or not 1 <= minutos <= 600 or set(self.tiempo) - {"minutos", "al_acabar"}:
+                raise FormatoError("tiempo.minutos debe ser un entero de 1 a 600")
+            if regla not in ("juegos_tantos", "tantos"):
+                raise FormatoError("tiempo.al_acabar debe ser juegos_tantos o tantos")
         validos = DESEMPATES_SUIZO if self.tipo == "suizo" else DESEMPATES
         unknown = [d for d in self.desempates if d not in validos]
         if unknown or len(set(self.desempates)) != len(self.desempates):
@@ -119,7 +128,7 @@ class Formato:
             "semilla": self.semilla,
             "rondas": self.rondas,
             "ceros": self.ceros,
-        }
+        } | ({"tiempo": dict(self.tiempo)} if self.tiempo is not None else {})
 
 
 def reglas_de_partida(spec: Any, formato: Formato) -> Any:

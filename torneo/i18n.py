@@ -152,6 +152,22 @@ CATALOGO: Final[dict[str, tuple[str, str]]] = {
         " (txandak gehitzen dira behar izanez gero).",
         "In a league, a pair that arrives late plays every other pair in the rounds left (rounds are added if needed).",
     ),
+    # the day's running (issue 55): calls to the referee, the round clock
+    "Llamadas al árbitro": ("Epaileari deiak", "Calls to the referee"),
+    "Sin llamadas": ("Deirik ez", "No calls"),
+    "Atendida": ("Artatua", "Attended"),
+    "Marcar atendida": ("Artatutzat jo", "Mark attended"),
+    "Reloj de la ronda": ("Txandaren erlojua", "Round clock"),
+    "Minutos": ("Minutuak", "Minutes"),
+    "Empezar el reloj": ("Erlojua abiarazi", "Start the clock"),
+    "Pausar": ("Pausatu", "Pause"),
+    "Reanudar": ("Jarraitu", "Resume"),
+    "Prorrogar": ("Luzatu", "Extend"),
+    "Cerrar ronda por tiempo": ("Txanda denboragatik itxi", "Close the round on time"),
+    "Por tiempo": ("Denboragatik", "On time"),
+    "Tiempo agotado": ("Denbora amaitu da", "Time is up"),
+    "En pausa": ("Pausan", "Paused"),
+    "Tiempo": ("Denbora", "Time"),
 }
 
 
@@ -567,6 +583,39 @@ MENSAJES: Final[dict[str, tuple[str, str]]] = {
     ),
     "declaraciones debe ser un objeto": ("declaraciones objektu bat izan behar da", "declaraciones must be an object"),
     "declaraciones: {motivo}": ("declaraciones: {motivo}", "declaraciones: {motivo}"),
+    # the day's running (issue 55)
+    "esta mesa ya ha llamado al árbitro: espera a que venga": (
+        "mahai honek epaileari deitu dio jada: itxaron etorri arte",
+        "this table has already called the referee: wait until they come",
+    ),
+    "no existe esa llamada": ("dei hori ez dago", "there is no such call"),
+    "aún no hay rondas": ("oraindik ez dago txandarik", "there are no rounds yet"),
+    "esta ronda no tiene reloj": ("txanda honek ez du erlojurik", "this round has no clock"),
+    "los minutos deben ser de 1 a {n}": ("minutuak 1etik {n}era izan behar dira", "the minutes must be 1 to {n}"),
+    "el motivo debe tener de 3 a 500 caracteres": (
+        "arrazoiak 3 eta 500 karaktere artean izan behar ditu",
+        "the reason must have 3 to 500 characters",
+    ),
+    "regla de fin de tiempo desconocida: {regla}": (
+        "denbora-amaierako arau ezezaguna: {regla}",
+        "unknown time-up rule: {regla}",
+    ),
+    "el reloj de esta ronda ya está en marcha": (
+        "txanda honen erlojua martxan dago jada",
+        "this round's clock is already running",
+    ),
+    "la ronda ya se cerró por tiempo": ("txanda denboragatik itxi zen jada", "the round was already closed on time"),
+    "el reloj ya está en pausa": ("erlojua pausan dago jada", "the clock is already paused"),
+    "el reloj no está en pausa": ("erlojua ez dago pausan", "the clock is not paused"),
+    "acción del reloj desconocida: {accion}": (
+        "erlojuaren ekintza ezezaguna: {accion}",
+        "unknown clock action: {accion}",
+    ),
+    "aún queda tiempo en esta ronda": (
+        "txanda honetan denbora geratzen da oraindik",
+        "there is still time left in this round",
+    ),
+    "faltan los minutos de la ronda": ("txandaren minutuak falta dira", "the round's minutes are missing"),
 }
 
 

@@ -31,6 +31,13 @@ class ParejaIn(Estricto):
     jugadores: Annotated[list[Annotated[str, Field(min_length=1, max_length=60)]], Field(min_length=2, max_length=2)]
 
 
+class TiempoIn(Estricto):
+    """A round's minutes and who wins a match unfinished at the end (torneo.reloj.REGLAS)."""
+
+    minutos: Annotated[int, Field(ge=1, le=600)]
+    al_acabar: Annotated[str, Field(pattern="^(juegos_tantos|tantos)$")] = "juegos_tantos"
+
+
 class FormatoIn(Estricto):
     """torneo.formato.Formato: the absent values take its defaults (a Swiss tournament's
     knockout and tie-breaks differ from the others')."""
@@ -45,6 +52,7 @@ class FormatoIn(Estricto):
     semilla: int | None = None
     rondas: int | None = None
     ceros: int = 2
+    tiempo: TiempoIn | None = None  # the round clock (torneo.reloj)
 
 
 class TorneoIn(Estricto):
@@ -175,6 +183,7 @@ class ResultadoOut(Respuesta):
     tantos: list[int]
     marcador: list[int]
     corregida: bool
+    por_tiempo: bool | None = None  # closed on time (torneo.reloj)
 
 
 class PartidaOut(Respuesta):
@@ -328,6 +337,8 @@ class ExportOut(TorneoOut):
     miembros: list[MiembroOut]
     cambios_miembros: list[CambioMiembroOut]
     manos: list[dict[str, Any]]
+    llamadas: list[dict[str, Any]] = []  # calls to the referee (torneo.llamadas)
+    reloj: list[dict[str, Any]] = []  # the round clocks' log (torneo.reloj.registro)
 
 
 # pydantic's error type -> (msgid, the ctx key that fills {n})

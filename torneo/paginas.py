@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from scoring.inputs import excerpt
 from scoring.protocolo import enlace_mesa
-from torneo import auth, correcciones, miembros, resumen, servicio
+from torneo import auth, correcciones, llamadas, miembros, reloj, resumen, servicio
 from torneo import formato as fm
 from torneo.db import Ronda, Torneo
 from torneo.dependencias import (
@@ -198,8 +198,12 @@ async def crear(
 
 @router.get("/torneos/{torneo_id}", response_class=HTMLResponse)
 async def torneo(request: Request, srv: Servidor, permiso: Miembro) -> HTMLResponse:
-    data = await srv.en_hilo(lambda s: resumen.resumen(s, servicio.torneo_de(s, permiso.torneo_id, permiso.cuenta)))
-    return pagina(request, "torneo.html", t=data, rol=permiso.rol)
+    def run(s: Session) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
+        t = servicio.torneo_de(s, permiso.torneo_id, permiso.cuenta)
+        return resumen.resumen(s, t), llamadas.llamadas(s, t, abiertas=True), reloj.estado(s, t)
+
+    data, abiertas, estado_reloj = await srv.en_hilo(run)
+    return pagina(request, "torneo.html", t=data, rol=permiso.rol, llamadas=abiertas, reloj=estado_reloj)
 
 
 @router.post("/torneos/{torneo_id}/rondas")

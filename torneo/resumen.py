@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from torneo import correcciones, miembros, servicio
+from torneo import correcciones, llamadas, miembros, reloj, servicio
 from torneo.db import Mano, Torneo
 
 
@@ -58,6 +58,8 @@ def exportar(s: Session, t: Torneo) -> dict[str, Any]:
         "incidencias": servicio.incidencias(s, t),
         "miembros": miembros.miembros(s, t),
         "cambios_miembros": miembros.cambios(s, t),
+        "llamadas": llamadas.llamadas(s, t),  # calls to the referee (issue 55)
+        "reloj": reloj.registro(s, t),  # the round clocks' log (issue 55)
         "manos": [
             {
                 "partida": m.enfrentamiento_id,

@@ -784,7 +784,7 @@ def resultado(s: Session, torneo: Torneo, e: Enfrentamiento) -> dict[str, Any]:
         "tantos": list(tantos),
         "marcador": list(ultima.marcador) if ultima else [0, 0],
         "corregida": correccion is not None,
-    }
+    } | ({"por_tiempo": True} if correccion is not None and correccion.despues.get("por_tiempo") else {})
 
 
 def clasificacion(s: Session, torneo: Torneo) -> dict[str, Any]:

@@ -1,0 +1,134 @@
+"""The day's running through the API (issue 55): a table calls the referee and the members
+attend it; the round clock is started, paused, extended and resumed with its log, and the round
+closed on time goes to the pareja ahead, recorded as won on time."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.test_torneo_api import client1, codigos, organizador, srv1, torneo  # noqa: F401 (fixtures)
+from torneo import reloj
+from torneo.api import Servidor
+from torneo.simulacion import MesaSimulada
+
+
+def _mesas(client: TestClient, h: dict[str, str], tid: int) -> list[MesaSimulada]:
+    r = client.post(f"/api/torneos/{tid}/rondas", headers=h)
+    assert r.status_code == 201, r.text
+    return [MesaSimulada.unirse(client, c, semilla=i) for i, c in enumerate(codigos(client, h, tid))]
+
+
+def _bearer(mesa: MesaSimulada) -> dict[str, str]:
+    return {"Authorization": f"Bearer {mesa.token}"}
+
+
+def test_llamar_al_arbitro(srv1: Servidor, client1: TestClient) -> None:  # noqa: F811
+    h = organizador(srv1, client1)
+    tid = torneo(client1, h)
+    m1, m2 = _mesas(client1, h, tid)
+    assert client1.post("/api/mesa/llamar", json={}).status_code == 401
+    r = client1.post("/api/mesa/llamar", json={"motivo": "renuncio dudoso"}, headers=_bearer(m1))
+    assert r.status_code == 201, r.text
+    llamada = r.json()
+    assert llamada["mesa"] == 1 and llamada["motivo"] == "renuncio dudoso" and llamada["atendida"] is None
+    assert llamada["cuando"].endswith("Z")
+    # one open call per table: the second is refused while the first waits
+    r = client1.post("/api/mesa/llamar", json={}, headers=_bearer(m1))
+    assert r.status_code == 409 and r.json()["id"] == llamada["id"]
+    r = client1.post("/api/mesa/llamar", json={}, headers=_bearer(m1) | {"Accept-Language": "en"})
+    assert r.json()["error"] == "this table has already called the referee: wait until they come"
+    assert client1.post("/api/mesa/llamar", json={}, headers=_bearer(m2)).status_code == 201
+    abiertas = client1.get(f"/api/torneos/{tid}/llamadas?abiertas=true", headers=h).json()
+    assert [a["mesa"] for a in abiertas] == [1, 2]
+    # the organiser's page shows them, with the poll that rings
+    pagina = client1.get(f"/torneos/{tid}", headers=h).text
+    assert 'id="llamadas"' in pagina and "renuncio dudoso" in pagina and "AudioContext" in pagina
+    r = client1.post(f"/api/torneos/{tid}/llamadas/{llamada['id']}/atendida", headers=h)
+    assert r.status_code == 200 and r.json()["atendida_por"] == "org" and r.json()["atendida"]
+    assert [a["mesa"] for a in client1.get(f"/api/torneos/{tid}/llamadas?abiertas=true", headers=h).json()] == [2]
+    assert client1.post("/api/mesa/llamar", json={}, headers=_bearer(m1)).status_code == 201
+    assert client1.post(f"/api/torneos/{tid}/llamadas/999/atendida", headers=h).status_code == 404
+    export = client1.get(f"/api/torneos/{tid}/exportar.json", headers=h).json()
+    assert [(x["mesa"], x["atendida_por"]) for x in export["llamadas"]] == [(1, "org"), (2, None), (1, None)]
+    # another organiser's account sees none of them
+    otro = organizador(srv1, client1, "otro")
+    assert client1.get(f"/api/torneos/{tid}/llamadas", headers=otro).status_code == 404
+
+
+def _reloj(client: TestClient, h: dict[str, str], tid: int, **body: Any) -> Any:
+    return client.post(f"/api/torneos/{tid}/reloj", headers=h, json=body)
+
+
+def test_reloj_de_ronda_y_cierre_por_tiempo(srv1: Servidor, client1: TestClient) -> None:  # noqa: F811
+    h = organizador(srv1, client1)
+    tid = torneo(client1, h, juegos=3)
+    assert _reloj(client1, h, tid, accion="inicio", minutos=50).status_code == 409  # no round yet
+    mesas = _mesas(client1, h, tid)
+    assert client1.get(f"/api/torneos/{tid}/reloj", headers=h).json() == {}
+    assert _reloj(client1, h, tid, accion="inicio").status_code == 422  # no minutes, no option
+    r = _reloj(client1, h, tid, accion="inicio", minutos=50)
+    assert r.status_code == 200, r.text
+    assert r.json()["fin"].endswith("Z") and not r.json()["pausado"] and r.json()["minutos"] == 50
+    assert _reloj(client1, h, tid, accion="inicio", minutos=50).status_code == 409
+    # the table reads the same end instant
+    assert client1.get("/api/mesa/reloj", headers=_bearer(mesas[0])).json()["fin"] == r.json()["fin"]
+    assert _reloj(client1, h, tid, accion="pausa").status_code == 422  # a pause says why
+    pausa = _reloj(client1, h, tid, accion="pausa", motivo="discusión en la mesa 2").json()
+    assert pausa["pausado"] and pausa["fin"] is None
+    prorroga = _reloj(client1, h, tid, accion="prorroga", minutos=5, motivo="la pausa").json()
+    assert prorroga["restante"] == pausa["restante"] + 300
+    assert _reloj(client1, h, tid, accion="reanuda", motivo="sigue el juego").json()["fin"] is not None
+    # before time is up the round is closed only when forced
+    r = client1.post(f"/api/torneos/{tid}/reloj/cierre", headers=h, json={})
+    assert r.status_code == 409 and "queda tiempo" in r.json()["error"]
+    # table 1 plays a few hands (its match unfinished), table 2 none
+    for _ in range(6):
+        mesas[0].jugar()
+    mesas[0].enviar(client1)
+    antes = client1.get("/api/mesa/partida", headers=_bearer(mesas[0])).json()
+    assert not antes["terminada"]
+    r = client1.post(f"/api/torneos/{tid}/reloj/cierre", headers=h, json={"forzar": True})
+    assert r.status_code == 200, r.text
+    cerradas = {c["partida"]: c for c in r.json()}
+    assert len(cerradas) == 2
+    total = tuple(cerradas[antes["id"]]["tantos"])
+    assert cerradas[antes["id"]]["ganador"] == reloj.decidir("juegos_tantos", antes, total)
+    partidas = client1.get(f"/api/torneos/{tid}", headers=h).json()["partidas"]
+    assert all(p["terminada"] and p["resultado"]["por_tiempo"] for p in partidas)
+    # a hand sent after the close does not count
+    mesas[0].jugar()
+    late = client1.post("/api/mesa/manos", json=mesas[0].cola[0], headers=_bearer(mesas[0]))
+    assert late.status_code == 409
+    assert client1.post(f"/api/torneos/{tid}/reloj/cierre", headers=h, json={"forzar": True}).status_code == 409
+    export = client1.get(f"/api/torneos/{tid}/exportar.json", headers=h).json()
+    assert [(c["accion"], c["usuario"]) for c in export["reloj"]] == [
+        ("inicio", "org"),
+        ("pausa", "org"),
+        ("prorroga", "org"),
+        ("reanuda", "org"),
+        ("cierre", "org"),
+    ]
+    assert export["reloj"][1]["motivo"] == "discusión en la mesa 2"
+    # the next round is paired from the results on time
+    assert client1.post(f"/api/torneos/{tid}/rondas", headers=h).status_code == 201
+
+
+def test_minutos_del_torneo(srv1: Servidor, client1: TestClient) -> None:  # noqa: F811
+    """``formato.tiempo.minutos`` starts a round's clock without minutes in the request."""
+    h = organizador(srv1, client1)
+    tid = torneo(client1, h, tiempo={"minutos": 40, "al_acabar": "juegos_tantos"})
+    _mesas(client1, h, tid)
+    r = _reloj(client1, h, tid, accion="inicio")
+    assert r.status_code == 200 and r.json()["minutos"] == 40
+
+
+def test_decidir_sin_ventaja() -> None:
+    assert reloj.decidir("juegos_tantos", {"juegos": [0, 0], "tantos": [0, 0]}, (0, 0)) == 0
+    rng = random.Random(5)
+    for _ in range(200):
+        j, t, tot = ([rng.randrange(3) for _ in range(2)] for _ in range(3))
+        g = reloj.decidir("juegos_tantos", {"juegos": j, "tantos": t}, (tot[0], tot[1]))
+        assert (j[g], t[g], tot[g]) >= (j[1 - g], t[1 - g], tot[1 - g])

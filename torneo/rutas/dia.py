@@ -1,0 +1,145 @@
+"""The day's running (issue 55): a table calls the referee (``POST /api/mesa/llamar`` with the
+table's token) and reads its round's clock; the tournament's members read and attend the calls
+and its organisers run the round clock (start, pause, resume, extend, close on time), through
+the API and the organiser's page forms (torneo/plantillas/torneo.html)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import RedirectResponse
+from pydantic import Field
+from sqlalchemy.orm import Session
+
+from torneo import llamadas, reloj, servicio
+from torneo.db import Torneo
+from torneo.dependencias import Miembro, OrganizadorTorneo, Permiso, Servidor, TokenMesa, cuerpo, documentar
+from torneo.formularios import Formulario, formulario
+from torneo.modelos import Estricto
+from torneo.paginas import a_pagina
+from torneo.rutas import ERRORES
+
+router = APIRouter(tags=["dia"], responses=ERRORES)
+paginas = APIRouter(include_in_schema=False)
+
+
+class LlamadaIn(Estricto):
+    motivo: Annotated[str, Field(max_length=200)] | None = None
+
+
+class RelojIn(Estricto):
+    """``inicio`` (``minutos``, ``regla``), ``pausa``, ``reanuda`` or ``prorroga`` (``minutos``
+    more); every change but the start says why (``motivo``)."""
+
+    accion: Annotated[str, Field(pattern="^(inicio|pausa|reanuda|prorroga)$")]
+    minutos: int | None = None
+    regla: str | None = None  # the tournament's ``formato.tiempo.al_acabar`` by default
+    motivo: Annotated[str, Field(max_length=500)] = ""
+
+
+class CierreIn(Estricto):
+    forzar: bool = False  # close before time is up
+
+
+def _torneo(s: Session, permiso: Permiso) -> Torneo:
+    return servicio.torneo_de(s, permiso.torneo_id, permiso.cuenta)
+
+
+def _reloj(s: Session, t: Torneo, usuario: str, body: RelojIn) -> Any:
+    if body.accion == "inicio":
+        tiempo = (t.formato or {}).get("tiempo") or {}
+        minutos = body.minutos or _minutos_del_torneo(t)
+        return reloj.iniciar(s, t, usuario, minutos, body.regla or tiempo.get("al_acabar") or "juegos_tantos")
+    return reloj.cambiar(s, t, usuario, body.accion, body.motivo, body.minutos)
+
+
+def _minutos_del_torneo(t: Torneo) -> int:
+    """The tournament's option ``formato.tiempo.minutos``, where it has one."""
+    tiempo = (t.formato or {}).get("tiempo") or {}
+    minutos = tiempo.get("minutos") if isinstance(tiempo, dict) else None
+    if not isinstance(minutos, int):
+        raise servicio.ServicioError("faltan los minutos de la ronda")
+    return minutos
+
+
+# -- the table --------------------------------------------------------------------------------
+@router.post("/api/mesa/llamar", status_code=201, openapi_extra=documentar(LlamadaIn))
+async def llamar(srv: Servidor, token: TokenMesa, body: Annotated[LlamadaIn, Depends(cuerpo(LlamadaIn))]) -> Any:
+    """Call the referee to the table; 409 while the table's last call is not attended."""
+    return await srv.en_hilo(lambda s: llamadas.llamar(s, token, body.motivo))
+
+
+@router.get("/api/mesa/reloj")
+async def reloj_mesa(srv: Servidor, token: TokenMesa) -> Any:
+    """The clock of the table's round (``{}`` when it has none)."""
+
+    def run(s: Session) -> Any:
+        t, _e = servicio.mesa_del_token(s, token)
+        return reloj.estado(s, t) or {}
+
+    return await srv.en_hilo(run)
+
+
+# -- the tournament's members -----------------------------------------------------------------
+@router.get("/api/torneos/{torneo_id}/llamadas")
+async def lista_llamadas(srv: Servidor, permiso: Miembro, abiertas: bool = False) -> Any:
+    return await srv.en_hilo(lambda s: llamadas.llamadas(s, _torneo(s, permiso), abiertas))
+
+
+@router.post("/api/torneos/{torneo_id}/llamadas/{llamada_id}/atendida")
+async def atender(llamada_id: int, srv: Servidor, permiso: Miembro) -> Any:
+    return await srv.en_hilo(lambda s: llamadas.atender(s, _torneo(s, permiso), llamada_id, permiso.cuenta.usuario))
+
+
+@router.get("/api/torneos/{torneo_id}/reloj")
+async def ver_reloj(srv: Servidor, permiso: Miembro) -> Any:
+    return await srv.en_hilo(lambda s: reloj.estado(s, _torneo(s, permiso)) or {})
+
+
+@router.post("/api/torneos/{torneo_id}/reloj", openapi_extra=documentar(RelojIn))
+async def cambiar_reloj(
+    srv: Servidor, permiso: OrganizadorTorneo, body: Annotated[RelojIn, Depends(cuerpo(RelojIn))]
+) -> Any:
+    return await srv.en_hilo(lambda s: _reloj(s, _torneo(s, permiso), permiso.cuenta.usuario, body))
+
+
+@router.post("/api/torneos/{torneo_id}/reloj/cierre", openapi_extra=documentar(CierreIn))
+async def cierre(
+    srv: Servidor, permiso: OrganizadorTorneo, body: Annotated[CierreIn, Depends(cuerpo(CierreIn))]
+) -> Any:
+    """Close the round on time (torneo.reloj.cerrar_por_tiempo): the matches it decided."""
+    return await srv.en_hilo(lambda s: reloj.cerrar_por_tiempo(s, _torneo(s, permiso), permiso.cuenta, body.forzar))
+
+
+# -- the organiser's page forms ---------------------------------------------------------------
+class RelojForm(Formulario):
+    accion: str
+    minutos: int | None = None
+    motivo: str = ""
+
+
+@paginas.post("/torneos/{torneo_id}/llamadas/{llamada_id}/atendida")
+async def atender_pagina(llamada_id: int, request: Request, srv: Servidor, permiso: Miembro) -> RedirectResponse:
+    await srv.en_hilo(lambda s: llamadas.atender(s, _torneo(s, permiso), llamada_id, permiso.cuenta.usuario))
+    return a_pagina(request, f"/torneos/{permiso.torneo_id}")
+
+
+@paginas.post("/torneos/{torneo_id}/reloj")
+async def reloj_pagina(
+    request: Request,
+    srv: Servidor,
+    permiso: OrganizadorTorneo,
+    form: Annotated[RelojForm, Depends(formulario(RelojForm))],
+) -> RedirectResponse:
+    if form.accion not in ("inicio", "pausa", "reanuda", "prorroga"):
+        raise servicio.ServicioError("acción del reloj desconocida: {accion}", accion=form.accion[:20])
+    body = RelojIn(accion=form.accion, minutos=form.minutos, motivo=form.motivo)
+    await srv.en_hilo(lambda s: _reloj(s, _torneo(s, permiso), permiso.cuenta.usuario, body))
+    return a_pagina(request, f"/torneos/{permiso.torneo_id}")
+
+
+@paginas.post("/torneos/{torneo_id}/reloj/cierre")
+async def cierre_pagina(request: Request, srv: Servidor, permiso: OrganizadorTorneo) -> RedirectResponse:
+    await srv.en_hilo(lambda s: reloj.cerrar_por_tiempo(s, _torneo(s, permiso), permiso.cuenta))
+    return a_pagina(request, f"/torneos/{permiso.torneo_id}")
