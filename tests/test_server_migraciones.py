@@ -34,7 +34,7 @@ from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures 
 from web.app import crear_app
 
 ANTIGUAS = Path(__file__).resolve().parent / "data" / "bases_antiguas"
-ULTIMA = "0009"
+ULTIMA = "0012"
 PARTIDA = {"partidas", "manos_partida", "borradores"}  # the partida pages' tables (web.db)
 JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]
 TERCERA = (["10c 10e 11o 11b", "2o 3b 4c 5e", "6b 7b 1e 12b", "3o 4b 5c 6c"], {})  # after the dump's two
