@@ -75,6 +75,9 @@ def test_reloj_de_ronda_y_cierre_por_tiempo(srv1: Servidor, client1: TestClient)
     assert _reloj(client1, h, tid, accion="inicio", minutos=50).status_code == 409
     # the table reads the same end instant
     assert client1.get("/api/mesa/reloj", headers=_bearer(mesas[0])).json()["fin"] == r.json()["fin"]
+    firma = client1.get(f"/api/torneos/{tid}", headers=h).json()["firma"]
+    assert client1.get(f"/publico/{tid}/{firma}/reloj.json").json()["fin"] == r.json()["fin"]
+    assert 'id="reloj"' in client1.get(f"/torneos/{tid}", headers=h).text
     assert _reloj(client1, h, tid, accion="pausa").status_code == 422  # a pause says why
     pausa = _reloj(client1, h, tid, accion="pausa", motivo="discusión en la mesa 2").json()
     assert pausa["pausado"] and pausa["fin"] is None
@@ -112,6 +115,13 @@ def test_reloj_de_ronda_y_cierre_por_tiempo(srv1: Servidor, client1: TestClient)
         ("cierre", "org"),
     ]
     assert export["reloj"][1]["motivo"] == "discusión en la mesa 2"
+    # the public and projector pages: the clock from reloj.json, the matches won on time
+    firma = client1.get(f"/api/torneos/{tid}", headers=h).json()["firma"]
+    assert client1.get(f"/publico/{tid}/{firma}/reloj.json").json()["cerrada"] is True
+    assert client1.get(f"/publico/{tid}/x{firma[1:]}/reloj.json").status_code == 404
+    proyector = client1.get(f"/publico/{tid}/{firma}?vista=proyector&lang=en").text
+    assert 'id="reloj_publico"' in proyector and "On time" in proyector
+    assert "(Por tiempo)" in client1.get(f"/torneos/{tid}", headers=h).text
     # the next round is paired from the results on time
     assert client1.post(f"/api/torneos/{tid}/rondas", headers=h).status_code == 201
 

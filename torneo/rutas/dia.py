@@ -81,6 +81,12 @@ async def reloj_mesa(srv: Servidor, token: TokenMesa) -> Any:
     return await srv.en_hilo(run)
 
 
+@router.get("/publico/{torneo_id}/{firma}/reloj.json", include_in_schema=False)
+async def reloj_publico(torneo_id: int, firma: str, srv: Servidor) -> Any:
+    """The round clock for the public and projector pages (``{}`` when the round has none)."""
+    return await srv.en_hilo(lambda s: reloj.estado(s, servicio.torneo_publico(s, torneo_id, firma)) or {})
+
+
 # -- the tournament's members -----------------------------------------------------------------
 @router.get("/api/torneos/{torneo_id}/llamadas")
 async def lista_llamadas(srv: Servidor, permiso: Miembro, abiertas: bool = False) -> Any:
