@@ -5,13 +5,18 @@ closed on time goes to the pareja ahead, recorded as won on time."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from tests.test_torneo_api import client1, codigos, organizador, srv1, torneo  # noqa: F401 (fixtures)
+from tests.test_web_mesa_torneo import servidor_unico, unirse  # noqa: F401 (a fixture)
 from torneo import reloj
 from torneo.api import Servidor
+from torneo.db import Llamada, Torneo
 from torneo.simulacion import MesaSimulada
 
 
@@ -142,3 +147,27 @@ def test_decidir_sin_ventaja() -> None:
         j, t, tot = ([rng.randrange(3) for _ in range(2)] for _ in range(3))
         g = reloj.decidir("juegos_tantos", {"juegos": j, "tantos": t}, (tot[0], tot[1]))
         assert (j[g], t[g], tot[g]) >= (j[1 - g], t[1 - g], tot[1 - g])
+
+
+def test_telefono_de_la_mesa_llama_y_ve_el_reloj(servidor_unico: tuple[TestClient, list[str]]) -> None:  # noqa: F811
+    """`mus servir`'s table page: the button calls the referee in-process; the clock is read from it."""
+    client, codes = servidor_unico
+    clave = unirse(client, codes[0])
+    page = client.get(f"/mesa/{clave}?lang=en").text
+    assert 'id="llamar"' in page and "Call the referee" in page and 'id="reloj_mesa"' in page
+    assert client.get(f"/api/partidas/{clave}/torneo/reloj").json() == {}
+    r = client.post(f"/api/partidas/{clave}/torneo/llamar?lang=en")
+    assert r.status_code == 201 and r.json()["texto"] == "Referee called: they are coming to the table"
+    r = client.post(f"/api/partidas/{clave}/torneo/llamar?lang=eu")
+    assert r.status_code == 409 and r.json()["texto"] == "Epaileari deitu diozue jada: mahaira dator"
+    token = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert token
+    origen = {"Origin": str(client.base_url).rstrip("/")}
+    r = client.post(f"/mesa/{clave}/llamar", data={"csrf": token[1]}, headers=origen)
+    assert r.status_code == 303 and r.headers["location"] == f"/mesa/{clave}"
+    engine = client.app.state.servidor.engine  # type: ignore[attr-defined]
+    with Session(engine) as s, s.begin():
+        assert [ll.atendida for ll in s.scalars(select(Llamada))] == [None]
+        t = s.scalars(select(Torneo)).one()
+        reloj.iniciar(s, t, "ana", 45)
+    assert client.get(f"/api/partidas/{clave}/torneo/reloj").json()["minutos"] == 45

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from server.db import ahora
 from torneo import servicio
-from torneo.db import Llamada, Mesa, Torneo
+from torneo.db import Enfrentamiento, Llamada, Mesa, TokenMesa, Torneo
 from torneo.servicio import ServicioError
 
 
@@ -33,9 +33,23 @@ def a_json(s: Session, ll: Llamada) -> dict[str, Any]:
     }
 
 
+def mesa_de_huella(s: Session, huella: str) -> tuple[Torneo, Enfrentamiento]:
+    """The tournament and match of a table token known by its hash (a phone table of this
+    server keeps only the hash: web.mesa_torneo)."""
+    row = s.scalar(select(TokenMesa).where(TokenMesa.huella == huella))
+    if row is None:
+        raise ServicioError("token de mesa no válido", 401)
+    return servicio.fila(s, Torneo, row.torneo_id), servicio.fila(s, Enfrentamiento, row.enfrentamiento_id)
+
+
 def llamar(s: Session, token: str, motivo: str | None = None) -> dict[str, Any]:
     """The call of the table whose token this is; 409 while the table has one open."""
-    t, e = servicio.mesa_del_token(s, token)
+    return llamar_huella(s, servicio.huella(token), motivo)
+
+
+def llamar_huella(s: Session, huella: str, motivo: str | None = None) -> dict[str, Any]:
+    """``llamar`` for the token whose hash is ``huella``."""
+    t, e = mesa_de_huella(s, huella)
     if e.mesa_id is None:  # a token names a played match: kept for the type
         raise ServicioError("no existe esa partida", 404)
     mesa = s.get(Mesa, e.mesa_id, with_for_update=True)  # one call at a time per table

@@ -21,7 +21,7 @@ from mesa.i18n import N_
 from torneo.api import Servidor, error, error_de_validacion
 from web.dependencias import texto_error
 from web.lectura import Ocupado
-from web.rutas import baraja, leer, mesa_torneo, paginas, partidas
+from web.rutas import baraja, leer, mesa_dia, mesa_torneo, paginas, partidas
 from web.servicio import WebError
 
 ESTATICOS: Final = Path(__file__).resolve().parent / "static"
@@ -38,6 +38,7 @@ def crear_app(url: str, datos: Path | None = None, limite_entradas: int = 20) ->
     app.include_router(leer.router)  # W2: POST /api/leer
     app.include_router(baraja.router)  # W2: the players' deck
     app.include_router(mesa_torneo.router)  # W3: a tournament table from a phone
+    app.include_router(mesa_dia.router)  # issue 55: the table calls the referee, reads the round clock
     antes = len(app.router.routes)
     app.include_router(paginas.router)
     _primero(app, antes)  # the phone pages' home "/" before the tournament's redirect to /torneos
