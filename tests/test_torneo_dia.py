@@ -4,6 +4,7 @@ closed on time goes to the pareja ahead, recorded as won on time."""
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import re
 from typing import Any
@@ -16,7 +17,7 @@ from tests.test_torneo_api import client1, codigos, organizador, srv1, torneo  #
 from tests.test_web_mesa_torneo import servidor_unico, unirse  # noqa: F401 (a fixture)
 from torneo import reloj
 from torneo.api import Servidor
-from torneo.db import Llamada, Torneo
+from torneo.db import Llamada, RelojRonda, Torneo
 from torneo.simulacion import MesaSimulada
 
 
@@ -171,3 +172,34 @@ def test_telefono_de_la_mesa_llama_y_ve_el_reloj(servidor_unico: tuple[TestClien
         t = s.scalars(select(Torneo)).one()
         reloj.iniciar(s, t, "ana", 45)
     assert client.get(f"/api/partidas/{clave}/torneo/reloj").json()["minutos"] == 45
+
+
+def test_la_mano_que_llega_tras_el_fin_cierra_la_partida(srv1: Servidor, client1: TestClient) -> None:  # noqa: F811
+    """Time is up: the hand being played still counts, and its match goes to the pareja ahead."""
+    h = organizador(srv1, client1)
+    tid = torneo(client1, h, juegos=3)
+    m1, m2 = _mesas(client1, h, tid)
+    assert _reloj(client1, h, tid, accion="inicio", minutos=30).status_code == 200
+    for _ in range(3):
+        m1.jugar()
+    m1.enviar(client1)
+    assert not client1.get("/api/mesa/partida", headers=_bearer(m1)).json()["terminada"]  # time left
+    with srv1.sesion() as s:  # the round's end moved to the past: its time is up
+        r = s.scalars(select(RelojRonda)).one()
+        r.fin = r.fin - dt.timedelta(minutes=31)
+    m1.jugar()
+    assert m1.enviar(client1) == 1  # the hand being played counts
+    despues = client1.get("/api/mesa/partida", headers=_bearer(m1)).json()
+    assert despues["terminada"] and despues["resultado"]["por_tiempo"]
+    total = tuple(despues["resultado"]["tantos"])
+    assert despues["ganador"] == reloj.decidir("juegos_tantos", {"juegos": m1.juegos, "tantos": _tantos(m1)}, total)
+    assert client1.get("/api/mesa/partida", headers=_bearer(m2)).json()["terminada"] is False  # no hand yet
+    # the organiser's close decides the rest
+    r2 = client1.post(f"/api/torneos/{tid}/reloj/cierre", headers=h, json={})
+    assert r2.status_code == 200 and [c["partida"] for c in r2.json()] != []
+    assert client1.get("/api/mesa/partida", headers=_bearer(m2)).json()["resultado"]["por_tiempo"]
+
+
+def _tantos(mesa: MesaSimulada) -> list[int]:
+    """The tantos of the juego in play at the table."""
+    return list(mesa.partida.tantos)

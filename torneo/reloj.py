@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from server.db import ahora
 from torneo import correcciones, servicio
-from torneo.db import CambioReloj, Cuenta, RelojRonda, Ronda, Torneo
+from torneo.db import CambioReloj, Cuenta, Enfrentamiento, RelojRonda, Ronda, Torneo
 from torneo.servicio import ServicioError
 
 REGLAS: Final = ("juegos_tantos", "tantos")
@@ -175,6 +175,33 @@ def decidir(regla: str, partida: dict[str, Any], total: tuple[int, int]) -> int:
     return 0
 
 
+def _cerrar(s: Session, t: Torneo, cuenta: Cuenta, e: Enfrentamiento, regla: str) -> dict[str, Any] | None:
+    """Give match ``e`` to the pareja ahead by ``regla``, as a correction ``por_tiempo`` by
+    ``cuenta``; None when it needs none (a bye, or finished)."""
+    if e.pareja1_id is None or e.ganador is not None:
+        return None
+    partida = servicio.estado_partida(s, t, e)
+    if partida.get("terminada"):
+        return None
+    _juegos, total = servicio._sumas(s, t, e).get(e.id, ((0, 0), (0, 0)))
+    ganador = decidir(regla, partida, total)
+    fila = correcciones.corregir(s, t, cuenta, e, ganador, partida["juegos"], MOTIVO_CIERRE, [total[0], total[1]])
+    fila.despues = {**fila.despues, "por_tiempo": True}
+    return {"partida": e.id, "ganador": ganador, "juegos": partida["juegos"], "tantos": list(total)}
+
+
+def al_llegar_mano(s: Session, t: Torneo, e: Enfrentamiento) -> bool:
+    """After a hand of match ``e`` is stored: if its round's clock ran out (not paused, not
+    closed), that hand was the one being played at the end, and the match goes to the pareja
+    ahead now, as the organiser's correction ``por_tiempo`` (the tournament's creator's account).
+    Whether it closed the match."""
+    r = s.get(RelojRonda, e.ronda_id)
+    if r is None or r.cerrada or r.fin is None or restante(r, ahora()) > 0:
+        return False
+    cuenta = servicio.fila(s, Cuenta, t.organizador_id)
+    return _cerrar(s, t, cuenta, e, r.regla) is not None
+
+
 def cerrar_por_tiempo(s: Session, t: Torneo, cuenta: Cuenta, forzar: bool = False) -> list[dict[str, Any]]:
     """Close the round on time: each unfinished match goes to the pareja ahead (``decidir``),
     recorded as a correction by ``cuenta`` with ``por_tiempo``. Refused before time is up
@@ -186,20 +213,7 @@ def cerrar_por_tiempo(s: Session, t: Torneo, cuenta: Cuenta, forzar: bool = Fals
         raise ServicioError("la ronda ya se cerró por tiempo", 409)
     if restante(r, ahora()) > 0 and not forzar:
         raise ServicioError("aún queda tiempo en esta ronda", 409)
-    cerradas = []
-    for e in servicio.enfrentamientos_de(s, t, ronda):
-        if e.pareja1_id is None or e.ganador is not None:
-            continue
-        partida = servicio.estado_partida(s, t, e)
-        if partida.get("terminada"):
-            continue
-        _juegos, total = servicio._sumas(s, t, e).get(e.id, ((0, 0), (0, 0)))
-        ganador = decidir(r.regla, partida, total)
-        fila = correcciones.corregir(
-            s, t, cuenta, e, ganador, partida["juegos"], MOTIVO_CIERRE, [int(total[0]), int(total[1])]
-        )
-        fila.despues = {**fila.despues, "por_tiempo": True}
-        cerradas.append({"partida": e.id, "ganador": ganador, "juegos": partida["juegos"], "tantos": list(total)})
+    cerradas = [c for e in servicio.enfrentamientos_de(s, t, ronda) if (c := _cerrar(s, t, cuenta, e, r.regla))]
     r.cerrada, r.fin, r.restante = True, None, 0
     _anotar(s, t, ronda, "cierre", cuenta.usuario, MOTIVO_CIERRE)
     s.flush()

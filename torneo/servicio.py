@@ -615,6 +615,10 @@ def registrar_mano(
     if mano.discrepancia is not None:
         _anotar_discrepancia(s, e, row, mano.discrepancia)
     _PARTIDAS[_clave_cache(s, e)] = ((n + 1, row.id), partida)
+    if e.ganador is None:  # the round clock (issue 55): the hand finished after time is up closes the match
+        from torneo import reloj  # here: reloj builds on this module
+
+        reloj.al_llegar_mano(s, torneo, e)
     return 201, respuesta
 
 
