@@ -186,7 +186,8 @@ def test_la_mano_que_llega_tras_el_fin_cierra_la_partida(srv1: Servidor, client1
     assert not client1.get("/api/mesa/partida", headers=_bearer(m1)).json()["terminada"]  # time left
     with srv1.sesion() as s:  # the round's end moved to the past: its time is up
         r = s.scalars(select(RelojRonda)).one()
-        r.fin = r.fin - dt.timedelta(minutes=31)
+        assert r.fin is not None
+        r.fin -= dt.timedelta(minutes=31)
     m1.jugar()
     assert m1.enviar(client1) == 1  # the hand being played counts
     despues = client1.get("/api/mesa/partida", headers=_bearer(m1)).json()
