@@ -204,3 +204,41 @@ def test_la_mano_que_llega_tras_el_fin_cierra_la_partida(srv1: Servidor, client1
 def _tantos(mesa: MesaSimulada) -> list[int]:
     """The tantos of the juego in play at the table."""
     return list(mesa.partida.tantos)
+
+
+def test_la_otra_pareja_confirma_cada_mano(srv1: Servidor, client1: TestClient) -> None:  # noqa: F811
+    """``confirmacion_rival``: a hand counts once the other pareja confirms it; refused, an incident."""
+    h = organizador(srv1, client1)
+    tid = torneo(client1, h, juegos=3, confirmacion_rival=True)
+    m1, _m2 = _mesas(client1, h, tid)
+    m1.jugar()
+    m1.jugar()
+    primera, segunda = m1.cola
+    r = client1.post("/api/mesa/manos", json=primera, headers=_bearer(m1))
+    assert r.status_code == 202 and r.json()["pendiente"] and r.json()["numero"] == 1
+    assert client1.post("/api/mesa/manos", json=primera, headers=_bearer(m1)).status_code == 202  # a resend
+    assert client1.get("/api/mesa/partida", headers=_bearer(m1)).json()["manos"] == 0  # not counted yet
+    r = client1.post("/api/mesa/manos", json=segunda, headers=_bearer(m1) | {"Accept-Language": "en"})
+    assert r.status_code == 409 and r.json()["error"] == "hand 1 is waiting for the other pair's confirmation"
+    url = f"/api/mesa/manos/{primera['id']}/confirmacion"
+    r = client1.post(url, json={"acepta": True}, headers=_bearer(m1))
+    assert r.status_code == 201, r.text
+    assert client1.get("/api/mesa/partida", headers=_bearer(m1)).json()["manos"] == 1
+    assert client1.post("/api/mesa/manos", json=primera, headers=_bearer(m1)).status_code == 200  # stored: its answer
+    assert client1.post(url, json={"acepta": True}, headers=_bearer(m1)).status_code == 404
+    # the second hand refused by the opponents: not counted, an incident with both versions
+    assert client1.post("/api/mesa/manos", json=segunda, headers=_bearer(m1)).status_code == 202
+    r = client1.post(
+        f"/api/mesa/manos/{segunda['id']}/confirmacion",
+        json={"acepta": False, "tanteo": [0, 5], "motivo": "no hubo órdago"},
+        headers=_bearer(m1),
+    )
+    assert r.status_code == 200 and r.json()["rechazada"]
+    assert client1.get("/api/mesa/partida", headers=_bearer(m1)).json()["manos"] == 1
+    incidencias = client1.get(f"/api/torneos/{tid}/incidencias", headers=h).json()
+    rechazo = [i for i in incidencias if i["origen"] == "rival"]
+    assert len(rechazo) == 1 and str(segunda["tanteo"]) in rechazo[0]["razon"] and "[0, 5]" in rechazo[0]["razon"]
+    # the table enters the hand again, and this time it is confirmed
+    assert client1.post("/api/mesa/manos", json=segunda, headers=_bearer(m1)).status_code == 202
+    r = client1.post(f"/api/mesa/manos/{segunda['id']}/confirmacion", json={"acepta": True}, headers=_bearer(m1))
+    assert r.status_code == 201 and client1.get("/api/mesa/partida", headers=_bearer(m1)).json()["manos"] == 2

@@ -317,4 +317,4 @@ _CLAVE_MEMORIA: Final = secrets.token_bytes(32)
 
 
 # the day's running (issue 55): calls to the referee and the round clock, in a module of their own
-from torneo.db_dia import CambioReloj, Llamada, RelojRonda  # noqa: E402,F401
+from torneo.db_dia import CambioReloj, Llamada, ManoPendiente, RelojRonda  # noqa: E402,F401

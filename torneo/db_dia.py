@@ -5,8 +5,9 @@ imports this module, so the models are known wherever torneo.db is."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from server.db import Base, ahora
@@ -56,3 +57,20 @@ class CambioReloj(Base):
     usuario: Mapped[str] = mapped_column(String(64))
     motivo: Mapped[str] = mapped_column(Text, default="")
     cuando: Mapped[dt.datetime] = mapped_column(DateTime, default=ahora)
+
+
+class ManoPendiente(Base):
+    """A hand sent by a table of a tournament with ``confirmacion_rival`` (torneo.confirmacion):
+    kept as sent (``cuerpo``, torneo.modelos.ManoIn) until a player of the other pareja confirms
+    it (then it is stored as any hand) or refuses it (an incident with both versions). A match
+    has at most one."""
+
+    __tablename__ = "mano_pendiente"
+    __table_args__ = (UniqueConstraint("enfrentamiento_id", "cliente_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    torneo_id: Mapped[int] = mapped_column(ForeignKey("torneo.id"), index=True)
+    enfrentamiento_id: Mapped[int] = mapped_column(ForeignKey("enfrentamiento.id"), index=True)
+    cliente_id: Mapped[str] = mapped_column(String(64))
+    numero: Mapped[int] = mapped_column(Integer)
+    cuerpo: Mapped[dict[str, Any]] = mapped_column(JSON)
+    recibida: Mapped[dt.datetime] = mapped_column(DateTime, default=ahora)

@@ -61,6 +61,8 @@ class Formato:
     ceros: int = 2
     # the round clock (torneo.reloj): {"minutos": 50, "al_acabar": "juegos_tantos"}; None: none
     tiempo: Mapping[str, Any] | None = None
+    # each hand counts once a player of the other pareja confirms it (torneo.confirmacion)
+    confirmacion_rival: bool = False
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Formato:
@@ -82,6 +84,7 @@ class Formato:
             rondas=data.get("rondas"),
             ceros=data.get("ceros", 2),
             tiempo=dict(data["tiempo"]) if data.get("tiempo") is not None else None,
+            confirmacion_rival=bool(data.get("confirmacion_rival", False)),
         )
         f.comprobar()
         return f
@@ -117,18 +120,22 @@ class Formato:
             raise FormatoError(f"desempate desconocido o repetido ({', '.join(validos)})")
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "tipo": self.tipo,
-            "grupos": self.grupos,
-            "clasifican": self.clasifican,
-            "juegos": self.juegos,
-            "vacas": self.vacas,
-            "desempates": list(self.desempates),
-            "sorteo": self.sorteo,
-            "semilla": self.semilla,
-            "rondas": self.rondas,
-            "ceros": self.ceros,
-        } | ({"tiempo": dict(self.tiempo)} if self.tiempo is not None else {})
+        return (
+            {
+                "tipo": self.tipo,
+                "grupos": self.grupos,
+                "clasifican": self.clasifican,
+                "juegos": self.juegos,
+                "vacas": self.vacas,
+                "desempates": list(self.desempates),
+                "sorteo": self.sorteo,
+                "semilla": self.semilla,
+                "rondas": self.rondas,
+                "ceros": self.ceros,
+            }
+            | ({"tiempo": dict(self.tiempo)} if self.tiempo is not None else {})
+            | ({"confirmacion_rival": True} if self.confirmacion_rival else {})
+        )
 
 
 def reglas_de_partida(spec: Any, formato: Formato) -> Any:

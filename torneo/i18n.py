@@ -616,6 +616,14 @@ MENSAJES: Final[dict[str, tuple[str, str]]] = {
         "there is still time left in this round",
     ),
     "faltan los minutos de la ronda": ("txandaren minutuak falta dira", "the round's minutes are missing"),
+    "la mano {numero} espera la confirmación de la otra pareja": (
+        "{numero}. eskua beste bikotearen berrespenaren zain dago",
+        "hand {numero} is waiting for the other pair's confirmation",
+    ),
+    "no hay ninguna mano que confirmar con ese id": (
+        "ez dago id horrekin berresteko eskurik",
+        "there is no hand to confirm with that id",
+    ),
 }
 
 

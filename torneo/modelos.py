@@ -53,6 +53,7 @@ class FormatoIn(Estricto):
     rondas: int | None = None
     ceros: int = 2
     tiempo: TiempoIn | None = None  # the round clock (torneo.reloj)
+    confirmacion_rival: bool = False  # the other pareja confirms each hand (torneo.confirmacion)
 
 
 class TorneoIn(Estricto):

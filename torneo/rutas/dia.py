@@ -8,12 +8,13 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import RedirectResponse
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import Field
 from sqlalchemy.orm import Session
 
-from torneo import llamadas, reloj, servicio
-from torneo.db import Torneo
+from torneo import confirmacion, llamadas, reloj, servicio
+from torneo.db import Enfrentamiento, Torneo
 from torneo.dependencias import Miembro, OrganizadorTorneo, Permiso, Servidor, TokenMesa, cuerpo, documentar
 from torneo.formularios import Formulario, formulario
 from torneo.modelos import Estricto
@@ -36,6 +37,15 @@ class RelojIn(Estricto):
     minutos: int | None = None
     regla: str | None = None  # the tournament's ``formato.tiempo.al_acabar`` by default
     motivo: Annotated[str, Field(max_length=500)] = ""
+
+
+class ConfirmacionIn(Estricto):
+    """The other pareja's answer about the hand waiting: ``acepta``, or not with their own
+    ``tanteo`` and why."""
+
+    acepta: bool
+    tanteo: Annotated[list[int], Field(min_length=2, max_length=2)] | None = None
+    motivo: Annotated[str, Field(max_length=300)] = ""
 
 
 class CierreIn(Estricto):
@@ -68,6 +78,56 @@ def _minutos_del_torneo(t: Torneo) -> int:
 async def llamar(srv: Servidor, token: TokenMesa, body: Annotated[LlamadaIn, Depends(cuerpo(LlamadaIn))]) -> Any:
     """Call the referee to the table; 409 while the table's last call is not attended."""
     return await srv.en_hilo(lambda s: llamadas.llamar(s, token, body.motivo))
+
+
+@router.post(
+    "/api/mesa/manos/{cliente_id}/confirmacion",
+    openapi_extra=documentar(ConfirmacionIn),
+    responses={201: {"description": "confirmed: the hand as stored (as POST /api/mesa/manos answers)"}},
+)
+async def confirmar(
+    cliente_id: str, srv: Servidor, token: TokenMesa, body: Annotated[ConfirmacionIn, Depends(cuerpo(ConfirmacionIn))]
+) -> Any:
+    """The other pareja confirms (or refuses) the hand waiting (torneo.confirmacion)."""
+
+    def run() -> tuple[int, Any]:
+        with srv.sesion() as s:
+            _t, e = servicio.mesa_del_token(s, token)
+            eid = e.id
+        with servicio.cerrojo(eid), srv.sesion() as s:  # one writer per match, as a hand
+            t, _e = servicio.mesa_del_token(s, token)
+            bloqueada = s.get(Enfrentamiento, eid, with_for_update=True)
+            if bloqueada is None:  # the token names its match (a foreign key): kept for the type
+                raise servicio.ServicioError("no existe esa partida", 404)
+            return confirmacion.responder(
+                s,
+                t,
+                bloqueada,
+                cliente_id,
+                body.acepta,
+                lambda c: servicio.registrar_mano(s, t, bloqueada, _enviada(c)),
+                body.tanteo,
+                body.motivo,
+            )
+
+    estado, respuesta = await run_in_threadpool(run)
+    if isinstance(respuesta, servicio.ServicioError):  # refused, with its incident committed
+        raise respuesta
+    return JSONResponse(respuesta, status_code=estado)
+
+
+def _enviada(c: dict[str, Any]) -> servicio.ManoEnviada:
+    """A waiting hand's body (torneo.modelos.ManoIn, as the table sent it) as the service takes it."""
+    d = c.get("discrepancia")
+    return servicio.ManoEnviada(
+        c["id"],
+        c["numero"],
+        c["registro"],
+        (c["tanteo"][0], c["tanteo"][1]),
+        c.get("foto"),
+        c.get("anula"),
+        (d[0], d[1]) if d else None,
+    )
 
 
 @router.get("/api/mesa/reloj")

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
-from torneo import servicio
+from torneo import confirmacion, servicio
 from torneo.db import Enfrentamiento
 from torneo.dependencias import Servidor, TokenMesa, cuerpo, documentar, limite_unirse
 from torneo.modelos import ManoIn, ManoOut, PartidaOut, Unirse, UnirseOut
@@ -66,6 +66,8 @@ async def mano(
             bloqueada = s.get(Enfrentamiento, eid, with_for_update=True)  # the row locked for this hand
             if bloqueada is None:  # the token names its match (a foreign key): kept for the type
                 raise servicio.ServicioError("no existe esa partida", 404)
+            if confirmacion.exigida(t) and not confirmacion.ya_guardada(s, bloqueada, body.id):
+                return confirmacion.guardar(s, t, bloqueada, body.model_dump())  # the opponents confirm it first
             return servicio.registrar_mano(s, t, bloqueada, enviada)
 
     estado, respuesta = await run_in_threadpool(run)

@@ -1,5 +1,6 @@
 """The day's running (issue 55): the tables' calls to the referee (``llamada``), each round's
-clock (``reloj_ronda``) and the log of its changes (``cambio_reloj``).
+clock (``reloj_ronda``), the log of its changes (``cambio_reloj``) and the hands waiting for the
+other pareja's confirmation (``mano_pendiente``).
 
 Revision ID: 0012
 Revises: 0009 (re-chained after 0010/0011 when merged)
@@ -52,9 +53,23 @@ def upgrade() -> None:
         sa.Column("cuando", sa.DateTime(), nullable=False),
     )
     op.create_index("ix_cambio_reloj_torneo_id", "cambio_reloj", ["torneo_id"])
+    op.create_table(
+        "mano_pendiente",
+        sa.Column("id", sa.Integer(), nullable=False, primary_key=True),
+        sa.Column("torneo_id", sa.Integer(), sa.ForeignKey("torneo.id"), nullable=False),
+        sa.Column("enfrentamiento_id", sa.Integer(), sa.ForeignKey("enfrentamiento.id"), nullable=False),
+        sa.Column("cliente_id", sa.String(64), nullable=False),
+        sa.Column("numero", sa.Integer(), nullable=False),
+        sa.Column("cuerpo", sa.JSON(), nullable=False),
+        sa.Column("recibida", sa.DateTime(), nullable=False),
+        sa.UniqueConstraint("enfrentamiento_id", "cliente_id"),
+    )
+    op.create_index("ix_mano_pendiente_torneo_id", "mano_pendiente", ["torneo_id"])
+    op.create_index("ix_mano_pendiente_enfrentamiento_id", "mano_pendiente", ["enfrentamiento_id"])
 
 
 def downgrade() -> None:
+    op.drop_table("mano_pendiente")
     op.drop_table("cambio_reloj")
     op.drop_table("reloj_ronda")
     op.drop_table("llamada")
