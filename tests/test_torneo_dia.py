@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -242,3 +243,32 @@ def test_la_otra_pareja_confirma_cada_mano(srv1: Servidor, client1: TestClient) 
     assert client1.post("/api/mesa/manos", json=segunda, headers=_bearer(m1)).status_code == 202
     r = client1.post(f"/api/mesa/manos/{segunda['id']}/confirmacion", json={"acepta": True}, headers=_bearer(m1))
     assert r.status_code == 201 and client1.get("/api/mesa/partida", headers=_bearer(m1)).json()["manos"] == 2
+
+
+def test_la_tableta_llama_y_lee_el_reloj(srv1: Servidor, client1: TestClient, tmp_path: Path) -> None:  # noqa: F811
+    """The tablet's client (mesa.torneo.ClienteTorneo) calls the referee and reads the clock."""
+    from mesa.torneo import ClienteTorneo
+
+    h = organizador(srv1, client1)
+    tid = torneo(client1, h)
+    assert client1.post(f"/api/torneos/{tid}/rondas", headers=h).status_code == 201
+
+    def transporte(_base: str, _idioma: str) -> Any:
+        def send(method: str, path: str, body: dict[str, Any] | None, token: str | None) -> tuple[int, Any]:
+            r = client1.request(method, path, json=body, headers={"Authorization": f"Bearer {token}"} if token else {})
+            return r.status_code, r.json()
+
+        return send
+
+    (tmp_path / "tableta").mkdir()
+    cliente = ClienteTorneo(tmp_path / "tableta", transporte)  # its own folder: not the server's database
+    try:
+        cliente.unirse("http://torneo", codigos(client1, h, tid)[0])
+        assert cliente.reloj() == {}
+        llamada = cliente.llamar_arbitro("falta una carta")
+        assert llamada["mesa"] == 1 and llamada["motivo"] == "falta una carta"
+        assert cliente.llamar_arbitro()["id"] == llamada["id"]  # the one still open
+        assert _reloj(client1, h, tid, accion="inicio", minutos=20).status_code == 200
+        assert cliente.reloj()["minutos"] == 20
+    finally:
+        cliente.close()
