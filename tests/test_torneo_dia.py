@@ -15,7 +15,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tests.test_torneo_api import client1, codigos, organizador, srv1, torneo  # noqa: F401 (fixtures)
-from tests.test_web_mesa_torneo import servidor_unico, unirse  # noqa: F401 (a fixture)
+from tests.test_web_mesa_torneo import servidor_unico, telefono, unirse  # noqa: F401 (fixtures)
+from tests.test_web_mesa_torneo import torneo as torneo_remoto  # noqa: F401 (a fixture)
 from torneo import reloj
 from torneo.api import Servidor
 from torneo.db import Llamada, RelojRonda, Torneo
@@ -272,3 +273,22 @@ def test_la_tableta_llama_y_lee_el_reloj(srv1: Servidor, client1: TestClient, tm
         assert cliente.reloj()["minutos"] == 20
     finally:
         cliente.close()
+
+
+def test_telefono_de_una_mesa_remota_llama(torneo_remoto: Any, telefono: TestClient) -> None:  # noqa: F811
+    """A table of a remote tournament server (`--torneo-remoto`) calls through the table's own client."""
+    import httpx
+
+    server, codes = torneo_remoto
+    telefono.app.state.torneos_remotos = (server.base,)  # type: ignore[attr-defined]  # the operator's --torneo-remoto
+    clave = unirse(telefono, codes[0], server.base)
+    assert telefono.get(f"/api/partidas/{clave}/torneo/reloj").json() == {}
+    r = telefono.post(f"/api/partidas/{clave}/torneo/llamar?lang=en")
+    assert r.status_code == 201 and r.json()["texto"] == "Referee called: they are coming to the table"
+    assert telefono.post(f"/api/partidas/{clave}/torneo/llamar").status_code == 409
+    tok = httpx.post(f"{server.base}/api/sesion", json={"usuario": "ana", "clave": "una-clave-larga"}).json()["token"]
+    h = {"Authorization": f"Bearer {tok}"}
+    llamadas = httpx.get(f"{server.base}/api/torneos/1/llamadas", headers=h).json()
+    assert [ll["mesa"] for ll in llamadas] == [1]
+    httpx.post(f"{server.base}/api/torneos/1/reloj", headers=h, json={"accion": "inicio", "minutos": 25})
+    assert telefono.get(f"/api/partidas/{clave}/torneo/reloj").json()["minutos"] == 25
