@@ -111,7 +111,7 @@ class Formato:
         if self.tiempo is not None:
             minutos, regla = self.tiempo.get("minutos"), self.tiempo.get("al_acabar", "juegos_tantos")
             if type(minutos) is not int or not 1 <= minutos <= 600 or set(self.tiempo) - {"minutos", "al_acabar"}:
-                raise FormatoError("tiempo.minutos debe ser un entero de 1 a 600")
+                raise FormatoError("tiempo.minutos debe ser un entero de 1 a 600")  # torneo.i18n has its template
             if regla not in ("juegos_tantos", "tantos"):
                 raise FormatoError("tiempo.al_acabar debe ser juegos_tantos o tantos")
         validos = DESEMPATES_SUIZO if self.tipo == "suizo" else DESEMPATES
@@ -120,22 +120,23 @@ class Formato:
             raise FormatoError(f"desempate desconocido o repetido ({', '.join(validos)})")
 
     def to_dict(self) -> dict[str, Any]:
-        return (
-            {
-                "tipo": self.tipo,
-                "grupos": self.grupos,
-                "clasifican": self.clasifican,
-                "juegos": self.juegos,
-                "vacas": self.vacas,
-                "desempates": list(self.desempates),
-                "sorteo": self.sorteo,
-                "semilla": self.semilla,
-                "rondas": self.rondas,
-                "ceros": self.ceros,
-            }
-            | ({"tiempo": dict(self.tiempo)} if self.tiempo is not None else {})
-            | ({"confirmacion_rival": True} if self.confirmacion_rival else {})
-        )
+        return {
+            "tipo": self.tipo,
+            "grupos": self.grupos,
+            "clasifican": self.clasifican,
+            "juegos": self.juegos,
+            "vacas": self.vacas,
+            "desempates": list(self.desempates),
+            "sorteo": self.sorteo,
+            "semilla": self.semilla,
+            "rondas": self.rondas,
+            "ceros": self.ceros,
+        } | self._dia()
+
+    def _dia(self) -> dict[str, Any]:
+        """The day's options (issue 55), only when set: older tournaments' formats stay as they were."""
+        out: dict[str, Any] = {"tiempo": dict(self.tiempo)} if self.tiempo is not None else {}
+        return out | ({"confirmacion_rival": True} if self.confirmacion_rival else {})
 
 
 def reglas_de_partida(spec: Any, formato: Formato) -> Any:

@@ -616,6 +616,10 @@ MENSAJES: Final[dict[str, tuple[str, str]]] = {
         "there is still time left in this round",
     ),
     "faltan los minutos de la ronda": ("txandaren minutuak falta dira", "the round's minutes are missing"),
+    "tiempo.al_acabar debe ser juegos_tantos o tantos": (
+        "tiempo.al_acabar juegos_tantos edo tantos izan behar da",
+        "tiempo.al_acabar must be juegos_tantos or tantos",
+    ),
     "la mano {numero} espera la confirmación de la otra pareja": (
         "{numero}. eskua beste bikotearen berrespenaren zain dago",
         "hand {numero} is waiting for the other pair's confirmation",
