@@ -324,6 +324,28 @@ class ClienteTorneo:
             raise self._refused(status, doc)
         return doc
 
+    def llamar_arbitro(self, motivo: str | None = None) -> dict[str, Any]:
+        """Call the referee to this table (issue 55): the call made (``atendida`` None), or the
+        one still open (a table has one at a time, the server answers 409 with it)."""
+        mesa = self.mesa()
+        if mesa is None:
+            raise TorneoError(N_("esta tableta no está unida a ningún torneo"))
+        body = {"motivo": motivo} if motivo else {}
+        status, doc = self._send(mesa.servidor)("POST", "/api/mesa/llamar", body, mesa.token)
+        if status not in (201, 409) or "id" not in doc:
+            raise self._refused(status, doc)
+        return doc
+
+    def reloj(self) -> dict[str, Any]:
+        """The round's clock (``fin``: the server's end instant, ``ahora``: its now); {} without one."""
+        mesa = self.mesa()
+        if mesa is None:
+            raise TorneoError(N_("esta tableta no está unida a ningún torneo"))
+        status, doc = self._send(mesa.servidor)("GET", "/api/mesa/reloj", None, mesa.token)
+        if status != 200:
+            raise self._refused(status, doc)
+        return doc
+
     def pendientes(self) -> int:
         """Hands still to be sent, those held behind a refused one included."""
         return self._db.execute("SELECT COUNT(*) FROM cola WHERE estado = 'pendiente'").fetchone()[0]

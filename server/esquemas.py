@@ -32,15 +32,29 @@ class ParejaIn(Estricto):
     jugadores: Annotated[list[Annotated[str, Field(min_length=1, max_length=60)]], Field(min_length=2, max_length=2)]
 
 
+class TiempoIn(Estricto):
+    """A round's minutes and who wins a match unfinished at the end (server.servicios.reloj.REGLAS)."""
+
+    minutos: Annotated[int, Field(ge=1, le=600)]
+    al_acabar: Annotated[str, Field(pattern="^(juegos_tantos|tantos)$")] = "juegos_tantos"
+
+
 class FormatoIn(Estricto):
+    """torneo.formato.Formato: the absent values take its defaults (a Swiss tournament's
+    knockout and tie-breaks differ from the others')."""
+
     tipo: str = "liga"
     grupos: int = 1
-    clasifican: int = 2
+    clasifican: int | None = None
     juegos: int | None = None
     vacas: int | None = None
-    desempates: list[str] = Field(default_factory=lambda: list(fm.DESEMPATES), max_length=8)
+    desempates: list[str] | None = Field(default=None, max_length=8)
     sorteo: bool = False
     semilla: int | None = None
+    rondas: int | None = None
+    ceros: int = 2
+    tiempo: TiempoIn | None = None  # the round clock (server.servicios.reloj)
+    confirmacion_rival: bool = False  # the other pareja confirms each hand (server.servicios.confirmacion)
 
 
 class TorneoIn(Estricto):
@@ -171,6 +185,7 @@ class ResultadoOut(Respuesta):
     tantos: list[int]
     marcador: list[int]
     corregida: bool
+    por_tiempo: bool | None = None  # closed on time (server.servicios.reloj)
 
 
 class PartidaOut(Respuesta):
@@ -282,6 +297,8 @@ class FilaOut(Respuesta):
     tantos_favor: int
     tantos_contra: int
     descansos: int
+    buchholz: int  # the sum of the opponents' wins (a Swiss tournament's first tie-break)
+    ceros: int  # matches lost (an elimination by ceros puts a pareja out at its limit)
     retirada: bool
 
 
@@ -322,6 +339,8 @@ class ExportOut(TorneoOut):
     miembros: list[MiembroOut]
     cambios_miembros: list[CambioMiembroOut]
     manos: list[dict[str, Any]]
+    llamadas: list[dict[str, Any]] = []  # calls to the referee (server.servicios.llamadas)
+    reloj: list[dict[str, Any]] = []  # the round clocks' log (server.servicios.reloj.registro)
 
 
 # pydantic's error type -> (msgid, the ctx key that fills {n})

@@ -15,7 +15,7 @@ from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
 from server.handlers import instalar
-from server.rutas import baraja, leer, mesa_torneo, paginas, paginas_torneo, partidas
+from server.rutas import baraja, leer, mesa_dia, mesa_torneo, paginas, paginas_torneo, partidas
 from server.servidor import Servidor
 
 ESTATICOS: Final = Path(__file__).resolve().parent / "static"
@@ -42,6 +42,7 @@ def crear_app(url: str, datos: Path | None = None, limite_entradas: int = 20) ->
     app.include_router(leer.router)  # POST /api/leer: the cards of a photo
     app.include_router(baraja.router)  # the players' deck
     app.include_router(mesa_torneo.router)  # a tournament table from a phone
+    app.include_router(mesa_dia.router)  # the table calls the referee, reads the round clock
     antes = len(app.router.routes)
     app.include_router(paginas.router)
     _primero(app, antes)  # the phone pages' home "/" before the tournament's redirect to /torneos

@@ -25,7 +25,7 @@ from server.errores import ServidorError
 from server.esquemas import _VALIDACION, Estricto, TorneoIn, error_de_validacion  # noqa: F401 (callers import these here)
 from server.estado import Estado
 from server.handlers import instalar, responder
-from server.rutas import informes, mesa, sesion, torneos, vistas
+from server.rutas import dia, informes, mesa, sesion, torneos, vistas
 from server.rutas.paginas_torneo import pagina_error, rutas_paginas
 from server.seguridad import Seguridad
 from server.servicios.resumen import a_csv, celda  # noqa: F401 (the same)
@@ -50,6 +50,8 @@ class Servidor(Estado):
         app = FastAPI(title="musmesa torneo", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
         app.state.servidor = self
         for router in (sesion.router, torneos.router, torneos.perfiles, informes.router, mesa.router, vistas.router):
+            app.include_router(router)
+        for router in (dia.router, dia.paginas):  # the day's running: the referee's calls, the round clock
             app.include_router(router)
         instalar(app, pagina_error)  # server.handlers: the one place errors become HTTP
 

@@ -34,7 +34,7 @@ from tests.cliente_web import ClienteWeb as TestClient
 from tests.servidor_torneo import hash_barato, postgres  # noqa: F401 (fixtures used by name)
 
 ANTIGUAS = Path(__file__).resolve().parent / "data" / "bases_antiguas"
-ULTIMA = "0011"
+ULTIMA = "0012"
 PARTIDA = {"partidas", "manos_partida", "borradores"}  # the partida pages' tables (server.modelos.partidas)
 JUGADORES = ["Ana", "Bea", "Carlos", "Dani"]
 TERCERA = (["10c 10e 11o 11b", "2o 3b 4c 5e", "6b 7b 1e 12b", "3o 4b 5c 6c"], {})  # after the dump's two

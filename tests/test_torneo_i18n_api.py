@@ -105,9 +105,9 @@ def test_a_format_error_carries_its_msgid_and_fields():
 
     with pytest.raises(FormatoError) as info:
         Formato.from_dict({"tipo": "copa"})
-    assert info.value.msgid == "formato desconocido {tipo} (liga, grupos)"
+    assert info.value.msgid == "formato desconocido {tipo} ({lista})"
     # the server says it in the reader's language (server.handlers: ServidorError.de)
-    assert ServidorError.de(info.value).texto("en") == "unknown format 'copa' (liga, grupos)"
+    assert ServidorError.de(info.value).texto("en") == "unknown format 'copa' (liga, grupos, suizo, ceros)"
 
 
 def test_a_motivo_inside_a_message_is_translated_too():

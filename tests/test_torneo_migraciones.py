@@ -34,7 +34,7 @@ from torneo import formato as fm
 
 CLAVE = "secreto-largo-1"
 MANOS = ["12o 12c 11e 1b", "3o 3c 3e 7b", "4o 5c 6e 7o", "1o 2c 1e 4b"]
-ULTIMA = "0011"  # the newest revision: a database at any older one is upgraded to it
+ULTIMA = "0012"  # the newest revision: a database at any older one is upgraded to it
 
 # The SQLite schema exactly as the server made it before Alembic (create_all, esquema at 1),
 # dumped from sqlite_master: what revision 0001 must reproduce and stamp.

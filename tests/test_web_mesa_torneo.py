@@ -21,6 +21,7 @@ import datetime as dt
 import json
 import re
 import socket
+import threading
 import time
 import urllib.request
 import uuid
@@ -226,6 +227,17 @@ def test_a_tanteo_that_differs_is_taken_with_the_servers_and_becomes_an_incident
     assert mine == state["marcador_servidor"]["tantos"] == stored[2].marcador
 
 
+def sin_envios_en_curso() -> None:
+    """Wait until every send queued in the remote threads so far has ended: one task per thread
+    that holds it until all of them hold theirs (the queue is first in, first out, so every
+    earlier task has left its thread by then)."""
+    n = mesa_torneo.HILOS_REMOTOS
+    barrera = threading.Barrier(n + 1, timeout=60)
+    for _ in range(n):
+        mesa_torneo.en_hilo_remoto(barrera.wait)
+    barrera.wait()
+
+
 def test_a_remote_tables_queue_is_shared_by_two_hosts_over_one_database(torneo, tmp_path: Path):
     """Two hosts of the phones' server (two apps, each with its own data folder) over one
     database: the table joined through one is sent by the other, which finds the queue, the
@@ -248,6 +260,7 @@ def test_a_remote_tables_queue_is_shared_by_two_hosts_over_one_database(torneo, 
         assert state["conexion"] and state["pendientes"] == 0 and not state["rechazadas"]
         assert [row.cliente_id for row in en_el_servidor(server)] == [h["id_mano"] for h in hands]
         assert enviar(a, clave)["pendientes"] == 0  # and the first host sees it sent
+        sin_envios_en_curso()  # the sends the confirms queued in the background are over too
         mesa, filas = cola(a)
         assert [f.id_mano for f in filas] == [h["id_mano"] for h in hands] and mesa.envio_hasta is None
 

@@ -19,10 +19,12 @@ from typing import Any, Final
 
 from scoring.rules import PerfilError, perfil
 
-TIPOS: Final = ("liga", "grupos")
+TIPOS: Final = ("liga", "grupos", "suizo", "ceros")
 # the rule profiles the organiser picks from (pages and API): scoring.rules' named profiles
 PERFILES: Final = ("segovia", "euskadi", "cuellar", "general", "ludoteka-4", "ludoteka-8")
 DESEMPATES: Final = ("diferencia_juegos", "juegos_favor", "diferencia_tantos", "tantos_favor")
+# a Swiss phase's standings also know the Buchholz (the sum of the opponents' wins)
+DESEMPATES_SUIZO: Final = ("buchholz", *DESEMPATES)
 MAX_PAREJAS: Final = 256
 MAX_MESAS: Final = 128
 
@@ -46,10 +48,19 @@ class FormatoError(ValueError):
 
 @dataclass(frozen=True)
 class Formato:
-    """tipo: ``liga`` (everyone meets everyone) or ``grupos`` (a round robin in each of
-    ``grupos`` groups, then a knockout of the first ``clasifican`` of each). A match is won at
+    """tipo: ``liga`` (everyone meets everyone), ``grupos`` (a round robin in each of
+    ``grupos`` groups, then a knockout of the first ``clasifican`` of each), ``suizo`` (``rondas``
+    Swiss rounds, then a knockout of the first ``clasifican`` when given) or ``ceros``
+    (elimination: a pareja is out at its ``ceros``-th lost match, 1 to 3). A match is won at
     ``juegos`` juegos, or at ``vacas`` vacas of the profile's juegos. ``sorteo``: draw the
-    order (with ``semilla``) instead of following the seeding."""
+    order (with ``semilla``) instead of following the seeding; the Swiss and ceros draws among
+    equals follow ``semilla`` too.
+
+    >>> Formato.from_dict({"tipo": "ceros", "ceros": 2, "juegos": 3}).ceros
+    2
+    >>> Formato.from_dict({"tipo": "suizo", "rondas": 4}).clasifican  # no knockout after it
+    0
+    """
 
     tipo: str = "liga"
     grupos: int = 1
@@ -59,38 +70,71 @@ class Formato:
     desempates: tuple[str, ...] = DESEMPATES
     sorteo: bool = False
     semilla: int | None = None
+    rondas: int | None = None
+    ceros: int = 2
+    # the round clock (server.servicios.reloj): {"minutos": 50, "al_acabar": "juegos_tantos"}; None: none
+    tiempo: Mapping[str, Any] | None = None
+    # each hand counts once a player of the other pareja confirms it (server.servicios.confirmacion)
+    confirmacion_rival: bool = False
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Formato:
+        tipo = data.get("tipo", "liga")
         f = cls(
-            tipo=data.get("tipo", "liga"),
+            tipo=tipo,
             grupos=data.get("grupos", 1),
-            clasifican=data.get("clasifican", 2),
+            # a Swiss phase is followed by a knockout only when asked for
+            clasifican=(0 if tipo == "suizo" else 2) if data.get("clasifican") is None else data["clasifican"],
             juegos=data.get("juegos"),
             vacas=data.get("vacas"),
-            desempates=tuple(data.get("desempates", DESEMPATES)),
+            desempates=tuple(
+                (DESEMPATES_SUIZO if tipo == "suizo" else DESEMPATES)
+                if data.get("desempates") is None
+                else data["desempates"]
+            ),
             sorteo=bool(data.get("sorteo", False)),
             semilla=data.get("semilla"),
+            rondas=data.get("rondas"),
+            ceros=data.get("ceros", 2),
+            tiempo=dict(data["tiempo"]) if data.get("tiempo") is not None else None,
+            confirmacion_rival=bool(data.get("confirmacion_rival", False)),
         )
         f.comprobar()
         return f
 
     def comprobar(self) -> None:
         if self.tipo not in TIPOS:
-            raise FormatoError("formato desconocido {tipo} (liga, grupos)", tipo=repr(self.tipo)[:40])
+            raise FormatoError(
+                "formato desconocido {tipo} ({lista})", tipo=repr(self.tipo)[:40], lista=", ".join(TIPOS)
+            )
+        if self.tipo == "suizo" and self.rondas is None:
+            raise FormatoError("un torneo suizo necesita su número de rondas")
         if self.juegos is not None and self.vacas is not None:
             raise FormatoError("una partida se juega a juegos o a vacas, no a las dos")
-        for name, value, high in (
-            ("grupos", self.grupos, 32),
-            ("clasifican", self.clasifican, 16),
-            ("juegos", self.juegos, 20),
-            ("vacas", self.vacas, 9),
+        # clasifican 0: a Swiss tournament with no knockout after it
+        sin_cuadro = 0 if self.tipo == "suizo" else 1
+        for name, value, low, high in (
+            ("grupos", self.grupos, 1, 32),
+            ("clasifican", self.clasifican, sin_cuadro, 16),
+            ("juegos", self.juegos, 1, 20),
+            ("vacas", self.vacas, 1, 9),
+            ("rondas", self.rondas, 1, 20),
+            ("ceros", self.ceros, 1, 3),
         ):
-            if value is not None and (type(value) is not int or not 1 <= value <= high):
-                raise FormatoError("{campo} debe ser un entero de 1 a {maximo}", campo=name, maximo=high)
-        unknown = [d for d in self.desempates if d not in DESEMPATES]
+            if value is not None and (type(value) is not int or not low <= value <= high):
+                raise FormatoError(
+                    "{campo} debe ser un entero de {minimo} a {maximo}", campo=name, minimo=low, maximo=high
+                )
+        if self.tiempo is not None:
+            minutos, regla = self.tiempo.get("minutos"), self.tiempo.get("al_acabar", "juegos_tantos")
+            if type(minutos) is not int or not 1 <= minutos <= 600 or set(self.tiempo) - {"minutos", "al_acabar"}:
+                raise FormatoError("tiempo.minutos debe ser un entero de 1 a 600")
+            if regla not in ("juegos_tantos", "tantos"):
+                raise FormatoError("tiempo.al_acabar debe ser juegos_tantos o tantos")
+        validos = DESEMPATES_SUIZO if self.tipo == "suizo" else DESEMPATES
+        unknown = [d for d in self.desempates if d not in validos]
         if unknown or len(set(self.desempates)) != len(self.desempates):
-            raise FormatoError("desempate desconocido o repetido ({lista})", lista=", ".join(DESEMPATES))
+            raise FormatoError("desempate desconocido o repetido ({lista})", lista=", ".join(validos))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -102,7 +146,14 @@ class Formato:
             "desempates": list(self.desempates),
             "sorteo": self.sorteo,
             "semilla": self.semilla,
-        }
+            "rondas": self.rondas,
+            "ceros": self.ceros,
+        } | self._dia()
+
+    def _dia(self) -> dict[str, Any]:
+        """The day's options (issue 55), only when set: older tournaments' formats stay as they were."""
+        out: dict[str, Any] = {"tiempo": dict(self.tiempo)} if self.tiempo is not None else {}
+        return out | ({"confirmacion_rival": True} if self.confirmacion_rival else {})
 
 
 def reglas_de_partida(spec: Any, formato: Formato) -> Any:
@@ -284,6 +335,7 @@ class Fila:
     tantos_favor: int = 0
     tantos_contra: int = 0
     descansos: int = 0
+    buchholz: int = 0  # the sum of the opponents' wins (a Swiss tie-break)
     semilla: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -306,23 +358,37 @@ class Fila:
             "tantos_favor": self.tantos_favor,
             "tantos_contra": self.tantos_contra,
             "descansos": self.descansos,
+            "buchholz": self.buchholz,
+            "ceros": self.perdidas,
         }
 
 
 def clasificacion(
-    parejas: Mapping[int, int], resultados: Iterable[Resultado], desempates: Sequence[str] = DESEMPATES
+    parejas: Mapping[int, int],
+    resultados: Iterable[Resultado],
+    desempates: Sequence[str] = DESEMPATES,
+    por_ceros: bool = False,
 ) -> list[Fila]:
     """Rows sorted by matches won, then the tie-breaks in order, then the seeding.
 
     ``parejas``: pareja id -> seed. A bye counts as a match won with no juegos. A match still
-    being played counts its juegos and tantos but no win yet.
+    being played counts its juegos and tantos but no win yet. The ``buchholz`` tie-break sums
+    the wins of the opponents met in finished matches (a bye adds nothing). ``por_ceros``: an
+    elimination by ceros, where a rest is no win and the fewest ceros (matches lost) come first.
+
+    >>> filas = clasificacion({1: 1, 2: 2, 3: 3}, [Resultado(1, 2, (2, 0), (80, 40), 0),
+    ...     Resultado(3, None, (0, 0), (0, 0), None), Resultado(1, 3, (1, 2), (60, 70), 1)],
+    ...     ("buchholz", "diferencia_juegos"))
+    >>> [(f.pareja, f.ganadas, f.buchholz) for f in filas]
+    [(3, 2, 1), (1, 1, 2), (2, 0, 1)]
     """
     filas = {pid: Fila(pid, semilla=seed) for pid, seed in parejas.items()}
+    rivales: dict[int, list[int]] = {}
     for r in resultados:
         if r.pareja1 is None:
             if r.pareja0 in filas:
                 filas[r.pareja0].descansos += 1
-                filas[r.pareja0].ganadas += 1
+                filas[r.pareja0].ganadas += not por_ceros
             continue
         for lado, pid in ((0, r.pareja0), (1, r.pareja1)):
             if pid not in filas:
@@ -333,7 +399,15 @@ def clasificacion(
             f.tantos_favor += r.tantos[lado]
             f.tantos_contra += r.tantos[otro]
             if r.ganador is not None:
+                rivales.setdefault(pid, []).append(r.pareja1 if lado == 0 else r.pareja0)
                 f.jugadas += 1
                 f.ganadas += r.ganador == lado
                 f.perdidas += r.ganador != lado
-    return sorted(filas.values(), key=lambda f: (-f.ganadas, *(-getattr(f, d) for d in desempates), f.semilla))
+    if "buchholz" in desempates:
+        for f in filas.values():
+            f.buchholz = sum(filas[r].ganadas for r in rivales.get(f.pareja, ()) if r in filas)
+
+    def orden(f: Fila) -> tuple[int, ...]:
+        return (f.perdidas if por_ceros else 0, -f.ganadas, *(-getattr(f, d) for d in desempates), f.semilla)
+
+    return sorted(filas.values(), key=orden)

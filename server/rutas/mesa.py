@@ -12,6 +12,7 @@ from server.deps import Servidor, TokenMesa, cuerpo, documentar, limite_unirse
 from server.esquemas import ManoIn, ManoOut, PartidaOut, Unirse, UnirseOut
 from server.modelos.torneo import Enfrentamiento
 from server.rutas import ERRORES
+from server.servicios import confirmacion, reloj
 from server.servicios import torneos as servicio
 
 router = APIRouter(prefix="/api", tags=["mesa"], responses=ERRORES)
@@ -66,7 +67,9 @@ async def mano(
             bloqueada = s.get(Enfrentamiento, eid, with_for_update=True)  # the row locked for this hand
             if bloqueada is None:  # the token names its match (a foreign key): kept for the type
                 raise servicio.ServicioError("no existe esa partida", 404)
-            return servicio.registrar_mano(s, t, bloqueada, enviada)
+            if confirmacion.exigida(t) and not confirmacion.ya_guardada(s, bloqueada, body.id):
+                return confirmacion.guardar(s, t, bloqueada, body.model_dump())  # the opponents confirm it first
+            return reloj.registrar_mano(s, t, bloqueada, enviada)  # the round clock has its say
 
     estado, respuesta = await run_in_threadpool(run)
     if isinstance(respuesta, servicio.ServicioError):  # refused, with its incident committed

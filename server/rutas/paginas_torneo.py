@@ -40,7 +40,7 @@ from server.errores import ServidorError
 from server.formularios import CorreccionForm, EntrarForm, TorneoForm, formulario
 from server.modelos.torneo import Ronda, Torneo
 from server.seguridad import campo_csrf
-from server.servicios import auth, correcciones, miembros, resumen
+from server.servicios import auth, correcciones, llamadas, miembros, reloj, resumen
 from server.servicios import torneos as servicio
 from torneo import formato as fm
 
@@ -196,8 +196,12 @@ async def crear(
 
 @router.get("/torneos/{torneo_id}", response_class=HTMLResponse)
 async def torneo(request: Request, srv: Servidor, permiso: Miembro) -> HTMLResponse:
-    data = await srv.en_hilo(lambda s: resumen.resumen(s, servicio.torneo_de(s, permiso.torneo_id, permiso.cuenta)))
-    return pagina(request, "torneo.html", t=data, rol=permiso.rol)
+    def run(s: Session) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
+        t = servicio.torneo_de(s, permiso.torneo_id, permiso.cuenta)
+        return resumen.resumen(s, t), llamadas.llamadas(s, t, abiertas=True), reloj.estado(s, t)
+
+    data, abiertas, estado_reloj = await srv.en_hilo(run)
+    return pagina(request, "torneo.html", t=data, rol=permiso.rol, llamadas=abiertas, reloj=estado_reloj)
 
 
 @router.post("/torneos/{torneo_id}/rondas")

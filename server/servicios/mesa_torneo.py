@@ -55,7 +55,7 @@ from scoring.protocolo import SUFIJO_CORREGIDA, codigo_de
 from scoring.tanteo import ResultadoTanteo
 from server.modelos.partidas import ManoPartida, PartidaWeb
 from server.modelos.torneo import Enfrentamiento, Mano, TokenMesa, Torneo
-from server.servicios import cola_remota
+from server.servicios import cola_remota, reloj
 from server.servicios import partidas as servicio
 from server.servicios import torneos as torneo_servicio
 from server.servicios.partidas import WebError
@@ -490,7 +490,7 @@ def _registrar(s: Session, token: str, eid: int, mano: torneo_servicio.ManoEnvia
     torneo = s.get(Torneo, fila.torneo_id)
     if bloqueada is None or torneo is None:  # the token names them (foreign keys): kept for the types
         raise torneo_servicio.ServicioError("no existe esa partida", 404)
-    _estado, respuesta = torneo_servicio.registrar_mano(s, torneo, bloqueada, mano)
+    _estado, respuesta = reloj.registrar_mano(s, torneo, bloqueada, mano)  # the round clock has its say
     if isinstance(respuesta, torneo_servicio.ServicioError):
         raise respuesta
 

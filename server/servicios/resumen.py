@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from server.modelos.torneo import Mano, Torneo
-from server.servicios import correcciones, miembros
+from server.servicios import correcciones, llamadas, miembros, reloj
 from server.servicios import torneos as servicio
 
 
@@ -59,6 +59,8 @@ def exportar(s: Session, t: Torneo) -> dict[str, Any]:
         "incidencias": servicio.incidencias(s, t),
         "miembros": miembros.miembros(s, t),
         "cambios_miembros": miembros.cambios(s, t),
+        "llamadas": llamadas.llamadas(s, t),  # calls to the referee (issue 55)
+        "reloj": reloj.registro(s, t),  # the round clocks' log (issue 55)
         "manos": [
             {
                 "partida": m.enfrentamiento_id,

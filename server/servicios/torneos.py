@@ -46,6 +46,7 @@ from server.modelos.torneo import (
     Torneo,
     clave_servidor,
 )
+from torneo import emparejar as em
 from torneo import formato as fm
 
 
@@ -285,6 +286,13 @@ def estado_torneo(s: Session, torneo: Torneo) -> dict[str, Any]:
     if rondas[-1].fase == "eliminatoria":
         final = enfrentamientos_de(s, torneo, rondas[-1])[0]
         campeon = final.pareja1_id if final.ganador == 1 else final.pareja0_id
+    elif rondas[-1].fase == "ceros":
+        formato = fm.Formato.from_dict(torneo.formato)
+        en_juego = [p.id for p in parejas_de(s, torneo) if not p.retirada]
+        ultima = em.campeon_ceros(en_juego, _ceros(enfrentamientos_de(s, torneo)), formato.ceros)
+        if ultima is None:
+            return {"terminado": True, "campeon": None}  # every pareja left withdrew
+        campeon = ultima
     else:
         campeon = clasificacion(s, torneo)["grupos"][0]["filas"][0]["pareja"]
     return {"terminado": True, "campeon": fila(s, Pareja, campeon).nombre}
@@ -301,6 +309,8 @@ def _pares_del_formato(
     s: Session, torneo: Torneo, formato: fm.Formato, rondas: list[Ronda]
 ) -> tuple[str, list[fm.Par]]:
     parejas = parejas_de(s, torneo)
+    if formato.tipo in ("suizo", "ceros"):
+        return _pares_por_resultados(s, torneo, formato, rondas, parejas)
     if formato.tipo == "liga" and any(p.entra_en for p in parejas):  # a pareja joined after round 1
         jugados = [(e.pareja0_id, e.pareja1_id) for e in enfrentamientos_de(s, torneo) if e.pareja1_id is not None]
         return "liga", fm.ronda_pendiente([p.id for p in parejas], jugados)
@@ -320,10 +330,60 @@ def _pares_del_formato(
         # a withdrawn pareja does not qualify: the next of its group does
         clasif = [[f["pareja"] for f in g["filas"] if not f["retirada"]] for g in tablas]
         return "eliminatoria", fm.cuadro_grupos(clasif, formato.clasifican)
-    ganadores = [e.pareja0_id if e.ganador == 0 else e.pareja1_id for e in enfrentamientos_de(s, torneo, ko[-1])]
+    return _siguiente_eliminatoria(s, torneo, ko[-1])
+
+
+def _siguiente_eliminatoria(s: Session, torneo: Torneo, ultima: Ronda) -> tuple[str, list[fm.Par]]:
+    ganadores = [e.pareja0_id if e.ganador == 0 else e.pareja1_id for e in enfrentamientos_de(s, torneo, ultima)]
     if len(ganadores) < 2:
         return "eliminatoria", []
     return "eliminatoria", fm.siguiente_cuadro([g for g in ganadores if g is not None])
+
+
+def _pares_por_resultados(
+    s: Session, torneo: Torneo, formato: fm.Formato, rondas: list[Ronda], parejas: Sequence[Pareja]
+) -> tuple[str, list[fm.Par]]:
+    """The next round of an elimination by ceros or of a Swiss phase (then its knockout), paired
+    from the results so far; a withdrawn pareja is paired no more."""
+    partidos = enfrentamientos_de(s, torneo)
+    en_juego = sorted((p for p in parejas if not p.retirada), key=lambda p: p.semilla)
+    jugados = [(e.pareja0_id, e.pareja1_id) for e in partidos if e.pareja1_id is not None]
+    descansaron = [e.pareja0_id for e in partidos if e.pareja1_id is None]
+    # the draw among equals: reproducible from the format's seed (else the tournament's id)
+    semilla = (torneo.id if formato.semilla is None else formato.semilla) * 1009 + len(rondas)
+    if formato.tipo == "ceros":
+        ceros = _ceros(partidos)
+        ronda = em.ronda_ceros([p.id for p in en_juego], ceros, formato.ceros, jugados, descansaron, semilla)
+        return "ceros", _pares_de(ronda)
+    if sum(r.fase == "suizo" for r in rondas) < (formato.rondas or 0):
+        filas = fm.clasificacion(
+            {p.id: p.semilla for p in en_juego}, resultados(s, torneo, "suizo"), formato.desempates
+        )
+        victorias = {f.pareja: f.ganadas for f in filas}
+        ronda = em.ronda_suiza([f.pareja for f in filas], victorias, jugados, descansaron, semilla)
+        return "suizo", _pares_de(ronda)
+    ko = [r for r in rondas if r.fase == "eliminatoria"]
+    if ko:
+        return _siguiente_eliminatoria(s, torneo, ko[-1])
+    if formato.clasifican < 2:
+        return "suizo", []
+    tabla = clasificacion(s, torneo)["grupos"][0]["filas"]
+    return "eliminatoria", fm.cuadro([f["pareja"] for f in tabla if not f["retirada"]][: formato.clasifican])
+
+
+def _ceros(partidos: Sequence[Enfrentamiento]) -> dict[int, int]:
+    """Each pareja's ceros: its matches lost (a rest is neither a win nor a cero)."""
+    ceros: dict[int, int] = {}
+    for e in partidos:
+        if e.pareja1_id is not None and e.ganador is not None:
+            perdedor = e.pareja1_id if e.ganador == 0 else e.pareja0_id
+            ceros[perdedor] = ceros.get(perdedor, 0) + 1
+    return ceros
+
+
+def _pares_de(ronda: em.Emparejamiento) -> list[fm.Par]:
+    pares: list[fm.Par] = list(ronda.pares)
+    return [*pares, (ronda.descansa, None)] if ronda.descansa is not None else pares
 
 
 # -- the match of a table ---------------------------------------------------------------------
@@ -756,7 +816,7 @@ def resultado(s: Session, torneo: Torneo, e: Enfrentamiento) -> dict[str, Any]:
         "tantos": list(tantos),
         "marcador": list(ultima.marcador) if ultima else [0, 0],
         "corregida": correccion is not None,
-    }
+    } | ({"por_tiempo": True} if correccion is not None and correccion.despues.get("por_tiempo") else {})
 
 
 def clasificacion(s: Session, torneo: Torneo) -> dict[str, Any]:
@@ -764,14 +824,14 @@ def clasificacion(s: Session, torneo: Torneo) -> dict[str, Any]:
     parejas = parejas_de(s, torneo)
     nombres = {p.id: p.nombre for p in parejas}
     retiradas = {p.id for p in parejas if p.retirada}
-    fase = "grupos" if formato.tipo == "grupos" else None
+    fase = {"grupos": "grupos", "suizo": "suizo"}.get(formato.tipo)
     res = resultados(s, torneo, fase)
     grupos: dict[int, dict[int, int]] = {}
     for p in parejas:
         grupos.setdefault(p.grupo or 1, {})[p.id] = p.semilla
     out = []
     for g, miembros in sorted(grupos.items()):
-        filas = fm.clasificacion(miembros, res, formato.desempates)
+        filas = fm.clasificacion(miembros, res, formato.desempates, por_ceros=formato.tipo == "ceros")
         out.append(
             {
                 "grupo": g,
