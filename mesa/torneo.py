@@ -325,7 +325,7 @@ class ClienteTorneo:
         return doc
 
     def llamar_arbitro(self, motivo: str | None = None) -> dict[str, Any]:
-        """Call the referee to this table (issue 55): the call made (``atendida`` None), or the
+        """Call the referee to this table: the call made (``atendida`` None), or the
         one still open (a table has one at a time, the server answers 409 with it)."""
         mesa = self.mesa()
         if mesa is None:

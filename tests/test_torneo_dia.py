@@ -1,4 +1,4 @@
-"""The day's running through the API (issue 55): a table calls the referee and the members
+"""The day's running through the API: a table calls the referee and the members
 attend it; the round clock is started, paused, extended and resumed with its log, and the round
 closed on time goes to the pareja ahead, recorded as won on time."""
 

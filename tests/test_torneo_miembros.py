@@ -101,7 +101,7 @@ def test_a_co_organiser_added_from_the_page_runs_the_tournament_until_removed(sr
 
 def test_an_invitation_tells_no_names_apart_and_can_be_declined(srv1: Servidor, client1: TestClient):
     """Adding an account needs its consent, and the answer does not tell which names exist:
-    404 vs 201 did (issue 51). An existing name and a made-up one get the same status and body,
+    404 against 201 would. An existing name and a made-up one get the same status and body,
     on the API and the page, and the same pending line; only the account sees its invitation."""
     h = organizador(srv1, client1)
     tid = torneo(client1, h, parejas=2, mesas=1)

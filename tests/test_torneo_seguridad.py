@@ -69,8 +69,8 @@ def test_forwarded_for_is_believed_only_from_the_named_proxy(tmp_path: Path):
 
 
 def test_wrong_passwords_for_one_account_from_many_addresses_make_it_wait_and_never_lock_it(tmp_path: Path):
-    """The per-account wait (auth.Intentos): 60 wrong passwords from 12 addresses were all
-    checked before (issue 51). Now five are, then the name waits 2, 4, 8 ... s whatever the
+    """The per-account wait (server.limites.Intentos): of 60 wrong passwords from 12 addresses
+    five are checked, then the name waits 2, 4, 8 ... s whatever the
     address, a right password included; after the wait a right password works. A name no
     account has is answered alike, and the organiser's own address does not wait."""
     srv = Servidor(f"sqlite:///{tmp_path / 't.sqlite3'}", proxies=["testclient"])

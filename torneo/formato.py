@@ -151,7 +151,7 @@ class Formato:
         } | self._dia()
 
     def _dia(self) -> dict[str, Any]:
-        """The day's options (issue 55), only when set: older tournaments' formats stay as they were."""
+        """The day's options, only when set: older tournaments' formats stay as they were."""
         out: dict[str, Any] = {"tiempo": dict(self.tiempo)} if self.tiempo is not None else {}
         return out | ({"confirmacion_rival": True} if self.confirmacion_rival else {})
 

@@ -1,4 +1,4 @@
-"""The tables of the day's running (issue 55): the tables' calls to the referee and the round
+"""The tables of the day's running: the tables' calls to the referee and the round
 clock with its log. On the server's one ``Base`` (server.db), made by revision 0012; server.modelos.torneo
 imports this module, so the models are known wherever server.modelos.torneo is."""
 

@@ -369,5 +369,5 @@ def clave_servidor(url: str) -> bytes:
 _CLAVE_MEMORIA: Final = secrets.token_bytes(32)
 
 
-# the day's running (issue 55): calls to the referee and the round clock, in a module of their own
+# the day's running: calls to the referee and the round clock, in a module of their own
 from server.modelos.dia import CambioReloj, Llamada, ManoPendiente, RelojRonda  # noqa: E402,F401

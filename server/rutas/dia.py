@@ -1,4 +1,4 @@
-"""The day's running (issue 55): a table calls the referee (``POST /api/mesa/llamar`` with the
+"""The day's running: a table calls the referee (``POST /api/mesa/llamar`` with the
 table's token) and reads its round's clock; the tournament's members read and attend the calls
 and its organisers run the round clock (start, pause, resume, extend, close on time), through
 the API and the organiser's page forms (server/plantillas/torneo/torneo.html)."""

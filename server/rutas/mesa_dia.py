@@ -1,4 +1,4 @@
-"""A phone table's part in the day's running (issue 55): call the referee from the table's page
+"""A phone table's part in the day's running: call the referee from the table's page
 and read the round's clock. A table of this server's own tournament does it in-process (with the
 table token's hash the partida keeps: server.servicios.llamadas, server.servicios.reloj); a table of a remote
 tournament server the operator configured, through the table's own client

@@ -1,4 +1,4 @@
-"""The opponents confirm each hand (issue 55): in a tournament created with
+"""The opponents confirm each hand: in a tournament created with
 ``"formato": {..., "confirmacion_rival": true}`` a hand the table sends waits
 (``ManoPendiente``) until a player of the other pareja confirms it on the same phone or tablet,
 passed across: then it is stored and scored as any hand (server.servicios.torneos.registrar_mano). Refused,

@@ -1,4 +1,4 @@
-"""A table calls the referee (issue 55): the table's token makes a call with its table, match
+"""A table calls the referee: the table's token makes a call with its table, match
 and time; the tournament's organisers and referees see the open calls and mark one attended
 (who, when). A table has one open call at a time: a second one while the first is open is
 refused (409), which is the call's rate limit. No HTTP here (server.rutas.dia)."""

@@ -1,4 +1,4 @@
-"""A round's clock (issue 55): the organiser starts it with the round's minutes, pauses,
+"""A round's clock: the organiser starts it with the round's minutes, pauses,
 resumes or extends it (each change logged with who and why), and once time is up closes the
 round on time: every match of the round still unfinished goes to the pareja ahead by the
 clock's rule, recorded as a correction with ``"por_tiempo": true`` (so the audit trail, the

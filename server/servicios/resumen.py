@@ -59,8 +59,8 @@ def exportar(s: Session, t: Torneo) -> dict[str, Any]:
         "incidencias": servicio.incidencias(s, t),
         "miembros": miembros.miembros(s, t),
         "cambios_miembros": miembros.cambios(s, t),
-        "llamadas": llamadas.llamadas(s, t),  # calls to the referee (issue 55)
-        "reloj": reloj.registro(s, t),  # the round clocks' log (issue 55)
+        "llamadas": llamadas.llamadas(s, t),  # calls to the referee
+        "reloj": reloj.registro(s, t),  # the round clocks' log
         "manos": [
             {
                 "partida": m.enfrentamiento_id,

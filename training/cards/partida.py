@@ -1,4 +1,4 @@
-"""A partida measured (issue 53, point 2): the deck learned from the first confirmed tables of
+"""A partida measured: the deck learned from the first confirmed tables of
 a partida, then the next tables and close-ups read three ways, beside each other on the same
 photos: the generic reader, the deck registered from its four suit photos, and the learned deck
 (``vision.aprender``, as ``mus baraja aprender`` and ``mus servir`` learn it).

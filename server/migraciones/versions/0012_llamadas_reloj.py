@@ -1,4 +1,4 @@
-"""The day's running (issue 55): the tables' calls to the referee (``llamada``), each round's
+"""The day's running: the tables' calls to the referee (``llamada``), each round's
 clock (``reloj_ronda``), the log of its changes (``cambio_reloj``) and the hands waiting for the
 other pareja's confirmation (``mano_pendiente``).
 
