@@ -59,7 +59,10 @@ class TorneoForm(Formulario):
     reglas: Annotated[str, Field(max_length=40)] = "segovia"
     tipo: Annotated[str, Field(max_length=20)] = "liga"
     grupos: Annotated[int, Field(ge=1, le=32)] = 1
-    clasifican: Annotated[int, Field(ge=1, le=16)] = 2
+    # a Swiss tournament's knockout after its rounds: 0 for none
+    clasifican: Annotated[int, Field(ge=0, le=16)] = 2
+    rondas: Annotated[int, Field(ge=1, le=20)] | None = None  # a Swiss tournament's rounds
+    ceros: Annotated[int, Field(ge=1, le=3)] = 2  # an elimination by ceros: out at this many lost matches
     juegos: Annotated[int, Field(ge=1, le=20)] | None = None
     sorteo: bool = False
     semilla: Annotated[int, Field(ge=0, le=2**31)] | None = None
@@ -73,6 +76,8 @@ class TorneoForm(Formulario):
                 "tipo": self.tipo,
                 "grupos": self.grupos,
                 "clasifican": self.clasifican,
+                "rondas": self.rondas,
+                "ceros": self.ceros,
                 "juegos": self.juegos,
                 "sorteo": self.sorteo,
                 "semilla": self.semilla,

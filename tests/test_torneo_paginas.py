@@ -157,6 +157,35 @@ def test_organiser_logs_in_creates_a_tournament_starts_a_round_and_sees_standing
     d.save_screenshot(str(capturas / "clasificacion_eu.png"))
 
 
+def test_the_page_creates_a_swiss_tournament_and_an_elimination_by_ceros(tmp_path: Path):
+    from server.servicios import auth
+    from server.servidor import Servidor
+    from tests.cliente_web import ClienteWeb as TestClient
+
+    srv = Servidor(f"sqlite:///{tmp_path / 't.sqlite3'}")
+    with srv.sesion() as s:
+        auth.crear_cuenta(s, "ana", CLAVE, "organizador")
+    c = TestClient(srv.app)
+    assert c.post("/entrar", data={"usuario": "ana", "clave": CLAVE}, follow_redirects=False).status_code == 303
+    form = c.get("/torneos?lang=eu").text
+    assert 'value="suizo"' in form and 'value="ceros"' in form and "Zeroetara" in form
+    parejas = "\n".join(f"P{i}: A{i}, B{i}" for i in range(6))
+    creados = {}
+    for datos in ({"tipo": "suizo", "rondas": "3", "clasifican": "0"}, {"tipo": "ceros", "ceros": "1"}):
+        base = {"nombre": datos["tipo"], "parejas": parejas, "mesas": "3", "juegos": "1"}
+        r = c.post("/torneos", data=base | datos, follow_redirects=False)
+        assert r.status_code == 303, r.text
+        creados[datos["tipo"]] = int(r.headers["location"].split("/")[2].split("?")[0])
+    with srv.sesion() as s:
+        from server.modelos.torneo import Torneo
+
+        suizo, ceros = s.get(Torneo, creados["suizo"]), s.get(Torneo, creados["ceros"])
+        assert (suizo.formato["tipo"], suizo.formato["rondas"], suizo.formato["clasifican"]) == ("suizo", 3, 0)
+        assert (ceros.formato["tipo"], ceros.formato["ceros"]) == ("ceros", 1)
+    sin_rondas = c.post("/torneos", data={"nombre": "S", "parejas": parejas, "mesas": "3", "tipo": "suizo"})
+    assert sin_rondas.status_code == 422 and "rondas" in sin_rondas.text
+
+
 def test_pages_without_a_browser_refuse_bad_forms_and_show_incidents(tmp_path: Path):
     pytest.importorskip("fastapi")
     from scoring.arbitro import comprobar_senas
