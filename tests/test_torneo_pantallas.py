@@ -345,3 +345,60 @@ def test_the_projector_fits_16_and_32_parejas_a_screenful_at_a_time_and_shows_th
             nombres = _visibles(d, "table.clasificacion td:nth-child(2)")
             assert sorted(nombres) == sorted(p["nombre"] for p in t["parejas"]), (n, tipo)
             d.save_screenshot(str(fotos / f"publico_{n}_{tipo}_390.png"))
+
+
+def test_the_round_clock_and_a_call_to_the_referee_fit_a_phone_and_the_projector(terminado: tuple[Any, ...]):
+    """A Swiss tournament in its first round with the clock running and a table calling the
+    referee: the organiser's page at 390 px shows the badge, the call and the countdown with
+    nothing sideways; the projector shows the countdown, large, inside the screen."""
+    import httpx
+
+    base, _tid, _grande, _codigos = terminado
+    fotos = capturas()
+    with httpx.Client(base_url=base) as c:
+        h = {
+            "Authorization": "Bearer " + c.post("/api/sesion", json={"usuario": "org", "clave": CLAVE}).json()["token"]
+        }
+        body = {
+            "nombre": "Suizo con reloj",
+            "mesas": 4,
+            "formato": {"tipo": "suizo", "rondas": 3, "juegos": 1},
+            "parejas": [{"nombre": n, "jugadores": [f"Ana {i}", f"Luis {i}"]} for i, n in enumerate(NOMBRES)],
+        }
+        tid = c.post("/api/torneos", headers=h, json=body).json()["id"]
+        assert c.post(f"/api/torneos/{tid}/rondas", headers=h).status_code == 201
+        r = c.post(f"/api/torneos/{tid}/reloj", headers=h, json={"accion": "inicio", "minutos": 50})
+        assert r.status_code in (200, 201), r.text
+        codigo = c.get(f"/api/torneos/{tid}", headers=h).json()["mesas"][0]["codigo"]
+        mesa = {"Authorization": "Bearer " + c.post("/api/mesas/unirse", json={"codigo": codigo}).json()["token"]}
+        assert c.post("/api/mesa/llamar", headers=mesa, json={}).status_code == 201
+        firma = c.get(f"/api/torneos/{tid}", headers=h).json().get("firma")
+    with navegador(telefono=True) as d:
+        _entrar(d, base)
+        d.get(f"{base}/torneos/{tid}")
+        assert d.execute_script(DESBORDES) == []
+        insignia = d.find_element("id", "llamadas_n")
+        assert insignia.is_displayed() and insignia.text == "1"
+        assert "1" in d.find_element("css selector", "ul.llamadas").text
+        cuenta = d.find_element("css selector", "#reloj .cuenta")
+        assert re.fullmatch(r"\d+:\d\d", cuenta.text) and int(cuenta.text.split(":")[0]) in (48, 49, 50)
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", cuenta)
+        assert cuenta.rect["x"] + cuenta.rect["width"] <= 390
+        d.save_screenshot(str(fotos / "reloj_y_llamada_390.png"))
+        publico = firma and f"{base}/publico/{tid}/{firma}"
+        if not publico:
+            publico = d.find_element("css selector", "a[href*='/publico/']").get_attribute("href").split("?")[0]
+    with navegador(telefono=False) as d:
+        pantalla = {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False}
+        d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", pantalla)
+        d.get(f"{publico}?vista=proyector")
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        reloj = d.find_element("id", "reloj_publico")
+        WebDriverWait(d, 20).until(lambda _d: reloj.is_displayed() and ":" in reloj.text)
+        assert d.execute_script(FUERA_DEL_PROYECTOR) == []
+        r = reloj.rect
+        assert r["x"] >= 0 and r["x"] + r["width"] <= 1920 and r["y"] >= 0 and r["y"] + r["height"] <= 1080
+        size = d.execute_script("return parseFloat(getComputedStyle(arguments[0]).fontSize)", reloj)
+        assert size >= 20
+        d.save_screenshot(str(fotos / "reloj_proyector.png"))
