@@ -169,7 +169,7 @@ def test_the_marcador_follows_the_servers_corrections(tmp_path: Path):
     almacen.cerrar()
 
 
-def _reloj_del_organizador(server: Server, **body: object) -> None:
+def reloj_del_organizador(server: Server, **body: object) -> None:
     """The organiser starts (or changes) the round's clock through the server's API."""
     status, doc = http(server.base)("POST", "/api/sesion", {"usuario": "ana", "clave": "una-clave-larga"}, None)
     assert status in (200, 201), doc
@@ -189,7 +189,7 @@ def test_call_the_referee_and_count_the_clock_down(tmp_path: Path, torneo):
     assert texto_llamada(str, True) == "Árbitro llamado: viene a la mesa"
     assert texto_llamada(str, False) == "Ya habéis llamado al árbitro: viene a la mesa"
 
-    _reloj_del_organizador(server, accion="inicio", minutos=20)
+    reloj_del_organizador(server, accion="inicio", minutos=20)
     doc = mesa.reloj_en_hilo()
     # the tablet's own clock is an hour ahead of the server's: the count is the same
     recibido = time.time() + 3600
@@ -199,7 +199,7 @@ def test_call_the_referee_and_count_the_clock_down(tmp_path: Path, torneo):
     assert texto_reloj(str, reloj, reloj.fin - 65.5) == "Tiempo: 1:06"
     assert texto_reloj(str, reloj, reloj.fin + 1) == "Tiempo agotado"
 
-    _reloj_del_organizador(server, accion="pausa", motivo="una discusión")
+    reloj_del_organizador(server, accion="pausa", motivo="una discusión")
     pausado = reloj_local(mesa.reloj_en_hilo(), time.time())
     assert pausado is not None and pausado.fin is None
     assert texto_reloj(str, pausado, time.time() + 3600).endswith("En pausa")  # it does not count
