@@ -388,7 +388,7 @@ def test_call_the_referee_and_see_the_rounds_clock(app: Any, torneo) -> None:
     reloj_del_organizador(server, accion="inicio", minutos=20)
     pantalla.leer_reloj()  # what the 30 s reading does
     esperar(lambda: pantalla.reloj.startswith("Tiempo: "))
-    assert pantalla.reloj in ("Tiempo: 20:00", "Tiempo: 19:59", "Tiempo: 19:58")
+    assert pantalla.reloj == "Tiempo: 20:00" or pantalla.reloj.startswith("Tiempo: 19:")
     assert pantalla.ids.reloj.text == pantalla.reloj and pantalla.ids.reloj.opacity == 1
     captura("reloj")
 
