@@ -327,6 +327,10 @@ class ClienteTorneo:
     def llamar_arbitro(self, motivo: str | None = None) -> dict[str, Any]:
         """Call the referee to this table: the call made (``atendida`` None), or the
         one still open (a table has one at a time, the server answers 409 with it)."""
+        return self.llamada(motivo)[1]
+
+    def llamada(self, motivo: str | None = None) -> tuple[bool, dict[str, Any]]:
+        """``llamar_arbitro`` saying too whether the call is new (False: the one still open)."""
         mesa = self.mesa()
         if mesa is None:
             raise TorneoError(N_("esta tableta no está unida a ningún torneo"))
@@ -334,7 +338,7 @@ class ClienteTorneo:
         status, doc = self._send(mesa.servidor)("POST", "/api/mesa/llamar", body, mesa.token)
         if status not in (201, 409) or "id" not in doc:
             raise self._refused(status, doc)
-        return doc
+        return status == 201, doc
 
     def reloj(self) -> dict[str, Any]:
         """The round's clock (``fin``: the server's end instant, ``ahora``: its now); {} without one."""

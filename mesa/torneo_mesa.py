@@ -10,6 +10,7 @@ on the same file; the queue's transactions keep the two consistent.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import sqlite3
 import threading
 from collections.abc import Callable, Mapping
@@ -227,6 +228,87 @@ class MesaTorneo:
     @property
     def enviando(self) -> bool:
         return self._enviando
+
+    # -- the referee and the round's clock -------------------------------------------------
+    def llamar_en_hilo(self, idioma: str = SOURCE) -> bool:
+        """Call the referee with a client of the calling thread (the screen runs it off the
+        Kivy thread); True for a new call, False when the table's call is still open."""
+        cliente = ClienteTorneo(self.datos, self._transport, idioma)
+        try:
+            return cliente.llamada()[0]
+        finally:
+            cliente.close()
+
+    def reloj_en_hilo(self, idioma: str = SOURCE) -> dict[str, Any]:
+        """The round's clock as the server sends it ({} without one), read with a client of
+        the calling thread."""
+        cliente = ClienteTorneo(self.datos, self._transport, idioma)
+        try:
+            return cliente.reloj()
+        finally:
+            cliente.close()
+
+
+LLAMADO = N_("Árbitro llamado: viene a la mesa")
+YA_LLAMADO = N_("Ya habéis llamado al árbitro: viene a la mesa")
+SIN_RED_LLAMADA = N_("No se llega al servidor del torneo: id a buscar al árbitro")
+
+
+def texto_llamada(t: Callable[[str], str], nueva: bool) -> str:
+    return t(LLAMADO if nueva else YA_LLAMADO)
+
+
+@dataclass(frozen=True)
+class RelojMesa:
+    """The round's clock on this tablet's time: ``fin`` is the end as a local ``time.time()``
+    instant (the server's end moved by the gap between the server's now and the tablet's),
+    None while paused, when ``pausado`` seconds are left."""
+
+    fin: float | None
+    pausado: int = 0
+
+    def restante(self, ahora: float) -> int:
+        """Whole seconds left at the tablet's ``ahora`` (0 when time is up)."""
+        if self.fin is None:
+            return max(0, self.pausado)
+        return max(0, int(-(-(self.fin - ahora) // 1)))  # 0.2 s left still shows 0:01
+
+
+def _instante(iso: Any) -> float | None:
+    if not isinstance(iso, str) or not iso:
+        return None
+    try:
+        t = dt.datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return (t if t.tzinfo else t.replace(tzinfo=dt.UTC)).timestamp()
+
+
+def reloj_local(doc: Mapping[str, Any], recibido: float) -> RelojMesa | None:
+    """The server's clock (GET /api/mesa/reloj) on the tablet's time, ``recibido`` being the
+    tablet's ``time.time()`` when the answer came; None without a clock or once the round
+    is closed."""
+    if not doc or doc.get("cerrada"):
+        return None
+    fin, ahora = _instante(doc.get("fin")), _instante(doc.get("ahora"))
+    if fin is None or doc.get("pausado"):
+        try:
+            return RelojMesa(None, int(doc.get("restante") or 0))
+        except (TypeError, ValueError):
+            return None
+    return RelojMesa(fin + (recibido - ahora) if ahora is not None else fin)
+
+
+def texto_reloj(t: Callable[[str], str], reloj: RelojMesa | None, ahora: float) -> str:
+    """What the clock's label says: "" without a clock, "Tiempo agotado" at 0, else the
+    minutes and seconds left (and "En pausa" while paused)."""
+    if reloj is None:
+        return ""
+    falta = reloj.restante(ahora)
+    if falta == 0:
+        return t("Tiempo agotado")
+    cuenta = f"{t('Tiempo')}: {falta // 60}:{falta % 60:02d}"
+    return f"{cuenta}  ·  {t('En pausa')}" if reloj.fin is None else cuenta
 
 
 def _marcador(par: tuple[int, int]) -> str:

@@ -368,3 +368,38 @@ def test_a_token_no_longer_good_is_mended_by_retry_which_joins_again(app: Any, t
     doc = on_server(server, app)
     assert doc["manos"] == 2 and doc["tantos"] == list(app.ctl.partida.tantos)
     assert len(app.almacen.manos(app.ctl.partida_id)) == 2 and pantalla.unida
+
+
+def test_call_the_referee_and_see_the_rounds_clock(app: Any, torneo) -> None:
+    from tests.test_app_torneo_mesa import reloj_del_organizador
+
+    server, codes = torneo
+    pantalla = join(app, server, codes[0])
+    esperar(lambda: not pantalla._leyendo_reloj)
+    assert pantalla.reloj == "" and pantalla.ids.reloj.opacity == 0  # no clock yet: hidden
+    tap(pantalla.ids.llamar)
+    esperar(lambda: pantalla.llamada and not pantalla.llamando)
+    assert pantalla.llamada == "Árbitro llamado: viene a la mesa" and not app.aviso_error
+    tap(pantalla.ids.llamar)  # the referee has not come yet
+    esperar(lambda: pantalla.llamada != "Árbitro llamado: viene a la mesa" and not pantalla.llamando)
+    assert pantalla.llamada == "Ya habéis llamado al árbitro: viene a la mesa"
+    assert pantalla.ids.llamada.text == pantalla.llamada
+
+    reloj_del_organizador(server, accion="inicio", minutos=20)
+    pantalla.leer_reloj()  # what the 30 s reading does
+    esperar(lambda: pantalla.reloj.startswith("Tiempo: "))
+    assert pantalla.reloj == "Tiempo: 20:00" or pantalla.reloj.startswith("Tiempo: 19:")
+    assert pantalla.ids.reloj.text == pantalla.reloj and pantalla.ids.reloj.opacity == 1
+    captura("reloj")
+
+    server.stop()  # offline: the call says what to do, without the network's details
+    try:
+        tap(pantalla.ids.llamar)
+        esperar(lambda: pantalla.llamada.startswith("No se llega") and not pantalla.llamando)
+        assert pantalla.llamada == "No se llega al servidor del torneo: id a buscar al árbitro"
+        assert app.aviso_error
+        pantalla.leer_reloj()
+        esperar(lambda: not pantalla._leyendo_reloj)
+        assert pantalla.reloj.startswith("Tiempo: ")  # the clock goes on from the last reading
+    finally:
+        server.start()

@@ -5,6 +5,7 @@ with the marcador after them and sent in a background thread, a refused hand kee
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -166,3 +167,55 @@ def test_the_marcador_follows_the_servers_corrections(tmp_path: Path):
     assert mesa.seguir_servidor(ctl) and ctl.partida.tantos == server.partida.tantos
     mesa.close()
     almacen.cerrar()
+
+
+def reloj_del_organizador(server: Server, **body: object) -> None:
+    """The organiser starts (or changes) the round's clock through the server's API."""
+    status, doc = http(server.base)("POST", "/api/sesion", {"usuario": "ana", "clave": "una-clave-larga"}, None)
+    assert status in (200, 201), doc
+    status, doc = http(server.base)("POST", "/api/torneos/1/reloj", dict(body), doc["token"])
+    assert status == 200, doc
+
+
+def test_call_the_referee_and_count_the_clock_down(tmp_path: Path, torneo):
+    from mesa.torneo_mesa import reloj_local, texto_llamada, texto_reloj
+
+    server, codes = torneo
+    mesa = MesaTorneo(tmp_path)
+    mesa.cliente.unirse(server.base, codes[0])
+    assert mesa.reloj_en_hilo() == {} and reloj_local({}, 0.0) is None  # no clock yet
+    assert texto_reloj(str, None, 0.0) == ""
+    assert mesa.llamar_en_hilo() is True and mesa.llamar_en_hilo() is False  # the second: still open
+    assert texto_llamada(str, True) == "Árbitro llamado: viene a la mesa"
+    assert texto_llamada(str, False) == "Ya habéis llamado al árbitro: viene a la mesa"
+
+    reloj_del_organizador(server, accion="inicio", minutos=20)
+    doc = mesa.reloj_en_hilo()
+    # the tablet's own clock is an hour ahead of the server's: the count is the same
+    recibido = time.time() + 3600
+    reloj = reloj_local(doc, recibido)
+    assert reloj is not None and reloj.fin is not None and abs(reloj.restante(recibido) - doc["restante"]) <= 1
+    assert 19 * 60 < reloj.restante(recibido) <= 20 * 60
+    assert texto_reloj(str, reloj, reloj.fin - 65.5) == "Tiempo: 1:06"
+    assert texto_reloj(str, reloj, reloj.fin + 1) == "Tiempo agotado"
+
+    reloj_del_organizador(server, accion="pausa", motivo="una discusión")
+    pausado = reloj_local(mesa.reloj_en_hilo(), time.time())
+    assert pausado is not None and pausado.fin is None
+    assert texto_reloj(str, pausado, time.time() + 3600).endswith("En pausa")  # it does not count
+    mesa.close()
+
+
+def test_the_referee_call_offline_says_so(tmp_path: Path, torneo):
+    from mesa.torneo import SinRed
+
+    server, codes = torneo
+    mesa = MesaTorneo(tmp_path)
+    mesa.cliente.unirse(server.base, codes[0])
+    server.stop()
+    try:
+        with pytest.raises(SinRed):
+            mesa.llamar_en_hilo()
+    finally:
+        server.start()
+        mesa.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,13 +18,24 @@ from kivy.uix.screenmanager import Screen
 
 from app.camera import FuenteVideo, Preview
 from app.screens.vivo import ConVistaPrevia
-from mesa.torneo import DB_FILE, MensajeTorneo, MesaUnida, texto_qr
-from mesa.torneo_mesa import MesaTorneo, texto_correccion, texto_rechazada, validar_servidor
+from mesa.torneo import DB_FILE, MensajeTorneo, MesaUnida, SinRed, texto_qr
+from mesa.torneo_mesa import (
+    SIN_RED_LLAMADA,
+    MesaTorneo,
+    RelojMesa,
+    reloj_local,
+    texto_correccion,
+    texto_llamada,
+    texto_rechazada,
+    texto_reloj,
+    validar_servidor,
+)
 from scoring.protocolo import codigo_de, servidor_de
 
 REINTENTO = 20.0  # seconds between background sends while hands wait
 AJUSTE_SERVIDOR = "torneo_servidor"  # the last server joined, offered again
 AJUSTE_CODIGO = "torneo_codigo"  # the joined table's code: joining again mends a stale token
+RELOJ_SERVIDOR = 30.0  # seconds between readings of the round's clock from the server
 
 
 def texto_error(app: Any, exc: BaseException) -> str:
@@ -45,6 +57,9 @@ class TorneoScreen(ConVistaPrevia, Screen):
     correcciones = StringProperty("")
     estado = StringProperty("")
     confirmar_salir = BooleanProperty(False)
+    llamando = BooleanProperty(False)
+    llamada = StringProperty("")  # the answer to the last call of the referee
+    reloj = StringProperty("")  # the round's clock; "" without one
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -53,10 +68,15 @@ class TorneoScreen(ConVistaPrevia, Screen):
         self._carpeta = ""
         self._avisado = 0  # the count of unsent hands last said over the marcador
         self._rechazo_dicho = ""  # and the refusal
+        self._reloj: RelojMesa | None = None
+        self._leyendo_reloj = False
         # the screens exist from the app's start: the queue is retried from then on, and a
         # resumed partida follows the server's corrections from the first frame
         Clock.schedule_interval(lambda dt: self._latido(), REINTENTO)
         Clock.schedule_once(lambda dt: self.seguir_servidor())
+        Clock.schedule_once(lambda dt: self.leer_reloj())
+        Clock.schedule_interval(lambda dt: self.leer_reloj(), RELOJ_SERVIDOR)
+        Clock.schedule_interval(lambda dt: self.contar(), 1.0)
 
     # -- the data folder's tournament state ------------------------------------------------
     def mesa_torneo(self, crear: bool = True) -> MesaTorneo | None:
@@ -79,6 +99,7 @@ class TorneoScreen(ConVistaPrevia, Screen):
 
     def on_pre_enter(self, *_: object) -> None:
         self.confirmar_salir = False
+        self.leer_reloj()
         if not self.ids.servidor.text:  # a club's server stays the same from match to match
             self.ids.servidor.text = App.get_running_app().almacen.ajuste(AJUSTE_SERVIDOR)
         self.refrescar()
@@ -170,6 +191,7 @@ class TorneoScreen(ConVistaPrevia, Screen):
         self.refrescar()
         app.avisar(app.t("Unida al torneo {0}").format(mesa.torneo))
         self.enviar()  # joined again: what waited goes now
+        self.leer_reloj()
 
     # -- the QR code -----------------------------------------------------------------------
     def usar_fuente(self, fuente: FuenteVideo) -> None:
@@ -289,6 +311,69 @@ class TorneoScreen(ConVistaPrevia, Screen):
             App.get_running_app().avisar(self.estado_envio, error=True)
         self._avisado, self._rechazo_dicho = self.pendientes, self.rechazadas
 
+    # -- the referee and the round's clock -------------------------------------------------
+    def llamar_arbitro(self) -> None:
+        m = self.mesa_torneo(crear=False)
+        if m is None or m.mesa() is None or self.llamando:
+            return
+        self.llamando = True
+        threading.Thread(
+            target=self._llamar_en_hilo, args=(m, m.idioma), daemon=True, name="musmesa-torneo-llamar"
+        ).start()
+
+    def _llamar_en_hilo(self, m: MesaTorneo, idioma: str) -> None:
+        try:
+            got: bool | Exception = m.llamar_en_hilo(idioma)
+        except (MensajeTorneo, sqlite3.Error, KeyError, TypeError, ValueError) as exc:
+            got = exc
+        Clock.schedule_once(lambda dt: self._llamado(got))
+
+    def _llamado(self, got: bool | Exception) -> None:
+        app = App.get_running_app()
+        self.llamando = False
+        if isinstance(got, SinRed):  # no network details: the players need only what to do
+            self.llamada = app.t(SIN_RED_LLAMADA)
+        elif isinstance(got, Exception):
+            self.llamada = texto_error(app, got)
+        else:
+            self.llamada = texto_llamada(app.t, got)
+        app.avisar(self.llamada, error=isinstance(got, Exception))
+
+    def leer_reloj(self) -> None:
+        """Read the round's clock from the server in the background; the label counts down
+        on its own between readings."""
+        m = self.mesa_torneo(crear=False)
+        if m is None or m.mesa() is None:
+            self._reloj, self.reloj = None, ""
+            return
+        if self._leyendo_reloj:
+            return
+        self._leyendo_reloj = True
+        threading.Thread(
+            target=self._reloj_en_hilo, args=(m, m.idioma), daemon=True, name="musmesa-torneo-reloj"
+        ).start()
+
+    def _reloj_en_hilo(self, m: MesaTorneo, idioma: str) -> None:
+        try:
+            doc = m.reloj_en_hilo(idioma)
+            got: RelojMesa | Exception | None = reloj_local(doc, time.time())
+        except (MensajeTorneo, sqlite3.Error, KeyError, TypeError, ValueError) as exc:
+            got = exc
+        Clock.schedule_once(lambda dt: self._reloj_leido(got))
+
+    def _reloj_leido(self, got: RelojMesa | Exception | None) -> None:
+        self._leyendo_reloj = False
+        if isinstance(got, SinRed):
+            pass  # offline: the clock goes on counting from the last reading
+        elif isinstance(got, Exception):
+            self._reloj = None
+        else:
+            self._reloj = got
+        self.contar()
+
+    def contar(self) -> None:
+        self.reloj = texto_reloj(App.get_running_app().t, self._reloj, time.time())
+
     # -- leaving ---------------------------------------------------------------------------
     def salir(self) -> None:
         app = App.get_running_app()
@@ -300,6 +385,7 @@ class TorneoScreen(ConVistaPrevia, Screen):
             return
         self.confirmar_salir = False
         m.salir(app.ctl)
+        self._reloj, self.reloj, self.llamada = None, "", ""
         app.guardar_ajuste(AJUSTE_CODIGO, "")
         self._olvidar_codigo()
         self.refrescar()
