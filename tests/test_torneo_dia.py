@@ -14,13 +14,13 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from server.modelos.torneo import Llamada, RelojRonda, Torneo
+from server.modelos.torneo import Incidencia, Llamada, RelojRonda, Torneo
 from server.servicios import reloj
 from server.servidor import Servidor
 from server.simulacion import MesaSimulada
 from tests.servidor_torneo import postgres  # noqa: F401 (a fixture)
 from tests.test_torneo_api import client, client1, codigos, organizador, srv, srv1, torneo  # noqa: F401 (fixtures)
-from tests.test_web_mesa_torneo import servidor_unico, telefono, unirse  # noqa: F401 (fixtures)
+from tests.test_web_mesa_torneo import en_la_base, jugar, servidor_unico, telefono, unirse  # noqa: F401 (fixtures)
 from tests.test_web_mesa_torneo import torneo as torneo_remoto  # noqa: F401 (a fixture)
 
 
@@ -245,6 +245,55 @@ def test_la_otra_pareja_confirma_cada_mano(srv: Servidor, client: TestClient) ->
     assert client.post("/api/mesa/manos", json=segunda, headers=_bearer(m1)).status_code == 202
     r = client.post(f"/api/mesa/manos/{segunda['id']}/confirmacion", json={"acepta": True}, headers=_bearer(m1))
     assert r.status_code == 201 and client.get("/api/mesa/partida", headers=_bearer(m1)).json()["manos"] == 2
+
+
+def test_la_otra_pareja_confirma_en_el_telefono(servidor_unico: tuple[TestClient, list[str]]) -> None:  # noqa: F811
+    """``confirmacion_rival`` on `mus servir`'s phone pages: a hand confirmed on the phone waits
+    until the other pareja confirms it on the same phone; refused, an incident, and asked again."""
+    web, codes = servidor_unico
+    engine = web.app.state.servidor.engine  # type: ignore[attr-defined]
+    with Session(engine) as s, s.begin():
+        t = s.scalars(select(Torneo)).one()
+        t.formato = dict(t.formato or {}) | {"confirmacion_rival": True}
+    clave = unirse(web, codes[0])
+    origen = {"Origin": str(web.base_url).rstrip("/")}
+
+    def espera() -> tuple[str, str]:
+        page = web.get(f"/mesa/{clave}?lang=en").text
+        assert 'id="confirmar_mano"' in page and "Pass the phone to the other pair" in page, page
+        id_mano, token = re.search(r'name="id" value="([^"]+)"', page), re.search(r'name="csrf" value="([^"]+)"', page)
+        assert id_mano and token
+        return id_mano[1], token[1]
+
+    def responder(id_mano: str, token: str, **campos: str) -> None:
+        r = web.post(f"/mesa/{clave}/confirmacion", data={"csrf": token, "id": id_mano} | campos, headers=origen)
+        assert r.status_code == 303 and r.headers["location"] == f"/mesa/{clave}", r.text
+
+    jugar(web, clave, 0)
+    assert en_la_base(web) == []  # confirmed on the phone, stored in the partida: not the tournament's yet
+    assert web.get(f"/api/partidas/{clave}/torneo").json()["pendientes"] == 1
+    primera, token = espera()
+    responder(primera, token, acepta="si")
+    assert [m.cliente_id for m in en_la_base(web)] == [primera]
+    assert 'id="confirmar_mano"' not in web.get(f"/mesa/{clave}").text
+    # the next hand refused by the other pareja: not counted, an incident for the referee
+    jugar(web, clave, 1)
+    segunda, token = espera()
+    assert segunda != primera
+    responder(segunda, token, acepta="no", motivo="no hubo órdago")
+    assert len(en_la_base(web)) == 1
+    with Session(engine) as s:
+        (inc,) = s.scalars(select(Incidencia).where(Incidencia.origen == "rival"))
+        assert inc.tipo == "mano_rechazada" and "mano 2" in inc.razon and "no hubo órdago" in inc.razon
+    # the partida keeps it: it is put before the other pareja again, and the hands after it wait
+    jugar(web, clave, 2)
+    otra, token = espera()
+    assert otra == segunda and len(en_la_base(web)) == 1
+    responder(segunda, token, acepta="si")
+    assert [m.cliente_id for m in en_la_base(web)][:2] == [primera, segunda]
+    tercera, token = espera()  # the send after the page put the third before them
+    responder(tercera, token, acepta="si")
+    assert len(en_la_base(web)) == 3 and web.get(f"/api/partidas/{clave}/torneo").json()["pendientes"] == 0
 
 
 def test_la_tableta_llama_y_lee_el_reloj(srv1: Servidor, client1: TestClient, tmp_path: Path) -> None:  # noqa: F811

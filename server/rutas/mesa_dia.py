@@ -7,6 +7,8 @@ tournament server the operator configured, through the table's own client
     POST /mesa/{clave}/llamar                 the page's button (a form): back to the table's page
     POST /api/partidas/{clave}/torneo/llamar  the same as JSON: {"texto": ...} in the player's language
     GET  /api/partidas/{clave}/torneo/reloj   the round's clock (server.servicios.reloj.estado; {} without one)
+    POST /mesa/{clave}/confirmacion           the other pareja's answer about the hand that waits for it
+                                              (a form: id, acepta "si"/"no", motivo): back to the table's page
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from fastapi.responses import JSONResponse, RedirectResponse
 
 from mesa.i18n import N_, t
 from mesa.torneo import MensajeTorneo
+from server.cuerpo import leer_formulario
 from server.deps import lang, sesiones
 from server.servicios import cola_remota, llamadas, mesa_torneo, reloj
 from server.servicios.partidas import WebError
@@ -32,6 +35,7 @@ Sesiones = Annotated[mesa_torneo.Sesiones, Depends(sesiones)]
 LLAMADO = N_("Árbitro llamado: viene a la mesa")
 YA_LLAMADO = N_("Ya habéis llamado al árbitro: viene a la mesa")
 SOLO_LOCAL = N_("Esta mesa llama al árbitro desde la tableta del torneo")
+MAX_FORM = 4 * 1024
 
 
 def _info(abrir: mesa_torneo.Sesiones, clave: str) -> dict[str, Any]:
@@ -131,3 +135,13 @@ async def reloj_api(clave: str, request: Request, idioma: Idioma, abrir: Sesione
         return await run_in_threadpool(estado_reloj, abrir, clave)
     remotos = mesa_torneo.remotos_de(request.app.state)
     return await asyncio.wrap_future(mesa_torneo.en_hilo_remoto(reloj_remota, abrir, info, remotos, idioma))
+
+
+@router.post("/mesa/{clave}/confirmacion")
+async def confirmacion_pagina(clave: str, request: Request, abrir: Sesiones) -> RedirectResponse:
+    """The other pareja confirms (``acepta`` "si") or refuses the hand waiting for it, with a reason
+    (server.servicios.mesa_torneo.responder)."""
+    form = await leer_formulario(request, MAX_FORM)
+    id_mano, acepta, motivo = form.get("id", "")[:100], form.get("acepta") == "si", form.get("motivo", "")[:300]
+    await run_in_threadpool(mesa_torneo.responder, abrir, clave, id_mano, acepta, motivo)
+    return RedirectResponse(f"/mesa/{clave}", status_code=303)

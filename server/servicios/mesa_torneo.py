@@ -55,7 +55,7 @@ from scoring.protocolo import SUFIJO_CORREGIDA, codigo_de
 from scoring.tanteo import ResultadoTanteo
 from server.modelos.partidas import ManoPartida, PartidaWeb
 from server.modelos.torneo import Enfrentamiento, Mano, TokenMesa, Torneo
-from server.servicios import cola_remota, reloj
+from server.servicios import cola_remota, confirmacion, reloj
 from server.servicios import partidas as servicio
 from server.servicios import torneos as torneo_servicio
 from server.servicios.partidas import WebError
@@ -72,6 +72,7 @@ NO_CONFIGURADO: Final = N_(
     "abre la mesa en el servidor del torneo"
 )
 OTRA_PARTIDA: Final = N_("esta mesa se unió a otra partida: únete otra vez con el código")
+CONFIRMA_TABLETA: Final = N_("la otra pareja confirma las manos de esta mesa en la tableta del torneo")
 Sesiones = Callable[[], AbstractContextManager[Session]]
 T = TypeVar("T")
 
@@ -490,9 +491,51 @@ def _registrar(s: Session, token: str, eid: int, mano: torneo_servicio.ManoEnvia
     torneo = s.get(Torneo, fila.torneo_id)
     if bloqueada is None or torneo is None:  # the token names them (foreign keys): kept for the types
         raise torneo_servicio.ServicioError("no existe esa partida", 404)
+    if confirmacion.exigida(torneo):  # the other pareja confirms it first, on the table's page
+        fuera = torneo_servicio.por_que_no(s, torneo, bloqueada, mano.numero, mano.registro)
+        if fuera is not None:  # in order: a hand refused by the opponents waits before the next
+            raise fuera
+        cuerpo = {"id": mano.id, "numero": mano.numero, "registro": dict(mano.registro), "tanteo": list(mano.tanteo)}
+        confirmacion.guardar(s, torneo, bloqueada, cuerpo)  # the same hand again: its same answer
+        return
     _estado, respuesta = reloj.registrar_mano(s, torneo, bloqueada, mano)  # the round clock has its say
     if isinstance(respuesta, torneo_servicio.ServicioError):
         raise respuesta
+
+
+def responder(sesiones: Sesiones, clave: str, id_mano: str, acepta: bool, motivo: str = "") -> None:
+    """The other pareja's answer, on the table's phone passed across, about the hand of the
+    table that waits for it (a tournament with ``confirmacion_rival``): confirmed, it is stored
+    and scored by the tournament; refused, an incident for the referee with the table's version
+    and the opponents' reason (server.servicios.confirmacion.responder). The hand stays the
+    partida's: the next send puts it before the other pareja again, once the referee has seen it
+    (a confirmed one: the send follows at once, for the next hand to wait on the same page)."""
+    with sesiones() as s:
+        _, info = _torneo(s, clave)
+    if info.get("servidor", LOCAL) != LOCAL:
+        raise WebError(CONFIRMA_TABLETA, 409)
+    eid = int(info["partida"])
+    try:
+        with torneo_servicio.cerrojo(eid), sesiones() as s:  # one writer per match, as a hand
+            fila = _token_de(s, str(info.get("token", "")), eid)
+            e = s.get(Enfrentamiento, eid, with_for_update=True)
+            torneo = s.get(Torneo, fila.torneo_id)
+            if e is None or torneo is None:  # the token names them (foreign keys): kept for the types
+                raise torneo_servicio.ServicioError("no existe esa partida", 404)
+
+            def registrar(c: dict[str, Any]) -> tuple[int, Any]:
+                enviada = torneo_servicio.ManoEnviada(
+                    c["id"], c["numero"], c["registro"], (c["tanteo"][0], c["tanteo"][1])
+                )
+                return reloj.registrar_mano(s, torneo, e, enviada)  # the round clock has its say
+
+            _estado, respuesta = confirmacion.responder(s, torneo, e, id_mano, acepta, registrar, None, motivo)
+    except torneo_servicio.ServicioError as exc:
+        raise _de_servicio(exc) from None
+    if isinstance(respuesta, torneo_servicio.ServicioError):  # refused by the service, its incident committed
+        raise _de_servicio(respuesta)
+    if acepta:  # the table's next hand, confirmed meanwhile, waits for them now: the page shows it
+        enviar_local(sesiones, clave)
 
 
 def enviar_local(sesiones: Sesiones, clave: str) -> None:
@@ -574,7 +617,9 @@ def _leido_local(s: Session, p: PartidaWeb, info: dict[str, Any], idioma: str) -
             if motivo is not None:
                 rechazadas = [_rechazada(primera + k, motivo, len(manos) - k - 1, idioma)]
     cuenta = torneo_servicio.estado_partida(s, torneo, e) if e is not None and torneo is not None else {}
+    espera = confirmacion.pendiente(s, e) if e is not None else None
     return {
+        "confirmar": confirmacion.a_json(espera) if espera is not None else None,
         "estado": _estado_servidor(cuenta),
         "respuestas": respuestas,
         "correcciones": correcciones,
@@ -637,4 +682,5 @@ def estado(sesiones: Sesiones, clave: str, idioma: str = SOURCE) -> dict[str, An
         "rechazadas": [texto_rechazada(tr, r, telefono=True, con_codigo=not propia) for r in rechazadas],
         "correcciones": [texto_correccion(tr, c) for c in correcciones],
         "actualizado": leido.get("actualizado"),
+        "confirmar": leido.get("confirmar"),  # the hand waiting for the other pareja (this server's tournament)
     }
