@@ -182,6 +182,9 @@ def test_the_page_creates_a_swiss_tournament_and_an_elimination_by_ceros(tmp_pat
         suizo, ceros = s.get(Torneo, creados["suizo"]), s.get(Torneo, creados["ceros"])
         assert (suizo.formato["tipo"], suizo.formato["rondas"], suizo.formato["clasifican"]) == ("suizo", 3, 0)
         assert (ceros.formato["tipo"], ceros.formato["ceros"]) == ("ceros", 1)
+    # their standings name what decides them: the Buchholz of a Swiss, the ceros of an elimination
+    assert "Buchholz" in c.get(f"/torneos/{creados['suizo']}/clasificacion").text
+    assert "<th>Ceros</th>" in c.get(f"/torneos/{creados['ceros']}/clasificacion").text
     sin_rondas = c.post("/torneos", data={"nombre": "S", "parejas": parejas, "mesas": "3", "tipo": "suizo"})
     assert sin_rondas.status_code == 422 and "rondas" in sin_rondas.text
 
