@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
 from training.cards.decks import DECKS, decks_root
 from vision.detect import DetectedBoxes
-from vision.images import shrink
 from vision.models import CLASSIFIER_FILE, DETECTOR_FILE, models_dir
 from vision.scale import ZOOM_OUT_ABOVE, border_colour, boxes_back, card_scale, zoom_factor, zoomed_out
 
@@ -95,13 +93,3 @@ def test_a_table_is_read_once_at_its_own_scale():
         )
         first = reader.detector.detect(scene.image)
         assert zoom_factor(first.boxes, (1280, 960)) == 1.0
-
-
-def test_a_photo_shrunk_for_the_detector_is_area_averaged_within_a_level_or_two():
-    rng = np.random.default_rng(0)
-    photo = cv2.GaussianBlur(rng.integers(0, 256, (960, 1280, 3), np.uint8), (0, 0), 2)
-    fast = shrink(photo, (448, 336))
-    area = cv2.resize(photo, (448, 336), interpolation=cv2.INTER_AREA)
-    assert fast.shape == area.shape and fast.dtype == np.uint8
-    assert float(np.abs(fast.astype(int) - area).mean()) < 2
-    assert shrink(photo, (1280, 960)) is photo  # nothing to do: the same array

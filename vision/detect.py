@@ -24,7 +24,6 @@ import numpy as np
 
 from vision.arrays import Floats, Image, Ints, Mask
 from vision.geometry import probiou_nms, rotated_nms
-from vision.images import shrink
 from vision.models import DEFAULT_THREADS, OnnxSession, session
 from vision.seats import seat_labels
 
@@ -109,8 +108,9 @@ class Detector:
         px, py = (size - nw) / 2, (size - nh) / 2
         canvas = np.full((size, size, 3), 114, np.uint8)  # letterbox, as Ultralytics trains
         left, top = round(px - 0.1), round(py - 0.1)
-        canvas[top : top + nh, left : left + nw] = shrink(image, (nw, nh))
-        blob = cv2.dnn.blobFromImage(canvas, 1 / 255, swapRB=True)  # (1, 3, size, size) RGB in [0, 1]
+        canvas[top : top + nh, left : left + nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+        blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32)
+        blob /= 255
         pred = sess.run(None, {inp.name: blob})[0][0]  # (6, A): cx cy w h score angle
         keep = pred[4] >= floor
         boxes = pred[[0, 1, 2, 3, 5]][:, keep].T.copy()

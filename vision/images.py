@@ -98,28 +98,6 @@ def load_image(path: str | os.PathLike[str]) -> Image:
     return img
 
 
-def shrink(image: Image, size: tuple[int, int]) -> Image:
-    """``image`` resized to ``size`` (w, h), a reduction: first by the whole factor it holds with
-    OpenCV's area averaging (its fast path, 0.4 ms for 1280x960 to half), then bilinearly by what
-    remains (under 2). Area averaging by a fraction, 1280x960 to 448x336 in one step, costs
-    4.8 ms on this project's CPU against 0.75 ms so; the pixels differ by about one level in 256.
-
-        >>> shrink(np.zeros((960, 1280, 3), np.uint8), (448, 336)).shape
-        (336, 448, 3)
-        >>> shrink(np.zeros((7, 9, 3), np.uint8), (9, 7)).shape
-        (7, 9, 3)
-    """
-    h, w = image.shape[:2]
-    whole = int(min(w / max(size[0], 1), h / max(size[1], 1)))
-    if whole >= 2:  # fx = 1 / whole: OpenCV averages whole blocks (its integer path)
-        image = np.asarray(cv2.resize(image, None, fx=1 / whole, fy=1 / whole, interpolation=cv2.INTER_AREA), np.uint8)
-        h, w = image.shape[:2]
-    if (w, h) == size:
-        return image
-    flag = cv2.INTER_LINEAR if w >= size[0] and h >= size[1] else cv2.INTER_AREA
-    return np.asarray(cv2.resize(image, size, interpolation=flag), np.uint8)
-
-
 def as_bgr(image: Image | str | os.PathLike[str]) -> Image:
     """A BGR uint8 image from a file path or an array (grey and BGRA arrays converted)."""
     img = load_image(image) if not isinstance(image, np.ndarray) else check_size(image)
