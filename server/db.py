@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
@@ -65,6 +67,7 @@ def motor(url: str) -> Engine:
     fichero = fichero_sqlite(url)
     if fichero is not None:
         _solo_dueno(fichero)
+        _wal(fichero)
     engine = create_engine(url, **kwargs)
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)
@@ -88,9 +91,30 @@ def _solo_dueno(fichero: Path) -> None:
             f.chmod(0o600)
 
 
+def _wal(fichero: Path, plazo: float = 30.0) -> None:
+    """Put the file in WAL mode (stored in the file: once is enough). Switching the journal
+    answers "database is locked" at once, without waiting, while another process opens the same
+    file (uvicorn's workers, two hosts starting together): so it is done here, once, retried for
+    ``plazo`` seconds, and never on each new connection, where it failed a request under load."""
+    hasta = time.monotonic() + plazo
+    while True:
+        conn = sqlite3.connect(fichero, timeout=plazo)
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+                return
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError:
+            if time.monotonic() > hasta:
+                raise
+            time.sleep(0.05)
+        finally:
+            conn.close()
+
+
 def _sqlite_pragmas(conn: Any, _record: Any) -> None:
+    """Each connection's own settings (the journal mode is the file's: ``_wal``)."""
     cur = conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a committed hand survives a kill -9
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
