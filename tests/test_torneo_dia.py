@@ -261,6 +261,10 @@ def test_la_otra_pareja_confirma_en_el_telefono(servidor_unico: tuple[TestClient
     def espera() -> tuple[str, str]:
         page = web.get(f"/mesa/{clave}?lang=en").text
         assert 'id="confirmar_mano"' in page and "Pass the phone to the other pair" in page, page
+        envio = re.search(r'id="envio"[^>]*>([^<]*)<', page)
+        assert envio and "waits for the other pair" in envio[1], page
+        detras = int(re.search(r'id="envio" data-pendientes="(\d+)"', page)[1]) - 1  # type: ignore[index]
+        assert ("not sent" in envio[1]) == (detras > 0), envio[1]  # only the hands behind it
         id_mano, token = re.search(r'name="id" value="([^"]+)"', page), re.search(r'name="csrf" value="([^"]+)"', page)
         assert id_mano and token
         return id_mano[1], token[1]
