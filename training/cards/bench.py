@@ -4,6 +4,9 @@ close-up of one hand, ``primer_plano_mediana_ms``, and of one filling the frame,
 with ONNX Runtime (what ships) versus the same models run through PyTorch (Ultralytics for
 the detector, torch for the classifier and the mark readers), in one run, and their ratio;
 and what the corner-index and pinta readers cost (the same reader with them switched off).
+``--fp32`` also times each kind of photo read by the generic reader with the fp32 classifier
+instead of the int8 one (``models/carta_cls_int8.onnx``), interleaved read by read with the
+shipped reader (``*_intercalado_*``): the machine's other work weighs on both alike.
 ``--baraja FILE`` also times reading against that registered deck, with its templates and
 without them (the features alone).
 
@@ -52,6 +55,20 @@ def _time(fn, images, repeats: int) -> list[float]:
         fn(images[k % len(images)])
         out.append((time.perf_counter() - t0) * 1000)
     return out
+
+
+def _time_pair(fn_a, fn_b, images, repeats: int) -> tuple[list[float], list[float]]:
+    """As :func:`_time` for two readers, their reads interleaved (each photo by one then the
+    other), so that the machine's other work weighs on both alike."""
+    fn_a(images[0]), fn_b(images[0])  # warm-up
+    a: list[float] = []
+    b: list[float] = []
+    for k in range(repeats):
+        for fn, out in ((fn_a, a), (fn_b, b)) if k % 2 == 0 else ((fn_b, b), (fn_a, a)):
+            t0 = time.perf_counter()
+            fn(images[k % len(images)])
+            out.append((time.perf_counter() - t0) * 1000)
+    return a, b
 
 
 def torch_reader(models: Path, threads: int):
@@ -126,6 +143,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hilos", type=int, default=DEFAULT_THREADS)
     p.add_argument("--pytorch", action="store_true")
     p.add_argument("--baraja", type=Path, default=None, help="also read against this registration")
+    p.add_argument(
+        "--fp32",
+        action="store_true",
+        help="also time each kind of photo read with the fp32 classifier, interleaved with the shipped reader",
+    )
     p.add_argument("--salida", type=Path, default=None, help="also write the results here (JSON)")
     args = p.parse_args(argv)
     images = [
@@ -159,6 +181,12 @@ def main(argv: list[str] | None = None) -> int:
         for i, style in enumerate(("row", "overlap", "fan", "overlap", "fan"))
     ]
     res["primer_plano_cerca_mediana_ms"] = round(statistics.median(_time(reader.read, near, args.veces)), 1)
+    if args.fp32:
+        fp32 = CardReader(reader.folder, replace(settings, int8_classifier=False)).load()
+        for key, photos in (("mesa", images), ("primer_plano", closeups), ("primer_plano_cerca", near)):
+            new, old = _time_pair(reader.read, fp32.read, photos, args.veces)
+            res[f"{key}_intercalado_mediana_ms"] = round(statistics.median(new), 1)
+            res[f"{key}_intercalado_fp32_mediana_ms"] = round(statistics.median(old), 1)
     if reader.classifier.has_marks:
         no_marks = CardReader(reader.folder, replace(settings, index_weight=0, pinta_weight=0)).load()
         res["onnxruntime_sin_marcas_mediana_ms"] = round(statistics.median(_time(no_marks.read, images, args.veces)), 1)
