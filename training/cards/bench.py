@@ -7,6 +7,9 @@ and what the corner-index and pinta readers cost (the same reader with them swit
 ``--fp32`` also times each kind of photo read by the generic reader with the fp32 classifier
 instead of the int8 one (``models/carta_cls_int8.onnx``), interleaved read by read with the
 shipped reader (``*_intercalado_*``): the machine's other work weighs on both alike.
+``--etapas`` also says where a read's time goes: the milliseconds each ONNX model takes, and
+the rest (the photo shrunk for the detector, the cut-outs, the NMS, the assembly: numpy,
+OpenCV and Python).
 ``--baraja FILE`` also times reading against that registered deck, with its templates and
 without them (the features alone).
 
@@ -22,6 +25,7 @@ the ``train`` extra.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import statistics
@@ -69,6 +73,65 @@ def _time_pair(fn_a, fn_b, images, repeats: int) -> tuple[list[float], list[floa
             fn(images[k % len(images)])
             out.append((time.perf_counter() - t0) * 1000)
     return a, b
+
+
+class _TimedSession:
+    """An ONNX Runtime session that adds each run's milliseconds to ``spent[name]``."""
+
+    def __init__(self, sess, name: str, spent: dict[str, list[float]]):
+        self.sess, self.name, self.spent = sess, name, spent
+
+    def run(self, output_names, input_feed):
+        t0 = time.perf_counter()
+        out = self.sess.run(output_names, input_feed)
+        self.spent.setdefault(self.name, []).append((time.perf_counter() - t0) * 1000)
+        return out
+
+    def get_inputs(self):
+        return self.sess.get_inputs()
+
+
+def stage_times(photos: dict[str, list[np.ndarray]], repeats: int, threads: int) -> dict[str, dict[str, float]]:
+    """Where a read's time goes, for each kind of photo: the median read, and the milliseconds
+    a read spends in each ONNX model (all its runs summed, averaged over the reads), the rest
+    being numpy, OpenCV and Python. The sessions are wrapped for this only (a fresh reader)."""
+    import vision.classify
+    import vision.detect
+    import vision.models
+
+    spent: dict[str, list[float]] = {}
+    plain = vision.models.session
+
+    @functools.lru_cache(maxsize=16)
+    def timed(path: str, n: int):
+        return _TimedSession(plain(path, n), Path(path).name, spent)
+
+    patched = (vision.models, vision.detect, vision.classify)
+    for module in patched:
+        module.session = timed  # type: ignore[attr-defined]
+    try:
+        reader = CardReader(settings=ReaderSettings(threads=threads)).load()
+        res = {}
+        for kind, images in photos.items():
+            for image in images:  # warm-up
+                reader.read(image)
+            spent.clear()
+            total = []
+            for k in range(repeats):
+                t0 = time.perf_counter()
+                reader.read(images[k % len(images)])
+                total.append((time.perf_counter() - t0) * 1000)
+            row = {"lectura_mediana_ms": round(statistics.median(total), 1)}
+            for name, ms in spent.items():
+                row[f"{name}_ms"] = round(sum(ms) / len(total), 1)
+            row["fuera_de_onnx_ms"] = round(
+                statistics.mean(total) - sum(sum(v) for v in spent.values()) / len(total), 1
+            )
+            res[kind] = row
+        return res
+    finally:
+        for module in patched:
+            module.session = plain  # type: ignore[attr-defined]
 
 
 def torch_reader(models: Path, threads: int):
@@ -149,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
         help="also time each kind of photo read with the fp32 classifier, interleaved with the shipped reader",
     )
     p.add_argument("--salida", type=Path, default=None, help="also write the results here (JSON)")
+    p.add_argument(
+        "--etapas", action="store_true", help="also where each read's time goes: each ONNX model's ms, the rest"
+    )
     args = p.parse_args(argv)
     images = [
         render_scene(
@@ -181,6 +247,8 @@ def main(argv: list[str] | None = None) -> int:
         for i, style in enumerate(("row", "overlap", "fan", "overlap", "fan"))
     ]
     res["primer_plano_cerca_mediana_ms"] = round(statistics.median(_time(reader.read, near, args.veces)), 1)
+    if args.etapas:
+        res["etapas"] = stage_times({"mesa": images, "primer_plano": closeups, "cerca": near}, args.veces, args.hilos)
     if args.fp32:
         fp32 = CardReader(reader.folder, replace(settings, int8_classifier=False)).load()
         for key, photos in (("mesa", images), ("primer_plano", closeups), ("primer_plano_cerca", near)):
