@@ -34,6 +34,7 @@ from vision.models import (
     CLASSIFIER_FILE,
     CORNER_INDEX_FILE,
     DEFAULT_THREADS,
+    FAST_CLASSIFIER_FILE,
     PINTAS_FILE,
     OnnxSession,
     optional_session,
@@ -97,7 +98,11 @@ class CardProbabilities:
 
 class Classifier:
     """The card classifier and the two mark readers of a folder (the marks optional), or the
-    classifier's features against a registered deck. Sessions load on first use."""
+    classifier's features against a registered deck. Sessions load on first use.
+
+    Without a deck and with ``fast`` the card probabilities come from the folder's int8
+    classifier (FAST_CLASSIFIER_FILE) where it has one; :meth:`run_network` (the features a deck
+    is registered, learned and read with) is always the fp32 file's."""
 
     def __init__(
         self,
@@ -107,6 +112,7 @@ class Classifier:
         index_weight: float = INDEX_WEIGHT,
         pinta_weight: float = PINTA_WEIGHT,
         both_ways: bool = BOTH_WAYS,
+        fast: bool = True,
     ):
         self.folder = Path(folder)
         self.threads = threads
@@ -114,6 +120,9 @@ class Classifier:
         self.index_weight = index_weight
         self.pinta_weight = pinta_weight
         self.both_ways = both_ways
+        self.fast = fast
+        # the optional sessions, looked up once (not a file check on every read)
+        self._optional: dict[str, OnnxSession | None] = {}
 
     @property
     def network_file(self) -> Path:
@@ -124,14 +133,29 @@ class Classifier:
         return session(str(self.network_file), self.threads)
 
     @property
+    def generic_network(self) -> OnnxSession:
+        """What the card probabilities come from without a deck: the int8 classifier where the
+        folder has one and ``fast``, else the fp32 one."""
+        if self.fast and self.deck is None:
+            fast = self._optional_session(FAST_CLASSIFIER_FILE)
+            if fast is not None:
+                return fast
+        return self.network
+
+    @property
     def index_reader(self) -> OnnxSession | None:
         """The corner-index rank reader, or None where the folder has none (or its weight is 0)."""
-        return optional_session(self.folder, CORNER_INDEX_FILE, self.threads) if self.index_weight else None
+        return self._optional_session(CORNER_INDEX_FILE) if self.index_weight else None
 
     @property
     def pinta_reader(self) -> OnnxSession | None:
         """The pintas' suit reader, or None where the folder has none (or its weight is 0)."""
-        return optional_session(self.folder, PINTAS_FILE, self.threads) if self.pinta_weight else None
+        return self._optional_session(PINTAS_FILE) if self.pinta_weight else None
+
+    def _optional_session(self, name: str) -> OnnxSession | None:
+        if name not in self._optional:
+            self._optional[name] = optional_session(self.folder, name, self.threads)
+        return self._optional[name]
 
     @property
     def has_marks(self) -> bool:
@@ -139,14 +163,16 @@ class Classifier:
 
     def load(self) -> Classifier:
         """Load the ONNX models now (otherwise the first read does)."""
-        _ = self.network, self.index_reader, self.pinta_reader
+        _ = self.network, self.generic_network, self.index_reader, self.pinta_reader
         return self
 
-    def run_network(self, crops: Image) -> tuple[Floats, Floats | None]:
+    def run_network(self, crops: Image, sess: OnnxSession | None = None) -> tuple[Floats, Floats | None]:
         """Logits (N, 40) and features (N, D) of BGR uint8 crops (N, 96, 64, 3); features are
-        None with a classifier exported without them."""
-        sess = self.network
-        blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255
+        None with a classifier exported without them. ``sess``: another classifier of the same
+        inputs and outputs (default the fp32 one, whose features a deck is tied to)."""
+        sess = sess or self.network
+        blob = crops.transpose(0, 3, 1, 2).astype(np.float32)
+        blob /= 255
         out = sess.run(None, {sess.get_inputs()[0].name: blob})
         logits: Floats = out[0]
         feats: Floats | None = out[1] if len(out) > 1 else None
@@ -164,7 +190,7 @@ class Classifier:
         crops = cards.crops
         if self.both_ways:  # and the crop turned half a turn, in one batch
             crops = np.concatenate([crops, crops[:, ::-1, ::-1]])
-        logits, feats = self.run_network(crops)
+        logits, feats = self.run_network(crops, self.generic_network)
         n = len(cards)
         generic = softmax(logits)
         generic = (generic[:n] + generic[n:]) / 2 if self.both_ways else generic

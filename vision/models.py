@@ -4,6 +4,8 @@ A reader's folder (``models/``, or ``$MUSMESA_MODELS``) holds:
 
 - ``carta_obb.onnx``: the one-class oriented-box card detector (its input size is read from the file);
 - ``carta_cls.onnx``: the 40-class card classifier on 64x96 crops (also gives its features);
+- ``carta_cls_int8.onnx`` (optional): the same quantized to int8, what the generic reader
+  classifies with (never a registered deck's features);
 - ``carta_idx.onnx`` (optional): the reader of the rank printed in the corners;
 - ``carta_palo.onnx`` (optional): the reader of the suit from the pintas;
 - ``carta_dudas.json`` (optional): the learned flag model (:mod:`vision.flags`).
@@ -23,6 +25,10 @@ from typing import Any, Final, Protocol
 REPO: Final = Path(__file__).resolve().parent.parent
 DETECTOR_FILE: Final = "carta_obb.onnx"
 CLASSIFIER_FILE: Final = "carta_cls.onnx"
+# The same classifier quantized to int8 (training/cards/quantize.py), about twice as fast: the
+# generic reading's card probabilities only. A registered or learned deck's features, and the
+# hash it is tied to, stay the fp32 file's, so registered decks stay valid.
+FAST_CLASSIFIER_FILE: Final = "carta_cls_int8.onnx"
 CORNER_INDEX_FILE: Final = "carta_idx.onnx"
 PINTAS_FILE: Final = "carta_palo.onnx"
 FLAG_MODEL_FILE: Final = "carta_dudas.json"

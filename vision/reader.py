@@ -99,6 +99,8 @@ class ReaderSettings:
     # on an unfamiliar deck, every rank but a number card's counted pips (vision.pips) weighs this
     # (1: the pips are not counted)
     pip_penalty: float = PIP_PENALTY
+    # without a deck, classify with the folder's int8 classifier where it has one (vision.models)
+    int8_classifier: bool = True
 
 
 class CardReader:
@@ -118,7 +120,9 @@ class CardReader:
         self.deck = deck
         s = self.settings
         self.detector = Detector(self.folder / DETECTOR_FILE, s.threads, s.det_threshold)
-        self.classifier = Classifier(self.folder, s.threads, deck, s.index_weight, s.pinta_weight, s.both_ways)
+        self.classifier = Classifier(
+            self.folder, s.threads, deck, s.index_weight, s.pinta_weight, s.both_ways, s.int8_classifier
+        )
         # whether a photo shows cards at all is the generic classifier's judgement, even
         # against a registered deck (see vision.assemble.CARD_EVIDENCE)
         self._generic: Classifier | None = None
@@ -193,7 +197,10 @@ class CardReader:
         else:
             if self._generic is None:
                 s = self.settings
-                self._generic = Classifier(self.folder, s.threads, None, s.index_weight, s.pinta_weight, s.both_ways)
+                # the fp32 classifier: nothing read against a deck depends on the int8 one
+                self._generic = Classifier(
+                    self.folder, s.threads, None, s.index_weight, s.pinta_weight, s.both_ways, fast=False
+                )
             generic = self._generic.classify(cutouts)
         return card_evidence(scores, generic, self.settings.index_weight, self.settings.pinta_weight)
 

@@ -2,8 +2,15 @@
 close-up of one hand, ``primer_plano_mediana_ms``, and of one filling the frame,
 ``primer_plano_cerca_mediana_ms``), model loading apart,
 with ONNX Runtime (what ships) versus the same models run through PyTorch (Ultralytics for
-the detector, torch for the classifier and the mark readers), in one run, and their ratio;
+the detector, torch for the classifier and the mark readers), in one run, read by read
+interleaved, and their ratio;
 and what the corner-index and pinta readers cost (the same reader with them switched off).
+``--fp32`` also times each kind of photo read by the generic reader with the fp32 classifier
+instead of the int8 one (``models/carta_cls_int8.onnx``), interleaved read by read with the
+shipped reader (``*_intercalado_*``): the machine's other work weighs on both alike.
+``--etapas`` also says where a read's time goes: the milliseconds each ONNX model takes, and
+the rest (the photo shrunk for the detector, the cut-outs, the NMS, the assembly: numpy,
+OpenCV and Python).
 ``--baraja FILE`` also times reading against that registered deck, with its templates and
 without them (the features alone).
 
@@ -19,6 +26,7 @@ the ``train`` extra.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import statistics
@@ -52,6 +60,79 @@ def _time(fn, images, repeats: int) -> list[float]:
         fn(images[k % len(images)])
         out.append((time.perf_counter() - t0) * 1000)
     return out
+
+
+def _time_pair(fn_a, fn_b, images, repeats: int) -> tuple[list[float], list[float]]:
+    """As :func:`_time` for two readers, their reads interleaved (each photo by one then the
+    other), so that the machine's other work weighs on both alike."""
+    fn_a(images[0]), fn_b(images[0])  # warm-up
+    a: list[float] = []
+    b: list[float] = []
+    for k in range(repeats):
+        for fn, out in ((fn_a, a), (fn_b, b)) if k % 2 == 0 else ((fn_b, b), (fn_a, a)):
+            t0 = time.perf_counter()
+            fn(images[k % len(images)])
+            out.append((time.perf_counter() - t0) * 1000)
+    return a, b
+
+
+class _TimedSession:
+    """An ONNX Runtime session that adds each run's milliseconds to ``spent[name]``."""
+
+    def __init__(self, sess, name: str, spent: dict[str, list[float]]):
+        self.sess, self.name, self.spent = sess, name, spent
+
+    def run(self, output_names, input_feed):
+        t0 = time.perf_counter()
+        out = self.sess.run(output_names, input_feed)
+        self.spent.setdefault(self.name, []).append((time.perf_counter() - t0) * 1000)
+        return out
+
+    def get_inputs(self):
+        return self.sess.get_inputs()
+
+
+def stage_times(photos: dict[str, list[np.ndarray]], repeats: int, threads: int) -> dict[str, dict[str, float]]:
+    """Where a read's time goes, for each kind of photo: the median read, and the milliseconds
+    a read spends in each ONNX model (all its runs summed, averaged over the reads), the rest
+    being numpy, OpenCV and Python. The sessions are wrapped for this only (a fresh reader)."""
+    import vision.classify
+    import vision.detect
+    import vision.models
+
+    spent: dict[str, list[float]] = {}
+    plain = vision.models.session
+
+    @functools.lru_cache(maxsize=16)
+    def timed(path: str, n: int):
+        return _TimedSession(plain(path, n), Path(path).name, spent)
+
+    patched = (vision.models, vision.detect, vision.classify)
+    for module in patched:
+        module.session = timed  # type: ignore[attr-defined]
+    try:
+        reader = CardReader(settings=ReaderSettings(threads=threads)).load()
+        res = {}
+        for kind, images in photos.items():
+            for image in images:  # warm-up
+                reader.read(image)
+            spent.clear()
+            total = []
+            for k in range(repeats):
+                t0 = time.perf_counter()
+                reader.read(images[k % len(images)])
+                total.append((time.perf_counter() - t0) * 1000)
+            row = {"lectura_mediana_ms": round(statistics.median(total), 1)}
+            for name, ms in spent.items():
+                row[f"{name}_ms"] = round(sum(ms) / len(total), 1)
+            row["fuera_de_onnx_ms"] = round(
+                statistics.mean(total) - sum(sum(v) for v in spent.values()) / len(total), 1
+            )
+            res[kind] = row
+        return res
+    finally:
+        for module in patched:
+            module.session = plain  # type: ignore[attr-defined]
 
 
 def torch_reader(models: Path, threads: int):
@@ -126,7 +207,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hilos", type=int, default=DEFAULT_THREADS)
     p.add_argument("--pytorch", action="store_true")
     p.add_argument("--baraja", type=Path, default=None, help="also read against this registration")
+    p.add_argument(
+        "--fp32",
+        action="store_true",
+        help="also time each kind of photo read with the fp32 classifier, interleaved with the shipped reader",
+    )
     p.add_argument("--salida", type=Path, default=None, help="also write the results here (JSON)")
+    p.add_argument(
+        "--etapas", action="store_true", help="also where each read's time goes: each ONNX model's ms, the rest"
+    )
     args = p.parse_args(argv)
     images = [
         render_scene(
@@ -159,6 +248,14 @@ def main(argv: list[str] | None = None) -> int:
         for i, style in enumerate(("row", "overlap", "fan", "overlap", "fan"))
     ]
     res["primer_plano_cerca_mediana_ms"] = round(statistics.median(_time(reader.read, near, args.veces)), 1)
+    if args.etapas:
+        res["etapas"] = stage_times({"mesa": images, "primer_plano": closeups, "cerca": near}, args.veces, args.hilos)
+    if args.fp32:
+        fp32 = CardReader(reader.folder, replace(settings, int8_classifier=False)).load()
+        for key, photos in (("mesa", images), ("primer_plano", closeups), ("primer_plano_cerca", near)):
+            new, old = _time_pair(reader.read, fp32.read, photos, args.veces)
+            res[f"{key}_intercalado_mediana_ms"] = round(statistics.median(new), 1)
+            res[f"{key}_intercalado_fp32_mediana_ms"] = round(statistics.median(old), 1)
     if reader.classifier.has_marks:
         no_marks = CardReader(reader.folder, replace(settings, index_weight=0, pinta_weight=0)).load()
         res["onnxruntime_sin_marcas_mediana_ms"] = round(statistics.median(_time(no_marks.read, images, args.veces)), 1)
@@ -166,9 +263,12 @@ def main(argv: list[str] | None = None) -> int:
         res.update(_registered_times(args.baraja, settings, images, args.veces))
     if args.pytorch:
         read = torch_reader(reader.folder, args.hilos)
-        torch_ms = _time(read, images, args.veces)
+        # interleaved read by read with the ONNX Runtime reader: the machine's other work
+        # weighs on both alike
+        ort_ms, torch_ms = _time_pair(reader.read, read, images, args.veces)
         res["pytorch_mediana_ms"] = round(statistics.median(torch_ms), 1)
-        res["pytorch_entre_onnxruntime"] = round(statistics.median(torch_ms) / statistics.median(onnx_ms), 2)
+        res["onnxruntime_intercalado_con_pytorch_mediana_ms"] = round(statistics.median(ort_ms), 1)
+        res["pytorch_entre_onnxruntime"] = round(statistics.median(torch_ms) / statistics.median(ort_ms), 2)
     res["carga_media_cpu"] = round(os.getloadavg()[0], 2)
     print(json.dumps(res, indent=1, ensure_ascii=False))
     if args.salida:
