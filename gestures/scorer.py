@@ -61,6 +61,11 @@ class Umbrales:
     tongue_area: tuple[float, float] = (0.015, 0.05)  # tongue-coloured area outside the lips
     tongue_red: tuple[float, float] = (0.03, 0.07)  # all tongue-coloured area near the mouth
     tongue_fill: tuple[float, float] = (0.3, 0.5)  # share of the mouth opening that is tongue
+    # ...with the lips this far apart (lip gap rise, IOD), the red inside a flared "O" (lips,
+    # gums) fills half the opening too: then a tongue must fill more of it (senas-lp d8 8.33 s:
+    # 0.44-0.52 at 0.10-0.16 apart; set looking at that clip)
+    tongue_lips_apart: tuple[float, float] = (0.06, 0.1)
+    tongue_fill_apart: tuple[float, float] = (0.5, 0.6)
     tongue_side: tuple[float, float] = (0.6, 1.0)  # |tongue offset| in mouth half-widths
     # what real faces do that is not a seña (tuned on real clips: docs/senas.md)
     lip_push: tuple[float, float] = (0.008, 0.016)  # lips out in front of the corners, IOD
@@ -390,9 +395,10 @@ class Scorer:
         outside = ramp(area - base.get("tongue_area"), *self._t(self.u.tongue_area, base, "tongue_area"))
         # more red near the mouth counts only if it reaches past the lips or fills the
         # opening: a tongue lying in a talking mouth shares it with teeth and shadow
+        flared = ramp(f["lip_gap"] - base.get("lip_gap"), *self.u.tongue_lips_apart)
         reach = max(
             ramp(f["tongue_area"] - base.get("tongue_area"), 0.005, 0.015),
-            ramp(f.get("tongue_fill", 0.0), *self.u.tongue_fill),
+            ramp(f.get("tongue_fill", 0.0), *_mix(self.u.tongue_fill, self.u.tongue_fill_apart, flared)),
         )
         red = (
             ramp(f["red_total"] - base.get("red_total"), *self._t(self.u.tongue_red, base, "red_total"))

@@ -153,6 +153,16 @@ def test_red_inside_a_talking_mouth_is_not_a_tongue_out():
     assert "lengua_fuera" in fired(red_total=0.12, tongue_fill=0.6, lip_gap=0.2)
 
 
+def test_red_inside_a_flared_o_is_not_a_tongue_out():
+    """Lips flared wide apart (a funnel "O", senas-lp d8 8.33 s) show their red inner side and
+    the gums over half the opening with nothing past the lips: no tongue. With the lips only
+    parted, the same red is one; a tongue filling most of a wide opening still is."""
+    o = {"red_total": NEUTRAL["red_total"] + 0.09, "tongue_fill": 0.46, "jawOpen": NEUTRAL["jawOpen"] + 0.25}
+    assert "lengua_fuera" not in fired(**o, lip_gap=NEUTRAL["lip_gap"] + 0.15)
+    assert "lengua_fuera" in fired(**o, lip_gap=NEUTRAL["lip_gap"] + 0.04)
+    assert "lengua_fuera" in fired(**{**o, "tongue_fill": 0.65}, lip_gap=NEUTRAL["lip_gap"] + 0.15)
+
+
 def test_colour_cues_need_the_persons_own_neutral_face():
     uncalibrated = Scorer().score({**NEUTRAL, "tongue_area": 0.08, "lower_lip_red": 0.05}, Baseline(dict(NEUTRAL)))
     assert uncalibrated.valores["lengua_fuera"] == 0.0
