@@ -326,6 +326,18 @@ def test_a_pout_pushed_slightly_aside_is_still_a_pout():
     assert score(**far, **pout)["labios_lado"] >= 0.6
 
 
+def test_lips_pulled_clearly_aside_and_shut_are_no_grin():
+    """senas-lp d8 5.87 s: the mouth twisted aside reads as a smile (0.4-0.6 rise) and a stretch
+    on that side (0.3); a grin never moves the mouth that far off centre with the lips shut.
+    The same twist with the lips apart (d8's bite at 5.03 s, a smirk showing teeth) stays a
+    grin, and so does a slight shift."""
+    twist = {"mouthRight": NEUTRAL["mouthRight"] + 0.5, "mouthSmileLeft": 0.5, "mouthSmileRight": 0.6}
+    twist |= {"mouthStretchLeft": 0.3, "mouthStretchRight": 0.05}
+    assert fired(**twist) == {"labios_lado"}
+    assert fired(**twist, lip_gap=NEUTRAL["lip_gap"] + 0.09) == set()
+    assert fired(**{**twist, "mouthRight": NEUTRAL["mouthRight"] + 0.3}) == set()
+
+
 def test_lips_clearly_aside_are_told_apart_from_a_slight_asymmetry():
     """Each frame says whether the lips are clearly aside (the event needs one such frame): a
     slight asymmetry scores fully but is not clear; a clear pull is, by either cue; a one-sided
