@@ -118,9 +118,19 @@ class BlinkSettings:
     """What a blink is: both eyes shut together, briefly."""
 
     shut: float = 0.5  # an eye's closure score (the wink's, 0..1) this high: shut
-    longest: float = 0.5  # s: both eyes shut longer than this are closed eyes, not a blink
+    longest: float = 0.45  # s: both eyes shut longer than this are closed eyes, not a blink
     after: float = 0.15  # s after a blink: the lids settle; no seña starts, no wink, no closure
     brows_after: float = 0.4  # s after a blink the brows still read raised
+    # A wink squeezed hard narrows the other eye too, and for a moment both read shut. What
+    # tells it from a blink is how it ends: in a blink both eyes open again together (in the
+    # 38 labelled blinks of the shared clips one eye trails the other by one frame, two at
+    # 25 fps: 0.08 s), in a wink the winking eye stays shut after the other opens. So both eyes
+    # shut briefly are a wink's narrowing, not a blink, once the same eye has been shut alone
+    # for ``wink_trail`` frames after it and ``wink_alone`` seconds in all, counting the frames
+    # it was shut alone just before (set on senas-lp d7 and d1's winks: 0.067 s; a blink there
+    # reached 0.04 s)
+    wink_trail: int = 2
+    wink_alone: float = 0.06
 
 
 @dataclass(frozen=True)
@@ -131,6 +141,9 @@ class Veda:
     ojos: bool = False  # no wink and no new closed-eyes: a blink or its last few frames
     cejas: bool = False  # no raised brows: a blink or the tenths of a second after it
     inicio: bool = False  # no seña starts now (a blink never starts one)
+    # the both-eyes closure just before was a wink's narrowing (``BlinkSettings.wink_trail``):
+    # the wink started this long ago (its first frame with the eye shut), no blink rules it out
+    guino_desde: float | None = None
 
 
 class BlinkWatch:
@@ -154,22 +167,52 @@ class BlinkWatch:
         self._start: float | None = None  # both eyes shut since
         self._last = 0.0  # last frame both were shut
         self._end = float("-inf")  # last frame of the last blink
+        self._alone: tuple[str, float, int] | None = None  # one eye shut alone: side, since, frames
+        self._lead: tuple[str, float] | None = None  # that run just before both shut: side, since
+        self._episode = (0.0, 0.0)  # the last short closure of both eyes: first and last frame
+        self._lead_of_episode: tuple[str, float] | None = None
+        self._wink: float | None = None  # the closure turned out a wink's: it started then
+        self._trail = False  # the eye shut alone now has been since the closure ended
 
     def update(self, t: float, closure_a: float, closure_b: float) -> Veda:
         s = self.settings
         both = min(closure_a, closure_b) >= s.shut
+        ended = False
+        one = None if both or max(closure_a, closure_b) < s.shut else ("a" if closure_a >= s.shut else "b")
         if both:
             if self._start is None:
                 self._start = t
+                self._lead = None if self._alone is None else self._alone[:2]
             self._last = t
         elif self._start is not None:
             if self._last - self._start <= s.longest:
                 self._end = self._last
+                self._episode, self._lead_of_episode = (self._start, self._last), self._lead
+                ended = True
             self._start = None
+        # the same eye shut alone since the frame after a short closure of both
+        if one is None:
+            self._alone, self._wink = None, None
+        elif self._alone is None or self._alone[0] != one:
+            self._alone, self._wink, self._trail = (one, t, 1), None, ended
+        else:
+            self._alone = (one, self._alone[1], self._alone[2] + 1)
+        if self._alone is not None and self._wink is None and self._trail:
+            side, since, frames = self._alone
+            lead = self._lead_of_episode if self._lead_of_episode and self._lead_of_episode[0] == side else None
+            alone = (t - since) + (self._episode[0] - lead[1] if lead else 0.0)
+            if frames >= s.wink_trail and alone >= s.wink_alone - 1e-9:
+                self._wink = lead[1] if lead else self._episode[0]
         blinking = both and self._start is not None and t - self._start <= s.longest
-        since = t - self._end
-        eyes = blinking or 0 < since <= s.after
-        return Veda(parpadeo=blinking, ojos=eyes, cejas=blinking or 0 < since <= s.brows_after, inicio=eyes)
+        since_end = t - self._end
+        eyes = (blinking or 0 < since_end <= s.after) and self._wink is None
+        return Veda(
+            parpadeo=blinking,
+            ojos=eyes,
+            cejas=blinking or 0 < since_end <= s.brows_after,
+            inicio=eyes,
+            guino_desde=self._wink,
+        )
 
 
 def veto(scores: dict[str, float], veda: Veda) -> dict[str, float]:

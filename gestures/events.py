@@ -39,7 +39,7 @@ class Tiempos:
 # mouth and brow señas must outlast a syllable of speech.
 TIEMPOS: dict[str, Tiempos] = {
     "guino": Tiempos(minimo=0.15),
-    "ojos_cerrados": Tiempos(minimo=0.7),
+    "ojos_cerrados": Tiempos(minimo=0.48),
     "cejas_arriba": Tiempos(minimo=0.3),
     "morro": Tiempos(minimo=0.3),
     "labios_lado": Tiempos(minimo=0.25, claro=True),
@@ -150,14 +150,19 @@ class EventDetector:
         lados: Mapping[str, str] | None = None,
         sin_inicio: Collection[str] = (),
         claros: Collection[str] = (),
+        desde: Mapping[str, float] | None = None,
     ) -> list[Evento]:
         """Advance to time ``t``; return the events that ended at this frame. The gestures in
         ``sin_inicio`` do not start at this frame, and those of :data:`CORTA_PARPADEO` in
         progress end at their last frame before (a blink never starts, confirms or carries a
         face seña; what was confirmed before it is an event that stops short of it); those in
         ``claros`` are clearly shown at this frame (what a gesture whose ``claro`` is set needs
-        once before it is confirmed)."""
+        once before it is confirmed); a gesture in ``desde`` that starts at this frame started
+        at that earlier time instead (a wink seen only once the blink watch knows the closure of
+        both eyes before it was the wink's own: :class:`gestures.context.Veda`), and is confirmed
+        at once if it has been held its minimum since."""
         lados = lados or {}
+        desde = desde or {}
         ended: list[Evento] = []
         for g in GESTOS:
             tr = self._tracks.setdefault(g, _Track())
@@ -167,7 +172,7 @@ class EventDetector:
                     if cut is not None:
                         ended.append(cut)
                 continue
-            ev = self._step(g, tr, t, float(scores.get(g, 0.0)), lados.get(g), g in claros)
+            ev = self._step(g, tr, t, float(scores.get(g, 0.0)), lados.get(g), g in claros, desde.get(g))
             if ev is not None:
                 ended.append(ev)
         return self._release(self._resolve_pairs(ended), t)
@@ -191,12 +196,17 @@ class EventDetector:
 
     # --- internals --------------------------------------------------------------------------
 
-    def _step(self, g: str, tr: _Track, t: float, s: float, lado: str | None, claro: bool = False) -> Evento | None:
+    def _step(
+        self, g: str, tr: _Track, t: float, s: float, lado: str | None, claro: bool = False, desde: float | None = None
+    ) -> Evento | None:
         cfg = self.tiempos.get(g, Tiempos())
         if tr.inicio is None:
             if s >= cfg.entrar and t >= tr.libre_desde:
-                tr.inicio, tr.ultimo, tr.lado, tr.suma, tr.n, tr.bajos, tr.claro = t, t, lado, s, 1, 0, claro
+                inicio = t if desde is None else max(min(desde, t), tr.libre_desde)
+                tr.inicio, tr.ultimo, tr.lado, tr.suma, tr.n, tr.bajos, tr.claro = inicio, t, lado, s, 1, 0, claro
                 tr.vistos = [t]
+                if t - inicio >= cfg.minimo and (claro or not cfg.claro):
+                    tr.confirmado, tr.confirmado_en = True, t
             return None
         if s >= cfg.salir and (lado == tr.lado or lado is None or tr.lado is None):
             tr.ultimo, tr.suma, tr.n, tr.bajos = t, tr.suma + s, tr.n + 1, 0

@@ -183,7 +183,11 @@ class SenaRecognizer:
             valores = veto(self.decision.decidir(x, valores), veda)  # a blink stays no seña
         scores = Scores(valores, scores.lados, scores.claros)
         # a blink never starts a seña (closed eyes excepted: a closure that lasts is one)
-        ended = self.detector.update(t, scores.valores, scores.lados, _NO_START if veda.inicio else (), scores.claros)
+        # ...but a closure of both eyes that turns out a wink's narrowing was no blink
+        desde = {} if veda.guino_desde is None else {"guino": veda.guino_desde}
+        ended = self.detector.update(
+            t, scores.valores, scores.lados, _NO_START if veda.inicio else (), scores.claros, desde
+        )
         return FrameResult(
             t=t,
             cara=bool(feats),

@@ -61,6 +61,11 @@ class Umbrales:
     tongue_area: tuple[float, float] = (0.015, 0.05)  # tongue-coloured area outside the lips
     tongue_red: tuple[float, float] = (0.03, 0.07)  # all tongue-coloured area near the mouth
     tongue_fill: tuple[float, float] = (0.3, 0.5)  # share of the mouth opening that is tongue
+    # ...with the lips this far apart (lip gap rise, IOD), the red inside a flared "O" (lips,
+    # gums) fills half the opening too: then a tongue must fill more of it (senas-lp d8 8.33 s:
+    # 0.44-0.52 at 0.10-0.16 apart; set looking at that clip)
+    tongue_lips_apart: tuple[float, float] = (0.06, 0.1)
+    tongue_fill_apart: tuple[float, float] = (0.5, 0.6)
     tongue_side: tuple[float, float] = (0.6, 1.0)  # |tongue offset| in mouth half-widths
     # what real faces do that is not a seña (tuned on real clips: docs/senas.md)
     lip_push: tuple[float, float] = (0.008, 0.016)  # lips out in front of the corners, IOD
@@ -92,6 +97,9 @@ class Umbrales:
     # slight asymmetry reaches (13 real faces, frames scoring 0.35 or more that are no seña:
     # 0.058 and 0.42 at most; the real señas 0.12 and 0.83)
     lips_side_clear: tuple[float, float] = (0.08, 0.45)
+    # ...and then, with the lips shut (lip gap rise, IOD), no grin or stretch gate: lips pulled
+    # aside read as a smile and a stretch on that side
+    lips_aside_shut: tuple[float, float] = (0.06, 0.04)
     head_turn: tuple[float, float] = (25.0, 15.0)  # yaw/pitch change, degrees: gate
     # closed eyes with the head tilted up or down, degrees: a player looking down at the cards
     # lowers both lids (real closed eyes on the shared clips: within 6.5 degrees of neutral)
@@ -259,9 +267,19 @@ class Scorer:
         pushed *= ramp(rolled, *self.u.lips_rolled_in)
         vals["morro"] = self._pucker(f, base) * closed * no_tongue * pushed * calm
         lips, lside, lips_clear = self._lips_side(f, base, pushed)
+        # lips pulled clearly aside, and shut, read to the blendshapes as a smile and a stretch on
+        # the side they go to: what a grin does not do is move the mouth off its centre that far
+        # with the lips together (a smirk or a bite shows the teeth: lips apart). senas-lp d8
+        # 5.87 s against its bite at 5.03 s (lip gap rise 0.01-0.035 against 0.064-0.12 IOD);
+        # set looking at that clip
+        shut = ramp(f["lip_gap"] - base.get("lip_gap"), *self.u.lips_aside_shut) if lips_clear else 0.0
+        no_grin = ramp(
+            max(f.get(k, 0.0) - base.get(k) for k in ("noseSneerLeft", "noseSneerRight")), *self.u.grimace
+        ) * ramp(f["jawOpen"] - base.get("jawOpen"), *self.u.jaw_drop)
+        sideways = calm + shut * (no_grin - calm)
         # a wink lifts its cheek and drags that corner of the mouth along
         vals["labios_lado"] = (
-            lips * closed * no_tongue * calm * (1.0 - vals["guino"]) * ramp(rolled, *self.u.lips_rolled_in)
+            lips * closed * no_tongue * sideways * (1.0 - vals["guino"]) * ramp(rolled, *self.u.lips_rolled_in)
         )
         if lside:
             lados["labios_lado"] = lside
@@ -390,9 +408,10 @@ class Scorer:
         outside = ramp(area - base.get("tongue_area"), *self._t(self.u.tongue_area, base, "tongue_area"))
         # more red near the mouth counts only if it reaches past the lips or fills the
         # opening: a tongue lying in a talking mouth shares it with teeth and shadow
+        flared = ramp(f["lip_gap"] - base.get("lip_gap"), *self.u.tongue_lips_apart)
         reach = max(
             ramp(f["tongue_area"] - base.get("tongue_area"), 0.005, 0.015),
-            ramp(f.get("tongue_fill", 0.0), *self.u.tongue_fill),
+            ramp(f.get("tongue_fill", 0.0), *_mix(self.u.tongue_fill, self.u.tongue_fill_apart, flared)),
         )
         red = (
             ramp(f["red_total"] - base.get("red_total"), *self._t(self.u.tongue_red, base, "red_total"))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from gestures.context import (
     SPEECH_FAKES,
     ActivitySettings,
@@ -99,9 +101,15 @@ def test_a_lopsided_blink_is_a_blink_and_a_wink_is_not():
     assert not any(x.ojos or x.cejas or x.inicio for x in _watch(wink))
 
 
+def test_eyes_shut_for_half_a_second_are_no_blink():
+    v = _watch([(0.0, 0.0)] * 5 + [(1.0, 1.0)] * 13 + [(0.0, 0.0)] * 10)  # 0.52 s shut
+    assert v[5].parpadeo and not v[5 + 12].parpadeo
+    assert not any(x.ojos or x.cejas or x.inicio for x in v[18:])
+
+
 def test_eyes_held_closed_are_no_blink():
     v = _watch([(0.0, 0.0)] * 5 + [(1.0, 1.0)] * 25 + [(0.0, 0.0)] * 10)  # 1 s shut
-    assert v[6].parpadeo and not v[5 + 14].parpadeo  # a blink for its first 0.5 s only
+    assert v[6].parpadeo and not v[5 + 14].parpadeo  # a blink for its first 0.45 s only
     assert not any(x.ojos or x.cejas for x in v[30:])  # nothing vetoed after closed eyes
 
 
@@ -112,3 +120,30 @@ def test_veto_takes_out_what_a_blink_fakes():
     after = veto(scores, Veda(ojos=True, cejas=True, inicio=True))
     assert after == {"guino": 0.0, "ojos_cerrados": 0.0, "cejas_arriba": 0.0, "morro": 0.9}
     assert veto(scores, Veda()) == scores
+
+
+def test_a_wink_that_narrows_both_eyes_first_is_no_blink():
+    """senas-lp d7 0.73 s: the winking eye shuts a frame before the other, both read shut for
+    0.2 s, then the other opens and the winking eye stays shut two frames more (30 fps)."""
+    open_, both, left = (0.0, 0.0), (1.0, 1.0), (1.0, 0.1)
+    v = _watch([open_] * 5 + [left] + [both] * 6 + [left] * 2 + [open_] * 5, fps=30)
+    assert v[6].parpadeo and v[12].ojos  # while both read shut it looks like a blink...
+    assert v[13].guino_desde == pytest.approx(5 / 30)  # ...until the same eye stays shut
+    assert not (v[13].ojos or v[13].inicio)
+    # d1 0.30 s: no eye shut alone before, three frames after
+    v = _watch([open_] * 3 + [both] * 7 + [left] * 3 + [open_] * 3, fps=30)
+    assert v[11].guino_desde is None and v[12].guino_desde == pytest.approx(3 / 30)
+
+
+def test_a_blink_opening_one_eye_late_is_still_a_blink():
+    """Labelled blinks end with one eye a frame or two behind the other (0.04-0.08 s at 25 fps),
+    once after the same eye shut first: never a wink's narrowing."""
+    open_, both, left = (0.0, 0.0), (1.0, 1.0), (1.0, 0.1)
+    for closures in (
+        [open_] * 5 + [both] * 4 + [left] * 2 + [open_] * 8,  # trails two frames, 0.04 s
+        [open_] * 5 + [left] + [both] * 4 + [left] + [open_] * 8,  # led and trailed one frame
+        [open_] * 5 + [both] * 4 + [(0.1, 1.0)] + [left] * 4 + [open_] * 8,  # the eyes swap
+    ):
+        v = _watch(closures)
+        assert all(x.guino_desde is None for x in v)
+        assert any(x.ojos for x in v[9:])

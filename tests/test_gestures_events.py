@@ -41,6 +41,14 @@ def test_wink_held_briefly_is_one_event_with_its_side():
     assert ev.confianza == pytest.approx(0.9)
 
 
+def test_eyes_shut_half_a_second_are_closed_eyes_a_long_blink_is_not():
+    """senas-lp d7 2.30 s holds both eyes shut 0.5 s on purpose; the labelled blinks of the
+    three shared folders keep them shut 0.3 s at most (a 0.4 s closure on a neutral face too)."""
+    closed = run(pulse("ojos_cerrados", 1.0, 1.56), 3.0)
+    assert [e.gesto for e in closed.eventos] == ["ojos_cerrados"]
+    assert run(pulse("ojos_cerrados", 1.0, 1.4), 3.0).eventos == []
+
+
 def test_a_blink_is_not_ojos_cerrados_but_a_long_closure_is():
     blink = run(pulse("ojos_cerrados", 1.0, 1.3), 3.0)
     assert blink.eventos == []
@@ -233,3 +241,18 @@ def test_a_shrug_goes_on_through_a_blink_and_closed_eyes_start_on_one():
     assert [(e.gesto, e.inicio) for e in det.eventos] == [("hombros_arriba", 1.0)]
     eyes = run_with_blink(pulse("ojos_cerrados", 1.0, 2.0), 3.0, (1.0, 1.3))
     assert [e.gesto for e in eyes.eventos] == ["ojos_cerrados"]
+
+
+def test_a_wink_known_late_starts_when_its_eye_shut():
+    """The blink watch knows a closure of both eyes was a wink's only frames after it
+    (``desde``): the wink starts back then, and counts as held its minimum at once."""
+    det = EventDetector()
+    for i in range(40):
+        t = i / 30
+        seen = 0.9 if 13 <= i < 16 else 0.0  # the wink after the closure: 0.1 s, under the minimum
+        det.update(t, {"guino": seen}, {"guino": "a"}, (), (), {"guino": 3 / 30} if 13 <= i < 16 else None)
+    det.finish(40 / 30)
+    assert [(e.gesto, e.lado) for e in det.eventos] == [("guino", "a")]
+    assert det.eventos[0].inicio == pytest.approx(3 / 30) and det.eventos[0].fin == pytest.approx(15 / 30)
+    late = run(lambda t: {"guino": 0.9 if 13 / 30 <= t < 16 / 30 else 0.0}, 2.0)
+    assert late.eventos == []  # the same frames without it: too short

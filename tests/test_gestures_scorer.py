@@ -153,6 +153,16 @@ def test_red_inside_a_talking_mouth_is_not_a_tongue_out():
     assert "lengua_fuera" in fired(red_total=0.12, tongue_fill=0.6, lip_gap=0.2)
 
 
+def test_red_inside_a_flared_o_is_not_a_tongue_out():
+    """Lips flared wide apart (a funnel "O", senas-lp d8 8.33 s) show their red inner side and
+    the gums over half the opening with nothing past the lips: no tongue. With the lips only
+    parted, the same red is one; a tongue filling most of a wide opening still is."""
+    o = {"red_total": NEUTRAL["red_total"] + 0.09, "tongue_fill": 0.46, "jawOpen": NEUTRAL["jawOpen"] + 0.25}
+    assert "lengua_fuera" not in fired(**o, lip_gap=NEUTRAL["lip_gap"] + 0.15)
+    assert "lengua_fuera" in fired(**o, lip_gap=NEUTRAL["lip_gap"] + 0.04)
+    assert "lengua_fuera" in fired(**{**o, "tongue_fill": 0.65}, lip_gap=NEUTRAL["lip_gap"] + 0.15)
+
+
 def test_colour_cues_need_the_persons_own_neutral_face():
     uncalibrated = Scorer().score({**NEUTRAL, "tongue_area": 0.08, "lower_lip_red": 0.05}, Baseline(dict(NEUTRAL)))
     assert uncalibrated.valores["lengua_fuera"] == 0.0
@@ -314,6 +324,18 @@ def test_a_pout_pushed_slightly_aside_is_still_a_pout():
         "mouthLeft": 0.01 + 0.5,
     }
     assert score(**far, **pout)["labios_lado"] >= 0.6
+
+
+def test_lips_pulled_clearly_aside_and_shut_are_no_grin():
+    """senas-lp d8 5.87 s: the mouth twisted aside reads as a smile (0.4-0.6 rise) and a stretch
+    on that side (0.3); a grin never moves the mouth that far off centre with the lips shut.
+    The same twist with the lips apart (d8's bite at 5.03 s, a smirk showing teeth) stays a
+    grin, and so does a slight shift."""
+    twist = {"mouthRight": NEUTRAL["mouthRight"] + 0.5, "mouthSmileLeft": 0.5, "mouthSmileRight": 0.6}
+    twist |= {"mouthStretchLeft": 0.3, "mouthStretchRight": 0.05}
+    assert fired(**twist) == {"labios_lado"}
+    assert fired(**twist, lip_gap=NEUTRAL["lip_gap"] + 0.09) == set()
+    assert fired(**{**twist, "mouthRight": NEUTRAL["mouthRight"] + 0.3}) == set()
 
 
 def test_lips_clearly_aside_are_told_apart_from_a_slight_asymmetry():

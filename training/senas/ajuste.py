@@ -64,6 +64,9 @@ class Traza:
     entradas: np.ndarray | None = None
     # gestures clearly shown at each frame (the scorer's ``claros``); None: none anywhere
     claros: list[frozenset[str]] | None = None
+    # gestures that started earlier than the frame they are first seen (the detector's
+    # ``desde``: a wink out of both eyes narrowing); None: none anywhere
+    desde: list[Mapping[str, float]] | None = None
 
 
 class _Registro(Decision):
@@ -86,7 +89,9 @@ class _Grabador(EventDetector):
 
     def __init__(self, tiempos: Mapping[str, Tiempos]) -> None:
         super().__init__(dict(tiempos))
-        self.filas: list[tuple[float, Mapping[str, float], Mapping[str, str], frozenset[str], frozenset[str]]] = []
+        self.filas: list[
+            tuple[float, Mapping[str, float], Mapping[str, str], frozenset[str], frozenset[str], Mapping[str, float]]
+        ] = []
 
     def update(
         self,
@@ -95,9 +100,10 @@ class _Grabador(EventDetector):
         lados: Mapping[str, str] | None = None,
         sin_inicio: Collection[str] = (),
         claros: Collection[str] = (),
+        desde: Mapping[str, float] | None = None,
     ) -> list[Evento]:
-        self.filas.append((t, scores, dict(lados or {}), frozenset(sin_inicio), frozenset(claros)))
-        return super().update(t, scores, lados, sin_inicio, claros)
+        self.filas.append((t, scores, dict(lados or {}), frozenset(sin_inicio), frozenset(claros), dict(desde or {})))
+        return super().update(t, scores, lados, sin_inicio, claros, desde)
 
 
 def trace(g: Grabacion, calibracion: str, feats: Sequence[Features]) -> Traza:
@@ -123,6 +129,7 @@ def trace(g: Grabacion, calibracion: str, feats: Sequence[Features]) -> Traza:
         rep.calidad,
         np.array(registro.filas) if registro.filas else None,
         [f[4] for f in filas],
+        [f[5] for f in filas],
     )
 
 
@@ -154,7 +161,8 @@ def events(tr: Traza, tiempos: Mapping[str, Tiempos], gestos: Sequence[str] = GE
     for i in np.flatnonzero(keep):
         scores = dict(zip(gestos, sub[i], strict=True))
         lados = {g: s for g, s in tr.lados[i].items() if g in gestos}
-        det.update(float(tr.t[i]), scores, lados, tr.sin_inicio[i], tr.claros[i] if tr.claros else ())
+        desde = {g: v for g, v in tr.desde[i].items() if g in gestos} if tr.desde else None
+        det.update(float(tr.t[i]), scores, lados, tr.sin_inicio[i], tr.claros[i] if tr.claros else (), desde)
     det.finish(float(tr.t[-1]) if len(tr.t) else 0.0)
     return [replace(e, lado=lado_jugador(e.lado, False) if e.gesto in CON_LADO else None) for e in det.eventos]
 
