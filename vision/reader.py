@@ -9,7 +9,9 @@ result and handing its own on; :class:`CardReader` only composes them:
    registered deck, :mod:`vision.registered_deck`), the corner index's rank and the pintas' suit;
 4. assemble (:mod:`vision.assemble`): one card per box, each card once, duplicates and taken
    cards resolved; then the seats (:mod:`vision.seats`);
-5. flag (:mod:`vision.flags`): the doubtful cards the user confirms.
+5. flag (:mod:`vision.flags`): the doubtful cards the user confirms; without a registered
+   deck, also the cards their counted pips or their corner index contradict
+   (:mod:`vision.crosscheck`).
 
 The model files and their loading are :mod:`vision.models`. Settings are one frozen
 :class:`ReaderSettings` given at construction.
