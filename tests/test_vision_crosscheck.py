@@ -94,6 +94,30 @@ def test_a_number_card_needs_a_surer_index_than_a_court():
     assert names(check.alt)[1] == "5o"
 
 
+@needs_decks
+@pytest.mark.parametrize("deck", DECKS)
+def test_a_crop_of_the_five_de_copas_printed_small_or_blurred_contradicts_a_three_or_a_seven(deck):
+    """The 5 de copas of each reference design, printed at table size or smaller, sharp or
+    blurred, cut out as the reader cuts it: its pips count five, so read as the 3 (the 5 its
+    runner-up) it moves to the 5, read as the 7 it stays, both flagged; a 3 or 7 read right is
+    not flagged."""
+    from training.cards.decks import load_deck
+    from training.cards.pips import printed_face
+    from vision.pips import pip_count
+
+    faces = load_deck(deck)
+    for height, blur in ((96, 0.0), (96, 2.0), (64, 0.0), (144, 1.5)):
+        count = pip_count(printed_face(faces["5c"], height, blur)).count
+        assert count == 5, (height, blur)
+        as_three = cross_check(ids("3c"), ids("5c"), np.array([count]), None)
+        assert names(as_three.labels) == ["5c"] and as_three.contradicted.all()
+        as_seven = cross_check(ids("7c"), ids("5c"), np.array([count]), None)
+        assert names(as_seven.labels) == ["7c"] and names(as_seven.alt) == ["5c"] and as_seven.contradicted.all()
+        for right in ("3c", "7c"):
+            own = pip_count(printed_face(faces[right], height, blur)).count or 0
+            assert not cross_check(ids(right), ids("5c"), np.array([own]), None).contradicted.any(), right
+
+
 class ForcedClassifier(Classifier):
     """The folder's classifier, but a crop it reads as ``truth`` it reads as ``read``, almost
     surely, with ``truth`` its runner-up: only the card probabilities change, never the marks'."""
