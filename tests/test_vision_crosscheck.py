@@ -14,7 +14,7 @@ import pytest
 from scoring.cards import CARD_IDS, RANKS
 from training.cards.decks import DECKS, decks_root
 from vision.classify import CardProbabilities, Classifier
-from vision.crosscheck import INDEX_AGAINST, INDEX_SURE, countable, cross_check
+from vision.crosscheck import INDEX_AGAINST, INDEX_AGREES, INDEX_SURE, countable, cross_check
 from vision.cutout import Cutouts
 from vision.models import CLASSIFIER_FILE, CORNER_INDEX_FILE, DETECTOR_FILE, models_dir
 
@@ -67,12 +67,11 @@ def test_an_agreeing_or_unsure_count_changes_nothing():
 
 
 def test_the_cards_a_count_can_speak_of():
-    assert countable(ids("5c", "12b", "1o", "10e"), ids("12c", "11b", "4o", "1e")).tolist() == [
-        True,
-        False,
-        True,
-        False,
-    ]
+    given, offered = ids("5c", "12b", "1o", "10e"), ids("12c", "11b", "4o", "1e")
+    assert countable(given, offered).tolist() == [True, False, True, False]
+    # not a card whose corner index is all but sure of its rank: two design-free readers agree
+    ranks = np.vstack([index_saying(5, INDEX_AGREES), index_saying(5, 0.9), index_saying(3, 0.999)])
+    assert countable(ids("5c", "5o", "5e"), ids("3c", "3o", "3e"), ranks).tolist() == [False, True, True]
 
 
 def test_a_court_whose_corner_index_reads_another_rank_is_flagged():

@@ -183,7 +183,7 @@ class CardReader:
         (:mod:`vision.crosscheck`): the table with any card moved to its counted rank, and the
         check."""
         pips = np.zeros(len(table), np.int64)
-        ask = countable(table.labels, table.alt)
+        ask = countable(table.labels, table.alt, table.parts.ranks)
         if ask.any():
             pips[ask] = pip_counts(img, table.boxes[ask])
         check = cross_check(table.labels, table.alt, pips, table.parts.ranks)

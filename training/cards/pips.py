@@ -72,7 +72,7 @@ from training.cards.synth import HOLDOUT_BACKGROUNDS, render_scene, visible_frac
 from vision.assemble import PIP_PENALTY
 from vision.classify import CardProbabilities, Classifier, softmax
 from vision.corner_index import INDEX_CROP, corners_bgr, standardise
-from vision.crosscheck import cross_check
+from vision.crosscheck import countable, cross_check
 from vision.cutout import Cutouts
 from vision.geometry import crop_cards, quad_to_obb
 from vision.models import models_dir
@@ -244,6 +244,9 @@ def check_degraded(deck: str) -> dict[str, object]:
             g["figura_bien_marcada"] += int(cross_check(label, label, count, ranks).contradicted[0])
         elif cid == "5c":
             g["5c"] += 1
+            # counted as the reader counts: unless the index is all but sure of the card's rank
+            read_as = np.array([CARD_IDS.index(w) for w in ("3c", "7c")])
+            g["5c_contada_leida_3c_7c"] += int(countable(read_as, np.repeat(five, 2), np.repeat(ranks, 2, 0)).sum())
             counts.setdefault(name, Counter())[str(count[0] or "duda")] += 1
             for wrong in ("3c", "7c"):
                 read = np.array([CARD_IDS.index(wrong)])
