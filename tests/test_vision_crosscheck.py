@@ -76,7 +76,7 @@ def test_the_cards_a_count_can_speak_of():
 
 def test_a_court_whose_corner_index_reads_another_rank_is_flagged():
     sure, against = INDEX_SURE["court"], INDEX_AGAINST["court"]
-    ranks = np.vstack([index_saying(11, sure), index_saying(11, 0.5), index_saying(12, 0.95)])
+    ranks = np.vstack([index_saying(11, sure), index_saying(11, sure - 0.1), index_saying(12, 0.95)])
     check = cross_check(ids("12b", "12b", "12b"), ids("10b", "11b", "11b"), np.zeros(3, np.int64), ranks)
     # the index sure of the caballo: flagged, the caballo offered; unsure, or agreeing: nothing
     assert check.contradicted.tolist() == [True, False, False]

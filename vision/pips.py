@@ -34,7 +34,7 @@ The reader counts on a table it takes for an unfamiliar deck the cards whose rea
 between number ranks (:func:`vision.assemble.worth_counting`), and on the others, without a
 registered deck, every card given a number card or offered one, to check it
 (:mod:`vision.crosscheck`): counting costs about 0.9 ms a card on this project's 2-core CPU
-(``python -m training.cards.pips tiempo``), 11 cards of a table of 16.
+(``python -m training.cards.pips tiempo``), about 7 cards of a table of 16.
 
     >>> card = np.full((192, 128, 3), 235, np.uint8)
     >>> for x, y in ((40, 45), (88, 45), (64, 96), (40, 147), (88, 147)):

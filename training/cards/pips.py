@@ -32,8 +32,8 @@ reads as the 3 or the 7 (its runner-up the 5) comes out flagged or moved to the 
 Measured (a proxy: 14 crops of each card a design, 3 sharp, 3 blurred, 3 small, 5 covered):
 a 5 read as the 3 flagged 13 of 14 on each design (9 by its pips, moved to the 5; the covered
 ones by the corner index, one not flagged), read as the 7 13 of 14; no right 3 or 7 flagged;
-the rey and caballo de bastos read as each other flagged 20 and 24 of 28 (blurred ones least:
-1 and 4 of 6), no right one flagged.
+the rey and caballo de bastos read as each other flagged 22 and 25 of 28 (blurred ones least:
+3 and 5 of 6), no right one flagged.
 
 ``tiempo``: what counting the 16 cards of a table costs, alone and in a whole reading of a
 table taken for an unfamiliar deck (the only tables where the reader counts):
