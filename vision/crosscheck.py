@@ -48,10 +48,10 @@ COURTS = (10, 11, 12)  # sota, caballo, rey
 # The index contradicts the card when it gives the card's rank at most INDEX_AGAINST and another
 # rank at least INDEX_SURE: a court's (its index the one mark that tells it) and a number card's
 # (the pips tell it too). Chosen on 80 generated validation tables and 80 close-ups of the two
-# reference decks (a proxy), with the pips: 13 right cards flagged that were not, none in view
-# more than before; a court's at 0.7/0.1 11, 0.5/0.2 15, but the swapped rey and caballo de
-# bastos of training.cards.pips comprobar flagged 20 and 24 of 28 at 0.7/0.1, 22 and 25 here,
-# 24 and 26 at 0.5/0.2; a number card's at 0.7/0.1, 7 more right cards.
+# reference decks (a proxy): with the pips, 13 right cards flagged that were not (4 of them at
+# least 70 % in view); a court's at 0.7/0.1 11, at 0.5/0.2 15 (5 in view), but the swapped rey
+# and caballo de bastos of training.cards.pips comprobar flagged 20 and 24 of 28 at 0.7/0.1, 22
+# and 25 here, 24 and 26 at 0.5/0.2; a number card's at 0.7/0.1, 7 more right cards.
 INDEX_SURE = {"court": 0.5, "number": 0.9}
 INDEX_AGAINST = {"court": 0.1, "number": 0.03}
 # A card whose corner index gives its rank this much is not counted: two design-free readers
