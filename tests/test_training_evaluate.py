@@ -58,6 +58,9 @@ def test_the_evaluation_reports_every_figure_of_the_readme():
     assert 0.0 <= res["detector"]["mAP50-95"] <= res["detector"]["mAP50"] <= 1.0
     assert res["escenas"] == 2 and len(res["por_carta"]) == 40
     assert 0.0 <= res["dudosas_por_mesa"] <= 16.0
+    # the right cards among the flagged, and the wrong ones left unflagged (never acceptable)
+    assert 0.0 <= res["bien_dudosas_por_mesa"] <= res["dudosas_por_mesa"]
+    assert res["cartas_mal_sin_aviso"] == 0
     # the flag count follows the reader's threshold: with every card under it, all are counted
     every = evaluate(CardReader(settings=ReaderSettings(low_confidence=1.01)), DECKS[0], 1)
     assert every["dudosas_por_mesa"] >= 12 > res["dudosas_por_mesa"]
@@ -133,6 +136,7 @@ def test_the_evaluation_measures_closeups_empty_tables_and_real_photos_without_c
     closeup = evaluate(reader, DECKS[0], 1, kind="mano", hand_style="fan")
     assert closeup["disposicion"] == "mano" and 0.0 <= closeup["fotos_exactas"] <= 1.0
     assert closeup["cartas_de_mas_por_foto"] >= 0 and closeup["cartas_mal_sin_aviso"] == 0
+    assert 0.0 <= closeup["bien_dudosas_por_foto"] <= closeup["dudosas_por_foto"]
     empty = evaluate(reader, DECKS[0], 1, kind="vacia")
     assert empty["cartas_bien"] is None and empty["cartas_perdidas_por_foto"] == 0
     assert {kind for _, kind, _ in LAYOUTS} == {"mesa", "mano", "sueltas", "vacia"}

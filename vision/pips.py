@@ -30,9 +30,11 @@ as a detector's would be): 326 of 430 number cards of the Fournier 1878 counted 
 374 of 430 of the Naipes Libres, 2 wrong; none of the 262 aces and courts of each counted. The
 thresholds were chosen on the validation split's crops of both designs: no design was kept out.
 
-The reader counts only on a table it takes for an unfamiliar deck, and only the cards whose
-readers hesitate between number ranks (:func:`vision.assemble.worth_counting`): counting costs
-about 0.9 ms a card on this project's 2-core CPU (``python -m training.cards.pips tiempo``).
+The reader counts on a table it takes for an unfamiliar deck the cards whose readers hesitate
+between number ranks (:func:`vision.assemble.worth_counting`), and on the others, without a
+registered deck, every card given a number card or offered one, to check it
+(:mod:`vision.crosscheck`): counting costs about 0.9 ms a card on this project's 2-core CPU
+(``python -m training.cards.pips tiempo``), about 7 cards of a table of 16.
 
     >>> card = np.full((192, 128, 3), 235, np.uint8)
     >>> for x, y in ((40, 45), (88, 45), (64, 96), (40, 147), (88, 147)):

@@ -9,7 +9,9 @@ result and handing its own on; :class:`CardReader` only composes them:
    registered deck, :mod:`vision.registered_deck`), the corner index's rank and the pintas' suit;
 4. assemble (:mod:`vision.assemble`): one card per box, each card once, duplicates and taken
    cards resolved; then the seats (:mod:`vision.seats`);
-5. flag (:mod:`vision.flags`): the doubtful cards the user confirms.
+5. flag (:mod:`vision.flags`): the doubtful cards the user confirms; without a registered
+   deck, also the cards their counted pips or their corner index contradict
+   (:mod:`vision.crosscheck`).
 
 The model files and their loading are :mod:`vision.models`. Settings are one frozen
 :class:`ReaderSettings` given at construction.
@@ -43,6 +45,7 @@ from vision.assemble import (
     shows_cards,
 )
 from vision.classify import BOTH_WAYS, INDEX_WEIGHT, PINTA_WEIGHT, CardProbabilities, Classifier, combine_marks
+from vision.crosscheck import CrossCheck, countable, cross_check
 from vision.cutout import Cutouts
 from vision.detect import DET_THRESHOLD, TABLE_CARDS, DetectedBoxes, Detector
 from vision.detections import CardDetections
@@ -101,6 +104,9 @@ class ReaderSettings:
     pip_penalty: float = PIP_PENALTY
     # without a deck, classify with the folder's int8 classifier where it has one (vision.models)
     int8_classifier: bool = True
+    # the generic reader's cards checked against their counted pips and their corner index
+    # (vision.crosscheck): a card they contradict is flagged
+    cross_check: bool = True
 
 
 class CardReader:
@@ -171,7 +177,27 @@ class CardReader:
         )
         if len(table) == 0:
             return CardDetections.empty([NO_CARDS], (w, h))
-        return self._detections(table, (w, h))
+        check = None
+        if self.settings.cross_check and self.deck is None and not table.unfamiliar:
+            table, check = self._cross_check(img, table)
+        return self._detections(table, (w, h), check)
+
+    def _cross_check(self, img: Image, table: Table) -> tuple[Table, CrossCheck]:
+        """The generic reader's cards checked against their pips and corner index
+        (:mod:`vision.crosscheck`): the table with any card moved to its counted rank, and the
+        check."""
+        pips = np.zeros(len(table), np.int64)
+        ask = countable(table.labels, table.alt, table.parts.ranks)
+        if ask.any():
+            pips[ask] = pip_counts(img, table.boxes[ask])
+        check = cross_check(table.labels, table.alt, pips, table.parts.ranks)
+        changed = check.labels != table.labels
+        if changed.any():
+            s = self.settings
+            probs = table.parts.combined(s.index_weight, s.pinta_weight)
+            conf = np.where(changed, probs[np.arange(len(table)), check.labels], table.cls_conf)
+            table = replace(table, labels=check.labels, cls_conf=conf.astype(table.cls_conf.dtype))
+        return replace(table, alt=check.alt), check
 
     def _detect(self, img: Image) -> DetectedBoxes:
         """Stage 1 at the scale the detector knows: when the first pass's cards are larger
@@ -259,8 +285,10 @@ class CardReader:
             s.pip_penalty,
         )
 
-    def _detections(self, table: Table, image_size: tuple[int, int]) -> CardDetections:
-        """Stage 5 and the result: the flags, the seats and the warnings."""
+    def _detections(self, table: Table, image_size: tuple[int, int], check: CrossCheck | None = None) -> CardDetections:
+        """Stage 5 and the result: the flags, the seats and the warnings; ``check``: the
+        cross-check of the generic reader's cards (:mod:`vision.crosscheck`), which adds its
+        flags."""
         data = table.parts.mark_data(table.labels)
         if table.unfamiliar:
             low = np.ones(len(table), bool)
@@ -268,6 +296,10 @@ class CardReader:
             low = self._partial_flags(table, data)
         else:
             low = self.flags.flagged(table.det_scores, table.cls_conf, data) | table.moved
+        fields: dict[str, np.ndarray] = dict(data)
+        if check is not None:  # why a card is flagged, where the check ran
+            low = low | check.contradicted
+            fields.update(pips=check.pips.astype(np.int8), contradicted=check.contradicted)
         dets = CardDetections(
             xyxy=obb_to_xyxy(table.boxes).astype(np.float32),
             obb=table.boxes,
@@ -280,7 +312,7 @@ class CardReader:
             seat=np.full(len(table), -1, np.int8),
             warnings=[],
             image_size=image_size,
-            data=data,
+            data=fields,
             unfamiliar=table.unfamiliar,
         )
         dets = assign_seats(dets)

@@ -169,6 +169,7 @@ def evaluate(
     silent_errors = 0
     unfamiliar = 0
     flagged = 0  # cards flagged dudosa, summed over the tables
+    right_flagged = wrong_unflagged = 0  # boxed cards read right and flagged, wrong and not
     for i in range(n):
         scene = render_scene(
             scene_rng(seed, split, 10_000 + i),
@@ -195,6 +196,9 @@ def evaluate(
             pid = CARD_IDS.index(str(dets.card_ids[k]))
             if j >= 0:
                 read_as[int(j)] = pid
+                right = scene.card_ids[j] == CARD_IDS[pid]
+                right_flagged += int(right and dets.low_confidence[k])
+                wrong_unflagged += int(not right and not dets.low_confidence[k])
             else:
                 per_fp[pid] += 1
         for j, cid in enumerate(scene.card_ids):
@@ -256,6 +260,8 @@ def evaluate(
         "mesas_mal_sin_aviso": silent_errors / max(n, 1),
         "mesas_baraja_desconocida": unfamiliar / max(n, 1),
         "dudosas_por_mesa": flagged / max(n, 1),  # cards flagged for confirmation, the cost
+        "bien_dudosas_por_mesa": right_flagged / max(n, 1),  # of them, the right cards
+        "cartas_mal_sin_aviso": wrong_unflagged,
         "asientos_bien_con_cajas_verdaderas": seats_from_truth / max(n, 1),
         "ms_mediana_lectura": float(np.median(ms)),
         "cartas_de_mas_por_foto": det_fp / max(n, 1),
@@ -279,6 +285,7 @@ def photo_figures(dets: CardDetections, scene) -> dict[str, int]:
         "perdidas": len(gt_obb) - int((m >= 0).sum()),
         "mal_sin_aviso": int((~ok & (m >= 0) & ~dets.low_confidence).sum()),
         "dudosas": int(dets.low_confidence.sum()),
+        "bien_dudosas": int((ok & dets.low_confidence).sum()),
     }
 
 
@@ -333,6 +340,7 @@ def evaluate_photos(
         "cartas_perdidas_por_foto": sums.get("perdidas", 0) / max(n, 1),
         "cartas_mal_sin_aviso": sums.get("mal_sin_aviso", 0),
         "dudosas_por_foto": sums.get("dudosas", 0) / max(n, 1),
+        "bien_dudosas_por_foto": sums.get("bien_dudosas", 0) / max(n, 1),
         "ms_mediana_lectura": float(np.median(ms)) if ms else None,
         "fallos": failures[:20],
     }
@@ -611,6 +619,7 @@ def settings_from(args: argparse.Namespace) -> ReaderSettings:
         flag_model=not args.sin_dudas,
         index_weight=0 if args.sin_indice else INDEX_WEIGHT,
         pinta_weight=0 if args.sin_pintas else pinta_weight,
+        cross_check=not args.sin_comprobar,
     )
 
 
@@ -641,6 +650,11 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--sin-indice", action="store_true", help="read without the corner-index reader")
     p.add_argument("--sin-pintas", action="store_true", help="read without the pinta reader")
+    p.add_argument(
+        "--sin-comprobar",
+        action="store_true",
+        help="the generic reader without its cross-check of the pips and the corner index (vision.crosscheck)",
+    )
     p.add_argument(
         "--peso-pintas", type=float, default=None, help="the pinta reader's weight (default: the reader's PINTA_WEIGHT)"
     )
