@@ -71,7 +71,12 @@ GATE_KINDS: Final = ("labio_mordido", "guino", "cejas_arriba")  # Deliver 4: not
 ENTRAR_PROBADOS: Final = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 VETO_PROBADOS: Final = (0.0, 0.02, 0.05, 0.1, 0.2, 0.3)  # 0: no veto
 GATE_PROBADOS: Final = (1.01, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4)  # > 1: no gate
-C_REGULARIZACION: Final = 0.3
+C_REGULARIZACION = 0.3  # set beforehand; 3.0 tried (docs/experiments.md)
+# Variants of the model alone tried (docs/experiments.md): the probabilities' trailing mean over
+# this many frames (1: none), and closed eyes scored as p(closed eyes) + p(blink), leaving the
+# minimum duration to tell a closure from a blink, as the rules do.
+SUAVIZADO = 1
+CIERRE_CON_PARPADEO = False
 
 
 @dataclass
@@ -243,6 +248,51 @@ def fit_model(x: np.ndarray, y: np.ndarray) -> ModeloFotograma:
     return export(*fit_sklearn(x, y))
 
 
+class Arboles:
+    """Gradient-boosted trees (scikit-learn's histogram boosting), tried as the model alone:
+    its probabilities over every class of :data:`CLASES`. Not exported: it did not do better
+    (docs/experiments.md)."""
+
+    def __init__(self, x: np.ndarray, y: np.ndarray) -> None:
+        from sklearn.ensemble import HistGradientBoostingClassifier
+
+        self.model = HistGradientBoostingClassifier(
+            max_iter=60, max_leaf_nodes=15, l2_regularization=1.0, class_weight="balanced", early_stopping=False
+        ).fit(x, y)
+
+    def probabilidades(self, x: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(x), len(CLASES)))
+        out[:, [int(c) for c in self.model.classes_]] = self.model.predict_proba(x)
+        return out
+
+
+def held_out_alone(
+    vs: Sequence[Vista],
+    extra: tuple[np.ndarray, np.ndarray],
+    fit: Callable[[np.ndarray, np.ndarray], Any],
+    entrar: float,
+) -> dict[str, Any]:
+    """The model alone, each person with a model fitted without them and an entry threshold
+    set beforehand (nothing chosen on anyone: no inner folds, for models too slow to fit 256
+    times)."""
+    outer: dict[str, dict[int, np.ndarray]] = {}
+    for p in dict.fromkeys(v.persona for v in vs):
+        m = fit(*training_rows(vs, {p}, extra))
+        outer[p] = {i: m.probabilidades(v.x) for i, v in enumerate(vs) if v.persona == p}
+    result: dict[str, Any] = {}
+    for cal in CALIBRACIONES:
+        eventos, punt, clips = {}, {}, []
+        for i, v in enumerate(vs):
+            if v.cal == cal:
+                evs = model_events(v, outer[v.persona][i], dict.fromkeys(SENAS, entrar))
+                eventos[v.clip.nombre] = evs
+                punt[v.clip.nombre] = score_clip(v.clip.etiquetas, evs, v.traza.calibrando_hasta)
+                clips.append(v.clip)
+        result[cal] = summarize(clips, eventos, punt)
+    result["por_fotograma"] = frame_report(vs, outer)
+    return result
+
+
 def training_rows(
     vs: Sequence[Vista], sin: set[str], extra: tuple[np.ndarray, np.ndarray]
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -259,8 +309,14 @@ def model_trace(v: Vista, p: np.ndarray) -> Traza:
     """The rules' trace with each seña kind's score replaced by the model's probability (0
     where the rules had no baseline), winks on the more closed eye's side."""
     valores = np.zeros_like(v.traza.valores)
+    if SUAVIZADO > 1:
+        c = np.cumsum(np.vstack([np.zeros((1, p.shape[1])), p]), axis=0)
+        idx = np.arange(1, len(p) + 1)
+        p = (c[idx] - c[np.maximum(idx - SUAVIZADO, 0)]) / np.minimum(idx, SUAVIZADO)[:, None]
     for g in SENAS:
         valores[:, GESTOS.index(g)] = p[:, CLASES.index(g)]
+    if CIERRE_CON_PARPADEO:
+        valores[:, GESTOS.index("ojos_cerrados")] += p[:, CLASES.index("parpadeo")]
     valores[np.all(v.x == 0, axis=1)] = 0.0
     lados: list[Mapping[str, str]] = [
         {**dict(lad), "guino": s} for lad, s in zip(v.traza.lados, v.lado_guino, strict=True)
@@ -423,7 +479,32 @@ def held_out(vs: Sequence[Vista], extra: tuple[np.ndarray, np.ndarray], log: Any
             per_cal[cal] = summarize(clips, eventos, punt)
         result[name] = per_cal
     result["gate_effect"] = gate_effect(vs, outer, choices)
+    result["por_fotograma"] = frame_report(vs, outer)
     return result
+
+
+def frame_report(vs: Sequence[Vista], outer: Mapping[str, Mapping[int, np.ndarray]]) -> dict[str, Any]:
+    """Per frame, held out (both calibrations): per class its labelled frames and the share the
+    model's most likely class gets right; and for the gate, the share of ``otro`` frames and of
+    bitten-lip, wink and brow frames with p(otro) over 0.5."""
+    y = np.concatenate([v.y for v in vs])
+    p = np.vstack([outer[v.persona][i] for i, v in enumerate(vs)])
+    keep = y != IGNORAR
+    y, p = y[keep], p[keep]
+    best = p.argmax(axis=1)
+    out: dict[str, Any] = {
+        c: {"fotogramas": int((y == k).sum()), "acierto": round(float((best[y == k] == k).mean()), 3)}
+        for k, c in enumerate(CLASES)
+        if (y == k).any()
+    }
+    otro = p[:, CLASES.index("otro")] > 0.5
+    senas = np.isin(y, [CLASES.index(g) for g in GATE_KINDS])
+    out["puerta_0.5"] = {
+        "otro_vistos": round(float(otro[y == CLASES.index("otro")].mean()), 3),
+        "senas_tapadas": round(float(otro[senas].mean()), 3),
+        "neutro_tapados": round(float(otro[y == 0].mean()), 3),
+    }
+    return out
 
 
 def gate_effect(
@@ -483,6 +564,8 @@ def format_report(res: Mapping[str, Any]) -> str:
     lines.append("puerta de expresión (quita eventos de labio mordido, guiño y cejas con p(otro) alta):")
     for k, v in res["gate_effect"].items():
         lines.append(f"  {k}: {v['falsos_quitados']} falsos y {v['verdaderos_quitados']} verdaderos quitados")
+    if "por_fotograma" in res:
+        lines.append(f"por fotograma: {json.dumps(res['por_fotograma'], ensure_ascii=False)}")
     return "\n".join(lines)
 
 
