@@ -27,6 +27,11 @@ Options scored, per calibration and per seña kind, with the scoring of
 - ``o``: the rules' events plus, for the kinds chosen on the other people, the model's own;
 - ``gesto``: the expression gate: the rules' events of a bitten lip, a wink or raised brows
   dropped where the model's mean ``otro`` probability over the event is over a threshold.
+
+Held out, alone it loses to the rules on every kind but lips aside, and the veto, the OR and the
+gate tie with them (docs/experiments.md), so nothing of it runs in the recognizer. Set
+``OMP_NUM_THREADS=1`` on a small machine: the 256 fits take about 1.5 minutes then, and many
+times longer with BLAS threads fighting over two cores.
 """
 
 from __future__ import annotations
@@ -391,9 +396,6 @@ def losses(v: Vista, evs: Sequence[EventoClip]) -> dict[str, float]:
 
 
 # --- held out ---------------------------------------------------------------------------------------
-
-
-Opcion = Callable[[Vista, np.ndarray, Mapping[str, Any]], list[EventoClip]]
 
 
 def option_events(name: str, v: Vista, p: np.ndarray, choice: Mapping[str, Any]) -> list[EventoClip]:
