@@ -1,4 +1,4 @@
-"""Fit the learned per-frame model of :mod:`gestures.fotograma` and compare it with the hand
+"""Fit the learned per-frame model of :mod:`training.senas.lector_fotograma` and compare it with the hand
 rules, every person held out (Deliver 2 and 4 of issue 52).
 
     MUSMESA_REALDATA=../shared/realdata python -m training.senas.fotograma [--salida informe.json]
@@ -49,7 +49,6 @@ import numpy as np
 from gestures.calibration import calibrate
 from gestures.events import TIEMPOS, Tiempos
 from gestures.features import Features
-from gestures.fotograma import CLASES, ENTRADAS, ModeloFotograma, entradas
 from gestures.models import Landmarkers, Observation
 from gestures.recognizer import SenaRecognizer
 from gestures.scorer import Baseline
@@ -69,6 +68,7 @@ from training.senas.evaluate import (
     summarize,
 )
 from training.senas.grabacion import Grabacion, _NoLandmarkers, measurements, record
+from training.senas.lector_fotograma import CLASES, ENTRADAS, ModeloFotograma, entradas
 
 IGNORAR: Final = -1
 SENAS: Final = CLASES[3:]  # the seña kinds the model has a class for
@@ -234,7 +234,7 @@ def fit_sklearn(x: np.ndarray, y: np.ndarray) -> tuple[Any, np.ndarray, np.ndarr
 
 
 def export(lr: Any, media: np.ndarray, escala: np.ndarray) -> ModeloFotograma:
-    """The fitted model as the plain arrays :mod:`gestures.fotograma` reads: every class of
+    """The fitted model as the plain arrays :mod:`training.senas.lector_fotograma` reads: every class of
     :data:`CLASES` has a row, one absent from the training an intercept so low that its
     probability is 0."""
     pesos = np.zeros((len(CLASES), len(ENTRADAS)))

@@ -7,7 +7,7 @@ exported as plain JSON (means, scales, weights, intercepts); this module reads t
 numpy only, so the runtime never needs the training stack. Held out on the shared real clips it
 did not beat the hand rules, as the rules' veto, as an OR or as an expression gate
 (docs/experiments.md), so the recognizer does not use it and no model file ships: the reader
-stays so that a refit that wins can be tried and shipped without new runtime code.
+lives here, beside its training, until a refit wins; then it moves into gestures/ with its file.
 """
 
 from __future__ import annotations
