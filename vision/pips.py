@@ -74,8 +74,10 @@ FACING = 0.1  # a sign's mirror through that centre within this of another sign 
 MAX_CLUTTER, INNER = 0.2, (0.1, 0.08)
 MIN_PIPS, MAX_PIPS = 2, 7
 CARD_CENTRE = np.array([0.5, 0.5])
-ROOT_WEIGHTS = np.sqrt(np.array([LIGHTNESS, 1, 1], np.float32))  # of the Lab differences
+SQUARE_WEIGHTS = 4 * np.array([LIGHTNESS, 1, 1])  # 16 x the squared weights of the Lab differences
+VALUES = np.arange(256.0)
 SUM = np.ones((1, 3), np.float32)
+OPENING, NEAR = np.ones((3, 3), np.uint8), np.ones((5, 5), np.uint8)
 
 
 @dataclass(frozen=True)
@@ -97,84 +99,102 @@ def pip_count(card: Image) -> PipCount:
     if card.shape[:2] != (h, w):
         card = np.asarray(cv2.resize(card, (w, h), interpolation=cv2.INTER_AREA), np.uint8)
     dist, level = _ink_distance(card)
-    labels, parts = _parts(dist > level)
-    if parts is None:
+    labels, stats = _parts(dist > level)
+    keep = _candidates(stats, w, h)
+    if not len(keep):
         return UNSURE
-    index, area, centres, elongation, fill = parts
+    area = stats[keep, cv2.CC_STAT_AREA].astype(np.float64)
     k, confidence = _count(area, h * w)
     if k is None:
         return UNSURE
+    chosen = keep[:k]
+    x, y, bw, bh = (stats[chosen, i] for i in range(4))
+    centres = np.stack([(x + bw / 2) / w, (y + bh / 2) / h], 1)
     big_centre = k == 5 and _distance(centres[:1], CARD_CENTRE)[0] < CENTRED
     sizes = area[1:k] if big_centre else area[:k]
     median = float(np.median(sizes)) if k > 2 else float(sizes.max())  # a pair: the larger
-    shapes = elongation[1:k] if big_centre else elongation[:k]
     if (
         sizes.min() < SAME_SIZE * median
         or sizes.max() > median / SAME_SIZE
         or (big_centre and area[0] > BIG_CENTRE * median)
-        or shapes.max() > SAME_SHAPE * shapes.min()
-        or fill[:k].min() < MIN_FILL
-        or not _laid_out(centres[:k])
-        or _clutter(dist > level / 2, _of(labels, index[:k])) > MAX_CLUTTER
+    ):
+        return UNSURE
+    elongation = _elongation(labels, stats, chosen[1:] if big_centre else chosen)
+    if (
+        elongation.max() > SAME_SHAPE * elongation.min()
+        or (area[:k] / (bw * bh)).min() < MIN_FILL
+        or not _laid_out(centres)
+        or _clutter(dist > level / 2, _of(labels, stats, chosen)) > MAX_CLUTTER
     ):
         return UNSURE
     return PipCount(k, confidence)
 
 
-def pip_counts(image: Image, obbs: Floats) -> Ints:
+def pip_counts(image: Image, obbs: Floats, cards: Image | None = None) -> Ints:
     """The pip count of the card under each oriented box (N, 5) of a BGR photo: (N,) int, 0 where
-    unsure."""
-    cards = crop_cards(image, obbs, INDEX_CROP)
+    unsure. ``cards``: those cards already rectified at INDEX_CROP (N, 192, 128, 3) under the same
+    boxes (:func:`vision.geometry.crop_cards`), when the caller has them."""
+    if cards is None:
+        cards = crop_cards(image, obbs, INDEX_CROP)
     return np.array([pip_count(c).count or 0 for c in cards], np.int64)
 
 
 def _ink_distance(card: Image) -> tuple[Floats, float]:
-    """Each pixel's distance from the paper's colour (H, W), and the level from which it is ink."""
+    """Each pixel's distance from the paper's colour (H, W), and the level from which it is ink,
+    both four times over (so that the distance squared is a whole number: exact in float32)."""
     h, w = card.shape[:2]
     # OpenCV's 8-bit Lab: L scaled to 0-255, a and b offset by 128
     lab = cv2.cvtColor(cv2.GaussianBlur(card, (3, 3), 0), cv2.COLOR_BGR2Lab)
     my, mx = round(MIDDLE * h), round(MIDDLE * w)
     middle = lab[my : h - my : 3, mx : w - mx : 3].reshape(-1, 3)  # one pixel in nine is enough
     light, k = middle[:, 0], int(0.6 * len(middle))
-    paper = np.median(middle[light >= np.partition(light, k)[k]], 0)
-    # the weighted differences in one affine transform, squared and summed in another
-    shift = np.hstack([np.diag(ROOT_WEIGHTS), (-ROOT_WEIGHTS * paper)[:, None]]).astype(np.float32)
-    d = cv2.transform(lab.astype(np.float32), shift)
-    dist = np.asarray(cv2.sqrt(cv2.transform(cv2.multiply(d, d), SUM)), np.float32)
-    otsu, _ = cv2.threshold(cv2.convertScaleAbs(dist[my : h - my, mx : w - mx], alpha=2), 0, 255, cv2.THRESH_OTSU)
-    return dist, max(otsu / 2, MIN_INK)
+    paper = np.median(middle[light >= np.partition(light, k)[k]], 0)  # whole or halves
+    # 16 x the weighted difference squared of each channel's 256 values (LIGHTNESS = 1/4):
+    # whole numbers, summed exactly in float32, so that the root is the one the float
+    # arithmetic (a, b - paper; L / 2 - paper / 2; squared, summed, root) gave
+    twice = np.rint(2 * paper)
+    squares = (2 * VALUES[:, None] - twice[None, :]) ** 2 * SQUARE_WEIGHTS
+    lut = squares.astype(np.float32).reshape(256, 1, 3)
+    dist = np.asarray(cv2.sqrt(cv2.transform(cv2.LUT(lab, lut), SUM)), np.float32)
+    otsu, _ = cv2.threshold(cv2.convertScaleAbs(dist[my : h - my, mx : w - mx], alpha=0.5), 0, 255, cv2.THRESH_OTSU)
+    return dist, 4 * max(otsu / 2, MIN_INK)
 
 
-def _parts(ink: Mask) -> tuple[Ints, tuple[Ints, Floats, Floats, Floats, Floats] | None]:
-    """The connected parts of the ``ink`` (H, W) once opened: their labels (H, W) and, for the
-    largest MAX_PIPS + 1 that do not touch the crop's edge, largest first, their labels,
-    areas, bounding-box centres (M, 2) as shares of the card's width and height, elongations
-    and the share of the bounding box each fills (None when there is none)."""
-    h, w = ink.shape
-    opened = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    _, found, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
-    labels = np.asarray(found, np.int32)
+def _parts(ink: Mask) -> tuple[Ints, Ints]:
+    """The connected parts of the ``ink`` (H, W) once opened: their labels (H, W) and stats
+    (M, 5) as OpenCV gives them (label 0 the paper)."""
+    opened = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, OPENING)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    return np.asarray(labels, np.int32), np.asarray(stats, np.int32)
+
+
+def _candidates(stats: Ints, w: int, h: int) -> Ints:
+    """The largest MAX_PIPS + 1 parts that do not touch the crop's edge (a box a little off shows
+    the table), largest first (stable)."""
     x, y, bw, bh, area = (stats[:, i] for i in range(5))
     inside = np.flatnonzero((x > 0) & (y > 0) & (x + bw < w) & (y + bh < h))  # label 0 is the paper
-    if not len(inside):
-        return labels, None
-    keep = inside[np.argsort(-area[inside], kind="stable")][: MAX_PIPS + 1]
-    elongation = np.empty(len(keep))
-    for j, i in enumerate(keep):  # from the second moments of each part
-        m = cv2.moments((labels[y[i] : y[i] + bh[i], x[i] : x[i] + bw[i]] == i).astype(np.uint8), True)
+    keep: Ints = inside[np.argsort(-area[inside], kind="stable")][: MAX_PIPS + 1]
+    return keep
+
+
+def _elongation(labels: Ints, stats: Ints, chosen: Ints) -> Floats:
+    """How elongated each of the ``chosen`` parts is, from its second moments."""
+    out = np.empty(len(chosen))
+    for j, i in enumerate(chosen.tolist()):
+        x, y, bw, bh = stats[i, :4].tolist()
+        m = cv2.moments((labels[y : y + bh, x : x + bw] == i).astype(np.uint8), True)
         a, b, c = m["mu20"], m["mu02"], m["mu11"]
         root = np.sqrt(((a - b) / 2) ** 2 + c * c)
-        elongation[j] = np.sqrt(max((a + b) / 2 + root, 1e-3) / max((a + b) / 2 - root, 1e-3))
-    k = keep
-    centres = np.stack([(x[k] + bw[k] / 2) / w, (y[k] + bh[k] / 2) / h], 1)
-    return labels, (k, area[k].astype(np.float64), centres, elongation, area[k] / (bw[k] * bh[k]))
+        out[j] = np.sqrt(max((a + b) / 2 + root, 1e-3) / max((a + b) / 2 - root, 1e-3))
+    return out
 
 
-def _of(labels: Ints, chosen: Ints) -> Mask:
-    """Where ``labels`` (H, W) is one of ``chosen``."""
-    lookup = np.zeros(int(labels.max()) + 1, bool)
-    lookup[chosen] = True
-    mask: Mask = lookup[labels]
+def _of(labels: Ints, stats: Ints, chosen: Ints) -> Mask:
+    """Where ``labels`` (H, W) is one of ``chosen`` (each looked for within its bounding box)."""
+    mask = np.zeros(labels.shape, bool)
+    for i in chosen.tolist():
+        x, y, bw, bh = stats[i, :4].tolist()
+        mask[y : y + bh, x : x + bw] |= labels[y : y + bh, x : x + bw] == i
     return mask
 
 
@@ -183,8 +203,8 @@ def _clutter(faint: Mask, signs: Mask) -> float:
     signs: a court's figure, split in two parts that pass for two signs, leaves much of it."""
     h, w = int(faint.shape[0]), int(faint.shape[1])
     iy, ix = round(INNER[1] * h), round(INNER[0] * w)
-    near = cv2.dilate(signs.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-    return int(np.count_nonzero((faint & ~near)[iy : h - iy, ix : w - ix])) / (h * w)
+    near = cv2.dilate(signs.view(np.uint8), NEAR)
+    return int(np.count_nonzero(faint[iy : h - iy, ix : w - ix] > near[iy : h - iy, ix : w - ix])) / (h * w)
 
 
 def _count(area: Floats, card_area: int) -> tuple[int | None, float]:
