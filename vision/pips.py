@@ -98,7 +98,13 @@ def pip_count(card: Image) -> PipCount:
     w, h = INDEX_CROP
     if card.shape[:2] != (h, w):
         card = np.asarray(cv2.resize(card, (w, h), interpolation=cv2.INTER_AREA), np.uint8)
-    dist, level = _ink_distance(card)
+    return _count_pips(_lab(card[None])[0])
+
+
+def _count_pips(lab: Image) -> PipCount:
+    """:func:`pip_count` of a card at INDEX_CROP once blurred and in Lab (:func:`_lab`)."""
+    w, h = INDEX_CROP
+    dist, level = _ink_distance(lab)
     labels, stats = _parts(dist > level)
     keep = _candidates(stats, w, h)
     if not len(keep):
@@ -136,19 +142,31 @@ def pip_counts(image: Image, obbs: Floats, cards: Image | None = None) -> Ints:
     boxes (:func:`vision.geometry.crop_cards`), when the caller has them."""
     if cards is None:
         cards = crop_cards(image, obbs, INDEX_CROP)
-    return np.array([pip_count(c).count or 0 for c in cards], np.int64)
+    if cards.shape[1:3] != INDEX_CROP[::-1]:
+        return np.array([pip_count(c).count or 0 for c in cards], np.int64)
+    return np.array([_count_pips(lab).count or 0 for lab in _lab(cards)], np.int64)
 
 
-def _ink_distance(card: Image) -> tuple[Floats, float]:
-    """Each pixel's distance from the paper's colour (H, W), and the level from which it is ink,
-    both four times over (so that the distance squared is a whole number: exact in float32)."""
-    h, w = card.shape[:2]
-    # OpenCV's 8-bit Lab: L scaled to 0-255, a and b offset by 128
-    lab = cv2.cvtColor(cv2.GaussianBlur(card, (3, 3), 0), cv2.COLOR_BGR2Lab)
+def _lab(cards: Image) -> Image:
+    """Cards (N, H, W, 3) BGR, each blurred (3x3 Gaussian), in OpenCV's 8-bit Lab (L scaled to
+    0-255, a and b offset by 128): one conversion for all (a pixel's Lab is its own)."""
+    n, h, w = cards.shape[:3]
+    blurred = np.empty((n, h, w, 3), np.uint8)
+    for card, out in zip(cards, blurred, strict=True):
+        cv2.GaussianBlur(card, (3, 3), 0, dst=out)
+    lab = np.asarray(cv2.cvtColor(blurred.reshape(n * h, w, 3), cv2.COLOR_BGR2Lab), np.uint8)
+    return lab.reshape(n, h, w, 3)
+
+
+def _ink_distance(lab: Image) -> tuple[Floats, float]:
+    """Each pixel's distance from the paper's colour (H, W) of a card in Lab (:func:`_lab`), and
+    the level from which it is ink, both four times over (so that the distance squared is a
+    whole number: exact in float32)."""
+    h, w = lab.shape[:2]
     my, mx = round(MIDDLE * h), round(MIDDLE * w)
     middle = lab[my : h - my : 3, mx : w - mx : 3].reshape(-1, 3)  # one pixel in nine is enough
     light, k = middle[:, 0], int(0.6 * len(middle))
-    paper = np.median(middle[light >= np.partition(light, k)[k]], 0)  # whole or halves
+    paper = _median(middle[light >= np.partition(light, k)[k]])  # whole or halves
     # 16 x the weighted difference squared of each channel's 256 values (LIGHTNESS = 1/4):
     # whole numbers, summed exactly in float32, so that the root is the one the float
     # arithmetic (a, b - paper; L / 2 - paper / 2; squared, summed, root) gave
@@ -158,6 +176,15 @@ def _ink_distance(card: Image) -> tuple[Floats, float]:
     dist = np.asarray(cv2.sqrt(cv2.transform(cv2.LUT(lab, lut), SUM)), np.float32)
     otsu, _ = cv2.threshold(cv2.convertScaleAbs(dist[my : h - my, mx : w - mx], alpha=0.5), 0, 255, cv2.THRESH_OTSU)
     return dist, 4 * max(otsu / 2, MIN_INK)
+
+
+def _median(values: Image) -> Floats:
+    """Each column's median of (M, 3) uint8 values (M > 0), as numpy's: the middle value, or the
+    mean of the two middle ones."""
+    ordered = np.sort(values, 0)
+    m = len(ordered)
+    median: Floats = (ordered[(m - 1) // 2].astype(np.float64) + ordered[m // 2]) / 2
+    return median
 
 
 def _parts(ink: Mask) -> tuple[Ints, Ints]:
