@@ -142,6 +142,8 @@ def pip_counts(image: Image, obbs: Floats, cards: Image | None = None) -> Ints:
     boxes (:func:`vision.geometry.crop_cards`), when the caller has them."""
     if cards is None:
         cards = crop_cards(image, obbs, INDEX_CROP)
+    if len(cards) == 0:
+        return np.zeros(0, np.int64)
     if cards.shape[1:3] != INDEX_CROP[::-1]:
         return np.array([pip_count(c).count or 0 for c in cards], np.int64)
     return np.array([_count_pips(lab).count or 0 for lab in _lab(cards)], np.int64)
