@@ -47,6 +47,7 @@ registered deck, every card given a number card or offered one, to check it
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -192,7 +193,7 @@ def _median(values: Image) -> Floats:
 def _parts(ink: Mask) -> tuple[Ints, Ints]:
     """The connected parts of the ``ink`` (H, W) once opened: their labels (H, W) and stats
     (M, 5) as OpenCV gives them (label 0 the paper)."""
-    opened = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, OPENING)
+    opened = cv2.morphologyEx(ink.view(np.uint8), cv2.MORPH_OPEN, OPENING)
     _, labels, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
     return np.asarray(labels, np.int32), np.asarray(stats, np.int32)
 
@@ -211,10 +212,10 @@ def _elongation(labels: Ints, stats: Ints, chosen: Ints) -> Floats:
     out = np.empty(len(chosen))
     for j, i in enumerate(chosen.tolist()):
         x, y, bw, bh = stats[i, :4].tolist()
-        m = cv2.moments((labels[y : y + bh, x : x + bw] == i).astype(np.uint8), True)
+        m = cv2.moments((labels[y : y + bh, x : x + bw] == i).view(np.uint8), True)
         a, b, c = m["mu20"], m["mu02"], m["mu11"]
-        root = np.sqrt(((a - b) / 2) ** 2 + c * c)
-        out[j] = np.sqrt(max((a + b) / 2 + root, 1e-3) / max((a + b) / 2 - root, 1e-3))
+        root = math.sqrt(((a - b) / 2) ** 2 + c * c)
+        out[j] = math.sqrt(max((a + b) / 2 + root, 1e-3) / max((a + b) / 2 - root, 1e-3))
     return out
 
 
