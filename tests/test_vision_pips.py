@@ -85,7 +85,7 @@ def _weighted_lab_distance(card: np.ndarray) -> tuple[np.ndarray, float]:
     middle = lab[my : h - my : 3, mx : w - mx : 3].reshape(-1, 3)
     light, k = middle[:, 0], int(0.6 * len(middle))
     paper = np.median(middle[light >= np.partition(light, k)[k]], 0)
-    weights = np.float32([0.5, 1, 1])
+    weights = np.array([0.5, 1, 1], np.float32)
     d = lab.astype(np.float32) * weights - (weights * paper).astype(np.float32)
     dist = np.sqrt((d * d).sum(2, dtype=np.float32)).astype(np.float32)
     otsu, _ = cv2.threshold(cv2.convertScaleAbs(dist[my : h - my, mx : w - mx], alpha=2), 0, 255, cv2.THRESH_OTSU)
