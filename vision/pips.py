@@ -33,8 +33,11 @@ thresholds were chosen on the validation split's crops of both designs: no desig
 The reader counts on a table it takes for an unfamiliar deck the cards whose readers hesitate
 between number ranks (:func:`vision.assemble.worth_counting`), and on the others, without a
 registered deck, every card given a number card or offered one, to check it
-(:mod:`vision.crosscheck`): counting costs about 0.9 ms a card on this project's 2-core CPU
-(``python -m training.cards.pips tiempo``), about 7 cards of a table of 16.
+(:mod:`vision.crosscheck`), about 7 cards of a table of 16: the cards the reader already cut
+at INDEX_CROP, converted to Lab in one call, each pixel's distance from a per-card table of
+whole numbers (exactly the float arithmetic's), shapes and masks only for counts that pass the
+size checks. Counting costs about 0.7 ms a card on this project's 2-core CPU at load 4, 0.85
+cutting it out (1.0 before those, interleaved; docs/measurements.md).
 
     >>> card = np.full((192, 128, 3), 235, np.uint8)
     >>> for x, y in ((40, 45), (88, 45), (64, 96), (40, 147), (88, 147)):
