@@ -14,7 +14,8 @@ from vision.assemble import PIP_PENALTY, AssemblySettings, agree_with_pips, asse
 from vision.classify import CardProbabilities
 from vision.corner_index import INDEX_CROP
 from vision.detect import DetectedBoxes
-from vision.pips import PipCount, pip_count, pip_counts
+from vision.geometry import crop_cards
+from vision.pips import PipCount, _ink_distance, _lab, pip_count, pip_counts
 
 needs_decks = pytest.mark.skipif(not (decks_root() / DECKS[0]).is_dir(), reason="no deck images")
 NUMBER_CARDS = [c for c in CARD_IDS if 2 <= int(c[:-1]) <= 7]
@@ -71,6 +72,42 @@ def test_the_cards_under_boxes_of_a_photo_are_counted_zero_where_unsure():
     boxes = np.float32([[164, 196, 128, 192, 0.0], [464, 196, 128, 192, 0.0]])
     assert pip_counts(photo, boxes).tolist() == [5, 0]
     assert pip_counts(photo, np.zeros((0, 5), np.float32)).tolist() == []
+    cut = crop_cards(photo, boxes, INDEX_CROP)  # cards the caller already cut: the same counts
+    assert pip_counts(photo, boxes, cut).tolist() == [5, 0]
+
+
+def _weighted_lab_distance(card: np.ndarray) -> tuple[np.ndarray, float]:
+    """The ink distance and level as the counter first computed them (float32 arithmetic on the
+    Lab values: the lightness halved, the paper subtracted, squared, summed, the root)."""
+    h, w = card.shape[:2]
+    lab = cv2.cvtColor(cv2.GaussianBlur(card, (3, 3), 0), cv2.COLOR_BGR2Lab)
+    my, mx = round(0.15 * h), round(0.15 * w)
+    middle = lab[my : h - my : 3, mx : w - mx : 3].reshape(-1, 3)
+    light, k = middle[:, 0], int(0.6 * len(middle))
+    paper = np.median(middle[light >= np.partition(light, k)[k]], 0)
+    weights = np.array([0.5, 1, 1], np.float32)
+    d = lab.astype(np.float32) * weights - (weights * paper).astype(np.float32)
+    dist = np.sqrt((d * d).sum(2, dtype=np.float32)).astype(np.float32)
+    otsu, _ = cv2.threshold(cv2.convertScaleAbs(dist[my : h - my, mx : w - mx], alpha=2), 0, 255, cv2.THRESH_OTSU)
+    return dist, max(otsu / 2, 18.0)
+
+
+def test_the_ink_distance_from_a_lookup_table_is_the_float_arithmetic_exactly():
+    """The counter sums 16 x the weighted squares from a per-card table of whole numbers: the
+    root is exactly four times the float32 arithmetic's, on any colours."""
+    rng = np.random.default_rng(1)
+    cards = [_drawn_card(FIVE), rng.integers(0, 256, (192, 128, 3), dtype=np.uint8)]
+    cards += [cv2.GaussianBlur(rng.integers(0, 256, (192, 128, 3), dtype=np.uint8), (0, 0), 3) for _ in range(4)]
+    # paper of two colours as lightly, half the middle's pixels each: its median falls between
+    striped = np.full((192, 128, 3), (193, 215, 225), np.uint8)
+    for x in range(21, 128, 6):  # 3 columns in 6, each centred on a column the paper is taken from
+        striped[:, x : x + 3] = (188, 215, 228)
+    cards += [striped, striped // 2 + _drawn_card(FIVE) // 2]
+    for card in cards:
+        ref, level = _weighted_lab_distance(card)
+        dist, level4 = _ink_distance(_lab(card[None])[0])
+        assert level4 == 4 * level
+        assert np.array_equal(dist, 4 * ref)
 
 
 @needs_decks

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from vision.arrays import Floats, Image
 from vision.corner_index import INDEX_CROP
 from vision.geometry import CROP_H, CROP_W, crop_cards
@@ -44,3 +46,27 @@ def cut_out(image: Image, obbs: Floats, *, small: bool, rectified: bool) -> Cuto
         crop_cards(image, obbs, (TEMPLATE_W, TEMPLATE_H)) if small else None,
         crop_cards(image, obbs, INDEX_CROP) if rectified else None,
     )
+
+
+def rectified_under(image: Image, obbs: Floats, cut: Floats, rectified: Image | None) -> Image:
+    """The cards under ``obbs`` (M, 5) rectified at INDEX_CROP: taken from ``rectified`` (the
+    cards already cut under the boxes ``cut`` (N, 5), or None) where a box is one of ``cut``
+    (the same warp of the same photo: the same pixels), the others cut from ``image``.
+
+    >>> img = np.random.default_rng(0).integers(0, 255, (480, 640, 3), np.uint8)
+    >>> cut = np.float32([[200, 240, 104, 170, 0.3], [400, 240, 104, 170, 0.0]])
+    >>> done = crop_cards(img, cut, INDEX_CROP)
+    >>> obbs = np.float32([[400, 240, 104, 170, 0.0], [300, 200, 100, 160, 0.1]])
+    >>> np.array_equal(rectified_under(img, obbs, cut, done), crop_cards(img, obbs, INDEX_CROP))
+    True
+    """
+    obbs = np.asarray(obbs, np.float32).reshape(-1, 5)
+    if rectified is None or len(obbs) == 0 or len(cut) == 0:
+        return crop_cards(image, obbs, INDEX_CROP)
+    same = (obbs[:, None, :] == np.asarray(cut, np.float32)[None, :, :]).all(2)  # (M, N)
+    found = same.any(1)
+    out = np.empty((len(obbs), *rectified.shape[1:]), rectified.dtype)
+    out[found] = rectified[same.argmax(1)[found]]
+    if not found.all():
+        out[~found] = crop_cards(image, obbs[~found], INDEX_CROP)
+    return out

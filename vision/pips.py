@@ -33,8 +33,11 @@ thresholds were chosen on the validation split's crops of both designs: no desig
 The reader counts on a table it takes for an unfamiliar deck the cards whose readers hesitate
 between number ranks (:func:`vision.assemble.worth_counting`), and on the others, without a
 registered deck, every card given a number card or offered one, to check it
-(:mod:`vision.crosscheck`): counting costs about 0.9 ms a card on this project's 2-core CPU
-(``python -m training.cards.pips tiempo``), about 7 cards of a table of 16.
+(:mod:`vision.crosscheck`), about 7 cards of a table of 16: the cards the reader already cut
+at INDEX_CROP, converted to Lab in one call, each pixel's distance from a per-card table of
+whole numbers (exactly the float arithmetic's), shapes and masks only for counts that pass the
+size checks. Counting costs about 0.7 ms a card on this project's 2-core CPU at load 4, 0.85
+cutting it out (1.0 before those, interleaved; docs/measurements.md).
 
     >>> card = np.full((192, 128, 3), 235, np.uint8)
     >>> for x, y in ((40, 45), (88, 45), (64, 96), (40, 147), (88, 147)):
@@ -47,6 +50,7 @@ registered deck, every card given a number card or offered one, to check it
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -74,8 +78,10 @@ FACING = 0.1  # a sign's mirror through that centre within this of another sign 
 MAX_CLUTTER, INNER = 0.2, (0.1, 0.08)
 MIN_PIPS, MAX_PIPS = 2, 7
 CARD_CENTRE = np.array([0.5, 0.5])
-ROOT_WEIGHTS = np.sqrt(np.array([LIGHTNESS, 1, 1], np.float32))  # of the Lab differences
+SQUARE_WEIGHTS = 4 * np.array([LIGHTNESS, 1, 1])  # 16 x the squared weights of the Lab differences
+VALUES = np.arange(256.0)
 SUM = np.ones((1, 3), np.float32)
+OPENING, NEAR = np.ones((3, 3), np.uint8), np.ones((5, 5), np.uint8)
 
 
 @dataclass(frozen=True)
@@ -96,85 +102,134 @@ def pip_count(card: Image) -> PipCount:
     w, h = INDEX_CROP
     if card.shape[:2] != (h, w):
         card = np.asarray(cv2.resize(card, (w, h), interpolation=cv2.INTER_AREA), np.uint8)
-    dist, level = _ink_distance(card)
-    labels, parts = _parts(dist > level)
-    if parts is None:
+    return _count_pips(_lab(card[None])[0])
+
+
+def _count_pips(lab: Image) -> PipCount:
+    """:func:`pip_count` of a card at INDEX_CROP once blurred and in Lab (:func:`_lab`)."""
+    w, h = INDEX_CROP
+    dist, level = _ink_distance(lab)
+    labels, stats = _parts(dist > level)
+    keep = _candidates(stats, w, h)
+    if not len(keep):
         return UNSURE
-    index, area, centres, elongation, fill = parts
+    area = stats[keep, cv2.CC_STAT_AREA].astype(np.float64)
     k, confidence = _count(area, h * w)
     if k is None:
         return UNSURE
+    chosen = keep[:k]
+    x, y, bw, bh = (stats[chosen, i] for i in range(4))
+    centres = np.stack([(x + bw / 2) / w, (y + bh / 2) / h], 1)
     big_centre = k == 5 and _distance(centres[:1], CARD_CENTRE)[0] < CENTRED
     sizes = area[1:k] if big_centre else area[:k]
     median = float(np.median(sizes)) if k > 2 else float(sizes.max())  # a pair: the larger
-    shapes = elongation[1:k] if big_centre else elongation[:k]
     if (
         sizes.min() < SAME_SIZE * median
         or sizes.max() > median / SAME_SIZE
         or (big_centre and area[0] > BIG_CENTRE * median)
-        or shapes.max() > SAME_SHAPE * shapes.min()
-        or fill[:k].min() < MIN_FILL
-        or not _laid_out(centres[:k])
-        or _clutter(dist > level / 2, _of(labels, index[:k])) > MAX_CLUTTER
+    ):
+        return UNSURE
+    elongation = _elongation(labels, stats, chosen[1:] if big_centre else chosen)
+    if (
+        elongation.max() > SAME_SHAPE * elongation.min()
+        or (area[:k] / (bw * bh)).min() < MIN_FILL
+        or not _laid_out(centres)
+        or _clutter(dist > level / 2, _of(labels, stats, chosen)) > MAX_CLUTTER
     ):
         return UNSURE
     return PipCount(k, confidence)
 
 
-def pip_counts(image: Image, obbs: Floats) -> Ints:
+def pip_counts(image: Image, obbs: Floats, cards: Image | None = None) -> Ints:
     """The pip count of the card under each oriented box (N, 5) of a BGR photo: (N,) int, 0 where
-    unsure."""
-    cards = crop_cards(image, obbs, INDEX_CROP)
-    return np.array([pip_count(c).count or 0 for c in cards], np.int64)
+    unsure. ``cards``: those cards already rectified at INDEX_CROP (N, 192, 128, 3) under the same
+    boxes (:func:`vision.geometry.crop_cards`), when the caller has them."""
+    if cards is None:
+        cards = crop_cards(image, obbs, INDEX_CROP)
+    if len(cards) == 0:
+        return np.zeros(0, np.int64)
+    if cards.shape[1:3] != INDEX_CROP[::-1]:
+        return np.array([pip_count(c).count or 0 for c in cards], np.int64)
+    return np.array([_count_pips(lab).count or 0 for lab in _lab(cards)], np.int64)
 
 
-def _ink_distance(card: Image) -> tuple[Floats, float]:
-    """Each pixel's distance from the paper's colour (H, W), and the level from which it is ink."""
-    h, w = card.shape[:2]
-    # OpenCV's 8-bit Lab: L scaled to 0-255, a and b offset by 128
-    lab = cv2.cvtColor(cv2.GaussianBlur(card, (3, 3), 0), cv2.COLOR_BGR2Lab)
+def _lab(cards: Image) -> Image:
+    """Cards (N, H, W, 3) BGR, each blurred (3x3 Gaussian), in OpenCV's 8-bit Lab (L scaled to
+    0-255, a and b offset by 128): one conversion for all (a pixel's Lab is its own)."""
+    n, h, w = cards.shape[:3]
+    blurred = np.empty((n, h, w, 3), np.uint8)
+    for card, out in zip(cards, blurred, strict=True):
+        cv2.GaussianBlur(card, (3, 3), 0, dst=out)
+    lab = np.asarray(cv2.cvtColor(blurred.reshape(n * h, w, 3), cv2.COLOR_BGR2Lab), np.uint8)
+    return lab.reshape(n, h, w, 3)
+
+
+def _ink_distance(lab: Image) -> tuple[Floats, float]:
+    """Each pixel's distance from the paper's colour (H, W) of a card in Lab (:func:`_lab`), and
+    the level from which it is ink, both four times over (so that the distance squared is a
+    whole number: exact in float32)."""
+    h, w = lab.shape[:2]
     my, mx = round(MIDDLE * h), round(MIDDLE * w)
     middle = lab[my : h - my : 3, mx : w - mx : 3].reshape(-1, 3)  # one pixel in nine is enough
     light, k = middle[:, 0], int(0.6 * len(middle))
-    paper = np.median(middle[light >= np.partition(light, k)[k]], 0)
-    # the weighted differences in one affine transform, squared and summed in another
-    shift = np.hstack([np.diag(ROOT_WEIGHTS), (-ROOT_WEIGHTS * paper)[:, None]]).astype(np.float32)
-    d = cv2.transform(lab.astype(np.float32), shift)
-    dist = np.asarray(cv2.sqrt(cv2.transform(cv2.multiply(d, d), SUM)), np.float32)
-    otsu, _ = cv2.threshold(cv2.convertScaleAbs(dist[my : h - my, mx : w - mx], alpha=2), 0, 255, cv2.THRESH_OTSU)
-    return dist, max(otsu / 2, MIN_INK)
+    paper = _median(middle[light >= np.partition(light, k)[k]])  # whole or halves
+    # 16 x the weighted difference squared of each channel's 256 values (LIGHTNESS = 1/4):
+    # whole numbers, summed exactly in float32, so that the root is the one the float
+    # arithmetic (a, b - paper; L / 2 - paper / 2; squared, summed, root) gave
+    twice = np.rint(2 * paper)
+    squares = (2 * VALUES[:, None] - twice[None, :]) ** 2 * SQUARE_WEIGHTS
+    lut = squares.astype(np.float32).reshape(256, 1, 3)
+    dist = np.asarray(cv2.sqrt(cv2.transform(cv2.LUT(lab, lut), SUM)), np.float32)
+    otsu, _ = cv2.threshold(cv2.convertScaleAbs(dist[my : h - my, mx : w - mx], alpha=0.5), 0, 255, cv2.THRESH_OTSU)
+    return dist, 4 * max(otsu / 2, MIN_INK)
 
 
-def _parts(ink: Mask) -> tuple[Ints, tuple[Ints, Floats, Floats, Floats, Floats] | None]:
-    """The connected parts of the ``ink`` (H, W) once opened: their labels (H, W) and, for the
-    largest MAX_PIPS + 1 that do not touch the crop's edge, largest first, their labels,
-    areas, bounding-box centres (M, 2) as shares of the card's width and height, elongations
-    and the share of the bounding box each fills (None when there is none)."""
-    h, w = ink.shape
-    opened = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    _, found, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
-    labels = np.asarray(found, np.int32)
+def _median(values: Image) -> Floats:
+    """Each column's median of (M, 3) uint8 values (M > 0), as numpy's: the middle value, or the
+    mean of the two middle ones."""
+    m = len(values)
+    lo, hi = (m - 1) // 2, m // 2
+    ordered = np.partition(values.T, sorted({lo, hi}), axis=1)  # those two places as sorted
+    median: Floats = (ordered[:, lo].astype(np.float64) + ordered[:, hi]) / 2
+    return median
+
+
+def _parts(ink: Mask) -> tuple[Ints, Ints]:
+    """The connected parts of the ``ink`` (H, W) once opened: their labels (H, W) and stats
+    (M, 5) as OpenCV gives them (label 0 the paper)."""
+    opened = cv2.morphologyEx(ink.view(np.uint8), cv2.MORPH_OPEN, OPENING)
+    # 16-bit labels (a crop has fewer parts than that): the same labels, half the memory
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8, ltype=cv2.CV_16U)
+    return np.asarray(labels, np.uint16), np.asarray(stats, np.int32)
+
+
+def _candidates(stats: Ints, w: int, h: int) -> Ints:
+    """The largest MAX_PIPS + 1 parts that do not touch the crop's edge (a box a little off shows
+    the table), largest first (stable)."""
     x, y, bw, bh, area = (stats[:, i] for i in range(5))
     inside = np.flatnonzero((x > 0) & (y > 0) & (x + bw < w) & (y + bh < h))  # label 0 is the paper
-    if not len(inside):
-        return labels, None
-    keep = inside[np.argsort(-area[inside], kind="stable")][: MAX_PIPS + 1]
-    elongation = np.empty(len(keep))
-    for j, i in enumerate(keep):  # from the second moments of each part
-        m = cv2.moments((labels[y[i] : y[i] + bh[i], x[i] : x[i] + bw[i]] == i).astype(np.uint8), True)
+    keep: Ints = inside[np.argsort(-area[inside], kind="stable")][: MAX_PIPS + 1]
+    return keep
+
+
+def _elongation(labels: Ints, stats: Ints, chosen: Ints) -> Floats:
+    """How elongated each of the ``chosen`` parts is, from its second moments."""
+    out = np.empty(len(chosen))
+    for j, i in enumerate(chosen.tolist()):
+        x, y, bw, bh = stats[i, :4].tolist()
+        m = cv2.moments((labels[y : y + bh, x : x + bw] == i).view(np.uint8), True)
         a, b, c = m["mu20"], m["mu02"], m["mu11"]
-        root = np.sqrt(((a - b) / 2) ** 2 + c * c)
-        elongation[j] = np.sqrt(max((a + b) / 2 + root, 1e-3) / max((a + b) / 2 - root, 1e-3))
-    k = keep
-    centres = np.stack([(x[k] + bw[k] / 2) / w, (y[k] + bh[k] / 2) / h], 1)
-    return labels, (k, area[k].astype(np.float64), centres, elongation, area[k] / (bw[k] * bh[k]))
+        root = math.sqrt(((a - b) / 2) ** 2 + c * c)
+        out[j] = math.sqrt(max((a + b) / 2 + root, 1e-3) / max((a + b) / 2 - root, 1e-3))
+    return out
 
 
-def _of(labels: Ints, chosen: Ints) -> Mask:
-    """Where ``labels`` (H, W) is one of ``chosen``."""
-    lookup = np.zeros(int(labels.max()) + 1, bool)
-    lookup[chosen] = True
-    mask: Mask = lookup[labels]
+def _of(labels: Ints, stats: Ints, chosen: Ints) -> Mask:
+    """Where ``labels`` (H, W) is one of ``chosen`` (each looked for within its bounding box)."""
+    mask = np.zeros(labels.shape, bool)
+    for i in chosen.tolist():
+        x, y, bw, bh = stats[i, :4].tolist()
+        mask[y : y + bh, x : x + bw] |= labels[y : y + bh, x : x + bw] == i
     return mask
 
 
@@ -183,8 +238,8 @@ def _clutter(faint: Mask, signs: Mask) -> float:
     signs: a court's figure, split in two parts that pass for two signs, leaves much of it."""
     h, w = int(faint.shape[0]), int(faint.shape[1])
     iy, ix = round(INNER[1] * h), round(INNER[0] * w)
-    near = cv2.dilate(signs.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-    return int(np.count_nonzero((faint & ~near)[iy : h - iy, ix : w - ix])) / (h * w)
+    near = cv2.dilate(signs.view(np.uint8), NEAR)
+    return int(np.count_nonzero(faint[iy : h - iy, ix : w - ix] > near[iy : h - iy, ix : w - ix])) / (h * w)
 
 
 def _count(area: Floats, card_area: int) -> tuple[int | None, float]:

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from scoring.cards import CARD_IDS
-from vision.arrays import Floats, Image, Mask
+from vision.arrays import Floats, Image, Ints, Mask
 from vision.assemble import (
     BOX_EVIDENCE,
     PIP_PENALTY,
@@ -46,7 +46,7 @@ from vision.assemble import (
 )
 from vision.classify import BOTH_WAYS, INDEX_WEIGHT, PINTA_WEIGHT, CardProbabilities, Classifier, combine_marks
 from vision.crosscheck import CrossCheck, countable, cross_check
-from vision.cutout import Cutouts
+from vision.cutout import Cutouts, rectified_under
 from vision.detect import DET_THRESHOLD, TABLE_CARDS, DetectedBoxes, Detector
 from vision.detections import CardDetections
 from vision.flags import LOW_CONFIDENCE, FlagModel, FlagRule, flag_rule
@@ -157,7 +157,7 @@ class CardReader:
             return CardDetections.empty([NO_CARDS], (w, h))
         if len(detected) > len(CARD_IDS):  # a deck has 40 cards: keep the 40 best boxes
             detected = detected.best(len(CARD_IDS))
-        cutouts = self.classifier.cut_out(img, detected.boxes)
+        cut, cutouts = detected.boxes, self.classifier.cut_out(img, detected.boxes)
         parts = self.classifier.classify(cutouts)
         if len(detected) != TABLE_CARDS or seat_labels(detected.boxes) is None:
             # not a table of 16 in four hands: only what looks like cards is cards
@@ -168,28 +168,34 @@ class CardReader:
             detected, parts = detected.rows(keep), parts.rows(keep)
         elif not shows_a_table(detected.scores, parts):  # a patterned cloth, not a table
             return CardDetections.empty([NO_CARDS], (w, h))
+
+        def count_pips(boxes: Floats) -> Ints:
+            return pip_counts(img, boxes, rectified_under(img, boxes, cut, cutouts.rectified))
+
         table = assemble(
             detected,
             parts,
             lambda boxes: self.classifier.classify_boxes(img, boxes),
             self._assembly_settings(),
-            (lambda boxes: pip_counts(img, boxes)) if self.settings.pip_penalty < 1 else None,
+            count_pips if self.settings.pip_penalty < 1 else None,
         )
         if len(table) == 0:
             return CardDetections.empty([NO_CARDS], (w, h))
         check = None
         if self.settings.cross_check and self.deck is None and not table.unfamiliar:
-            table, check = self._cross_check(img, table)
+            table, check = self._cross_check(img, table, cut, cutouts.rectified)
         return self._detections(table, (w, h), check)
 
-    def _cross_check(self, img: Image, table: Table) -> tuple[Table, CrossCheck]:
+    def _cross_check(self, img: Image, table: Table, cut: Floats, rectified: Image | None) -> tuple[Table, CrossCheck]:
         """The generic reader's cards checked against their pips and corner index
         (:mod:`vision.crosscheck`): the table with any card moved to its counted rank, and the
-        check."""
+        check. ``rectified``: the cards already cut at INDEX_CROP under the boxes ``cut`` (or
+        None), reused where a card's box is one of them."""
         pips = np.zeros(len(table), np.int64)
         ask = countable(table.labels, table.alt, table.parts.ranks)
         if ask.any():
-            pips[ask] = pip_counts(img, table.boxes[ask])
+            boxes = table.boxes[ask]
+            pips[ask] = pip_counts(img, boxes, rectified_under(img, boxes, cut, rectified))
         check = cross_check(table.labels, table.alt, pips, table.parts.ranks)
         changed = check.labels != table.labels
         if changed.any():
