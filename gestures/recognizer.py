@@ -284,6 +284,8 @@ class SenaRecognizer:
 
     def _with_senas(self, new: Sequence[Evento], all_events: bool = False) -> list[Evento]:
         """Player's side and seña meaning; sequences read over every event so far."""
+        if not new and not all_events:
+            return []  # most frames: nothing ended, no history to read again
         history = [self._final(e) for e in self.detector.eventos]
         meanings = senas_de(self._conjunto, history)
         by_id = {id(e): m for e, m in zip(self.detector.eventos, meanings, strict=True)}
