@@ -69,7 +69,8 @@ class FaceFrame:
 
 
 def _dist(f: FaceFrame, i: int, j: int) -> float:
-    return float(np.linalg.norm(f[i] - f[j]))
+    d = f[i] - f[j]
+    return float(np.sqrt(d.dot(d)))  # np.linalg.norm's own sum for a vector, without its checks
 
 
 def eye_openness(f: FaceFrame, pairs: tuple[tuple[int, int], ...], outer: int, inner: int) -> float:
@@ -98,11 +99,12 @@ def lip_push(face: np.ndarray, unit: float) -> float:
     return float((centre.mean() - corners.mean()) / unit)
 
 
-def face_features(obs: Observation) -> Features:
-    """Geometry and blendshapes of the face; empty when there is no face."""
+def face_features(obs: Observation, frame: FaceFrame | None = None) -> Features:
+    """Geometry and blendshapes of the face; empty when there is no face. ``frame``: the
+    face's :class:`FaceFrame`, when already made."""
     if obs.face is None:
         return {}
-    f = FaceFrame(obs.face)
+    f = frame or FaceFrame(obs.face)
     ya, pa, ra = head_angles(obs.matrix)
     brow_a = f[list(L.BROW_A[:5])][:, 1].mean()
     brow_b = f[list(L.BROW_B[:5])][:, 1].mean()
@@ -173,7 +175,7 @@ def _poly_mask(box: tuple[int, int, int, int], pts: np.ndarray) -> np.ndarray:
     return mask
 
 
-def tongue_features(bgr: np.ndarray, obs: Observation) -> Features:
+def tongue_features(bgr: np.ndarray, obs: Observation, frame: FaceFrame | None = None) -> Features:
     """Tongue-coloured area around the mouth that the lips do not explain.
 
     The blendshape model has no tongue output. A tongue out is a pink/red blob below or beside
@@ -189,7 +191,7 @@ def tongue_features(bgr: np.ndarray, obs: Observation) -> Features:
     """
     if obs.face is None:
         return {}
-    f = FaceFrame(obs.face)
+    f = frame or FaceFrame(obs.face)
     face = obs.face
     h, w = bgr.shape[:2]
     unit = f.unit
@@ -344,13 +346,14 @@ def all_features(bgr: np.ndarray, obs: Observation) -> Features:
     """Face, tongue and shoulder features of one frame (empty dict: no face)."""
     if obs.face is None:
         return {}
-    return combined_features(obs, tongue_features(bgr, obs))
+    frame = FaceFrame(obs.face)
+    return combined_features(obs, tongue_features(bgr, obs, frame), frame)
 
 
-def combined_features(obs: Observation, tongue: Features) -> Features:
+def combined_features(obs: Observation, tongue: Features, frame: FaceFrame | None = None) -> Features:
     """Face and shoulder features of ``obs`` with the tongue's (the only ones that need the
     pixels), as :func:`all_features` returns them; what replays recorded landmarks uses."""
-    feats = face_features(obs)
+    feats = face_features(obs, frame)
     if not feats:
         return {}
     feats.update(tongue)
