@@ -187,7 +187,7 @@ def tongue_features(bgr: np.ndarray, obs: Observation, frame: FaceFrame | None =
 
     Only the mouth box and two cheek patches are read, each colour measure only where it is
     used (the lip's on the lower lip's pixels), and a blob search only when something is left
-    to search: about 0.5 ms of a frame, the same values as measuring everything everywhere.
+    to search: two thirds of the time of measuring everything everywhere, the same values.
     """
     if obs.face is None:
         return {}
