@@ -69,7 +69,8 @@ class FaceFrame:
 
 
 def _dist(f: FaceFrame, i: int, j: int) -> float:
-    return float(np.linalg.norm(f[i] - f[j]))
+    d = f[i] - f[j]
+    return float(np.sqrt(d.dot(d)))  # np.linalg.norm's own sum for a vector, without its checks
 
 
 def eye_openness(f: FaceFrame, pairs: tuple[tuple[int, int], ...], outer: int, inner: int) -> float:
@@ -98,11 +99,12 @@ def lip_push(face: np.ndarray, unit: float) -> float:
     return float((centre.mean() - corners.mean()) / unit)
 
 
-def face_features(obs: Observation) -> Features:
-    """Geometry and blendshapes of the face; empty when there is no face."""
+def face_features(obs: Observation, frame: FaceFrame | None = None) -> Features:
+    """Geometry and blendshapes of the face; empty when there is no face. ``frame``: the
+    face's :class:`FaceFrame`, when already made."""
     if obs.face is None:
         return {}
-    f = FaceFrame(obs.face)
+    f = frame or FaceFrame(obs.face)
     ya, pa, ra = head_angles(obs.matrix)
     brow_a = f[list(L.BROW_A[:5])][:, 1].mean()
     brow_b = f[list(L.BROW_B[:5])][:, 1].mean()
@@ -173,7 +175,7 @@ def _poly_mask(box: tuple[int, int, int, int], pts: np.ndarray) -> np.ndarray:
     return mask
 
 
-def tongue_features(bgr: np.ndarray, obs: Observation) -> Features:
+def tongue_features(bgr: np.ndarray, obs: Observation, frame: FaceFrame | None = None) -> Features:
     """Tongue-coloured area around the mouth that the lips do not explain.
 
     The blendshape model has no tongue output. A tongue out is a pink/red blob below or beside
@@ -182,10 +184,14 @@ def tongue_features(bgr: np.ndarray, obs: Observation) -> Features:
     move with exposure) than that skin. We count such pixels outside the lip polygon, in a box
     around and below the mouth, and inside the mouth opening when they fill it. Areas in IOD²,
     direction in mouth half-widths. Also the lower lip's red and teeth shares (for the bite).
+
+    Only the mouth box and two cheek patches are read, each colour measure only where it is
+    used (the lip's on the lower lip's pixels), and a blob search only when something is left
+    to search: two thirds of the time of measuring everything everywhere, the same values.
     """
     if obs.face is None:
         return {}
-    f = FaceFrame(obs.face)
+    f = frame or FaceFrame(obs.face)
     face = obs.face
     h, w = bgr.shape[:2]
     unit = f.unit
@@ -196,45 +202,50 @@ def tongue_features(bgr: np.ndarray, obs: Observation) -> Features:
     x0, y0, x1, y1 = box
     # denoise first: sensor noise and JPEG blocks would otherwise flip pixels either way
     sigma = max(0.8, 0.012 * unit)
-    roi = cv2.GaussianBlur(bgr[y0:y1, x0:x1], (0, 0), sigma)
     skin = _skin_reference(bgr, face, unit, sigma)
     if skin is None:
         return {}
     skin_red, skin_spread, skin_lum = skin
-    red, lum, grey = _chroma(roi)
+    channels = cv2.split(cv2.GaussianBlur(bgr[y0:y1, x0:x1], (0, 0), sigma))
+    red, lum, total = _chroma(*channels)
     redness = red - skin_red
-    unclipped = _unclipped(roi)
+    unclipped = _unclipped(*channels)
     tongue_like = (redness > max(0.06, 3.0 * skin_spread)) & (lum > 0.35 * skin_lum) & unclipped
-    lip_like = (redness > max(0.03, 1.5 * skin_spread)) & unclipped
     outer = _poly_mask(box, lips)
     outer = cv2.dilate(outer, np.ones((3, 3), np.uint8), iterations=max(1, int(unit * 0.02)))
-    inner = _poly_mask(box, face[list(L.LIPS_INNER), :2])
+    inner = _poly_mask(box, face[list(L.LIPS_INNER), :2]) > 0
     outside = _largest_blob(tongue_like & (outer == 0))
     # inside the open mouth a tongue that is out fills the opening; a tongue lying in a
     # talking mouth shares it with teeth and the dark cavity
-    inside = tongue_like & (inner > 0)
-    opening = float((inner > 0).sum())
+    inside = tongue_like & inner
+    opening = float(np.count_nonzero(inner))
+    n_outside, n_inside = float(np.count_nonzero(outside)), float(np.count_nonzero(inside))
     # a closed mouth has no opening to fill (its few pixels are lip)
-    fill = float(inside.sum()) / opening if opening > 0.01 * unit**2 else 0.0
+    fill = n_inside / opening if opening > 0.01 * unit**2 else 0.0
     fill_weight = float(np.clip((fill - 0.45) / 0.3, 0.0, 1.0))
-    area = (float(outside.sum()) + fill_weight * float(inside.sum())) / unit**2
-    blob = _largest_blob(outside | (inside & (fill_weight > 0)))
+    area = (n_outside + fill_weight * n_inside) / unit**2
+    # ``outside`` is one opened blob already: searched again alone, it comes back whole
+    blob = _largest_blob(outside | inside) if fill_weight > 0 else outside
+    # the lower lip's pixels: how many are lip-red, how many teeth (upper teeth resting on a
+    # bitten lip: bright and grey compared with the skin)
     band = _poly_mask(box, face[list(L.LOWER_LIP_OUTER + L.LOWER_LIP_INNER[::-1]), :2]) > 0
-    n_band = max(float(band.sum()), 1.0)
-    # teeth: bright and grey compared with the skin (upper teeth resting on a bitten lip)
-    teeth_like = (lum > skin_lum * 1.05) & (grey < 0.12)
+    n_band = max(float(np.count_nonzero(band)), 1.0)
+    lip_like = (redness[band] > max(0.03, 1.5 * skin_spread)) & unclipped[band]
+    b, g, r = (c[band] for c in channels)
+    spread = (np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)).astype(np.float32)
+    teeth_like = (lum[band] > skin_lum * 1.05) & (spread / total[band] < 0.12)
     out: Features = {
         "tongue_area": area,
-        "tongue_out": float(outside.sum()) / unit**2,
+        "tongue_out": n_outside / unit**2,
         "tongue_fill": fill,
         "tongue_dx": 0.0,
         "skin_lum": skin_lum,
         "tongue_dy": 0.0,
-        "red_total": float(_opened(tongue_like).sum()) / unit**2,
-        "lower_lip_red": float((lip_like & band).sum()) / n_band,
-        "lower_lip_teeth": float((teeth_like & band).sum()) / n_band,
+        "red_total": float(np.count_nonzero(_opened(tongue_like))) / unit**2,
+        "lower_lip_red": float(np.count_nonzero(lip_like)) / n_band,
+        "lower_lip_teeth": float(np.count_nonzero(teeth_like)) / n_band,
     }
-    if blob.any():
+    if n_outside > 0 if blob is outside else blob.any():
         out["tongue_dx"], out["tongue_dy"] = _direction(blob, (x0, y0), f, face)
     return out
 
@@ -265,45 +276,54 @@ def _direction(blob: np.ndarray, offset: tuple[int, int], f: FaceFrame, face: np
     return float(d[0] / half_w), float(d[1] / half_w)
 
 
-def _chroma(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per pixel: redness (R - G) / (R + G + B), brightness, and colourfulness
-    (max - min) / sum. Ratios do not change when the camera's exposure or the light's
-    strength scales all channels alike."""
+def _chroma(b: np.ndarray, g: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per pixel of the uint8 channels: redness (R - G) / (R + G + B), brightness, and the sum
+    the ratios divide by (for colourfulness (max - min) / sum). Ratios do not change when the
+    camera's exposure or the light's strength scales all channels alike."""
     # channel by channel: numpy's reductions over a last axis of 3 cost several times more
-    b, g, r = (c.astype(np.float32) for c in cv2.split(bgr))
+    b, g, r = (c.astype(np.float32) for c in (b, g, r))
     total = b + g + r + 1e-3
-    red = (r - g) / total
-    grey = (np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)) / total
-    return red, total / 3, grey
+    return (r - g) / total, total / 3, total
 
 
-def _unclipped(bgr: np.ndarray) -> np.ndarray:
+def _unclipped(b: np.ndarray, g: np.ndarray, r: np.ndarray) -> np.ndarray:
     """Pixels with no saturated channel (a clipped channel fakes its colour)."""
-    b, g, r = cv2.split(bgr)
     return cv2.max(cv2.max(b, g), r) < CLIPPED
 
 
 def _skin_reference(bgr: np.ndarray, face: np.ndarray, unit: float, sigma: float) -> tuple[float, float, float] | None:
     """Median redness, its robust spread and median brightness on both cheeks."""
     r = max(2, int(unit * 0.08))
-    samples = []
+    patches = []
     h, w = bgr.shape[:2]
     for idx in (L.CHEEK_A, L.CHEEK_B):
         x, y = (round(float(v)) for v in face[idx, :2])
         patch = bgr[max(y - r, 0) : min(y + r, h), max(x - r, 0) : min(x + r, w)]
         if patch.size:
-            patch = cv2.GaussianBlur(patch, (0, 0), sigma)
-            red, lum, _ = _chroma(patch)
-            ok = _unclipped(patch).ravel()
-            samples.append(np.stack([red.ravel(), lum.ravel()], 1)[ok])
-    vals = np.vstack(samples) if samples else np.empty((0, 2))
+            patches.append(cv2.GaussianBlur(patch, (0, 0), sigma).reshape(-1, 3))
     # an over-exposed face has no trustworthy skin colour: no colour cues at all
-    total = sum(4 * r * r for _ in samples)
-    if len(vals) < max(8, 0.3 * total):
+    total = sum(4 * r * r for _ in patches)
+    if not patches:
         return None
-    med = np.median(vals[:, 0])
-    spread = 1.4826 * float(np.median(np.abs(vals[:, 0] - med)))
-    return float(med), spread, float(np.median(vals[:, 1]))
+    pixels = np.concatenate(patches) if len(patches) > 1 else patches[0]
+    channels = pixels[:, 0], pixels[:, 1], pixels[:, 2]
+    ok = _unclipped(*(np.ascontiguousarray(c) for c in channels)).ravel()
+    if np.count_nonzero(ok) < max(8, 0.3 * total):
+        return None
+    red, lum, _ = _chroma(*(c[ok] for c in channels))
+    med = _median(red)
+    spread = 1.4826 * float(_median(np.abs(red - med)))
+    return float(med), spread, float(_median(lum))
+
+
+def _median(x: np.ndarray) -> np.floating:
+    """``np.median`` of a 1-D float array without NaN (the same value, in its dtype), without
+    its general machinery: the middle value, or the mean of the middle two."""
+    k = len(x) // 2
+    if len(x) % 2:
+        return np.partition(x, k)[k]
+    part = np.partition(x, (k - 1, k))
+    return (part[k - 1] + part[k]) / 2
 
 
 def _opened(mask: np.ndarray) -> np.ndarray:
@@ -313,9 +333,11 @@ def _opened(mask: np.ndarray) -> np.ndarray:
 def _largest_blob(mask: np.ndarray) -> np.ndarray:
     """Keep the largest connected component (specks of red skin are not a tongue)."""
     m = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
-    if n <= 1:
+    if not cv2.countNonZero(m):
         return np.zeros_like(mask, bool)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+    if n == 2:
+        return m > 0
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     return labels == best
 
@@ -324,13 +346,14 @@ def all_features(bgr: np.ndarray, obs: Observation) -> Features:
     """Face, tongue and shoulder features of one frame (empty dict: no face)."""
     if obs.face is None:
         return {}
-    return combined_features(obs, tongue_features(bgr, obs))
+    frame = FaceFrame(obs.face)
+    return combined_features(obs, tongue_features(bgr, obs, frame), frame)
 
 
-def combined_features(obs: Observation, tongue: Features) -> Features:
+def combined_features(obs: Observation, tongue: Features, frame: FaceFrame | None = None) -> Features:
     """Face and shoulder features of ``obs`` with the tongue's (the only ones that need the
     pixels), as :func:`all_features` returns them; what replays recorded landmarks uses."""
-    feats = face_features(obs)
+    feats = face_features(obs, frame)
     if not feats:
         return {}
     feats.update(tongue)

@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -298,8 +300,14 @@ def _observation(
 
 
 def _points(result: Any, i: int, w: int, h: int) -> np.ndarray:
-    """Face ``i`` of a landmarker result as (478, 3) pixels."""
-    return np.array([(p.x * w, p.y * h, p.z * w) for p in result.face_landmarks[i]], np.float32)
+    """Face ``i`` of a landmarker result as (478, 3) pixels (scaled in float64, then float32)."""
+    marks = result.face_landmarks[i]
+    xyz = np.fromiter(chain.from_iterable(map(_XYZ, marks)), np.float64, 3 * len(marks)).reshape(-1, 3)
+    xyz *= (w, h, w)
+    return xyz.astype(np.float32)
+
+
+_XYZ = attrgetter("x", "y", "z")
 
 
 def _box(face: np.ndarray, w: int, h: int) -> tuple[int, int, int, int]:
