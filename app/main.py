@@ -168,8 +168,9 @@ class MusApp(App):
 
     def on_stop(self) -> None:
         for screen in self.sm.screens:
-            stop = getattr(screen, "parar", None)
-            if stop:
-                stop()
+            for nombre in ("parar", "al_parar_app"):  # the camera, then any timed work of the screen
+                stop = getattr(screen, nombre, None)
+                if stop:
+                    stop()
         if self.almacen is not None:
             self.almacen.cerrar()

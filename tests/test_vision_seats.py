@@ -235,7 +235,9 @@ class _FixedClassifier:
         self.probs_of = probs_of
 
     def cut_out(self, image, obbs):
-        return obbs
+        from vision.cutout import Cutouts
+
+        return Cutouts(obbs, None, None)  # the boxes stand for their crops: nothing is cut
 
     def classify(self, obbs):
         from vision.classify import CardProbabilities

@@ -72,11 +72,19 @@ class TorneoScreen(ConVistaPrevia, Screen):
         self._leyendo_reloj = False
         # the screens exist from the app's start: the queue is retried from then on, and a
         # resumed partida follows the server's corrections from the first frame
-        Clock.schedule_interval(lambda dt: self._latido(), REINTENTO)
-        Clock.schedule_once(lambda dt: self.seguir_servidor())
-        Clock.schedule_once(lambda dt: self.leer_reloj())
-        Clock.schedule_interval(lambda dt: self.leer_reloj(), RELOJ_SERVIDOR)
-        Clock.schedule_interval(lambda dt: self.contar(), 1.0)
+        self._relojes = [
+            Clock.schedule_interval(lambda dt: self._latido(), REINTENTO),
+            Clock.schedule_once(lambda dt: self.seguir_servidor()),
+            Clock.schedule_once(lambda dt: self.leer_reloj()),
+            Clock.schedule_interval(lambda dt: self.leer_reloj(), RELOJ_SERVIDOR),
+            Clock.schedule_interval(lambda dt: self.contar(), 1.0),
+        ]
+
+    def al_parar_app(self) -> None:
+        """The app stops: its timed work stops with it (Kivy's clock outlives an app stopped in
+        the same process, and every one of these reads the running app)."""
+        for evento in self._relojes:
+            evento.cancel()
 
     # -- the data folder's tournament state ------------------------------------------------
     def mesa_torneo(self, crear: bool = True) -> MesaTorneo | None:
