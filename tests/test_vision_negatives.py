@@ -46,16 +46,17 @@ def test_held_out_faces_and_a_street_read_as_no_card():
 @needs_models
 @needs_decks
 def test_a_patterned_cloth_is_no_table_of_sixteen():
-    """A generated empty table on a polka-dot cloth gives 16 boxes in four hands, which the
-    classifier alone reads as cards (oros): the mark readers see no rank or suit on them, so the
-    photo holds no card; the bundled table, whose marks read, is still a table of 16."""
+    """A generated empty table on a polka-dot cloth gives 16 boxes (once in four hands, with the
+    photo shrunk in one step; now out of hands), which the classifier alone reads as cards
+    (oros): the mark readers see no rank or suit on them, so the photo holds no card, in or out
+    of hands; the bundled table, whose marks read, is still a table of 16."""
     from pathlib import Path
 
     from training.cards.dataset import scene_rng
     from training.cards.synth import HOLDOUT_BACKGROUNDS, render_scene
+    from vision.assemble import CARD_EVIDENCE_BOXES
     from vision.detect import TABLE_CARDS
     from vision.reader import CardReader
-    from vision.seats import seat_labels
 
     reader = CardReader()
     scene = render_scene(
@@ -66,7 +67,7 @@ def test_a_patterned_cloth_is_no_table_of_sixteen():
         kind="vacia",
     )
     detected = reader._detect(scene.image)
-    assert len(detected) == TABLE_CARDS and seat_labels(detected.boxes) is not None
+    assert len(detected) >= CARD_EVIDENCE_BOXES  # the cloth does fool the detector
     assert len(reader.read(scene.image)) == 0
     table = reader.read(Path(__file__).resolve().parents[1] / "examples" / "mesa.jpg")
     assert len(table) == TABLE_CARDS

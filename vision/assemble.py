@@ -86,12 +86,14 @@ CARD_EVIDENCE, CARD_EVIDENCE_LONE, CARD_EVIDENCE_BOXES = 0.45, 0.55, 8
 BOX_EVIDENCE = 0.25
 # A table of 16 boxes in four hands skips that check (a real table's cards are often half
 # hidden), but a patterned cloth can give one: a generated empty table on polka dots read as 16
-# cards, the classifier taking the dots for oros. It is a table only if TABLE_MARKS_SHARE of its
-# boxes show a rank and a suit to the design-free mark readers (detector score times the
-# geometric mean of their highest probabilities at least BOX_EVIDENCE): on 116 generated
-# validation tables of both designs the share was at least 0.62 (0.81 and more on most), on
-# that cloth 0. A quarter keeps a deck whose marks read far worse than the reference decks'.
-TABLE_MARKS_SHARE = 0.25
+# cards, the classifier taking the dots for oros. Such a table, or any photo of
+# CARD_EVIDENCE_BOXES boxes or more (the same cloth shrunk another way gave 16 boxes out of
+# hands, 12 of them read as cards), shows cards only if MARKS_SHARE of its boxes show a rank and
+# a suit to the design-free mark readers (detector score times the geometric mean of their
+# highest probabilities at least BOX_EVIDENCE): on 116 generated validation tables of both
+# designs the share was at least 0.62 (0.81 and more on most), on that cloth 0. A quarter keeps
+# a deck whose marks read far worse than the reference decks'.
+MARKS_SHARE = 0.25
 RANK = np.array([int(c[:-1]) for c in CARD_IDS])  # each card class's rank (1-7, 10-12)
 RANK_COLUMNS = [np.flatnonzero(np.equal(RANK, r)) for r in RANKS]  # the card classes of each rank
 
@@ -257,22 +259,22 @@ def shows_cards(evidence: Floats) -> bool:
     return bool(len(evidence)) and float(evidence.max()) >= need
 
 
-def shows_a_table(det_scores: Floats, parts: CardProbabilities) -> bool:
-    """Whether 16 boxes in four hands are cards by their marks (see TABLE_MARKS_SHARE); True
-    without both mark readers, which cannot tell.
+def marks_show_cards(det_scores: Floats, parts: CardProbabilities) -> bool:
+    """Whether many boxes (a table of 16 in four hands, or CARD_EVIDENCE_BOXES or more) are
+    cards by their marks (see MARKS_SHARE); True without both mark readers, which cannot tell.
 
     >>> cards, scores = np.full((16, 40), 0.025), np.full(16, 0.9)
     >>> unsure = CardProbabilities(cards, np.full((16, 10), 0.1), np.full((16, 4), 0.25))
-    >>> shows_a_table(scores, unsure)
+    >>> marks_show_cards(scores, unsure)
     False
     >>> sure = CardProbabilities(cards, np.eye(10)[np.arange(16) % 10], np.eye(4)[np.arange(16) % 4])
-    >>> shows_a_table(scores, sure)
+    >>> marks_show_cards(scores, sure)
     True
     """
     marks = marks_confidence(parts)
     if marks is None:
         return True
-    return bool(np.mean(np.asarray(det_scores, np.float64) * marks >= BOX_EVIDENCE) >= TABLE_MARKS_SHARE)
+    return bool(np.mean(np.asarray(det_scores, np.float64) * marks >= BOX_EVIDENCE) >= MARKS_SHARE)
 
 
 def unfamiliar(cls_conf: Floats) -> bool:

@@ -35,13 +35,14 @@ from scoring.cards import CARD_IDS
 from vision.arrays import Floats, Image, Ints, Mask
 from vision.assemble import (
     BOX_EVIDENCE,
+    CARD_EVIDENCE_BOXES,
     PIP_PENALTY,
     UNFAMILIAR_DECK,
     AssemblySettings,
     Table,
     assemble,
     card_evidence,
-    shows_a_table,
+    marks_show_cards,
     shows_cards,
 )
 from vision.classify import BOTH_WAYS, INDEX_WEIGHT, PINTA_WEIGHT, CardProbabilities, Classifier, combine_marks
@@ -165,8 +166,10 @@ class CardReader:
             keep = evidence >= BOX_EVIDENCE
             if not shows_cards(evidence) or not keep.any():
                 return CardDetections.empty([NO_CARDS], (w, h))
+            if len(detected) >= CARD_EVIDENCE_BOXES and not marks_show_cards(detected.scores, parts):
+                return CardDetections.empty([NO_CARDS], (w, h))  # a patterned cloth: no rank, no suit
             detected, parts = detected.rows(keep), parts.rows(keep)
-        elif not shows_a_table(detected.scores, parts):  # a patterned cloth, not a table
+        elif not marks_show_cards(detected.scores, parts):  # a patterned cloth, not a table
             return CardDetections.empty([NO_CARDS], (w, h))
 
         def count_pips(boxes: Floats) -> Ints:
