@@ -529,6 +529,24 @@ def test_training_rows_from_labels() -> None:
     assert set(np.unique(rows.gesto)) == {GESTOS.index("morro"), GESTOS.index("ojos_cerrados")}
 
 
+def test_a_decided_closed_eyes_keeps_the_gaze_veto() -> None:
+    """Replayed with a decision that decides closed eyes, the frames whose lids came down from a
+    downward gaze (the recognizer's GazeWatch, kept in the trace) still score 0, as live."""
+    from gestures.decision import ENTRADAS, Decision
+    from gestures.types import GESTOS
+    from training.senas.ajuste import decidida
+
+    n, k = 20, len(ENTRADAS)
+    x = _inputs(n, ojos_cerrados__regla=0.9)
+    tr = Traza(np.arange(n) / 25.0, x[:, :, 0], [{} for _ in range(n)], [frozenset()] * n, -1, None, x)
+    sure = Decision(("ojos_cerrados",), np.zeros(k), np.ones(k), np.zeros(k), {"ojos_cerrados": 10.0})
+    col = GESTOS.index("ojos_cerrados")
+    assert (decidida(tr, sure).valores[:, col] > 0.99).all()
+    abajo = np.arange(n) >= 10
+    vetoed = decidida(replace(tr, abajo=abajo), sure).valores[:, col]
+    assert (vetoed[abajo] == 0).all() and (vetoed[~abajo] > 0.99).all()
+
+
 def test_the_fit_weighs_talking_against_a_sena() -> None:
     """Two people pout (high rule score, still mouth), two talk with the same rule score: the
     fit finds talking against the seña and the rule score for it."""
