@@ -226,3 +226,71 @@ def veto(scores: dict[str, float], veda: Veda) -> dict[str, float]:
     if veda.cejas:
         out["cejas_arriba"] = 0.0
     return out
+
+
+# --- looking down --------------------------------------------------------------------------------
+
+# A player looking down at the cards in hand lowers both lids with the gaze, and with the head
+# level (no pitch for the scorer's ``eyes_pitch`` to see) the lids may come down far enough to
+# read as closed eyes. Shut or lowered over a downcast eye, the lids look the same to the mesh
+# and the blendshapes (on the real clips the iris and eyeLookDown read as low on closed eyes as
+# on a downcast gaze); what differs is how the eyes got there: closed eyes shut from a level
+# gaze, a look down lowers the gaze first, with the eyes still open.
+
+
+@dataclass(frozen=True)
+class GazeSettings:
+    """How long the open eyes must look down before the lids that follow are no closed eyes,
+    and what looking level again is."""
+
+    # s the open eyes look down (``Scorer.gaze_down`` at 1 or more) before it counts: a blink's
+    # or a closure's first frame, one lid on its way down, moves both cues by itself for a frame
+    hold: float = 0.1
+    # ...and it holds until the open eyes look down by less than this share of it: a gaze held
+    # down wavers around the threshold (senas d3's dropped to 0.98 of it for one frame, just
+    # before the lids came down)
+    level: float = 0.5
+
+
+class GazeWatch:
+    """Says, frame by frame, whether the eyes came to where they are from a downward gaze.
+
+    It is set once the open eyes have looked down for ``hold`` seconds, holds while the eyes
+    are too closed to read the gaze (``None``: the lids coming down, or shut) or look down by
+    more than ``level``, and clears at the first frame of open eyes looking (nearly) level.
+    While it is set, both eyes shut are no closed-eyes seña (:func:`gaze_veto`).
+
+    >>> w = GazeWatch()  # looking down 0.2 s, the lids come down, then open eyes looking ahead
+    >>> reads = [1.2] * 5 + [0.9] + [None] * 9 + [0.1] + [None] * 3
+    >>> "".join("x" if w.update(i / 25, r) else "." for i, r in enumerate(reads))
+    '...xxxxxxxxxxxx....'
+    """
+
+    def __init__(self, settings: GazeSettings | None = None) -> None:
+        self.settings = settings or GazeSettings()
+        self.reset()
+
+    def reset(self) -> None:
+        self.abajo = False  # the eyes came from a downward gaze
+        self._since: float | None = None  # the open eyes look down since
+
+    def update(self, t: float, down: float | None) -> bool:
+        """One frame's reading of the open eyes' gaze (``Scorer.gaze_down``; None: not
+        readable) -> :attr:`abajo`."""
+        s = self.settings
+        if down is None or down < 1.0:
+            self._since = None
+            if down is not None and down <= s.level:
+                self.abajo = False
+        else:
+            self._since = t if self._since is None else self._since
+            if t - self._since >= s.hold - 1e-9:
+                self.abajo = True
+        return self.abajo
+
+
+def gaze_veto(scores: dict[str, float], abajo: bool) -> dict[str, float]:
+    """Scores with no closed eyes while the lids are down from a downward gaze."""
+    if not abajo or not scores.get("ojos_cerrados"):
+        return scores
+    return {**scores, "ojos_cerrados": 0.0}

@@ -17,6 +17,8 @@ LOWER_LID_B = (249, 390, 373, 374, 380, 381, 382)
 # vertical lid pairs for the eye aspect ratio
 LID_PAIRS_A = ((160, 144), (159, 145), (158, 153))
 LID_PAIRS_B = ((387, 373), (386, 374), (385, 380))
+# iris centres (the refined mesh's last ten points are the irises, five each)
+IRIS_A, IRIS_B = 468, 473
 BROW_A = (70, 63, 105, 66, 107, 46, 53, 52, 65, 55)
 BROW_B = (300, 293, 334, 296, 336, 276, 283, 282, 295, 285)
 

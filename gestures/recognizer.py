@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from gestures.calibration import calibrate
-from gestures.context import BlinkWatch, MouthActivity, Veda, hush, veto
+from gestures.context import BlinkWatch, GazeWatch, MouthActivity, Veda, gaze_veto, hush, veto
 from gestures.decision import Contexto, Decision, de_fabrica
 from gestures.events import TIEMPOS, EventDetector, Tiempos
 from gestures.features import Features, all_features
@@ -92,6 +92,7 @@ class SenaRecognizer:
         self.detector = EventDetector(dict(self.tiempos))
         self.activity = MouthActivity()
         self.blinks = BlinkWatch()
+        self.gaze = GazeWatch()
         self.contexto = Contexto()
         self._shoulders: deque[tuple[float, dict[str, float]]] = deque()
         self._t = 0.0
@@ -182,6 +183,11 @@ class SenaRecognizer:
         if self.decision.quiere_entradas():
             x = self.contexto.entradas(t, valores, feats, self.baseline, self.scorer, talking, veda)
             valores = veto(self.decision.decidir(x, valores), veda)  # a blink stays no seña
+        # lids lowered from a downward gaze are no closed eyes (after the decision: its inputs
+        # are the rules' scores before this veto, and it may not undo it)
+        if feats and self.baseline is not None:
+            self.gaze.update(t, self.scorer.gaze_down(feats, self.baseline))
+        valores = gaze_veto(valores, self.gaze.abajo)
         scores = Scores(valores, scores.lados, scores.claros)
         # a blink never starts a seña (closed eyes excepted: a closure that lasts is one)
         # ...but a closure of both eyes that turns out a wink's narrowing was no blink

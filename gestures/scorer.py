@@ -104,6 +104,17 @@ class Umbrales:
     # closed eyes with the head tilted up or down, degrees: a player looking down at the cards
     # lowers both lids (real closed eyes on the shared clips: within 6.5 degrees of neutral)
     eyes_pitch: tuple[float, float] = (14.0, 8.0)
+    # ...and with the head level, the gaze: looking down at the cards in hand lowers both lids
+    # as it goes, and the eyes may then read shut (the mesh and the blendshapes cannot tell lids
+    # lowered over a downcast eye from shut ones: on the real clips both read the iris as low
+    # and eyeLookDown as high). What tells them apart is the gaze just before, with the eyes
+    # still open: looking down, both eyeLookDown blendshapes up by ``gaze_down_blend`` (mean of
+    # both) and the irises by ``gaze_down_iris`` IOD below the eye corners, from neutral, with
+    # neither eye closed by more than ``gaze_open`` (1 - EAR / neutral EAR). The watch over
+    # time is gestures.context.GazeWatch; docs/senas.md gives the figures
+    gaze_down_blend: float = 0.2
+    gaze_down_iris: float = 0.008
+    gaze_open: float = 0.45
     min_face_px: float = 30.0  # below this IOD the tongue colour test is not trusted
     noise_k: float = 4.0  # a cue starts no lower than this many calibration std devs
 
@@ -322,6 +333,22 @@ class Scorer:
         if not f or "ear_a" not in f:
             return 0.0, 0.0
         return self._closure(f, base, "a"), self._closure(f, base, "b")
+
+    def gaze_down(self, f: Features, base: Baseline | None) -> float | None:
+        """How far down the open eyes look: the lesser of the two cues' changes from neutral
+        over their thresholds (``gaze_down_*``; 1 or more: looking down, 0 or less: level or
+        up); None when it cannot be read: no face or baseline, or an eye closed by more than
+        ``gaze_open`` (a lid coming down moves both cues by itself)."""
+        if not f or base is None or "ear_a" not in f:
+            return None
+        closed = max(1.0 - f[f"ear_{s}"] / max(base.get(f"ear_{s}"), 1e-3) for s in "ab")
+        if closed > self.u.gaze_open:
+            return None
+        keys = ("eyeLookDownLeft", "eyeLookDownRight")
+        look = sum(f.get(k, 0.0) - base.get(k) for k in keys) / 2
+        blend = self._t((self.u.gaze_down_blend, self.u.gaze_down_blend), base, *keys)[0]
+        iris = self._t((self.u.gaze_down_iris, self.u.gaze_down_iris), base, "iris_y")[0]
+        return min(look / max(blend, 1e-6), (f.get("iris_y", 0.0) - base.get("iris_y")) / max(iris, 1e-6))
 
     def _eyes(self, f: Features, base: Baseline, vals: dict[str, float], lados: dict[str, str]) -> None:
         ca, cb = self._closure(f, base, "a"), self._closure(f, base, "b")

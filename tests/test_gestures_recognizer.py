@@ -256,3 +256,73 @@ def test_the_decision_brings_its_entry_thresholds():
     assert rec.tiempos["morro"].entrar == 0.4 and rec.tiempos["morro"].salir == pytest.approx(0.2333, abs=1e-3)
     rules = SenaRecognizer(landmarkers=still, decision=Decision.ninguna())
     assert rec.tiempos["guino"] == rules.tiempos["guino"] and rules.tiempos["morro"].entrar == 0.6
+
+
+# --- closed eyes, and lids lowered with the gaze ------------------------------------------------
+
+
+def iod(obs: Observation) -> float:
+    return float(np.linalg.norm(obs.face[263, :2] - obs.face[33, :2]))
+
+
+def lids(obs: Observation, shut: float) -> Observation:
+    """Both upper lids lowered ``shut`` of the way onto the lower ones (1: shut)."""
+    from gestures import landmarks as L
+
+    for upper, lower in ((L.UPPER_LID_A, L.LOWER_LID_A), (L.UPPER_LID_B, L.LOWER_LID_B)):
+        obs.face[list(upper), 1] += shut * (obs.face[list(lower), 1] - obs.face[list(upper), 1])
+    return obs
+
+
+def gaze(obs: Observation, down: float) -> Observation:
+    """The eyes turned down: both irises ``down`` IOD lower, eyeLookDown up by 20 times that."""
+    obs.face[468:478, 1] += down * iod(obs)
+    for k in ("eyeLookDownLeft", "eyeLookDownRight"):
+        obs.blendshapes[k] += 20 * down
+    return obs
+
+
+def closed_eyes(look_down_first: bool, look_up_between: bool = False):
+    """Eyes shut for 1 s at 2.0 s (lids, eyeBlink; the iris and eyeLookDown read low, as on
+    real closed eyes), from a level gaze or after looking down at the cards from 1.2 s with the
+    lids lowered a third of the way (and, if ``look_up_between``, level again at 1.8 s)."""
+
+    def change(t: float, obs: Observation) -> Observation:
+        if 2.0 <= t < 3.0:
+            return gaze(blend(lids(obs, 0.9), eyeBlinkLeft=0.9, eyeBlinkRight=0.9), 0.025)
+        if look_down_first and 1.2 <= t < 2.0 and not (look_up_between and t >= 1.8):
+            return gaze(lids(obs, 0.3), 0.015)
+        return obs
+
+    return change
+
+
+def test_eyes_shut_from_a_level_gaze_are_closed_eyes():
+    for look_up_between in (False, True):
+        change = closed_eyes(look_down_first=look_up_between, look_up_between=look_up_between)
+        rec, _ = run(change, 3.6)
+        assert [e.gesto for e in rec.finish()] == ["ojos_cerrados"], look_up_between
+
+
+def test_lids_lowered_from_a_downward_gaze_are_no_closed_eyes():
+    """A player looking down at the cards with the head level, whose lids then come all the way
+    down: no closed eyes (the same closure from a level gaze is one, above)."""
+    rec, res = run(closed_eyes(look_down_first=True), 3.6)
+    assert [e.gesto for e in rec.finish()] == []
+    assert all(r.puntuaciones["ojos_cerrados"] == 0.0 for r in res)
+
+
+def test_a_glance_down_too_short_or_read_by_one_cue_only_vetoes_nothing():
+    def glance(t: float, obs: Observation) -> Observation:
+        if 1.92 <= t < 2.0:  # two frames looking down: a lid on its way down does as much
+            return gaze(obs, 0.015)
+        return closed_eyes(False)(t, obs)
+
+    def blendshape_only(t: float, obs: Observation) -> Observation:
+        if 1.2 <= t < 2.0:
+            return blend(lids(obs, 0.3), eyeLookDownLeft=0.6, eyeLookDownRight=0.6)
+        return closed_eyes(False)(t, obs)
+
+    for change in (glance, blendshape_only):
+        rec, _ = run(change, 3.6)
+        assert [e.gesto for e in rec.finish()] == ["ojos_cerrados"], change.__name__

@@ -334,6 +334,20 @@ def test_shipped_decision_is_the_fit_on_every_clip(report: dict[str, Any]) -> No
 
 
 @pytest.mark.skipif(not HAVE_CLIPS, reason="no real clips")
+def test_lids_lowered_while_looking_down_are_no_closed_eyes(report: dict[str, Any]) -> None:
+    """senas d3 looks down, pensive, and twice her lids come all the way down (labelled
+    ``ojos_cerrados?``: closed or downcast, the labeller could not tell): calibrated on her neutral
+    frame, the gaze watch sees her open eyes look down first and makes no closed eyes of either
+    (the rules alone made both); every labelled closed eyes is still found (the bounds above).
+    Set looking at this clip, the only one that looks down."""
+    events = report["calibraciones"]["neutra"]["clips"]["d3.mp4"]["eventos"]
+    assert [e for e in events if e["gesto"] == "ojos_cerrados"] == []
+    for cal in CALIBRACIONES:
+        row = report["calibraciones"][cal]["gestos"]["ojos_cerrados"]
+        assert row["encontradas"] == row["etiquetadas"] > 0, cal
+
+
+@pytest.mark.skipif(not HAVE_CLIPS, reason="no real clips")
 def test_the_blink_watch_sees_the_labelled_blinks(report: dict[str, Any]) -> None:
     """37 of the 38 labelled blinks (one partial blink is not), barring few frames elsewhere."""
     b = report["calibraciones"]["neutra"]["parpadeos"]
@@ -513,6 +527,24 @@ def test_training_rows_from_labels() -> None:
     closed = rows.gesto == GESTOS.index("ojos_cerrados")
     assert closed.sum() == n - 5 - 4 and not rows.y[closed].any()  # the blink's frames are out
     assert set(np.unique(rows.gesto)) == {GESTOS.index("morro"), GESTOS.index("ojos_cerrados")}
+
+
+def test_a_decided_closed_eyes_keeps_the_gaze_veto() -> None:
+    """Replayed with a decision that decides closed eyes, the frames whose lids came down from a
+    downward gaze (the recognizer's GazeWatch, kept in the trace) still score 0, as live."""
+    from gestures.decision import ENTRADAS, Decision
+    from gestures.types import GESTOS
+    from training.senas.ajuste import decidida
+
+    n, k = 20, len(ENTRADAS)
+    x = _inputs(n, ojos_cerrados__regla=0.9)
+    tr = Traza(np.arange(n) / 25.0, x[:, :, 0], [{} for _ in range(n)], [frozenset()] * n, -1, None, x)
+    sure = Decision(("ojos_cerrados",), np.zeros(k), np.ones(k), np.zeros(k), {"ojos_cerrados": 10.0})
+    col = GESTOS.index("ojos_cerrados")
+    assert (decidida(tr, sure).valores[:, col] > 0.99).all()
+    abajo = np.arange(n) >= 10
+    vetoed = decidida(replace(tr, abajo=abajo), sure).valores[:, col]
+    assert (vetoed[abajo] == 0).all() and (vetoed[~abajo] > 0.99).all()
 
 
 def test_the_fit_weighs_talking_against_a_sena() -> None:

@@ -67,6 +67,9 @@ class Traza:
     # gestures that started earlier than the frame they are first seen (the detector's
     # ``desde``: a wink out of both eyes narrowing); None: none anywhere
     desde: list[Mapping[str, float]] | None = None
+    # frames whose lids came down from a downward gaze (the recognizer's GazeWatch): no closed
+    # eyes there, whatever decides them; None: none anywhere
+    abajo: np.ndarray | None = None
 
 
 class _Registro(Decision):
@@ -117,7 +120,8 @@ def trace(g: Grabacion, calibracion: str, feats: Sequence[Features]) -> Traza:
         return box[-1]
 
     registro = _Registro()
-    rep = replay(g, calibracion, feats, detector=hook, decision=registro)
+    abajo: list[bool] = []
+    rep = replay(g, calibracion, feats, detector=hook, decision=registro, cada=lambda rec: abajo.append(rec.gaze.abajo))
     filas = box[-1].filas
     valores = np.array([[s.get(k, 0.0) for k in GESTOS] for _, s, *_ in filas], np.float64)
     return Traza(
@@ -130,6 +134,7 @@ def trace(g: Grabacion, calibracion: str, feats: Sequence[Features]) -> Traza:
         np.array(registro.filas) if registro.filas else None,
         [f[4] for f in filas],
         [f[5] for f in filas],
+        np.array(abajo, bool) if any(abajo) else None,
     )
 
 
@@ -144,6 +149,8 @@ def decidida(tr: Traza, decision: Decision) -> Traza:
     valores = tr.valores.copy()
     cols = [GESTOS.index(g) for g in decision.gestos]
     valores[:, cols] = np.round(decision.probabilidades(tr.entradas)[:, cols], 4)
+    if tr.abajo is not None and "ojos_cerrados" in decision.gestos:
+        valores[tr.abajo, GESTOS.index("ojos_cerrados")] = 0.0  # as the recognizer's gaze veto
     return replace(tr, valores=valores)
 
 

@@ -213,12 +213,14 @@ def replay(
     calibracion: str,
     feats: Sequence[Features] | None = None,
     detector: Callable[[Mapping[str, Tiempos]], EventDetector] | None = None,
+    cada: Callable[[Any], None] | None = None,
     **recognizer: Any,
 ) -> Repeticion:
     """Run a recognizer (``recognizer``: its keyword arguments, e.g. ``umbrales``) over the
     recorded clip, calibrated on its neutral frame (``neutra``) or on its first seconds
     (``auto``). ``feats``: the frames' measurements already computed (index -1 neutral);
-    ``detector``: makes the event detector from the recognizer's timings (to watch it)."""
+    ``detector``: makes the event detector from the recognizer's timings (to watch it);
+    ``cada``: called with the recognizer after every frame (to watch its state)."""
     from gestures.recognizer import SenaRecognizer
 
     rows = feats if feats is not None else measurements(g)
@@ -233,6 +235,8 @@ def replay(
     for i, t in enumerate(g.t):
         if rec.step(blank, rows[i], float(t)).calibrando:
             calibrating = i
+        if cada is not None:
+            cada(rec)
     return Repeticion(rec.finish(), calibrating, rec.calidad)
 
 
