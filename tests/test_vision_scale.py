@@ -93,3 +93,34 @@ def test_a_table_is_read_once_at_its_own_scale():
         )
         first = reader.detector.detect(scene.image)
         assert zoom_factor(first.boxes, (1280, 960)) == 1.0
+
+
+@needs_models
+@needs_decks
+def test_a_sure_first_pass_is_not_read_again_zoomed_out():
+    """A hand filling the frame whose first pass is SURE_ENOUGH is read once (the second pass
+    costs a whole detector run), one less sure is read again zoomed out; both read exactly."""
+    from training.cards.dataset import scene_rng
+    from training.cards.scale_bands import closeup_at_scale
+    from vision.reader import CardReader
+    from vision.scale import SURE_ENOUGH, sureness
+
+    reader = CardReader()
+    calls: list[int] = []
+    detect = reader.detector.detect
+
+    def counted(image):
+        calls.append(1)
+        return detect(image)
+
+    reader.detector.detect = counted  # type: ignore[method-assign]
+    passes = {}
+    for index in (22, 15):  # first passes of 0.92 and 0.77
+        scene = closeup_at_scale(scene_rng(0, "eval", 30_000 + index), DECKS[0], "overlap")
+        first = detect(scene.image)
+        assert zoom_factor(first.boxes, (1280, 960)) < 1.0
+        calls.clear()
+        dets = reader.read(scene.image)
+        passes[sureness(first.scores) >= SURE_ENOUGH] = len(calls)
+        assert sorted(dets.ids) == sorted(scene.card_ids), dets.warnings
+    assert passes == {True: 1, False: 2}

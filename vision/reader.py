@@ -56,7 +56,7 @@ from vision.images import ImageError, as_bgr, load_image
 from vision.models import DEFAULT_THREADS, DETECTOR_FILE, models_dir
 from vision.pips import pip_counts
 from vision.registered_deck import DeckError, RegisteredDeck
-from vision.scale import boxes_back, sureness, zoom_factor, zoomed_out
+from vision.scale import SURE_ENOUGH, boxes_back, sureness, zoom_factor, zoomed_out
 from vision.seats import assign_seats, seat_labels
 
 __all__ = [
@@ -215,7 +215,7 @@ class CardReader:
         (:mod:`vision.scale`)."""
         detected = self.detector.detect(img)
         factor = zoom_factor(detected.boxes, (img.shape[1], img.shape[0]))
-        if not self.settings.zoom_out or factor == 1.0:
+        if not self.settings.zoom_out or factor == 1.0 or sureness(detected.scores) >= SURE_ENOUGH:
             return detected
         side = int(self.detector.session.get_inputs()[0].shape[2])
         canvas, scale, offset = zoomed_out(img, factor, side)

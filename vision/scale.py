@@ -39,6 +39,12 @@ ZOOM_OUT_RANGE = (0.3, 0.6)
 # its SURE_BOXES best boxes (a hand's cards; missing boxes count 0). A few phantom boxes can make
 # a table-sized hand look large, and then the zoomed-out pass is the less sure one.
 SURE_BOXES = 4
+# A first pass this sure (sureness) is kept without the zoomed-out one: on generated validation
+# close-ups whose cards were large enough for a second pass (12 of each hand style a deck, 50
+# photos), a first pass of 0.9 or more skipped 11 second passes and read as many photos exactly
+# (42 against 41 of 50) with as many flags (47) and no wrong card unflagged; 0.88 skipped 19
+# with one flag more, 0.8 read 38 exactly.
+SURE_ENOUGH = 0.9
 BORDER = 4  # pixels of the photo's edge whose median colour fills the canvas
 
 
