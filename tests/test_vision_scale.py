@@ -113,7 +113,7 @@ def test_a_sure_first_pass_is_not_read_again_zoomed_out():
         calls.append(1)
         return detect(image)
 
-    reader.detector.detect = counted  # type: ignore[method-assign]
+    reader.detector.detect = counted
     passes = {}
     for index in (22, 15):  # first passes of 0.92 and 0.77
         scene = closeup_at_scale(scene_rng(0, "eval", 30_000 + index), DECKS[0], "overlap")

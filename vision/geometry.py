@@ -77,9 +77,8 @@ def shrink(image: Image, size: tuple[int, int]) -> Image:
     # the largest whole factor of both sides that does not shrink past ``size``
     k = next((k for k in range(min(w // size[0], h // size[1]), 1, -1) if w % k == 0 and h % k == 0), 1)
     if k > 1:
-        image = cv2.resize(image, (w // k, h // k), interpolation=cv2.INTER_AREA)
-    out: Image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-    return out
+        image = np.asarray(cv2.resize(image, (w // k, h // k), interpolation=cv2.INTER_AREA), np.uint8)
+    return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
 
 
 def crop_cards(image: Image, obbs: Floats, size: tuple[int, int] = (CROP_W, CROP_H)) -> Image:
