@@ -10,7 +10,8 @@ instead of the int8 one (``models/carta_cls_int8.onnx``), interleaved read by re
 shipped reader (``*_intercalado_*``): the machine's other work weighs on both alike.
 ``--etapas`` also says where a read's time goes: the milliseconds each ONNX model takes, and
 the rest (the photo shrunk for the detector, the cut-outs, the NMS, the assembly: numpy,
-OpenCV and Python).
+OpenCV and Python); and the photo's shrink for the detector in two steps (as read) against one
+step of area averaging, interleaved.
 ``--baraja FILE`` also times reading against that registered deck, with its templates and
 without them (the features alone).
 
@@ -35,6 +36,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import cast
 
+import cv2
 import numpy as np
 
 from scoring.cards import CARD_IDS
@@ -45,7 +47,7 @@ from vision.assemble import assign_unique
 from vision.classify import INDEX_WEIGHT, PINTA_WEIGHT, combine_marks
 from vision.corner_index import corner_patches
 from vision.detect import DET_THRESHOLD, NMS_IOU
-from vision.geometry import CROP_H, CROP_W, crop_cards
+from vision.geometry import CROP_H, CROP_W, crop_cards, shrink
 from vision.models import DEFAULT_THREADS
 from vision.pintas import pinta_strips
 from vision.reader import CardReader, ReaderSettings
@@ -133,6 +135,20 @@ def stage_times(photos: dict[str, list[np.ndarray]], repeats: int, threads: int)
     finally:
         for module in patched:
             module.session = plain  # type: ignore[attr-defined]
+
+
+def shrink_times(images: list[np.ndarray], repeats: int) -> tuple[float, float]:
+    """Median ms of the photo shrunk to the detector's 448 wide as the reader does it (two
+    steps, :func:`vision.geometry.shrink`) and in one step of area averaging, interleaved."""
+    h, w = images[0].shape[:2]
+    size = (448, round(h * 448 / w))
+    two, one = _time_pair(
+        lambda im: shrink(im, size),
+        lambda im: cv2.resize(im, size, interpolation=cv2.INTER_AREA),
+        images,
+        repeats,
+    )
+    return round(statistics.median(two), 2), round(statistics.median(one), 2)
 
 
 def torch_reader(models: Path, threads: int):
@@ -249,6 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     res["primer_plano_cerca_mediana_ms"] = round(statistics.median(_time(reader.read, near, args.veces)), 1)
     if args.etapas:
+        res["encoger_dos_pasos_ms"], res["encoger_un_paso_ms"] = shrink_times(images, args.veces)
         res["etapas"] = stage_times({"mesa": images, "primer_plano": closeups, "cerca": near}, args.veces, args.hilos)
     if args.fp32:
         fp32 = CardReader(reader.folder, replace(settings, int8_classifier=False)).load()
