@@ -59,8 +59,9 @@ def _side(p: Floats, k: int) -> Floats:
 def shrink(image: Image, size: tuple[int, int]) -> Image:
     """``image`` shrunk to ``size`` (w, h) by area averaging (``cv2.INTER_AREA``), in two steps
     where it can: first whole k x k blocks averaged (OpenCV's fast path for a whole factor),
-    then area averaging for the rest. A 1280x960 photo shrunk to the detector's 448 wide: 2.3
-    against 4.8 ms on this CPU, within 1 level on average of the one-step values (at most 11).
+    then area averaging for the rest. A 1280x960 photo shrunk to the detector's 448 wide: 2.29
+    against 4.44 ms on this CPU (interleaved, docs/measurements.md), within 1 level on average
+    of the one-step values (at most 11).
 
     >>> noise = np.random.default_rng(0).integers(0, 255, (960, 1280, 3), np.uint8)
     >>> img = cv2.GaussianBlur(noise, (0, 0), 1.5)  # a photo's detail, not pixel noise

@@ -137,11 +137,11 @@ def stage_times(photos: dict[str, list[np.ndarray]], repeats: int, threads: int)
             module.session = plain  # type: ignore[attr-defined]
 
 
-def shrink_times(images: list[np.ndarray], repeats: int) -> tuple[float, float]:
-    """Median ms of the photo shrunk to the detector's 448 wide as the reader does it (two
-    steps, :func:`vision.geometry.shrink`) and in one step of area averaging, interleaved."""
+def shrink_times(images: list[np.ndarray], side: int, repeats: int) -> tuple[float, float]:
+    """Median ms of the photo shrunk to the detector's input ``side`` wide as the reader does it
+    (two steps, :func:`vision.geometry.shrink`) and in one step of area averaging, interleaved."""
     h, w = images[0].shape[:2]
-    size = (448, round(h * 448 / w))
+    size = (side, round(h * side / w))
     two, one = _time_pair(
         lambda im: shrink(im, size),
         lambda im: cv2.resize(im, size, interpolation=cv2.INTER_AREA),
@@ -265,7 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     ]
     res["primer_plano_cerca_mediana_ms"] = round(statistics.median(_time(reader.read, near, args.veces)), 1)
     if args.etapas:
-        res["encoger_dos_pasos_ms"], res["encoger_un_paso_ms"] = shrink_times(images, args.veces)
+        res["encoger_dos_pasos_ms"], res["encoger_un_paso_ms"] = shrink_times(
+            images, int(reader.detector.session.get_inputs()[0].shape[2]), args.veces
+        )
         res["etapas"] = stage_times({"mesa": images, "primer_plano": closeups, "cerca": near}, args.veces, args.hilos)
     if args.fp32:
         fp32 = CardReader(reader.folder, replace(settings, int8_classifier=False)).load()
