@@ -182,23 +182,31 @@ def test_a_learned_deck_is_told_apart_from_a_registered_one(client: Any) -> None
     assert 'id="aprendida" hidden' in page and 'id="ya_registrada" hidden' not in page
 
 
-def test_a_learned_deck_reads_only_what_the_generic_reader_finds_unfamiliar(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the learned deck flagged more right cards than the generic reader on decks it knows
-    # (docs/measurements.md): a photo the generic reader reads as familiar keeps its reading
+def test_a_learned_deck_reads_every_photo_not_only_those_the_generic_reader_finds_unfamiliar(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # once the partida has learned its deck, every photo is read against it (one read, never
+    # the generic reader first): a familiar-looking photo of an unseen design is where the
+    # generic reader flags most right cards
     @dataclasses.dataclass(frozen=True)
     class Leida:
         por: str
         unfamiliar: bool
 
+    lecturas: list[str] = []
+
+    def leer(r: str, unfamiliar: bool) -> Leida:
+        lecturas.append(r)
+        return Leida(r, unfamiliar)
+
     monkeypatch.setattr(lectura, "_lector_general", lambda: "generica")
     aprendida = SimpleNamespace(lector="aprendida", aprendidas=13)
-    registrada = SimpleNamespace(lector="aprendida", aprendidas=None)
-    conocida = lectura._leida(aprendida, lambda r: Leida(r, False))  # type: ignore[arg-type]
-    assert conocida.por == "generica"
-    rara = lectura._leida(aprendida, lambda r: Leida(r, r == "generica"))  # type: ignore[arg-type]
-    assert rara.por == "aprendida"  # the generic reader called the deck unfamiliar
-    assert lectura._leida(registrada, lambda r: Leida(r, False)).por == "aprendida"  # type: ignore[arg-type]
-    assert lectura._leida(None, lambda r: Leida(r, True)).por == "generica"
+    registrada = SimpleNamespace(lector="registrada", aprendidas=None)
+    assert lectura._leida(aprendida, lambda r: leer(r, False)).por == "aprendida"  # type: ignore[arg-type]
+    assert lectura._leida(aprendida, lambda r: leer(r, r == "generica")).por == "aprendida"  # type: ignore[arg-type]
+    assert lectura._leida(registrada, lambda r: leer(r, False)).por == "registrada"  # type: ignore[arg-type]
+    assert lectura._leida(None, lambda r: leer(r, True)).por == "generica"
+    assert lecturas == ["aprendida", "aprendida", "registrada", "generica"]  # one read a photo
 
 
 def test_a_deck_is_loaded_once_per_change_kept_by_its_hash_bounded_and_shared_by_threads(
