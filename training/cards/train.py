@@ -291,10 +291,14 @@ def export_detector(weights: Path, out_dir: Path, imgsz: int) -> Path:
         )
     )
     out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / DETECTOR_FILE
-    if path.resolve() != target.resolve():  # Ultralytics writes the .onnx beside the weights
-        copy_whole(path, target)
-    return target
+    # the box head's decoding laid out for ONNX Runtime: the same outputs, a quarter less time
+    # (training.cards.dfl)
+    import onnx
+
+    from training.cards.dfl import fast_dfl
+
+    write_atomic(out_dir / DETECTOR_FILE, fast_dfl(onnx.load(path)).SerializeToString())
+    return out_dir / DETECTOR_FILE
 
 
 def copy_whole(src: Path, dst: Path) -> None:
