@@ -40,3 +40,25 @@ def test_stage_times_say_what_each_model_takes_and_leave_the_sessions_as_they_we
     assert res[f"{DETECTOR_FILE}_ms"] > 0 and res["lectura_mediana_ms"] > res[f"{DETECTOR_FILE}_ms"]
     assert any(k.startswith("carta_cls") for k in res)
     assert (vision.models.session, vision.detect.session, vision.classify.session) == before
+
+
+def test_a_reader_timed_against_another_folder_says_whether_both_read_the_same():
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from training.cards.bench import _against
+
+    def reader(ids, flags):
+        read = SimpleNamespace(card_ids=np.array(ids), low_confidence=np.array(flags))
+        return SimpleNamespace(read=lambda image: read)
+
+    photos = {"mesa": [1, 2], "primer_plano": [3]}
+    same = _against(reader(["1o"], [False]), reader(["1o"], [False]), photos, 2)
+    assert same["frente_a_mismas_cartas"] is True
+    assert set(same) == {
+        "frente_a_mismas_cartas",
+        *(f"{k}_{s}_mediana_ms" for k in photos for s in ("intercalado_con_frente_a", "frente_a")),
+    }
+    assert _against(reader(["1o"], [False]), reader(["1o"], [True]), photos, 2)["frente_a_mismas_cartas"] is False
+    assert _against(reader(["1o"], [False]), reader(["2o"], [False]), photos, 2)["frente_a_mismas_cartas"] is False

@@ -12,6 +12,10 @@ shipped reader (``*_intercalado_*``): the machine's other work weighs on both al
 the rest (the photo shrunk for the detector, the cut-outs, the NMS, the assembly: numpy,
 OpenCV and Python); and the photo's shrink for the detector in two steps (as read) against one
 step of area averaging, interleaved.
+``--frente-a DIR`` also times each kind of photo read with the models of another folder (an
+older detector, say), interleaved read by read with the shipped reader (``*_frente_a_mediana_ms``
+against ``*_intercalado_con_frente_a_mediana_ms``), and says whether both read the same cards
+and flags.
 ``--baraja FILE`` also times reading against that registered deck, with its templates and
 without them (the features alone).
 
@@ -215,6 +219,22 @@ def _registered_times(path: Path, settings: ReaderSettings, images: list[np.ndar
     return res
 
 
+def _against(reader: CardReader, other: CardReader, photos: dict[str, list[np.ndarray]], repeats: int) -> dict:
+    """Each kind of photo read by ``reader`` and ``other`` interleaved (see ``--frente-a``)."""
+    res: dict[str, object] = {}
+    for key, images in photos.items():
+        new, old = _time_pair(reader.read, other.read, images, repeats)
+        res[f"{key}_intercalado_con_frente_a_mediana_ms"] = round(statistics.median(new), 1)
+        res[f"{key}_frente_a_mediana_ms"] = round(statistics.median(old), 1)
+    every = [image for images in photos.values() for image in images]
+    a, b = ([r.read(i) for i in every] for r in (reader, other))
+    res["frente_a_mismas_cartas"] = all(
+        list(x.card_ids) == list(y.card_ids) and np.array_equal(x.low_confidence, y.low_confidence)
+        for x, y in zip(a, b, strict=True)
+    )
+    return res
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m training.cards.bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -227,6 +247,13 @@ def main(argv: list[str] | None = None) -> int:
         "--fp32",
         action="store_true",
         help="also time each kind of photo read with the fp32 classifier, interleaved with the shipped reader",
+    )
+    p.add_argument(
+        "--frente-a",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also time each kind of photo read with this folder's models, interleaved with the shipped reader",
     )
     p.add_argument("--salida", type=Path, default=None, help="also write the results here (JSON)")
     p.add_argument(
@@ -269,12 +296,15 @@ def main(argv: list[str] | None = None) -> int:
             images, int(reader.detector.session.get_inputs()[0].shape[2]), args.veces
         )
         res["etapas"] = stage_times({"mesa": images, "primer_plano": closeups, "cerca": near}, args.veces, args.hilos)
+    photos_by_kind = {"mesa": images, "primer_plano": closeups, "primer_plano_cerca": near}
     if args.fp32:
         fp32 = CardReader(reader.folder, replace(settings, int8_classifier=False)).load()
-        for key, photos in (("mesa", images), ("primer_plano", closeups), ("primer_plano_cerca", near)):
+        for key, photos in photos_by_kind.items():
             new, old = _time_pair(reader.read, fp32.read, photos, args.veces)
             res[f"{key}_intercalado_mediana_ms"] = round(statistics.median(new), 1)
             res[f"{key}_intercalado_fp32_mediana_ms"] = round(statistics.median(old), 1)
+    if args.frente_a:
+        res.update(_against(reader, CardReader(args.frente_a, settings).load(), photos_by_kind, args.veces))
     if reader.classifier.has_marks:
         no_marks = CardReader(reader.folder, replace(settings, index_weight=0, pinta_weight=0)).load()
         res["onnxruntime_sin_marcas_mediana_ms"] = round(statistics.median(_time(no_marks.read, images, args.veces)), 1)
