@@ -234,3 +234,69 @@ def test_a_deck_is_loaded_once_per_change_kept_by_its_hash_bounded_and_shared_by
     with ThreadPoolExecutor(8) as pool:
         leidas = list(pool.map(lambda i: barajas.cargar(b"cuatro"), range(64)))
     assert {x.lector for x in leidas} == {b"cuatro"} and cargas.count(b"cuatro") <= 8
+
+
+def test_the_seats_photos_of_a_hand_are_kept_together_and_replace_a_table_photo() -> None:
+    fotos = lectura.FotosParaAprender(partidas=2, max_bytes=10)
+    fotos.guardar("a", b"mesa", 0)
+    fotos.guardar_asiento("a", 1, b"11")  # the hand now read seat by seat: the table photo goes
+    fotos.guardar_asiento("a", 3, b"33")
+    fotos.guardar_asiento("a", 1, b"1b")  # a seat photographed again: its last photo
+    fotos.guardar_asiento("a", 4, b"44")  # no such seat
+    assert fotos.sacar("a") == lectura.FotosAsientos((None, b"1b", None, b"33"))
+    fotos.guardar_asiento("b", 0, b"000000")
+    fotos.guardar_asiento("b", 2, b"22222")  # 11 bytes together: the partida's photos go
+    assert fotos.sacar("b") is None
+    fotos.guardar_asiento("c", 0, b"00")
+    fotos.guardar("c", b"mesa", 2)  # and back to a whole-table photo
+    assert fotos.sacar("c") == lectura.FotoMesa(b"mesa", 2)
+
+
+@needs_models
+def test_a_hand_confirmed_seat_by_seat_teaches_the_deck_from_each_seats_photo(client: Any) -> None:
+    from mesa.asientos import fotos_por_asiento
+    from mesa.lectura import leer_foto
+
+    clave = _partida(client)
+    mesa = cv2.imread(str(EXAMPLES / "mesa.jpg"))
+    fotos = [cv2.imencode(".jpg", f)[1].tobytes() for f in fotos_por_asiento(mesa, leer_foto(mesa))]
+    previas: list = [None] * 4
+    for s in (0, 1, 3):  # seat 2's photo is never sent: the three others still teach
+        res = client.post(
+            "/api/leer/asiento",
+            files={"foto": (f"{s}.jpg", fotos[s], "image/jpeg")},
+            data={"partida": clave, "asiento": str(s), "fotos_asiento": json.dumps(previas)},
+        )
+        assert res.status_code == 200, res.text
+        previas = res.json()["fotos_asiento"]
+    kept = lectura.FOTOS.sacar(clave)
+    assert isinstance(kept, lectura.FotosAsientos) and [f is not None for f in kept.fotos] == [True, True, False, True]
+    lectura.FOTOS.guardar_asiento(clave, 0, kept.fotos[0] or b"")
+    # a hand photographed seat by seat but confirmed as typed in teaches nothing
+    assert lectura.aprender_tras_confirmar(client.app_.state.web_sesiones.begin, clave, list(MANOS), "manual") is None
+    for s in (0, 1, 3):
+        lectura.FOTOS.guardar_asiento(clave, s, kept.fotos[s] or b"")
+    fut = lectura.aprender_tras_confirmar(client.app_.state.web_sesiones.begin, clave, list(MANOS), "asientos")
+    assert fut is not None and fut.result(timeout=300) == 12
+    deck = _deck(client, clave)
+    assert deck is not None and deck.series == 0
+    # the cards of the three seats sent, those seen whole (vision.refuerzo.clear_view): the
+    # rey de copas and the caballo de espadas of seat 0 stand close enough to count as covered
+    known = {CARD_IDS[i] for i in np.flatnonzero(deck.known)}
+    assert known == {c for s in (0, 1, 3) for c in MANOS[s].split()} - {"12c", "11e"}
+    assert lectura.FOTOS.sacar(clave) is None
+
+
+@needs_models
+def test_a_seats_photo_of_another_hand_teaches_nothing_and_the_others_still_do(client: Any) -> None:
+    from mesa.asientos import fotos_por_asiento
+    from mesa.lectura import leer_foto
+
+    clave = _partida(client)
+    mesa = cv2.imread(str(EXAMPLES / "mesa.jpg"))
+    fotos = [cv2.imencode(".jpg", f)[1].tobytes() for f in fotos_por_asiento(mesa, leer_foto(mesa))]
+    # seat 0 sent seat 1's cards: they do not match seat 0's confirmed hand
+    asientos = lectura.FotosAsientos((fotos[1], fotos[1], None, None))
+    assert lectura.aprender_de_asientos(client.app_.state.web_sesiones.begin, clave, asientos, list(MANOS)) == 4
+    deck = _deck(client, clave)
+    assert deck is not None and {CARD_IDS[i] for i in np.flatnonzero(deck.known)} == set(MANOS[1].split())

@@ -268,6 +268,7 @@ async def leer_asiento(request: Request, abrir: Sesiones, sitio: PlazaLectura) -
         )
     except lectura.Ocupado as exc:
         return ocupado(exc, request)
+    lectura.guardar_foto_asiento(textos.get("partida"), int(asiento), datos)  # to learn the deck once confirmed
     return out
 
 

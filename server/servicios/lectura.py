@@ -10,9 +10,10 @@ sent photo's pixels, where the page draws them; a bigger PNG, WebP or BMP, which
 reduced while decoded, is refused (:func:`decodificar_foto`).
 An iPhone's HEIC/HEIF (when the browser did not convert it) and anything unreadable get a clear
 message. The photo lives only in memory (server.rutas.leer parses the upload itself, no temporary
-file): nothing is written anywhere. The last table photo of a partida stays in memory until its
-next confirmed hand, which teaches the partida's deck from it in the background
-(:func:`aprender_tras_confirmar`), then it is dropped; a few partidas' photos at most.
+file): nothing is written anywhere. The last table photo of a partida, or its seats' photos when
+the hand is read seat by seat, stays in memory until its next confirmed hand, which teaches the
+partida's deck from it in the background (:func:`aprender_tras_confirmar`), then it is dropped; a
+few partidas' photos at most.
 
 Readings run in a :class:`PoolLecturas`: a fixed number of threads and a bounded queue; when
 both are full a photo is refused at once with "busy, retry in a moment" instead of waiting, so
@@ -588,9 +589,10 @@ def jugadores_de_partida(s: Session, clave: str) -> list[str]:
 
 # -- the players' deck, learned from the hands they confirm ------------------------------------------
 
-# The last whole-table photo read for a partida is kept in memory (never written anywhere) until
-# that partida's next confirmed hand, then learned from in the background and dropped: at most
-# FOTOS_PARTIDAS partidas and FOTOS_BYTES bytes, the oldest dropped first.
+# The last whole-table photo read for a partida (or, seat by seat, each seat's last photo) is kept
+# in memory (never written anywhere) until that partida's next confirmed hand, then learned from
+# in the background and dropped: at most FOTOS_PARTIDAS partidas and FOTOS_BYTES bytes, the
+# oldest dropped first.
 FOTOS_PARTIDAS: Final = 8
 FOTOS_BYTES: Final = 48 * 1024 * 1024
 
@@ -602,26 +604,59 @@ class FotoMesa:
     datos: bytes
     abajo: int
 
+    @property
+    def tamano(self) -> int:
+        return len(self.datos)
+
+
+@dataclass(frozen=True)
+class FotosAsientos:
+    """A hand read seat by seat: each of the partida's seats' last photo read (None: none yet)."""
+
+    fotos: tuple[bytes | None, ...] = (None,) * N_ASIENTOS
+
+    def con(self, asiento: int, datos: bytes) -> FotosAsientos:
+        """The same with seat ``asiento``'s photo (a photo taken again replaces the first)."""
+        return FotosAsientos(tuple(datos if s == asiento else f for s, f in enumerate(self.fotos)))
+
+    @property
+    def tamano(self) -> int:
+        return sum(len(f) for f in self.fotos if f)
+
 
 class FotosParaAprender:
-    """The last table photo of each partida, bounded (see FOTOS_PARTIDAS), thread-safe."""
+    """The last photos of each partida's hand, bounded (see FOTOS_PARTIDAS), thread-safe: a
+    table photo, or the seats' photos of a hand read seat by seat (the last way the hand was
+    photographed replaces the other)."""
 
     def __init__(self, partidas: int = FOTOS_PARTIDAS, max_bytes: int = FOTOS_BYTES) -> None:
         self.partidas, self.max_bytes = partidas, max_bytes
-        self._fotos: OrderedDict[str, FotoMesa] = OrderedDict()
+        self._fotos: OrderedDict[str, FotoMesa | FotosAsientos] = OrderedDict()
         self._lock = threading.Lock()
 
     def guardar(self, clave: str, datos: bytes, abajo: int) -> None:
-        if len(datos) > self.max_bytes:
+        """Partida ``clave``'s table photo."""
+        if len(datos) <= self.max_bytes:
+            with self._lock:
+                self._poner(clave, FotoMesa(datos, abajo))
+
+    def guardar_asiento(self, clave: str, asiento: int, datos: bytes) -> None:
+        """Seat ``asiento``'s photo of partida ``clave``'s hand, read seat by seat."""
+        if len(datos) > self.max_bytes or not 0 <= asiento < N_ASIENTOS:
             return
         with self._lock:
-            self._fotos.pop(clave, None)
-            self._fotos[clave] = FotoMesa(datos, abajo)
-            while len(self._fotos) > self.partidas or sum(len(f.datos) for f in self._fotos.values()) > self.max_bytes:
-                self._fotos.popitem(last=False)
+            antes = self._fotos.get(clave)
+            hasta_ahora = antes if isinstance(antes, FotosAsientos) else FotosAsientos()
+            self._poner(clave, hasta_ahora.con(asiento, datos))
 
-    def sacar(self, clave: str) -> FotoMesa | None:
-        """The partida's photo, dropped from memory."""
+    def _poner(self, clave: str, fotos: FotoMesa | FotosAsientos) -> None:
+        self._fotos.pop(clave, None)
+        self._fotos[clave] = fotos
+        while len(self._fotos) > self.partidas or sum(f.tamano for f in self._fotos.values()) > self.max_bytes:
+            self._fotos.popitem(last=False)
+
+    def sacar(self, clave: str) -> FotoMesa | FotosAsientos | None:
+        """The partida's photos, dropped from memory."""
         with self._lock:
             return self._fotos.pop(clave, None)
 
@@ -638,48 +673,103 @@ log = logging.getLogger(__name__)
 
 def guardar_foto_mesa(clave: str | None, datos: bytes, lectura: dict[str, Any], abajo: int) -> None:
     """After ``POST /api/leer``: keep the photo of partida ``clave`` when it read as a table in
-    four hands (the only photos a confirmed hand can teach the deck)."""
+    four hands (a whole-table photo teaches the deck only then)."""
     if clave and lectura.get("asientos"):
         FOTOS.guardar(clave, datos, abajo)
+
+
+def guardar_foto_asiento(clave: str | None, asiento: int, datos: bytes) -> None:
+    """After ``POST /api/leer/asiento`` read seat ``asiento``'s photo of partida ``clave``."""
+    if clave:
+        FOTOS.guardar_asiento(clave, asiento, datos)
 
 
 def aprender_tras_confirmar(
     abrir: Callable[[], AbstractContextManager[Session]], clave: str, cartas: list[str | None], origen: str
 ) -> Future[int] | None:
-    """After a hand of partida ``clave`` is confirmed: its table photo kept in memory (dropped
-    now, whatever happens) and the confirmed ``cartas`` (the four hands, the partida's seat
-    order) teach the partida's deck, in the background; None when there is nothing to learn
-    (no photo since the last hand, a hand typed in, a hand without all four hands)."""
-    foto = FOTOS.sacar(clave)
-    if foto is None or origen != "camara" or any(not c for c in cartas):
+    """After a hand of partida ``clave`` is confirmed: its photos kept in memory (dropped now,
+    whatever happens) and the confirmed ``cartas`` (the four hands, the partida's seat order)
+    teach the partida's deck, in the background: a table photo when the hand came from one
+    (``origen`` ``camara``), the seats' photos when it was read seat by seat (``asientos``).
+    None when there is nothing to learn (no photo since the last hand, a hand typed in, a hand
+    without all four hands, photos of the other kind)."""
+    fotos = FOTOS.sacar(clave)
+    if fotos is None or any(not c for c in cartas):
         return None
-    return _APRENDER.submit(aprender_de_foto, abrir, clave, foto, [str(c) for c in cartas])
+    manos = [str(c) for c in cartas]
+    if isinstance(fotos, FotoMesa) and origen == "camara":
+        return _APRENDER.submit(aprender_de_foto, abrir, clave, fotos, manos)
+    if isinstance(fotos, FotosAsientos) and origen == "asientos":
+        return _APRENDER.submit(aprender_de_asientos, abrir, clave, fotos, manos)
+    return None
 
 
 def aprender_de_foto(
     abrir: Callable[[], AbstractContextManager[Session]], clave: str, foto: FotoMesa, cartas: list[str]
 ) -> int:
     """Learn the partida's deck from one confirmed table photo (vision.aprender, the code of
-    ``mus baraja aprender``) and store it, unless the partida's deck changed meanwhile (a
-    registration from the suit photos wins). The cards learned; 0 when the photo does not
-    match the hand or anything fails: learning never fails the partida."""
-    try:
-        from vision.aprender import learn  # vision: loaded with the first photo
+    ``mus baraja aprender``) and store it (see :func:`_aprender`). The cards learned."""
+
+    def ensenar(deck: Any) -> tuple[Any, int]:
+        from vision.aprender import learn
         from vision.reader import CardReader
-        from vision.registered_deck import RegisteredDeck
+
+        img, _ = decodificar_foto(foto.datos)
+        nueva, hechas = learn(deck, CardReader(deck=deck), img, cartas, seats=lambda d: turn_seats(d, foto.abajo))
+        return nueva, len(hechas.card_ids)
+
+    return _aprender(abrir, clave, ensenar)
+
+
+def aprender_de_asientos(
+    abrir: Callable[[], AbstractContextManager[Session]], clave: str, fotos: FotosAsientos, cartas: list[str]
+) -> int:
+    """Learn the partida's deck from the photos of a hand confirmed seat by seat, each with its
+    seat's confirmed hand (vision.aprender.learn_hand), and store it (see :func:`_aprender`). A
+    seat whose photo does not match its hand teaches nothing; the others still do. The cards
+    learned."""
+
+    def ensenar(deck: Any) -> tuple[Any, int]:
+        from vision.aprender import learn_hand
+        from vision.reader import CardReader
+        from vision.registered_deck import DeckError
+
+        hechas = 0
+        for asiento, datos in enumerate(fotos.fotos):
+            if not datos:
+                continue
+            try:
+                img, _ = decodificar_foto(datos)
+                deck, encontradas = learn_hand(deck, CardReader(deck=deck), img, cartas[asiento])
+            except (DeckError, WebError) as exc:  # this seat's photo is of another hand, or unreadable
+                log.info("el asiento %d de la partida %s no enseñó a la baraja: %s", asiento, clave, exc)
+                continue
+            hechas += len(encontradas.card_ids)
+        return deck, hechas
+
+    return _aprender(abrir, clave, ensenar)
+
+
+def _aprender(
+    abrir: Callable[[], AbstractContextManager[Session]], clave: str, ensenar: Callable[[Any], tuple[Any, int]]
+) -> int:
+    """The partida's deck (None: none yet) taught by ``ensenar`` (the deck -> the new deck and
+    the cards learned) and stored, unless the partida's deck changed meanwhile (a registration
+    from the suit photos wins). The cards learned; 0 when nothing matched or anything fails:
+    learning never fails the partida."""
+    try:
+        from vision.registered_deck import RegisteredDeck  # vision: loaded with the first photo
 
         with abrir() as s:
             antes = baraja_de_partida(s, clave)
-        deck = RegisteredDeck.from_bytes(antes) if antes else None
-        img, _ = decodificar_foto(foto.datos)
-        nueva, hechas = learn(deck, CardReader(deck=deck), img, cartas, seats=lambda d: turn_seats(d, foto.abajo))
-        if not hechas.card_ids:
+        nueva, hechas = ensenar(RegisteredDeck.from_bytes(antes) if antes else None)
+        if not hechas:
             return 0
         with abrir() as s:
             if baraja_de_partida(s, clave) != antes:
                 return 0
             guardar_baraja(s, clave, nueva.to_bytes())
-        return len(hechas.card_ids)
+        return int(hechas)
     except Exception as exc:  # a photo of another hand, a foreign deck, a closed database
         log.info("la baraja de la partida %s no aprendió de la mano: %s", clave, exc)
         return 0
