@@ -711,6 +711,7 @@ def aprender_de_foto(
     ``mus baraja aprender``) and store it (see :func:`_aprender`). The cards learned."""
 
     def ensenar(deck: Any) -> tuple[Any, int]:
+        # vision: loaded with the first photo
         from vision.aprender import learn
         from vision.reader import CardReader
 
@@ -730,6 +731,7 @@ def aprender_de_asientos(
     learned."""
 
     def ensenar(deck: Any) -> tuple[Any, int]:
+        # vision: loaded with the first photo
         from vision.aprender import learn_hand
         from vision.reader import CardReader
         from vision.registered_deck import DeckError
