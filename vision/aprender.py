@@ -159,14 +159,18 @@ def learn(
     hands = confirmed_hands(manos)
     dets = reader.read(image)
     found = match(seats(dets) if seats is not None else dets, hands)
+    return _added(deck, reader, image, found, name), found
+
+
+def _added(deck: RegisteredDeck | None, reader: CardReader, image: Image, found: Matched, name: str) -> RegisteredDeck:
+    """``deck`` (None: a new learned deck) with the ``found`` cards of ``image`` added."""
     if deck is None:
         deck = RegisteredDeck.learned(classifier_hash(reader.folder), feature_dim(reader), name)
     if not len(found.card_ids):
-        return deck, found
+        return deck
     # only the cards seen whole: a partly covered card's crop carries pieces of its neighbours,
     # and such examples made the reading worse here too (generated tables, docs/measurements.md)
-    new = strengthen(deck, reader, image, found.obbs, found.card_ids, found.corrected)
-    return new, found
+    return strengthen(deck, reader, image, found.obbs, found.card_ids, found.corrected)
 
 
 def learn_hand(
@@ -179,8 +183,4 @@ def learn_hand(
     except NotationError as exc:
         raise DeckError(f"la mano no vale: {exc}") from None
     found = match_hand(reader.read(image), hand)
-    if deck is None:
-        deck = RegisteredDeck.learned(classifier_hash(reader.folder), feature_dim(reader), name)
-    if not len(found.card_ids):
-        return deck, found
-    return strengthen(deck, reader, image, found.obbs, found.card_ids, found.corrected), found
+    return _added(deck, reader, image, found, name), found
