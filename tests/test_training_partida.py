@@ -30,3 +30,25 @@ def test_a_photo_is_counted_card_by_card_right_flagged_in_view_or_covered_and_wr
     assert counts["mal_sin_aviso"] == 0
     out = summary(counts)
     assert out["fotos"] == 1 and out["bien_dudosas_por_foto"] == counts["bien_dudosas"]
+
+
+def test_a_photo_read_reduced_is_scored_in_the_photos_own_pixels():
+    """training.cards.telefono: a JPEG decoded at half its size is read and its boxes taken
+    back to the photo's pixels, where its truth is: its cards count as right, not as missed."""
+    import cv2
+
+    from training.cards.dataset import scene_rng
+    from training.cards.synth import HOLDOUT_BACKGROUNDS, render_scene
+    from training.cards.telefono import scored
+    from vision.reader import CardReader
+
+    scene = render_scene(
+        scene_rng(0, "eval", 10_000), decks=(DECKS[0],), backgrounds=HOLDOUT_BACKGROUNDS, size=(2560, 1920), kind="mesa"
+    )
+    ok, jpg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    reader = CardReader()
+    whole, half = (scored(reader, scene, jpg.tobytes(), f) for f in (1, 2))
+    assert half["cartas"] == whole["cartas"] == 16
+    assert half["bien"] >= 15 and half["bien"] >= whole["bien"] - 1
+    assert half["mal_sin_aviso"] == 0 and half["ms"] > 0

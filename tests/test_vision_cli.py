@@ -232,3 +232,24 @@ def test_mano_refuses_lances_files_it_cannot_use(tmp_path, content, why, as_json
     assert why in res.stderr
     if as_json:
         assert "error" in json.loads(res.stdout)
+
+
+def test_leer_reads_a_phone_photo_at_half_its_size_with_its_boxes_in_the_photos_pixels(tmp_path):
+    """A phone's 12 MP JPEG is decoded at half its size (vision.images.reading_reduction), as
+    `mus servir` decodes it, and its boxes come back in the photo's own pixels."""
+    import cv2
+
+    from vision.images import load_for_reading
+
+    grande = tmp_path / "grande.jpg"
+    img = cv2.resize(cv2.imread(str(EXAMPLE)), (4032, 3024), interpolation=cv2.INTER_CUBIC)
+    assert cv2.imwrite(str(grande), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    leida, factor = load_for_reading(grande)
+    assert factor == 2 and leida.shape == (1512, 2016, 3)
+    assert load_for_reading(EXAMPLE)[1] == 1  # 1280x960: read as it is
+    want, got = (json.loads(mus("leer", "--json", str(p)).stdout) for p in (EXAMPLE, grande))
+    assert got["asientos"] == want["asientos"]
+    cajas = {c["carta"]: c["caja"] for c in got["cartas"]}
+    assert sorted(cajas) == sorted(c["carta"] for c in want["cartas"])
+    for c in want["cartas"]:  # each box the 1280-wide photo's, 3.15 times bigger, within 1 %
+        assert max(abs(a - b * 4032 / 1280) for a, b in zip(cajas[c["carta"]], c["caja"], strict=True)) < 40

@@ -1,7 +1,8 @@
-"""Photos bigger than 12 MP: a JPEG is decoded reduced (vision.images.reduction) and
-reads the same cards as the photo at its own size, with its boxes (`caja`) in the sent photo's
-pixels, upright as its EXIF tag says: the page draws them over the photo it holds, at that
-photo's own size (server/static/mano_foto.js). The photos are examples/mesa.jpg made bigger."""
+"""Big photos: a JPEG is decoded reduced (vision.images.reading_reduction: a phone's 12 MP at
+half its size, anything over 12 MP always) and reads the same cards as the photo at its own
+size, with its boxes (`caja`) in the sent photo's pixels, upright as its EXIF tag says: the page
+draws them over the photo it holds, at that photo's own size (server/static/mano_foto.js). The
+photos are examples/mesa.jpg made bigger."""
 
 from __future__ import annotations
 
@@ -63,22 +64,22 @@ def _same_reading(got: dict[str, Any], want: dict[str, Any], escala: float, anch
         assert np.abs(caja - np.array(c["caja"]) * escala).max() < 0.01 * ancho, (c["carta"], caja)
 
 
-@pytest.mark.parametrize(("ancho", "alto"), [(4672, 3504), (7744, 5808)])  # 16.4 MP and 45 MP
+@pytest.mark.parametrize(("ancho", "alto", "reducida"), [(4672, 3504, 2), (7744, 5808, 4)])  # 16.4 MP and 45 MP
 def test_a_big_jpeg_is_decoded_reduced_and_reads_the_same_cards(
-    original: dict[str, Any], ancho: int, alto: int
+    original: dict[str, Any], ancho: int, alto: int, reducida: int
 ) -> None:
     data = _jpeg(_bigger(cv2.imread(str(MESA)), ancho, alto))
     img, factor = lectura.decodificar_foto(data)
-    assert factor == 2 and img.shape == (alto // 2, ancho // 2, 3)
+    assert factor == reducida and img.shape == (alto // reducida, ancho // reducida, 3)
     assert img.shape[0] * img.shape[1] <= MAX_DECODED_PIXELS
     del img
     _same_reading(lectura.leer(data, "mesa.jpg"), original, ancho / 1280, ancho)
 
 
-def test_a_12_mp_photo_taken_sideways_reads_upright_and_whole(original: dict[str, Any]) -> None:
+def test_a_12_mp_photo_taken_sideways_reads_upright_at_half_its_size(original: dict[str, Any]) -> None:
     data = _jpeg(_bigger(cv2.imread(str(MESA)), 4032, 3024), orientation=6)
     img, factor = lectura.decodificar_foto(data)
-    assert factor == 1 and img.shape == (3024, 4032, 3)  # a phone's 12 MP: decoded whole, upright
+    assert factor == 2 and img.shape == (1512, 2016, 3)  # a phone's 12 MP: halved, upright
     del img
     _same_reading(lectura.leer(data, "mesa.jpg"), original, 4032 / 1280, 4032)
 
@@ -89,7 +90,7 @@ def test_a_45_mp_photo_taken_sideways_has_its_boxes_in_the_upright_photo(
 ) -> None:
     data = _jpeg(_bigger(cv2.imread(str(MESA)), 7744, 5808), orientation)
     img, factor = lectura.decodificar_foto(data)
-    assert factor == 2 and img.shape == (2904, 3872, 3)  # upright, halved
+    assert factor == 4 and img.shape == (1452, 1936, 3)  # upright, a quarter each way
     del img
     _same_reading(lectura.leer(data, "mesa.jpg"), original, 7744 / 1280, 7744)
 

@@ -133,15 +133,15 @@ def test_a_bomb_under_the_limit_costs_no_more_memory_than_a_12_mp_photo() -> Non
     ok, foto = cv2.imencode(".jpg", np.full((3024, 4032, 3), 90, np.uint8))  # a phone's 12 MP
     assert ok
     forma, pico_foto = _pico_al_decodificar(foto.tobytes())
-    assert forma == (3024, 4032, 3)  # decoded whole
+    assert forma == (1512, 2016, 3)  # decoded at half its size, as its cards are read
     bomba = jpeg_bomba(8000, 6000)  # a 48 MP phone's size, in a few hundred bytes
     assert len(bomba) < 800 and lectura.comprobar_cabecera(bomba) == (8000, 6000)
     forma, pico_bomba = _pico_al_decodificar(bomba)  # within MAX_PIXELES: decoded, reduced
     assert pico_bomba <= pico_foto  # whole, it would have held 144 MB
-    assert pico_foto < 3024 * 4032 * 3 * 1.2
+    assert pico_foto < 1512 * 2016 * 3 * 1.2
     from vision.images import MAX_DECODED_PIXELS
 
-    assert forma == (3000, 4000, 3) and forma[0] * forma[1] <= MAX_DECODED_PIXELS
+    assert forma == (1500, 2000, 3) and forma[0] * forma[1] <= MAX_DECODED_PIXELS
     assert MAX_DECODED_PIXELS == 12_600_000  # the figure docs/web.md gives
 
 

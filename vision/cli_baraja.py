@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from vision.aprender import learn
-from vision.images import ImageError, load_image
+from vision.images import ImageError, load_for_reading
 from vision.reader import CardReader
 from vision.registered_deck import DeckError, RegisteredDeck, default_deck_path
 from vision.registration import register
@@ -159,7 +159,8 @@ def _aprender(args: argparse.Namespace) -> int:
         registro = _registro(args.registro)
         previa = RegisteredDeck.load(path) if path.exists() else None
         reader = CardReader(deck=previa)
-        baraja, found = learn(previa, reader, load_image(args.foto), registro["manos"])
+        foto, _ = load_for_reading(args.foto)  # read as `mus leer` and `mus servir` read it
+        baraja, found = learn(previa, reader, foto, registro["manos"])
         baraja.save(path)
     except (DeckError, ImageError, FileNotFoundError) as exc:
         return _fail(str(exc), args.json)

@@ -24,7 +24,7 @@ import cv2
 from vision.arrays import Image
 from vision.detections import SEAT_NAMES, CardDetections
 from vision.draw import annotate
-from vision.images import ImageError, load_image
+from vision.images import ImageError, load_for_reading
 from vision.reader import CardReader, reader_for_deck
 from vision.registered_deck import DeckError, default_deck_path
 
@@ -90,10 +90,10 @@ def read_one(path: str, anotar: Path | None = None, baraja: str | object | None 
     ``baraja``: a registration file, NO_DECK, or None for the one in the data folder."""
     reader = reader_for(baraja)
     try:
-        image = load_image(path)
+        image, factor = load_for_reading(path)  # a phone's 12 MP JPEG at half its size
     except ImageError as exc:
         raise ReadError(str(exc)) from None
-    return read_image(reader, image, path, anotar)
+    return read_image(reader, image, path, anotar).scaled(factor)  # boxes in the photo's pixels
 
 
 def read_image(reader: CardReader, image: Image, name: str, anotar: Path | None = None) -> CardDetections:

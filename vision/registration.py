@@ -22,7 +22,7 @@ import numpy as np
 
 from vision.arrays import Floats, Image, Ints
 from vision.geometry import CROP_H, CROP_W, crop_card
-from vision.images import load_image
+from vision.images import load_for_reading
 from vision.reader import CardReader
 from vision.registered_deck import (
     PER_ROW,
@@ -130,7 +130,7 @@ def register(
     rng = np.random.default_rng(0)
     crops, small, labels, size_warnings = [], [], [], []
     for p, photo in enumerate(photos):
-        img = load_image(photo) if not isinstance(photo, np.ndarray) else photo
+        img = load_for_reading(photo)[0] if not isinstance(photo, np.ndarray) else photo
         if img.ndim != 3 or img.shape[2] != 3:
             raise DeckError("la foto de la baraja debe ser una imagen en color")
         try:

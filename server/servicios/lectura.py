@@ -4,10 +4,12 @@ pool of reader threads.
 A photo is at most :data:`MAX_FOTO` bytes and :data:`MAX_PIXELES` pixels (read from its header
 before anything is decoded), JPEG, PNG or WebP, turned as its EXIF orientation tag says
 (OpenCV's decoder applies the tag; tests/test_web_leer.py checks it on a photo with the tag).
-Decoded, it holds at most vision.images.MAX_DECODED_PIXELS (12 MP): a bigger JPEG is decoded
-reduced by libjpeg (1/2 up to 50 MP), never whole, and the reading's boxes are scaled back to the
-sent photo's pixels, where the page draws them; a bigger PNG, WebP or BMP, which cannot be
-reduced while decoded, is refused (:func:`decodificar_foto`).
+Decoded, it holds at most vision.images.MAX_DECODED_PIXELS (12 MP): a JPEG is decoded reduced
+by libjpeg as far as its long side stays at vision.images.READ_LONG_SIDE or more (a phone's
+12 MP at half its size: read as well, in less time) and always under that limit, never whole,
+and the reading's boxes are scaled back to the sent photo's pixels, where the page draws them; a
+PNG, WebP or BMP over the limit, which cannot be reduced while decoded, is refused
+(:func:`decodificar_foto`).
 An iPhone's HEIC/HEIF (when the browser did not convert it) and anything unreadable get a clear
 message. The photo lives only in memory (server.rutas.leer parses the upload itself, no temporary
 file): nothing is written anywhere. The last table photo of a partida, or its seats' photos when
@@ -36,7 +38,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import numpy as np
@@ -153,16 +155,18 @@ def comprobar_foto(data: bytes) -> np.ndarray:
 
 def decodificar_foto(data: bytes) -> tuple[np.ndarray, int]:
     """:func:`comprobar_foto`'s image and the factor it was reduced by (1, 2, 4 or 8: a pixel
-    of the image is that many of the photo's, each way). A JPEG over MAX_DECODED_PIXELS is
-    decoded reduced by libjpeg, never whole; any other format over it is refused (413, naming
-    that limit): OpenCV would decode it whole before shrinking it."""
+    of the image is that many of the photo's, each way). A JPEG is decoded reduced by libjpeg
+    as far as vision.images.reading_reduction says (a phone's 12 MP at half its size), over
+    MAX_DECODED_PIXELS always, never whole; any other format over that limit is refused (413,
+    naming it): OpenCV would decode it whole before shrinking it."""
     import cv2  # OpenCV: only when a photo comes
 
-    from vision.images import MAX_DECODED_PIXELS, ImageError, decode_image, reduction  # the same
+    from vision.images import MAX_DECODED_PIXELS, ImageError, decode_image, reading_reduction, reduction
 
     ancho, alto, formato = _cabecera(data)  # before any pixel is decoded
-    factor = reduction(ancho, alto)
-    if factor != 1 and formato not in ("JPEG", "MPO"):  # MPO: a phone's JPEG with a second image
+    jpeg = formato in ("JPEG", "MPO")  # MPO: a phone's JPEG with a second image
+    factor = reading_reduction(ancho, alto) if jpeg else reduction(ancho, alto)
+    if factor != 1 and not jpeg:
         raise WebError(FOTO_PIXELES, 413, mp=MAX_DECODED_PIXELS // 1_000_000)
     if factor == 0:  # not with MAX_PIXELES at 50 MP (1/2 brings it to 12.5), were it raised
         raise WebError(FOTO_PIXELES, 413, mp=MAX_PIXELES // 1_000_000)
@@ -181,12 +185,7 @@ def en_la_foto(lectura: CardDetections, factor: int) -> CardDetections:
     """``lectura``, read on a photo decoded reduced by ``factor``, with its boxes in the sent
     photo's pixels: the page draws them over the photo it holds (server/static/mano_foto.js takes
     the photo's own size for its drawing's), and a seat's reading sits beside the others'."""
-    if factor == 1:
-        return lectura
-    obb = lectura.obb.copy()
-    obb[:, :4] *= factor  # centre and size; the angle stays
-    ancho, alto = lectura.image_size
-    return replace(lectura, xyxy=lectura.xyxy * factor, obb=obb, image_size=(ancho * factor, alto * factor))
+    return lectura.scaled(factor)
 
 
 def leer(data: bytes, nombre: str = "foto", baraja: bytes | None = None, abajo: int = 0) -> dict[str, Any]:

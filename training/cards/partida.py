@@ -24,6 +24,7 @@ from training.cards.dataset import scene_rng
 from training.cards.evaluate import learn_from_generated_tables, match_boxes, register_from_generated_photos
 from training.cards.flag_model import IN_VIEW
 from training.cards.synth import HOLDOUT_BACKGROUNDS, Scene, render_scene, visible_fraction
+from vision.detections import CardDetections
 from vision.geometry import quad_to_obb
 from vision.reader import CardReader
 
@@ -35,7 +36,11 @@ CLOSEUP_SCENES = 76_000
 
 def photo_counts(reader: CardReader, scene: Scene) -> dict[str, int]:
     """One photo read and scored against its truth (see the module's docstring)."""
-    dets = reader.read(scene.image)
+    return reading_counts(reader.read(scene.image), scene)
+
+
+def reading_counts(dets: CardDetections, scene: Scene) -> dict[str, int]:
+    """A reading of ``scene``'s photo (its boxes in the photo's pixels) scored against its truth."""
     gt = np.stack([quad_to_obb(q) for q in scene.corners])
     m = match_boxes(dets.obb, gt, 0.5) if len(dets) else np.zeros(0, int)
     truth = np.array([scene.card_ids[j] if j >= 0 else "" for j in m], object)
