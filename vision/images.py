@@ -20,17 +20,18 @@ from vision.arrays import Image
 MAX_IMAGE_BYTES: Final = 64 * 1024 * 1024  # a phone photo is under 20 MB
 MIN_SIDE: Final = 32  # pixels: a card narrower than this cannot be read
 MAX_ASPECT: Final = 10  # long side / short side: a table photo is nowhere near this thin
-# Pixels a decoded photo may have: a usual phone photo, 12 MP (4032x3024 = 12.19 MP), decodes
-# whole; a bigger JPEG is decoded reduced (libjpeg scales while it decodes, :func:`reduction`), so
+# Pixels a decoded photo may have: a usual phone photo, 12 MP (4032x3024 = 12.19 MP), fits whole;
+# a bigger JPEG is always decoded reduced (libjpeg scales while it decodes, :func:`reduction`), so
 # that a 48-50 MP photo (8160x6120 / 4 = 12.48 MP) or a small file claiming as much costs no more
-# memory than a 12 MP photo. The cards of a table photo are read at a fraction of this.
+# memory than a 12 MP photo. Its cards are read at a fraction of this (READ_LONG_SIDE).
 MAX_DECODED_PIXELS: Final = 12_600_000
 # libjpeg's scales (1/2, 1/4, 1/8) as OpenCV's flags: the full-size image is never allocated
 _REDUCED: Final = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
-# The long side a JPEG is read at, at least: the reader is measured on 1280x960 photos, and a
-# phone's 12 MP table photo read at half its size (2016x1512) read as many cards or more in 60
-# generated ones, in 0.64 of the time of decoding and reading it whole (docs/measurements.md):
-# cut out of the whole photo, a card is shrunk five times without averaging.
+# The long side a JPEG is read at, at least (:func:`reading_reduction`): the reader is measured on
+# 1280x960 photos, and a phone's 12 MP table photo read at half its size (2016x1512) read as many
+# cards or more in 60 generated ones, in two thirds of the time of decoding and reading it whole
+# (training.cards.telefono, docs/measurements.md): cut out of the whole photo, a card is shrunk
+# five times by a warp that does not average.
 READ_LONG_SIDE: Final = 1600
 
 
