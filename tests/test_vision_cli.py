@@ -253,3 +253,8 @@ def test_leer_reads_a_phone_photo_at_half_its_size_with_its_boxes_in_the_photos_
     assert sorted(cajas) == sorted(c["carta"] for c in want["cartas"])
     for c in want["cartas"]:  # each box the 1280-wide photo's, 3.15 times bigger, within 1 %
         assert max(abs(a - b * 4032 / 1280) for a, b in zip(cajas[c["carta"]], c["caja"], strict=True)) < 40
+    from vision.reader import CardReader
+
+    leidas = CardReader().read(grande)  # the library reads a file as the command does
+    assert leidas.image_size == (4032, 3024)
+    assert {c: [round(float(v), 1) for v in b] for c, b in zip(leidas.card_ids, leidas.xyxy, strict=True)} == cajas

@@ -52,7 +52,7 @@ from vision.detect import DET_THRESHOLD, TABLE_CARDS, DetectedBoxes, Detector
 from vision.detections import CardDetections
 from vision.flags import LOW_CONFIDENCE, FlagModel, FlagRule, flag_rule
 from vision.geometry import obb_to_xyxy
-from vision.images import ImageError, as_bgr, load_image
+from vision.images import ImageError, as_bgr, load_for_reading, load_image
 from vision.models import DEFAULT_THREADS, DETECTOR_FILE, models_dir
 from vision.pips import pip_counts
 from vision.registered_deck import DeckError, RegisteredDeck
@@ -150,8 +150,16 @@ class CardReader:
         return self
 
     def read(self, image: Image | str | os.PathLike[str]) -> CardDetections:
-        """The cards in a photo (a BGR array or a file path), with seats and flags."""
-        img = as_bgr(image)
+        """The cards in a photo (a BGR array or a file path), with seats and flags. A file is
+        read as ``mus leer`` reads it: a big JPEG decoded reduced
+        (:func:`vision.images.load_for_reading`), the boxes in the photo's own pixels."""
+        if isinstance(image, np.ndarray):
+            return self._read(as_bgr(image))
+        img, factor = load_for_reading(image)
+        return self._read(img).scaled(factor)
+
+    def _read(self, img: Image) -> CardDetections:
+        """:meth:`read` of a BGR image."""
         h, w = img.shape[:2]
         detected = self._detect(img)
         if len(detected) == 0:
