@@ -375,6 +375,25 @@ def test_sources_fail_with_clear_messages(tmp_path: Path) -> None:
     assert src.leer() is None and src.error
 
 
+def test_a_photo_of_cards_from_a_file_is_decoded_as_the_phones_photos_are(tmp_path: Path) -> None:
+    """The tablet's file chooser: a phone's 12 MP JPEG at half its size, as `mus servir` and
+    `mus leer` read it; a small one whole; a file that is no image or is missing, a message."""
+    cv2 = pytest.importorskip("cv2")
+    pytest.importorskip("onnxruntime")  # the vision extra, which decodes it
+    from app.camera import cargar_foto_de_cartas
+
+    grande, pequena, bad = tmp_path / "grande.jpg", tmp_path / "pequeña.jpg", tmp_path / "foto.jpg"
+    ruido = np.random.default_rng(0).integers(0, 255, (3024, 4032, 3), np.uint8)
+    assert cv2.imwrite(str(grande), ruido) and cv2.imwrite(str(pequena), ruido[:960, :1280])
+    bad.write_bytes(b"not an image")
+    assert cargar_foto_de_cartas(grande).shape == (1512, 2016, 3)
+    assert cargar_foto_de_cartas(pequena).shape == (960, 1280, 3)
+    with pytest.raises(FuenteError, match="no existe"):
+        cargar_foto_de_cartas(tmp_path / "nada.jpg")
+    with pytest.raises(FuenteError, match="no es una imagen"):
+        cargar_foto_de_cartas(bad)
+
+
 def test_bundled_senas_clip_is_a_readable_video() -> None:
     v = Video(Path("app/assets/senas_demo.mp4"))
     n = 0

@@ -18,7 +18,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.filechooser import FileChooserListView
 from kivy.uix.modalview import ModalView
 
-from app.camera import FuenteError, FuenteVideo, cargar_imagen
+from app.camera import FuenteError, FuenteVideo, cargar_foto_de_cartas
 from app.screens.vivo import ConVistaPrevia
 from app.screens.widgets import Boton
 
@@ -83,11 +83,12 @@ class ConFotos(ConVistaPrevia):
         elegir_imagen(self.cargar_foto)
 
     def cargar_foto(self, path: str | Path) -> bool:
-        """An image file instead of the camera; a file that is no image is a message."""
+        """An image file instead of the camera, decoded as the phones' and ``mus leer``'s photos
+        are (a phone's 12 MP at half its size); a file that is no image is a message."""
         app = App.get_running_app()
         self.parar()
         try:
-            img = cargar_imagen(path)
+            img = cargar_foto_de_cartas(path)
         except FuenteError as exc:
             self.estado = str(exc)
             app.avisar(str(exc), error=True)
