@@ -39,7 +39,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import Any, Final, TypeVar
 
 import numpy as np
 from sqlalchemy.orm import Session
@@ -51,9 +51,6 @@ from mesa.lectura import comprobar_palo as comprobar_palo_app
 from mesa.storage import Aviso
 from scoring.cards import Card, NotationError
 from server.servicios.partidas import DatosBorrador, WebError, _partida, leer_borrador
-
-if TYPE_CHECKING:
-    from vision.detections import CardDetections
 
 MAX_FOTO: Final = 16 * 1024 * 1024  # bytes: a phone's photo is a few MB
 # Pixels a photo may have, read from its header before it is decoded: the biggest phone cameras
@@ -181,13 +178,6 @@ def decodificar_foto(data: bytes) -> tuple[np.ndarray, int]:
     return img, factor
 
 
-def en_la_foto(lectura: CardDetections, factor: int) -> CardDetections:
-    """``lectura``, read on a photo decoded reduced by ``factor``, with its boxes in the sent
-    photo's pixels: the page draws them over the photo it holds (server/static/mano_foto.js takes
-    the photo's own size for its drawing's), and a seat's reading sits beside the others'."""
-    return lectura.scaled(factor)
-
-
 def leer(data: bytes, nombre: str = "foto", baraja: bytes | None = None, abajo: int = 0) -> dict[str, Any]:
     """``mus leer --json``'s object for one photo (vision.cli_leer's own code): the reading
     against ``baraja`` (a registered deck's .npz bytes) or the shipped reader, or ``{"imagen",
@@ -198,8 +188,10 @@ def leer(data: bytes, nombre: str = "foto", baraja: bytes | None = None, abajo: 
 
     img, factor = decodificar_foto(data)
     deck = cargar_baraja(baraja)
+    # the boxes in the sent photo's pixels: the page draws them over the photo it holds, at its
+    # own size (server/static/mano_foto.js), and a seat's reading sits beside the others'
     return json_entry(
-        nombre, lambda: en_la_foto(turn_seats(_leida(deck, lambda r: read_image(r, img, nombre)), abajo), factor)
+        nombre, lambda: turn_seats(_leida(deck, lambda r: read_image(r, img, nombre)), abajo).scaled(factor)
     )
 
 
@@ -364,7 +356,7 @@ def leer_asiento(
     img, factor = decodificar_foto(data)
     deck = cargar_baraja(baraja)
     try:
-        det = en_la_foto(mano_de(_leida(deck, lambda r: r.read(img))), factor)
+        det = mano_de(_leida(deck, lambda r: r.read(img))).scaled(factor)  # in the photo's pixels
     except FileNotFoundError as exc:  # a model file missing: the page offers the grid
         raise WebError(str(exc), 500) from None
     if quitar:
