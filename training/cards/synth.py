@@ -779,6 +779,7 @@ def closeup_at_scale(
     top = float(np.clip(cy - win_h / 2, 0, 2 * out_h - win_h))
     k = out_w / win_w
     warp = np.array([[k, 0, -left * k], [0, k, -top * k]], np.float32)
-    img = cv2.warpAffine(big.image, warp, (out_w, out_h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    # bilinear: OpenCV's warps treat INTER_AREA as INTER_LINEAR (k is 0.5 or more here)
+    img = cv2.warpAffine(big.image, warp, (out_w, out_h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     corners = ((big.corners - np.array([left, top], np.float32)) * k).astype(np.float32)
     return replace(big, image=img, corners=corners)
